@@ -1,0 +1,25 @@
+// createApp(deps): every module is mounted here, top to bottom. Read it as the table of contents.
+import { Elysia, type AnyElysia } from "elysia";
+import type { Deps } from "./deps.ts";
+import { errorHandlerPlugin } from "./http/error-handler.ts";
+import { openApiRoutes } from "./http/openapi.ts";
+import { requestIdPlugin } from "./http/request-id.ts";
+import { apiKeyRoutes } from "./modules/api-keys/api-keys.routes.ts";
+import { healthRoutes } from "./modules/health/health.routes.ts";
+import { orgRoutes } from "./modules/orgs/orgs.routes.ts";
+
+export function createApp(deps: Deps) {
+  const app: AnyElysia = new Elysia()
+    // shared behaviour of every response
+    .use(requestIdPlugin)
+    .use(errorHandlerPlugin(deps.log, () => app.routes))
+    // unauthenticated
+    .use(healthRoutes(deps))
+    .use(openApiRoutes(() => app))
+    // /api/v1, each module behind the auth macro
+    .use(orgRoutes(deps))
+    .use(apiKeyRoutes(deps));
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,74 @@
+// Environment and flags, validated once. A bad value stops start-up with a one-line reason
+// instead of surfacing later as odd behaviour.
+
+export type Config = {
+  dataDir: string;
+  host: string;
+  port: number;
+  allowPrivateNetwork: boolean;
+  webhookRetryScale: number;
+  webhookTimeoutSeconds: number;
+  staleRunSeconds: number;
+  sseKeepaliveSeconds: number;
+  sseMaxStreamsPerKey: number;
+  allowedOrigins: string[];
+  llm: { baseUrl: string; model: string | null; apiKey: string | null } | null;
+  /** SQLite busy timeout: how long a request waits for a lock before answering 503. */
+  busyTimeoutMs: number;
+  defaultDailyRequests: number;
+  defaultDailyActions: number;
+};
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function num(env: Env, name: string, fallback: number, opts: { min: number; integer?: boolean }): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < opts.min || (opts.integer && !Number.isInteger(value))) {
+    const kind = opts.integer ? "an integer" : "a number";
+    throw new ConfigError(`${name} must be ${kind} >= ${opts.min}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = (env[name] ?? "").toLowerCase();
+  if (raw === "" || raw === "0" || raw === "false" || raw === "off" || raw === "no") return false;
+  if (raw === "1" || raw === "true" || raw === "on" || raw === "yes") return true;
+  throw new ConfigError(`${name} must be 1 or 0, got ${JSON.stringify(env[name])}`);
+}
+
+export type ConfigOverrides = Partial<Pick<Config, "dataDir" | "host" | "port">>;
+
+export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = {}): Config {
+  const llmBase = env.DEALGRAPH_LLM_BASE_URL?.trim();
+  if (llmBase && !URL.canParse(llmBase)) {
+    throw new ConfigError(`DEALGRAPH_LLM_BASE_URL must be a URL, got ${JSON.stringify(llmBase)}`);
+  }
+  const port = overrides.port ?? num(env, "DEALGRAPH_PORT", 8080, { min: 0, integer: true });
+  if (port > 65535) throw new ConfigError(`port must be at most 65535, got ${port}`);
+  return {
+    dataDir: overrides.dataDir ?? (env.DEALGRAPH_DATA_DIR || "./data"),
+    host: overrides.host ?? (env.DEALGRAPH_HOST || "127.0.0.1"),
+    port,
+    allowPrivateNetwork: flag(env, "DEALGRAPH_ALLOW_PRIVATE_NETWORK"),
+    webhookRetryScale: num(env, "DEALGRAPH_WEBHOOK_RETRY_SCALE", 1, { min: 0 }),
+    webhookTimeoutSeconds: num(env, "DEALGRAPH_WEBHOOK_TIMEOUT_SECONDS", 10, { min: 0.001 }),
+    staleRunSeconds: num(env, "DEALGRAPH_STALE_RUN_SECONDS", 1800, { min: 1 }),
+    sseKeepaliveSeconds: num(env, "DEALGRAPH_SSE_KEEPALIVE_SECONDS", 25, { min: 0.01 }),
+    sseMaxStreamsPerKey: num(env, "DEALGRAPH_SSE_MAX_STREAMS_PER_KEY", 5, { min: 1, integer: true }),
+    allowedOrigins: (env.DEALGRAPH_ALLOWED_ORIGINS ?? "")
+      .split(",")
+      .map((o) => o.trim())
+      .filter(Boolean),
+    llm: llmBase
+      ? { baseUrl: llmBase, model: env.DEALGRAPH_LLM_MODEL || null, apiKey: env.DEALGRAPH_LLM_API_KEY || null }
+      : null,
+    busyTimeoutMs: num(env, "DEALGRAPH_BUSY_TIMEOUT_MS", 5000, { min: 0, integer: true }),
+    defaultDailyRequests: 5000,
+    defaultDailyActions: 25,
+  };
+}

@@ -1,0 +1,26 @@
+import { Database } from "bun:sqlite";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import * as schema from "./schema.ts";
+
+export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
+
+export type OpenOptions = { busyTimeoutMs: number };
+
+/** Opens (creating if needed) the database with the pragmas every connection must have. */
+export function openSqlite(path: string, opts: OpenOptions): Database {
+  const sqlite = new Database(path, { create: true, strict: true });
+  applyPragmas(sqlite, opts);
+  return sqlite;
+}
+
+export function applyPragmas(sqlite: Database, opts: OpenOptions): void {
+  // busy_timeout first: switching to WAL itself needs the lock another process may hold.
+  sqlite.exec(`PRAGMA busy_timeout = ${Math.trunc(opts.busyTimeoutMs)}`);
+  if (sqlite.filename !== ":memory:" && sqlite.filename !== "") sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.exec("PRAGMA synchronous = NORMAL");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+}
+
+export function wrapDrizzle(sqlite: Database): Db {
+  return drizzle({ client: sqlite, schema }) as Db;
+}

@@ -1,0 +1,37 @@
+import type { Database } from "bun:sqlite";
+import { migrations } from "../../migrations/index.ts";
+
+// Migrations are embedded (migrations/index.ts) and applied at start-up, each in its own
+// IMMEDIATE transaction so two processes starting on one file cannot apply one twice.
+const LEDGER = `CREATE TABLE IF NOT EXISTS _migrations (tag TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`;
+
+export type MigrationStatus = { applied: number; expected: number; pending: string[] };
+
+export function applyMigrations(sqlite: Database, now: Date = new Date()): string[] {
+  sqlite.exec(LEDGER);
+  const done: string[] = [];
+  for (const m of migrations) {
+    const apply = sqlite.transaction(() => {
+      const seen = sqlite.query("SELECT 1 FROM _migrations WHERE tag = ?").get(m.tag);
+      if (seen) return false;
+      for (const statement of m.sql.split("--> statement-breakpoint")) {
+        if (statement.trim()) sqlite.exec(statement);
+      }
+      sqlite.query("INSERT INTO _migrations (tag, applied_at) VALUES (?, ?)").run(m.tag, now.toISOString());
+      return true;
+    });
+    if (apply.immediate()) done.push(m.tag);
+  }
+  return done;
+}
+
+export function migrationStatus(sqlite: Database): MigrationStatus {
+  const hasLedger = sqlite
+    .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'")
+    .get();
+  const applied = new Set(
+    hasLedger ? sqlite.query<{ tag: string }, []>("SELECT tag FROM _migrations").all().map((r) => r.tag) : [],
+  );
+  const pending = migrations.filter((m) => !applied.has(m.tag)).map((m) => m.tag);
+  return { applied: migrations.length - pending.length, expected: migrations.length, pending };
+}

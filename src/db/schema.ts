@@ -1,0 +1,4 @@
+// Barrel of every table, for drizzle-kit and for typed queries. Each module owns its tables.
+export * from "../modules/orgs/orgs.sql.ts";
+export * from "../modules/api-keys/api-keys.sql.ts";
+export * from "../modules/budgets/budgets.sql.ts";

@@ -1,0 +1,28 @@
+import type { Config } from "./config.ts";
+import type { Db } from "./db/client.ts";
+import type { Bus } from "./lib/bus.ts";
+import type { Clock } from "./lib/clock.ts";
+import type { Log } from "./lib/log.ts";
+
+// What every route, service and job is built from. Later capabilities add their parts here
+// (a blob store for documents, the analysis engines) rather than reaching for globals.
+export type Deps = {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  log: Log;
+  bus: Bus;
+};
+
+/**
+ * One service instance per Deps, so its prepared statements are compiled once and shared by
+ * every route and job that asks for it.
+ */
+export function perDeps<S>(build: (deps: Deps) => S): (deps: Deps) => S {
+  const cache = new WeakMap<Deps, S>();
+  return (deps) => {
+    let service = cache.get(deps);
+    if (!service) cache.set(deps, (service = build(deps)));
+    return service;
+  };
+}

@@ -1,0 +1,107 @@
+// Authentication as a named Elysia plugin with one macro: `auth: "read" | "write"`.
+// It runs in the transform phase, i.e. before validation, so a client without a valid key
+// learns that (401) before anything about its parameters, and a read key learns it may not
+// call an action (403) before its body is judged.
+import { Elysia } from "elysia";
+import type { Deps } from "../deps.ts";
+import { apiKeysService, type KeyStatus, type Scope, type VerifiedKey } from "../modules/api-keys/api-keys.service.ts";
+import { budgetsService, type BudgetDecision } from "../modules/budgets/budgets.service.ts";
+import { ApiError } from "./errors.ts";
+
+/** Who is calling: a valid key whose user belongs to an organization. */
+export type Principal = VerifiedKey & { orgId: string; requests: BudgetDecision };
+
+export const KEYS_PAGE_HINT = "create a read-and-write key on the API-key page (/app/keys)";
+
+const NO_ORG =
+  "Your user belongs to no organization: ask an administrator to add the user to an org (dealgraph admin user create --org ...).";
+const READ_ONLY = `This API key is read-only and cannot call actions: ${KEYS_PAGE_HINT}.`;
+
+function readSecret(headers: Headers): string | null {
+  const authorization = headers.get("authorization");
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (match) return match[1];
+  }
+  return headers.get("x-api-key")?.trim() || null;
+}
+
+function unauthorized(status: Exclude<KeyStatus, { status: "VALID" }>): ApiError {
+  const why = {
+    MISSING: "no key was sent (use 'Authorization: Bearer <key>' or 'X-API-Key: <key>')",
+    MALFORMED: "the key is not one this server issued",
+    NOT_FOUND: "the key is not one this server issued",
+    REVOKED: `the key was revoked at ${"at" in status ? status.at : ""}`,
+    EXPIRED: `the key expired at ${"at" in status ? status.at : ""}`,
+  }[status.status];
+  return new ApiError(401, `Invalid or revoked API key: ${why}.`, { "WWW-Authenticate": 'Bearer realm="dealgraph"' });
+}
+
+export function rateLimitHeaders(d: BudgetDecision): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(d.limit),
+    "X-RateLimit-Remaining": String(d.remaining),
+    "X-RateLimit-Reset": String(d.resetSeconds),
+  };
+}
+
+export function dailyLimitReached(kind: "request" | "actions", d: BudgetDecision, headers: Record<string, string>): ApiError {
+  return new ApiError(
+    429,
+    `Daily ${kind} limit of ${d.limit} reached for this API key; it resets at 00:00 UTC (in ${d.resetSeconds} seconds).`,
+    { ...headers, "Retry-After": String(d.resetSeconds) },
+  );
+}
+
+// Transform and resolve are separate hooks; the principal found in the first is handed to the
+// second through the request object itself.
+const principals = new WeakMap<Request, Principal>();
+
+// Malformed JSON must be judged after authentication, so the parser only marks it.
+const MALFORMED_JSON = Symbol("malformed-json");
+type Marked = { [MALFORMED_JSON]: string };
+
+async function lenientJson({ request }: { request: Request }, contentType: string): Promise<unknown> {
+  if (!contentType.startsWith("application/json")) return undefined;
+  const text = await request.text();
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    return { [MALFORMED_JSON]: text === "" ? "the body is empty" : (error as Error).message } satisfies Marked;
+  }
+}
+
+export const SECURITY: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
+
+export function authPlugin(deps: Deps) {
+  const keys = apiKeysService(deps);
+  const budgets = budgetsService(deps);
+
+  function authenticate(request: Request, set: { headers: Record<string, unknown> }, needs: Scope): Principal {
+    const verified = keys.verify(readSecret(request.headers));
+    if (verified.status !== "VALID") throw unauthorized(verified);
+    const key = verified.key;
+    const requests = budgets.countRequest(key.keyId, key.dailyRequests);
+    const headers = rateLimitHeaders(requests);
+    Object.assign(set.headers, headers);
+    if (!requests.allowed) throw dailyLimitReached("request", requests, headers);
+    if (!key.orgId) throw new ApiError(403, NO_ORG);
+    if (needs === "write" && key.scope !== "write") throw new ApiError(403, READ_ONLY);
+    return { ...key, orgId: key.orgId, requests };
+  }
+
+  return new Elysia({ name: "auth" }).macro({
+    auth: (needs: Scope) => ({
+      detail: { security: SECURITY },
+      parse: lenientJson,
+      transform({ request, set, body }) {
+        principals.set(request, authenticate(request, set, needs));
+        if (body && typeof body === "object" && MALFORMED_JSON in body) {
+          const why = (body as Marked)[MALFORMED_JSON];
+          throw new ApiError(422, [{ loc: ["body"], msg: `Invalid JSON: ${why}`, type: "json_invalid" }]);
+        }
+      },
+      resolve: ({ request }) => ({ principal: principals.get(request)! }),
+    }),
+  });
+}

@@ -1,0 +1,144 @@
+// The OpenAPI 3.1 document, generated from the routes' own `t` schemas, completed with what every
+// operation shares (security schemes, error bodies, rate-limit headers), plus an interactive docs
+// page whose assets are embedded in the binary: air-gapped installs have no CDN.
+import { toOpenAPISchema } from "@elysiajs/openapi";
+import { Elysia, type AnyElysia } from "elysia";
+import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
+import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
+
+export const API_VERSION = "1.10.0";
+export const OPENAPI_PATH = "/api/v1/openapi.json";
+export const DOCS_PATH = "/api/v1/docs";
+
+type Operation = {
+  operationId?: string;
+  security?: unknown[];
+  responses?: Record<string, unknown>;
+  [k: string]: unknown;
+};
+
+const errorRef = { $ref: "#/components/schemas/Error" };
+const json = (schema: unknown, description: string) => ({ description, content: { "application/json": { schema } } });
+
+const COMMON_ERRORS: Record<string, unknown> = {
+  "401": json(errorRef, "Key missing, invalid, revoked or expired"),
+  "403": json(errorRef, "The key's user belongs to no organization, or a read-only key called an action"),
+  "404": json(errorRef, "Not found, or not visible to the key's organization"),
+  "422": json({ $ref: "#/components/schemas/ValidationError" }, "Invalid parameters"),
+  "429": {
+    ...json(errorRef, "Daily request (or actions) budget reached; resets at UTC midnight"),
+    headers: { "Retry-After": { schema: { type: "integer" }, description: "Seconds until the budget resets" } },
+  },
+  "503": {
+    ...json(errorRef, "A dependency is temporarily unavailable; retry with backoff"),
+    headers: { "Retry-After": { schema: { type: "integer" } } },
+  },
+};
+
+const RATE_HEADERS = {
+  "X-RateLimit-Limit": { schema: { type: "integer" }, description: "The key's daily request budget" },
+  "X-RateLimit-Remaining": { schema: { type: "integer" }, description: "Requests left today" },
+  "X-RateLimit-Reset": { schema: { type: "integer" }, description: "Seconds until the budget resets at UTC midnight" },
+  "X-Request-Id": { schema: { type: "string" }, description: "This request's id, also in the server log" },
+};
+
+export function buildOpenApiDocument(app: AnyElysia) {
+  const { paths, components } = toOpenAPISchema(app, { paths: [OPENAPI_PATH] }, undefined, undefined, "3.1.0") as {
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, unknown> };
+  };
+  for (const [path, methods] of Object.entries(paths)) {
+    for (const op of Object.values(methods)) {
+      if (!path.startsWith("/api/v1/")) continue;
+      const authenticated = Array.isArray(op.security) && op.security.length > 0;
+      op.responses ??= {};
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (status.startsWith("2") && authenticated) {
+          const r = response as { headers?: Record<string, unknown> };
+          r.headers = { ...RATE_HEADERS, ...r.headers };
+        }
+      }
+      for (const [status, response] of Object.entries(COMMON_ERRORS)) {
+        if (!authenticated && (status === "401" || status === "403" || status === "429")) continue;
+        op.responses[status] ??= response;
+      }
+    }
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Dealgraph API",
+      version: API_VERSION,
+      description:
+        "One firm's deal pipeline, portfolio and LP book, and the network intelligence in its own email and calendar. " +
+        "Every request needs an API key (`Authorization: Bearer ak_...` or `X-API-Key: ak_...`). " +
+        "Missing data is `null`, usually with an `unavailable_reason`; figures are never invented.",
+    },
+    servers: [{ url: "/", description: "This server" }],
+    paths,
+    components: {
+      schemas: {
+        ...components.schemas,
+        Error: {
+          type: "object",
+          required: ["detail"],
+          properties: { detail: { type: "string", description: "What went wrong, in words" } },
+        },
+        ValidationError: {
+          type: "object",
+          required: ["detail"],
+          properties: {
+            detail: {
+              type: "array",
+              items: {
+                type: "object",
+                required: ["loc", "msg", "type"],
+                properties: {
+                  loc: { type: "array", items: { anyOf: [{ type: "string" }, { type: "integer" }] } },
+                  msg: { type: "string" },
+                  type: { type: "string", examples: ["missing", "json_invalid", "int_parsing", "less_than_equal"] },
+                },
+              },
+            },
+          },
+        },
+      },
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "`Authorization: Bearer ak_...`" },
+        apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "`X-API-Key: ak_...`" },
+      },
+    },
+  };
+}
+
+const DOCS_HTML = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8" />
+  <meta name="viewport" content="width=device-width, initial-scale=1" />
+  <title>Dealgraph API ${API_VERSION}</title>
+  <link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css" />
+  <style>body { margin: 0; } .swagger-ui .topbar { display: none; }</style>
+</head>
+<body>
+  <div id="docs"></div>
+  <script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({ url: "${OPENAPI_PATH}", dom_id: "#docs", deepLinking: true, persistAuthorization: true });
+  </script>
+</body>
+</html>`;
+
+/** Serves the document (built once, on first request: all routes are mounted by then) and the docs page. */
+export function openApiRoutes(appOf: () => AnyElysia) {
+  let document: ReturnType<typeof buildOpenApiDocument> | null = null;
+  const hidden = { detail: { hide: true } };
+  const asset = (path: string, type: string) => () =>
+    new Response(Bun.file(path), { headers: { "content-type": type, "cache-control": "public, max-age=86400" } });
+
+  return new Elysia()
+    .get(OPENAPI_PATH, () => (document ??= buildOpenApiDocument(appOf())), hidden)
+    .get(DOCS_PATH, () => new Response(DOCS_HTML, { headers: { "content-type": "text/html; charset=utf-8" } }), hidden)
+    .get(`${DOCS_PATH}/swagger-ui-bundle.js`, asset(swaggerBundle, "text/javascript; charset=utf-8"), hidden)
+    .get(`${DOCS_PATH}/swagger-ui.css`, asset(swaggerCss, "text/css; charset=utf-8"), hidden);
+}

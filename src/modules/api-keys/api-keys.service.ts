@@ -1,0 +1,187 @@
+// One key service that answers with a status (VALID, MISSING, MALFORMED, NOT_FOUND, REVOKED,
+// EXPIRED); the HTTP layer decides what each status means for a client.
+import { and, desc, eq, sql } from "drizzle-orm";
+import { perDeps, type Deps } from "../../deps.ts";
+import { ApiError, notFound } from "../../http/errors.ts";
+import { isUuid, newId } from "../../lib/ids.ts";
+import { users } from "../orgs/orgs.sql.ts";
+import { apiKeys } from "./api-keys.sql.ts";
+import { hashSecret, isWellFormed, newSecret } from "./secrets.ts";
+
+export type Scope = "read" | "write";
+
+export type VerifiedKey = {
+  keyId: string;
+  scope: Scope;
+  userId: string;
+  userName: string;
+  orgId: string | null;
+  dailyRequests: number;
+  dailyActions: number;
+};
+
+export type KeyStatus =
+  | { status: "VALID"; key: VerifiedKey }
+  | { status: "MISSING" | "MALFORMED" | "NOT_FOUND" }
+  | { status: "REVOKED"; at: string }
+  | { status: "EXPIRED"; at: string };
+
+export type KeyRecord = typeof apiKeys.$inferSelect;
+
+export type CreateKeyInput = {
+  userId: string;
+  scope: Scope;
+  name?: string;
+  expiresAt?: Date | null;
+  dailyRequests?: number | null;
+  dailyActions?: number | null;
+};
+
+export type CreatedKey = { keyId: string; secret: string; key: KeyRecord };
+
+export function keyState(key: Pick<KeyRecord, "revokedAt" | "expiresAt">, now: Date): "active" | "revoked" | "expired" {
+  if (key.revokedAt) return "revoked";
+  if (key.expiresAt && key.expiresAt <= now.toISOString()) return "expired";
+  return "active";
+}
+
+export const apiKeysService = perDeps((deps: Deps) => {
+  const { db, clock, config } = deps;
+
+  // The hot path of every authenticated request: one indexed lookup, prepared once.
+  const byHash = db
+    .select({
+      keyId: apiKeys.id,
+      scope: apiKeys.scope,
+      expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
+      dailyRequests: apiKeys.dailyRequests,
+      dailyActions: apiKeys.dailyActions,
+      userId: users.id,
+      userName: users.name,
+      orgId: users.orgId,
+    })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(eq(apiKeys.secretHash, sql.placeholder("hash")))
+    .prepare();
+
+  function verify(secret: string | null | undefined): KeyStatus {
+    if (!secret) return { status: "MISSING" };
+    if (!isWellFormed(secret)) return { status: "MALFORMED" };
+    const row = byHash.get({ hash: hashSecret(secret) });
+    if (!row) return { status: "NOT_FOUND" };
+    const state = keyState(row, clock.now());
+    if (state === "revoked") return { status: "REVOKED", at: row.revokedAt! };
+    if (state === "expired") return { status: "EXPIRED", at: row.expiresAt! };
+    return {
+      status: "VALID",
+      key: {
+        keyId: row.keyId,
+        scope: row.scope,
+        userId: row.userId,
+        userName: row.userName,
+        orgId: row.orgId,
+        dailyRequests: row.dailyRequests ?? config.defaultDailyRequests,
+        dailyActions: row.dailyActions ?? config.defaultDailyActions,
+      },
+    };
+  }
+
+  function create(input: CreateKeyInput): CreatedKey {
+    const user = db.select({ id: users.id }).from(users).where(eq(users.id, input.userId)).get();
+    if (!user) throw notFound(`No user with id ${input.userId}`);
+    const now = clock.now();
+    if (input.expiresAt && input.expiresAt <= now) {
+      throw new ApiError(422, [{ loc: ["expires_at"], msg: "Expiry must be in the future", type: "value_error" }]);
+    }
+    const { secret, prefix, hash } = newSecret();
+    const key = db
+      .insert(apiKeys)
+      .values({
+        id: newId(),
+        userId: input.userId,
+        name: input.name?.trim() || `${input.scope} key`,
+        prefix,
+        secretHash: hash,
+        scope: input.scope,
+        createdAt: now.toISOString(),
+        expiresAt: input.expiresAt?.toISOString() ?? null,
+        dailyRequests: input.dailyRequests ?? null,
+        dailyActions: input.dailyActions ?? null,
+      })
+      .returning()
+      .get();
+    return { keyId: key.id, secret, key };
+  }
+
+  function get(keyId: string): KeyRecord | undefined {
+    if (!isUuid(keyId)) return undefined;
+    return db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
+  }
+
+  function mustGet(keyId: string): KeyRecord {
+    const key = get(keyId);
+    if (!key) throw notFound(`No API key with id ${keyId}`);
+    return key;
+  }
+
+  /** Revocation takes effect on the very next request: verify() reads the row every time. */
+  function revoke(keyId: string): KeyRecord {
+    const key = mustGet(keyId);
+    if (key.revokedAt) return key;
+    return db
+      .update(apiKeys)
+      .set({ revokedAt: clock.now().toISOString() })
+      .where(eq(apiKeys.id, keyId))
+      .returning()
+      .get();
+  }
+
+  /**
+   * A new key with the same user, scope, name and budgets; the old one keeps working until the
+   * overlap ends (or its own earlier expiry), so clients can switch without downtime.
+   */
+  function rotate(keyId: string, overlapHours: number): CreatedKey & { oldKey: KeyRecord } {
+    return db.transaction(() => {
+      const old = mustGet(keyId);
+      const now = clock.now();
+      if (keyState(old, now) !== "active") {
+        throw new ApiError(409, `API key ${keyId} is ${keyState(old, now)} and cannot be rotated`);
+      }
+      const successor = db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.rotatedFromId, keyId)).get();
+      if (successor) {
+        throw new ApiError(409, `API key ${keyId} was already rotated into ${successor.id}; rotate that key instead`);
+      }
+      const overlapEnd = new Date(now.getTime() + overlapHours * 3600_000).toISOString();
+      const oldExpiry = old.expiresAt && old.expiresAt < overlapEnd ? old.expiresAt : overlapEnd;
+      const oldKey = db.update(apiKeys).set({ expiresAt: oldExpiry }).where(eq(apiKeys.id, keyId)).returning().get();
+      const created = create({
+        userId: old.userId,
+        scope: old.scope,
+        name: old.name,
+        // The new key keeps an expiry the old one had, if it is later than the overlap.
+        expiresAt: old.expiresAt && old.expiresAt > overlapEnd ? new Date(old.expiresAt) : null,
+        dailyRequests: old.dailyRequests,
+        dailyActions: old.dailyActions,
+      });
+      const key = db.update(apiKeys).set({ rotatedFromId: old.id }).where(eq(apiKeys.id, created.keyId)).returning().get();
+      return { ...created, key, oldKey };
+    });
+  }
+
+  function listForUser(userId: string): KeyRecord[] {
+    return db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt)).all();
+  }
+
+  /** A key as seen by a principal: only the principal's own user's keys exist for it. */
+  function getOwned(userId: string, keyId: string): KeyRecord {
+    const key = isUuid(keyId)
+      ? db.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId))).get()
+      : undefined;
+    if (!key) throw notFound("API key not found");
+    return key;
+  }
+
+  return { verify, create, get, revoke, rotate, listForUser, getOwned };
+});

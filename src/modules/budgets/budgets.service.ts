@@ -1,0 +1,100 @@
+// Daily budgets per key: requests and actions, per UTC day by the clock. Each count is one
+// conditional upsert that SQLite serialises, so a budget of N admits exactly N, whether the
+// requests race in one process or come from several processes on one database file.
+import { and, inArray, lt, sql } from "drizzle-orm";
+import { perDeps, type Deps } from "../../deps.ts";
+import { secondsUntilUtcMidnight, utcDay } from "../../lib/clock.ts";
+import { keyUsage } from "./budgets.sql.ts";
+
+export type BudgetKind = "requests" | "actions";
+
+export type BudgetDecision = {
+  allowed: boolean;
+  limit: number;
+  /** What is left after this charge (0 when refused). */
+  remaining: number;
+  /** Whole seconds until the budget resets at the next UTC midnight. */
+  resetSeconds: number;
+};
+
+export type UsageToday = { requests: number; actions: number; lastUsedAt: string | null };
+
+export const budgetsService = perDeps((deps: Deps) => {
+  const { db, clock } = deps;
+
+  const charge = (column: typeof keyUsage.requests | typeof keyUsage.actions, name: BudgetKind) =>
+    db
+      .insert(keyUsage)
+      .values({
+        keyId: sql.placeholder("keyId"),
+        day: sql.placeholder("day"),
+        [name]: 1,
+        lastUsedAt: sql.placeholder("now"),
+      })
+      .onConflictDoUpdate({
+        target: [keyUsage.keyId, keyUsage.day],
+        set: { [name]: sql`${column} + 1`, lastUsedAt: sql`excluded.last_used_at` },
+        // When the limit is reached the update is skipped and no row comes back: refused.
+        setWhere: sql`${column} < ${sql.placeholder("limit")}`,
+      })
+      .returning({ used: column })
+      .prepare();
+
+  const chargeRequest = charge(keyUsage.requests, "requests");
+  const chargeActionStmt = charge(keyUsage.actions, "actions");
+
+  function decide(stmt: typeof chargeRequest, keyId: string, limit: number): BudgetDecision {
+    const now = clock.now();
+    const resetSeconds = secondsUntilUtcMidnight(now);
+    // A limit of 0 refuses everything; the insert path would otherwise admit the first one.
+    if (limit <= 0) return { allowed: false, limit, remaining: 0, resetSeconds };
+    const row = stmt.get({ keyId, day: utcDay(now), now: now.toISOString(), limit });
+    if (!row) return { allowed: false, limit, remaining: 0, resetSeconds };
+    return { allowed: true, limit, remaining: Math.max(0, limit - row.used), resetSeconds };
+  }
+
+  /** Counts one request against the key's daily request budget. */
+  function countRequest(keyId: string, limit: number): BudgetDecision {
+    return decide(chargeRequest, keyId, limit);
+  }
+
+  /**
+   * Charges one action. Call it inside the transaction that dispatches the run, so a refused or
+   * rolled-back dispatch costs nothing.
+   */
+  function chargeAction(keyId: string, limit: number): BudgetDecision {
+    return decide(chargeActionStmt, keyId, limit);
+  }
+
+  function usageToday(keyIds: string[]): Map<string, UsageToday> {
+    const out = new Map<string, UsageToday>();
+    if (keyIds.length === 0) return out;
+    const rows = db
+      .select()
+      .from(keyUsage)
+      .where(and(inArray(keyUsage.keyId, keyIds), sql`${keyUsage.day} = ${utcDay(clock.now())}`))
+      .all();
+    for (const r of rows) out.set(r.keyId, { requests: r.requests, actions: r.actions, lastUsedAt: r.lastUsedAt });
+    return out;
+  }
+
+  /** The last time each key was used, over all days kept. */
+  function lastUsed(keyIds: string[]): Map<string, string> {
+    if (keyIds.length === 0) return new Map();
+    const rows = db
+      .select({ keyId: keyUsage.keyId, at: sql<string>`max(${keyUsage.lastUsedAt})` })
+      .from(keyUsage)
+      .where(inArray(keyUsage.keyId, keyIds))
+      .groupBy(keyUsage.keyId)
+      .all();
+    return new Map(rows.filter((r) => r.at).map((r) => [r.keyId, r.at]));
+  }
+
+  /** Drops usage rows older than `keepDays` days; today's counters are never touched. */
+  function pruneUsage(keepDays: number): number {
+    const cutoff = utcDay(new Date(clock.now().getTime() - keepDays * 86_400_000));
+    return db.delete(keyUsage).where(lt(keyUsage.day, cutoff)).returning({ k: keyUsage.keyId }).all().length;
+  }
+
+  return { countRequest, chargeAction, usageToday, lastUsed, pruneUsage };
+});

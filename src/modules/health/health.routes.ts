@@ -1,0 +1,58 @@
+// Liveness and readiness, unauthenticated: for load balancers and `dealgraph serve` operators.
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { migrationStatus } from "../../db/migrate.ts";
+
+/** LibreOffice converts PPT/DOC uploads; everything else works without it. */
+export function findLibreOffice(): string | null {
+  return Bun.which("soffice") ?? Bun.which("libreoffice");
+}
+
+const Check = t.Object({ status: t.UnionEnum(["ok", "unavailable"]), detail: t.Nullable(t.String()) });
+
+export function healthRoutes(deps: Deps) {
+  const libreOffice = findLibreOffice();
+
+  return new Elysia({ detail: { tags: ["Health"], security: [] } })
+    .get("/healthz", () => ({ status: "ok" as const }), {
+      response: t.Object({ status: t.Literal("ok") }),
+      detail: { operationId: "getLiveness", summary: "The process is up" },
+    })
+    .get(
+      "/readyz",
+      ({ set }) => {
+        let database: { status: "ok" | "unavailable"; detail: string | null };
+        try {
+          deps.db.$client.query("SELECT 1").get();
+          const m = migrationStatus(deps.db.$client);
+          database = m.pending.length
+            ? { status: "unavailable", detail: `migrations pending: ${m.pending.join(", ")}` }
+            : { status: "ok", detail: `${m.applied} migrations applied` };
+        } catch (error) {
+          database = { status: "unavailable", detail: `database unreachable: ${(error as Error).message}` };
+        }
+        const ready = database.status === "ok";
+        if (!ready) {
+          set.status = 503;
+          set.headers["retry-after"] = "5";
+        }
+        return {
+          status: ready ? ("ready" as const) : ("unavailable" as const),
+          checks: {
+            database,
+            // Not a readiness condition: only PPT/DOC uploads need it.
+            libreoffice: libreOffice
+              ? { status: "ok" as const, detail: libreOffice }
+              : { status: "unavailable" as const, detail: "not installed: PPT/DOC uploads cannot be converted" },
+          },
+        };
+      },
+      {
+        response: {
+          200: t.Object({ status: t.UnionEnum(["ready", "unavailable"]), checks: t.Object({ database: Check, libreoffice: Check }) }),
+          503: t.Object({ status: t.UnionEnum(["ready", "unavailable"]), checks: t.Object({ database: Check, libreoffice: Check }) }),
+        },
+        detail: { operationId: "getReadiness", summary: "Database reachable and migrations applied" },
+      },
+    );
+}
