@@ -1,8 +1,8 @@
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
-import type { Bus } from "./lib/bus.ts";
-import type { Clock } from "./lib/clock.ts";
-import type { Log } from "./lib/log.ts";
+import { Bus } from "./lib/bus.ts";
+import { systemClock, type Clock } from "./lib/clock.ts";
+import { createLog, type Log } from "./lib/log.ts";
 
 // What every route, service and job is built from. Later capabilities add their parts here
 // (a blob store for documents, the analysis engines) rather than reaching for globals.
@@ -24,5 +24,15 @@ export function perDeps<S>(build: (deps: Deps) => S): (deps: Deps) => S {
     let service = cache.get(deps);
     if (!service) cache.set(deps, (service = build(deps)));
     return service;
+  };
+}
+
+export function createDeps(parts: { db: Db; config: Config; clock?: Clock; log?: Log; bus?: Bus }): Deps {
+  return {
+    db: parts.db,
+    config: parts.config,
+    clock: parts.clock ?? systemClock,
+    log: parts.log ?? createLog(),
+    bus: parts.bus ?? new Bus(),
   };
 }

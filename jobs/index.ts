@@ -1,0 +1,48 @@
+// The in-process jobs. Each is `{ id, pattern, runOnce(deps) }`, defined beside the code that owns
+// it and listed here. Only `dealgraph serve` (and `demo`) start the schedule; tests call
+// `runOnce` with a test clock and never wait for one.
+import { Cron } from "croner";
+import type { Deps } from "../src/deps.ts";
+import { keyUsagePrune } from "./key-usage-prune.ts";
+
+export type JobResult = Record<string, unknown>;
+
+export type Job = {
+  id: string;
+  /** Cron pattern, UTC. */
+  pattern: string;
+  description: string;
+  runOnce(deps: Deps): JobResult | Promise<JobResult>;
+};
+
+export const jobs: Job[] = [keyUsagePrune];
+
+export function findJob(id: string): Job | undefined {
+  return jobs.find((j) => j.id === id);
+}
+
+export type RunningJobs = { stop(): void; next(id: string): Date | null };
+
+export function startJobs(deps: Deps, list: Job[] = jobs): RunningJobs {
+  const crons = new Map<string, Cron>();
+  for (const job of list) {
+    const cron = new Cron(job.pattern, { timezone: "UTC", protect: true, name: job.id }, async () => {
+      const started = Date.now();
+      try {
+        const result = await job.runOnce(deps);
+        deps.log.info("job finished", { job: job.id, ms: Date.now() - started, ...result });
+      } catch (error) {
+        deps.log.error("job failed", { job: job.id, error: error instanceof Error ? error.message : String(error) });
+      }
+    });
+    crons.set(job.id, cron);
+  }
+  return {
+    stop: () => crons.forEach((c) => c.stop()),
+    next: (id) => crons.get(id)?.nextRun() ?? null,
+  };
+}
+
+export function nextRun(job: Job, from: Date): Date | null {
+  return new Cron(job.pattern, { timezone: "UTC", paused: true }).nextRun(from);
+}

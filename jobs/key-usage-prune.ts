@@ -1,0 +1,12 @@
+import { budgetsService } from "../src/modules/budgets/budgets.service.ts";
+import type { Job } from "./index.ts";
+
+/** Usage counters are kept 400 days (a year of "last used" history), then dropped. */
+export const USAGE_RETENTION_DAYS = 400;
+
+export const keyUsagePrune: Job = {
+  id: "key-usage-prune",
+  pattern: "17 3 * * *",
+  description: `drop per-key daily usage counters older than ${USAGE_RETENTION_DAYS} days`,
+  runOnce: (deps) => ({ deleted: budgetsService(deps).pruneUsage(USAGE_RETENTION_DAYS) }),
+};

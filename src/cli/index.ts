@@ -1,0 +1,69 @@
+// The command line of CONTRACT.md. Each command group lives in its own file; this one dispatches
+// and turns failures into one line on stderr and an exit code.
+import { ConfigError } from "../config.ts";
+import { ApiError } from "../http/errors.ts";
+import { adminCommand } from "./admin.ts";
+import { demoCommand } from "./demo.ts";
+import { UsageError, type Io } from "./io.ts";
+import { jobsCommand } from "./jobs.ts";
+import { serveCommand } from "./serve.ts";
+
+export const USAGE = `dealgraph: a venture firm's deal, portfolio and network workspace
+
+usage:
+  dealgraph serve [--host H] [--port P]           serve the API and run the jobs
+  dealgraph demo [--port P]                       build a demo firm on an empty data dir, print keys, serve
+  dealgraph admin org create --name N [--json]
+  dealgraph admin user create (--org ORG_ID | --no-org) --email E --name N [--share-network] [--admin] [--json]
+  dealgraph admin user share --user USER_ID on|off
+  dealgraph admin key create --user USER_ID --scope read|write [--name N] [--expires-at ISO]
+                             [--daily-requests N] [--daily-actions N] [--json]
+  dealgraph admin key revoke KEY_ID
+  dealgraph admin key rotate KEY_ID [--overlap-hours H] [--json]
+  dealgraph admin key list --user USER_ID [--json]
+  dealgraph jobs list [--json]
+  dealgraph jobs run ID [--json]
+
+every command takes --data-dir DIR (env DEALGRAPH_DATA_DIR, default ./data)`;
+
+/** Runs one command. Returns the exit code, or "serving" when a server keeps the process alive. */
+export async function runCli(argv: string[], io: Io): Promise<number | "serving"> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "serve":
+        await serveCommand(rest, io);
+        return "serving";
+      case "demo":
+        await demoCommand(rest, io);
+        return "serving";
+      case "admin":
+        await adminCommand(rest, io);
+        return 0;
+      case "jobs":
+        await jobsCommand(rest, io);
+        return 0;
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.out(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)}; run 'dealgraph help'`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      io.err(`error: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof ApiError) {
+      const detail = typeof error.detail === "string" ? error.detail : error.detail.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; ");
+      io.err(`error: ${detail}`);
+      return 1;
+    }
+    const e = error as { code?: string; message?: string };
+    io.err(`error: ${e.code ? `${e.code}: ` : ""}${e.message ?? String(error)}`);
+    return 1;
+  }
+}
