@@ -57,18 +57,26 @@ export function dailyLimitReached(kind: "request" | "actions", d: BudgetDecision
 // second through the request object itself.
 const principals = new WeakMap<Request, Principal>();
 
-// Malformed JSON must be judged after authentication, so the parser only marks it.
-const MALFORMED_JSON = Symbol("malformed-json");
-type Marked = { [MALFORMED_JSON]: string };
+// A body that is not a JSON object must be judged after authentication, so the parser only
+// marks it. (Every JSON body of the API is an object; Elysia would otherwise quietly turn an
+// array or a bare string into `{}` for a schema whose properties are all optional.)
+const BAD_JSON = Symbol("bad-json");
+type Marked = { [BAD_JSON]: { msg: string; type: string } };
 
 async function lenientJson({ request }: { request: Request }, contentType: string): Promise<unknown> {
   if (!contentType.startsWith("application/json")) return undefined;
   const text = await request.text();
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
-    return { [MALFORMED_JSON]: text === "" ? "the body is empty" : (error as Error).message } satisfies Marked;
+    const why = text.trim() === "" ? "the body is empty" : (error as Error).message;
+    return { [BAD_JSON]: { msg: `Invalid JSON: ${why}`, type: "json_invalid" } } satisfies Marked;
   }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return { [BAD_JSON]: { msg: "Input should be a JSON object", type: "model_attributes_type" } } satisfies Marked;
+  }
+  return value;
 }
 
 export const SECURITY: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
@@ -96,9 +104,8 @@ export function authPlugin(deps: Deps) {
       parse: lenientJson,
       transform({ request, set, body }) {
         principals.set(request, authenticate(request, set, needs));
-        if (body && typeof body === "object" && MALFORMED_JSON in body) {
-          const why = (body as Marked)[MALFORMED_JSON];
-          throw new ApiError(422, [{ loc: ["body"], msg: `Invalid JSON: ${why}`, type: "json_invalid" }]);
+        if (body && typeof body === "object" && BAD_JSON in body) {
+          throw new ApiError(422, [{ loc: ["body"], ...(body as Marked)[BAD_JSON] }]);
         }
       },
       resolve: ({ request }) => ({ principal: principals.get(request)! }),

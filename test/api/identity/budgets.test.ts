@@ -1,0 +1,203 @@
+import { Database } from "bun:sqlite";
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { wrapDrizzle } from "../../../src/db/client.ts";
+import { createDeps } from "../../../src/deps.ts";
+import { silentLog } from "../../../src/lib/log.ts";
+import { budgetsService } from "../../../src/modules/budgets/budgets.service.ts";
+import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { TestClock } from "../../helpers/clock.ts";
+import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+
+let t: TestApp;
+let f: Fixture;
+afterEach(() => t?.close());
+
+function setup(opts: Parameters<typeof createTestApp>[0] = {}) {
+  t = createTestApp(opts);
+  f = seedIdentity(t.deps);
+}
+
+const setLimits = (keyId: string, requests: number | null, actions: number | null = null) =>
+  t.deps.db.$client.query("UPDATE api_keys SET daily_requests = ?, daily_actions = ? WHERE id = ?").run(requests, actions, keyId);
+
+const me = (key: string) => t.request("GET", "/api/v1/me", { key });
+
+describe("request budget headers", () => {
+  test("a success carries the limit, what is left and the seconds to UTC midnight", async () => {
+    setup({ clock: new TestClock("2026-11-22T23:59:00.000Z") });
+    const first = await me(f.keys.read.secret);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-ratelimit-limit")).toBe("5000");
+    expect(first.headers.get("x-ratelimit-remaining")).toBe("4999");
+    expect(first.headers.get("x-ratelimit-reset")).toBe("60");
+    const second = await me(f.keys.read.secret);
+    expect(second.headers.get("x-ratelimit-remaining")).toBe("4998");
+  });
+
+  test("each key has its own budget; the CLI's per-key override is honoured", async () => {
+    setup();
+    setLimits(f.keys.read.id, 3);
+    expect((await me(f.keys.read.secret)).headers.get("x-ratelimit-limit")).toBe("3");
+    expect((await me(f.keys.write.secret)).headers.get("x-ratelimit-remaining")).toBe("4999");
+  });
+
+  test("errors after authentication count too: 404, 422, 403 all spend budget", async () => {
+    setup();
+    setLimits(f.keys.read.id, 10);
+    expect((await t.request("GET", "/api/v1/keys/not-a-uuid", { key: f.keys.read.secret })).status).toBe(404);
+    expect((await t.request("DELETE", `/api/v1/keys/${f.keys.read.id}`, { key: f.keys.read.secret })).status).toBe(403);
+    const r = await t.request("POST", `/api/v1/keys/${f.keys.write.id}/rotate`, { key: f.keys.write.secret, rawBody: "{" });
+    expect(r.status).toBe(422);
+    expect((await me(f.keys.read.secret)).headers.get("x-ratelimit-remaining")).toBe("7");
+  });
+
+  test("requests that fail authentication spend nothing", async () => {
+    setup();
+    await t.request("GET", "/api/v1/me", { key: f.keys.revoked.secret });
+    await t.request("GET", "/api/v1/me", { key: f.keys.unknown.secret });
+    const usage = budgetsService(t.deps).usageToday([f.keys.revoked.id]);
+    expect(usage.get(f.keys.revoked.id)).toBeUndefined();
+  });
+});
+
+describe("429 when the daily request budget is spent", () => {
+  test("refuses with Retry-After until midnight; refused requests are not counted", async () => {
+    setup({ clock: new TestClock("2026-11-22T18:00:00.000Z") });
+    setLimits(f.keys.read.id, 2);
+    expect((await me(f.keys.read.secret)).status).toBe(200);
+    const last = await me(f.keys.read.secret);
+    expect(last.status).toBe(200);
+    expect(last.headers.get("x-ratelimit-remaining")).toBe("0");
+    for (let i = 0; i < 3; i++) {
+      const refused = await me(f.keys.read.secret);
+      expect(refused.status).toBe(429);
+      expect(refused.json.detail).toBe(
+        "Daily request limit of 2 reached for this API key; it resets at 00:00 UTC (in 21600 seconds).",
+      );
+      expect(refused.headers.get("retry-after")).toBe("21600");
+      expect(refused.headers.get("x-ratelimit-limit")).toBe("2");
+      expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+      expect(refused.headers.get("x-request-id")).toBeTruthy();
+    }
+    expect(budgetsService(t.deps).usageToday([f.keys.read.id]).get(f.keys.read.id)?.requests).toBe(2);
+  });
+
+  test("the budget resets at UTC midnight by the clock, not before", async () => {
+    const clock = new TestClock("2026-11-22T23:59:58.000Z");
+    setup({ clock });
+    setLimits(f.keys.read.id, 1);
+    expect((await me(f.keys.read.secret)).status).toBe(200);
+    clock.advance(1000); // 23:59:59
+    const refused = await me(f.keys.read.secret);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    clock.advance(1000); // 00:00:00 the next day
+    const fresh = await me(f.keys.read.secret);
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(fresh.headers.get("x-ratelimit-reset")).toBe("86400");
+  });
+
+  test("a budget of 0 refuses every request", async () => {
+    setup();
+    setLimits(f.keys.read.id, 0);
+    expect((await me(f.keys.read.secret)).status).toBe(429);
+  });
+});
+
+describe("exact under concurrency", () => {
+  test("over a real listening server, a budget of N admits exactly N of many concurrent requests", async () => {
+    setup({ file: true });
+    const N = 40;
+    setLimits(f.keys.read.id, N);
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => t.app.handle(req) });
+    try {
+      const url = `http://127.0.0.1:${server.port}/api/v1/me`;
+      const statuses = await Promise.all(
+        Array.from({ length: N + 25 }, () => fetch(url, { headers: { "x-api-key": f.keys.read.secret } }).then((r) => r.status)),
+      );
+      expect(statuses.filter((s) => s === 200).length).toBe(N);
+      expect(statuses.filter((s) => s === 429).length).toBe(25);
+      const next = await fetch(url, { headers: { "x-api-key": f.keys.read.secret } });
+      expect(next.status).toBe(429);
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("two processes' connections on one database file share one exact budget", async () => {
+    setup({ file: true });
+    const N = 50;
+    setLimits(f.keys.read.id, N);
+    // A second connection to the same file stands for a second server process.
+    const other = new Database(join(t.dataDir!, "dealgraph.db"));
+    other.exec("PRAGMA busy_timeout = 5000");
+    const otherDeps = createDeps({ db: wrapDrizzle(other), config: t.deps.config, clock: t.clock, log: silentLog });
+    const a = budgetsService(t.deps);
+    const b = budgetsService(otherDeps);
+    let admitted = 0;
+    for (let i = 0; i < 80; i++) {
+      const svc = i % 2 === 0 ? a : b;
+      if (svc.countRequest(f.keys.read.id, N).allowed) admitted++;
+    }
+    other.close();
+    expect(admitted).toBe(N);
+  });
+
+  test("worker threads racing on one file admit exactly N", async () => {
+    setup({ file: true });
+    const N = 100;
+    const path = join(t.dataDir!, "dealgraph.db");
+    const workerUrl = new URL("../../helpers/budget-worker.ts", import.meta.url).href;
+    const results = await Promise.all(
+      [0, 1, 2].map(
+        () =>
+          new Promise<number>((resolve, reject) => {
+            const w = new Worker(workerUrl);
+            w.onmessage = (e) => {
+              resolve(e.data as number);
+              w.terminate();
+            };
+            w.onerror = (e) => reject(e);
+            w.postMessage({ path, keyId: f.keys.read.id, limit: N, attempts: 60, at: t.clock.now().toISOString() });
+          }),
+      ),
+    );
+    expect(results.reduce((x, y) => x + y, 0)).toBe(N);
+  });
+});
+
+describe("actions budget", () => {
+  test("charges up to the limit, then refuses; a rolled-back dispatch costs nothing", () => {
+    setup();
+    const budgets = budgetsService(t.deps);
+    setLimits(f.keys.write.id, null, 2);
+    // A dispatch that fails after charging rolls the charge back with it.
+    expect(() =>
+      t.deps.db.transaction(() => {
+        expect(budgets.chargeAction(f.keys.write.id, 2).allowed).toBe(true);
+        throw new Error("dispatch failed");
+      }),
+    ).toThrow("dispatch failed");
+    expect(budgets.usageToday([f.keys.write.id]).get(f.keys.write.id)?.actions ?? 0).toBe(0);
+    const first = budgets.chargeAction(f.keys.write.id, 2);
+    expect(first).toMatchObject({ allowed: true, limit: 2, remaining: 1 });
+    expect(budgets.chargeAction(f.keys.write.id, 2)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(budgets.chargeAction(f.keys.write.id, 2)).toMatchObject({ allowed: false, remaining: 0 });
+    // Actions and requests are separate counters.
+    expect(budgets.usageToday([f.keys.write.id]).get(f.keys.write.id)).toMatchObject({ actions: 2, requests: 0 });
+  });
+
+  test("the default is 25 actions a day, reset at UTC midnight", () => {
+    const clock = new TestClock("2026-11-22T10:00:00.000Z");
+    setup({ clock });
+    const budgets = budgetsService(t.deps);
+    const limit = t.deps.config.defaultDailyActions;
+    expect(limit).toBe(25);
+    const results = Array.from({ length: 30 }, () => budgets.chargeAction(f.keys.write.id, limit).allowed);
+    expect(results.filter(Boolean).length).toBe(25);
+    clock.set("2026-11-23T00:00:00.000Z");
+    expect(budgets.chargeAction(f.keys.write.id, limit)).toMatchObject({ allowed: true, remaining: 24, resetSeconds: 86400 });
+  });
+});
