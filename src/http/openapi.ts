@@ -42,11 +42,26 @@ const RATE_HEADERS = {
   "X-Request-Id": { schema: { type: "string" }, description: "This request's id, also in the server log" },
 };
 
+// The auth macro's own body parser (it defers judging malformed JSON until after auth) hides
+// the JSON request body from the generator, which leaves `content` empty: put it back.
+function fillJsonBodies(app: AnyElysia, paths: Record<string, Record<string, Operation>>) {
+  for (const route of app.routes) {
+    const body = (route.hooks as { body?: unknown } | undefined)?.body;
+    const path = route.path.replace(/:([^/]+)/g, "{$1}");
+    const op = paths[path]?.[route.method.toLowerCase()] as (Operation & { requestBody?: { content?: Record<string, unknown> } }) | undefined;
+    if (!body || typeof body !== "object" || !op?.requestBody) continue;
+    if (Object.keys(op.requestBody.content ?? {}).length === 0) {
+      op.requestBody.content = { "application/json": { schema: JSON.parse(JSON.stringify(body)) } };
+    }
+  }
+}
+
 export function buildOpenApiDocument(app: AnyElysia) {
   const { paths, components } = toOpenAPISchema(app, { paths: [OPENAPI_PATH] }, undefined, undefined, "3.1.0") as {
     paths: Record<string, Record<string, Operation>>;
     components: { schemas: Record<string, unknown> };
   };
+  fillJsonBodies(app, paths);
   for (const [path, methods] of Object.entries(paths)) {
     for (const op of Object.values(methods)) {
       if (!path.startsWith("/api/v1/")) continue;

@@ -63,7 +63,8 @@ export function apiKeyRoutes(deps: Deps) {
       {
         auth: "write",
         params: KeyIdParams,
-        body: t.Optional(RotateBodyModel),
+        // All its properties are optional, so an absent body reads as {}.
+        body: RotateBodyModel,
         response: { 201: RotatedKeyModel },
         detail: {
           operationId: "rotateApiKey",

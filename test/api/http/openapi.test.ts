@@ -1,0 +1,125 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { createApp } from "../../../src/app.ts";
+import { loadConfig } from "../../../src/config.ts";
+import { wrapDrizzle } from "../../../src/db/client.ts";
+import { applyMigrations } from "../../../src/db/migrate.ts";
+import { createDeps } from "../../../src/deps.ts";
+import { silentLog } from "../../../src/lib/log.ts";
+import { createTestApp, type TestApp } from "../../helpers/app.ts";
+
+let t: TestApp;
+afterEach(() => t?.close());
+
+describe("GET /api/v1/openapi.json", () => {
+  test("is OpenAPI 3.1, version 1.10.0, unauthenticated, with both key schemes", async () => {
+    t = createTestApp();
+    const res = await t.request("GET", "/api/v1/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = res.json;
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(doc.info.version).toBe("1.10.0");
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.components.securitySchemes.apiKeyHeader).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
+    expect(doc.components.schemas.Error.properties.detail.type).toBe("string");
+    expect(doc.components.schemas.ValidationError.properties.detail.items.required).toEqual(["loc", "msg", "type"]);
+  });
+
+  test("every operation has a unique operationId; every /api/v1 operation documents security, errors and rate headers", async () => {
+    t = createTestApp();
+    const doc = (await t.request("GET", "/api/v1/openapi.json")).json;
+    const ids: string[] = [];
+    let apiOps = 0;
+    for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(methods)) {
+        expect(op.operationId, `${method} ${path}`).toMatch(/^[a-z][A-Za-z]+$/);
+        ids.push(op.operationId);
+        if (!path.startsWith("/api/v1/")) continue;
+        apiOps++;
+        expect(op.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);
+        for (const status of ["401", "403", "404", "422", "429", "503"]) expect(op.responses[status], `${method} ${path} ${status}`).toBeDefined();
+        expect(op.responses["422"].content["application/json"].schema.$ref).toBe("#/components/schemas/ValidationError");
+        expect(op.responses["401"].content["application/json"].schema.$ref).toBe("#/components/schemas/Error");
+        expect(op.responses["429"].headers["Retry-After"]).toBeDefined();
+        const success = Object.entries<any>(op.responses).find(([s]) => s.startsWith("2"));
+        expect(success, `${method} ${path}`).toBeDefined();
+        expect(success![1].headers["X-RateLimit-Remaining"]).toBeDefined();
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expect.arrayContaining(["getMe", "listApiKeys", "getApiKey", "revokeApiKey", "rotateApiKey", "getLiveness", "getReadiness"]));
+    expect(apiOps).toBeGreaterThanOrEqual(5);
+    // The document itself and the docs page are not operations of the API.
+    expect(doc.paths["/api/v1/openapi.json"]).toBeUndefined();
+    expect(doc.paths["/api/v1/docs"]).toBeUndefined();
+  });
+
+  test("the unauthenticated health routes say so", async () => {
+    t = createTestApp();
+    const doc = (await t.request("GET", "/api/v1/openapi.json")).json;
+    expect(doc.paths["/healthz"].get.security).toEqual([]);
+  });
+
+  test("documents request and response schemas from the routes themselves", async () => {
+    t = createTestApp();
+    const doc = (await t.request("GET", "/api/v1/openapi.json")).json;
+    const rotate = doc.paths["/api/v1/keys/{key_id}/rotate"].post;
+    expect(rotate.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: "key_id", in: "path" })]));
+    expect(JSON.stringify(rotate.requestBody)).toContain("overlap_hours");
+    expect(JSON.stringify(rotate.responses["201"])).toContain("secret");
+  });
+});
+
+describe("GET /api/v1/docs", () => {
+  test("an interactive page whose assets come from this server, not a CDN", async () => {
+    t = createTestApp();
+    const page = await t.request("GET", "/api/v1/docs");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(page.text).not.toMatch(/https?:\/\//);
+    const srcs = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(srcs.length).toBeGreaterThanOrEqual(2);
+    for (const src of srcs) {
+      const res = await t.app.handle(new Request(`http://localhost${src}`));
+      expect(res.status, src).toBe(200);
+      expect((await res.arrayBuffer()).byteLength, src).toBeGreaterThan(10_000);
+    }
+    expect(page.text).toContain("/api/v1/openapi.json");
+  });
+});
+
+describe("health", () => {
+  test("/healthz is live and /readyz reports the database and LibreOffice", async () => {
+    t = createTestApp();
+    expect((await t.request("GET", "/healthz")).json).toEqual({ status: "ok" });
+    const ready = await t.request("GET", "/readyz");
+    expect(ready.status).toBe(200);
+    expect(ready.json.status).toBe("ready");
+    expect(ready.json.checks.database).toEqual({ status: "ok", detail: expect.stringContaining("migrations applied") });
+    expect(["ok", "unavailable"]).toContain(ready.json.checks.libreoffice.status);
+  });
+
+  test("/readyz is 503 while migrations are pending", async () => {
+    // A database whose ledger lacks a migration this binary embeds (as after a failed upgrade).
+    const sqlite = new Database(":memory:");
+    applyMigrations(sqlite);
+    sqlite.exec("DELETE FROM _migrations");
+    const app = createApp(createDeps({ db: wrapDrizzle(sqlite), config: loadConfig({}), log: silentLog }));
+    const res = await app.handle(new Request("http://localhost/readyz"));
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("5");
+    const body: any = await res.json();
+    expect(body.status).toBe("unavailable");
+    expect(body.checks.database.detail).toContain("migrations pending: 0000_foundation");
+    sqlite.close();
+  });
+
+  test("/readyz is 503 when the database is closed", async () => {
+    t = createTestApp();
+    t.deps.db.$client.close();
+    const res = await t.app.handle(new Request("http://localhost/readyz"));
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as any).checks.database.status).toBe("unavailable");
+    t = createTestApp(); // afterEach closes this one instead
+  });
+});
