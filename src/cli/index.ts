@@ -53,17 +53,18 @@ export async function runCli(argv: string[], io: Io): Promise<number | "serving"
         throw new UsageError(`unknown command ${JSON.stringify(command)}; run 'dealgraph help'`);
     }
   } catch (error) {
+    const oneLine = (line: string) => io.err(line.replace(/\s*\n\s*/g, " "));
     if (error instanceof UsageError || error instanceof ConfigError) {
-      io.err(`error: ${error.message}`);
+      oneLine(`error: ${error.message}`);
       return 2;
     }
     if (error instanceof ApiError) {
       const detail = typeof error.detail === "string" ? error.detail : error.detail.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; ");
-      io.err(`error: ${detail}`);
+      oneLine(`error: ${detail}`);
       return 1;
     }
     const e = error as { code?: string; message?: string };
-    io.err(`error: ${e.code ? `${e.code}: ` : ""}${e.message ?? String(error)}`);
+    oneLine(`error: ${e.code ? `${e.code}: ` : ""}${e.message ?? String(error)}`);
     return 1;
   }
 }

@@ -1,0 +1,41 @@
+import { expect, test } from "bun:test";
+import { ConfigError, loadConfig } from "../../src/config.ts";
+
+test("defaults are the contract's", () => {
+  const c = loadConfig({});
+  expect(c).toMatchObject({
+    dataDir: "./data",
+    host: "127.0.0.1",
+    port: 8080,
+    allowPrivateNetwork: false,
+    webhookRetryScale: 1,
+    webhookTimeoutSeconds: 10,
+    staleRunSeconds: 1800,
+    sseKeepaliveSeconds: 25,
+    sseMaxStreamsPerKey: 5,
+    llm: null,
+    defaultDailyRequests: 5000,
+    defaultDailyActions: 25,
+  });
+});
+
+test("environment and flags, flags winning", () => {
+  const c = loadConfig(
+    { DEALGRAPH_PORT: "9000", DEALGRAPH_DATA_DIR: "/srv/dg", DEALGRAPH_ALLOW_PRIVATE_NETWORK: "1", DEALGRAPH_WEBHOOK_RETRY_SCALE: "0.001", DEALGRAPH_LLM_BASE_URL: "http://127.0.0.1:9999/v1", DEALGRAPH_ALLOWED_ORIGINS: "https://a.example, https://b.example" },
+    { port: 7000 },
+  );
+  expect(c.port).toBe(7000);
+  expect(c.dataDir).toBe("/srv/dg");
+  expect(c.allowPrivateNetwork).toBe(true);
+  expect(c.webhookRetryScale).toBe(0.001);
+  expect(c.llm).toEqual({ baseUrl: "http://127.0.0.1:9999/v1", model: null, apiKey: null });
+  expect(c.allowedOrigins).toEqual(["https://a.example", "https://b.example"]);
+});
+
+test("a bad value is refused with its name", () => {
+  expect(() => loadConfig({ DEALGRAPH_PORT: "eighty" })).toThrow(ConfigError);
+  expect(() => loadConfig({ DEALGRAPH_PORT: "70000" })).toThrow(/65535/);
+  expect(() => loadConfig({ DEALGRAPH_SSE_MAX_STREAMS_PER_KEY: "2.5" })).toThrow(/DEALGRAPH_SSE_MAX_STREAMS_PER_KEY must be an integer/);
+  expect(() => loadConfig({ DEALGRAPH_ALLOW_PRIVATE_NETWORK: "sure" })).toThrow(/DEALGRAPH_ALLOW_PRIVATE_NETWORK/);
+  expect(() => loadConfig({ DEALGRAPH_LLM_BASE_URL: "not a url" })).toThrow(/DEALGRAPH_LLM_BASE_URL/);
+});

@@ -1,0 +1,47 @@
+import { Database } from "bun:sqlite";
+import { afterEach, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config.ts";
+import { applyMigrations, migrationStatus } from "../../src/db/migrate.ts";
+import { databasePath, openDataDir } from "../../src/db/open.ts";
+import { migrations } from "../../migrations/index.ts";
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+test("a data dir opens with WAL, a busy timeout and foreign keys, migrated once", () => {
+  const dir = mkdtempSync(join(tmpdir(), "dealgraph-db-"));
+  dirs.push(dir);
+  const config = { ...loadConfig({}), dataDir: join(dir, "nested", "data"), busyTimeoutMs: 1234 };
+  const first = openDataDir(config);
+  expect(first.migrated).toEqual(migrations.map((m) => m.tag));
+  const sqlite = first.db.$client;
+  expect(sqlite.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()?.journal_mode).toBe("wal");
+  expect(sqlite.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()?.timeout).toBe(1234);
+  expect(sqlite.query<{ foreign_keys: number }, []>("PRAGMA foreign_keys").get()?.foreign_keys).toBe(1);
+  // Foreign keys are enforced: a key for a user that does not exist is refused.
+  expect(() =>
+    sqlite.query("INSERT INTO api_keys (id, user_id, name, prefix, secret_hash, scope, created_at) VALUES ('k', 'nobody', 'n', 'p', 'h', 'read', 'now')").run(),
+  ).toThrow(/FOREIGN KEY/);
+  sqlite.close();
+  const second = openDataDir(config);
+  expect(second.migrated).toEqual([]);
+  expect(migrationStatus(second.db.$client)).toEqual({ applied: migrations.length, expected: migrations.length, pending: [] });
+  second.db.$client.close();
+  expect(databasePath(config.dataDir)).toBe(join(dir, "nested", "data", "dealgraph.db"));
+});
+
+test("two connections migrating one file at once apply each migration exactly once", () => {
+  const dir = mkdtempSync(join(tmpdir(), "dealgraph-db-"));
+  dirs.push(dir);
+  const a = new Database(join(dir, "x.db"));
+  const b = new Database(join(dir, "x.db"));
+  a.exec("PRAGMA busy_timeout = 2000");
+  b.exec("PRAGMA busy_timeout = 2000");
+  const applied = [...applyMigrations(a), ...applyMigrations(b)];
+  expect(applied).toEqual(migrations.map((m) => m.tag));
+  a.close();
+  b.close();
+});
