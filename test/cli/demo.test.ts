@@ -1,0 +1,51 @@
+// `dealgraph demo` in process: an empty data dir becomes a demo firm whose printed keys work over
+// real HTTP; a restart serves the same firm and prints the same keys.
+import { afterAll, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { demoCommand } from "../../src/cli/demo.ts";
+import { captureIo, tempDataDir } from "../helpers/cli.ts";
+
+const dir = tempDataDir();
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function startDemo() {
+  const { io, out, err } = captureIo({});
+  const running = await demoCommand(["--port", "0", "--data-dir", dir], io);
+  const key = (label: string) => out.find((l) => l.startsWith(label))!.split(/\s+/)[2];
+  return { running, out, err, read: key("read key:"), write: key("write key:") };
+}
+
+test("builds a demo firm through the real services, prints keys that work, and shows progress", async () => {
+  const demo = await startDemo();
+  try {
+    expect(demo.out[0]).toMatch(/^Dealgraph demo listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(demo.read).toMatch(/^ak_/);
+    expect(demo.write).toMatch(/^ak_/);
+    expect(demo.err.join("\n")).toMatch(/\[demo 1\/2\] generating/);
+    expect(demo.err.join("\n")).toMatch(/team member 6\/6/);
+    const res = await fetch(`${demo.running.url}/api/v1/me`, { headers: { authorization: `Bearer ${demo.read}` } });
+    expect(res.status).toBe(200);
+    const me: any = await res.json();
+    expect(me.org.name).toBe("Northwind Ventures");
+    expect(me.key.scope).toBe("read");
+    const w: any = await (await fetch(`${demo.running.url}/api/v1/me`, { headers: { "x-api-key": demo.write } })).json();
+    expect(w.key.scope).toBe("write");
+    const keys: any = await (await fetch(`${demo.running.url}/api/v1/keys`, { headers: { "x-api-key": demo.read } })).json();
+    expect(keys.keys.length).toBe(2);
+  } finally {
+    await demo.running.stop();
+  }
+});
+
+test("a second start serves the same firm and prints the same keys", async () => {
+  const first = await Bun.file(`${dir}/demo-keys.json`).json();
+  const demo = await startDemo();
+  try {
+    expect(demo.read).toBe(first.read.secret);
+    expect(demo.err.join("\n")).not.toMatch(/generating/);
+    const res = await fetch(`${demo.running.url}/api/v1/me`, { headers: { authorization: `Bearer ${demo.read}` } });
+    expect(res.status).toBe(200);
+  } finally {
+    await demo.running.stop();
+  }
+});
