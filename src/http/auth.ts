@@ -6,6 +6,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { apiKeysService, type KeyStatus, type Scope, type VerifiedKey } from "../modules/api-keys/api-keys.service.ts";
 import { budgetsService, type BudgetDecision } from "../modules/budgets/budgets.service.ts";
+import { dailyLimitReached, rateLimitHeaders } from "./budgets.ts";
 import { ApiError } from "./errors.ts";
 
 /** Who is calling: a valid key whose user belongs to an organization. */
@@ -35,22 +36,6 @@ function unauthorized(status: Exclude<KeyStatus, { status: "VALID" }>): ApiError
     EXPIRED: `the key expired at ${"at" in status ? status.at : ""}`,
   }[status.status];
   return new ApiError(401, `Invalid or revoked API key: ${why}.`, { "WWW-Authenticate": 'Bearer realm="dealgraph"' });
-}
-
-export function rateLimitHeaders(d: BudgetDecision): Record<string, string> {
-  return {
-    "X-RateLimit-Limit": String(d.limit),
-    "X-RateLimit-Remaining": String(d.remaining),
-    "X-RateLimit-Reset": String(d.resetSeconds),
-  };
-}
-
-export function dailyLimitReached(kind: "request" | "actions", d: BudgetDecision, headers: Record<string, string>): ApiError {
-  return new ApiError(
-    429,
-    `Daily ${kind} limit of ${d.limit} reached for this API key; it resets at 00:00 UTC (in ${d.resetSeconds} seconds).`,
-    { ...headers, "Retry-After": String(d.resetSeconds) },
-  );
 }
 
 // Transform and resolve are separate hooks; the principal found in the first is handed to the

@@ -3,6 +3,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { wrapDrizzle } from "../../../src/db/client.ts";
 import { createDeps } from "../../../src/deps.ts";
+import { chargeAction } from "../../../src/http/budgets.ts";
+import { ApiError } from "../../../src/http/errors.ts";
 import { silentLog } from "../../../src/lib/log.ts";
 import { budgetsService } from "../../../src/modules/budgets/budgets.service.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
@@ -199,5 +201,24 @@ describe("actions budget", () => {
     expect(results.filter(Boolean).length).toBe(25);
     clock.set("2026-11-23T00:00:00.000Z");
     expect(budgets.chargeAction(f.keys.write.id, limit)).toMatchObject({ allowed: true, remaining: 24, resetSeconds: 86400 });
+  });
+});
+
+describe("chargeAction (the HTTP side every action route uses)", () => {
+  test("returns X-Actions-* for the 202, and over the limit throws a 429 that says so", () => {
+    setup({ clock: new TestClock("2026-11-22T20:00:00.000Z") });
+    const key = { keyId: f.keys.write.id, dailyActions: 1 };
+    const headers = t.deps.db.transaction(() => chargeAction(t.deps, key));
+    expect(headers).toEqual({ "X-Actions-Limit": "1", "X-Actions-Remaining": "0" });
+    let refused: ApiError | null = null;
+    try {
+      t.deps.db.transaction(() => chargeAction(t.deps, key));
+    } catch (e) {
+      refused = e as ApiError;
+    }
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused!.status).toBe(429);
+    expect(refused!.detail).toBe("Daily actions limit of 1 reached for this API key; it resets at 00:00 UTC (in 14400 seconds).");
+    expect(refused!.headers).toEqual({ "X-Actions-Limit": "1", "X-Actions-Remaining": "0", "Retry-After": "14400" });
   });
 });
