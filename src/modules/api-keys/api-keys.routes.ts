@@ -1,8 +1,9 @@
 // The key user's own keys over REST (additive to the spec): list, read, revoke, rotate.
 // Another user's key, in this org or any other, does not exist for the caller (404).
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";
+import { jsonResponses } from "../../http/openapi.ts";
 import { ApiKeyDetailModel, ApiKeyListModel, KeyIdParams, RotateBodyModel, RotatedKeyModel } from "./api-keys.model.ts";
 import { apiKeysService } from "./api-keys.service.ts";
 import { keyViews } from "./api-keys.views.ts";
@@ -20,8 +21,7 @@ export function apiKeyRoutes(deps: Deps) {
       ({ principal }) => ({ scope: "key_user" as const, keys: keyViews(deps, keys.listForUser(principal.userId)), as_of: asOf() }),
       {
         auth: "read",
-        response: ApiKeyListModel,
-        detail: { operationId: "listApiKeys", tags, summary: "List the key user's API keys with today's usage" },
+        detail: { responses: jsonResponses({ 200: ApiKeyListModel }), operationId: "listApiKeys", tags, summary: "List the key user's API keys with today's usage" },
       },
     )
     .get(
@@ -34,8 +34,7 @@ export function apiKeyRoutes(deps: Deps) {
       {
         auth: "read",
         params: KeyIdParams,
-        response: ApiKeyDetailModel,
-        detail: { operationId: "getApiKey", tags, summary: "One of the key user's API keys" },
+        detail: { responses: jsonResponses({ 200: ApiKeyDetailModel }), operationId: "getApiKey", tags, summary: "One of the key user's API keys" },
       },
     )
     .delete(
@@ -47,8 +46,7 @@ export function apiKeyRoutes(deps: Deps) {
       {
         auth: "write",
         params: KeyIdParams,
-        response: { 204: t.Void() },
-        detail: { operationId: "revokeApiKey", tags, summary: "Revoke an API key now (takes effect on the next request)" },
+        detail: { responses: jsonResponses({ 204: null }), operationId: "revokeApiKey", tags, summary: "Revoke an API key now (takes effect on the next request)" },
       },
     )
     .post(
@@ -65,8 +63,8 @@ export function apiKeyRoutes(deps: Deps) {
         params: KeyIdParams,
         // All its properties are optional, so an absent body reads as {}.
         body: RotateBodyModel,
-        response: { 201: RotatedKeyModel },
         detail: {
+          responses: jsonResponses({ 201: RotatedKeyModel }),
           operationId: "rotateApiKey",
           tags,
           summary: "Replace an API key; the old one keeps working for the overlap",

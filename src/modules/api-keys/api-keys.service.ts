@@ -66,6 +66,8 @@ export const apiKeysService = perDeps((deps: Deps) => {
     .where(eq(apiKeys.secretHash, sql.placeholder("hash")))
     .prepare();
 
+  const keyById = db.select().from(apiKeys).where(eq(apiKeys.id, sql.placeholder("id"))).prepare();
+
   function verify(secret: string | null | undefined): KeyStatus {
     if (!secret) return { status: "MISSING" };
     if (!isWellFormed(secret)) return { status: "MALFORMED" };
@@ -117,7 +119,7 @@ export const apiKeysService = perDeps((deps: Deps) => {
 
   function get(keyId: string): KeyRecord | undefined {
     if (!isUuid(keyId)) return undefined;
-    return db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
+    return keyById.get({ id: keyId });
   }
 
   function mustGet(keyId: string): KeyRecord {

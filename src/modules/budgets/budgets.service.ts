@@ -1,7 +1,7 @@
 // Daily budgets per key: requests and actions, per UTC day by the clock. Each count is one
 // conditional upsert that SQLite serialises, so a budget of N admits exactly N, whether the
 // requests race in one process or come from several processes on one database file.
-import { and, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
 import { secondsUntilUtcMidnight, utcDay } from "../../lib/clock.ts";
 import { keyUsage } from "./budgets.sql.ts";
@@ -66,28 +66,34 @@ export const budgetsService = perDeps((deps: Deps) => {
     return decide(chargeActionStmt, keyId, limit);
   }
 
+  // Key pages show a handful of keys: one prepared lookup per key beats building an IN list.
+  const usageOfDay = db
+    .select()
+    .from(keyUsage)
+    .where(and(eq(keyUsage.keyId, sql.placeholder("keyId")), eq(keyUsage.day, sql.placeholder("day"))))
+    .prepare();
+  const lastUsedOf = db
+    .select({ at: sql<string | null>`max(${keyUsage.lastUsedAt})` })
+    .from(keyUsage)
+    .where(eq(keyUsage.keyId, sql.placeholder("keyId")))
+    .prepare();
+
   function usageToday(keyIds: string[]): Map<string, UsageToday> {
     const out = new Map<string, UsageToday>();
-    if (keyIds.length === 0) return out;
-    const rows = db
-      .select()
-      .from(keyUsage)
-      .where(and(inArray(keyUsage.keyId, keyIds), sql`${keyUsage.day} = ${utcDay(clock.now())}`))
-      .all();
+    const day = utcDay(clock.now());
+    const rows = keyIds.map((keyId) => usageOfDay.get({ keyId, day })).filter((r) => r !== undefined);
     for (const r of rows) out.set(r.keyId, { requests: r.requests, actions: r.actions, lastUsedAt: r.lastUsedAt });
     return out;
   }
 
   /** The last time each key was used, over all days kept. */
   function lastUsed(keyIds: string[]): Map<string, string> {
-    if (keyIds.length === 0) return new Map();
-    const rows = db
-      .select({ keyId: keyUsage.keyId, at: sql<string>`max(${keyUsage.lastUsedAt})` })
-      .from(keyUsage)
-      .where(inArray(keyUsage.keyId, keyIds))
-      .groupBy(keyUsage.keyId)
-      .all();
-    return new Map(rows.filter((r) => r.at).map((r) => [r.keyId, r.at]));
+    const out = new Map<string, string>();
+    for (const keyId of keyIds) {
+      const at = lastUsedOf.get({ keyId })?.at;
+      if (at) out.set(keyId, at);
+    }
+    return out;
   }
 
   /** Drops usage rows older than `keepDays` days; today's counters are never touched. */

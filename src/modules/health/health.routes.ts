@@ -2,6 +2,7 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { migrationStatus } from "../../db/migrate.ts";
+import { jsonResponses } from "../../http/openapi.ts";
 
 /** LibreOffice converts PPT/DOC uploads; everything else works without it. */
 export function findLibreOffice(): string | null {
@@ -9,14 +10,18 @@ export function findLibreOffice(): string | null {
 }
 
 const Check = t.Object({ status: t.UnionEnum(["ok", "unavailable"]), detail: t.Nullable(t.String()) });
+export const Liveness = t.Object({ status: t.Literal("ok") }, { description: "The process is up" });
+export const Readiness = t.Object(
+  { status: t.UnionEnum(["ready", "unavailable"]), checks: t.Object({ database: Check, libreoffice: Check }) },
+  { description: "Ready (200) or not (503), and why" },
+);
 
 export function healthRoutes(deps: Deps) {
   const libreOffice = findLibreOffice();
 
   return new Elysia({ detail: { tags: ["Health"], security: [] } })
     .get("/healthz", () => ({ status: "ok" as const }), {
-      response: t.Object({ status: t.Literal("ok") }),
-      detail: { operationId: "getLiveness", summary: "The process is up" },
+      detail: { operationId: "getLiveness", summary: "The process is up", responses: jsonResponses({ 200: Liveness }) },
     })
     .get(
       "/readyz",
@@ -48,11 +53,11 @@ export function healthRoutes(deps: Deps) {
         };
       },
       {
-        response: {
-          200: t.Object({ status: t.UnionEnum(["ready", "unavailable"]), checks: t.Object({ database: Check, libreoffice: Check }) }),
-          503: t.Object({ status: t.UnionEnum(["ready", "unavailable"]), checks: t.Object({ database: Check, libreoffice: Check }) }),
+        detail: {
+          operationId: "getReadiness",
+          summary: "Database reachable and migrations applied",
+          responses: jsonResponses({ 200: Readiness, 503: Readiness }),
         },
-        detail: { operationId: "getReadiness", summary: "Database reachable and migrations applied" },
       },
     );
 }

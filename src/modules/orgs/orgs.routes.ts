@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";
+import { jsonResponses } from "../../http/openapi.ts";
 import { apiKeysService } from "../api-keys/api-keys.service.ts";
 import { keyViews } from "../api-keys/api-keys.views.ts";
 import { MeModel } from "./orgs.model.ts";
@@ -25,8 +26,8 @@ export function orgRoutes(deps: Deps) {
     },
     {
       auth: "read",
-      response: MeModel,
       detail: {
+        responses: jsonResponses({ 200: MeModel }),
         operationId: "getMe",
         tags: ["Identity"],
         summary: "Who this key belongs to, and its budgets today",

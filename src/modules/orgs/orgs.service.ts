@@ -21,6 +21,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const orgsService = perDeps((deps: Deps) => {
   const { db, clock } = deps;
+  const orgById = db.select().from(orgs).where(eq(orgs.id, sql.placeholder("id"))).prepare();
+  const userById = db.select().from(users).where(eq(users.id, sql.placeholder("id"))).prepare();
 
   function createOrg(name: string): Org {
     const clean = name.trim();
@@ -30,7 +32,7 @@ export const orgsService = perDeps((deps: Deps) => {
 
   function getOrg(orgId: string): Org | undefined {
     if (!isUuid(orgId)) return undefined;
-    return db.select().from(orgs).where(eq(orgs.id, orgId)).get();
+    return orgById.get({ id: orgId });
   }
 
   function createUser(input: CreateUserInput): User {
@@ -58,7 +60,7 @@ export const orgsService = perDeps((deps: Deps) => {
 
   function getUser(userId: string): User | undefined {
     if (!isUuid(userId)) return undefined;
-    return db.select().from(users).where(eq(users.id, userId)).get();
+    return userById.get({ id: userId });
   }
 
   function mustGetUser(userId: string): User {

@@ -6,7 +6,13 @@ import { wrapDrizzle } from "../../../src/db/client.ts";
 import { applyMigrations } from "../../../src/db/migrate.ts";
 import { createDeps } from "../../../src/deps.ts";
 import { silentLog } from "../../../src/lib/log.ts";
+import { Value } from "@sinclair/typebox/value";
+import type { TSchema } from "elysia";
+import { ApiKeyDetailModel, ApiKeyListModel, RotatedKeyModel } from "../../../src/modules/api-keys/api-keys.model.ts";
+import { Liveness, Readiness } from "../../../src/modules/health/health.routes.ts";
+import { MeModel } from "../../../src/modules/orgs/orgs.model.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seedIdentity } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 afterEach(() => t?.close());
@@ -121,5 +127,26 @@ describe("health", () => {
     expect(res.status).toBe(503);
     expect(((await res.json()) as any).checks.database.status).toBe("unavailable");
     t = createTestApp(); // afterEach closes this one instead
+  });
+});
+
+describe("real responses match the schemas the document promises", () => {
+  test("every route's success body checks against its documented model", async () => {
+    t = createTestApp();
+    const f = seedIdentity(t.deps);
+    const check = (schema: TSchema, body: unknown, what: string) => {
+      const errors = [...Value.Errors(schema, body)].map((e) => `${e.path}: ${e.message}`);
+      expect(errors, what).toEqual([]);
+    };
+    const key = { key: f.keys.write.secret };
+    check(MeModel, (await t.request("GET", "/api/v1/me", key)).json, "me");
+    check(ApiKeyListModel, (await t.request("GET", "/api/v1/keys", key)).json, "keys");
+    check(ApiKeyDetailModel, (await t.request("GET", `/api/v1/keys/${f.keys.revoked.id}`, key)).json, "key");
+    check(RotatedKeyModel, (await t.request("POST", `/api/v1/keys/${f.keys.read.id}/rotate`, key)).json, "rotate");
+    check(Liveness, (await t.request("GET", "/healthz")).json, "healthz");
+    check(Readiness, (await t.request("GET", "/readyz")).json, "readyz");
+    // And the document carries those same schemas.
+    const doc = (await t.request("GET", "/api/v1/openapi.json")).json;
+    expect(doc.paths["/api/v1/me"].get.responses["200"].content["application/json"].schema.required).toEqual(MeModel.required);
   });
 });

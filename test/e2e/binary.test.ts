@@ -1,0 +1,168 @@
+// The compiled binary, end to end: built (or reused when newer than its inputs), run from an empty
+// temp dir outside the repo, spoken to over real HTTP on 127.0.0.1.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BINARY, binaryStaleness, Child, ROOT, run, runJson, startDemo, startServe } from "../../scripts/build.ts";
+
+const BUILD_TIMEOUT = 180_000;
+const STEP_TIMEOUT = 60_000;
+
+const children: Child[] = [];
+const tempDirs: string[] = [];
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "dealgraph-e2e-"));
+  tempDirs.push(dir);
+  return dir;
+}
+
+beforeAll(async () => {
+  const stale = binaryStaleness();
+  if (!stale) return;
+  const r = await run([process.execPath, join(ROOT, "scripts", "build.ts"), "--no-smoke"], { cwd: ROOT, timeoutMs: BUILD_TIMEOUT - 5000 });
+  if (r.code !== 0) throw new Error(`building ${BINARY} (${stale}) failed with exit code ${r.code}:\n${r.stdout}\n${r.stderr}`);
+}, BUILD_TIMEOUT);
+
+afterAll(async () => {
+  await Promise.all(children.map((c) => c.stop()));
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("dealgraph demo (compiled binary)", () => {
+  let url = "";
+  let readKey = "";
+  let writeKey = "";
+
+  beforeAll(async () => {
+    const cwd = tempDir();
+    const demo = await startDemo([BINARY, "demo", "--port", "0", "--data-dir", join(cwd, "data")], { cwd });
+    children.push(demo.child);
+    ({ url, readKey, writeKey } = demo);
+  }, STEP_TIMEOUT);
+
+  test("listens on 127.0.0.1 and prints two distinct keys", () => {
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(readKey).toMatch(/^ak_[0-9A-Za-z]{38}$/);
+    expect(writeKey).toMatch(/^ak_[0-9A-Za-z]{38}$/);
+    expect(writeKey).not.toBe(readKey);
+  });
+
+  for (const via of ["bearer", "x-api-key"] as const) {
+    test(`GET /api/v1/me with the read key via ${via}`, async () => {
+      const headers = via === "bearer" ? { authorization: `Bearer ${readKey}` } : { "x-api-key": readKey };
+      const r = await fetch(`${url}/api/v1/me`, { headers });
+      const body = (await r.json()) as { user: { user_id: string }; org: { org_id: string }; key: { scope: string }; scope: string };
+      expect(r.status).toBe(200);
+      expect(r.headers.get("content-type")).toContain("application/json");
+      expect(body.user.user_id).toBeString();
+      expect(body.org.org_id).toBeString();
+      expect(body.key.scope).toBe("read");
+      expect(body.scope).toBe("key_user");
+      expect(Number(r.headers.get("x-ratelimit-limit"))).toBeGreaterThan(0);
+      expect(r.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
+      expect(r.headers.get("x-ratelimit-reset")).toMatch(/^\d+$/);
+      expect(r.headers.get("x-request-id")).toBeTruthy();
+    });
+  }
+
+  test("GET /api/v1/me without a key: 401 with a JSON detail", async () => {
+    const r = await fetch(`${url}/api/v1/me`);
+    const body = (await r.json()) as { detail: unknown };
+    expect(r.status).toBe(401);
+    expect(r.headers.get("content-type")).toContain("application/json");
+    expect(body.detail).toBeString();
+    expect(body.detail as string).toContain("no key was sent");
+    expect(r.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  test("GET /healthz and /readyz (migrations embedded)", async () => {
+    const health = await fetch(`${url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "ok" });
+    const ready = await fetch(`${url}/readyz`);
+    const body = (await ready.json()) as { status: string; checks: { database: { status: string } } };
+    expect(ready.status).toBe(200);
+    expect(body.status).toBe("ready");
+    expect(body.checks.database.status).toBe("ok");
+  });
+
+  test("GET /api/v1/openapi.json: OpenAPI 3.1, API 1.10.0", async () => {
+    const r = await fetch(`${url}/api/v1/openapi.json`);
+    const doc = (await r.json()) as { openapi: string; info: { version: string }; paths: Record<string, unknown> };
+    expect(r.status).toBe(200);
+    expect(doc.openapi.startsWith("3.1")).toBe(true);
+    expect(doc.info.version).toBe("1.10.0");
+    expect(doc.paths["/api/v1/me"]).toBeDefined();
+  });
+
+  test("GET /api/v1/docs and its embedded swagger-ui assets", async () => {
+    const page = await fetch(`${url}/api/v1/docs`);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(html).toContain("/api/v1/docs/swagger-ui-bundle.js");
+
+    const js = await fetch(`${url}/api/v1/docs/swagger-ui-bundle.js`);
+    const source = await js.text();
+    expect(js.status).toBe(200);
+    expect(js.headers.get("content-type")).toContain("javascript");
+    expect(source.length).toBeGreaterThan(100_000);
+    expect(source).toContain("SwaggerUIBundle");
+
+    const css = await fetch(`${url}/api/v1/docs/swagger-ui.css`);
+    expect(css.status).toBe(200);
+    expect(css.headers.get("content-type")).toContain("text/css");
+    expect((await css.text()).length).toBeGreaterThan(10_000);
+  });
+});
+
+describe("dealgraph admin CLI + serve (compiled binary)", () => {
+  let cwd = "";
+  let dataDir = "";
+  const cli = <T>(...args: string[]) => runJson<T>([BINARY, ...args, "--data-dir", dataDir], { cwd });
+
+  beforeAll(() => {
+    cwd = tempDir();
+    dataDir = join(cwd, "data");
+  });
+
+  test(
+    "org, user and key created with --json; the key works on `serve`; revocation is immediate across processes",
+    async () => {
+      const { org_id } = await cli<{ org_id: string }>("admin", "org", "create", "--name", "Binary Capital", "--json");
+      expect(org_id).toBeString();
+      const { user_id } = await cli<{ user_id: string }>(
+        "admin", "user", "create", "--org", org_id, "--email", "ada@binary.vc", "--name", "Ada Binary", "--json",
+      );
+      expect(user_id).toBeString();
+      const key = await cli<{ key_id: string; secret: string }>("admin", "key", "create", "--user", user_id, "--scope", "read", "--json");
+      expect(key.key_id).toBeString();
+      expect(key.secret).toMatch(/^ak_/);
+
+      const served = await startServe([BINARY, "serve", "--port", "0", "--data-dir", dataDir], { cwd });
+      children.push(served.child);
+      const me = () => fetch(`${served.url}/api/v1/me`, { headers: { authorization: `Bearer ${key.secret}` } });
+
+      const before = await me();
+      const body = (await before.json()) as { user: { user_id: string; email: string }; org: { org_id: string; name: string }; key: { key_id: string } };
+      expect(before.status).toBe(200);
+      expect(body.user).toMatchObject({ user_id, email: "ada@binary.vc" });
+      expect(body.org).toEqual({ org_id, name: "Binary Capital" });
+      expect(body.key.key_id).toBe(key.key_id);
+
+      // The revoking process is not the serving one: only the shared database file links them.
+      const revoke = await run([BINARY, "admin", "key", "revoke", key.key_id, "--data-dir", dataDir], { cwd });
+      expect(revoke.stderr).toBe("");
+      expect(revoke.code).toBe(0);
+      expect(revoke.stdout).toContain(key.key_id);
+
+      const after = await me();
+      const denied = (await after.json()) as { detail: string };
+      expect(after.status).toBe(401);
+      expect(denied.detail).toContain("revoked");
+    },
+    STEP_TIMEOUT,
+  );
+});
