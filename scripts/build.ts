@@ -2,7 +2,7 @@
 // outside the repo (embedded migrations, embedded docs assets, validation alive).
 //
 // Equivalent to `bun build --compile --minify-whitespace --minify-syntax --bytecode --format=esm
-// src/main.ts --outfile dist/dealgraph`. Never `--minify` / `--minify-identifiers`: it renames
+// src/main.ts --outfile dist/dealgraph`. Never the identifier-minifying flags (plain minify included): they rename
 // classes Elysia checks by name and validation is silently skipped.
 //
 // Why `--format=esm`: `--bytecode` defaults to CommonJS output, and CommonJS has no top-level

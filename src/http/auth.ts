@@ -12,7 +12,7 @@ import { ApiError } from "./errors.ts";
 /** Who is calling: a valid key whose user belongs to an organization. */
 export type Principal = VerifiedKey & { orgId: string; requests: BudgetDecision };
 
-export const KEYS_PAGE_HINT = "create a read-and-write key on the API-key page (/app/keys)";
+const KEYS_PAGE_HINT = "create a read-and-write key on the API-key page (/app/keys)";
 
 const NO_ORG =
   "Your user belongs to no organization: ask an administrator to add the user to an org (dealgraph admin user create --org ...).";
