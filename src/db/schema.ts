@@ -2,3 +2,4 @@
 export * from "../modules/orgs/orgs.sql.ts";
 export * from "../modules/api-keys/api-keys.sql.ts";
 export * from "../modules/budgets/budgets.sql.ts";
+export * from "../modules/network/network.sql.ts";
