@@ -1,0 +1,211 @@
+// Writes what the importers read (messages, meetings, contact cards) into the graph: persons
+// merged org-wide by email, one relationship per user x person, interactions deduplicated by
+// Message-ID / event UID. One writer per imported file, used inside that file's transaction:
+// relationship aggregates are kept in memory while the file is read and written once by flush().
+import { eq, sql } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import { ApiError } from "../../http/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import { users } from "../orgs/orgs.sql.ts";
+import { employerDomain, normalizeEmail, normalizeLinkedin } from "./network.identity.ts";
+import { addTouch, type Aggregates, type Direction } from "./network.scoring.ts";
+import { interactions, personEmails, persons, relationships, touches } from "./network.sql.ts";
+
+export type PersonFacts = {
+  email: string;
+  name?: string | null;
+  title?: string | null;
+  company?: string | null;
+  linkedinUrl?: string | null;
+  location?: string | null;
+};
+
+export type InteractionInput = {
+  /** `msg:<Message-ID>` or `evt:<UID>`. */
+  sourceKey: string;
+  kind: "email" | "meeting";
+  occurredAt: Date;
+  participantCount: number;
+  touches: { person: PersonFacts; direction: Direction }[];
+};
+
+export type GraphStats = { interactions: number; duplicates: number; personsCreated: number; relationshipsCreated: number };
+
+type RelState = Aggregates & { seq: number; dirty: boolean };
+
+/**
+ * @param aliases the user's other addresses: never a person, never a relationship of their own.
+ */
+export function graphWriter(deps: Deps, userId: string, aliases: string[] = []) {
+  const { db, clock } = deps;
+  const user = db.select({ id: users.id, orgId: users.orgId, email: users.email }).from(users).where(eq(users.id, userId)).get();
+  if (!user) throw new ApiError(404, `No user with id ${userId}`);
+  if (!user.orgId) throw new ApiError(422, [{ loc: ["user"], msg: `User ${userId} belongs to no organization`, type: "value_error" }]);
+  const orgId = user.orgId;
+  const now = clock.now().toISOString();
+  const own = new Set([user.email.toLowerCase(), ...aliases.map((a) => normalizeEmail(a)).filter((a): a is string => a !== null)]);
+  /** True for the user's own address or one of their aliases. */
+  const isOwn = (email: string | null | undefined) => {
+    const e = normalizeEmail(email);
+    return e !== null && own.has(e);
+  };
+
+  const personByEmail = db
+    .select({ id: personEmails.personId })
+    .from(personEmails)
+    .where(sql`${personEmails.orgId} = ${orgId} AND ${personEmails.email} = ${sql.placeholder("email")}`)
+    .prepare();
+  const personRow = db.select().from(persons).where(eq(persons.id, sql.placeholder("id"))).prepare();
+  const relByPerson = db
+    .select()
+    .from(relationships)
+    .where(sql`${relationships.userId} = ${userId} AND ${relationships.personId} = ${sql.placeholder("personId")}`)
+    .prepare();
+  const insertInteraction = db
+    .insert(interactions)
+    .values({
+      userId,
+      sourceKey: sql.placeholder("sourceKey"),
+      kind: sql.placeholder("kind"),
+      occurredAt: sql.placeholder("occurredAt"),
+      participantCount: sql.placeholder("participantCount"),
+    })
+    .onConflictDoNothing()
+    .returning({ id: interactions.id })
+    .prepare();
+  const insertTouch = db
+    .insert(touches)
+    .values({
+      relationshipSeq: sql.placeholder("seq"),
+      interactionId: sql.placeholder("interactionId"),
+      occurredAt: sql.placeholder("occurredAt"),
+      direction: sql.placeholder("direction"),
+    })
+    .onConflictDoNothing()
+    .prepare();
+
+  const personIds = new Map<string, string>();
+  const rels = new Map<string, RelState>();
+  const stats: GraphStats = { interactions: 0, duplicates: 0, personsCreated: 0, relationshipsCreated: 0 };
+
+  /** The person for an address, created on first sight; facts fill what is unknown, or overwrite when authoritative. */
+  function person(facts: PersonFacts, authoritative = false): string | null {
+    const email = normalizeEmail(facts.email);
+    if (!email || own.has(email)) return null;
+    let id = personIds.get(email) ?? personByEmail.get({ email })?.id;
+    const linkedin = normalizeLinkedin(facts.linkedinUrl);
+    const clean = (v: string | null | undefined) => (v?.trim() ? v.trim() : null);
+    if (!id) {
+      id = newId();
+      db.insert(persons)
+        .values({
+          id,
+          orgId,
+          displayName: clean(facts.name),
+          title: clean(facts.title),
+          company: clean(facts.company),
+          domain: employerDomain(email),
+          linkedinUrl: linkedin,
+          location: clean(facts.location),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .run();
+      db.insert(personEmails).values({ orgId, email, personId: id }).run();
+      stats.personsCreated++;
+    } else if (!personIds.has(email) || authoritative) {
+      // Fill in (or, from a contact card, correct) what is known about an existing person.
+      const row = personRow.get({ id })!;
+      const pick = (known: string | null, given: string | null) => (authoritative ? (given ?? known) : (known ?? given));
+      const next = {
+        displayName: pick(row.displayName, clean(facts.name)),
+        title: pick(row.title, clean(facts.title)),
+        company: pick(row.company, clean(facts.company)),
+        linkedinUrl: pick(row.linkedinUrl, linkedin),
+        location: pick(row.location, clean(facts.location)),
+      };
+      if (Object.entries(next).some(([k, v]) => row[k as keyof typeof row] !== v)) {
+        db.update(persons).set({ ...next, updatedAt: now }).where(eq(persons.id, id)).run();
+      }
+    }
+    personIds.set(email, id);
+    return id;
+  }
+
+  function relationship(personId: string): RelState {
+    let rel = rels.get(personId);
+    if (rel) return rel;
+    let row = relByPerson.get({ personId });
+    if (!row) {
+      row = db
+        .insert(relationships)
+        .values({ id: newId(), orgId, userId, personId, createdAt: now, updatedAt: now })
+        .returning()
+        .get();
+      stats.relationshipsCreated++;
+    }
+    rel = { ...row, dirty: false };
+    rels.set(personId, rel);
+    return rel;
+  }
+
+  /** A contact card: the person and a relationship entry, even with no touch yet. */
+  function contact(facts: PersonFacts): string | null {
+    const id = person(facts, true);
+    if (id) relationship(id);
+    return id;
+  }
+
+  /** Records one message or meeting; false when it was imported before (nothing changes). */
+  function interaction(input: InteractionInput): boolean {
+    const at = input.occurredAt.toISOString();
+    const inserted = insertInteraction.get({
+      sourceKey: input.sourceKey,
+      kind: input.kind,
+      occurredAt: at,
+      participantCount: input.participantCount,
+    });
+    if (!inserted) {
+      stats.duplicates++;
+      return false;
+    }
+    stats.interactions++;
+    for (const touch of input.touches) {
+      const personId = person(touch.person);
+      if (!personId) continue;
+      const rel = relationship(personId);
+      insertTouch.run({ seq: rel.seq, interactionId: inserted.id, occurredAt: at, direction: touch.direction });
+      addTouch(rel, input.occurredAt, touch.direction);
+      rel.dirty = true;
+    }
+    return true;
+  }
+
+  /** Writes the aggregates of every relationship this file touched. */
+  function flush(): void {
+    const update = db.$client.query(
+      `UPDATE relationships SET first_touch_at = ?, last_touch_at = ?, last_touch_direction = ?, sent_count = ?,
+         received_count = ?, meeting_count = ?, decayed_score = ?, score_at = ?, updated_at = ? WHERE seq = ?`,
+    );
+    for (const rel of rels.values()) {
+      if (!rel.dirty) continue;
+      update.run(
+        rel.firstTouchAt,
+        rel.lastTouchAt,
+        rel.lastTouchDirection,
+        rel.sentCount,
+        rel.receivedCount,
+        rel.meetingCount,
+        rel.decayedScore,
+        rel.scoreAt,
+        now,
+        rel.seq,
+      );
+      rel.dirty = false;
+    }
+  }
+
+  return { orgId, isOwn, person, contact, interaction, flush, stats };
+}
+
+export type GraphWriter = ReturnType<typeof graphWriter>;
