@@ -6,6 +6,7 @@ import { openApiRoutes } from "./http/openapi.ts";
 import { requestIdPlugin } from "./http/request-id.ts";
 import { apiKeyRoutes } from "./modules/api-keys/api-keys.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
+import { networkRoutes } from "./modules/network/network.routes.ts";
 import { orgRoutes } from "./modules/orgs/orgs.routes.ts";
 
 export function createApp(deps: Deps) {
@@ -18,7 +19,9 @@ export function createApp(deps: Deps) {
     .use(openApiRoutes(() => app))
     // /api/v1, each module behind the auth macro
     .use(orgRoutes(deps))
-    .use(apiKeyRoutes(deps));
+    .use(apiKeyRoutes(deps))
+    // network intelligence
+    .use(networkRoutes(deps));
   return app;
 }
 

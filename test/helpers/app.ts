@@ -21,7 +21,7 @@ function migratedCopy(): Database {
     template = t.serialize();
     t.close();
   }
-  const db = Database.deserialize(template, false);
+  const db = Database.deserialize(template, { strict: true });
   applyPragmas(db, { busyTimeoutMs: 0 });
   return db;
 }

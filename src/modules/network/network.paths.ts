@@ -1,0 +1,118 @@
+// Turning stored relationships into the spec's contact paths: the pool a key may see (its own user
+// plus teammates who opted into sharing), the scores at the clock's now, and the row shape.
+import type { Deps } from "../../deps.ts";
+import type { Principal } from "../../http/auth.ts";
+import { linkedinUrl } from "./network.identity.ts";
+import { label, signals, strength, warmth, type Aggregates } from "./network.scoring.ts";
+
+/** A relationship joined to its person and owner, as the path queries select it. */
+export type PathRow = {
+  seq: number;
+  person_id: string;
+  display_name: string | null;
+  title: string | null;
+  domain: string | null;
+  linkedin_url: string | null;
+  location: string | null;
+  email: string | null;
+  owner_id: string;
+  owner_name: string;
+  first_touch_at: string | null;
+  last_touch_at: string | null;
+  last_touch_direction: Aggregates["lastTouchDirection"];
+  sent_count: number;
+  received_count: number;
+  meeting_count: number;
+  decayed_score: number;
+  score_at: string | null;
+};
+
+/** The columns every path query selects; `pool` must be the relationships alias `r`, persons `p`, users `u`. */
+export const PATH_COLUMNS = `r.seq, r.person_id, p.display_name, p.title, p.domain, p.linkedin_url, p.location,
+  (SELECT e.email FROM person_emails e WHERE e.person_id = p.id ORDER BY e.email LIMIT 1) AS email,
+  u.id AS owner_id, u.name AS owner_name, r.first_touch_at, r.last_touch_at, r.last_touch_direction,
+  r.sent_count, r.received_count, r.meeting_count, r.decayed_score, r.score_at`;
+
+/** Relationships of the key user and of teammates who share their network. */
+export const POOLED = `u.org_id = $org AND (u.share_network = 1 OR u.id = $me)`;
+
+export const poolParams = (p: Principal) => ({ org: p.orgId, me: p.userId });
+
+export function aggregatesOf(r: PathRow): Aggregates {
+  return {
+    firstTouchAt: r.first_touch_at,
+    lastTouchAt: r.last_touch_at,
+    lastTouchDirection: r.last_touch_direction,
+    sentCount: r.sent_count,
+    receivedCount: r.received_count,
+    meetingCount: r.meeting_count,
+    decayedScore: r.decayed_score,
+    scoreAt: r.score_at,
+  };
+}
+
+export type ScoredPath = ReturnType<typeof scorePath>;
+
+export function scorePath(row: PathRow, now: Date) {
+  const a = aggregatesOf(row);
+  const s = strength(a, now);
+  return {
+    contact_id: row.person_id,
+    name: row.display_name,
+    title: row.title,
+    email: row.email,
+    domain: row.domain,
+    warmth: warmth(a, now),
+    strength_score: s,
+    relationship: label(s),
+    path_owner: row.owner_name,
+    owner_user_id: row.owner_id,
+    unavailable_reason: s === null ? ("no_relationship_data" as const) : null,
+    signals: signals(a, now),
+    // kept for ranking and the contacts export; stripped by the callers that do not show them
+    linkedin_url: linkedinUrl(row.linkedin_url),
+    location: row.location,
+    last_touch_at: row.last_touch_at,
+  };
+}
+
+/** Strongest first; ties by warmth, then the most recent touch. Paths without data last. */
+export function byStrength(a: ScoredPath, b: ScoredPath): number {
+  return (
+    (b.strength_score ?? -1) - (a.strength_score ?? -1) ||
+    (b.warmth ?? -1) - (a.warmth ?? -1) ||
+    (b.last_touch_at ?? "").localeCompare(a.last_touch_at ?? "")
+  );
+}
+
+/** The contact-path shape of who-knows and warmth lookup (plus the additive `signals`). */
+export function asContactPath(p: ScoredPath) {
+  const { linkedin_url, location, last_touch_at, ...path } = p;
+  return path;
+}
+
+export const NOT_FOUND_PATH = {
+  contact_id: null,
+  name: null,
+  title: null,
+  email: null,
+  domain: null,
+  warmth: null,
+  strength_score: null,
+  relationship: null,
+  path_owner: null,
+  owner_user_id: null,
+  unavailable_reason: "contact_not_found" as const,
+  signals: null,
+};
+
+export function queryPaths(deps: Deps, where: string, params: Record<string, string | number | null>): PathRow[] {
+  return deps.db.$client
+    .query<PathRow, Record<string, string | number | null>>(
+      `SELECT ${PATH_COLUMNS} FROM persons p
+       JOIN relationships r ON r.person_id = p.id
+       JOIN users u ON u.id = r.user_id
+       WHERE ${POOLED} AND ${where}`,
+    )
+    .all(params);
+}

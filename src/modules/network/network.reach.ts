@@ -1,0 +1,54 @@
+// Reach candidates: founders the key user can reach through someone they know well. The nightly
+// job (jobs/reach-candidates.ts) computes them; the endpoint only serves what it stored.
+import { perDeps, type Deps } from "../../deps.ts";
+import type { Principal } from "../../http/auth.ts";
+import { linkedinUrl } from "./network.identity.ts";
+
+type CandidateRow = {
+  id: string;
+  full_name: string;
+  linkedin_url: string | null;
+  headline: string | null;
+  current_title: string | null;
+  current_company: string | null;
+  location: string | null;
+  candidate_type: string;
+  fit_score: number;
+  fit_reasons: string;
+  path_quality: string;
+  status: string;
+  first_seen_at: string;
+  updated_at: string;
+};
+
+export const reachService = perDeps((deps: Deps) => {
+  const list = deps.db.$client.query<CandidateRow, { me: string; take: number }>(
+    `SELECT * FROM reach_candidates WHERE user_id = $me ORDER BY fit_score DESC, full_name LIMIT $take`,
+  );
+
+  function candidates(principal: Principal, limit: number) {
+    return {
+      scope: "key_user" as const,
+      candidates: list.all({ me: principal.userId, take: limit }).map((r) => ({
+        candidate_id: r.id,
+        full_name: r.full_name,
+        linkedin_url: linkedinUrl(r.linkedin_url),
+        headline: r.headline,
+        current_title: r.current_title,
+        current_company: r.current_company,
+        location: r.location,
+        candidate_type: r.candidate_type,
+        fit_score: r.fit_score,
+        fit_reasons: JSON.parse(r.fit_reasons) as string[],
+        path_quality: r.path_quality,
+        is_proxy_first_degree: r.path_quality === "proxy_first_degree",
+        status: r.status,
+        first_seen_at: r.first_seen_at,
+        updated_at: r.updated_at,
+      })),
+      as_of: deps.clock.now().toISOString(),
+    };
+  }
+
+  return { candidates };
+});

@@ -1,0 +1,98 @@
+// The network reads: who knows someone at a company (or a person), batch warmth lookup, and the
+// key user's own contacts. Every read pools only the key user and teammates who share.
+import { perDeps, type Deps } from "../../deps.ts";
+import type { Principal } from "../../http/auth.ts";
+import { decodeCursor, encodeCursor } from "../../http/paging.ts";
+import { isUuid } from "../../lib/ids.ts";
+import { nameKey, normalizeDomain, normalizeEmail, normalizeLinkedin } from "./network.identity.ts";
+import { asContactPath, byStrength, NOT_FOUND_PATH, PATH_COLUMNS, poolParams, queryPaths, scorePath, type PathRow } from "./network.paths.ts";
+
+export type WhoKnowsInput = { domain?: string; person?: string; limit: number };
+
+/** The SQL condition and parameters that pick the persons an identifier names. */
+function personMatch(identifier: string): { where: string; params: Record<string, string> } | null {
+  const id = identifier.trim();
+  if (isUuid(id)) return { where: "p.id = $id", params: { id: id.toLowerCase() } };
+  const linkedin = normalizeLinkedin(id);
+  if (linkedin) return { where: "p.linkedin_url = $li", params: { li: linkedin } };
+  if (id.includes("@")) {
+    const email = normalizeEmail(id);
+    return email ? { where: "p.id IN (SELECT person_id FROM person_emails WHERE org_id = $org AND email = $email)", params: { email } } : null;
+  }
+  const name = nameKey(id);
+  return name ? { where: "lower(p.display_name) = $name", params: { name } } : null;
+}
+
+export const networkService = perDeps((deps: Deps) => {
+  const now = () => deps.clock.now();
+
+  function whoKnows(principal: Principal, input: WhoKnowsInput) {
+    const conditions = ["p.org_id = $org"];
+    let params: Record<string, string | number | null> = { ...poolParams(principal) };
+    const domain = input.domain !== undefined ? normalizeDomain(input.domain) : undefined;
+    if (input.domain !== undefined) {
+      conditions.push("p.domain = $domain");
+      params.domain = domain ?? input.domain.trim().toLowerCase();
+    }
+    if (input.person !== undefined) {
+      const match = personMatch(input.person);
+      if (!match) conditions.push("0");
+      else {
+        conditions.push(match.where);
+        params = { ...params, ...match.params };
+      }
+    }
+    const t = now();
+    const scored = queryPaths(deps, conditions.join(" AND "), params).map((r) => scorePath(r, t));
+    const warm = scored.filter((p) => p.strength_score !== null).sort(byStrength);
+    return {
+      target: { domain: input.domain ?? null, person: input.person ?? null },
+      scope: "org_shared" as const,
+      paths: warm.slice(0, input.limit).map(asContactPath),
+      unavailable_reason: warm.length ? null : scored.length ? ("no_relationship_data" as const) : ("contact_not_found" as const),
+      as_of: t.toISOString(),
+    };
+  }
+
+  /** One row per identifier, in order: the best pooled path, or why there is none. */
+  function warmthLookup(principal: Principal, identifiers: string[]) {
+    const t = now();
+    const base = poolParams(principal);
+    const results = identifiers.map((query) => {
+      const match = personMatch(query);
+      const rows = match ? queryPaths(deps, `p.org_id = $org AND ${match.where}`, { ...base, ...match.params }) : [];
+      if (rows.length === 0) return { ...NOT_FOUND_PATH, query };
+      const best = rows.map((r) => scorePath(r, t)).sort(byStrength)[0];
+      return { ...asContactPath(best), query };
+    });
+    return { scope: "org_shared" as const, results, as_of: t.toISOString() };
+  }
+
+  const contactsPage = deps.db.$client.query<PathRow, { me: string; after: number; take: number }>(
+    `SELECT ${PATH_COLUMNS} FROM relationships r
+     JOIN persons p ON p.id = r.person_id
+     JOIN users u ON u.id = r.user_id
+     WHERE r.user_id = $me AND r.seq > $after
+     ORDER BY r.seq LIMIT $take`,
+  );
+
+  /** The key user's own graph, in insertion order: new rows land after every issued cursor. */
+  function contacts(principal: Principal, input: { cursor?: string; limit: number }) {
+    const after = input.cursor === undefined ? 0 : decodeCursor(input.cursor);
+    const t = now();
+    const rows = contactsPage.all({ me: principal.userId, after, take: input.limit + 1 });
+    const page = rows.slice(0, input.limit);
+    const more = rows.length > input.limit;
+    return {
+      scope: "key_user" as const,
+      contacts: page.map((r) => {
+        const { last_touch_at, ...c } = scorePath(r, t);
+        return c;
+      }),
+      next_cursor: more ? encodeCursor(page[page.length - 1].seq) : null,
+      as_of: t.toISOString(),
+    };
+  }
+
+  return { whoKnows, warmthLookup, contacts };
+});
