@@ -3,6 +3,7 @@
 // `runOnce` with a test clock and never wait for one.
 import { Cron } from "croner";
 import type { Deps } from "../src/deps.ts";
+import { cadenceLearning } from "./cadence-learning.ts";
 import { keyUsagePrune } from "./key-usage-prune.ts";
 
 export type JobResult = Record<string, unknown>;
@@ -15,7 +16,7 @@ export type Job = {
   runOnce(deps: Deps): JobResult | Promise<JobResult>;
 };
 
-export const jobs: Job[] = [keyUsagePrune];
+export const jobs: Job[] = [keyUsagePrune, cadenceLearning];
 
 export function findJob(id: string): Job | undefined {
   return jobs.find((j) => j.id === id);

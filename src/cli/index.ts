@@ -6,6 +6,7 @@ import { adminCommand } from "./admin.ts";
 import { demoCommand } from "./demo.ts";
 import { UsageError, type Io } from "./io.ts";
 import { jobsCommand } from "./jobs.ts";
+import { networkCommand } from "./network.ts";
 import { serveCommand } from "./serve.ts";
 
 export const USAGE = `dealgraph: a venture firm's deal, portfolio and network workspace
@@ -21,6 +22,8 @@ usage:
   dealgraph admin key revoke KEY_ID
   dealgraph admin key rotate KEY_ID [--overlap-hours H] [--json]
   dealgraph admin key list --user USER_ID [--json]
+  dealgraph network cadence --user USER_ID --contact EMAIL --days N   (0 clears)
+  dealgraph network snooze --user USER_ID --contact EMAIL --until DATE
   dealgraph jobs list [--json]
   dealgraph jobs run ID [--json]
 
@@ -42,6 +45,9 @@ export async function runCli(argv: string[], io: Io): Promise<number | "serving"
         return 0;
       case "jobs":
         await jobsCommand(rest, io);
+        return 0;
+      case "network":
+        await networkCommand(rest, io);
         return 0;
       case undefined:
       case "help":

@@ -1,0 +1,9 @@
+import { learnCadences } from "../src/modules/network/network.cadence.ts";
+import type { Job } from "./index.ts";
+
+export const cadenceLearning: Job = {
+  id: "cadence-learning",
+  pattern: "5 2 * * *",
+  description: "learn each relationship's keep-in-touch cadence from its touch history",
+  runOnce: (deps) => learnCadences(deps),
+};
