@@ -105,6 +105,19 @@ export const touches = sqliteTable(
   (t) => [primaryKey({ columns: [t.relationshipSeq, t.interactionId] }), index("touches_interaction_idx").on(t.interactionId)],
 );
 
+// Everyone an interaction involved besides the user, touched or not (a co-recipient of a received
+// message is no relationship of the user's, but shows who is in contact with whom: proxy paths).
+export const interactionPeople = sqliteTable(
+  "interaction_people",
+  {
+    interactionId: integer("interaction_id").notNull(),
+    personId: text("person_id")
+      .notNull()
+      .references(() => persons.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.interactionId, t.personId] }), index("interaction_people_person_idx").on(t.personId)],
+);
+
 // Output of the nightly reach-candidates job; the endpoint only serves what is stored here.
 export const reachCandidates = sqliteTable(
   "reach_candidates",
