@@ -9,7 +9,7 @@ import { newId } from "../../lib/ids.ts";
 import { users } from "../orgs/orgs.sql.ts";
 import { employerDomain, normalizeEmail, normalizeLinkedin } from "./network.identity.ts";
 import { addTouch, type Aggregates, type Direction } from "./network.scoring.ts";
-import { interactions, personEmails, persons, relationships, touches } from "./network.sql.ts";
+import { interactionPeople, interactions, personEmails, persons, relationships, touches } from "./network.sql.ts";
 
 export type PersonFacts = {
   email: string;
@@ -27,6 +27,8 @@ export type InteractionInput = {
   occurredAt: Date;
   participantCount: number;
   touches: { person: PersonFacts; direction: Direction }[];
+  /** Others involved without a relationship signal (co-recipients of a received message). */
+  others?: PersonFacts[];
 };
 
 export type GraphStats = { interactions: number; duplicates: number; personsCreated: number; relationshipsCreated: number };
@@ -81,6 +83,12 @@ export function graphWriter(deps: Deps, userId: string, aliases: string[] = []) 
       occurredAt: sql.placeholder("occurredAt"),
       direction: sql.placeholder("direction"),
     })
+    .onConflictDoNothing()
+    .prepare();
+
+  const insertPerson = db
+    .insert(interactionPeople)
+    .values({ interactionId: sql.placeholder("interactionId"), personId: sql.placeholder("personId") })
     .onConflictDoNothing()
     .prepare();
 
@@ -173,10 +181,15 @@ export function graphWriter(deps: Deps, userId: string, aliases: string[] = []) 
     for (const touch of input.touches) {
       const personId = person(touch.person);
       if (!personId) continue;
+      insertPerson.run({ interactionId: inserted.id, personId });
       const rel = relationship(personId);
       insertTouch.run({ seq: rel.seq, interactionId: inserted.id, occurredAt: at, direction: touch.direction });
       addTouch(rel, input.occurredAt, touch.direction);
       rel.dirty = true;
+    }
+    for (const other of input.others ?? []) {
+      const personId = person(other);
+      if (personId) insertPerson.run({ interactionId: inserted.id, personId });
     }
     return true;
   }
