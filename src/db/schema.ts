@@ -3,3 +3,5 @@ export * from "../modules/orgs/orgs.sql.ts";
 export * from "../modules/api-keys/api-keys.sql.ts";
 export * from "../modules/budgets/budgets.sql.ts";
 export * from "../modules/network/network.sql.ts";
+export * from "../modules/portfolio/portfolio.sql.ts";
+export * from "../modules/funds/funds.sql.ts";
