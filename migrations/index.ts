@@ -3,10 +3,12 @@ import m0 from "./0000_foundation.sql" with { type: "text" };
 import m1 from "./0001_dizzy_bishop.sql" with { type: "text" };
 import m2 from "./0002_left_jack_murdock.sql" with { type: "text" };
 import m3 from "./0003_regular_the_order.sql" with { type: "text" };
+import m4 from "./0004_workable_colleen_wing.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_foundation", sql: m0 },
   { tag: "0001_dizzy_bishop", sql: m1 },
   { tag: "0002_left_jack_murdock", sql: m2 },
   { tag: "0003_regular_the_order", sql: m3 },
+  { tag: "0004_workable_colleen_wing", sql: m4 },
 ];

@@ -5,3 +5,4 @@ export * from "../modules/budgets/budgets.sql.ts";
 export * from "../modules/network/network.sql.ts";
 export * from "../modules/portfolio/portfolio.sql.ts";
 export * from "../modules/funds/funds.sql.ts";
+export * from "../modules/actions/actions.sql.ts";
