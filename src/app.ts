@@ -5,9 +5,11 @@ import { errorHandlerPlugin } from "./http/error-handler.ts";
 import { openApiRoutes } from "./http/openapi.ts";
 import { requestIdPlugin } from "./http/request-id.ts";
 import { apiKeyRoutes } from "./modules/api-keys/api-keys.routes.ts";
+import { fundsRoutes } from "./modules/funds/funds.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { networkRoutes } from "./modules/network/network.routes.ts";
 import { orgRoutes } from "./modules/orgs/orgs.routes.ts";
+import { portfolioRoutes } from "./modules/portfolio/portfolio.routes.ts";
 
 export function createApp(deps: Deps) {
   const app: AnyElysia = new Elysia()
@@ -21,7 +23,10 @@ export function createApp(deps: Deps) {
     .use(orgRoutes(deps))
     .use(apiKeyRoutes(deps))
     // network intelligence
-    .use(networkRoutes(deps));
+    .use(networkRoutes(deps))
+    // portfolio and funds
+    .use(portfolioRoutes(deps))
+    .use(fundsRoutes(deps));
   return app;
 }
 

@@ -1,0 +1,160 @@
+// CSV files as the importers read them (RFC 4180: quoted fields with embedded commas, quotes and
+// newlines; a UTF-8 BOM; CRLF, LF or CR line ends), with the line each record starts on, so a bad
+// row is reported where a person will find it in an editor.
+//
+// readCsvTable() adds what every import file shares (CONTRACT.md, "Import formats"): a header row,
+// columns matched case-insensitively, extra columns ignored, a missing required column is an error
+// naming it, and a record whose field count differs from the header's is a bad row.
+
+export type CsvRecord = { line: number; fields: string[] };
+
+/** A file handed to an importer: its name (for messages) and its text. */
+export type ImportFile = { name: string; text: string };
+/** What an import did: rows read, and how many were new, changed, or already so. */
+export type ImportSummary = { file: string; rows: number; inserted: number; updated: number; unchanged: number };
+export type Progress = (line: string) => void;
+
+export const emptySummary = (file: string, rows: number): ImportSummary => ({ file, rows, inserted: 0, updated: 0, unchanged: 0 });
+
+/** `line` null: the file as a whole; `header`: a problem of the header row, not of a data row. */
+export type ImportProblem = { file: string; line: number | null; column?: string; header?: boolean; message: string };
+
+/**
+ * A file (or files, imported together) that cannot be imported. Nothing of it was written;
+ * `problems` says where and why.
+ */
+export class ImportError extends Error {
+  /** One error for several files' problems, or the single error when only one file failed. */
+  static combine(errors: ImportError[]): ImportError {
+    if (errors.length === 1) return errors[0];
+    return new ImportError(errors.map((e) => e.file).join(", "), errors.flatMap((e) => e.problems));
+  }
+
+  constructor(
+    readonly file: string,
+    readonly problems: ImportProblem[],
+  ) {
+    super(describeProblems(file, problems));
+  }
+}
+
+const SHOWN = 20;
+
+function describeProblems(file: string, problems: ImportProblem[]): string {
+  const rows = new Set(problems.filter((p) => p.line !== null && !p.header).map((p) => p.line)).size;
+  const head = rows > 0 ? `${file}: ${rows} bad row${rows === 1 ? "" : "s"}, nothing imported` : `${file}: nothing imported`;
+  const where = (p: ImportProblem) => `${p.file === file ? "" : `${p.file} `}${p.line === null ? "" : `line ${p.line}`}`.trim();
+  const items = problems.slice(0, SHOWN).map((p) => (where(p) ? `${where(p)}: ${p.message}` : p.message));
+  const more = problems.length > SHOWN ? `; and ${problems.length - SHOWN} more` : "";
+  return `${head}: ${items.join("; ")}${more}`;
+}
+
+/** Splits CSV text into records. Throws ImportError on an unterminated or misplaced quote. */
+export function parseCsv(text: string, file = "input"): CsvRecord[] {
+  const records: CsvRecord[] = [];
+  const n = text.length;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let line = 1;
+  let recordLine = 1;
+  let fields: string[] = [];
+  let field = "";
+  // Whether the current field was quoted: an empty quoted field is still a field.
+  let quoted = false;
+  const endField = () => {
+    fields.push(field);
+    field = "";
+    quoted = false;
+  };
+  const endRecord = () => {
+    // A blank line is no record (a final newline, or spacing a person left between rows).
+    const blank = fields.length === 0 && field === "" && !quoted;
+    endField();
+    if (!blank) records.push({ line: recordLine, fields });
+    fields = [];
+  };
+  const fail = (at: number, message: string) => new ImportError(file, [{ file, line: at, message }]);
+  while (i < n) {
+    const ch = text[i];
+    if (ch === '"' && field === "" && !quoted) {
+      const opened = line;
+      quoted = true;
+      for (i++; ; ) {
+        if (i >= n) throw fail(opened, "a quoted field is never closed");
+        const c = text[i];
+        if (c === '"' && text[i + 1] === '"') {
+          field += '"';
+          i += 2;
+        } else if (c === '"') {
+          i++;
+          break;
+        } else {
+          if (c === "\n" || (c === "\r" && text[i + 1] !== "\n")) line++;
+          field += c;
+          i++;
+        }
+      }
+      if (i < n && text[i] !== "," && text[i] !== "\n" && text[i] !== "\r") {
+        throw fail(line, 'unexpected text after a closing quote (a quote inside a quoted field is written twice: "")');
+      }
+    } else if (ch === ",") {
+      endField();
+      i++;
+    } else if (ch === "\n" || ch === "\r") {
+      endRecord();
+      i += ch === "\r" && text[i + 1] === "\n" ? 2 : 1;
+      recordLine = ++line;
+    } else {
+      // A quote inside an unquoted field is taken as a character, as spreadsheets write it.
+      field += ch;
+      i++;
+    }
+  }
+  if (field !== "" || quoted || fields.length > 0) endRecord();
+  return records;
+}
+
+export type CsvRow = { line: number; values: Map<string, string> };
+
+export type TableSpec = { required: readonly string[]; optional: readonly string[] };
+
+/**
+ * The records of a CSV file under its header, by column name (lower-cased, trimmed). Values are
+ * trimmed; an absent optional column reads as "". Throws ImportError for a missing required column
+ * or rows whose field count differs from the header's.
+ */
+export function readCsvTable(text: string, file: string, spec: TableSpec): CsvRow[] {
+  const records = parseCsv(text, file);
+  if (records.length === 0) throw new ImportError(file, [{ file, line: null, message: "the file is empty (a header row is required)" }]);
+  const [header, ...body] = records;
+  const names = header.fields.map((h) => h.trim().toLowerCase());
+  const problems: ImportProblem[] = [];
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (name && seen.has(name)) problems.push({ file, line: header.line, header: true, message: `column ${name} appears twice in the header` });
+    seen.add(name);
+  }
+  const missing = spec.required.filter((c) => !seen.has(c));
+  if (missing.length) {
+    problems.push({
+      file,
+      line: header.line,
+      header: true,
+      message: `missing required column${missing.length === 1 ? "" : "s"} ${missing.join(", ")} (the header has: ${names.filter(Boolean).join(", ") || "nothing"})`,
+    });
+  }
+  if (problems.length) throw new ImportError(file, problems);
+  const wanted = new Map<string, number>();
+  for (const c of [...spec.required, ...spec.optional]) if (seen.has(c)) wanted.set(c, names.indexOf(c));
+  const rows: CsvRow[] = [];
+  for (const r of body) {
+    if (r.fields.length !== names.length) {
+      problems.push({ file, line: r.line, message: `${r.fields.length} field${r.fields.length === 1 ? "" : "s"}, the header has ${names.length}` });
+      continue;
+    }
+    const values = new Map<string, string>();
+    for (const [c, idx] of wanted) values.set(c, r.fields[idx].trim());
+    rows.push({ line: r.line, values });
+  }
+  if (problems.length) throw new ImportError(file, problems);
+  return rows;
+}

@@ -1,0 +1,146 @@
+// Reads of the whole org book: one page of holdings with their latest actual metrics, and the
+// dated history of one metric. Every query is scoped to the caller's org and prepared once.
+import { and, asc, eq, sql } from "drizzle-orm";
+import { perDeps, type Deps } from "../../deps.ts";
+import { invalid, notFound } from "../../http/errors.ts";
+import { isCalendarDate } from "../../lib/csv-fields.ts";
+import { money, multiple } from "../../lib/figures.ts";
+import { isUuid } from "../../lib/ids.ts";
+import { portfolioHoldings as h, portfolioMetricPoints as mp } from "./portfolio.sql.ts";
+
+export type HoldingFilters = { status?: string; fundName?: string; q?: string; limit: number; offset: number };
+export type MetricValue = { value: number; unit: string | null; currency: string | null; statement_date: string };
+type Holding = typeof h.$inferSelect;
+
+const P = sql.placeholder;
+
+export const portfolioService = perDeps((deps: Deps) => {
+  const { db } = deps;
+
+  // Optional filters as "(:x IS NULL OR ...)": one prepared statement serves every combination,
+  // and the natural-key index (org, name_fold, fund_name) still gives the order.
+  const matching = and(
+    eq(h.orgId, P("org")),
+    sql`(${P("status")} IS NULL OR ${h.status} = ${P("status")})`,
+    sql`(${P("fund")} IS NULL OR ${h.fundName} = ${P("fund")})`,
+    sql`(${P("q")} IS NULL OR instr(${h.nameFold}, ${P("q")}) > 0)`,
+  );
+  const page = db
+    .select({
+      holding: h,
+      positionCount: sql<number>`(SELECT count(*) FROM ${h} AS same WHERE same.org_id = ${h.orgId} AND same.company_key = ${h.companyKey})`,
+    })
+    .from(h)
+    .where(matching)
+    .orderBy(asc(h.nameFold), asc(h.fundName))
+    .limit(P("limit"))
+    .offset(P("offset"))
+    .prepare();
+  const count = db.select({ n: sql<number>`count(*)` }).from(h).where(matching).prepare();
+
+  // The latest actual of each metric of a page's companies. With max(), SQLite takes the bare
+  // columns from the row holding the maximum, i.e. the latest statement.
+  const latestActuals = db
+    .select({
+      companyKey: mp.companyKey,
+      metric: mp.metric,
+      value: mp.value,
+      unit: mp.unit,
+      currency: mp.currency,
+      statementDate: sql<string>`max(${mp.statementDate})`,
+    })
+    .from(mp)
+    .where(and(eq(mp.orgId, P("org")), sql`${mp.companyKey} IN (SELECT value FROM json_each(${P("keys")}))`, eq(mp.kind, "actual")))
+    .groupBy(mp.companyKey, mp.metric)
+    .prepare();
+
+  const holdingById = db.select().from(h).where(and(eq(h.id, P("id")), eq(h.orgId, P("org")))).prepare();
+
+  const history = db
+    .select({ value: mp.value, unit: mp.unit, currency: mp.currency, statement_date: mp.statementDate, kind: mp.kind })
+    .from(mp)
+    .where(
+      and(
+        eq(mp.orgId, P("org")),
+        eq(mp.companyKey, P("key")),
+        eq(mp.metric, P("metric")),
+        sql`${mp.statementDate} >= ${P("from")}`,
+        sql`${mp.statementDate} <= ${P("to")}`,
+      ),
+    )
+    .orderBy(asc(mp.statementDate), asc(mp.kind))
+    .prepare();
+
+  const sectors = db.select({ sector: h.sector }).from(h).where(eq(h.orgId, P("org"))).prepare();
+
+  function metricsOf(orgId: string, companyKeys: string[]): Map<string, Record<string, MetricValue>> {
+    const byCompany = new Map<string, Record<string, MetricValue>>(companyKeys.map((k) => [k, {}]));
+    if (companyKeys.length === 0) return byCompany;
+    for (const m of latestActuals.all({ org: orgId, keys: JSON.stringify(companyKeys) })) {
+      byCompany.get(m.companyKey)![m.metric] = { value: m.value, unit: m.unit, currency: m.currency, statement_date: m.statementDate };
+    }
+    return byCompany;
+  }
+
+  function view(x: Holding, positionCount: number, metrics: Record<string, MetricValue>) {
+    return {
+      company_id: x.id,
+      name: x.name,
+      website: x.website,
+      sector: x.sector,
+      stage: x.stage,
+      status: x.status,
+      fund_name: x.fundName,
+      holding_type: x.holdingType,
+      investment_date: x.investmentDate,
+      ownership_percentage: x.ownershipPercentage,
+      invested: money(x.invested),
+      current_valuation: money(x.currentValuation),
+      currency: x.currency,
+      value_multiple: multiple(x.currentValuation, x.invested),
+      position_count: positionCount,
+      metrics,
+    };
+  }
+
+  /** One page of the org's holdings, ordered by company name then fund. */
+  function list(orgId: string, f: HoldingFilters) {
+    const params = { org: orgId, status: f.status ?? null, fund: f.fundName ?? null, q: f.q ? f.q.normalize("NFC").toLowerCase() : null };
+    const total = count.get(params)!.n;
+    const rows = f.offset < total ? page.all({ ...params, limit: f.limit, offset: f.offset }) : [];
+    const metrics = metricsOf(orgId, [...new Set(rows.map((r) => r.holding.companyKey))]);
+    return { total, companies: rows.map((r) => view(r.holding, r.positionCount, metrics.get(r.holding.companyKey)!)) };
+  }
+
+  /** A holding of the org; any other id (unknown, another org's, not a UUID) is 404. */
+  function mustGetHolding(orgId: string, companyId: string): Holding {
+    const found = isUuid(companyId) ? holdingById.get({ id: companyId, org: orgId }) : undefined;
+    if (!found) throw notFound(`No portfolio company with id ${companyId}`);
+    return found;
+  }
+
+  function metricHistory(orgId: string, companyId: string, q: { metric: string; from?: string; to?: string }) {
+    const holding = mustGetHolding(orgId, companyId);
+    for (const name of ["from", "to"] as const) {
+      const v = q[name];
+      if (v !== undefined && !isCalendarDate(v)) throw invalid(["query", name], "Input should be a valid date (YYYY-MM-DD)", "date_from_datetime_parsing");
+    }
+    if (q.from && q.to && q.from > q.to) throw invalid(["query", "to"], `to (${q.to}) must not be before from (${q.from})`);
+    const metric = q.metric.trim().toLowerCase();
+    const points = history.all({
+      org: orgId,
+      key: holding.companyKey,
+      metric,
+      from: q.from ? `${q.from}T00:00:00.000Z` : "",
+      to: q.to ? `${q.to}T23:59:59.999Z` : "\uffff",
+    });
+    return { company_id: holding.id, metric, points };
+  }
+
+  /** The sector of every holding of the org (the firm's thesis, for the network's fit scores). */
+  function sectorTexts(orgId: string): string[] {
+    return sectors.all({ org: orgId }).map((r) => r.sector);
+  }
+
+  return { list, mustGetHolding, metricHistory, sectorTexts };
+});
