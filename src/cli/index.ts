@@ -4,6 +4,7 @@ import { ConfigError } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import { adminCommand } from "./admin.ts";
 import { demoCommand } from "./demo.ts";
+import { importCommand, USAGE_LINES as IMPORT_USAGE } from "./import.ts";
 import { UsageError, type Io } from "./io.ts";
 import { jobsCommand } from "./jobs.ts";
 import { networkCommand } from "./network.ts";
@@ -26,6 +27,7 @@ usage:
   dealgraph network snooze --user USER_ID --contact EMAIL --until DATE
   dealgraph jobs list [--json]
   dealgraph jobs run ID [--json]
+${IMPORT_USAGE.map((line) => `  ${line}`).join("\n")}
 
 every command takes --data-dir DIR (env DEALGRAPH_DATA_DIR, default ./data)`;
 
@@ -48,6 +50,9 @@ export async function runCli(argv: string[], io: Io): Promise<number | "serving"
         return 0;
       case "network":
         await networkCommand(rest, io);
+        return 0;
+      case "import":
+        await importCommand(rest, io);
         return 0;
       case undefined:
       case "help":

@@ -1,0 +1,72 @@
+// What a network import reports: the one error that fails a file (naming the file and the line a
+// person will find the problem on in an editor), and the counts of a finished import.
+
+/** A file that cannot be imported. Nothing of it was written. */
+export class ImportError extends Error {
+  constructor(
+    readonly file: string,
+    /** 1-based line of the file; null when the problem is the file as a whole. */
+    readonly line: number | null,
+    readonly reason: string,
+  ) {
+    super(`${file}${line === null ? "" : `:${line}`}: ${reason}`);
+    this.name = "ImportError";
+  }
+}
+
+/** Why a message, event or card was read but recorded nothing: never an error. */
+export type SkipReason =
+  | "not_addressed_to_user"
+  | "mailing_list"
+  | "bulk"
+  | "automated"
+  | "too_many_participants"
+  | "no_sender"
+  | "no_other_participants"
+  | "not_attended_by_user"
+  | "cancelled"
+  | "declined"
+  | "future"
+  | "no_email"
+  | "own_address";
+
+export type ImportKind = "mail" | "calendar" | "contacts";
+
+export type ImportStats = {
+  kind: ImportKind;
+  user_id: string;
+  /** Files read (an mbox, each .eml of a folder, an .ics, a .vcf or .csv). */
+  files: number;
+  /** Messages, events or contact cards/rows read. */
+  read: number;
+  /** Recorded now (new interactions, or contacts written). */
+  imported: number;
+  /** Already imported before (same Message-ID or event UID): nothing changed. */
+  duplicates: number;
+  skipped: number;
+  skipped_by_reason: Partial<Record<SkipReason, number>>;
+  persons_created: number;
+  relationships_created: number;
+  ms: number;
+};
+
+export function emptyStats(kind: ImportKind, userId: string): ImportStats {
+  return {
+    kind,
+    user_id: userId,
+    files: 0,
+    read: 0,
+    imported: 0,
+    duplicates: 0,
+    skipped: 0,
+    skipped_by_reason: {},
+    persons_created: 0,
+    relationships_created: 0,
+    ms: 0,
+  };
+}
+
+export function skip(stats: ImportStats, reason: SkipReason): void {
+  stats.skipped++;
+  stats.skipped_by_reason[reason] = (stats.skipped_by_reason[reason] ?? 0) + 1;
+}

@@ -1,0 +1,115 @@
+// Reads an mbox file (RFC 4155: mboxo or mboxrd) as a stream of byte chunks, never the whole file
+// in memory, and hands over the header block of each message; bodies are scanned for the next
+// separator only, never decoded. Synchronous on purpose: a file is imported inside one SQLite
+// transaction, which cannot span an await.
+import { closeSync, openSync, readSync } from "node:fs";
+import { ImportError } from "./errors.ts";
+import { parseHeaderLines, type HeaderBlock } from "./headers.ts";
+
+const CHUNK = 1 << 20;
+/** A body line longer than this is skipped to its end instead of being buffered. */
+const LONG_LINE = 4096;
+/** A header block longer than this is cut: past it, the rest is read as body. */
+const MAX_HEADER_LINES = 2000;
+/**
+ * A separator is `From ` + an envelope sender + a date with a time of day
+ * (`From jane@x.com Mon Jul  7 09:05:03 2025`, `From - Mon Jul 07 ...`, `From 1234@xxx Mon Jul 07 09:05:03 +0000 2025`).
+ * Requiring the time keeps an unescaped "From my side..." body line (mboxo writers forget to
+ * escape) from splitting a message. Escaped body lines (`>From `, `>>From ` in mboxrd) never match.
+ */
+const SEPARATOR = /^From \S+ .*\b\d{1,2}:\d{2}/;
+
+export type MboxResult = { messages: number; lines: number; bytes: number };
+
+/**
+ * Calls `onMessage` with the header block of each message in file order.
+ * Throws ImportError when the first non-empty line is not a `From ` separator.
+ */
+export function readMbox(path: string, onMessage: (block: HeaderBlock) => void, file = path): MboxResult {
+  const fd = openSync(path, "r");
+  const chunk = Buffer.allocUnsafe(CHUNK);
+  let pending: Buffer | null = null;
+  let lineNo = 0;
+  let bytes = 0;
+  let messages = 0;
+  let state = "start" as "start" | "headers" | "body";
+  let headerLines: string[] = [];
+  let messageLine = 0;
+  /** The current body line was too long to buffer: its rest is skipped up to the newline. */
+  let skipping = false;
+
+  const emit = () => {
+    messages++;
+    onMessage(parseHeaderLines(headerLines, messageLine + 1, messageLine));
+    headerLines = [];
+  };
+  const isSeparator = (data: Buffer, s: number, e: number) =>
+    e - s >= 5 && data[s] === 70 && data[s + 1] === 114 && data[s + 2] === 111 && data[s + 3] === 109 && data[s + 4] === 32 && SEPARATOR.test(data.toString("latin1", s, e));
+
+  const line = (data: Buffer, s: number, end: number) => {
+    lineNo++;
+    const e = end > s && data[end - 1] === 13 ? end - 1 : end;
+    if (state === "body") {
+      if (isSeparator(data, s, e)) {
+        state = "headers";
+        messageLine = lineNo;
+      }
+      return;
+    }
+    if (state === "headers") {
+      if (e === s || headerLines.length >= MAX_HEADER_LINES) {
+        emit();
+        state = "body";
+      } else if (isSeparator(data, s, e)) {
+        emit(); // a message with no body
+        messageLine = lineNo;
+      } else {
+        let text = data.toString("utf8", s, e);
+        if (text.charCodeAt(0) === 62 && /^>+From /.test(text)) text = text.slice(1); // mboxrd/mboxo unescape
+        headerLines.push(text);
+      }
+      return;
+    }
+    if (e === s || (e - s <= 3 && /^\s*$/.test(data.toString("latin1", s, e)))) return; // blank lines before the first message
+    if (!isSeparator(data, s, e)) {
+      const shown = data.toString("utf8", s, Math.min(e, s + 60));
+      throw new ImportError(file, lineNo, `not an mbox file: the first line must be a "From " separator line (got ${JSON.stringify(shown)})`);
+    }
+    state = "headers";
+    messageLine = lineNo;
+  };
+
+  try {
+    for (;;) {
+      const n = readSync(fd, chunk, 0, CHUNK, null);
+      if (n === 0) break;
+      bytes += n;
+      let data = chunk.subarray(0, n);
+      let pos = 0;
+      if (skipping) {
+        const nl = data.indexOf(10);
+        if (nl === -1) continue;
+        skipping = false;
+        lineNo++;
+        pos = nl + 1;
+      } else if (pending) {
+        data = Buffer.concat([pending, data]);
+        pending = null;
+      }
+      for (let nl = data.indexOf(10, pos); nl !== -1; nl = data.indexOf(10, pos)) {
+        line(data, pos, nl);
+        pos = nl + 1;
+      }
+      if (pos < data.length) {
+        if (state === "body" && data.length - pos > LONG_LINE && !isSeparator(data, pos, pos + 64)) skipping = true;
+        else pending = Buffer.from(data.subarray(pos)); // copied: `chunk` is reused
+      }
+    }
+    if (skipping) lineNo++;
+    else if (pending) line(pending, 0, pending.length);
+    if (state === "headers") emit();
+  } finally {
+    closeSync(fd);
+  }
+  return { messages, lines: lineNo, bytes };
+}
