@@ -1,6 +1,8 @@
 import type { Server } from "bun";
 import { startJobs } from "../../jobs/index.ts";
 import { createApp } from "../app.ts";
+import { actionHandlers } from "../modules/actions/registry.ts";
+import { startRunner } from "../modules/actions/runner.ts";
 import { loadConfig, type ConfigOverrides } from "../config.ts";
 import { databasePath, openDataDir } from "../db/open.ts";
 import { createDeps, type Deps } from "../deps.ts";
@@ -15,11 +17,13 @@ export function startServer(deps: Deps): Running {
   app.listen({ hostname: deps.config.host, port: deps.config.port });
   const server = app.server!;
   const jobs = startJobs(deps);
+  const runner = startRunner(deps, actionHandlers(deps));
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     jobs.stop();
+    await runner.stop();
     await server.stop();
     deps.db.$client.close();
   };

@@ -1,0 +1,9 @@
+import { sweepStaleRuns } from "../src/modules/actions/actions.sweep.ts";
+import type { Job } from "./index.ts";
+
+export const staleRunSweep: Job = {
+  id: "stale-run-sweep",
+  pattern: "* * * * *",
+  description: "fail running actions whose heartbeat is older than DEALGRAPH_STALE_RUN_SECONDS (and emit their .failed events)",
+  runOnce: (deps) => sweepStaleRuns(deps),
+};

@@ -1,0 +1,173 @@
+// The action engine's state machine: dispatch (charging the actions budget in the same
+// transaction), start, progress with heartbeat, and the terminal transitions that write their
+// outbox event in the same transaction. Progress changes are published on the bus for SSE.
+import { perDeps, type Deps } from "../../deps.ts";
+import type { Principal } from "../../http/auth.ts";
+import { chargeAction } from "../../http/budgets.ts";
+import { newId } from "../../lib/ids.ts";
+
+export type RunStatus = "queued" | "running" | "succeeded" | "failed";
+export type Progress = Record<string, unknown> & { stage: string };
+
+/** What a kind of action is called in webhook events, and where its result is read. */
+export type ActionKind = {
+  kind: string;
+  /** `deal.analysis`, `founder.analysis`, `research`: events are `<prefix>.completed|failed`. */
+  eventPrefix: string;
+  resultUrl(subjectId: string): string;
+};
+
+export type Run = {
+  id: string;
+  orgId: string;
+  userId: string;
+  keyId: string | null;
+  kind: string;
+  subjectId: string;
+  status: RunStatus;
+  progress: Progress | null;
+  error: string | null;
+  input: Record<string, unknown>;
+  waitingFor: string | null;
+  attempts: number;
+  heartbeatAt: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+};
+
+type RunRow = Omit<Run, "progress" | "input"> & { progress: string | null; input: string };
+
+const COLUMNS = `id, org_id AS orgId, user_id AS userId, key_id AS keyId, kind, subject_id AS subjectId, status, progress, error, input,
+  waiting_for AS waitingFor, attempts, heartbeat_at AS heartbeatAt, created_at AS createdAt, started_at AS startedAt, finished_at AS finishedAt`;
+
+const parse = (row: RunRow | null | undefined): Run | null =>
+  row ? { ...row, progress: row.progress ? (JSON.parse(row.progress) as Progress) : null, input: JSON.parse(row.input) } : null;
+
+export const runTopic = (runId: string) => `run:${runId}`;
+export const RUN_QUEUED_TOPIC = "runs:queued";
+
+/** The status read every action exposes (CONTRACT.md): progress only while running, error only when failed. */
+export function statusView(run: Run, asOf: Date) {
+  return {
+    status: run.status,
+    progress: run.status === "running" ? run.progress : null,
+    error: run.status === "failed" ? run.error : null,
+    waiting_for: run.status === "queued" ? run.waitingFor : null,
+    started_at: run.startedAt,
+    finished_at: run.finishedAt,
+    as_of: asOf.toISOString(),
+  };
+}
+
+export const actionsService = perDeps((deps: Deps) => {
+  const { db, clock, bus } = deps;
+  const sqlite = db.$client;
+  const kinds = new Map<string, ActionKind>();
+
+  const byId = sqlite.query<RunRow, [string]>(`SELECT ${COLUMNS} FROM action_runs WHERE id = ?`);
+  const latestForSubject = sqlite.query<RunRow, [string, string]>(
+    `SELECT ${COLUMNS} FROM action_runs WHERE subject_id = ? AND org_id = ? ORDER BY created_at DESC, id DESC LIMIT 1`,
+  );
+  const insert = sqlite.query(
+    `INSERT INTO action_runs (id, org_id, user_id, key_id, kind, subject_id, status, input, created_at)
+     VALUES ($id, $org, $user, $key, $kind, $subject, 'queued', $input, $now)`,
+  );
+  const claim = sqlite.query<RunRow, { id: string; now: string }>(
+    `UPDATE action_runs SET status = 'running', started_at = $now, heartbeat_at = $now, attempts = attempts + 1,
+       waiting_for = NULL, progress = '{"stage":"starting"}'
+     WHERE id = $id AND status = 'queued' AND waiting_for IS NULL RETURNING ${COLUMNS}`,
+  );
+  const setProgress = sqlite.query("UPDATE action_runs SET progress = ?, heartbeat_at = ? WHERE id = ? AND status = 'running'");
+  const beat = sqlite.query("UPDATE action_runs SET heartbeat_at = ? WHERE id = ? AND status = 'running'");
+  const finish = sqlite.query<RunRow, { id: string; status: RunStatus; error: string | null; now: string; from: string }>(
+    `UPDATE action_runs SET status = $status, error = $error, finished_at = $now, progress = NULL, waiting_for = NULL
+     WHERE id = $id AND status = $from RETURNING ${COLUMNS}`,
+  );
+  const addEvent = sqlite.query(
+    `INSERT INTO outbox_events (id, org_id, event, entity_id, result_url, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+
+  function register(kind: ActionKind) {
+    kinds.set(kind.kind, kind);
+  }
+
+  function kindOf(kind: string): ActionKind {
+    const k = kinds.get(kind);
+    if (!k) throw new Error(`No action kind ${kind} is registered`);
+    return k;
+  }
+
+  /**
+   * Queues a run and charges the key's actions budget, in the caller's transaction (so whatever
+   * the caller writes with it, and the charge, stand or fall together). Returns the run and the
+   * X-Actions-* headers for the 202; throws the 429 when the budget is spent.
+   */
+  function dispatch(principal: Principal, kind: string, subjectId: string, input: Record<string, unknown>) {
+    kindOf(kind);
+    const headers = chargeAction(deps, principal);
+    const id = newId();
+    insert.run({
+      id,
+      org: principal.orgId,
+      user: principal.userId,
+      key: principal.keyId,
+      kind,
+      subject: subjectId,
+      input: JSON.stringify(input),
+      now: clock.now().toISOString(),
+    });
+    // Runners pick it up after the caller's transaction commits (they read committed rows only).
+    queueMicrotask(() => bus.publish(RUN_QUEUED_TOPIC, id));
+    return { run: get(id)!, headers };
+  }
+
+  function get(runId: string): Run | null {
+    return parse(byId.get(runId));
+  }
+
+  /** The latest run for a subject in an org (a deal's analysis, ...), or null. */
+  function latestFor(orgId: string, subjectId: string): Run | null {
+    return parse(latestForSubject.get(subjectId, orgId));
+  }
+
+  /** queued -> running, if nobody else took it first. */
+  function start(runId: string): Run | null {
+    const run = parse(claim.get({ id: runId, now: clock.now().toISOString() }));
+    if (run) bus.publish(runTopic(runId), run);
+    return run;
+  }
+
+  function progress(runId: string, p: Progress): void {
+    setProgress.run(JSON.stringify(p), clock.now().toISOString(), runId);
+    const run = get(runId);
+    if (run) bus.publish(runTopic(runId), run);
+  }
+
+  function heartbeat(runId: string): void {
+    beat.run(clock.now().toISOString(), runId);
+  }
+
+  /** The terminal transition and its webhook event, in one transaction. Null if the run was not in `from`. */
+  function terminate(runId: string, status: "succeeded" | "failed", error: string | null, from: RunStatus = "running"): Run | null {
+    const now = clock.now().toISOString();
+    const run = sqlite.transaction(() => {
+      const done = parse(finish.get({ id: runId, status, error, now, from }));
+      if (!done) return null;
+      const k = kindOf(done.kind);
+      addEvent.run(newId(), done.orgId, `${k.eventPrefix}.${status === "succeeded" ? "completed" : "failed"}`, done.subjectId, k.resultUrl(done.subjectId), done.id, now);
+      return done;
+    })();
+    if (run) bus.publish(runTopic(runId), run);
+    return run;
+  }
+
+  const succeed = (runId: string) => terminate(runId, "succeeded", null);
+  const fail = (runId: string, error: string, from: RunStatus = "running") => terminate(runId, "failed", error, from);
+
+  function resultUrl(run: Run): string {
+    return kindOf(run.kind).resultUrl(run.subjectId);
+  }
+
+  return { register, kindOf, dispatch, get, latestFor, start, progress, heartbeat, succeed, fail, resultUrl };
+});

@@ -1,0 +1,112 @@
+// The in-process runner: takes queued runs with bounded concurrency, runs each kind's handler with
+// a heartbeat, and ends every run in a terminal state. On start it recovers runs a crash left
+// `running`: re-queued once, failed after that (never stuck).
+import type { Deps } from "../../deps.ts";
+import { actionsService, RUN_QUEUED_TOPIC, type Progress, type Run } from "./actions.service.ts";
+
+/** A failure whose message is meant for the client (it becomes the run's `error`). */
+export class RunError extends Error {}
+
+export type RunContext = {
+  run: Run;
+  deps: Deps;
+  /** Reports a stage (and its figures); also a heartbeat. */
+  progress(p: Progress): void;
+  /** Aborted when the runner stops. */
+  signal: AbortSignal;
+};
+
+export type Handler = (ctx: RunContext) => Promise<void>;
+
+export const MAX_ATTEMPTS = 2;
+
+export type RunnerOptions = { concurrency?: number; heartbeatMs?: number; pollMs?: number };
+
+export function recoverInterruptedRuns(deps: Deps): { requeued: number; failed: number } {
+  const actions = actionsService(deps);
+  const sqlite = deps.db.$client;
+  const stuck = sqlite.query<{ id: string; attempts: number }, []>("SELECT id, attempts FROM action_runs WHERE status = 'running'").all();
+  let requeued = 0;
+  let failed = 0;
+  for (const run of stuck) {
+    if (run.attempts < MAX_ATTEMPTS) {
+      sqlite.query("UPDATE action_runs SET status = 'queued', progress = NULL, started_at = NULL WHERE id = ? AND status = 'running'").run(run.id);
+      requeued++;
+    } else if (actions.fail(run.id, `The run was interrupted by a restart ${run.attempts} times and was not retried again`)) {
+      failed++;
+    }
+  }
+  if (stuck.length) deps.log.warn("recovered interrupted runs", { requeued, failed });
+  return { requeued, failed };
+}
+
+export function startRunner(deps: Deps, handlers: Map<string, Handler>, opts: RunnerOptions = {}) {
+  const actions = actionsService(deps);
+  const concurrency = opts.concurrency ?? 2;
+  const heartbeatMs = opts.heartbeatMs ?? 10_000;
+  const abort = new AbortController();
+  const inFlight = new Map<string, Promise<void>>();
+  const kinds = [...handlers.keys()];
+  const placeholders = kinds.map(() => "?").join(", ");
+  const nextQueued = deps.db.$client.query<{ id: string }, (string | number)[]>(
+    `SELECT id FROM action_runs WHERE status = 'queued' AND waiting_for IS NULL AND kind IN (${placeholders || "NULL"}) ORDER BY created_at, id LIMIT ?`,
+  );
+  let stopped = false;
+
+  recoverInterruptedRuns(deps);
+
+  async function execute(run: Run) {
+    const handler = handlers.get(run.kind)!;
+    const beat = setInterval(() => actions.heartbeat(run.id), heartbeatMs);
+    try {
+      await handler({ run, deps, progress: (p) => actions.progress(run.id, p), signal: abort.signal });
+      actions.succeed(run.id);
+    } catch (error) {
+      if (abort.signal.aborted) return; // stopping: the run stays `running` and is recovered on the next start
+      const message =
+        error instanceof RunError ? error.message : "The run failed on an internal error; it has been logged with the run id";
+      if (!(error instanceof RunError)) deps.log.error("run failed", { run_id: run.id, kind: run.kind, error: (error as Error)?.stack ?? String(error) });
+      actions.fail(run.id, message);
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  function pump() {
+    if (stopped) return;
+    const free = concurrency - inFlight.size;
+    if (free <= 0 || kinds.length === 0) return;
+    for (const { id } of nextQueued.all(...kinds, free)) {
+      if (inFlight.has(id)) continue;
+      const run = actions.start(id);
+      if (!run) continue; // another runner took it
+      const p = execute(run).finally(() => {
+        inFlight.delete(id);
+        pump();
+      });
+      inFlight.set(id, p);
+    }
+  }
+
+  const unsubscribe = deps.bus.subscribe(RUN_QUEUED_TOPIC, () => pump());
+  const poll = setInterval(pump, opts.pollMs ?? 1000);
+  pump();
+
+  return {
+    /** Takes queued runs now (tests call it instead of waiting for the poll). */
+    pump,
+    /** Resolves when every run in flight has ended. */
+    idle: async () => {
+      while (inFlight.size) await Promise.all(inFlight.values());
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(poll);
+      unsubscribe();
+      abort.abort();
+      await Promise.allSettled(inFlight.values());
+    },
+  };
+}
+
+export type Runner = ReturnType<typeof startRunner>;

@@ -1,0 +1,188 @@
+// The action engine against a test kind of action: dispatch and the actions budget, the runner's
+// transitions and outbox events, bounded concurrency, crash recovery and the stale-run sweep.
+import { afterEach, describe, expect, test } from "bun:test";
+import { findJob } from "../../../jobs/index.ts";
+import type { Principal } from "../../../src/http/auth.ts";
+import { ApiError } from "../../../src/http/errors.ts";
+import { actionsService } from "../../../src/modules/actions/actions.service.ts";
+import { RunError, startRunner, type Handler, type Runner } from "../../../src/modules/actions/runner.ts";
+import { apiKeysService } from "../../../src/modules/api-keys/api-keys.service.ts";
+import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+
+let t: TestApp;
+let f: Fixture;
+let runner: Runner | null = null;
+afterEach(async () => {
+  await runner?.stop();
+  runner = null;
+  t?.close();
+});
+
+const KIND = { kind: "test_analysis", eventPrefix: "test.analysis", resultUrl: (id: string) => `/api/v1/tests/${id}` };
+
+function setup(env: Record<string, string> = {}) {
+  t = createTestApp({ file: true, env });
+  f = seedIdentity(t.deps);
+  actionsService(t.deps).register(KIND);
+}
+
+function principal(keyId = f.keys.write.id): Principal {
+  const v = apiKeysService(t.deps).verify(keyId === f.keys.write.id ? f.keys.write.secret : f.keys.otherOrgWrite.secret);
+  if (v.status !== "VALID") throw new Error("fixture key invalid");
+  return { ...v.key, orgId: v.key.orgId!, requests: { allowed: true, limit: 1, remaining: 1, resetSeconds: 1 } };
+}
+
+const dispatch = (subject = crypto.randomUUID(), p = principal()) =>
+  t.deps.db.transaction(() => actionsService(t.deps).dispatch(p, KIND.kind, subject, { url: "https://example.com" }));
+
+const outbox = () => t.deps.db.$client.query<{ event: string; entity_id: string; result_url: string; run_id: string }, []>("SELECT event, entity_id, result_url, run_id FROM outbox_events ORDER BY seq").all();
+const actionsUsed = () => t.deps.db.$client.query<{ n: number }, [string]>("SELECT COALESCE(SUM(actions), 0) AS n FROM key_usage WHERE key_id = ?").get(f.keys.write.id)!.n;
+
+describe("dispatch", () => {
+  test("queues a run and charges one action in the caller's transaction; the 202 headers carry X-Actions-*", () => {
+    setup();
+    const { run, headers } = dispatch("subject-1");
+    expect(run).toMatchObject({ status: "queued", kind: KIND.kind, subjectId: "subject-1", userId: f.users.alice.id, orgId: f.orgs.acme.id, attempts: 0 });
+    expect(headers).toEqual({ "X-Actions-Limit": "25", "X-Actions-Remaining": "24" });
+    expect(actionsUsed()).toBe(1);
+  });
+
+  test("a dispatch rolled back with its caller costs nothing and leaves no run", () => {
+    setup();
+    expect(() =>
+      t.deps.db.transaction(() => {
+        actionsService(t.deps).dispatch(principal(), KIND.kind, "s", {});
+        throw new Error("the deal could not be created");
+      }),
+    ).toThrow();
+    expect(actionsUsed()).toBe(0);
+    expect(t.deps.db.$client.query("SELECT COUNT(*) AS n FROM action_runs").get()).toEqual({ n: 0 });
+  });
+
+  test("with the actions budget spent: 429 with Retry-After and X-Actions-*, and no run", () => {
+    setup();
+    t.deps.db.$client.query("UPDATE api_keys SET daily_actions = 1 WHERE id = ?").run(f.keys.write.id);
+    dispatch();
+    let refused: ApiError | null = null;
+    try {
+      dispatch();
+    } catch (e) {
+      refused = e as ApiError;
+    }
+    expect(refused?.status).toBe(429);
+    expect(refused?.headers).toMatchObject({ "X-Actions-Limit": "1", "X-Actions-Remaining": "0", "Retry-After": expect.stringMatching(/^\d+$/) });
+    expect(t.deps.db.$client.query("SELECT COUNT(*) AS n FROM action_runs").get()).toEqual({ n: 1 });
+  });
+});
+
+describe("the runner", () => {
+  test("queued -> running -> succeeded, with progress on the way and a .completed event in the outbox", async () => {
+    setup();
+    const seen: string[] = [];
+    const handler: Handler = async ({ run, progress }) => {
+      seen.push(actionsService(t.deps).get(run.id)!.status);
+      progress({ stage: "fetch" });
+      seen.push(JSON.stringify(actionsService(t.deps).get(run.id)!.progress));
+      progress({ stage: "score", percent: 80 });
+    };
+    const { run } = dispatch("deal-1");
+    runner = startRunner(t.deps, new Map([[KIND.kind, handler]]), { pollMs: 10_000 });
+    runner.pump();
+    await runner.idle();
+    expect(seen).toEqual(["running", '{"stage":"fetch"}']);
+    const done = actionsService(t.deps).get(run.id)!;
+    expect(done).toMatchObject({ status: "succeeded", progress: null, error: null, attempts: 1 });
+    expect(done.startedAt).not.toBeNull();
+    expect(done.finishedAt).not.toBeNull();
+    expect(outbox()).toEqual([{ event: "test.analysis.completed", entity_id: "deal-1", result_url: "/api/v1/tests/deal-1", run_id: run.id }]);
+  });
+
+  test("a RunError fails the run with its message; anything else fails it without internals; both write .failed", async () => {
+    setup();
+    const a = dispatch("a").run;
+    const b = dispatch("b").run;
+    const handler: Handler = async ({ run }) => {
+      if (run.subjectId === "a") throw new RunError("The website did not answer within 10 seconds");
+      throw new TypeError("Cannot read properties of undefined (reading 'x') at /srv/engine.ts:42");
+    };
+    runner = startRunner(t.deps, new Map([[KIND.kind, handler]]), { pollMs: 10_000 });
+    await runner.idle();
+    expect(actionsService(t.deps).get(a.id)).toMatchObject({ status: "failed", error: "The website did not answer within 10 seconds" });
+    const failed = actionsService(t.deps).get(b.id)!;
+    expect(failed.status).toBe("failed");
+    expect(failed.error).not.toContain("engine.ts");
+    expect(failed.error).toMatch(/internal error/);
+    expect(outbox().map((e) => e.event)).toEqual(["test.analysis.failed", "test.analysis.failed"]);
+  });
+
+  test("never runs more than its concurrency at once, and runs everything queued", async () => {
+    setup();
+    let running = 0;
+    let peak = 0;
+    const handler: Handler = async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await Bun.sleep(20);
+      running--;
+    };
+    for (let i = 0; i < 7; i++) dispatch();
+    runner = startRunner(t.deps, new Map([[KIND.kind, handler]]), { concurrency: 2, pollMs: 10_000 });
+    await runner.idle();
+    expect(peak).toBe(2);
+    expect(t.deps.db.$client.query("SELECT status, COUNT(*) AS n FROM action_runs GROUP BY status").all()).toEqual([{ status: "succeeded", n: 7 }]);
+  });
+
+  test("a run dispatched while the runner is up starts without waiting for the poll", async () => {
+    setup();
+    let ran = 0;
+    runner = startRunner(t.deps, new Map([[KIND.kind, async () => void ran++]]), { pollMs: 60_000 });
+    dispatch();
+    await Bun.sleep(50);
+    await runner.idle();
+    expect(ran).toBe(1);
+  });
+});
+
+describe("crash recovery", () => {
+  test("a run a crash left running is queued again and completes; one interrupted twice is failed with a .failed event", async () => {
+    setup();
+    const once = dispatch("once").run;
+    const twice = dispatch("twice").run;
+    const actions = actionsService(t.deps);
+    // The crash: both were taken (twice already for the second) and the process died.
+    actions.start(once.id);
+    actions.start(twice.id);
+    t.deps.db.$client.query("UPDATE action_runs SET attempts = 2 WHERE id = ?").run(twice.id);
+    let ran: string[] = [];
+    runner = startRunner(t.deps, new Map([[KIND.kind, async ({ run }) => void ran.push(run.subjectId)]]), { pollMs: 10_000 });
+    await runner.idle();
+    expect(ran).toEqual(["once"]);
+    expect(actions.get(once.id)).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect(actions.get(twice.id)).toMatchObject({ status: "failed", error: expect.stringMatching(/interrupted by a restart 2 times/) });
+    expect(outbox().map((e) => `${e.entity_id}:${e.event}`).sort()).toEqual(["once:test.analysis.completed", "twice:test.analysis.failed"]);
+  });
+});
+
+describe("stale-run-sweep", () => {
+  test("fails running runs without a heartbeat for DEALGRAPH_STALE_RUN_SECONDS, and writes their .failed events", async () => {
+    setup({ DEALGRAPH_STALE_RUN_SECONDS: "60" });
+    const actions = actionsService(t.deps);
+    const stale = dispatch("stale").run;
+    const fresh = dispatch("fresh").run;
+    const queued = dispatch("queued").run;
+    actions.start(stale.id);
+    actions.start(fresh.id);
+    t.clock.advance(61_000);
+    actions.heartbeat(fresh.id);
+    const result = await findJob("stale-run-sweep")!.runOnce(t.deps);
+    expect(result).toEqual({ failed: 1 });
+    expect(actions.get(stale.id)).toMatchObject({ status: "failed", error: expect.stringMatching(/more than 60 seconds/) });
+    expect(actions.get(fresh.id)!.status).toBe("running");
+    expect(actions.get(queued.id)!.status).toBe("queued");
+    expect(outbox()).toEqual([expect.objectContaining({ entity_id: "stale", event: "test.analysis.failed" })]);
+    // A late finish of the swept run changes nothing.
+    expect(actions.succeed(stale.id)).toBeNull();
+    expect(actions.get(stale.id)!.status).toBe("failed");
+  });
+});

@@ -1,0 +1,136 @@
+// Run event streams over a real listening server, read as a client reads them.
+import { afterEach, describe, expect, test } from "bun:test";
+import type { Principal } from "../../../src/http/auth.ts";
+import { openStreamCount } from "../../../src/http/sse.ts";
+import { runEvents } from "../../../src/modules/actions/actions.events.ts";
+import { actionsService, statusView } from "../../../src/modules/actions/actions.service.ts";
+import { apiKeysService } from "../../../src/modules/api-keys/api-keys.service.ts";
+import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+
+let t: TestApp;
+let f: Fixture;
+let server: ReturnType<typeof Bun.serve> | null = null;
+afterEach(() => {
+  server?.stop(true);
+  server = null;
+  t?.close();
+});
+
+const KIND = { kind: "test_analysis", eventPrefix: "test.analysis", resultUrl: (id: string) => `/api/v1/tests/${id}` };
+
+function setup(env: Record<string, string> = {}) {
+  t = createTestApp({ env });
+  f = seedIdentity(t.deps);
+  const actions = actionsService(t.deps);
+  actions.register(KIND);
+  const v = apiKeysService(t.deps).verify(f.keys.write.secret);
+  if (v.status !== "VALID") throw new Error("fixture");
+  const principal: Principal = { ...v.key, orgId: v.key.orgId!, requests: { allowed: true, limit: 1, remaining: 1, resetSeconds: 1 } };
+  // The route shape every action's /events endpoint has; mounted here on the real app.
+  t.app.get("/test/runs/:id/events", ({ params }) => runEvents(t.deps, principal, actions.get(params.id)!, {}, (r) => statusView(r, t.clock.now())));
+  server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => t.app.handle(req) });
+  const run = t.deps.db.transaction(() => actions.dispatch(principal, KIND.kind, "deal-9", {})).run;
+  return { actions, run };
+}
+
+type Frame = { event?: string; data?: any; comment?: string };
+
+/** Reads frames until the stream ends or `until` says stop; returns them in order. */
+async function readFrames(res: Response, onFrame?: (f: Frame, all: Frame[]) => void, maxMs = 3000): Promise<Frame[]> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  const frames: Frame[] = [];
+  let buffer = "";
+  const deadline = Date.now() + maxMs;
+  while (Date.now() < deadline) {
+    const { value, done } = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => ({ value: undefined, done: true }))]);
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let i: number;
+    while ((i = buffer.indexOf("\n\n")) >= 0) {
+      const raw = buffer.slice(0, i);
+      buffer = buffer.slice(i + 2);
+      const frame: Frame = {};
+      for (const line of raw.split("\n")) {
+        if (line.startsWith(":")) frame.comment = line.slice(1).trim();
+        else if (line.startsWith("event: ")) frame.event = line.slice(7);
+        else if (line.startsWith("data: ")) frame.data = JSON.parse(line.slice(6));
+      }
+      frames.push(frame);
+      onFrame?.(frame, frames);
+    }
+  }
+  reader.releaseLock();
+  return frames;
+}
+
+const url = (id: string) => `http://127.0.0.1:${server!.port}/test/runs/${id}/events`;
+
+describe("run event streams", () => {
+  test("the current state first, a progress on every change, done with the result URL, then the stream closes", async () => {
+    const { actions, run } = setup();
+    const res = await fetch(url(run.id));
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const frames = await readFrames(res, (frame, all) => {
+      // Drive the run as a runner would, one step per frame received.
+      if (all.length === 1) actions.start(run.id);
+      if (all.length === 2) actions.progress(run.id, { stage: "extract" });
+      if (all.length === 3) {
+        actions.progress(run.id, { stage: "extract" }); // no change: no event
+        actions.progress(run.id, { stage: "score" });
+      }
+      if (all.length === 4) actions.succeed(run.id);
+    });
+    expect(frames.map((f) => f.event)).toEqual(["progress", "progress", "progress", "progress", "progress", "done"]);
+    expect(frames[0].data).toMatchObject({ status: "queued", progress: null });
+    expect(frames[1].data).toMatchObject({ status: "running", progress: { stage: "starting" } });
+    expect(frames[2].data.progress).toEqual({ stage: "extract" });
+    expect(frames[3].data.progress).toEqual({ stage: "score" });
+    expect(frames[4].data).toMatchObject({ status: "succeeded", progress: null, error: null });
+    expect(frames[5].data).toEqual({ status: "succeeded", result_url: "/api/v1/tests/deal-9" });
+    expect(openStreamCount(t.deps, f.keys.write.id)).toBe(0);
+  });
+
+  test("a stream opened after the run ended: its terminal state, done, close", async () => {
+    const { actions, run } = setup();
+    actions.start(run.id);
+    actions.fail(run.id, "The document host refused the link");
+    const frames = await readFrames(await fetch(url(run.id)));
+    expect(frames).toEqual([
+      { event: "progress", data: expect.objectContaining({ status: "failed", error: "The document host refused the link" }) },
+      { event: "done", data: { status: "failed", result_url: "/api/v1/tests/deal-9" } },
+    ]);
+  });
+
+  test("keep-alive comments while nothing changes", async () => {
+    const { run } = setup({ DEALGRAPH_SSE_KEEPALIVE_SECONDS: "0.05" });
+    const controller = new AbortController();
+    const res = await fetch(url(run.id), { signal: controller.signal });
+    const frames = await readFrames(res, undefined, 300);
+    controller.abort();
+    expect(frames[0].event).toBe("progress");
+    expect(frames.filter((f) => f.comment === "keep-alive").length).toBeGreaterThanOrEqual(2);
+  });
+
+  test("the per-key cap on open streams: 429 over it, and a closed stream frees its slot", async () => {
+    const { run } = setup({ DEALGRAPH_SSE_MAX_STREAMS_PER_KEY: "2" });
+    const a = new AbortController();
+    const b = new AbortController();
+    const first = await fetch(url(run.id), { signal: a.signal });
+    const second = await fetch(url(run.id), { signal: b.signal });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const third = await fetch(url(run.id));
+    expect(third.status).toBe(429);
+    expect(third.headers.get("retry-after")).toBe("5");
+    expect(((await third.json()) as any).detail).toMatch(/already has 2 open event streams/);
+    a.abort();
+    await first.body?.cancel().catch(() => {});
+    for (let i = 0; i < 50 && openStreamCount(t.deps, f.keys.write.id) > 1; i++) await Bun.sleep(20);
+    expect(openStreamCount(t.deps, f.keys.write.id)).toBe(1);
+    const fourth = await fetch(url(run.id));
+    expect(fourth.status).toBe(200);
+    b.abort();
+    await fourth.body?.cancel();
+  });
+});
