@@ -33,7 +33,7 @@ function principal(keyId = f.keys.write.id): Principal {
   return { ...v.key, orgId: v.key.orgId!, requests: { allowed: true, limit: 1, remaining: 1, resetSeconds: 1 } };
 }
 
-const dispatch = (subject = crypto.randomUUID(), p = principal()) =>
+const dispatch = (subject: string = crypto.randomUUID(), p = principal()) =>
   t.deps.db.transaction(() => actionsService(t.deps).dispatch(p, KIND.kind, subject, { url: "https://example.com" }));
 
 const outbox = () => t.deps.db.$client.query<{ event: string; entity_id: string; result_url: string; run_id: string }, []>("SELECT event, entity_id, result_url, run_id FROM outbox_events ORDER BY seq").all();
