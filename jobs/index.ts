@@ -5,6 +5,7 @@ import { Cron } from "croner";
 import type { Deps } from "../src/deps.ts";
 import { cadenceLearning } from "./cadence-learning.ts";
 import { keyUsagePrune } from "./key-usage-prune.ts";
+import { reachCandidates } from "./reach-candidates.ts";
 import { staleRunSweep } from "./stale-run-sweep.ts";
 
 export type JobResult = Record<string, unknown>;
@@ -17,7 +18,7 @@ export type Job = {
   runOnce(deps: Deps): JobResult | Promise<JobResult>;
 };
 
-export const jobs: Job[] = [keyUsagePrune, cadenceLearning, staleRunSweep];
+export const jobs: Job[] = [keyUsagePrune, cadenceLearning, reachCandidates, staleRunSweep];
 
 export function findJob(id: string): Job | undefined {
   return jobs.find((j) => j.id === id);
