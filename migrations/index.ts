@@ -4,6 +4,7 @@ import m1 from "./0001_dizzy_bishop.sql" with { type: "text" };
 import m2 from "./0002_left_jack_murdock.sql" with { type: "text" };
 import m3 from "./0003_regular_the_order.sql" with { type: "text" };
 import m4 from "./0004_workable_colleen_wing.sql" with { type: "text" };
+import m5 from "./0005_glossy_maverick.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -11,4 +12,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0002_left_jack_murdock", sql: m2 },
   { tag: "0003_regular_the_order", sql: m3 },
   { tag: "0004_workable_colleen_wing", sql: m4 },
+  { tag: "0005_glossy_maverick", sql: m5 },
 ];

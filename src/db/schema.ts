@@ -6,3 +6,4 @@ export * from "../modules/network/network.sql.ts";
 export * from "../modules/portfolio/portfolio.sql.ts";
 export * from "../modules/funds/funds.sql.ts";
 export * from "../modules/actions/actions.sql.ts";
+export * from "../modules/web/web.sql.ts";
