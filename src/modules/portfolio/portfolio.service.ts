@@ -28,7 +28,9 @@ export const portfolioService = perDeps((deps: Deps) => {
   const page = db
     .select({
       holding: h,
-      positionCount: sql<number>`(SELECT count(*) FROM ${h} AS same WHERE same.org_id = ${h.orgId} AND same.company_key = ${h.companyKey})`,
+      // Written out in full: in a one-table select drizzle leaves columns unqualified, which
+      // inside this subquery would name the subquery's own rows.
+      positionCount: sql<number>`(SELECT count(*) FROM portfolio_holdings AS same WHERE same.org_id = portfolio_holdings.org_id AND same.company_key = portfolio_holdings.company_key)`,
     })
     .from(h)
     .where(matching)
