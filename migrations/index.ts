@@ -5,6 +5,7 @@ import m2 from "./0002_left_jack_murdock.sql" with { type: "text" };
 import m3 from "./0003_regular_the_order.sql" with { type: "text" };
 import m4 from "./0004_workable_colleen_wing.sql" with { type: "text" };
 import m5 from "./0005_glossy_maverick.sql" with { type: "text" };
+import m6 from "./0006_lovely_patch.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -13,4 +14,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0003_regular_the_order", sql: m3 },
   { tag: "0004_workable_colleen_wing", sql: m4 },
   { tag: "0005_glossy_maverick", sql: m5 },
+  { tag: "0006_lovely_patch", sql: m6 },
 ];

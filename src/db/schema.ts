@@ -7,3 +7,4 @@ export * from "../modules/portfolio/portfolio.sql.ts";
 export * from "../modules/funds/funds.sql.ts";
 export * from "../modules/actions/actions.sql.ts";
 export * from "../modules/web/web.sql.ts";
+export * from "../modules/deals/deals.sql.ts";
