@@ -41,7 +41,7 @@ export class ImportError extends Error {
 const SHOWN = 20;
 
 function describeProblems(file: string, problems: ImportProblem[]): string {
-  const rows = new Set(problems.filter((p) => p.line !== null && !p.header).map((p) => p.line)).size;
+  const rows = new Set(problems.filter((p) => p.line !== null && !p.header).map((p) => `${p.file}:${p.line}`)).size;
   const head = rows > 0 ? `${file}: ${rows} bad row${rows === 1 ? "" : "s"}, nothing imported` : `${file}: nothing imported`;
   const where = (p: ImportProblem) => `${p.file === file ? "" : `${p.file} `}${p.line === null ? "" : `line ${p.line}`}`.trim();
   const items = problems.slice(0, SHOWN).map((p) => (where(p) ? `${where(p)}: ${p.message}` : p.message));

@@ -100,13 +100,17 @@ export const fundsService = perDeps((deps: Deps) => {
     return { commitment_id: c.id, fund_name: c.fundName, vintage_year: c.vintageYear, currency: c.currency, commitment, ...figures };
   }
 
-  /** Totals per currency (a null currency is a group of its own: "unknown" is not pooled with USD). */
+  /**
+   * Totals per currency, by code; a null currency is a group of its own, last ("unknown" is never
+   * pooled with USD).
+   */
   function totalsByCurrency(rows: { commitment: Commitment; computed: Computed }[]): CurrencyTotals[] {
-    const groups = groupBy(rows, (r) => r.commitment.currency ?? "\u0000");
+    const UNKNOWN = "\uffff";
+    const groups = groupBy(rows, (r) => r.commitment.currency ?? UNKNOWN);
     return [...groups.keys()].sort().map((key) => {
       const members = groups.get(key)!;
       const figures = pooledFigures(members.map((m) => m.computed));
-      const currency = key === "\u0000" ? null : key;
+      const currency = key === UNKNOWN ? null : key;
       if (currency === null) figures.data_quality_flags = [...figures.data_quality_flags, "unknown_currency" as const].sort();
       return { currency, ...figures, position_count: members.length };
     });
