@@ -6,6 +6,7 @@ import m3 from "./0003_regular_the_order.sql" with { type: "text" };
 import m4 from "./0004_workable_colleen_wing.sql" with { type: "text" };
 import m5 from "./0005_glossy_maverick.sql" with { type: "text" };
 import m6 from "./0006_lovely_patch.sql" with { type: "text" };
+import m7 from "./0007_dark_wolverine.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -15,4 +16,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0004_workable_colleen_wing", sql: m4 },
   { tag: "0005_glossy_maverick", sql: m5 },
   { tag: "0006_lovely_patch", sql: m6 },
+  { tag: "0007_dark_wolverine", sql: m7 },
 ];

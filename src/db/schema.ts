@@ -8,3 +8,4 @@ export * from "../modules/funds/funds.sql.ts";
 export * from "../modules/actions/actions.sql.ts";
 export * from "../modules/web/web.sql.ts";
 export * from "../modules/deals/deals.sql.ts";
+export * from "../modules/webhooks/webhooks.sql.ts";
