@@ -10,6 +10,7 @@ import { healthRoutes } from "./modules/health/health.routes.ts";
 import { networkRoutes } from "./modules/network/network.routes.ts";
 import { orgRoutes } from "./modules/orgs/orgs.routes.ts";
 import { portfolioRoutes } from "./modules/portfolio/portfolio.routes.ts";
+import { webRoutes } from "./modules/web/web.routes.ts";
 
 export function createApp(deps: Deps) {
   const app: AnyElysia = new Elysia()
@@ -26,7 +27,9 @@ export function createApp(deps: Deps) {
     .use(networkRoutes(deps))
     // portfolio and funds
     .use(portfolioRoutes(deps))
-    .use(fundsRoutes(deps));
+    .use(fundsRoutes(deps))
+    // web app (/app: sessions, not keys; hidden from the OpenAPI document)
+    .use(webRoutes(deps));
   return app;
 }
 

@@ -17,6 +17,8 @@ export type Config = {
   busyTimeoutMs: number;
   defaultDailyRequests: number;
   defaultDailyActions: number;
+  /** Where people reach this server (sign-in links, the web app's own origin behind a proxy); null: unset. */
+  publicUrl: string | null;
 };
 
 export class ConfigError extends Error {}
@@ -48,6 +50,10 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
   if (llmBase && !URL.canParse(llmBase)) {
     throw new ConfigError(`DEALGRAPH_LLM_BASE_URL must be a URL, got ${JSON.stringify(llmBase)}`);
   }
+  const publicUrl = env.DEALGRAPH_PUBLIC_URL?.trim().replace(/\/+$/, "") || null;
+  if (publicUrl && (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol))) {
+    throw new ConfigError(`DEALGRAPH_PUBLIC_URL must be an http(s) URL, got ${JSON.stringify(publicUrl)}`);
+  }
   const port = overrides.port ?? num(env, "DEALGRAPH_PORT", 8080, { min: 0, integer: true });
   if (port > 65535) throw new ConfigError(`port must be at most 65535, got ${port}`);
   return {
@@ -70,5 +76,6 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     busyTimeoutMs: num(env, "DEALGRAPH_BUSY_TIMEOUT_MS", 5000, { min: 0, integer: true }),
     defaultDailyRequests: 5000,
     defaultDailyActions: 25,
+    publicUrl,
   };
 }

@@ -3,6 +3,7 @@
 import { apiKeysService } from "../modules/api-keys/api-keys.service.ts";
 import { keyViews } from "../modules/api-keys/api-keys.views.ts";
 import { orgsService } from "../modules/orgs/orgs.service.ts";
+import { userLinkCommand, userPasswordCommand } from "./admin-web.ts";
 import { openDeps } from "./context.ts";
 import { parse, positiveInt, report, required, UsageError, type Io } from "./io.ts";
 
@@ -51,7 +52,9 @@ async function userCommand(verb: string | undefined, args: string[], io: Io) {
     report(io, values.json, { user_id: user.id, share_network: user.shareNetwork }, `network sharing for ${user.name}: ${state}`);
     return;
   }
-  throw new UsageError("usage: dealgraph admin user create|share ...");
+  if (verb === "password") return userPasswordCommand(args, io);
+  if (verb === "link") return userLinkCommand(args, io);
+  throw new UsageError("usage: dealgraph admin user create|share|password|link ...");
 }
 
 async function keyCommand(verb: string | undefined, args: string[], io: Io) {

@@ -18,6 +18,8 @@ usage:
   dealgraph admin org create --name N [--json]
   dealgraph admin user create (--org ORG_ID | --no-org) --email E --name N [--share-network] [--admin] [--json]
   dealgraph admin user share --user USER_ID on|off
+  dealgraph admin user password --user USER_ID     (the new password on stdin, at least 10 characters)
+  dealgraph admin user link --user USER_ID         (a one-time web app sign-in link, valid 15 minutes)
   dealgraph admin key create --user USER_ID --scope read|write [--name N] [--expires-at ISO]
                              [--daily-requests N] [--daily-actions N] [--json]
   dealgraph admin key revoke KEY_ID

@@ -74,5 +74,21 @@ export const orgsService = perDeps((deps: Deps) => {
     return db.update(users).set({ shareNetwork: share }).where(eq(users.id, userId)).returning().get();
   }
 
-  return { createOrg, getOrg, createUser, getUser, mustGetUser, setSharing };
+  /** The user with this address (case-insensitive), if any. */
+  function findUserByEmail(email: string): User | undefined {
+    return db.select().from(users).where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`).get();
+  }
+
+  /** Stores a password hash (made by the caller, e.g. with Bun.password); null removes it. */
+  function setPasswordHash(userId: string, hash: string | null): User {
+    mustGetUser(userId);
+    return db.update(users).set({ passwordHash: hash }).where(eq(users.id, userId)).returning().get();
+  }
+
+  /** An organization's users, by name. */
+  function listMembers(orgId: string): User[] {
+    return db.select().from(users).where(eq(users.orgId, orgId)).orderBy(sql`lower(${users.name})`).all();
+  }
+
+  return { createOrg, getOrg, createUser, getUser, mustGetUser, setSharing, findUserByEmail, setPasswordHash, listMembers };
 });

@@ -1,0 +1,147 @@
+// The frame every page shares (top bar, navigation, flash messages) and the small parts pages
+// are built from: fields with inline errors, badges, dates, usage meters.
+import { html, type Html } from "../html.ts";
+import type { Flash } from "../web.service.ts";
+
+export type NavKey = "home" | "keys" | "network" | "contacts" | "admin" | "account";
+
+export type Shell = {
+  title: string;
+  active?: NavKey;
+  user: { name: string; email: string; isAdmin: boolean } | null;
+  /** Null for a user in no organization: no org pages in the navigation. */
+  orgName: string | null;
+  csrf: string | null;
+  flashes?: Flash[];
+};
+
+const NAV: { key: NavKey; href: string; label: string; admin?: boolean }[] = [
+  { key: "home", href: "/app", label: "Overview" },
+  { key: "keys", href: "/app/keys", label: "API keys" },
+  { key: "network", href: "/app/network", label: "Network" },
+  { key: "contacts", href: "/app/contacts", label: "Contacts" },
+  { key: "admin", href: "/app/admin", label: "Admin", admin: true },
+];
+
+function head(title: string): Html {
+  return html`<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Dealgraph</title>
+<link rel="icon" href="/app/assets/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/app/assets/app.css">
+<script src="/app/assets/app.js" defer></script>
+</head>`;
+}
+
+export function layout(shell: Shell, body: Html): Html {
+  const { user } = shell;
+  const nav = user && shell.orgName ? NAV.filter((n) => !n.admin || user.isAdmin) : [];
+  return html`<html lang="en">
+${head(shell.title)}
+<body>
+<header class="topbar"><div class="topbar-inner">
+  <a class="brand" href="/app"><span class="brand-mark"></span>Dealgraph</a>
+  <nav class="nav" aria-label="Main">
+    ${nav.map((n) => html`<a href="${n.href}" class="${n.key === shell.active ? "active" : ""}"${n.key === shell.active ? html` aria-current="page"` : ""}>${n.label}</a>`)}
+  </nav>
+  ${user
+    ? html`<div class="who">
+    ${shell.orgName ? html`<span>${shell.orgName}</span><span aria-hidden="true">·</span>` : ""}
+    <a href="/app/account" class="${shell.active === "account" ? "active" : ""}">${user.name}</a>
+    <form method="post" action="/app/sign-out">${csrfField(shell.csrf)}<button class="linkish" type="submit">Sign out</button></form>
+  </div>`
+    : ""}
+</div></header>
+<main>
+${flashList(shell.flashes ?? [])}
+${body}
+</main>
+<footer>Dealgraph · self-hosted · <a href="/api/v1/docs">API reference</a></footer>
+</body>
+</html>`;
+}
+
+/** A page without the app frame: sign-in and sign-in links. */
+export function bareLayout(title: string, body: Html): Html {
+  return html`<html lang="en">
+${head(title)}
+<body>
+<div class="auth-wrap"><div class="auth-card">
+  <div class="auth-brand"><span class="brand-mark"></span>Dealgraph</div>
+  ${body}
+</div></div>
+</body>
+</html>`;
+}
+
+export function pageHead(title: string, subtitle?: string | Html, aside?: Html): Html {
+  return html`<div class="page-head"><div><h1>${title}</h1>${subtitle ? html`<p>${subtitle}</p>` : ""}</div>${aside ?? ""}</div>`;
+}
+
+export function csrfField(token: string | null): Html {
+  return token ? html`<input type="hidden" name="csrf" value="${token}">` : html``;
+}
+
+export function flashList(flashes: Flash[]): Html {
+  return html`${flashes.map(
+    (f, i) => html`<div class="flash ${f.kind}" role="${f.kind === "error" ? "alert" : "status"}">
+  <div>${f.text}</div>
+  ${f.secret
+    ? html`<div class="secret-box"><code id="secret-${i}" data-testid="new-secret">${f.secret.value}</code>
+      <button type="button" class="btn small secondary" data-copy="secret-${i}">Copy</button></div>
+      <div class="small secret-note">This is the only time the secret is shown. Store it in your password manager or secret store now.</div>`
+    : ""}
+</div>`,
+  )}`;
+}
+
+export type FieldSpec = {
+  label: string;
+  name: string;
+  type?: string;
+  value?: string | number | null;
+  error?: string | null;
+  hint?: string | Html;
+  attrs?: Html;
+};
+
+export function field(f: FieldSpec): Html {
+  const id = `f-${f.name}`;
+  return html`<div class="field${f.error ? " invalid" : ""}">
+  <label for="${id}">${f.label}</label>
+  <input id="${id}" name="${f.name}" type="${f.type ?? "text"}" value="${f.value ?? ""}"${f.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ""} ${f.attrs ?? ""}>
+  ${f.hint ? html`<div class="hint">${f.hint}</div>` : ""}
+  ${f.error ? html`<div class="error-text" id="${id}-error">${f.error}</div>` : ""}
+</div>`;
+}
+
+export function badge(text: string, kind: "ok" | "warn" | "bad" | "info" | "" = ""): Html {
+  return html`<span class="badge ${kind}">${text}</span>`;
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** `2026-11-22 14:05 UTC`, in a <time> element; an em dash for nothing. */
+export function when(iso: string | null | undefined, dateOnly = false): Html {
+  if (!iso) return html`<span class="muted">—</span>`;
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return html`${iso}`;
+  const day = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+  const text = dateOnly ? day : `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
+  return html`<time datetime="${d.toISOString()}">${text}</time>`;
+}
+
+export function isoDay(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+export function meter(used: number, limit: number, unit: string): Html {
+  const pct = limit > 0 ? Math.min(100, Math.round((used / limit) * 100)) : 100;
+  // The content security policy allows no inline styles: widths come in 5% steps of classes.
+  const step = used > 0 ? Math.max(5, Math.round(pct / 5) * 5) : 0;
+  return html`<div class="meter" title="${used} of ${limit} ${unit} today (UTC)">
+  <div class="meter-bar"><span class="w${step}${pct >= 90 ? " hot" : ""}"></span></div>
+  <span class="small">${used.toLocaleString("en-US")} / ${limit.toLocaleString("en-US")} ${unit}</span>
+</div>`;
+}

@@ -1,0 +1,120 @@
+// What stands in front of every signed-in page: the same-origin check and the CSRF token for
+// POSTs, the session cookie (expired sessions go back to sign-in), the organization and admin
+// requirements, and turning a service's ApiError into an HTML page instead of JSON.
+import type { Deps } from "../../deps.ts";
+import type { Principal } from "../../http/auth.ts";
+import { ApiError, asDependencyFailure } from "../../http/errors.ts";
+import { orgsService, type Org, type User } from "../orgs/orgs.service.ts";
+import { html } from "./html.ts";
+import { errorPage, noOrgPage } from "./pages/home.ts";
+import type { NavKey, Shell } from "./pages/layout.ts";
+import { clearCookie, formFields, htmlResponse, parseCookies, redirect, sameOrigin, SESSION_COOKIE } from "./web.http.ts";
+import { webService, type Flash, type SessionRecord } from "./web.service.ts";
+
+export type WebCtx = {
+  deps: Deps;
+  request: Request;
+  url: URL;
+  session: SessionRecord;
+  user: User;
+  org: Org | null;
+  fields: Record<string, string>;
+  params: Record<string, string>;
+  /** The frame of a page, with the flash messages waiting for this session (each shown once). */
+  shell(title: string, active?: NavKey): Shell;
+  flash(flash: Flash): void;
+};
+
+/** Signed-in org pages need the user's organization; admin pages an org admin. */
+export type GuardOptions = { org?: boolean; admin?: boolean };
+
+export type Handler = (c: WebCtx & { org: Org }) => Response | Promise<Response>;
+
+type ElysiaCtx = { request: Request; body?: unknown; params?: Record<string, string> };
+
+/** The network reads take a principal; a browser session stands for its user (no key, no budget). */
+export function sessionPrincipal(user: User, org: Org): Principal {
+  return {
+    keyId: "",
+    scope: "read",
+    userId: user.id,
+    userName: user.name,
+    orgId: org.id,
+    dailyRequests: 0,
+    dailyActions: 0,
+    requests: { allowed: true, limit: 0, remaining: 0, resetSeconds: 0 },
+  };
+}
+
+export function shellFor(deps: Deps, session: SessionRecord | null, user: User | null, org: Org | null, title: string, active?: NavKey): Shell {
+  return {
+    title,
+    active,
+    user: user ? { name: user.name, email: user.email, isAdmin: user.isAdmin } : null,
+    orgName: org?.name ?? null,
+    csrf: session?.csrfToken ?? null,
+    flashes: session ? webService(deps).takeFlashes(session.id) : [],
+  };
+}
+
+export function crossOriginRefused(): Response {
+  return htmlResponse(
+    errorPage(null, 403, "Request refused", "This form was sent from another site. For your safety it was not processed."),
+    403,
+  );
+}
+
+export function errorResponse(deps: Deps, error: unknown, shell: Shell | null): Response {
+  if (error instanceof ApiError) {
+    const title = error.status === 404 ? "Not found" : error.status === 409 ? "Not possible" : error.status === 403 ? "Not allowed" : "Something is wrong";
+    const message = typeof error.detail === "string" ? error.detail : error.detail.map((d) => d.msg).join(" ");
+    return htmlResponse(errorPage(shell, error.status, title, message), error.status, error.headers);
+  }
+  const down = asDependencyFailure(error);
+  if (down) return htmlResponse(errorPage(shell, 503, "Temporarily unavailable", "The database is busy. Try again in a moment."), 503, down.headers);
+  deps.log.error("web app: unhandled error", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  return htmlResponse(errorPage(shell, 500, "Something went wrong", "The error was logged. Try again, or tell your administrator."), 500);
+}
+
+export function guard(deps: Deps, opts: GuardOptions, handler: Handler) {
+  const web = webService(deps);
+  const orgs = orgsService(deps);
+  const requireOrg = opts.org !== false;
+
+  return async (ctx: ElysiaCtx): Promise<Response> => {
+    const { request } = ctx;
+    const url = new URL(request.url);
+    const isPost = request.method === "POST";
+    if (isPost && !sameOrigin(request, deps.config)) return crossOriginRefused();
+
+    const token = parseCookies(request)[SESSION_COOKIE];
+    const found = web.resolve(token);
+    if (!found) {
+      const next = isPost ? "/app" : url.pathname + url.search;
+      const query = new URLSearchParams({ next, ...(token ? { expired: "1" } : {}) });
+      return redirect(`/app/sign-in?${query}`, token ? [clearCookie(request, SESSION_COOKIE)] : []);
+    }
+    const { session, user } = found;
+    const org = user.orgId ? (orgs.getOrg(user.orgId) ?? null) : null;
+    const shell = (title: string, active?: NavKey) => shellFor(deps, session, user, org, title, active);
+    const fields = formFields(ctx.body);
+
+    if (isPost && !web.csrfMatches(session, fields.csrf)) {
+      return htmlResponse(
+        errorPage(shell("Form expired"), 403, "This form has expired", html`The form's security token is missing or does not match your session, so nothing was changed.
+          <a href="${url.pathname}">Reload the page</a> and try again.`),
+        403,
+      );
+    }
+    if (requireOrg && !org) return htmlResponse(noOrgPage(shell("No organization")), url.pathname === "/app" ? 200 : 403);
+    if (opts.admin && !user.isAdmin) {
+      return htmlResponse(errorPage(shell("Admins only", "admin"), 403, "Admins only", "This page is for your organization's administrators."), 403);
+    }
+    const c = { deps, request, url, session, user, org, fields, params: ctx.params ?? {}, shell, flash: (f: Flash) => web.pushFlash(session.id, f) };
+    try {
+      return await handler(c as WebCtx & { org: Org });
+    } catch (error) {
+      return errorResponse(deps, error, shell("Error"));
+    }
+  };
+}

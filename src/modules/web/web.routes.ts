@@ -1,0 +1,192 @@
+// The web app under /app: its embedded assets, signing in (password or one-time link), signing
+// out, the account page, and the signed-in pages (web.pages.ts). Hidden from the OpenAPI document.
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { accountPage, type AccountView } from "./pages/account.ts";
+import { errorPage } from "./pages/home.ts";
+import { linkPage, signInPage, type SignInView } from "./pages/sign-in.ts";
+import { CSS, FAVICON_SVG, JS, METER_CSS } from "./style.ts";
+import { passwordProblem, webAuth } from "./web.auth.ts";
+import { crossOriginRefused, guard, shellFor, type WebCtx } from "./web.guard.ts";
+import {
+  clearCookie,
+  cookie,
+  formFields,
+  htmlResponse,
+  parseCookies,
+  PRE_SESSION_COOKIE,
+  redirect,
+  safeNext,
+  sameOrigin,
+  SESSION_COOKIE,
+} from "./web.http.ts";
+import { pageRoutes } from "./web.pages.ts";
+import { constantTimeEqual, randomToken, SESSION_ABSOLUTE_MS, webService, type SignInMethod } from "./web.service.ts";
+
+const hidden = { detail: { hide: true } };
+const PRE_SESSION_MAX_AGE = 2 * 3600;
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,100}$/;
+
+function asset(body: string, type: string) {
+  return () => new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" } });
+}
+
+/** The anonymous forms' CSRF token: the pre-session cookie's value, made when missing. */
+function preSession(request: Request): { token: string; setCookie: string[] } {
+  const existing = parseCookies(request)[PRE_SESSION_COOKIE];
+  if (existing && TOKEN_SHAPE.test(existing)) return { token: existing, setCookie: [] };
+  const token = randomToken();
+  return { token, setCookie: [cookie(request, PRE_SESSION_COOKIE, token, PRE_SESSION_MAX_AGE)] };
+}
+
+function preSessionMatches(request: Request, given: string | undefined): boolean {
+  const expected = parseCookies(request)[PRE_SESSION_COOKIE];
+  return !!expected && !!given && constantTimeEqual(expected, given);
+}
+
+function withCookies(response: Response, cookies: string[]): Response {
+  for (const c of cookies) response.headers.append("set-cookie", c);
+  return response;
+}
+
+export function webRoutes(deps: Deps) {
+  const web = webService(deps);
+  const auth = webAuth(deps);
+
+  /** A new session replaces whatever session cookie came in (no fixation), and the pre-session token. */
+  function startSession(request: Request, userId: string, method: SignInMethod, next: string): Response {
+    const old = web.resolve(parseCookies(request)[SESSION_COOKIE]);
+    if (old) web.destroy(old.session.id);
+    const { token } = web.createSession(userId, method, request.headers.get("user-agent"));
+    return redirect(next, [cookie(request, SESSION_COOKIE, token, SESSION_ABSOLUTE_MS / 1000), clearCookie(request, PRE_SESSION_COOKIE)]);
+  }
+
+  function renderSignIn(request: Request, view: Omit<SignInView, "csrf">, status = 200, headers: Record<string, string> = {}): Response {
+    const pre = preSession(request);
+    return withCookies(htmlResponse(signInPage({ ...view, csrf: pre.token }), status, headers), pre.setCookie);
+  }
+
+  async function accountView(c: WebCtx, errors: AccountView["errors"] = {}): Promise<AccountView> {
+    return {
+      name: c.user.name,
+      email: c.user.email,
+      orgName: c.org?.name ?? null,
+      isAdmin: c.user.isAdmin,
+      hasPassword: c.user.passwordHash !== null,
+      needsCurrent: c.user.passwordHash !== null && c.session.method === "password",
+      sessionStarted: c.session.createdAt,
+      sessionExpires: new Date(Date.parse(c.session.createdAt) + SESSION_ABSOLUTE_MS).toISOString(),
+      errors,
+    };
+  }
+
+  return (
+    new Elysia()
+      .get("/app/assets/app.css", asset(CSS + METER_CSS, "text/css; charset=utf-8"), hidden)
+      .get("/app/assets/app.js", asset(JS, "text/javascript; charset=utf-8"), hidden)
+      .get("/app/assets/favicon.svg", asset(FAVICON_SVG, "image/svg+xml"), hidden)
+      // Signing in with a password
+      .get(
+        "/app/sign-in",
+        ({ request }) => {
+          const url = new URL(request.url);
+          if (web.resolve(parseCookies(request)[SESSION_COOKIE])) return redirect(safeNext(url.searchParams.get("next")));
+          const notice = url.searchParams.has("signed_out")
+            ? "You are signed out."
+            : url.searchParams.has("expired")
+              ? "Your session has expired. Sign in again to continue."
+              : null;
+          const next = url.searchParams.get("next");
+          return renderSignIn(request, { notice, next: next ? safeNext(next) : undefined });
+        },
+        hidden,
+      )
+      .post(
+        "/app/sign-in",
+        async ({ request, body }) => {
+          if (!sameOrigin(request, deps.config)) return crossOriginRefused();
+          const f = formFields(body);
+          const email = (f.email ?? "").trim();
+          const next = f.next ? safeNext(f.next) : undefined;
+          if (!preSessionMatches(request, f.csrf)) {
+            return renderSignIn(request, { email, next, error: "The sign-in form expired (or cookies are blocked). Please try again." }, 403);
+          }
+          const result = await auth.signInWithPassword(email, f.password ?? "");
+          if (result.ok) return startSession(request, result.user.id, "password", next ?? "/app");
+          if (result.reason === "rate_limited") {
+            const error = `Too many failed sign-ins for this email address. Try again in ${result.retryAfterSeconds} seconds.`;
+            return renderSignIn(request, { email, next, error }, 429, { "retry-after": String(result.retryAfterSeconds) });
+          }
+          return renderSignIn(request, { email, next, error: "The email address or password is not right." }, 401);
+        },
+        hidden,
+      )
+      // Signing in with a one-time link: the GET only shows the link (mail scanners and link
+      // previews follow GETs); the button's POST uses it up.
+      .get(
+        "/app/sign-in/link",
+        ({ request }) => {
+          const token = new URL(request.url).searchParams.get("token") ?? "";
+          const state = auth.peekLink(token);
+          if (state.status !== "valid") return htmlResponse(linkPage({ state: state.status }), state.status === "unknown" ? 404 : 410);
+          const pre = preSession(request);
+          return withCookies(htmlResponse(linkPage({ state: "valid", token, csrf: pre.token, name: state.user.name, email: state.user.email })), pre.setCookie);
+        },
+        hidden,
+      )
+      .post(
+        "/app/sign-in/link",
+        ({ request, body }) => {
+          if (!sameOrigin(request, deps.config)) return crossOriginRefused();
+          const f = formFields(body);
+          if (!preSessionMatches(request, f.csrf)) {
+            return htmlResponse(errorPage(null, 403, "This form has expired", "Open the sign-in link again and press the button."), 403);
+          }
+          const state = auth.consumeLink(f.token ?? "");
+          if (state.status !== "valid") return htmlResponse(linkPage({ state: state.status }), state.status === "unknown" ? 404 : 410);
+          const response = startSession(request, state.user.id, "link", state.user.passwordHash ? "/app" : "/app/account");
+          return response;
+        },
+        hidden,
+      )
+      .post(
+        "/app/sign-out",
+        ({ request, body }) => {
+          if (!sameOrigin(request, deps.config)) return crossOriginRefused();
+          const found = web.resolve(parseCookies(request)[SESSION_COOKIE]);
+          if (found) {
+            if (!web.csrfMatches(found.session, formFields(body).csrf)) {
+              const shell = shellFor(deps, found.session, found.user, null, "Form expired");
+              return htmlResponse(errorPage(shell, 403, "This form has expired", "Reload the page and sign out again."), 403);
+            }
+            web.destroy(found.session.id);
+          }
+          return redirect("/app/sign-in?signed_out=1", [clearCookie(request, SESSION_COOKIE)]);
+        },
+        hidden,
+      )
+      // The account page works for a user in no organization too.
+      .get("/app/account", guard(deps, { org: false }, async (c) => htmlResponse(accountPage(c.shell("Account", "account"), await accountView(c)))), hidden)
+      .post(
+        "/app/account/password",
+        guard(deps, { org: false }, async (c) => {
+          const { current = "", password = "", confirm = "" } = c.fields;
+          const errors: AccountView["errors"] = {};
+          const view = await accountView(c);
+          if (view.needsCurrent && !(await auth.verifyPassword(c.user, current))) errors.current = "That is not your current password.";
+          const problem = passwordProblem(password);
+          if (problem) errors.password = problem;
+          else if (password !== confirm) errors.confirm = "The two passwords are not the same.";
+          if (Object.keys(errors).length) return htmlResponse(accountPage(c.shell("Account", "account"), { ...view, errors }), 422);
+          await auth.setPassword(c.user.id, password);
+          web.destroyOthers(c.user.id, c.session.id);
+          c.flash({ kind: "success", text: "Your password is saved. Other sessions of yours were signed out." });
+          return redirect("/app/account");
+        }),
+        hidden,
+      )
+      .use(pageRoutes(deps))
+      // Anything else under /app: an HTML 404, not the API's JSON one.
+      .get("/app/*", () => htmlResponse(errorPage(null, 404, "Page not found", "There is no page at this address."), 404), hidden)
+  );
+}
