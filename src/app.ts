@@ -5,6 +5,7 @@ import { errorHandlerPlugin } from "./http/error-handler.ts";
 import { openApiRoutes } from "./http/openapi.ts";
 import { requestIdPlugin } from "./http/request-id.ts";
 import { apiKeyRoutes } from "./modules/api-keys/api-keys.routes.ts";
+import { dealRoutes } from "./modules/deals/deals.routes.ts";
 import { fundsRoutes } from "./modules/funds/funds.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { networkRoutes } from "./modules/network/network.routes.ts";
@@ -25,6 +26,8 @@ export function createApp(deps: Deps) {
     .use(apiKeyRoutes(deps))
     // network intelligence
     .use(networkRoutes(deps))
+    // deals and their analyses
+    .use(dealRoutes(deps))
     // portfolio and funds
     .use(portfolioRoutes(deps))
     .use(fundsRoutes(deps))

@@ -2,8 +2,10 @@
 // founder analysis, research), the way jobs/index.ts lists the jobs. `serve` starts one runner
 // over all of them.
 import type { Deps } from "../../deps.ts";
+import { dealAnalysisHandler } from "../deals/deals.handler.ts";
+import { DEAL_ANALYSIS } from "../deals/deals.service.ts";
 import type { Handler } from "./runner.ts";
 
-export function actionHandlers(_deps: Deps): Map<string, Handler> {
-  return new Map();
+export function actionHandlers(deps: Deps): Map<string, Handler> {
+  return new Map([[DEAL_ANALYSIS.kind, dealAnalysisHandler(deps)]]);
 }

@@ -1,0 +1,140 @@
+// The deals surface: list, record, analysis status and events, documents inventory, and the
+// upload submission (website and document-link submissions come with the fetchers).
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { authPlugin } from "../../http/auth.ts";
+import { ApiError, invalid } from "../../http/errors.ts";
+import { discard, MB, readMultipart } from "../../http/multipart.ts";
+import { jsonResponses } from "../../http/openapi.ts";
+import { adoptBlob, tempDir } from "../../lib/blobs.ts";
+import { newId } from "../../lib/ids.ts";
+import { runEvents } from "../actions/actions.events.ts";
+import { actionsService, statusView } from "../actions/actions.service.ts";
+import { CONTENT_TYPES, detectFileKind, isOffice } from "../documents/file-type.ts";
+import { findLibreOffice } from "../health/health.routes.ts";
+import {
+  AcceptedResponse,
+  AnalysisStatusResponse,
+  DealDetailResponse,
+  DealListQuery,
+  DealListResponse,
+  DealViewQuery,
+  DocumentsResponse,
+  UploadBodyDoc,
+} from "./deals.model.ts";
+import { dealsService, nameTarget, type DealFilters } from "./deals.service.ts";
+
+const tags = ["Deals"];
+const UPLOAD_MAX = 50 * MB;
+
+export function dealRoutes(deps: Deps) {
+  const deals = dealsService(deps);
+  const actions = actionsService(deps);
+  const asOf = () => deps.clock.now().toISOString();
+
+  return new Elysia({ prefix: "/api/v1/deals" })
+    .use(authPlugin(deps))
+    .get(
+      "",
+      ({ principal, query }) => {
+        const { total, deals: rows } = deals.list(principal.orgId, query as DealFilters);
+        return { deals: rows, total, limit: query.limit, offset: query.offset, has_more: query.offset + rows.length < total, scope: "org_workspace" as const, as_of: asOf() };
+      },
+      {
+        auth: "read",
+        query: DealListQuery,
+        detail: { operationId: "listDeals", tags, summary: "The org's deals, newest first", responses: jsonResponses({ 200: DealListResponse }) },
+      },
+    )
+    .get("/:deal_id", ({ principal, params, query }) => deals.detail(principal.orgId, params.deal_id, query.view === "full" ? "full" : "summary"), {
+      auth: "read",
+      query: DealViewQuery,
+      detail: { operationId: "getDeal", tags, summary: "A deal: company, round, team, score; view=full adds the analysis", responses: jsonResponses({ 200: DealDetailResponse }) },
+    })
+    .get("/:deal_id/analysis", ({ principal, params }) => deals.analysisStatus(principal.orgId, params.deal_id), {
+      auth: "read",
+      detail: { operationId: "getDealAnalysisStatus", tags, summary: "The deal analysis' status and, while running, its progress", responses: jsonResponses({ 200: AnalysisStatusResponse }) },
+    })
+    .get(
+      "/:deal_id/analysis/events",
+      ({ principal, params, set }) => {
+        const deal = deals.mustGet(principal.orgId, params.deal_id);
+        const run = actions.latestFor(principal.orgId, deal.id);
+        if (!run) throw new ApiError(404, "This deal has no analysis");
+        return runEvents(deps, principal, run, set.headers as Record<string, string>, (r) => ({ deal_id: deal.id, ...statusView(r, deps.clock.now()) }));
+      },
+      {
+        auth: "read",
+        detail: {
+          operationId: "streamDealAnalysisEvents",
+          tags,
+          summary: "Server-Sent Events: progress (first = current state), done with result_url, error",
+          responses: { 200: { description: "text/event-stream", content: { "text/event-stream": { schema: { type: "string" } } } } },
+        },
+      },
+    )
+    .get("/:deal_id/documents", ({ principal, params }) => deals.documents(principal.orgId, params.deal_id), {
+      auth: "read",
+      detail: { operationId: "listDealDocuments", tags, summary: "The deal's documents: primary uploads and data-room files", responses: jsonResponses({ 200: DocumentsResponse }) },
+    })
+    .post(
+      "/analyze/upload",
+      async ({ principal, request, set }) => {
+        const { fields, files } = await readMultipart(request, { dir: tempDir(deps.config.dataDir), maxFileBytes: UPLOAD_MAX, maxFiles: 1 });
+        try {
+          const file = files.find((f) => f.field === "file");
+          if (!file) throw invalid(["body", "file"], "Field required", "missing");
+          const kind = fields.kind ?? "company";
+          if (kind !== "company" && kind !== "fund") throw invalid(["body", "kind"], "Input should be 'company' or 'fund'", "enum");
+          const companyName = fields.company_name?.trim() || null;
+          if (companyName && companyName.length > 200) throw invalid(["body", "company_name"], "String should have at most 200 characters", "string_too_long");
+          const bytes = new Uint8Array(await Bun.file(file.path).arrayBuffer());
+          const type = detectFileKind(bytes, file.filename);
+          if (type !== "pdf" && !isOffice(type)) {
+            throw new ApiError(415, `${file.filename} is not a PDF, PPT/PPTX or DOC/DOCX file (judged by its content, not its name).`);
+          }
+          if (isOffice(type) && !findLibreOffice()) {
+            throw new ApiError(503, "PPT/DOC uploads need LibreOffice, which is not installed on this server; upload a PDF, or retry once it is installed.", { "Retry-After": "3600" });
+          }
+          const accepted = deals.submit(
+            principal,
+            { companyName, kind, source: "upload", targetKey: companyName ? nameTarget(companyName) : `file:${file.sha256}` },
+            (dealId) => {
+              adoptBlob(deps.config.dataDir, file.path, file.sha256);
+              deps.db.$client
+                .query(
+                  `INSERT INTO deal_documents (id, org_id, deal_id, filename, kind, content_type, size_bytes, sha256, status, uploaded_at)
+                   VALUES (?, ?, ?, ?, 'primary_upload', ?, ?, ?, 'received', ?)`,
+                )
+                .run(newId(), principal.orgId, dealId, file.filename, CONTENT_TYPES[type], file.size, file.sha256, asOf());
+            },
+            { document: file.sha256 },
+          );
+          set.status = 202;
+          Object.assign(set.headers, accepted.headers);
+          return {
+            deal_id: accepted.dealId,
+            status: "queued" as const,
+            status_url: `/api/v1/deals/${accepted.dealId}/analysis`,
+            result_url: `/api/v1/deals/${accepted.dealId}`,
+            email_verification_required: false,
+            existing: false,
+            as_of: asOf(),
+          };
+        } finally {
+          discard(files); // adopted files have moved; this removes only what was refused
+        }
+      },
+      {
+        auth: "write",
+        parse: "none", // streamed by readMultipart, never buffered whole
+        detail: {
+          operationId: "analyzeUpload",
+          tags,
+          summary: "Analyse an uploaded deck (PDF, PPT/PPTX, DOC/DOCX; 50 MB; 413 over, 415 for other types)",
+          requestBody: { required: true, content: { "multipart/form-data": { schema: JSON.parse(JSON.stringify(UploadBodyDoc)) } } },
+          responses: jsonResponses({ 202: AcceptedResponse }),
+        },
+      },
+    );
+}

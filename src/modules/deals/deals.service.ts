@@ -1,0 +1,193 @@
+// Deals in the org workspace: the list and the record the spec reads, the documents inventory,
+// and submissions (an upload today) that create a deal and dispatch its analysis in one
+// transaction with the actions budget.
+import { perDeps, type Deps } from "../../deps.ts";
+import type { Principal } from "../../http/auth.ts";
+import { conflict, notFound } from "../../http/errors.ts";
+import { isUuid, newId } from "../../lib/ids.ts";
+import { actionsService, statusView, type RunStatus } from "../actions/actions.service.ts";
+import type { DealAnalysis, DealFacts } from "../../engines/deal-engine.ts";
+
+export const DEAL_ANALYSIS = {
+  kind: "deal_analysis",
+  eventPrefix: "deal.analysis",
+  resultUrl: (dealId: string) => `/api/v1/deals/${dealId}`,
+};
+
+export type DealRow = {
+  id: string;
+  org_id: string;
+  company_name: string | null;
+  domain: string | null;
+  website: string | null;
+  kind: "company" | "fund";
+  stage: string;
+  source: string;
+  target_key: string;
+  score: number | null;
+  score_confidence: number | null;
+  facts: string | null;
+  analysis: string | null;
+  created_at: string;
+  updated_at: string;
+  analysis_status: RunStatus | null;
+};
+
+export type DealFilters = { status?: RunStatus; stage?: string; kind?: "company" | "fund"; q?: string; limit: number; offset: number };
+
+/** The "same target" key of CONTRACT.md for a name: lower-cased letters and digits only. */
+export const nameTarget = (name: string) => `name:${name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "")}`;
+
+const LATEST_STATUS = `(SELECT status FROM action_runs a WHERE a.subject_id = d.id ORDER BY a.created_at DESC, a.id DESC LIMIT 1)`;
+
+export const dealsService = perDeps((deps: Deps) => {
+  const sqlite = deps.db.$client;
+  const actions = actionsService(deps);
+  actions.register(DEAL_ANALYSIS);
+
+  const byId = sqlite.query<DealRow, { org: string; id: string }>(`SELECT d.*, ${LATEST_STATUS} AS analysis_status FROM deals d WHERE d.id = $id AND d.org_id = $org`);
+  const activeForTarget = sqlite.query<{ id: string }, { org: string; target: string }>(
+    `SELECT d.id FROM deals d JOIN action_runs a ON a.subject_id = d.id
+     WHERE d.org_id = $org AND d.target_key = $target AND a.status IN ('queued', 'running') LIMIT 1`,
+  );
+  const documentsOf = sqlite.query<Record<string, unknown>, [string]>(
+    `SELECT id, filename, kind, folder, category, content_type, size_bytes, sha256, page_count, status, uploaded_at
+     FROM deal_documents WHERE deal_id = ? ORDER BY uploaded_at, id`,
+  );
+
+  function list(orgId: string, f: DealFilters) {
+    const where = ["d.org_id = $org"];
+    const params: Record<string, string | number> = { org: orgId, limit: f.limit, offset: f.offset };
+    if (f.status) (where.push(`${LATEST_STATUS} = $status`), (params.status = f.status));
+    if (f.stage) (where.push("d.stage = $stage"), (params.stage = f.stage));
+    if (f.kind) (where.push("d.kind = $kind"), (params.kind = f.kind));
+    if (f.q) (where.push("lower(d.company_name) LIKE $q ESCAPE '\\'"), (params.q = `%${f.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+    const cond = where.join(" AND ");
+    const total = sqlite.query<{ n: number }, Record<string, string | number>>(`SELECT COUNT(*) AS n FROM deals d WHERE ${cond}`).get(params)!.n;
+    const rows = sqlite
+      .query<DealRow, Record<string, string | number>>(
+        `SELECT d.*, ${LATEST_STATUS} AS analysis_status FROM deals d WHERE ${cond} ORDER BY d.created_at DESC, d.id DESC LIMIT $limit OFFSET $offset`,
+      )
+      .all(params);
+    return { total, deals: rows.map(listRow) };
+  }
+
+  function listRow(d: DealRow) {
+    return {
+      deal_id: d.id,
+      company_name: d.company_name,
+      domain: d.domain,
+      website: d.website,
+      kind: d.kind,
+      stage: d.stage,
+      source: d.source,
+      analysis_status: d.analysis_status,
+      score: d.score,
+      created_at: d.created_at,
+      updated_at: d.updated_at,
+    };
+  }
+
+  function mustGet(orgId: string, dealId: string): DealRow {
+    const deal = isUuid(dealId) ? byId.get({ org: orgId, id: dealId }) : null;
+    if (!deal) throw notFound("Deal not found");
+    return deal;
+  }
+
+  const EMPTY_FACTS: DealFacts = {
+    company: { name: null, domain: null, website: null, description: null, sector: null, location: null, founded_year: null },
+    round: { stage: null, amount: null, currency: null, pre_money_valuation: null },
+    team: [],
+  };
+
+  /** The record: structured facts always; `analysis` only in the full view (else null, same schema). */
+  function detail(orgId: string, dealId: string, view: "full" | "summary") {
+    const d = mustGet(orgId, dealId);
+    const facts: DealFacts = d.facts ? JSON.parse(d.facts) : EMPTY_FACTS;
+    const analysis = d.analysis ? JSON.parse(d.analysis) : null;
+    return {
+      ...listRow(d),
+      company: { ...facts.company, name: facts.company.name ?? d.company_name, domain: facts.company.domain ?? d.domain, website: facts.company.website ?? d.website },
+      round: facts.round,
+      team: facts.team,
+      score_confidence: d.score_confidence,
+      analysis: view === "full" ? analysis : null,
+      scope: "org_workspace" as const,
+      as_of: deps.clock.now().toISOString(),
+    };
+  }
+
+  function analysisStatus(orgId: string, dealId: string) {
+    const d = mustGet(orgId, dealId);
+    const run = actions.latestFor(orgId, d.id);
+    if (!run) throw notFound("This deal has no analysis");
+    return { deal_id: d.id, ...statusView(run, deps.clock.now()) };
+  }
+
+  function documents(orgId: string, dealId: string) {
+    const d = mustGet(orgId, dealId);
+    return {
+      deal_id: d.id,
+      documents: documentsOf.all(d.id).map(({ id, ...doc }) => ({ document_id: id, ...doc })),
+      scope: "org_workspace" as const,
+      as_of: deps.clock.now().toISOString(),
+    };
+  }
+
+  /** 409 while another analysis of the same target is queued or running in the org. */
+  function assertNoLiveSubmission(orgId: string, target: string) {
+    const live = activeForTarget.get({ org: orgId, target });
+    if (live) throw conflict(`An analysis of the same company is already in progress (deal ${live.id}); poll its status instead of submitting again.`);
+  }
+
+  type NewDeal = {
+    companyName: string | null;
+    kind: "company" | "fund";
+    source: "website" | "document" | "upload";
+    targetKey: string;
+    website?: string | null;
+    domain?: string | null;
+    documentUrl?: string | null;
+  };
+
+  /** Creates the deal and dispatches its analysis: one transaction, so a refusal leaves nothing behind. */
+  function submit(principal: Principal, deal: NewDeal, withDocuments: (dealId: string) => void, input: Record<string, unknown>) {
+    return sqlite.transaction(() => {
+      assertNoLiveSubmission(principal.orgId, deal.targetKey);
+      const id = newId();
+      const now = deps.clock.now().toISOString();
+      sqlite
+        .query(
+          `INSERT INTO deals (id, org_id, created_by, company_name, domain, website, kind, stage, source, target_key, document_url, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'new', ?, ?, ?, ?, ?)`,
+        )
+        .run(id, principal.orgId, principal.userId, deal.companyName, deal.domain ?? null, deal.website ?? null, deal.kind, deal.source, deal.targetKey, deal.documentUrl ?? null, now, now);
+      withDocuments(id);
+      const { run, headers } = actions.dispatch(principal, DEAL_ANALYSIS.kind, id, input);
+      return { dealId: id, run, headers };
+    })();
+  }
+
+  function storeAnalysis(dealId: string, a: DealAnalysis) {
+    const c = a.facts.company;
+    sqlite
+      .query(
+        `UPDATE deals SET company_name = COALESCE(company_name, ?), domain = COALESCE(domain, ?), website = COALESCE(website, ?), kind = ?,
+           score = ?, score_confidence = ?, facts = ?, analysis = ?, updated_at = ? WHERE id = ?`,
+      )
+      .run(
+        c.name,
+        c.domain,
+        c.website,
+        a.kind,
+        a.score,
+        a.score_confidence,
+        JSON.stringify(a.facts),
+        JSON.stringify({ engine: a.engine, summary: a.summary, sections: a.sections, completed_at: deps.clock.now().toISOString() }),
+        deps.clock.now().toISOString(),
+        dealId,
+      );
+  }
+
+  return { list, mustGet, detail, analysisStatus, documents, submit, storeAnalysis };
+});
