@@ -116,8 +116,11 @@ export function writeMailbox(path: string, o: { seed?: number; now: Date; messag
   const seed = o.seed ?? 11;
   const contacts = o.contacts ?? Math.max(900, Math.round(o.messages / 12));
   const { people } = generatePeople(seed, Math.round(contacts * 1.4));
-  const r = rng(seed + 1);
-  const net = partnerNetwork(r, o.now.getTime(), o.me, people, Math.round(contacts / 3), { contacts, messages: Math.round(o.messages / 0.98), meetings: 0 }, o.me.email.split("@")[1]);
+  const make = (budget: number) => partnerNetwork(rng(seed + 1), o.now.getTime(), o.me, people, Math.round(contacts / 3), { contacts, messages: budget, meetings: 0 }, o.me.email.split("@")[1]);
+  // The mix (noise, duplicates, one-way mail) is not exactly the budget: grow it until there are enough.
+  let budget = o.messages;
+  let net = make(budget);
+  while (net.msgs.length < o.messages) net = make((budget = Math.ceil(budget * (o.messages / net.msgs.length) * 1.005)));
   const bytes = writeMbox(path, net.msgs);
   return { messages: net.msgs.length, bytes };
 }

@@ -11,6 +11,10 @@ import { normalizeEmail } from "../network.identity.ts";
 
 /** The headers the importer reads; others are not kept. */
 const WANTED = new Set(["from", "to", "cc", "date", "message-id", "subject", "list-id", "list-unsubscribe", "precedence", "auto-submitted"]);
+/** Longest wanted name: a header name longer than this is not looked at. */
+export const MAX_WANTED_NAME = 16;
+
+export const isWantedHeader = (lowerCaseName: string) => WANTED.has(lowerCaseName);
 
 export type HeaderBlock = {
   /** Line of the message's first line in its file (the `From ` separator of an mbox, else line 1). */
@@ -19,32 +23,58 @@ export type HeaderBlock = {
   headers: Map<string, { value: string; line: number }[]>;
 };
 
+/** Collects the wanted headers of one message, line by line (unfolding continuation lines). */
+export class HeaderBuilder {
+  private headers = new Map<string, { value: string; line: number }[]>();
+  private current: { value: string; line: number } | null = null;
+
+  /** A header line whose (lower-cased) name is wanted. */
+  start(name: string, value: string, line: number): void {
+    this.current = { value, line };
+    const list = this.headers.get(name);
+    if (list) list.push(this.current);
+    else this.headers.set(name, [this.current]);
+  }
+  /** A header line that is not wanted (its continuation lines are dropped too). */
+  skip(): void {
+    this.current = null;
+  }
+  /** True when the next continuation line belongs to a wanted header. */
+  get open(): boolean {
+    return this.current !== null;
+  }
+  /** A folded continuation (a line starting with a space or tab), already trimmed. */
+  continue(text: string): void {
+    if (this.current) this.current.value += " " + text;
+  }
+  finish(messageLine: number): HeaderBlock {
+    const block = { line: messageLine, headers: this.headers };
+    this.headers = new Map();
+    this.current = null;
+    return block;
+  }
+}
+
 /**
  * Unfolds header lines (a line starting with a space or tab continues the previous one).
  * `firstLine` is the file line of `lines[0]`.
  */
 export function parseHeaderLines(lines: string[], firstLine: number, messageLine = firstLine): HeaderBlock {
-  const headers = new Map<string, { value: string; line: number }[]>();
-  let current: { value: string; line: number } | null = null;
+  const b = new HeaderBuilder();
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i];
     const c = raw.charCodeAt(0);
     if (c === 32 || c === 9) {
-      // Folded continuation of the previous header (kept only when that header is wanted).
-      if (current) current.value += " " + raw.trim();
+      if (b.open) b.continue(raw.trim());
       continue;
     }
     const colon = raw.indexOf(":");
-    current = null;
-    if (colon <= 0) continue; // not a header line: lenient, as mail readers are
-    const name = raw.slice(0, colon).trim().toLowerCase();
-    if (!WANTED.has(name)) continue;
-    current = { value: raw.slice(colon + 1).trim(), line: firstLine + i };
-    const list = headers.get(name);
-    if (list) list.push(current);
-    else headers.set(name, [current]);
+    const name = colon > 0 && colon <= MAX_WANTED_NAME + 2 ? raw.slice(0, colon).trim().toLowerCase() : "";
+    // Lines that are not `Name: value` are passed over, as mail readers do.
+    if (WANTED.has(name)) b.start(name, raw.slice(colon + 1).trim(), firstLine + i);
+    else b.skip();
   }
-  return { line: messageLine, headers };
+  return b.finish(messageLine);
 }
 
 export const header = (block: HeaderBlock, name: string) => block.headers.get(name)?.[0];
@@ -58,7 +88,7 @@ export function mailboxes(block: HeaderBlock, ...names: string[]): Mailbox[] {
   for (const name of names) {
     for (const h of block.headers.get(name) ?? []) {
       if (!h.value) continue;
-      for (const a of addressParser(h.value, { flatten: true })) {
+      for (const a of simpleList(h.value) ?? addressParser(h.value, { flatten: true })) {
         if (!("address" in a) || !a.address) continue;
         const email = normalizeEmail(a.address);
         if (!email || seen.has(email)) continue;
@@ -70,10 +100,32 @@ export function mailboxes(block: HeaderBlock, ...names: string[]): Mailbox[] {
   return out;
 }
 
+const SIMPLE_ENTRY = /^\s*(?:([^<>@]*?)\s*<([^<>\s]+@[^<>\s]+)>|([^<>\s]+@[^<>\s]+))\s*$/;
+
+/**
+ * The common case without postal-mime's full parser (which costs most of the header parsing
+ * time): `Name <a@b>, c@d` with no quotes, comments, groups, encoded words or escapes. Anything
+ * else returns null and goes to addressParser.
+ */
+function simpleList(value: string): { name: string; address: string }[] | null {
+  if (/["():;\\]|=\?/.test(value)) return null;
+  const out: { name: string; address: string }[] = [];
+  for (const part of value.split(",")) {
+    if (!part.trim()) continue;
+    const m = SIMPLE_ENTRY.exec(part);
+    if (!m) return null;
+    out.push(m[2] ? { name: m[1], address: m[2] } : { name: "", address: m[3] });
+  }
+  return out;
+}
+
 /** A display name worth keeping: not empty, not the address itself, without stray quotes. */
 function displayName(raw: string | undefined, email: string): string | null {
-  const name = raw?.replace(/^["'\s]+|["'\s]+$/g, "").replace(/\s+/g, " ");
-  if (!name || name.toLowerCase() === email || normalizeEmail(name) !== null) return null;
+  if (!raw) return null;
+  let name = raw.trim();
+  if (/^["']|["']$/.test(name)) name = name.replace(/^["'\s]+|["'\s]+$/g, "");
+  if (/\s\s|[\t\n]/.test(name)) name = name.replace(/\s+/g, " ");
+  if (!name || (name.includes("@") && (name.toLowerCase() === email || normalizeEmail(name) !== null))) return null;
   return name;
 }
 
@@ -82,6 +134,9 @@ const MONTHS: Record<string, number> = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4,
 const ZONES: Record<string, number> = { ut: 0, utc: 0, gmt: 0, z: 0, edt: -240, est: -300, cdt: -300, cst: -360, mdt: -360, mst: -420, pdt: -420, pst: -480 };
 const RFC5322_DATE = /^(?:[a-z]{3},?\s*)?(\d{1,2})\s+([a-z]{3})[a-z]*\.?\s+(\d{2,4})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([+-]\d{4}|[a-z]+))?/i;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+const daysInMonth = (year: number, month: number) =>
+  month === 1 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month];
 
 /** An RFC 5322 date (obsolete forms included; an ISO 8601 stamp tolerated); null when it is not one. */
 export function parseMailDate(raw: string | undefined): Date | null {
@@ -101,10 +156,8 @@ export function parseMailDate(raw: string | undefined): Date | null {
     if (zone && /^[+-]\d{4}$/.test(zone)) {
       offset = (zone[0] === "-" ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3, 5)));
     } else if (zone) offset = ZONES[zone.toLowerCase()] ?? 0;
-    const utc = Date.UTC(year, month, day, hour, minute, Math.min(second, 59)) - offset * 60_000;
-    const check = new Date(Date.UTC(year, month, day));
-    if (check.getUTCDate() !== day) return null; // 31 Feb
-    return new Date(utc);
+    if (day > daysInMonth(year, month)) return null; // 31 Feb
+    return new Date(Date.UTC(year, month, day, hour, minute, Math.min(second, 59)) - offset * 60_000);
   }
   if (ISO_DATE.test(value)) {
     const t = Date.parse(value.replace(" ", "T") + (/(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? "" : "Z"));

@@ -1,10 +1,11 @@
 // Reads an mbox file (RFC 4155: mboxo or mboxrd) as a stream of byte chunks, never the whole file
-// in memory, and hands over the header block of each message; bodies are scanned for the next
-// separator only, never decoded. Synchronous on purpose: a file is imported inside one SQLite
-// transaction, which cannot span an await.
+// in memory, and hands over the wanted headers of each message. Bodies are scanned for the next
+// separator only and never decoded, so their escaped `>From ` lines need no unescaping: they are
+// recognised as body text, never as separators. Synchronous on purpose: a file is imported inside
+// one SQLite transaction, which cannot span an await.
 import { closeSync, openSync, readSync } from "node:fs";
 import { ImportError } from "./errors.ts";
-import { parseHeaderLines, type HeaderBlock } from "./headers.ts";
+import { HeaderBuilder, isWantedHeader, MAX_WANTED_NAME, type HeaderBlock } from "./headers.ts";
 
 const CHUNK = 1 << 20;
 /** A body line longer than this is skipped to its end instead of being buffered. */
@@ -33,18 +34,34 @@ export function readMbox(path: string, onMessage: (block: HeaderBlock) => void, 
   let bytes = 0;
   let messages = 0;
   let state = "start" as "start" | "headers" | "body";
-  let headerLines: string[] = [];
+  const headers = new HeaderBuilder();
+  let headerLines = 0;
   let messageLine = 0;
   /** The current body line was too long to buffer: its rest is skipped up to the newline. */
   let skipping = false;
 
   const emit = () => {
     messages++;
-    onMessage(parseHeaderLines(headerLines, messageLine + 1, messageLine));
-    headerLines = [];
+    onMessage(headers.finish(messageLine));
+    headerLines = 0;
   };
   const isSeparator = (data: Buffer, s: number, e: number) =>
     e - s >= 5 && data[s] === 70 && data[s + 1] === 114 && data[s + 2] === 111 && data[s + 3] === 109 && data[s + 4] === 32 && SEPARATOR.test(data.toString("latin1", s, e));
+
+  // Only wanted headers (and their folded continuations) are decoded; the name is read from the bytes first.
+  // (An escaped `>From ` line cannot be a header: it has no colon right after a name, so it is passed over.)
+  const header = (data: Buffer, s: number, e: number) => {
+    const c = data[s];
+    if (c === 32 || c === 9) {
+      if (headers.open) headers.continue(data.toString("utf8", s, e).trim());
+      return;
+    }
+    let colon = s;
+    while (colon < e && colon - s <= MAX_WANTED_NAME + 2 && data[colon] !== 58) colon++;
+    const name = data[colon] === 58 && colon < e ? data.toString("latin1", s, colon).trim().toLowerCase() : "";
+    if (isWantedHeader(name)) headers.start(name, data.toString("utf8", colon + 1, e).trim(), lineNo);
+    else headers.skip();
+  };
 
   const line = (data: Buffer, s: number, end: number) => {
     lineNo++;
@@ -57,16 +74,15 @@ export function readMbox(path: string, onMessage: (block: HeaderBlock) => void, 
       return;
     }
     if (state === "headers") {
-      if (e === s || headerLines.length >= MAX_HEADER_LINES) {
+      if (e === s || headerLines >= MAX_HEADER_LINES) {
         emit();
         state = "body";
       } else if (isSeparator(data, s, e)) {
         emit(); // a message with no body
         messageLine = lineNo;
       } else {
-        let text = data.toString("utf8", s, e);
-        if (text.charCodeAt(0) === 62 && /^>+From /.test(text)) text = text.slice(1); // mboxrd/mboxo unescape
-        headerLines.push(text);
+        headerLines++;
+        header(data, s, e);
       }
       return;
     }
