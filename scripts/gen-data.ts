@@ -79,4 +79,8 @@ if (import.meta.main) {
   }
   const manifest = generateFirm({ seed: Number(values.seed ?? 7), team: Number(values.team ?? 6) });
   for (const file of await writeFirm(values.out, manifest)) console.log(`wrote ${file}`);
+  // the portfolio book and LP funds (scripts/gen-book.ts; its own --as-of there)
+  const { generateBook, writeBook } = await import("./gen-book.ts");
+  const book = generateBook({ seed: Number(values.seed ?? 7), firmName: manifest.org.name });
+  for (const file of Object.values(await writeBook(values.out, book.csv))) console.log(`wrote ${file}`);
 }

@@ -147,7 +147,9 @@ export const fundsImporter = perDeps((deps: Deps) => {
       cashflows: () => (files.cashflows ? readCashflows(files.cashflows) : null),
       marks: () => (files.marks ? readMarks(files.marks) : null),
     });
-    for (const [name, rows] of Object.entries(read)) if (rows) progress(`${files[name as keyof FundFiles]!.name}: ${rows.length} ${name} read and valid`);
+    for (const [kind, rows] of Object.entries(read)) {
+      if (rows) progress(`${files[kind as keyof FundFiles]!.name}: ${rows.length} ${rows.length === 1 ? kind.slice(0, -1) : kind} read`);
+    }
     const now = clock.now().toISOString();
     const summary: FundsImportSummary = {};
     db.transaction(() => {
