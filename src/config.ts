@@ -19,6 +19,8 @@ export type Config = {
   defaultDailyActions: number;
   /** Where people reach this server (sign-in links, the web app's own origin behind a proxy); null: unset. */
   publicUrl: string | null;
+  /** Base64 of 32 bytes: encrypts webhook secrets at rest. Null: the key file `<data-dir>/secret.key`. */
+  secretKey: string | null;
 };
 
 export class ConfigError extends Error {}
@@ -77,5 +79,15 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     defaultDailyRequests: 5000,
     defaultDailyActions: 25,
     publicUrl,
+    secretKey: secretKey(env),
   };
+}
+
+function secretKey(env: Env): string | null {
+  const raw = env.DEALGRAPH_SECRET_KEY?.trim();
+  if (!raw) return null;
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(raw) || Buffer.from(raw, "base64").length !== 32) {
+    throw new ConfigError("DEALGRAPH_SECRET_KEY must be the base64 of 32 random bytes (e.g. `openssl rand -base64 32`)");
+  }
+  return raw;
 }
