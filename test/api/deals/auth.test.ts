@@ -1,0 +1,30 @@
+// The shared auth scenarios on every deals route.
+import { describe } from "bun:test";
+import { dealsService, nameTarget } from "../../../src/modules/deals/deals.service.ts";
+import { apiKeysService } from "../../../src/modules/api-keys/api-keys.service.ts";
+import type { TestApp } from "../../helpers/app.ts";
+import { authScenarios } from "../../helpers/auth-scenarios.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
+import { runScenarios } from "../../helpers/scenarios.ts";
+
+/** A queued deal of the given key's org, created through the real submission path. */
+function seedDeal(t: TestApp, secret: string): string {
+  const v = apiKeysService(t.deps).verify(secret);
+  if (v.status !== "VALID") throw new Error("fixture");
+  const principal = { ...v.key, orgId: v.key.orgId!, requests: { allowed: true, limit: 1, remaining: 1, resetSeconds: 1 } };
+  return dealsService(t.deps).submit(principal, { companyName: "Seeded", kind: "company", source: "upload", targetKey: nameTarget(`seeded-${crypto.randomUUID()}`) }, () => {}, {}).dealId;
+}
+const own = (suffix: string) => (f: Fixture, t: TestApp) => `/api/v1/deals/${seedDeal(t, f.keys.write.secret)}${suffix}`;
+const foreign = (suffix: string) => (f: Fixture, t: TestApp) => `/api/v1/deals/${seedDeal(t, f.keys.otherOrgWrite.secret)}${suffix}`;
+
+describe("GET /api/v1/deals", () => runScenarios(authScenarios({ method: "GET", path: "/api/v1/deals", scope: "read", ok: 200 })));
+describe("GET /api/v1/deals/{deal_id}", () => runScenarios(authScenarios({ method: "GET", path: own(""), scope: "read", ok: 200, foreignPath: foreign("") })));
+describe("GET /api/v1/deals/{deal_id}/analysis", () =>
+  runScenarios(authScenarios({ method: "GET", path: own("/analysis"), scope: "read", ok: 200, foreignPath: foreign("/analysis") })));
+describe("GET /api/v1/deals/{deal_id}/documents", () =>
+  runScenarios(authScenarios({ method: "GET", path: own("/documents"), scope: "read", ok: 200, foreignPath: foreign("/documents") })));
+describe("POST /api/v1/deals/analyze/upload", () =>
+  runScenarios(
+    // Without a multipart body a permitted request is a 422; every refusal comes before it.
+    authScenarios({ method: "POST", path: "/api/v1/deals/analyze/upload", scope: "write", ok: 422 }),
+  ));

@@ -1,0 +1,122 @@
+// Every bad upload gets a clear answer and changes nothing: no deal, no run, no charge.
+import { afterEach, describe, expect, test } from "bun:test";
+import { startRunner } from "../../../src/modules/actions/runner.ts";
+import { actionHandlers } from "../../../src/modules/actions/registry.ts";
+import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { pdfDeck, uploadForm } from "../../helpers/decks.ts";
+import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+
+let t: TestApp;
+let f: Fixture;
+afterEach(() => t?.close());
+
+function setup() {
+  t = createTestApp({ file: true });
+  f = seedIdentity(t.deps);
+}
+
+async function upload(body: BodyInit, key: string | null = f.keys.write.secret, headers: Record<string, string> = {}) {
+  const h = new Headers(headers);
+  if (key) h.set("authorization", `Bearer ${key}`);
+  const res = await t.app.handle(new Request("http://localhost/api/v1/deals/analyze/upload", { method: "POST", body, headers: h }));
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
+}
+
+const nothingChanged = () => {
+  const q = (sql: string) => (t.deps.db.$client.query(sql).get() as { n: number }).n;
+  expect(q("SELECT COUNT(*) AS n FROM deals")).toBe(0);
+  expect(q("SELECT COUNT(*) AS n FROM action_runs")).toBe(0);
+  expect(q("SELECT COALESCE(SUM(actions), 0) AS n FROM key_usage")).toBe(0);
+};
+
+describe("bad uploads", () => {
+  test("a file over 50 MB: 413, refused while streaming", async () => {
+    setup();
+    const big = new Uint8Array(50 * 1024 * 1024 + 10);
+    big.set(new TextEncoder().encode("%PDF-1.7\n"));
+    const res = await upload(uploadForm(big, "huge.pdf"));
+    expect(res.status).toBe(413);
+    expect(res.json.detail).toMatch(/larger than 50 MB/);
+    nothingChanged();
+  });
+
+  test("a declared Content-Length far over the cap: 413 before reading", async () => {
+    setup();
+    const res = await upload("x", f.keys.write.secret, { "content-type": "multipart/form-data; boundary=x", "content-length": String(200 * 1024 * 1024) });
+    expect(res.status).toBe(413);
+    nothingChanged();
+  });
+
+  test("a file that is not a PDF or Office document, whatever its name: 415", async () => {
+    setup();
+    for (const [bytes, name] of [["just some text pretending", "deck.pdf"], [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), "deck.pptx"], [new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]), "deck.docx"]] as const) {
+      const res = await upload(uploadForm(bytes as any, name));
+      expect(res.status, name).toBe(415);
+      expect(res.json.detail).toMatch(/not a PDF, PPT\/PPTX or DOC\/DOCX/);
+    }
+    nothingChanged();
+  });
+
+  test("no file, a bad kind, not multipart: 422 naming the field", async () => {
+    setup();
+    const noFile = new FormData();
+    noFile.append("company_name", "X");
+    expect((await upload(noFile)).json.detail[0]).toMatchObject({ loc: ["body", "file"], type: "missing" });
+    expect((await upload(uploadForm(await pdfDeck(), "a.pdf", { kind: "startup" }))).json.detail[0]).toMatchObject({ loc: ["body", "kind"], type: "enum" });
+    const json = await upload(JSON.stringify({ file: "x" }), f.keys.write.secret, { "content-type": "application/json" });
+    expect(json.status).toBe(422);
+    expect(json.json.detail[0].loc).toEqual(["body"]);
+    nothingChanged();
+  });
+
+  test("a read key: 403; no key: 401; both before the body is read", async () => {
+    setup();
+    expect((await upload(uploadForm(await pdfDeck(), "a.pdf"), f.keys.read.secret)).status).toBe(403);
+    expect((await upload(uploadForm(await pdfDeck(), "a.pdf"), null)).status).toBe(401);
+    nothingChanged();
+  });
+
+  test("the actions budget spent: 429 with X-Actions-*, and no deal is created", async () => {
+    setup();
+    t.deps.db.$client.query("UPDATE api_keys SET daily_actions = 0 WHERE id = ?").run(f.keys.write.id);
+    const res = await upload(uploadForm(await pdfDeck(), "a.pdf"));
+    expect(res.status).toBe(429);
+    expect(res.headers.get("x-actions-limit")).toBe("0");
+    expect(res.headers.get("x-actions-remaining")).toBe("0");
+    expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+    nothingChanged();
+  });
+
+  test("a second submission for the same company while the first is live: 409, no second run, no charge", async () => {
+    setup();
+    const first = await upload(uploadForm(await pdfDeck(), "a.pdf", { company_name: "Ledgerly" }));
+    expect(first.status).toBe(202);
+    const second = await upload(uploadForm(await pdfDeck(), "b.pdf", { company_name: "  LEDGERLY " }));
+    expect(second.status).toBe(409);
+    expect(second.json.detail).toContain(first.json.deal_id);
+    expect(t.deps.db.$client.query("SELECT COUNT(*) AS n FROM action_runs").get()).toEqual({ n: 1 });
+    expect(t.deps.db.$client.query("SELECT SUM(actions) AS n FROM key_usage").get()).toEqual({ n: 1 });
+    // Once the first has finished, a new submission is welcome.
+    const runner = startRunner(t.deps, actionHandlers(t.deps), { pollMs: 60_000 });
+    await runner.idle();
+    await runner.stop();
+    expect((await upload(uploadForm(await pdfDeck(), "c.pdf", { company_name: "Ledgerly" }))).status).toBe(202);
+  });
+
+  test("a corrupt PDF is accepted by type, then its run fails with an error naming the file", async () => {
+    setup();
+    const res = await upload(uploadForm("%PDF-1.4\nthis is not really a pdf", "broken.pdf"));
+    expect(res.status).toBe(202);
+    const runner = startRunner(t.deps, actionHandlers(t.deps), { pollMs: 60_000 });
+    await runner.idle();
+    await runner.stop();
+    const status = await t.request("GET", `/api/v1/deals/${res.json.deal_id}/analysis`, { key: f.keys.read.secret });
+    expect(status.json).toMatchObject({ status: "failed", progress: null });
+    expect(status.json.error).toMatch(/^broken\.pdf: The PDF could not be read/);
+    const docs = await t.request("GET", `/api/v1/deals/${res.json.deal_id}/documents`, { key: f.keys.read.secret });
+    expect(docs.json.documents[0].status).toBe("failed");
+    const outbox = t.deps.db.$client.query("SELECT event FROM outbox_events").all();
+    expect(outbox).toEqual([{ event: "deal.analysis.failed" }]);
+  });
+});
