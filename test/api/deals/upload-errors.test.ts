@@ -15,7 +15,7 @@ function setup() {
   f = seedIdentity(t.deps);
 }
 
-async function upload(body: BodyInit, key: string | null = f.keys.write.secret, headers: Record<string, string> = {}) {
+async function upload(body: string | FormData, key: string | null = f.keys.write.secret, headers: Record<string, string> = {}) {
   const h = new Headers(headers);
   if (key) h.set("authorization", `Bearer ${key}`);
   const res = await t.app.handle(new Request("http://localhost/api/v1/deals/analyze/upload", { method: "POST", body, headers: h }));
