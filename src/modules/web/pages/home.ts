@@ -17,8 +17,8 @@ export function homePage(shell: Shell, v: HomeView): Html {
     html`${pageHead(`Welcome, ${v.firstName}`, html`Everything you can set up for <strong>${shell.orgName}</strong> from here.`)}
 <div class="grid">
   <a class="card" href="/app/keys"><div class="stat">${v.activeKeys}</div><div class="stat-label">active API key${v.activeKeys === 1 ? "" : "s"}</div></a>
-  <a class="card" href="/app/contacts"><div class="stat">${v.contacts.toLocaleString("en-US")}</div><div class="stat-label">contacts in your network</div></a>
-  <a class="card" href="/app/network"><div class="stat">${v.goingStale}</div><div class="stat-label">relationships going stale</div></a>
+  <a class="card" href="/app/contacts"><div class="stat">${v.contacts.toLocaleString("en-US")}</div><div class="stat-label">contact${v.contacts === 1 ? "" : "s"} in your network</div></a>
+  <a class="card" href="/app/network"><div class="stat">${v.goingStale}</div><div class="stat-label">relationship${v.goingStale === 1 ? "" : "s"} going stale</div></a>
   <a class="card" href="/app/network"><div class="stat">${v.sharing ? badge("Sharing on", "ok") : badge("Sharing off")}</div><div class="stat-label">network sharing with your team</div></a>
 </div>
 <div class="card">

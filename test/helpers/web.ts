@@ -1,0 +1,96 @@
+// A browser stand-in for the web app's fast tests: app.handle with a cookie jar, forms posted as
+// a browser would (same Origin, the page's CSRF token), and the last page's HTML at hand.
+import { expect } from "bun:test";
+import { webAuth } from "../../src/modules/web/web.auth.ts";
+import type { TestApp } from "./app.ts";
+
+export const PASSWORD = "correct horse battery";
+const ORIGIN = "http://localhost";
+
+export type Page = { status: number; headers: Headers; html: string; location: string | null };
+
+export function csrfOf(html: string): string {
+  const m = html.match(/name="csrf" value="([^"]+)"/);
+  if (!m) throw new Error(`no CSRF field on the page:\n${html.slice(0, 500)}`);
+  return m[1];
+}
+
+/** The visible text of a page, tags stripped and entities decoded (enough for assertions). */
+export function textOf(html: string): string {
+  return html
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
+}
+
+export class Browser {
+  readonly jar = new Map<string, string>();
+  last: Page | null = null;
+
+  constructor(readonly t: TestApp) {}
+
+  private cookieHeader(): string {
+    return [...this.jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  private remember(headers: Headers) {
+    for (const line of headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(";").map((s) => s.trim());
+      const eq = pair.indexOf("=");
+      const name = pair.slice(0, eq);
+      const value = pair.slice(eq + 1);
+      const gone = attrs.some((a) => /^max-age=0$/i.test(a)) || value === "";
+      if (gone) this.jar.delete(name);
+      else this.jar.set(name, value);
+    }
+  }
+
+  async request(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Page> {
+    const headers = new Headers(init.headers);
+    if (this.jar.size && !headers.has("cookie")) headers.set("cookie", this.cookieHeader());
+    const res = await this.t.app.handle(new Request(`${ORIGIN}${path}`, { method, headers, body: init.body }));
+    this.remember(res.headers);
+    const page = { status: res.status, headers: res.headers, html: await res.text(), location: res.headers.get("location") };
+    if (res.status !== 303) this.last = page;
+    return page;
+  }
+
+  get(path: string, headers: Record<string, string> = {}): Promise<Page> {
+    return this.request("GET", path, { headers });
+  }
+
+  /**
+   * Posts a form. The CSRF token is taken from the last page unless `csrf` is given (null: none);
+   * the Origin is this server's unless `origin` says otherwise (null: no Origin header).
+   */
+  post(path: string, fields: Record<string, string>, o: { csrf?: string | null; origin?: string | null; headers?: Record<string, string> } = {}): Promise<Page> {
+    const csrf = o.csrf === undefined ? csrfOf(this.last?.html ?? "") : o.csrf;
+    const body = new URLSearchParams({ ...(csrf !== null ? { csrf } : {}), ...fields }).toString();
+    const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", ...o.headers };
+    const origin = o.origin === undefined ? ORIGIN : o.origin;
+    if (origin !== null) headers.origin = origin;
+    return this.request("POST", path, { body, headers });
+  }
+
+  /** Follows a 303 like a browser (GET the Location). */
+  async follow(page: Page): Promise<Page> {
+    expect(page.status, `expected a redirect, got ${page.status}: ${textOf(page.html).slice(0, 300)}`).toBe(303);
+    return this.get(page.location!);
+  }
+
+  async signIn(email: string, password = PASSWORD): Promise<Page> {
+    await this.get("/app/sign-in");
+    const res = await this.post("/app/sign-in", { email, password });
+    expect(res.status, textOf(res.html).slice(0, 300)).toBe(303);
+    return this.follow(res);
+  }
+}
+
+export async function withPassword(t: TestApp, userId: string, password = PASSWORD) {
+  await webAuth(t.deps).setPassword(userId, password);
+}
