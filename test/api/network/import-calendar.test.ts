@@ -1,0 +1,155 @@
+// The calendar importer on hand-built .ics files: a meeting touch for every other participant,
+// what is skipped (cancelled, declined, crowded, not the user's, not yet happened), recurring
+// events counted once, time zones, dedupe by UID, and bad files failing at their line.
+import { afterEach, describe, expect, test } from "bun:test";
+import { ImportError, importCalendar } from "../../../src/modules/network/import/network.import.ts";
+import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { cleanupFiles, filesDir, personByEmail, relationshipsOf, snapshot, writeTo } from "../../helpers/import-files.ts";
+
+let t: TestApp;
+let f: Fixture;
+afterEach(() => {
+  t?.close();
+  cleanupFiles();
+});
+
+function setup() {
+  t = createTestApp(); // the clock reads 2026-11-22T12:00Z
+  f = seedIdentity(t.deps);
+}
+
+type Ev = { uid?: string; start?: string; lines?: string[] };
+const vevent = (e: Ev) => ["BEGIN:VEVENT", ...(e.uid === "" ? [] : [`UID:${e.uid ?? "u1@test"}`]), ...(e.start === "" ? [] : [`DTSTART:${e.start ?? "20261101T100000Z"}`]), ...(e.lines ?? []), "END:VEVENT"];
+const calendar = (...events: Ev[]) => ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", ...events.flatMap(vevent), "END:VCALENDAR"].join("\r\n") + "\r\n";
+const writeIcs = (...events: Ev[]) => writeTo(filesDir(), "cal.ics", calendar(...events));
+const importFor = (userId: string, path: string, aliases: string[] = []) => importCalendar(t.deps, { userId, path, aliases });
+const occurredAt = (key: string) => (t.deps.db.$client.query("SELECT occurred_at FROM interactions WHERE source_key = ?").get(key) as { occurred_at: string } | null)?.occurred_at;
+
+describe("import calendar", () => {
+  test("organizer or attendee: a meeting touch for every other person who did not decline; rooms and alarms are not guests", () => {
+    setup();
+    const path = writeIcs(
+      {
+        uid: "m1@test",
+        lines: [
+          'ORGANIZER;CN="Alice Archer":mailto:alice@acme.vc',
+          "ATTENDEE;CN=Jane Doe;PARTSTAT=ACCEPTED:mailto:jane@target.com",
+          "ATTENDEE;CN=Raj Patel;PARTSTAT=DECLINED:MAILTO:raj@target.com",
+          "ATTENDEE;CUTYPE=ROOM;CN=Board Room:mailto:room@acme.vc",
+          "BEGIN:VALARM",
+          "ACTION:EMAIL",
+          "ATTENDEE:mailto:reminder@target.com",
+          "END:VALARM",
+        ],
+      },
+      {
+        uid: "m2@test",
+        start: "20261102T150000Z",
+        lines: ["ORGANIZER;CN=Jane Doe:mailto:jane@target.com", "ATTENDEE;PARTSTAT=ACCEPTED:mailto:alice@acme.vc", "ATTENDEE;CN=Kim Lee:mailto:kim@other.io"],
+      },
+    );
+    const stats = importFor(f.users.alice.id, path);
+    expect(stats).toMatchObject({ kind: "calendar", read: 2, imported: 2, skipped: 0 });
+    const rels = relationshipsOf(t.deps, f.users.alice.id);
+    expect([...rels.keys()]).toEqual(["jane@target.com", "kim@other.io"]);
+    expect(rels.get("jane@target.com")).toMatchObject({ meetings: 2, sent: 0, received: 0, name: "Jane Doe" });
+    expect(personByEmail(t.deps, "room@acme.vc")).toBeNull();
+    expect(personByEmail(t.deps, "reminder@target.com")).toBeNull();
+    expect(t.deps.db.$client.query("SELECT participant_count FROM interactions WHERE source_key = 'evt:m1@test'").get()).toEqual({ participant_count: 3 });
+  });
+
+  test("cancelled, declined, crowded, not the user's, and future events are skipped by reason", () => {
+    setup();
+    const crowd = Array.from({ length: 20 }, (_, i) => `ATTENDEE:mailto:p${i}@crowd.com`);
+    const withAlice = ["ORGANIZER:mailto:jane@target.com", "ATTENDEE;PARTSTAT=ACCEPTED:mailto:alice@acme.vc"];
+    const path = writeIcs(
+      { uid: "cancelled", lines: [...withAlice, "STATUS:CANCELLED"] },
+      { uid: "declined", lines: ["ORGANIZER:mailto:jane@target.com", "ATTENDEE;PARTSTAT=DECLINED:mailto:alice@acme.vc"] },
+      { uid: "all-hands", lines: [...withAlice, ...crowd] },
+      { uid: "not-mine", lines: ["ORGANIZER:mailto:jane@target.com", "ATTENDEE:mailto:raj@target.com"] },
+      { uid: "future", start: "20261201T100000Z", lines: withAlice },
+      { uid: "alone", lines: ["ORGANIZER:mailto:alice@acme.vc"] },
+      { uid: "ok", lines: withAlice },
+    );
+    const stats = importFor(f.users.alice.id, path);
+    expect(stats.skipped_by_reason).toEqual({ cancelled: 1, declined: 1, too_many_participants: 1, not_attended_by_user: 1, future: 1, no_other_participants: 1 });
+    expect(stats).toMatchObject({ read: 7, imported: 1, skipped: 6 });
+    expect(relationshipsOf(t.deps, f.users.alice.id).get("jane@target.com")).toMatchObject({ meetings: 1 });
+  });
+
+  test("a recurring event counts once at DTSTART; a moved occurrence (RECURRENCE-ID) is its own meeting", () => {
+    setup();
+    const who = ["ORGANIZER:mailto:alice@acme.vc", "ATTENDEE:mailto:jane@target.com"];
+    const path = writeIcs(
+      { uid: "weekly@test", start: "20250106T090000Z", lines: [...who, "RRULE:FREQ=WEEKLY;BYDAY=MO"] },
+      { uid: "weekly@test", start: "20250115T100000Z", lines: [...who, "RECURRENCE-ID:20250113T090000Z"] },
+    );
+    expect(importFor(f.users.alice.id, path)).toMatchObject({ read: 2, imported: 2 });
+    expect(occurredAt("evt:weekly@test")).toBe("2025-01-06T09:00:00.000Z");
+    expect(occurredAt("evt:weekly@test:2025-01-13T09:00:00.000Z")).toBe("2025-01-15T10:00:00.000Z");
+    expect(relationshipsOf(t.deps, f.users.alice.id).get("jane@target.com")).toMatchObject({ meetings: 2 });
+  });
+
+  test("times: UTC, TZID (IANA and Windows names), floating and all-day as UTC; folded lines", () => {
+    setup();
+    const who = ["ORGANIZER:mailto:alice@acme.vc", "ATTENDEE;CN=Jane Doe;PARTSTAT=ACC", " EPTED:mailto:jane@target.com"];
+    const path = writeIcs(
+      { uid: "ny-winter", start: "", lines: ["DTSTART;TZID=America/New_York:20260115T090000", ...who] },
+      { uid: "ny-summer", start: "", lines: ['DTSTART;TZID="America/New_York":20260715T090000', ...who] },
+      { uid: "win", start: "", lines: ["DTSTART;TZID=W. Europe Standard Time:20260715T090000", ...who] },
+      { uid: "mozilla", start: "", lines: ["DTSTART;TZID=/mozilla.org/20050126_1/Europe/London:20260715T090000", ...who] },
+      { uid: "floating", start: "", lines: ["DTSTART:20260301T120000", ...who] },
+      { uid: "all-day", start: "", lines: ["DTSTART;VALUE=DATE:20260302", ...who] },
+      { uid: "unknown-zone", start: "", lines: ["DTSTART;TZID=Mars/Olympus:20260303T120000", ...who] },
+    );
+    expect(importFor(f.users.alice.id, path)).toMatchObject({ read: 7, imported: 7 });
+    expect(occurredAt("evt:ny-winter")).toBe("2026-01-15T14:00:00.000Z");
+    expect(occurredAt("evt:ny-summer")).toBe("2026-07-15T13:00:00.000Z");
+    expect(occurredAt("evt:win")).toBe("2026-07-15T07:00:00.000Z");
+    expect(occurredAt("evt:mozilla")).toBe("2026-07-15T08:00:00.000Z");
+    expect(occurredAt("evt:floating")).toBe("2026-03-01T12:00:00.000Z");
+    expect(occurredAt("evt:all-day")).toBe("2026-03-02T00:00:00.000Z");
+    expect(occurredAt("evt:unknown-zone")).toBe("2026-03-03T12:00:00.000Z");
+    expect(personByEmail(t.deps, "jane@target.com")).toMatchObject({ display_name: "Jane Doe" });
+  });
+
+  test("a re-import changes nothing; the same event in two calendars is a meeting for each user and one person", () => {
+    setup();
+    const path = writeIcs({ uid: "shared@test", lines: ["ORGANIZER:mailto:jane@target.com", "ATTENDEE:mailto:alice@acme.vc", "ATTENDEE:mailto:bob@acme.vc"] });
+    importFor(f.users.alice.id, path);
+    const before = snapshot(t.deps);
+    expect(importFor(f.users.alice.id, path)).toMatchObject({ imported: 0, duplicates: 1 });
+    expect(snapshot(t.deps)).toEqual(before);
+    expect(importFor(f.users.bob.id, path)).toMatchObject({ imported: 1, duplicates: 0 });
+    expect(t.deps.db.$client.query("SELECT count(DISTINCT person_id) AS n FROM person_emails WHERE email = 'jane@target.com'").get()).toEqual({ n: 1 });
+    // Bob and Alice met each other there too: teammates are persons of each other's graph.
+    expect(relationshipsOf(t.deps, f.users.bob.id).get("alice@acme.vc")).toMatchObject({ meetings: 1 });
+  });
+
+  const fails = (content: string, line: number | null, reason: RegExp) => {
+    const path = writeTo(filesDir(), "bad.ics", content);
+    const before = snapshot(t.deps);
+    let error: unknown;
+    try {
+      importFor(f.users.alice.id, path);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ImportError);
+    expect((error as ImportError).message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}${line === null ? "" : `:${line}`}: `));
+    expect((error as ImportError).reason).toMatch(reason);
+    expect(snapshot(t.deps)).toEqual(before);
+  };
+
+  test("bad files fail at their line and write nothing", () => {
+    setup();
+    const ok = { uid: "ok", lines: ["ORGANIZER:mailto:alice@acme.vc", "ATTENDEE:mailto:jane@target.com"] };
+    fails("BEGIN:VCARD\r\nEND:VCARD\r\n", 1, /must start with BEGIN:VCALENDAR/);
+    fails(calendar(ok, { uid: "", lines: ["ATTENDEE:mailto:jane@target.com"] }), 10, /has no UID/);
+    fails(calendar(ok, { uid: "nostart", start: "" }), 10, /nostart has no DTSTART/);
+    fails(calendar(ok, { uid: "badstart", start: "", lines: ["DTSTART:2026-11-01"] }), 12, /DTSTART "2026-11-01" is not/);
+    fails(calendar(ok).replace("END:VCALENDAR\r\n", "BEGIN:VEVENT\r\nUID:x\r\n"), 10, /BEGIN:VEVENT is never closed/);
+    fails(calendar(ok).replace(/END:VEVENT/, "END:VTODO"), 9, /END:VTODO closes BEGIN:VEVENT of line 4/);
+  });
+});

@@ -1,0 +1,159 @@
+// The contacts importer: vCard 3/4 and CSV cards become persons and touch-less relationships;
+// LinkedIn URLs normalised; a later mail import lands on the same person; bad files name their
+// line (or the missing column) and write nothing.
+import { afterEach, describe, expect, test } from "bun:test";
+import { contactsFormat, ImportError, importContacts, importMail } from "../../../src/modules/network/import/network.import.ts";
+import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { cleanupFiles, filesDir, mbox, personByEmail, relationshipsOf, snapshot, writeTo } from "../../helpers/import-files.ts";
+
+let t: TestApp;
+let f: Fixture;
+afterEach(() => {
+  t?.close();
+  cleanupFiles();
+});
+
+function setup() {
+  t = createTestApp();
+  f = seedIdentity(t.deps);
+}
+
+const importFor = (userId: string, path: string) => importContacts(t.deps, { userId, path });
+const emailsOf = (personId: string) =>
+  (t.deps.db.$client.query("SELECT email FROM person_emails WHERE person_id = ? ORDER BY email").all(personId) as { email: string }[]).map((r) => r.email);
+
+const VCARDS = [
+  "BEGIN:VCARD",
+  "VERSION:3.0",
+  "FN:Jane Doe",
+  "N:Doe;Jane;;;",
+  "EMAIL;TYPE=INTERNET,HOME:jane.doe@gmail.com",
+  "EMAIL;TYPE=INTERNET,WORK,pref:Jane@Target.com",
+  "TITLE:Co-founder & CEO (fintech infrastructure)",
+  "ORG:Target Inc.;Executive",
+  "item1.URL:https://uk.linkedin.com/in/Jane-Doe-42/",
+  "item1.X-ABLabel:LinkedIn",
+  "ADR;TYPE=work:;;1 Main St;San Francisco;CA;94105;USA",
+  "NOTE:Met at the summit\\, great founder",
+  "END:VCARD",
+  "BEGIN:VCARD",
+  "VERSION:4.0",
+  "N:Patel;Raj;;Dr.;",
+  "EMAIL;PREF=1:raj@target.com",
+  "TITLE:VP Engineering at a very long company name that needs folding across seve",
+  " ral lines",
+  "URL;TYPE=home:https://raj.example.com",
+  "X-SOCIALPROFILE;TYPE=linkedin:http://www.linkedin.com/in/rajpatel",
+  "ADR:;;;London;;;United Kingdom",
+  "END:VCARD",
+  "",
+  "BEGIN:VCARD",
+  "VERSION:3.0",
+  "FN:No Address",
+  "TEL:+1 555 0100",
+  "END:VCARD",
+  "BEGIN:VCARD",
+  "VERSION:3.0",
+  "FN:Alice Herself",
+  "EMAIL:alice@acme.vc",
+  "END:VCARD",
+].join("\r\n");
+
+describe("import contacts: vCard", () => {
+  test("cards become persons with their facts, and relationships without touches", () => {
+    setup();
+    const path = writeTo(filesDir(), "contacts.vcf", VCARDS);
+    const stats = importFor(f.users.alice.id, path);
+    expect(stats).toMatchObject({ kind: "contacts", read: 4, imported: 2, skipped: 2, skipped_by_reason: { no_email: 1, own_address: 1 }, persons_created: 2, relationships_created: 2 });
+    const jane = personByEmail(t.deps, "jane@target.com")!;
+    expect(jane).toMatchObject({
+      display_name: "Jane Doe",
+      title: "Co-founder & CEO (fintech infrastructure)",
+      company: "Target Inc.",
+      domain: "target.com",
+      linkedin_url: "linkedin.com/in/jane-doe-42",
+      location: "San Francisco, CA, USA",
+    });
+    // The preferred address made the person; the other one is the same person's.
+    expect(emailsOf(jane.id!)).toEqual(["jane.doe@gmail.com", "jane@target.com"]);
+    expect(personByEmail(t.deps, "raj@target.com")).toMatchObject({
+      display_name: "Dr. Raj Patel",
+      title: "VP Engineering at a very long company name that needs folding across several lines",
+      linkedin_url: "linkedin.com/in/rajpatel",
+      location: "London, United Kingdom",
+      company: null,
+    });
+    const rels = relationshipsOf(t.deps, f.users.alice.id);
+    expect(rels.get("jane@target.com")).toMatchObject({ sent: 0, received: 0, meetings: 0 });
+    const before = snapshot(t.deps);
+    expect(importFor(f.users.alice.id, path)).toMatchObject({ imported: 2, persons_created: 0, relationships_created: 0 });
+    expect(snapshot(t.deps)).toEqual(before);
+  });
+
+  test("a later mail import merges into the same person (either address), and the card's facts stay", () => {
+    setup();
+    importFor(f.users.alice.id, writeTo(filesDir(), "contacts.vcf", VCARDS));
+    const persons = snapshot(t.deps).persons;
+    const path = writeTo(filesDir(), "mail.mbox", mbox([
+      { from: "J. Doe <jane@target.com>", to: "alice@acme.vc", id: "1@x" },
+      { from: "alice@acme.vc", to: "jane.doe@gmail.com", id: "2@x" },
+    ]));
+    expect(importMail(t.deps, { userId: f.users.alice.id, path })).toMatchObject({ imported: 2, persons_created: 0, relationships_created: 0 });
+    expect(snapshot(t.deps).persons).toBe(persons);
+    expect(relationshipsOf(t.deps, f.users.alice.id).get("jane@target.com")).toMatchObject({ sent: 1, received: 1, name: "Jane Doe" });
+  });
+
+  test("a card that is never closed fails at its BEGIN line and writes nothing", () => {
+    setup();
+    const before = snapshot(t.deps);
+    const open = writeTo(filesDir(), "open.vcf", VCARDS.replace(/END:VCARD\r\n\r\nBEGIN:VCARD/, "\r\nBEGIN:VCARD"));
+    expect(() => importFor(f.users.alice.id, open)).toThrow(`${open}:14: the card (BEGIN:VCARD) has no END:VCARD before the next card`);
+    const truncated = writeTo(filesDir(), "truncated.vcf", VCARDS.slice(0, VCARDS.lastIndexOf("END:VCARD")));
+    expect(() => importFor(f.users.alice.id, truncated)).toThrow(`${truncated}:30: the card (BEGIN:VCARD) has no END:VCARD`);
+    const notVcard = writeTo(filesDir(), "x.vcf", "hello\n");
+    expect(() => importFor(f.users.alice.id, notVcard)).toThrow(`${notVcard}:1: not a vCard file`);
+    expect(snapshot(t.deps)).toEqual(before);
+  });
+});
+
+describe("import contacts: CSV", () => {
+  test("RFC 4180 quoting, BOM, CRLF and extra columns; LinkedIn normalised; empty cells are null", () => {
+    setup();
+    const csv =
+      "\uFEFFName,Email,Title,Company,LinkedIn_URL,Location,Notes\r\n" +
+      '"Doe, Jane",jane@target.com,"CEO, ""Chief"" Everything",Target,https://www.linkedin.com/in/JaneDoe?trk=x,"Berlin, Germany","multi\r\nline note"\r\n' +
+      "Raj Patel,RAJ@target.com,,,,,\r\n";
+    const stats = importFor(f.users.alice.id, writeTo(filesDir(), "contacts.csv", csv));
+    expect(stats).toMatchObject({ read: 2, imported: 2, persons_created: 2, relationships_created: 2 });
+    expect(personByEmail(t.deps, "jane@target.com")).toMatchObject({ display_name: "Doe, Jane", title: 'CEO, "Chief" Everything', company: "Target", linkedin_url: "linkedin.com/in/janedoe", location: "Berlin, Germany" });
+    expect(personByEmail(t.deps, "raj@target.com")).toMatchObject({ display_name: "Raj Patel", title: null, company: null, linkedin_url: null, location: null });
+  });
+
+  test("a missing email column is named; bad rows are reported by line; nothing of the file is written", () => {
+    setup();
+    const before = snapshot(t.deps);
+    const noEmail = writeTo(filesDir(), "a.csv", "name,title\nJane,CEO\n");
+    expect(() => importFor(f.users.alice.id, noEmail)).toThrow(new RegExp(`^${noEmail}:1: missing required column email`));
+    const bad = writeTo(filesDir(), "b.csv", 'email,name\nok@target.com,Ok\n"multi\nline",Bad\nalso-bad,Bad\n,Empty\n');
+    let error: ImportError | undefined;
+    try {
+      importFor(f.users.alice.id, bad);
+    } catch (e) {
+      error = e as ImportError;
+    }
+    expect(error).toBeInstanceOf(ImportError);
+    expect(error!.line).toBe(3);
+    expect(error!.message).toBe(`${bad}:3: email "multi\\nline" is not an email address (and 2 more bad rows: lines 5, 6)`);
+    const ragged = writeTo(filesDir(), "c.csv", "email,name\nok@target.com,Ok,extra\n");
+    expect(() => importFor(f.users.alice.id, ragged)).toThrow(`${ragged}:2: 3 fields, the header has 2`);
+    expect(snapshot(t.deps)).toEqual(before);
+  });
+
+  test("the format is read from the extension, else from the first line", () => {
+    expect(contactsFormat("a.VCF", "email,name")).toBe("vcard");
+    expect(contactsFormat("a.csv", "BEGIN:VCARD")).toBe("csv");
+    expect(contactsFormat("export.txt", "\uFEFFBEGIN:VCARD")).toBe("vcard");
+    expect(contactsFormat("export", "email,name")).toBe("csv");
+  });
+});

@@ -1,0 +1,108 @@
+// `dealgraph import mail|calendar|contacts` in process on a real data dir: exit codes, one-line
+// errors, progress on stderr, `--json` stats on stdout.
+import { afterEach, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { cli, tempDataDir } from "../helpers/cli.ts";
+import { cleanupFiles, filesDir, mbox, writeTo, type TestMessage } from "../helpers/import-files.ts";
+
+const dirs: string[] = [];
+afterEach(() => {
+  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
+  cleanupFiles();
+});
+
+async function firm() {
+  const d = tempDataDir();
+  dirs.push(d);
+  const org = (await cli(d, "admin", "org", "create", "--name", "Acme", "--json")).json.org_id;
+  const alice = (await cli(d, "admin", "user", "create", "--org", org, "--email", "alice@acme.vc", "--name", "Alice", "--json")).json.user_id;
+  const nomad = (await cli(d, "admin", "user", "create", "--no-org", "--email", "nomad@x.com", "--name", "Nomad", "--json")).json.user_id;
+  return { d, alice, nomad };
+}
+
+const MAIL: TestMessage[] = [
+  { from: "alice@acme.vc", to: "Jane Doe <jane@target.com>", id: "1@x" },
+  { from: "jane@target.com", to: "alice@old-job.com", id: "2@x" },
+  { from: "news@letters.com", to: "alice@acme.vc", headers: ["List-Id: <letters.com>"], id: "3@x" },
+];
+
+describe("dealgraph import mail|calendar|contacts", () => {
+  test("--json prints one stats object; progress goes to stderr; --alias may be repeated", async () => {
+    const { d, alice } = await firm();
+    const path = writeTo(filesDir(), "mail.mbox", mbox(MAIL));
+    const res = await cli(d, "import", "mail", "--user", alice, "--alias", "alice@old-job.com", "--alias", "a@b.io", path, "--json");
+    expect(res.code).toBe(0);
+    expect(res.json).toMatchObject({ kind: "mail", user_id: alice, files: 1, read: 3, imported: 2, duplicates: 0, skipped: 1, skipped_by_reason: { mailing_list: 1 }, persons_created: 1, relationships_created: 1 });
+    expect(typeof res.json.ms).toBe("number");
+    expect(res.stderr).toMatch(/^imported 2 messages \([\d,]+\/s\), 0 duplicates, 1 skipped$/);
+    const again = await cli(d, "import", "mail", "--user", alice, "--alias", "alice@old-job.com", path);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`^${path}: 3 messages read, 0 imported, 2 duplicates, 1 skipped \\(1 mailing_list\\); 0 persons and 0 relationships created in [\\d.]+ s$`));
+  });
+
+  test("long files report progress every 10,000 messages", async () => {
+    const { d, alice } = await firm();
+    const many = Array.from({ length: 10_050 }, (_, i) => ({ from: "alice@acme.vc", to: `p${i % 300}@target.com`, id: `m${i}@x` }));
+    const res = await cli(d, "import", "mail", "--user", alice, writeTo(filesDir(), "big.mbox", mbox(many)));
+    expect(res.code).toBe(0);
+    const lines = res.stderr.split("\n");
+    expect(lines.length).toBe(2);
+    expect(lines[0]).toMatch(/^imported 10,000 messages \([\d,]+\/s\), 0 duplicates, 0 skipped$/);
+    expect(lines[1]).toMatch(/^imported 10,050 messages/);
+  });
+
+  test("calendar and contacts (vCard by extension, CSV by content)", async () => {
+    const { d, alice } = await firm();
+    const dir = filesDir();
+    const ics = writeTo(dir, "cal.ics", "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:e1\nDTSTART:20250101T100000Z\nORGANIZER:mailto:alice@acme.vc\nATTENDEE:mailto:jane@target.com\nEND:VEVENT\nEND:VCALENDAR\n");
+    const cal = await cli(d, "import", "calendar", "--user", alice, ics, "--json");
+    expect(cal.code).toBe(0);
+    expect(cal.json).toMatchObject({ kind: "calendar", read: 1, imported: 1 });
+    const vcf = writeTo(dir, "cards.vcf", "BEGIN:VCARD\nVERSION:3.0\nFN:Raj\nEMAIL:raj@target.com\nEND:VCARD\n");
+    expect((await cli(d, "import", "contacts", "--user", alice, vcf, "--json")).json).toMatchObject({ kind: "contacts", imported: 1 });
+    const csv = writeTo(dir, "export.txt", "email,name\nkim@other.io,Kim\n");
+    const human = await cli(d, "import", "contacts", "--user", alice, csv);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/: 1 contacts read, 1 imported, 0 duplicates, 0 skipped; 1 persons and 1 relationships created in/);
+  });
+
+  test("bad input: exit 1 and one line naming the file and line; nothing written", async () => {
+    const { d, alice } = await firm();
+    const bad = writeTo(filesDir(), "bad.mbox", mbox([MAIL[0], { from: "jane@target.com", to: "alice@acme.vc", date: "yesterday" }]));
+    const res = await cli(d, "import", "mail", "--user", alice, bad, "--json");
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe("");
+    expect(res.stderr).toBe(`error: ${bad}:14: the message's Date header "yesterday" is not a date`);
+    const csv = writeTo(filesDir(), "c.csv", "name\nJane\n");
+    const col = await cli(d, "import", "contacts", "--user", alice, csv);
+    expect(col.code).toBe(1);
+    expect(col.stderr).toMatch(new RegExp(`^error: ${csv}:1: missing required column email`));
+    expect(col.stderr.split("\n").length).toBe(1);
+    const missing = await cli(d, "import", "calendar", "--user", alice, "/no/such.ics");
+    expect([missing.code, missing.stderr]).toEqual([1, "error: /no/such.ics: no such file or folder"]);
+    const contacts = await cli(d, "import", "contacts", "--user", alice, "--json", writeTo(filesDir(), "ok.csv", "email\nok@x.com\n"));
+    expect(contacts.json).toMatchObject({ persons_created: 1 }); // the failed imports left nothing behind
+  });
+
+  test("refused users and wrong command lines", async () => {
+    const { d, alice, nomad } = await firm();
+    const path = writeTo(filesDir(), "mail.mbox", mbox(MAIL));
+    const noOrg = await cli(d, "import", "mail", "--user", nomad, path);
+    expect(noOrg.code).toBe(1);
+    expect(noOrg.stderr).toMatch(/^error: user: User .* belongs to no organization$/);
+    const unknown = await cli(d, "import", "mail", "--user", "00000000-0000-0000-0000-000000000000", path);
+    expect([unknown.code, unknown.stderr]).toEqual([1, "error: No user with id 00000000-0000-0000-0000-000000000000"]);
+    for (const argv of [
+      ["import", "mail", path],
+      ["import", "mail", "--user", alice],
+      ["import", "mail", "--user", alice, path, path],
+      ["import", "mail", "--user", alice, "--bogus", path],
+      ["import", "letters", "--user", alice, path],
+      ["import"],
+    ]) {
+      const r = await cli(d, ...argv);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^error: [^\n]+$/);
+    }
+  });
+});
