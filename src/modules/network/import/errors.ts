@@ -9,7 +9,8 @@ export class ImportError extends Error {
     readonly line: number | null,
     readonly reason: string,
   ) {
-    super(`${file}${line === null ? "" : `:${line}`}: ${reason}`);
+    // One line, whatever the file held (a quoted CSV header may carry a newline).
+    super(`${file}${line === null ? "" : `:${line}`}: ${reason.replace(/\r\n|\r|\n/g, "\\n")}`);
     this.name = "ImportError";
   }
 }
