@@ -8,7 +8,11 @@ import { RunError, type Handler } from "../actions/runner.ts";
 import { ConversionError } from "../documents/convert.ts";
 import { extractPages, ExtractionError } from "../documents/extract.ts";
 import { CONTENT_TYPES, type FileKind } from "../documents/file-type.ts";
+import { readDocumentLink } from "./deals.document-link.ts";
 import { dealsService } from "./deals.service.ts";
+import { readWebsite } from "./deals.website.ts";
+
+type Input = { website_url?: string; document_url?: string; detect_kind?: boolean };
 
 type DocRow = { id: string; sha256: string; content_type: string; filename: string; pages: string | null };
 
@@ -24,9 +28,12 @@ export function dealAnalysisHandler(deps: Deps): Handler {
   return async ({ run, progress }) => {
     progress({ stage: "fetch" });
     const deal = deals.mustGet(run.orgId, run.subjectId);
-    const docs = docsOf.all(deal.id);
-    if (docs.length === 0) throw new RunError("The deal has no material to analyse");
+    const input = run.input as Input;
     const pages: SourcePage[] = [];
+    if (input.website_url) pages.push(...(await readWebsite(deps, input.website_url)).pages);
+    else if (input.document_url) pages.push(...(await readDocumentLink(deps, deal, input.document_url)));
+    const docs = input.website_url || input.document_url ? [] : docsOf.all(deal.id);
+    if (pages.length === 0 && docs.length === 0) throw new RunError("The deal has no material to analyse");
     for (const [i, doc] of docs.entries()) {
       let texts: string[];
       if (doc.pages) texts = JSON.parse(doc.pages);
@@ -48,7 +55,7 @@ export function dealAnalysisHandler(deps: Deps): Handler {
     }
     const analysis = await builtinDealEngine.analyze({
       pages,
-      hints: { companyName: deal.company_name, website: deal.website, kind: deal.kind },
+      hints: { companyName: deal.company_name, website: deal.website, kind: input.detect_kind ? null : deal.kind },
       progress: (stage) => progress({ stage }),
     });
     deals.storeAnalysis(deal.id, analysis);

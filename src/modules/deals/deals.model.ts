@@ -121,3 +121,11 @@ export const UploadBodyDoc = t.Object({
   kind: t.Optional(t.UnionEnum(["company", "fund"], { default: "company" })),
   company_name: t.Optional(t.String({ maxLength: 200 })),
 });
+
+export const AnalyzeBody = t.Object({
+  website_url: t.Optional(t.String({ minLength: 1, maxLength: 2048, description: "The company's (or fund's) website" })),
+  document_url: t.Optional(t.String({ minLength: 1, maxLength: 2048, description: "A hosted document: DocSend, Notion, Figma, Google Drive/Docs/Slides, Dropbox, Box, OneDrive, Pitch, or a direct PDF/Office link" })),
+  company_name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+  document_password: t.Optional(t.String({ minLength: 1, maxLength: 500, description: "For password-protected document links" })),
+  document_email: t.Optional(t.String({ minLength: 3, maxLength: 320, pattern: "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$", description: "For links that ask for an email address" })),
+});

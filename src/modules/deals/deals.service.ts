@@ -151,7 +151,7 @@ export const dealsService = perDeps((deps: Deps) => {
   };
 
   /** Creates the deal and dispatches its analysis: one transaction, so a refusal leaves nothing behind. */
-  function submit(principal: Principal, deal: NewDeal, withDocuments: (dealId: string) => void, input: Record<string, unknown>) {
+  function submit(principal: Principal, deal: NewDeal, withDocuments: (dealId: string) => void, input: Record<string, unknown>, waitingFor: string | null = null) {
     return sqlite.transaction(() => {
       assertNoLiveSubmission(principal.orgId, deal.targetKey);
       const id = newId();
@@ -164,6 +164,7 @@ export const dealsService = perDeps((deps: Deps) => {
         .run(id, principal.orgId, principal.userId, deal.companyName, deal.domain ?? null, deal.website ?? null, deal.kind, deal.source, deal.targetKey, deal.documentUrl ?? null, now, now);
       withDocuments(id);
       const { run, headers } = actions.dispatch(principal, DEAL_ANALYSIS.kind, id, input);
+      if (waitingFor) sqlite.query("UPDATE action_runs SET waiting_for = ? WHERE id = ?").run(waitingFor, run.id);
       return { dealId: id, run, headers };
     })();
   }

@@ -176,7 +176,7 @@ describe("stale-run-sweep", () => {
     t.clock.advance(61_000);
     actions.heartbeat(fresh.id);
     const result = await findJob("stale-run-sweep")!.runOnce(t.deps);
-    expect(result).toEqual({ failed: 1 });
+    expect(result).toEqual({ failed: 1, expired: 0 });
     expect(actions.get(stale.id)).toMatchObject({ status: "failed", error: expect.stringMatching(/more than 60 seconds/) });
     expect(actions.get(fresh.id)!.status).toBe("running");
     expect(actions.get(queued.id)!.status).toBe("queued");
