@@ -28,3 +28,8 @@ describe("POST /api/v1/deals/analyze/upload", () =>
     // Without a multipart body a permitted request is a 422; every refusal comes before it.
     authScenarios({ method: "POST", path: "/api/v1/deals/analyze/upload", scope: "write", ok: 422 }),
   ));
+describe("POST /api/v1/deals/analyze", () =>
+  runScenarios(
+    // A permitted request with a website whose name resolves nowhere is still accepted (202): the run fails later.
+    authScenarios({ method: "POST", path: "/api/v1/deals/analyze", body: { website_url: "https://acme-auth-scenario.invalid/" }, scope: "write", ok: 202 }),
+  ));
