@@ -7,6 +7,7 @@ import { cadenceLearning } from "./cadence-learning.ts";
 import { keyUsagePrune } from "./key-usage-prune.ts";
 import { reachCandidates } from "./reach-candidates.ts";
 import { staleRunSweep } from "./stale-run-sweep.ts";
+import { webhookDelivery } from "./webhook-delivery.ts";
 
 export type JobResult = Record<string, unknown>;
 
@@ -18,7 +19,7 @@ export type Job = {
   runOnce(deps: Deps): JobResult | Promise<JobResult>;
 };
 
-export const jobs: Job[] = [keyUsagePrune, cadenceLearning, reachCandidates, staleRunSweep];
+export const jobs: Job[] = [keyUsagePrune, cadenceLearning, reachCandidates, staleRunSweep, webhookDelivery];
 
 export function findJob(id: string): Job | undefined {
   return jobs.find((j) => j.id === id);

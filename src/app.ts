@@ -12,6 +12,7 @@ import { networkRoutes } from "./modules/network/network.routes.ts";
 import { orgRoutes } from "./modules/orgs/orgs.routes.ts";
 import { portfolioRoutes } from "./modules/portfolio/portfolio.routes.ts";
 import { webRoutes } from "./modules/web/web.routes.ts";
+import { webhookRoutes } from "./modules/webhooks/webhooks.routes.ts";
 
 export function createApp(deps: Deps) {
   const app: AnyElysia = new Elysia()
@@ -31,6 +32,8 @@ export function createApp(deps: Deps) {
     // portfolio and funds
     .use(portfolioRoutes(deps))
     .use(fundsRoutes(deps))
+    // webhooks: endpoints, secrets and the delivery ledger
+    .use(webhookRoutes(deps))
     // web app (/app: sessions, not keys; hidden from the OpenAPI document)
     .use(webRoutes(deps));
   return app;

@@ -3,6 +3,7 @@ import { startJobs } from "../../jobs/index.ts";
 import { createApp } from "../app.ts";
 import { actionHandlers } from "../modules/actions/registry.ts";
 import { startRunner } from "../modules/actions/runner.ts";
+import { createDispatcher } from "../modules/webhooks/webhooks.delivery.ts";
 import { loadConfig, type ConfigOverrides } from "../config.ts";
 import { databasePath, openDataDir } from "../db/open.ts";
 import { createDeps, type Deps } from "../deps.ts";
@@ -18,12 +19,15 @@ export function startServer(deps: Deps): Running {
   const server = app.server!;
   const jobs = startJobs(deps);
   const runner = startRunner(deps, actionHandlers(deps));
+  // webhooks' fast path: a finished run's event is on its way within ~200 ms; pending ones resume
+  const webhooks = createDispatcher(deps).run();
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     jobs.stop();
     await runner.stop();
+    await webhooks.stop();
     await server.stop();
     deps.db.$client.close();
   };

@@ -1,0 +1,115 @@
+// Webhook test helpers: a real loopback receiver with a scripted answer per request, outbox events
+// made by the real action engine (a registered test kind), and ledger rows for route tests.
+import type { TestApp } from "./app.ts";
+import type { Fixture } from "./fixtures.ts";
+import type { Principal } from "../../src/http/auth.ts";
+import { actionsService } from "../../src/modules/actions/actions.service.ts";
+import { apiKeysService } from "../../src/modules/api-keys/api-keys.service.ts";
+import { newId } from "../../src/lib/ids.ts";
+
+export type Received = { n: number; method: string; path: string; headers: Record<string, string>; body: string; at: number };
+
+/**
+ * A receiver on 127.0.0.1. `answer(n, req)` gives the n-th (1-based) request's response; the default
+ * is 204. Everything received is in `received`.
+ */
+export function startReceiver(answer: (n: number, req: Request) => Response | Promise<Response> = () => new Response(null, { status: 204 })) {
+  const received: Received[] = [];
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const entry: Received = {
+        n: received.length + 1,
+        method: req.method,
+        path: new URL(req.url).pathname,
+        headers: Object.fromEntries(req.headers),
+        body: await req.text(),
+        at: Date.now(),
+      };
+      received.push(entry);
+      return answer(entry.n, req);
+    },
+  });
+  return {
+    received,
+    server,
+    url: (path = "/hook") => `http://127.0.0.1:${server.port}${path}`,
+    stop: () => server.stop(true),
+  };
+}
+
+export type Receiver = ReturnType<typeof startReceiver>;
+
+/** A port nothing listens on (taken, then released). */
+export function closedPort(): number {
+  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+  const port = probe.port!;
+  probe.stop(true);
+  return port;
+}
+
+export const TEST_KIND = { kind: "test_hook_analysis", eventPrefix: "deal.analysis", resultUrl: (id: string) => `/api/v1/deals/${id}` };
+
+function principalOf(t: TestApp, secret: string): Principal {
+  const v = apiKeysService(t.deps).verify(secret);
+  if (v.status !== "VALID") throw new Error("fixture key invalid");
+  return { ...v.key, orgId: v.key.orgId!, requests: { allowed: true, limit: 1, remaining: 1, resetSeconds: 1 } };
+}
+
+/** Runs one action of the test kind to its end, which writes one outbox event. Returns the run. */
+export function finishRun(t: TestApp, f: Fixture, opts: { org?: "acme" | "globex"; outcome?: "succeeded" | "failed"; subject?: string } = {}) {
+  const actions = actionsService(t.deps);
+  if (!tryKind(t)) actions.register(TEST_KIND);
+  const secret = opts.org === "globex" ? f.keys.otherOrgWrite.secret : f.keys.write.secret;
+  const subject = opts.subject ?? crypto.randomUUID();
+  const { run } = t.deps.db.transaction(() => actions.dispatch(principalOf(t, secret), TEST_KIND.kind, subject, {}));
+  actions.start(run.id);
+  const done = opts.outcome === "failed" ? actions.fail(run.id, "it broke") : actions.succeed(run.id);
+  return done!;
+}
+
+function tryKind(t: TestApp): boolean {
+  try {
+    actionsService(t.deps).kindOf(TEST_KIND.kind);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const outboxEventOf = (t: TestApp, runId: string) =>
+  t.deps.db.$client.query<{ id: string; event: string; entity_id: string; created_at: string }, [string]>(
+    "SELECT id, event, entity_id, created_at FROM outbox_events WHERE run_id = ?",
+  ).get(runId)!;
+
+const seeded = new WeakMap<TestApp, Map<string, { webhookId: string; deliveryId: string }>>();
+
+/**
+ * An endpoint and one delivery of an org, written directly (synchronously, for route tests whose
+ * path needs an id). Idempotent per app and org.
+ */
+export function seedEndpoint(t: TestApp, orgId: string): { webhookId: string; deliveryId: string } {
+  let byOrg = seeded.get(t);
+  if (!byOrg) seeded.set(t, (byOrg = new Map()));
+  const known = byOrg.get(orgId);
+  if (known) return known;
+  const now = t.clock.now().toISOString();
+  const webhookId = newId();
+  const deliveryId = newId();
+  const db = t.deps.db.$client;
+  db.query("INSERT INTO webhook_endpoints (id, org_id, url, description, secret_enc, created_at) VALUES (?, ?, ?, '', 'v1:unused', ?)").run(
+    webhookId,
+    orgId,
+    `https://93.184.215.14/${webhookId}`,
+    now,
+  );
+  db.query(
+    `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, outbox_event_id, event, entity_id, result_url, event_created_at, status,
+       attempts, round_started_at, next_attempt_at, created_at)
+     VALUES (?, ?, ?, ?, 'deal.analysis.completed', ?, '/api/v1/deals/x', ?, 'failed', 11, ?, NULL, ?)`,
+  ).run(deliveryId, orgId, webhookId, newId(), newId(), now, now, now);
+  const ids = { webhookId, deliveryId };
+  byOrg.set(orgId, ids);
+  return ids;
+}
