@@ -7,6 +7,7 @@ import m4 from "./0004_workable_colleen_wing.sql" with { type: "text" };
 import m5 from "./0005_glossy_maverick.sql" with { type: "text" };
 import m6 from "./0006_lovely_patch.sql" with { type: "text" };
 import m7 from "./0007_dark_wolverine.sql" with { type: "text" };
+import m8 from "./0008_tricky_hemingway.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -17,4 +18,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0005_glossy_maverick", sql: m5 },
   { tag: "0006_lovely_patch", sql: m6 },
   { tag: "0007_dark_wolverine", sql: m7 },
+  { tag: "0008_tricky_hemingway", sql: m8 },
 ];

@@ -1,7 +1,8 @@
 // The LP arithmetic against figures worked out by hand in the comments. Dates are chosen so the
 // year fractions are whole: 2021-01-01 -> 2022-01-01 -> 2023-01-01 are 365 days apart each.
 import { describe, expect, test } from "bun:test";
-import { markTrace, pooledFigures, positionFigures, STALE_NAV_DAYS, xirr, type Cashflow, type Mark } from "../../src/modules/funds/fund-math.ts";
+import { markTrace, pooledFigures, positionFigures, STALE_NAV_DAYS, type Cashflow, type Mark } from "../../src/modules/funds/fund-math.ts";
+import { xirr } from "../../src/modules/funds/xirr.ts";
 import { multiple, round } from "../../src/lib/figures.ts";
 
 const asOf = new Date("2023-02-15T12:00:00Z");

@@ -2,12 +2,11 @@
 // rolled forward, TVPI/DPI/RVPI, net IRR by XIRR), the same figures pooled over several
 // commitments of one currency, and each mark's trace. A figure whose input is missing is null,
 // and the data-quality flags say why.
-import { money, multiple, round } from "../../lib/figures.ts";
+import { money, multiple } from "../../lib/figures.ts";
+import { dayNumber, mergeNetFlows, netFlows, solveXirr, type NetFlows } from "./xirr.ts";
 
 export type Cashflow = { date: string; type: "call" | "distribution"; amount: number };
 export type Mark = { date: string; nav: number };
-/** A dated amount from the LP's side: negative paid in (a call), positive received. */
-export type Flow = { date: string; amount: number };
 
 /** A mark older than this many days (against the clock) is flagged `stale_nav`. */
 export const STALE_NAV_DAYS = 180;
@@ -38,78 +37,16 @@ export type Figures = {
 };
 
 /**
- * Figures (rounded for publishing) plus what pooling needs: the unrounded sums and the IRR's flows,
- * NAV included (null when NAV is missing).
+ * Figures (rounded for publishing) plus what pooling needs: the unrounded sums and the IRR's flows
+ * netted per day, NAV included (null when NAV is missing).
  */
 export type Computed = {
   figures: Figures & { last_mark_date: string | null };
   raw: { commitment: number; called: number; distributed: number; nav: number | null };
-  flows: Flow[] | null;
+  flows: NetFlows | null;
 };
 
 const DAY_MS = 86_400_000;
-const days = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
-
-function npv(rate: number, t: number[], a: number[]): number {
-  let v = 0;
-  for (let i = 0; i < t.length; i++) v += a[i] * Math.pow(1 + rate, -t[i]);
-  return v;
-}
-
-/**
- * The annual rate r at which the flows' net present value is 0, with time in years of 365 days
- * from the first flow (as spreadsheets' XIRR). Flows on one date are netted first. null when there
- * is no such rate: no paid-in and received flows both, or no root between -99.9999% and 10^6.
- */
-export function xirr(flows: Flow[]): number | null {
-  const byDate = new Map<string, number>();
-  for (const f of flows) byDate.set(f.date, (byDate.get(f.date) ?? 0) + f.amount);
-  const dated = [...byDate].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  if (!dated.some(([, a]) => a < 0) || !dated.some(([, a]) => a > 0)) return null;
-  const d0 = days(dated[0][0]);
-  const t = dated.map(([d]) => (days(d) - d0) / 365);
-  const a = dated.map(([, x]) => x);
-  const scale = a.reduce((s, x) => s + Math.abs(x), 0);
-  const f = (r: number) => npv(r, t, a);
-
-  // Newton from 10%; its answer is kept only if it is a real root.
-  let r = 0.1;
-  for (let i = 0; i < 100; i++) {
-    let v = 0;
-    let dv = 0;
-    for (let k = 0; k < t.length; k++) {
-      const disc = Math.pow(1 + r, -t[k]);
-      v += a[k] * disc;
-      dv -= (t[k] * a[k] * disc) / (1 + r);
-    }
-    if (!Number.isFinite(v) || !Number.isFinite(dv) || dv === 0) break;
-    const next = r - v / dv;
-    if (!(next > -1)) break;
-    if (Math.abs(next - r) < 1e-12) {
-      r = next;
-      break;
-    }
-    r = next;
-  }
-  if (r > -1 && Number.isFinite(r) && Math.abs(f(r)) <= 1e-7 * scale) return round(r, 6);
-
-  // Otherwise bracket a sign change on a grid of rates, then bisect.
-  const grid = [-0.999999, -0.99, -0.9, -0.75, -0.5, -0.25, 0, 0.25, 0.5, 1, 2, 5, 10, 100, 1000, 1e6];
-  for (let i = 0; i + 1 < grid.length; i++) {
-    let lo = grid[i];
-    let hi = grid[i + 1];
-    let flo = f(lo);
-    if (!Number.isFinite(flo) || Math.sign(flo) === Math.sign(f(hi))) continue;
-    for (let k = 0; k < 200 && hi - lo > 1e-13; k++) {
-      const mid = (lo + hi) / 2;
-      const fm = f(mid);
-      if (Math.sign(fm) === Math.sign(flo)) [lo, flo] = [mid, fm];
-      else hi = mid;
-    }
-    return round((lo + hi) / 2, 6);
-  }
-  return null;
-}
 
 const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
 
@@ -120,29 +57,45 @@ const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
  */
 export function positionFigures(commitment: number, cashflows: Cashflow[], marks: Mark[], asOf: Date): Computed {
   const flags = new Set<Flag>();
-  const calls = cashflows.filter((c) => c.type === "call");
-  const dists = cashflows.filter((c) => c.type === "distribution");
-  const called = sum(calls.map((c) => c.amount));
-  const distributed = sum(dists.map((c) => c.amount));
+  const last = marks.reduce<Mark | null>((best, m) => (!best || m.date > best.date ? m : best), null);
+  let called = 0;
+  let distributed = 0;
+  let afterMark = 0; // calls minus distributions dated after the last mark
+  let lastAfter: string | null = null;
+  const days: number[] = [];
+  const amounts: number[] = [];
+  for (const c of cashflows) {
+    const signed = c.type === "call" ? -c.amount : c.amount;
+    if (c.type === "call") called += c.amount;
+    else distributed += c.amount;
+    if (last && c.date > last.date) {
+      afterMark -= signed;
+      if (!lastAfter || c.date > lastAfter) lastAfter = c.date;
+    }
+    days.push(dayNumber(c.date));
+    amounts.push(signed);
+  }
   if (cashflows.length === 0) flags.add("no_cashflows");
   if (called > commitment + 0.005) flags.add("called_above_commitment");
 
-  const last = marks.reduce<Mark | null>((best, m) => (!best || m.date > best.date ? m : best), null);
   let nav: number | null = null;
   let navDate: string | null = null;
   if (!last) flags.add("no_mark");
   else {
-    const after = cashflows.filter((c) => c.date > last.date);
-    nav = last.nav + sum(after.filter((c) => c.type === "call").map((c) => c.amount)) - sum(after.filter((c) => c.type === "distribution").map((c) => c.amount));
-    navDate = after.reduce((d, c) => (c.date > d ? c.date : d), last.date);
-    if (after.length) flags.add("cashflows_after_last_mark");
+    nav = last.nav + afterMark;
+    navDate = lastAfter ?? last.date;
+    if (lastAfter) flags.add("cashflows_after_last_mark");
     if (nav < -0.005) flags.add("negative_rolled_nav");
-    if (asOf.getTime() / DAY_MS - days(last.date) > STALE_NAV_DAYS) flags.add("stale_nav");
+    if (asOf.getTime() / DAY_MS - dayNumber(last.date) > STALE_NAV_DAYS) flags.add("stale_nav");
   }
 
-  const flows: Flow[] | null =
-    nav === null ? null : [...cashflows.map((c) => ({ date: c.date, amount: c.type === "call" ? -c.amount : c.amount })), { date: navDate!, amount: nav }];
-  const irr = flows && called > 0 ? xirr(flows) : null;
+  let flows: NetFlows | null = null;
+  if (nav !== null) {
+    days.push(dayNumber(navDate!));
+    amounts.push(nav);
+    flows = netFlows(days, amounts);
+  }
+  const irr = flows && called > 0 ? solveXirr(flows) : null;
   if (flows && called > 0 && irr === null) flags.add("irr_not_computable");
   return {
     figures: {
@@ -177,7 +130,7 @@ export function pooledFigures(positions: Computed[]): Figures {
   const complete = positions.length > 0 && positions.every((p) => p.flows !== null);
   const nav = complete ? sum(positions.map((p) => p.raw.nav!)) : null;
   const navDate = complete ? positions.map((p) => p.figures.nav_date!).reduce((a, b) => (b > a ? b : a)) : null;
-  const irr = complete && called > 0 ? xirr(positions.flatMap((p) => p.flows!)) : null;
+  const irr = complete && called > 0 ? solveXirr(mergeNetFlows(positions.map((p) => p.flows!))) : null;
   if (complete && called > 0 && irr === null) flags.add("irr_not_computable");
   return {
     commitment: money(commitment),

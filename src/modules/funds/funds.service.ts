@@ -78,21 +78,20 @@ export const fundsService = perDeps((deps: Deps) => {
     .orderBy(asc(cf.cashflowDate), asc(fc.fundName), asc(cf.type), asc(cf.amount), asc(cf.id))
     .prepare();
 
-  /** The org's commitments (or the one to `fundName`) with their cashflows and marks. */
+  /**
+   * The org's commitments (or the one to `fundName`) with their cashflows and marks. The ledger
+   * comes as arrays (`.values()`): mapping 100,000 rows to objects through drizzle cost as much
+   * again as reading them.
+   */
   function load(orgId: string, fundName?: string) {
     const list = commitments.all({ org: orgId, fund: fundName ?? null });
-    let flows: { commitmentId: string; date: string; type: "call" | "distribution"; amount: number }[];
-    let marks: { commitmentId: string; date: string; nav: number }[];
-    if (fundName === undefined) {
-      flows = orgLedger.all({ org: orgId });
-      marks = orgMarks.all({ org: orgId });
-    } else {
-      flows = list.flatMap((c) => fundLedger.all({ org: orgId, commitment: c.id }));
-      marks = list.flatMap((c) => fundMarks.all({ org: orgId, commitment: c.id }));
-    }
-    const flowsOf = groupBy(flows, (f) => f.commitmentId);
-    const marksOf = groupBy(marks, (m) => m.commitmentId);
-    return list.map((c) => ({ commitment: c, cashflows: (flowsOf.get(c.id) ?? []) as Cashflow[], marks: (marksOf.get(c.id) ?? []) as Mark[] }));
+    const flowsOf = new Map<string, Cashflow[]>(list.map((c) => [c.id, []]));
+    const marksOf = new Map<string, Mark[]>(list.map((c) => [c.id, []]));
+    const ledgers = fundName === undefined ? [orgLedger.values({ org: orgId })] : list.map((c) => fundLedger.values({ org: orgId, commitment: c.id }));
+    const markLists = fundName === undefined ? [orgMarks.values({ org: orgId })] : list.map((c) => fundMarks.values({ org: orgId, commitment: c.id }));
+    for (const rows of ledgers) for (const [id, date, type, amount] of rows as [string, string, Cashflow["type"], number][]) flowsOf.get(id)?.push({ date, type, amount });
+    for (const rows of markLists) for (const [id, date, nav] of rows as [string, string, number][]) marksOf.get(id)?.push({ date, nav });
+    return list.map((c) => ({ commitment: c, cashflows: flowsOf.get(c.id)!, marks: marksOf.get(c.id)! }));
   }
 
   function positionView(c: Commitment, computed: Computed) {

@@ -34,6 +34,8 @@ export const portfolioHoldings = sqliteTable(
     // The natural key of a re-import: name (case-insensitively) + fund_name.
     uniqueIndex("portfolio_holdings_natural_key").on(t.orgId, t.nameFold, t.fundName),
     index("portfolio_holdings_company_idx").on(t.orgId, t.companyKey),
+    // Covers the list's filters and order: counting and paging walk the index, not the table.
+    index("portfolio_holdings_list_idx").on(t.orgId, t.nameFold, t.fundName, t.status),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX `portfolio_holdings_list_idx` ON `portfolio_holdings` (`org_id`,`name_fold`,`fund_name`,`status`);
