@@ -131,7 +131,17 @@ export const fundsService = perDeps((deps: Deps) => {
   }
 
   function cashflows(orgId: string, fundName?: string) {
-    return cashflowRows.all({ org: orgId, fund: fundName ?? null }).map((r) => ({ ...r, amount: money(r.amount)! }));
+    // Arrays, then one object per row (the whole ledger can be 100,000 rows).
+    const rows = cashflowRows.values({ org: orgId, fund: fundName ?? null }) as [string, string, string, string, Cashflow["type"], number, string | null][];
+    return rows.map(([cashflow_id, commitment_id, fund_name, cashflow_date, type, amount, currency]) => ({
+      cashflow_id,
+      commitment_id,
+      fund_name,
+      cashflow_date,
+      type,
+      amount: money(amount)!,
+      currency,
+    }));
   }
 
   function marks(orgId: string, fundName?: string) {
