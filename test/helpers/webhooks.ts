@@ -113,3 +113,53 @@ export function seedEndpoint(t: TestApp, orgId: string): { webhookId: string; de
   byOrg.set(orgId, ids);
   return ids;
 }
+
+/** Registers an endpoint through the API (201 expected); returns its id and secret. */
+export async function register(t: TestApp, f: Fixture, url: string, key = f.keys.write.secret): Promise<{ id: string; secret: string }> {
+  const res = await t.request("POST", "/api/v1/webhooks", { key, body: { url } });
+  if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
+  return { id: res.json.webhook_id, secret: res.json.secret };
+}
+
+export type LedgerRow = {
+  delivery_id: string;
+  event: string;
+  entity_id: string;
+  status: string;
+  attempts: number;
+  last_response_code: number | null;
+  last_error: string | null;
+  last_attempt_at: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+};
+
+/** The endpoint's deliveries through the API (newest first). */
+export async function ledger(t: TestApp, f: Fixture, webhookId: string): Promise<LedgerRow[]> {
+  const res = await t.request("GET", `/api/v1/webhooks/${webhookId}/deliveries`, { key: f.keys.read.secret });
+  if (res.status !== 200) throw new Error(`ledger read failed: ${res.status} ${res.text}`);
+  return res.json.deliveries;
+}
+
+/** One delivery with its attempts log through the API. */
+export async function deliveryDetail(t: TestApp, f: Fixture, webhookId: string, deliveryId: string) {
+  const res = await t.request("GET", `/api/v1/webhooks/${webhookId}/deliveries/${deliveryId}`, { key: f.keys.read.secret });
+  if (res.status !== 200) throw new Error(`delivery read failed: ${res.status} ${res.text}`);
+  return res.json.delivery as LedgerRow & { attempts_log: { attempt: number; attempted_at: string; response_code: number | null; error: string | null; outcome: string }[] };
+}
+
+/**
+ * Runs the webhook-delivery job, then moves the test clock to the next attempt and runs it again,
+ * until no delivery is pending (or `maxRounds`). Returns the number of rounds.
+ */
+export async function driveSchedule(t: TestApp, maxRounds = 40): Promise<number> {
+  const { webhookDelivery } = await import("../../jobs/webhook-delivery.ts");
+  const nextDue = t.deps.db.$client.query<{ at: string | null }, []>("SELECT MIN(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'");
+  for (let round = 1; round <= maxRounds; round++) {
+    await webhookDelivery.runOnce(t.deps);
+    const at = nextDue.get()?.at;
+    if (!at) return round;
+    if (new Date(at) > t.clock.now()) t.clock.set(at);
+  }
+  return maxRounds;
+}

@@ -96,7 +96,8 @@ export const RedeliveredModel = t.Object({ delivery: DeliveryModel, as_of: Times
 
 export const DeliveriesQuery = t.Object({
   limit: t.Optional(queryInt("limit", { minimum: 1, maximum: 200, default: 50, description: "How many (newest first)" })),
-  status: t.Optional(t.UnionEnum(["pending", "succeeded", "failed"])),
+  // A union of literals, not UnionEnum: Elysia fills an optional UnionEnum query with its first value.
+  status: t.Optional(t.Union([t.Literal("pending"), t.Literal("succeeded"), t.Literal("failed")], { description: "Only deliveries in this status" })),
 });
 
 export const WebhookParams = t.Object({ webhook_id: t.String() });
