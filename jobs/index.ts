@@ -30,7 +30,8 @@ export type RunningJobs = { stop(): void; next(id: string): Date | null };
 export function startJobs(deps: Deps, list: Job[] = jobs): RunningJobs {
   const crons = new Map<string, Cron>();
   for (const job of list) {
-    const cron = new Cron(job.pattern, { timezone: "UTC", protect: true, name: job.id }, async () => {
+    // No croner `name`: croner keeps names in a process-wide registry, and tests run several servers.
+    const cron = new Cron(job.pattern, { timezone: "UTC", protect: true }, async () => {
       const started = Date.now();
       try {
         const result = await job.runOnce(deps);

@@ -35,7 +35,7 @@ test("builds a demo firm through the real services, prints keys that work, and s
   } finally {
     await demo.running.stop();
   }
-});
+}, 120_000);
 
 test("a second start serves the same firm and prints the same keys", async () => {
   const first = await Bun.file(`${dir}/demo-keys.json`).json();
