@@ -2,6 +2,7 @@
 // the real importers. CSV text is kept here so tests can also write it to files for the CLI.
 import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../src/deps.ts";
+import { ImportError } from "../../src/lib/csv.ts";
 import { fundsImporter } from "../../src/modules/funds/funds.import.ts";
 import { portfolioImporter } from "../../src/modules/portfolio/portfolio.import.ts";
 import { portfolioHoldings } from "../../src/modules/portfolio/portfolio.sql.ts";
@@ -83,4 +84,15 @@ export function holdingId(deps: Deps, orgId: string, name = "Acme Robotics", fun
   }
   if (!id) throw new Error(`no holding ${name} in ${fund}`);
   return id;
+}
+
+/** The ImportError an import throws (fails the test if it throws nothing, or something else). */
+export function importError(run: () => unknown): ImportError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ImportError) return error;
+    throw error;
+  }
+  throw new Error("the import was expected to fail");
 }

@@ -2,20 +2,11 @@
 // record starts on, and the header rules of CONTRACT.md.
 import { describe, expect, test } from "bun:test";
 import { cellReader } from "../../src/lib/csv-fields.ts";
-import { ImportError, parseCsv, readCsvTable, type ImportProblem } from "../../src/lib/csv.ts";
+import { parseCsv, readCsvTable, type ImportProblem } from "../../src/lib/csv.ts";
+import { importError as failure } from "../helpers/book.ts";
 
 const fields = (text: string) => parseCsv(text).map((r) => r.fields);
 const lines = (text: string) => parseCsv(text).map((r) => r.line);
-
-function failure(run: () => unknown): ImportError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ImportError) return error;
-    throw error;
-  }
-  throw new Error("expected an ImportError");
-}
 
 describe("parseCsv", () => {
   test("plain fields, LF, CRLF and CR line ends, a final newline or none", () => {

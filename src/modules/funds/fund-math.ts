@@ -95,43 +95,15 @@ export function positionFigures(commitment: number, cashflows: Cashflow[], marks
     amounts.push(nav);
     flows = netFlows(days, amounts);
   }
-  const irr = flows && called > 0 ? solveXirr(flows) : null;
-  if (flows && called > 0 && irr === null) flags.add("irr_not_computable");
-  return {
-    figures: {
-      commitment: money(commitment),
-      called: money(called),
-      distributed: money(distributed),
-      nav: money(nav),
-      nav_date: navDate,
-      last_mark_date: last?.date ?? null,
-      unfunded: money(commitment - called),
-      tvpi: nav === null ? null : multiple(distributed + nav, called),
-      dpi: multiple(distributed, called),
-      rvpi: multiple(nav, called),
-      irr,
-      data_quality_flags: [...flags].sort(),
-    },
-    raw: { commitment, called, distributed, nav },
-    flows,
-  };
+  const raw = { commitment, called, distributed, nav };
+  return { figures: { ...publish(raw, navDate, flows, flags), last_mark_date: last?.date ?? null }, raw, flows };
 }
 
-/**
- * Commitments of one currency pooled "the same way": sums of commitment, called, distributed and
- * NAV (null if any NAV is missing), ratios of the pooled sums, and one XIRR over all their flows
- * with each NAV at its own date. Flags: the union of the positions'.
- */
-export function pooledFigures(positions: Computed[]): Figures {
-  const flags = new Set<Flag>(positions.flatMap((p) => p.figures.data_quality_flags));
-  const commitment = sum(positions.map((p) => p.raw.commitment));
-  const called = sum(positions.map((p) => p.raw.called));
-  const distributed = sum(positions.map((p) => p.raw.distributed));
-  const complete = positions.length > 0 && positions.every((p) => p.flows !== null);
-  const nav = complete ? sum(positions.map((p) => p.raw.nav!)) : null;
-  const navDate = complete ? positions.map((p) => p.figures.nav_date!).reduce((a, b) => (b > a ? b : a)) : null;
-  const irr = complete && called > 0 ? solveXirr(mergeNetFlows(positions.map((p) => p.flows!))) : null;
-  if (complete && called > 0 && irr === null) flags.add("irr_not_computable");
+/** The published figures of sums (one commitment's or pooled): money rounded, ratios, the XIRR. */
+function publish(raw: Computed["raw"], navDate: string | null, flows: NetFlows | null, flags: Set<Flag>): Figures {
+  const { commitment, called, distributed, nav } = raw;
+  const irr = flows && called > 0 ? solveXirr(flows) : null;
+  if (flows && called > 0 && irr === null) flags.add("irr_not_computable");
   return {
     commitment: money(commitment),
     called: money(called),
@@ -145,6 +117,24 @@ export function pooledFigures(positions: Computed[]): Figures {
     irr,
     data_quality_flags: [...flags].sort(),
   };
+}
+
+/**
+ * Commitments of one currency pooled "the same way": sums of commitment, called, distributed and
+ * NAV (null if any NAV is missing), ratios of the pooled sums, and one XIRR over all their flows
+ * with each NAV at its own date. Flags: the union of the positions'.
+ */
+export function pooledFigures(positions: Computed[]): Figures {
+  const flags = new Set<Flag>(positions.flatMap((p) => p.figures.data_quality_flags));
+  const complete = positions.length > 0 && positions.every((p) => p.flows !== null);
+  const raw = {
+    commitment: sum(positions.map((p) => p.raw.commitment)),
+    called: sum(positions.map((p) => p.raw.called)),
+    distributed: sum(positions.map((p) => p.raw.distributed)),
+    nav: complete ? sum(positions.map((p) => p.raw.nav!)) : null,
+  };
+  const navDate = complete ? positions.map((p) => p.figures.nav_date!).reduce((a, b) => (b > a ? b : a)) : null;
+  return publish(raw, navDate, complete ? mergeNetFlows(positions.map((p) => p.flows!)) : null, flags);
 }
 
 export type TracePoint = { mark_date: string; nav: number; called_to_date: number; distributed_to_date: number; tvpi: number | null };

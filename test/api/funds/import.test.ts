@@ -1,10 +1,9 @@
 // Import of commitments, cashflows and marks: problems of every file reported at once by file and
 // line, nothing written from a failing import (commitments included), re-imports idempotent.
 import { afterEach, describe, expect, test } from "bun:test";
-import { ImportError } from "../../../src/lib/csv.ts";
 import { fundsImporter, type FundFiles } from "../../../src/modules/funds/funds.import.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { CASHFLOWS_CSV, COMMITMENTS_CSV, FUNDS_AS_OF, importFundsBook, MARKS_CSV } from "../../helpers/book.ts";
+import { CASHFLOWS_CSV, COMMITMENTS_CSV, FUNDS_AS_OF, importError, importFundsBook, MARKS_CSV } from "../../helpers/book.ts";
 import { TestClock } from "../../helpers/clock.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 
@@ -23,16 +22,6 @@ const files = (csv: { commitments?: string; cashflows?: string; marks?: string }
 });
 const importFunds = (csv: Parameters<typeof files>[0]) => fundsImporter(t.deps).importFunds(f.orgs.acme.id, files(csv));
 const positions = async () => (await t.request("GET", "/api/v1/funds/positions", { key: f.keys.read.secret })).json.positions;
-
-function importError(run: () => unknown): ImportError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ImportError) return error;
-    throw error;
-  }
-  throw new Error("the import was expected to fail");
-}
 
 describe("errors", () => {
   test("a missing required column is named", async () => {

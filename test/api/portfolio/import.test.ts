@@ -1,10 +1,9 @@
 // Imports of the portfolio and metrics CSVs: every bad row reported by line, nothing written from
 // a failing file, re-imports idempotent (upsert by natural key), companies matched by website or name.
 import { afterEach, describe, expect, test } from "bun:test";
-import { ImportError } from "../../../src/lib/csv.ts";
 import { portfolioImporter } from "../../../src/modules/portfolio/portfolio.import.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { importPortfolioBook, METRICS_CSV, PORTFOLIO_CSV } from "../../helpers/book.ts";
+import { importError, importPortfolioBook, METRICS_CSV, PORTFOLIO_CSV } from "../../helpers/book.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
@@ -19,16 +18,6 @@ const HEADER = "name,website,sector,stage,status,fund_name,holding_type,investme
 const portfolio = (text: string) => portfolioImporter(t.deps).importPortfolio(f.orgs.acme.id, { name: "portfolio.csv", text });
 const metrics = (text: string) => portfolioImporter(t.deps).importMetrics(f.orgs.acme.id, { name: "metrics.csv", text });
 const book = async () => (await t.request("GET", "/api/v1/portfolio/companies", { key: f.keys.read.secret })).json;
-
-function importError(run: () => unknown): ImportError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ImportError) return error;
-    throw error;
-  }
-  throw new Error("the import was expected to fail");
-}
 
 describe("portfolio CSV", () => {
   test("a missing required column is named, and nothing is written", async () => {
