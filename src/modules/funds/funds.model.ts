@@ -50,7 +50,7 @@ export const PositionsModel = t.Object({
   totals: TotalsModel,
   totals_by_currency: t.Array(TotalsModel, { description: "The totals of each currency; never summed across currencies" }),
   as_of: Timestamp,
-});
+}, { description: "Every LP commitment's figures, and the totals" });
 
 export const CashflowsModel = t.Object({
   scope: t.Literal("org"),
@@ -67,7 +67,7 @@ export const CashflowsModel = t.Object({
     { description: "Oldest first" },
   ),
   as_of: Timestamp,
-});
+}, { description: "The dated call and distribution ledger" });
 
 export const MarksModel = t.Object({
   scope: t.Literal("org"),
@@ -89,6 +89,6 @@ export const MarksModel = t.Object({
     }),
   ),
   as_of: Timestamp,
-});
+}, { description: "Each commitment's dated NAV and TVPI trace" });
 
 export const FundFilterQuery = t.Object({ fund_name: t.Optional(t.String({ minLength: 1, description: "Exact fund name" })) });
