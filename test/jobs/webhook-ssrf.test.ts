@@ -14,7 +14,7 @@ import { driveSchedule, finishRun, ledger, register, startReceiver, type Receive
 const realFetch = globalThis.fetch;
 const fetched: string[] = [];
 let connections = 0;
-let listener: ReturnType<typeof Bun.listen>;
+let listener: { port: number; stop(closeActive?: boolean): void };
 
 beforeAll(() => {
   globalThis.fetch = Object.assign(
