@@ -48,11 +48,13 @@ const hex = (r: Rng, n: number) => Array.from({ length: n }, () => r.int(0, 15).
 
 /** A business-hours instant `daysAgo` days before `now` (weekdays mostly). */
 export function businessTime(r: Rng, now: number, daysAgo: number): number {
+  // The same draws whatever the date, so the network's shape does not depend on `now`.
+  const [moveOffWeekend, hour, minute, second] = [r.chance(0.8), r.int(7, 19), r.int(0, 59), r.int(0, 59)];
   let t = now - Math.max(1, daysAgo) * DAY;
   const d = new Date(t);
-  if (d.getUTCDay() === 0 || d.getUTCDay() === 6) t -= (r.chance(0.8) ? 2 : 0) * DAY;
+  if ((d.getUTCDay() === 0 || d.getUTCDay() === 6) && moveOffWeekend) t -= 2 * DAY;
   const day = Math.floor(t / DAY) * DAY;
-  return Math.min(now - 3600_000, day + (r.int(7, 19) * 60 + r.int(0, 59)) * 60_000 + r.int(0, 59) * 1000);
+  return Math.min(now - 3600_000, day + (hour * 60 + minute) * 60_000 + second * 1000);
 }
 
 export function makeId(r: Rng, from: Addr): string {
