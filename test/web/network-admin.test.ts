@@ -73,7 +73,7 @@ describe("network settings", () => {
 
     page = await b.get("/app/network");
     expect(staleRows(staleTable(page.html))).toEqual(["dana@fund.com"]);
-    expect(textOf(page.html)).toContain("1 relationship past their cadence");
+    expect(textOf(page.html)).toContain("1 relationship past its cadence");
     expect(textOf(staleTable(page.html))).toContain("Dana Diaz");
 
     const snooze = await b.post("/app/network/snooze", { contact: "dana@fund.com", until: "2026-12-15", back: "/app/network" });

@@ -218,7 +218,7 @@ describe("one-time sign-in links", () => {
     const token = linkToken(f.users.bob.id);
     const page = await b.get(`/app/sign-in/link?token=${token}`);
     expect(page.status).toBe(200);
-    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(page.headers.get("referrer-policy")).toBe("same-origin");
     expect(textOf(page.html)).toContain("Continue as Bob Baker");
     // Looking again is fine: nothing was used yet.
     expect((await b.get(`/app/sign-in/link?token=${token}`)).status).toBe(200);

@@ -20,6 +20,7 @@ h2 { font-size: 1.1rem; margin: 0 0 .75rem; }
 h3 { font-size: 1rem; margin: 0 0 .5rem; }
 p { margin: 0 0 .75rem; }
 .muted { color: var(--muted); }
+.nw { white-space: nowrap; }
 .small { font-size: .85rem; }
 
 .topbar { background: var(--brand); color: var(--brand-ink); }

@@ -13,7 +13,8 @@ export const SECURITY_HEADERS: Record<string, string> = {
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-frame-options": "DENY",
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  // Not no-referrer: with it, browsers send `Origin: null` on our own form posts.
+  "referrer-policy": "same-origin",
   "cache-control": "no-store",
 };
 

@@ -49,7 +49,7 @@ export function adminPage(shell: Shell, v: AdminView): Html {
   <div class="card-head"><h2>All API keys</h2><span class="muted small">Revoke a key that leaked or belongs to someone who left. Only the owner can create or rotate keys.</span></div>
   ${keyTable(v.keys, shell.csrf, {
     rotate: false,
-    owner: (k) => html`${(k as ApiKeyView & { owner: string }).owner}`,
+    owner: (k) => html`<span class="nw">${(k as ApiKeyView & { owner: string }).owner}</span>`,
     revokeAction: (k) => `/app/admin/keys/${k.key_id}/revoke`,
   })}
 </div>`,

@@ -128,8 +128,9 @@ export function when(iso: string | null | undefined, dateOnly = false): Html {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return html`${iso}`;
   const day = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-  const text = dateOnly ? day : `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
-  return html`<time datetime="${d.toISOString()}">${text}</time>`;
+  if (dateOnly) return html`<time datetime="${d.toISOString()}" class="nw">${day}</time>`;
+  // Wraps between the day and the time of day, never inside either.
+  return html`<time datetime="${d.toISOString()}"><span class="nw">${day}</span> <span class="nw">${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC</span></time>`;
 }
 
 export function isoDay(d: Date): string {

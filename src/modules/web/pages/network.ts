@@ -72,7 +72,7 @@ export function networkPage(shell: Shell, v: NetworkView): Html {
     html`${pageHead("Network", "Who sees your relationships, and who you should get back in touch with.")}
 ${sharingCard(v, shell.csrf)}
 <div class="card flush">
-  <div class="card-head"><h2>Going stale</h2><span class="muted small" data-testid="stale-total">${v.staleTotal} relationship${v.staleTotal === 1 ? "" : "s"} past their cadence</span></div>
+  <div class="card-head"><h2>Going stale</h2><span class="muted small" data-testid="stale-total">${v.staleTotal === 1 ? "1 relationship past its cadence" : `${v.staleTotal} relationships past their cadence`}</span></div>
   ${staleTable(v, shell.csrf)}
 </div>
 <p class="muted small">Set a cadence for anyone on the <a href="/app/contacts">contacts page</a>. A declared cadence wins over the learned one.</p>`,
