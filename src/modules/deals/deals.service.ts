@@ -190,5 +190,14 @@ export const dealsService = perDeps((deps: Deps) => {
       );
   }
 
-  return { list, mustGet, detail, analysisStatus, documents, submit, storeAnalysis };
+  const sectorsOfDeals = sqlite.query<{ sector: string }, [string]>(
+    "SELECT json_extract(facts, '$.company.sector') AS sector FROM deals WHERE org_id = ? AND json_extract(facts, '$.company.sector') IS NOT NULL",
+  );
+
+  /** The sector of every analysed deal (with the portfolio, the firm's thesis for reach-candidate fit). */
+  function sectorTexts(orgId: string): string[] {
+    return sectorsOfDeals.all(orgId).map((r) => r.sector);
+  }
+
+  return { list, mustGet, detail, analysisStatus, documents, submit, storeAnalysis, sectorTexts };
 });

@@ -34,7 +34,7 @@ function sectorReason(person: PersonRow, thesis: Thesis): { fit: number; reason:
   }
   const top = Math.max(...thesis.sectors.values());
   const n = thesis.sectors.get(known[0])!;
-  return { fit: n / top, reason: `${cap(known[0])}, like ${n} of the ${thesis.holdings} holdings in the firm's book` };
+  return { fit: n / top, reason: `${cap(known[0])}, like ${n} of the ${thesis.holdings} holdings and deals in the firm's book` };
 }
 
 export function computeReachCandidates(deps: Deps, thesisSource: ThesisSource) {

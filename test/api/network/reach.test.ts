@@ -66,7 +66,7 @@ describe("reach candidates", () => {
     expect(c.fit_score).toBeGreaterThan(0.5);
     expect(c.fit_score).toBeLessThanOrEqual(1);
     expect(c.fit_reasons[0]).toBe("Co-founder & CEO at Ledgerly (payments infrastructure)");
-    expect(c.fit_reasons[1]).toBe("Fintech, like 3 of the 5 holdings in the firm's book");
+    expect(c.fit_reasons[1]).toBe("Fintech, like 3 of the 5 holdings and deals in the firm's book");
     expect(c.fit_reasons[2]).toMatch(/^You know Jane Proxy well \(strength \d+: 18 emails, 1 meeting, last in touch 2026-11-20\)$/);
     expect(c.fit_reasons[3]).toBe("Jane Proxy and Sam Founder were together on 2 emails or meetings in the last year, most recently on 2026-11-12");
   });
@@ -153,13 +153,17 @@ describe("the reach-candidates job", () => {
   test("is registered, scores against the imported portfolio book, and its output is what the endpoint serves", async () => {
     setup();
     importPortfolioBook(t.deps, f.orgs.acme.id);
+    // An analysed fintech deal in the pipeline counts too (its facts as the deal engine stores them).
+    t.deps.db.$client
+      .query(`INSERT INTO deals (id, org_id, created_by, kind, source, target_key, facts, created_at, updated_at) VALUES (?, ?, ?, 'company', 'upload', 'name:pay', ?, 'now', 'now')`)
+      .run(crypto.randomUUID(), f.orgs.acme.id, f.users.alice.id, JSON.stringify({ company: { sector: "fintech" } }));
     copied(f.users.alice.id, proxy, [founder], 10);
     copied(f.users.alice.id, proxy, [founder], 30);
     const { findJob } = await import("../../../jobs/index.ts");
     expect(await findJob("reach-candidates")!.runOnce(t.deps)).toMatchObject({ candidates: 1 });
     const c = (await t.request("GET", "/api/v1/network/reach/candidates", { key: f.keys.read.secret })).json.candidates[0];
-    // The book: Robotics (two funds' holdings of one company), Fintech, Health, AI, Climate.
-    expect(c.fit_reasons[1]).toBe("Fintech, like 1 of the 6 holdings in the firm's book");
+    // The book: Robotics (two funds' holdings of one company), Fintech, Health, AI, Climate; and the fintech deal.
+    expect(c.fit_reasons[1]).toBe("Fintech, like 2 of the 7 holdings and deals in the firm's book");
     // Another org's key sees none of it.
     expect((await t.request("GET", "/api/v1/network/reach/candidates", { key: f.keys.otherOrgWrite.secret })).json.candidates).toEqual([]);
   });
