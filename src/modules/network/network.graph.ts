@@ -92,6 +92,18 @@ export function graphWriter(deps: Deps, userId: string, aliases: string[] = []) 
     .onConflictDoNothing()
     .prepare();
 
+  // Imports create persons and relationships by the thousand: every statement is prepared once.
+  const insertPersonRow = db.$client.query(
+    `INSERT INTO persons (id, org_id, display_name, title, company, domain, linkedin_url, location, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertEmail = db.$client.query("INSERT INTO person_emails (org_id, email, person_id) VALUES (?, ?, ?)");
+  const insertRelationship = db
+    .insert(relationships)
+    .values({ id: sql.placeholder("id"), orgId, userId, personId: sql.placeholder("personId"), createdAt: now, updatedAt: now })
+    .returning()
+    .prepare();
+
   const personIds = new Map<string, string>();
   const rels = new Map<string, RelState>();
   const stats: GraphStats = { interactions: 0, duplicates: 0, personsCreated: 0, relationshipsCreated: 0 };
@@ -105,21 +117,8 @@ export function graphWriter(deps: Deps, userId: string, aliases: string[] = []) 
     const clean = (v: string | null | undefined) => (v?.trim() ? v.trim() : null);
     if (!id) {
       id = newId();
-      db.insert(persons)
-        .values({
-          id,
-          orgId,
-          displayName: clean(facts.name),
-          title: clean(facts.title),
-          company: clean(facts.company),
-          domain: employerDomain(email),
-          linkedinUrl: linkedin,
-          location: clean(facts.location),
-          createdAt: now,
-          updatedAt: now,
-        })
-        .run();
-      db.insert(personEmails).values({ orgId, email, personId: id }).run();
+      insertPersonRow.run(id, orgId, clean(facts.name), clean(facts.title), clean(facts.company), employerDomain(email), linkedin, clean(facts.location), now, now);
+      insertEmail.run(orgId, email, id);
       stats.personsCreated++;
     } else if (!personIds.has(email) || authoritative) {
       // Fill in (or, from a contact card, correct) what is known about an existing person.
@@ -145,11 +144,7 @@ export function graphWriter(deps: Deps, userId: string, aliases: string[] = []) 
     if (rel) return rel;
     let row = relByPerson.get({ personId });
     if (!row) {
-      row = db
-        .insert(relationships)
-        .values({ id: newId(), orgId, userId, personId, createdAt: now, updatedAt: now })
-        .returning()
-        .get();
+      row = insertRelationship.get({ id: newId(), personId })!;
       stats.relationshipsCreated++;
     }
     rel = { ...row, dirty: false };
