@@ -110,34 +110,33 @@ export const portfolioImporter = perDeps((deps: Deps) => {
 
   function readHoldings(file: ImportFile): { line: number; values: HoldingValues }[] {
     const problems: ImportProblem[] = [];
-    const cells = cellReader(file.name, problems);
+    const cellsOf = cellReader(file.name, problems);
     const duplicate = duplicateChecker(file.name, problems);
     const out: { line: number; values: HoldingValues }[] = [];
     for (const row of readCsvTable(file.text, file.name, PORTFOLIO_COLUMNS)) {
-      const c = cells(row);
+      const c = cellsOf(row);
       const before = problems.length;
+      // Every cell is read (so every problem of the row is reported, in column order) before any is used.
       const name = c.text("name", { required: true });
       const website = c.text("website", { required: true });
-      const companyKey = website === null ? null : companyKeyOf(website);
-      if (website !== null && companyKey === null) c.bad("website", `website ${JSON.stringify(website)} is not a web address`);
-      const values = {
-        name: name ?? "",
-        nameFold: fold(name ?? ""),
-        website: website ?? "",
-        companyKey: companyKey ?? "",
-        sector: c.text("sector", { required: true }) ?? "",
-        stage: c.text("stage", { required: true }) ?? "",
-        status: c.oneOf("status", HOLDING_STATUSES, { required: true }) ?? "active",
-        fundName: c.text("fund_name", { required: true }) ?? "",
-        holdingType: c.text("holding_type", { required: true }) ?? "",
-        investmentDate: c.date("investment_date", { required: true }) ?? "",
+      const companyKey = website === null ? null : (companyKeyOf(website) ?? c.bad("website", `website ${JSON.stringify(website)} is not a web address`));
+      const cells = {
+        name,
+        website,
+        sector: c.text("sector", { required: true }),
+        stage: c.text("stage", { required: true }),
+        status: c.oneOf("status", HOLDING_STATUSES, { required: true }),
+        fundName: c.text("fund_name", { required: true }),
+        holdingType: c.text("holding_type", { required: true }),
+        investmentDate: c.date("investment_date", { required: true }),
         ownershipPercentage: c.number("ownership_percentage", { min: 0, max: 100 }),
         invested: c.number("invested", { min: 0 }),
         currentValuation: c.number("current_valuation", { min: 0 }),
         currency: c.currency("currency"),
       };
-      if (name !== null && values.fundName) duplicate(`${values.nameFold}\u0000${values.fundName}`, row.line, `holding ${name} in ${values.fundName}`);
-      if (problems.length === before) out.push({ line: row.line, values });
+      if (problems.length > before) continue;
+      const values = { ...cells, nameFold: fold(cells.name!), companyKey: companyKey! } as HoldingValues;
+      if (!duplicate(`${values.nameFold}\u0000${values.fundName}`, row.line, `holding ${values.name} in ${values.fundName}`)) out.push({ line: row.line, values });
     }
     if (problems.length) throw new ImportError(file.name, problems);
     return out;
