@@ -5,6 +5,7 @@
 // two dispatchers (the server's and `dealgraph jobs run webhook-delivery`) never send one attempt twice.
 import type { Deps } from "../../deps.ts";
 import { safeFetch, SafeFetchError } from "../../http/safe-fetch.ts";
+import { actionsService, RUN_QUEUED_TOPIC, runTopic, type Run } from "../actions/actions.service.ts";
 import { newId } from "../../lib/ids.ts";
 import { classify, nextStep, parseRetryAfter } from "./webhooks.schedule.ts";
 import { signatureHeader, secretBox } from "./webhooks.secrets.ts";
@@ -20,6 +21,7 @@ export type DispatcherOptions = {
 export type DispatchStats = { fannedOut: number; attempted: number; succeeded: number; retrying: number; failed: number };
 
 const FANOUT_BATCH = 500;
+const MAX_WATCHED = 10_000;
 /** How long past the receiver timeout a lease outlives a silent worker. */
 const LEASE_GRACE_MS = 15_000;
 
@@ -58,12 +60,15 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}) {
      VALUES ($id, $org, $endpoint, $eventId, $event, $entity, $result, $eventAt, 'pending', $now, $now, $now)`,
   );
   const advance = sqlite.query("UPDATE webhook_cursor SET last_seq = ? WHERE id = 1 AND last_seq < ?");
-  const due = sqlite.query<{ id: string; endpointId: string }, { now: string; perEndpoint: number; limit: number }>(
-    `SELECT id, endpoint_id AS endpointId FROM (
-       SELECT id, endpoint_id, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at) AS rn
-       FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $now AND (lease_until IS NULL OR lease_until <= $now))
-     WHERE rn <= $perEndpoint ORDER BY next_attempt_at LIMIT $limit`,
+  // Oldest due first, straight off the (status, next_attempt_at) index; `$skip` (a JSON array) leaves
+  // out endpoints already at their in-flight cap, so one endpoint's backlog cannot starve the others.
+  const due = sqlite.query<{ id: string; endpointId: string }, { now: string; skip: string; limit: number }>(
+    `SELECT id, endpoint_id AS endpointId FROM webhook_deliveries
+     WHERE status = 'pending' AND next_attempt_at <= $now AND (lease_until IS NULL OR lease_until <= $now)
+       AND endpoint_id NOT IN (SELECT value FROM json_each($skip))
+     ORDER BY next_attempt_at LIMIT $limit`,
   );
+  const anyNew = sqlite.query<{ one: number }, [number]>("SELECT 1 AS one FROM outbox_events WHERE seq > ? LIMIT 1");
   const claim = sqlite.query<DeliveryRow, { id: string; now: string; lease: string }>(
     `UPDATE webhook_deliveries SET lease_until = $lease
      WHERE id = $id AND status = 'pending' AND next_attempt_at <= $now AND (lease_until IS NULL OR lease_until <= $now)
@@ -91,6 +96,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}) {
   /** Writes the ledger rows for outbox events not yet fanned out. Returns how many. */
   function fanOut(): number {
     let created = 0;
+    if (!anyNew.get(cursor.get()!.lastSeq)) return 0;
     for (;;) {
       const done = sqlite.transaction(() => {
         const from = cursor.get()!.lastSeq;
@@ -126,15 +132,20 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}) {
     const lease = new Date(now.getTime() + timeoutMs + LEASE_GRACE_MS).toISOString();
     return sqlite.transaction(() => {
       const rows: DeliveryRow[] = [];
-      const taken = new Map<string, number>();
-      for (const c of due.all({ now: nowIso, perEndpoint, limit: free * 4 })) {
-        if (rows.length >= free) break;
-        const busy = (perEndpointCount.get(c.endpointId) ?? 0) + (taken.get(c.endpointId) ?? 0);
-        if (busy >= perEndpoint || inFlight.has(c.id)) continue;
-        const row = claim.get({ id: c.id, now: nowIso, lease });
-        if (!row) continue;
-        taken.set(c.endpointId, (taken.get(c.endpointId) ?? 0) + 1);
-        rows.push(row);
+      const busy = new Map(perEndpointCount);
+      const capped = () => JSON.stringify([...busy].filter(([, n]) => n >= perEndpoint).map(([id]) => id));
+      // A second pass only when the first filled up endpoints to their cap before the free slots.
+      for (let pass = 0; pass < 2 && rows.length < free; pass++) {
+        const candidates = due.all({ now: nowIso, skip: capped(), limit: free + inFlight.size });
+        for (const c of candidates) {
+          if (rows.length >= free) break;
+          if ((busy.get(c.endpointId) ?? 0) >= perEndpoint || inFlight.has(c.id)) continue;
+          const row = claim.get({ id: c.id, now: nowIso, lease });
+          if (!row) continue;
+          busy.set(c.endpointId, (busy.get(c.endpointId) ?? 0) + 1);
+          rows.push(row);
+        }
+        if (candidates.length < free + inFlight.size) break; // nothing more is due
       }
       return rows;
     }).immediate();
@@ -223,13 +234,23 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}) {
         const n = (perEndpointCount.get(d.endpointId) ?? 1) - 1;
         if (n > 0) perEndpointCount.set(d.endpointId, n);
         else perEndpointCount.delete(d.endpointId);
-        pump();
+        schedule();
       });
     inFlight.set(d.id, p);
   }
 
   let pumping = false;
   let again = false;
+  let scheduled = false;
+  /** One pump for all the attempts that end in the same turn of the event loop. */
+  function schedule(): void {
+    if (scheduled || stopped) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      pump();
+    });
+  }
   /** Fans out new events and starts every due delivery there is room for. Never throws. */
   function pump(): void {
     if (stopped) return;
@@ -269,16 +290,46 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}) {
     };
   }
 
-  /** The server's fast path: polls every `pollMs` and wakes on the bus; stop() waits for attempts in flight. */
+  /**
+   * The server's fast path. A run dispatched in this process is watched on the bus until it ends;
+   * its terminal transition (published after the outbox row commits) starts the delivery at once.
+   * A poll every `pollMs` catches everything else: retries coming due, runs from other processes.
+   * stop() aborts attempts in flight (their rows are released, not counted) and waits for them.
+   */
   function run(pollMs = 200) {
     const timer = setInterval(pump, pollMs);
-    const unsubscribe = deps.bus.subscribe(WEBHOOKS_WAKE_TOPIC, () => pump());
+    const watching = new Map<string, () => void>();
+    const unwatchAll = () => {
+      watching.forEach((off) => off());
+      watching.clear();
+    };
+    const offQueued = deps.bus.subscribe<string>(RUN_QUEUED_TOPIC, (runId) => {
+      if (watching.has(runId)) return;
+      if (watching.size >= MAX_WATCHED) unwatchAll(); // runs parked for days: the poll still has them
+      const off = deps.bus.subscribe<Run>(runTopic(runId), (r) => {
+        if (r.status !== "succeeded" && r.status !== "failed") return;
+        off();
+        watching.delete(runId);
+        schedule();
+      });
+      watching.set(runId, off);
+      // It may have ended before this (the queued notice comes after the dispatching transaction).
+      const now = actionsService(deps).get(runId)?.status;
+      if (now === "succeeded" || now === "failed") {
+        off();
+        watching.delete(runId);
+        schedule();
+      }
+    });
+    const offWake = deps.bus.subscribe(WEBHOOKS_WAKE_TOPIC, () => schedule());
     pump();
     return {
       async stop() {
         stopped = true;
         clearInterval(timer);
-        unsubscribe();
+        offQueued();
+        offWake();
+        unwatchAll();
         abort.abort();
         await Promise.allSettled(inFlight.values());
       },
