@@ -18,7 +18,7 @@ import { openDataDir } from "../../src/db/open.ts";
 import { createDeps } from "../../src/deps.ts";
 import { silentLog } from "../../src/lib/log.ts";
 import { apiKeysService } from "../../src/modules/api-keys/api-keys.service.ts";
-import { PATH_COLUMNS, POOLED } from "../../src/modules/network/network.paths.ts";
+import { PATH_COLUMNS, POOLED, STRENGTH_SQL } from "../../src/modules/network/network.paths.ts";
 import { addTouch, type Aggregates, type Direction } from "../../src/modules/network/network.scoring.ts";
 import { orgsService } from "../../src/modules/orgs/orgs.service.ts";
 import { rng } from "../gen-data.ts";
@@ -121,9 +121,11 @@ console.log(`seeded ${USERS} users, ${PERSONS.toLocaleString()} persons, ${inter
 // --- who-knows ----------------------------------------------------------------------------------
 const app = createApp(deps);
 const get = (path: string) => app.handle(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${key}` } })).then((res) => res.text());
+// The same ranked, cut query the endpoint runs, without HTTP, auth, scoring or JSON.
 const bare = sqlite.query(
   `SELECT ${PATH_COLUMNS} FROM persons p JOIN relationships r ON r.person_id = p.id JOIN users u ON u.id = r.user_id
-   WHERE ${POOLED} AND p.org_id = $org AND p.domain = $domain`,
+   WHERE ${POOLED} AND p.org_id = $org AND p.domain = $domain AND r.last_touch_at IS NOT NULL
+   ORDER BY ${STRENGTH_SQL} DESC, r.last_touch_at DESC LIMIT 55`,
 );
 const sample = Array.from({ length: 300 }, () => domains[Math.floor(Math.pow(r.next(), 2) * domains.length)]);
 for (const d of sample.slice(0, 30)) await get(`/api/v1/network/who-knows?domain=${d}`);
@@ -132,7 +134,7 @@ const sqlTimes: number[] = [];
 let paths = 0;
 for (const d of sample) {
   apiTimes.push(await timed(async () => (paths += JSON.parse(await get(`/api/v1/network/who-knows?domain=${d}&limit=50`)).paths.length)));
-  sqlTimes.push(await timed(() => bare.all({ org: org.id, me: users[0].id, domain: d })));
+  sqlTimes.push(await timed(() => bare.all({ org: org.id, me: users[0].id, domain: d, now: new Date().toISOString() })));
 }
 
 // --- contacts export ------------------------------------------------------------------------------

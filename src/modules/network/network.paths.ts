@@ -3,7 +3,7 @@
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../http/auth.ts";
 import { linkedinUrl } from "./network.identity.ts";
-import { label, signals, strength, warmth, type Aggregates } from "./network.scoring.ts";
+import { ACTIVITY_HALF_LIFE_DAYS, label, signals, strength, warmth, type Aggregates } from "./network.scoring.ts";
 
 /** A relationship joined to its person and owner, as the path queries select it. */
 export type PathRow = {
@@ -105,6 +105,36 @@ export const NOT_FOUND_PATH = {
   unavailable_reason: "contact_not_found" as const,
   signals: null,
 };
+
+/**
+ * The strength formula of network.scoring.ts in SQL, so a big company's paths are ranked and cut
+ * in the query instead of scoring thousands of rows in JS. $now is an ISO timestamp.
+ */
+export const STRENGTH_SQL = `(
+  (1 - exp(-(r.decayed_score * pow(0.5, max(0, julianday($now) - julianday(r.score_at)) / ${ACTIVITY_HALF_LIFE_DAYS})) / 6))
+  * (0.55 + 0.45 * (2.0 * min(r.sent_count + r.meeting_count, r.received_count + r.meeting_count)
+      / max(1, r.sent_count + r.received_count + 2 * r.meeting_count))))`;
+
+/** The strongest `take` pooled paths that have touches, best first. */
+export function queryTopPaths(deps: Deps, where: string, params: Record<string, string | number | null>, take: number): PathRow[] {
+  return deps.db.$client
+    .query<PathRow, Record<string, string | number | null>>(
+      `SELECT ${PATH_COLUMNS} FROM persons p
+       JOIN relationships r ON r.person_id = p.id
+       JOIN users u ON u.id = r.user_id
+       WHERE ${POOLED} AND ${where} AND r.last_touch_at IS NOT NULL
+       ORDER BY ${STRENGTH_SQL} DESC, r.last_touch_at DESC
+       LIMIT $take`,
+    )
+    .all({ ...params, now: deps.clock.now().toISOString(), take });
+}
+
+/** Whether any pooled relationship (touched or a contact card only) matches. */
+export function anyPath(deps: Deps, where: string, params: Record<string, string | number | null>): boolean {
+  return !!deps.db.$client
+    .query(`SELECT 1 FROM persons p JOIN relationships r ON r.person_id = p.id JOIN users u ON u.id = r.user_id WHERE ${POOLED} AND ${where} LIMIT 1`)
+    .get(params as never);
+}
 
 export function queryPaths(deps: Deps, where: string, params: Record<string, string | number | null>): PathRow[] {
   return deps.db.$client

@@ -5,7 +5,7 @@ import type { Principal } from "../../http/auth.ts";
 import { decodeCursor, encodeCursor } from "../../http/paging.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { nameKey, normalizeDomain, normalizeEmail, normalizeLinkedin } from "./network.identity.ts";
-import { asContactPath, byStrength, NOT_FOUND_PATH, PATH_COLUMNS, poolParams, queryPaths, scorePath, type PathRow } from "./network.paths.ts";
+import { anyPath, asContactPath, byStrength, NOT_FOUND_PATH, PATH_COLUMNS, poolParams, queryPaths, queryTopPaths, scorePath, type PathRow } from "./network.paths.ts";
 
 export type WhoKnowsInput = { domain?: string; person?: string; limit: number };
 
@@ -43,13 +43,17 @@ export const networkService = perDeps((deps: Deps) => {
       }
     }
     const t = now();
-    const scored = queryPaths(deps, conditions.join(" AND "), params).map((r) => scorePath(r, t));
-    const warm = scored.filter((p) => p.strength_score !== null).sort(byStrength);
+    const where = conditions.join(" AND ");
+    // Ranked and cut in SQL (same formula); a few extra rows absorb rounding ties before the exact sort.
+    const warm = queryTopPaths(deps, where, params, input.limit + 5)
+      .map((r) => scorePath(r, t))
+      .sort(byStrength)
+      .slice(0, input.limit);
     return {
       target: { domain: input.domain ?? null, person: input.person ?? null },
       scope: "org_shared" as const,
-      paths: warm.slice(0, input.limit).map(asContactPath),
-      unavailable_reason: warm.length ? null : scored.length ? ("no_relationship_data" as const) : ("contact_not_found" as const),
+      paths: warm.map(asContactPath),
+      unavailable_reason: warm.length ? null : anyPath(deps, where, params) ? ("no_relationship_data" as const) : ("contact_not_found" as const),
       as_of: t.toISOString(),
     };
   }
