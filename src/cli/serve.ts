@@ -19,7 +19,7 @@ export function startServer(deps: Deps): Running {
   const server = app.server!;
   const jobs = startJobs(deps);
   const runner = startRunner(deps, actionHandlers(deps));
-  // webhooks' fast path: a finished run's event is on its way within ~200 ms; pending ones resume
+  // webhooks: a run's event is sent when the run ends (bus), else within the 200 ms poll; pending ones resume
   const webhooks = createDispatcher(deps).run();
   let stopped = false;
   const stop = async () => {
