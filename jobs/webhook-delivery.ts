@@ -1,11 +1,13 @@
-import { createDispatcher } from "../src/modules/webhooks/webhooks.delivery.ts";
+import { createDispatcher, dispatcherRunning } from "../src/modules/webhooks/webhooks.delivery.ts";
 import type { Job } from "./index.ts";
 
-// The backstop of the server's fast path (src/cli/serve.ts runs the dispatcher every 200 ms): fan
-// out new outbox events and deliver whatever is due, e.g. from `dealgraph jobs run webhook-delivery`.
+// Fans out new outbox events and delivers whatever is due, until nothing is (`dealgraph jobs run
+// webhook-delivery`, tests). Inside `serve` the dispatcher runs all the time (src/cli/serve.ts), so
+// the minute schedule skips.
 export const webhookDelivery: Job = {
   id: "webhook-delivery",
   pattern: "* * * * *",
   description: "deliver outbox events to webhook endpoints: fan out, attempt what is due, schedule retries (11 attempts over about 30 minutes)",
-  runOnce: (deps) => createDispatcher(deps).drain(),
+  // Inside `serve` the running dispatcher already does this; the job would only double the load.
+  runOnce: (deps) => (dispatcherRunning(deps) ? { skipped: "the server's dispatcher is running" } : createDispatcher(deps).drain()),
 };

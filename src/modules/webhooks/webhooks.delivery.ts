@@ -25,6 +25,10 @@ const MAX_WATCHED = 10_000;
 /** How long past the receiver timeout a lease outlives a silent worker. */
 const LEASE_GRACE_MS = 15_000;
 
+// Deps whose process runs the server's dispatcher (then the minute job has nothing to add).
+const serving = new WeakSet<Deps>();
+export const dispatcherRunning = (deps: Deps): boolean => serving.has(deps);
+
 /** The thin payload: the receiver fetches `result_url` for detail. */
 export function payloadOf(d: Pick<DeliveryRow, "id" | "event" | "eventCreatedAt" | "entityId" | "resultUrl">): string {
   return JSON.stringify({ event: d.event, id: d.id, created_at: d.eventCreatedAt, data: { entity_id: d.entityId, result_url: d.resultUrl } });
@@ -322,10 +326,12 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}) {
       }
     });
     const offWake = deps.bus.subscribe(WEBHOOKS_WAKE_TOPIC, () => schedule());
+    serving.add(deps);
     pump();
     return {
       async stop() {
         stopped = true;
+        serving.delete(deps);
         clearInterval(timer);
         offQueued();
         offWake();
