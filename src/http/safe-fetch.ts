@@ -119,8 +119,10 @@ function blocked(host: string, address: string): SafeFetchError {
   } catch {
     // not an address at all
   }
-  const shown = host === address ? address : `${host} (${address})`;
-  return new SafeFetchError("blocked_address", `${shown} is not a public address (${range}); outbound requests reach public addresses only`);
+  // A name's resolved address is not echoed: error texts reach API clients, who must not be able
+  // to map internal DNS through them.
+  const what = host === address || host.includes(":") ? `${address} is not a public address` : `${host} resolves to an address that is not public`;
+  return new SafeFetchError("blocked_address", `${what} (${range}); outbound requests reach public addresses only`);
 }
 
 function parseUrl(input: string | URL): URL {
@@ -236,7 +238,7 @@ export async function safeFetch(input: string | URL, opts: SafeFetchOptions = {}
       try {
         response = await fetch(target, {
           method,
-          headers: { ...headers, host: current.host },
+          headers: { ...dropKeys(headers, ["host"]), host: current.host },
           body: method === "GET" || method === "HEAD" ? undefined : body,
           redirect: "manual",
           signal,
