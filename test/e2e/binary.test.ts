@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BINARY, binaryStaleness, ROOT } from "../../scripts/build.ts";
-import { Child, run, runJson, startDemo, startServe } from "../../scripts/lib/child-process.ts";
+import { Child, cleanEnv, run, runJson, startDemo, startServe } from "../../scripts/lib/child-process.ts";
 
 const BUILD_TIMEOUT = 180_000;
 const STEP_TIMEOUT = 60_000;
@@ -162,6 +162,59 @@ describe("dealgraph admin CLI + serve (compiled binary)", () => {
       const denied = (await after.json()) as { detail: string };
       expect(after.status).toBe(401);
       expect(denied.detail).toContain("revoked");
+    },
+    STEP_TIMEOUT,
+  );
+});
+
+describe("web app sign-in (compiled binary)", () => {
+  test(
+    "`admin user password` from stdin and `admin user link` work against `serve`; the pages and assets are embedded",
+    async () => {
+      const cwd = tempDir();
+      const dataDir = join(cwd, "data");
+      const cli = <T>(...args: string[]) => runJson<T>([BINARY, ...args, "--data-dir", dataDir], { cwd });
+      const { org_id } = await cli<{ org_id: string }>("admin", "org", "create", "--name", "Web Binary", "--json");
+      const { user_id } = await cli<{ user_id: string }>("admin", "user", "create", "--org", org_id, "--email", "wb@web.vc", "--name", "Web Binary", "--json");
+
+      const setPassword = Bun.spawn([BINARY, "admin", "user", "password", "--user", user_id, "--data-dir", dataDir], {
+        cwd,
+        env: cleanEnv(),
+        stdin: new TextEncoder().encode("binary password 1\n"),
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      expect(await setPassword.exited).toBe(0);
+      expect(await new Response(setPassword.stdout).text()).toContain("password set for Web Binary");
+
+      const served = await startServe([BINARY, "serve", "--port", "0", "--data-dir", dataDir], { cwd });
+      children.push(served.child);
+      const link = await run([BINARY, "admin", "user", "link", "--user", user_id, "--data-dir", dataDir], { cwd, env: cleanEnv({ DEALGRAPH_PUBLIC_URL: served.url }) });
+      expect(link.code).toBe(0);
+      const url = link.stdout.trim();
+      expect(url.startsWith(`${served.url}/app/sign-in/link?token=`)).toBe(true);
+
+      const linkPage = await fetch(url);
+      expect(linkPage.status).toBe(200);
+      expect(await linkPage.text()).toContain("Continue as Web Binary");
+
+      const form = await fetch(`${served.url}/app/sign-in`);
+      const pre = form.headers.getSetCookie()[0].split(";")[0];
+      const csrf = (await form.text()).match(/name="csrf" value="([^"]+)"/)![1];
+      const signIn = await fetch(`${served.url}/app/sign-in`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie: pre, origin: served.url, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrf, email: "wb@web.vc", password: "binary password 1" }),
+      });
+      expect(signIn.status).toBe(303);
+      const session = signIn.headers.getSetCookie().find((c) => c.startsWith("dg_session="))!.split(";")[0];
+      const keys = await fetch(`${served.url}/app/keys`, { headers: { cookie: session } });
+      expect(keys.status).toBe(200);
+      expect(await keys.text()).toContain("Create a key");
+      const css = await fetch(`${served.url}/app/assets/app.css`);
+      expect(css.status).toBe(200);
+      expect(css.headers.get("content-type")).toContain("text/css");
     },
     STEP_TIMEOUT,
   );
