@@ -219,5 +219,6 @@ describe("overview", () => {
     expect(text).toContain("2 active API keys");
     expect(text).toContain("1 contact in your network");
     expect(text).toContain("Sharing on");
+    expect(text).toContain("review your 2 members");
   });
 });

@@ -28,6 +28,9 @@ export function homePage(shell: Shell, v: HomeView): Html {
       (see the <a href="/api/v1/docs">API reference</a>).</li>
     <li>Decide whether teammates' who-knows searches may see your relationships: <a href="/app/network">network settings</a>.</li>
     <li>Tell Dealgraph how often you want to stay in touch with the people who matter: <a href="/app/contacts">contacts</a>.</li>
+    ${v.members !== null
+      ? html`<li>As an administrator, review your ${v.members} member${v.members === 1 ? "" : "s"}, their sharing and every key of the organization on the <a href="/app/admin">admin page</a>.</li>`
+      : ""}
   </ol>
 </div>`,
   );

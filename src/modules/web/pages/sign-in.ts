@@ -21,8 +21,8 @@ export function signInPage(v: SignInView): Html {
   <form method="post" action="/app/sign-in" novalidate>
     ${csrfField(v.csrf)}
     ${v.next ? html`<input type="hidden" name="next" value="${v.next}">` : ""}
-    ${field({ label: "Email", name: "email", type: "email", value: v.email ?? "", attrs: html`autocomplete="username" required autofocus` })}
-    ${field({ label: "Password", name: "password", type: "password", attrs: html`autocomplete="current-password" required` })}
+    ${field({ label: "Email", name: "email", type: "email", value: v.email ?? "", attrs: html`autocomplete="username" required${v.email ? "" : html` autofocus`}` })}
+    ${field({ label: "Password", name: "password", type: "password", attrs: html`autocomplete="current-password" required${v.email ? html` autofocus` : ""}` })}
     <button class="btn block" type="submit">Sign in</button>
   </form>
 </div>
