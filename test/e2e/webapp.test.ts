@@ -39,7 +39,12 @@ describe.skipIf(!available && !mustRun)("web app in headless Chromium", () => {
 
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   const me = (secret: string) => fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${secret}` } });
-  const flashText = () => page.locator(".flash").first().innerText();
+  /** The flash message of the page a form led to (waits for it to appear). */
+  const flashText = async () => {
+    const flash = page.locator(".flash").first();
+    await flash.waitFor();
+    return flash.innerText();
+  };
 
   beforeAll(async () => {
     if (!available) throw new Error(`${CHROMIUM} is missing, and CI must run the browser tests: .ci/run should have installed Debian's chromium`);
@@ -201,8 +206,12 @@ describe.skipIf(!available && !mustRun)("web app in headless Chromium", () => {
     const before = await page.locator("tr[data-key-id]").count();
     await page.fill("#f-name", "no csrf");
     await page.evaluate(`document.querySelector("[data-testid=create-key-form] input[name=csrf]").remove()`);
-    await page.click("[data-testid=create-key-form] button[type=submit]");
-    await expect(page.locator("h1").innerText()).resolves.toBe("This form has expired");
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/app/keys")),
+      page.click("[data-testid=create-key-form] button[type=submit]"),
+    ]);
+    expect(response.status()).toBe(403);
+    await page.locator("h1", { hasText: "This form has expired" }).waitFor();
     await shot("csrf-missing");
     await page.goto(`${base}/app/keys`);
     expect(await page.locator("tr[data-key-id]").count()).toBe(before);
