@@ -36,6 +36,25 @@ export function dealRoutes(deps: Deps) {
   const actions = actionsService(deps);
   const asOf = () => deps.clock.now().toISOString();
 
+  /** The 202 of every deal submission, with the X-Actions-* headers of its charge. */
+  const acceptance = (
+    set: { status?: number | string; headers: Record<string, unknown> },
+    accepted: { dealId: string; headers: Record<string, string> },
+    emailVerificationRequired: boolean | null,
+  ) => {
+    set.status = 202;
+    Object.assign(set.headers, accepted.headers);
+    return {
+      deal_id: accepted.dealId,
+      status: "queued" as const,
+      status_url: `/api/v1/deals/${accepted.dealId}/analysis`,
+      result_url: `/api/v1/deals/${accepted.dealId}`,
+      email_verification_required: emailVerificationRequired,
+      existing: false,
+      as_of: asOf(),
+    };
+  };
+
   return new Elysia({ prefix: "/api/v1/deals" })
     .use(authPlugin(deps))
     .get(
@@ -115,17 +134,7 @@ export function dealRoutes(deps: Deps) {
             waits ? "email_verification" : null,
           );
         }
-        set.status = 202;
-        Object.assign(set.headers, accepted.headers);
-        return {
-          deal_id: accepted.dealId,
-          status: "queued" as const,
-          status_url: `/api/v1/deals/${accepted.dealId}/analysis`,
-          result_url: `/api/v1/deals/${accepted.dealId}`,
-          email_verification_required: verification,
-          existing: false,
-          as_of: asOf(),
-        };
+        return acceptance(set, accepted, verification);
       },
       {
         auth: "write",
@@ -171,17 +180,7 @@ export function dealRoutes(deps: Deps) {
             },
             { document: file.sha256 },
           );
-          set.status = 202;
-          Object.assign(set.headers, accepted.headers);
-          return {
-            deal_id: accepted.dealId,
-            status: "queued" as const,
-            status_url: `/api/v1/deals/${accepted.dealId}/analysis`,
-            result_url: `/api/v1/deals/${accepted.dealId}`,
-            email_verification_required: false,
-            existing: false,
-            as_of: asOf(),
-          };
+          return acceptance(set, accepted, false);
         } finally {
           discard(files); // adopted files have moved; this removes only what was refused
         }
