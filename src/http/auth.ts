@@ -5,12 +5,12 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { apiKeysService, type KeyStatus, type Scope, type VerifiedKey } from "../modules/api-keys/api-keys.service.ts";
-import { budgetsService, type BudgetDecision } from "../modules/budgets/budgets.service.ts";
+import { budgetsService } from "../modules/budgets/budgets.service.ts";
 import { dailyLimitReached, rateLimitHeaders } from "./budgets.ts";
 import { ApiError } from "./errors.ts";
 
 /** Who is calling: a valid key whose user belongs to an organization. */
-export type Principal = VerifiedKey & { orgId: string; requests: BudgetDecision };
+export type Principal = VerifiedKey & { orgId: string };
 
 const KEYS_PAGE_HINT = "create a read-and-write key on the API-key page (/app/keys)";
 
@@ -80,7 +80,7 @@ export function authPlugin(deps: Deps) {
     if (!requests.allowed) throw dailyLimitReached("request", requests, headers);
     if (!key.orgId) throw new ApiError(403, NO_ORG);
     if (needs === "write" && key.scope !== "write") throw new ApiError(403, READ_ONLY);
-    return { ...key, orgId: key.orgId, requests };
+    return { ...key, orgId: key.orgId };
   }
 
   return new Elysia({ name: "auth" }).macro({

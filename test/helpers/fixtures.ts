@@ -2,6 +2,7 @@
 // key can be in. Built on the real services, on the test app's own database.
 import { eq } from "drizzle-orm";
 import type { Deps } from "../../src/deps.ts";
+import type { Principal } from "../../src/http/auth.ts";
 import { apiKeys } from "../../src/modules/api-keys/api-keys.sql.ts";
 import { apiKeysService, type CreateKeyInput } from "../../src/modules/api-keys/api-keys.service.ts";
 import { newSecret } from "../../src/modules/api-keys/secrets.ts";
@@ -48,3 +49,10 @@ export function seedIdentity(deps: Deps) {
 }
 
 export type Fixture = ReturnType<typeof seedIdentity>;
+
+/** The principal a fixture key's secret authenticates as (for service-level tests). */
+export function principalOf(deps: Deps, secret: string): Principal {
+  const v = apiKeysService(deps).verify(secret);
+  if (v.status !== "VALID" || !v.key.orgId) throw new Error("fixture key is not a valid key of an organization");
+  return { ...v.key, orgId: v.key.orgId };
+}

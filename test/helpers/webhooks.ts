@@ -1,10 +1,8 @@
 // Webhook test helpers: a real loopback receiver with a scripted answer per request, outbox events
 // made by the real action engine (a registered test kind), and ledger rows for route tests.
 import type { TestApp } from "./app.ts";
-import type { Fixture } from "./fixtures.ts";
-import type { Principal } from "../../src/http/auth.ts";
+import { principalOf, type Fixture } from "./fixtures.ts";
 import { actionsService } from "../../src/modules/actions/actions.service.ts";
-import { apiKeysService } from "../../src/modules/api-keys/api-keys.service.ts";
 import { newId } from "../../src/lib/ids.ts";
 
 export type Received = { n: number; method: string; path: string; headers: Record<string, string>; body: string; at: number };
@@ -51,11 +49,6 @@ export function closedPort(): number {
 
 export const TEST_KIND = { kind: "test_hook_analysis", eventPrefix: "deal.analysis", resultUrl: (id: string) => `/api/v1/deals/${id}` };
 
-function principalOf(t: TestApp, secret: string): Principal {
-  const v = apiKeysService(t.deps).verify(secret);
-  if (v.status !== "VALID") throw new Error("fixture key invalid");
-  return { ...v.key, orgId: v.key.orgId!, requests: { allowed: true, limit: 1, remaining: 1, resetSeconds: 1 } };
-}
 
 /** Runs one action of the test kind to its end, which writes one outbox event. Returns the run. */
 export function finishRun(t: TestApp, f: Fixture, opts: { org?: "acme" | "globex"; outcome?: "succeeded" | "failed"; subject?: string } = {}) {
@@ -63,7 +56,7 @@ export function finishRun(t: TestApp, f: Fixture, opts: { org?: "acme" | "globex
   if (!tryKind(t)) actions.register(TEST_KIND);
   const secret = opts.org === "globex" ? f.keys.otherOrgWrite.secret : f.keys.write.secret;
   const subject = opts.subject ?? crypto.randomUUID();
-  const { run } = t.deps.db.transaction(() => actions.dispatch(principalOf(t, secret), TEST_KIND.kind, subject, {}));
+  const { run } = t.deps.db.transaction(() => actions.dispatch(principalOf(t.deps, secret), TEST_KIND.kind, subject, {}));
   actions.start(run.id);
   const done = opts.outcome === "failed" ? actions.fail(run.id, "it broke") : actions.succeed(run.id);
   return done!;

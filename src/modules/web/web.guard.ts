@@ -42,7 +42,6 @@ export function sessionPrincipal(user: User, org: Org): Principal {
     orgId: org.id,
     dailyRequests: 0,
     dailyActions: 0,
-    requests: { allowed: true, limit: 0, remaining: 0, resetSeconds: 0 },
   };
 }
 

@@ -6,9 +6,8 @@ import type { Principal } from "../../../src/http/auth.ts";
 import { ApiError } from "../../../src/http/errors.ts";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
 import { RunError, startRunner, type Handler, type Runner } from "../../../src/modules/actions/runner.ts";
-import { apiKeysService } from "../../../src/modules/api-keys/api-keys.service.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { principalOf, seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
@@ -27,11 +26,7 @@ function setup(env: Record<string, string> = {}) {
   actionsService(t.deps).register(KIND);
 }
 
-function principal(keyId = f.keys.write.id): Principal {
-  const v = apiKeysService(t.deps).verify(keyId === f.keys.write.id ? f.keys.write.secret : f.keys.otherOrgWrite.secret);
-  if (v.status !== "VALID") throw new Error("fixture key invalid");
-  return { ...v.key, orgId: v.key.orgId!, requests: { allowed: true, limit: 1, remaining: 1, resetSeconds: 1 } };
-}
+const principal = (): Principal => principalOf(t.deps, f.keys.write.secret);
 
 const dispatch = (subject: string = crypto.randomUUID(), p = principal()) =>
   t.deps.db.transaction(() => actionsService(t.deps).dispatch(p, KIND.kind, subject, { url: "https://example.com" }));

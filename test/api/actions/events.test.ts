@@ -1,12 +1,10 @@
 // Run event streams over a real listening server, read as a client reads them.
 import { afterEach, describe, expect, test } from "bun:test";
-import type { Principal } from "../../../src/http/auth.ts";
 import { openStreamCount } from "../../../src/http/sse.ts";
 import { runEvents } from "../../../src/modules/actions/actions.events.ts";
 import { actionsService, statusView } from "../../../src/modules/actions/actions.service.ts";
-import { apiKeysService } from "../../../src/modules/api-keys/api-keys.service.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { principalOf, seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
@@ -24,9 +22,7 @@ function setup(env: Record<string, string> = {}) {
   f = seedIdentity(t.deps);
   const actions = actionsService(t.deps);
   actions.register(KIND);
-  const v = apiKeysService(t.deps).verify(f.keys.write.secret);
-  if (v.status !== "VALID") throw new Error("fixture");
-  const principal: Principal = { ...v.key, orgId: v.key.orgId!, requests: { allowed: true, limit: 1, remaining: 1, resetSeconds: 1 } };
+  const principal = principalOf(t.deps, f.keys.write.secret);
   // The route shape every action's /events endpoint has; mounted here on the real app.
   t.app.get("/test/runs/:id/events", ({ params }) => runEvents(t.deps, principal, actions.get(params.id)!, {}, (r) => statusView(r, t.clock.now())));
   server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => t.app.handle(req) });

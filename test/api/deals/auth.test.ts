@@ -1,18 +1,14 @@
 // The shared auth scenarios on every deals route.
 import { describe } from "bun:test";
 import { dealsService, nameTarget } from "../../../src/modules/deals/deals.service.ts";
-import { apiKeysService } from "../../../src/modules/api-keys/api-keys.service.ts";
 import type { TestApp } from "../../helpers/app.ts";
 import { authScenarios } from "../../helpers/auth-scenarios.ts";
-import type { Fixture } from "../../helpers/fixtures.ts";
+import { principalOf, type Fixture } from "../../helpers/fixtures.ts";
 import { runScenarios } from "../../helpers/scenarios.ts";
 
 /** A queued deal of the given key's org, created through the real submission path. */
 function seedDeal(t: TestApp, secret: string): string {
-  const v = apiKeysService(t.deps).verify(secret);
-  if (v.status !== "VALID") throw new Error("fixture");
-  const principal = { ...v.key, orgId: v.key.orgId!, requests: { allowed: true, limit: 1, remaining: 1, resetSeconds: 1 } };
-  return dealsService(t.deps).submit(principal, { companyName: "Seeded", kind: "company", source: "upload", targetKey: nameTarget(`seeded-${crypto.randomUUID()}`) }, () => {}, {}).dealId;
+  return dealsService(t.deps).submit(principalOf(t.deps, secret), { companyName: "Seeded", kind: "company", source: "upload", targetKey: nameTarget(`seeded-${crypto.randomUUID()}`) }, () => {}, {}).dealId;
 }
 const own = (suffix: string) => (f: Fixture, t: TestApp) => `/api/v1/deals/${seedDeal(t, f.keys.write.secret)}${suffix}`;
 const foreign = (suffix: string) => (f: Fixture, t: TestApp) => `/api/v1/deals/${seedDeal(t, f.keys.otherOrgWrite.secret)}${suffix}`;
