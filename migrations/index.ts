@@ -8,6 +8,8 @@ import m5 from "./0005_glossy_maverick.sql" with { type: "text" };
 import m6 from "./0006_lovely_patch.sql" with { type: "text" };
 import m7 from "./0007_dark_wolverine.sql" with { type: "text" };
 import m8 from "./0008_tricky_hemingway.sql" with { type: "text" };
+import m9 from "./0009_dear_mercury.sql" with { type: "text" };
+import m10 from "./0010_search_index.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -19,4 +21,6 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0006_lovely_patch", sql: m6 },
   { tag: "0007_dark_wolverine", sql: m7 },
   { tag: "0008_tricky_hemingway", sql: m8 },
+  { tag: "0009_dear_mercury", sql: m9 },
+  { tag: "0010_search_index", sql: m10 },
 ];

@@ -9,3 +9,5 @@ export * from "../modules/actions/actions.sql.ts";
 export * from "../modules/web/web.sql.ts";
 export * from "../modules/deals/deals.sql.ts";
 export * from "../modules/webhooks/webhooks.sql.ts";
+export * from "../modules/founders/founders.sql.ts";
+export * from "../modules/research/research.sql.ts";
