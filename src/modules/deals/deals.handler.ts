@@ -1,8 +1,8 @@
 // The deal_analysis action: read the deal's material (extracting and converting documents on the
 // way), run the deal engine, store its facts and scored sections.
 import type { Deps } from "../../deps.ts";
-import { builtinDealEngine } from "../../engines/builtin/deal-engine.ts";
 import type { SourcePage } from "../../engines/deal-engine.ts";
+import { dealEngine } from "../../engines/select.ts";
 import { blobPath } from "../../lib/blobs.ts";
 import { RunError, type Handler } from "../actions/runner.ts";
 import { ConversionError } from "../documents/convert.ts";
@@ -20,6 +20,7 @@ const kindOfContentType = Object.fromEntries(Object.entries(CONTENT_TYPES).map((
 
 export function dealAnalysisHandler(deps: Deps): Handler {
   const deals = dealsService(deps);
+  const engine = dealEngine(deps);
   const sqlite = deps.db.$client;
   const docsOf = sqlite.query<DocRow, [string]>("SELECT id, sha256, content_type, filename, pages FROM deal_documents WHERE deal_id = ? ORDER BY uploaded_at, id");
   const saveText = sqlite.query("UPDATE deal_documents SET pages = ?, page_count = ?, status = 'extracted' WHERE id = ?");
@@ -53,7 +54,7 @@ export function dealAnalysisHandler(deps: Deps): Handler {
     if (!pages.some((p) => p.text.trim().length > 0)) {
       throw new RunError("No text could be read from the material (is it a scanned deck without a text layer?)");
     }
-    const analysis = await builtinDealEngine.analyze({
+    const analysis = await engine.analyze({
       pages,
       hints: { companyName: deal.company_name, website: deal.website, kind: input.detect_kind ? null : deal.kind },
       progress: (stage) => progress({ stage }),
