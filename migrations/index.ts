@@ -10,6 +10,7 @@ import m7 from "./0007_dark_wolverine.sql" with { type: "text" };
 import m8 from "./0008_tricky_hemingway.sql" with { type: "text" };
 import m9 from "./0009_dear_mercury.sql" with { type: "text" };
 import m10 from "./0010_search_index.sql" with { type: "text" };
+import m11 from "./0011_fantastic_rhodey.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -23,4 +24,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0008_tricky_hemingway", sql: m8 },
   { tag: "0009_dear_mercury", sql: m9 },
   { tag: "0010_search_index", sql: m10 },
+  { tag: "0011_fantastic_rhodey", sql: m11 },
 ];

@@ -11,3 +11,4 @@ export * from "../modules/deals/deals.sql.ts";
 export * from "../modules/webhooks/webhooks.sql.ts";
 export * from "../modules/founders/founders.sql.ts";
 export * from "../modules/research/research.sql.ts";
+export * from "../modules/mcp/mcp.sql.ts";
