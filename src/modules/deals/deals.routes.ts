@@ -12,9 +12,7 @@ import { runEvents } from "../actions/actions.events.ts";
 import { actionsService, statusView } from "../actions/actions.service.ts";
 import { CONTENT_TYPES, detectFileKind, isOffice } from "../documents/file-type.ts";
 import { findLibreOffice } from "../health/health.routes.ts";
-import { secretBox } from "../webhooks/webhooks.secrets.ts";
-import { recognizeHost } from "../documents/hosts.ts";
-import { checkSubmittedUrl, hostTarget } from "./deals.submit-url.ts";
+import { dealAcceptance, submitDealUrl } from "./deals.submissions.ts";
 import {
   AcceptedResponse,
   AnalyzeBody,
@@ -36,23 +34,16 @@ export function dealRoutes(deps: Deps) {
   const actions = actionsService(deps);
   const asOf = () => deps.clock.now().toISOString();
 
-  /** The 202 of every deal submission, with the X-Actions-* headers of its charge. */
+  /** The 202 of an upload, with the X-Actions-* headers of its charge. */
   const acceptance = (
     set: { status?: number | string; headers: Record<string, unknown> },
     accepted: { dealId: string; headers: Record<string, string> },
     emailVerificationRequired: boolean | null,
   ) => {
+    const { body, headers } = dealAcceptance(deps, accepted, emailVerificationRequired);
     set.status = 202;
-    Object.assign(set.headers, accepted.headers);
-    return {
-      deal_id: accepted.dealId,
-      status: "queued" as const,
-      status_url: `/api/v1/deals/${accepted.dealId}/analysis`,
-      result_url: `/api/v1/deals/${accepted.dealId}`,
-      email_verification_required: emailVerificationRequired,
-      existing: false,
-      as_of: asOf(),
-    };
+    Object.assign(set.headers, headers);
+    return body;
   };
 
   return new Elysia({ prefix: "/api/v1/deals" })
@@ -103,38 +94,10 @@ export function dealRoutes(deps: Deps) {
     .post(
       "/analyze",
       async ({ principal, body, set }) => {
-        const given = [body.website_url, body.document_url].filter((v) => v !== undefined).length;
-        if (given !== 1) throw invalid(["body", "website_url"], "Give exactly one of website_url and document_url", given ? "value_error" : "missing");
-        const companyName = body.company_name?.trim() || null;
-        const allowPrivate = deps.config.allowPrivateNetwork;
-        let accepted;
-        let verification: boolean | null = null;
-        if (body.website_url !== undefined) {
-          const url = checkSubmittedUrl("website_url", body.website_url, allowPrivate);
-          const host = url.hostname.toLowerCase().replace(/^www\./, "");
-          accepted = deals.submit(
-            principal,
-            { companyName, kind: "company", source: "website", targetKey: hostTarget(url), website: url.origin, domain: host },
-            () => {},
-            { website_url: url.toString(), detect_kind: true },
-          );
-        } else {
-          const url = checkSubmittedUrl("document_url", body.document_url!, allowPrivate);
-          const link = recognizeHost(url.toString());
-          // DocSend-style gates verify the viewer's email; that completes outside this server, so the
-          // run waits (queued, waiting_for) instead of pretending, and fails after 24 hours without it.
-          const waits = link.family === "docsend" && body.document_email !== undefined;
-          verification = waits;
-          const sealed = body.document_password ? await secretBox(deps).encrypt(body.document_password, "deal-document-password") : null;
-          accepted = deals.submit(
-            principal,
-            { companyName, kind: "company", source: "document", targetKey: companyName ? nameTarget(companyName) : `url:${url.toString()}`, documentUrl: url.toString() },
-            () => {},
-            { document_url: url.toString(), host: link.family, document_email: body.document_email ?? null, document_password_sealed: sealed, detect_kind: true },
-            waits ? "email_verification" : null,
-          );
-        }
-        return acceptance(set, accepted, verification);
+        const accepted = await submitDealUrl(deps, principal, body);
+        set.status = 202;
+        Object.assign(set.headers, accepted.headers);
+        return accepted.body;
       },
       {
         auth: "write",
