@@ -13,6 +13,8 @@ export type Config = {
   sseMaxStreamsPerKey: number;
   allowedOrigins: string[];
   llm: { baseUrl: string; model: string | null; apiKey: string | null } | null;
+  /** GitHub REST API base for founder enrichment (DEALGRAPH_GITHUB_API_URL); reached through safe-fetch only. */
+  githubApiUrl: string;
   /** SQLite busy timeout: how long a request waits for a lock before answering 503. */
   busyTimeoutMs: number;
   defaultDailyRequests: number;
@@ -75,12 +77,21 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     llm: llmBase
       ? { baseUrl: llmBase, model: env.DEALGRAPH_LLM_MODEL || null, apiKey: env.DEALGRAPH_LLM_API_KEY || null }
       : null,
+    githubApiUrl: githubApiUrl(env),
     busyTimeoutMs: num(env, "DEALGRAPH_BUSY_TIMEOUT_MS", 5000, { min: 0, integer: true }),
     defaultDailyRequests: 5000,
     defaultDailyActions: 25,
     publicUrl,
     secretKey: secretKey(env),
   };
+}
+
+function githubApiUrl(env: Env): string {
+  const raw = env.DEALGRAPH_GITHUB_API_URL?.trim().replace(/\/+$/, "") || "https://api.github.com";
+  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) {
+    throw new ConfigError(`DEALGRAPH_GITHUB_API_URL must be an http(s) URL, got ${JSON.stringify(raw)}`);
+  }
+  return raw;
 }
 
 function secretKey(env: Env): string | null {
