@@ -5,6 +5,7 @@ import { errorHandlerPlugin } from "./http/error-handler.ts";
 import { openApiRoutes } from "./http/openapi.ts";
 import { requestIdPlugin } from "./http/request-id.ts";
 import { apiKeyRoutes } from "./modules/api-keys/api-keys.routes.ts";
+import { dealDataRoomRoutes } from "./modules/deals/deals.data-room.routes.ts";
 import { dealRoutes } from "./modules/deals/deals.routes.ts";
 import { fundsRoutes } from "./modules/funds/funds.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
@@ -29,6 +30,7 @@ export function createApp(deps: Deps) {
     .use(networkRoutes(deps))
     // deals and their analyses
     .use(dealRoutes(deps))
+    .use(dealDataRoomRoutes(deps))
     // portfolio and funds
     .use(portfolioRoutes(deps))
     .use(fundsRoutes(deps))

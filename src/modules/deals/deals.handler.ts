@@ -1,10 +1,13 @@
 // The deal_analysis action: read the deal's material (extracting and converting documents on the
-// way), run the deal engine, store its facts and scored sections.
+// way), run the deal engine, store its facts and scored sections. A data-room pass extracts and
+// classifies the new files, then re-analyses the deal over all its readable documents (a fund is
+// analysed as a fund: the deal says so, or the material does).
 import type { Deps } from "../../deps.ts";
 import type { SourcePage } from "../../engines/deal-engine.ts";
 import { dealEngine } from "../../engines/select.ts";
 import { blobPath } from "../../lib/blobs.ts";
 import { RunError, type Handler } from "../actions/runner.ts";
+import { classifyDocument } from "../documents/classify.ts";
 import { ConversionError } from "../documents/convert.ts";
 import { extractPages, ExtractionError } from "../documents/extract.ts";
 import { CONTENT_TYPES, type FileKind } from "../documents/file-type.ts";
@@ -12,9 +15,9 @@ import { readDocumentLink } from "./deals.document-link.ts";
 import { dealsService } from "./deals.service.ts";
 import { readWebsite } from "./deals.website.ts";
 
-type Input = { website_url?: string; document_url?: string; detect_kind?: boolean };
+type Input = { website_url?: string; document_url?: string; detect_kind?: boolean; data_room?: boolean };
 
-type DocRow = { id: string; sha256: string; content_type: string; filename: string; pages: string | null };
+type DocRow = { id: string; sha256: string; content_type: string; filename: string; folder: string | null; kind: "primary_upload" | "data_room"; status: string; pages: string | null };
 
 const kindOfContentType = Object.fromEntries(Object.entries(CONTENT_TYPES).map(([k, v]) => [v, k as FileKind]));
 
@@ -22,9 +25,26 @@ export function dealAnalysisHandler(deps: Deps): Handler {
   const deals = dealsService(deps);
   const engine = dealEngine(deps);
   const sqlite = deps.db.$client;
-  const docsOf = sqlite.query<DocRow, [string]>("SELECT id, sha256, content_type, filename, pages FROM deal_documents WHERE deal_id = ? ORDER BY uploaded_at, id");
+  const docsOf = sqlite.query<DocRow, [string]>(
+    "SELECT id, sha256, content_type, filename, folder, kind, status, pages FROM deal_documents WHERE deal_id = ? ORDER BY uploaded_at, id",
+  );
   const saveText = sqlite.query("UPDATE deal_documents SET pages = ?, page_count = ?, status = 'extracted' WHERE id = ?");
+  const saveCategory = sqlite.query("UPDATE deal_documents SET category = ? WHERE id = ?");
   const markFailed = sqlite.query("UPDATE deal_documents SET status = 'failed' WHERE id = ?");
+
+  /** The document's pages, extracted once and kept; a file that cannot be read is marked `failed`. */
+  async function textOf(doc: DocRow): Promise<string[]> {
+    if (doc.pages) return JSON.parse(doc.pages);
+    try {
+      const texts = await extractPages(blobPath(deps.config.dataDir, doc.sha256), kindOfContentType[doc.content_type] ?? "unknown", doc.kind === "data_room" ? "xml" : "pdf");
+      saveText.run(JSON.stringify(texts), texts.length, doc.id);
+      return texts;
+    } catch (error) {
+      markFailed.run(doc.id);
+      if (error instanceof ConversionError || error instanceof ExtractionError) throw new RunError(`${doc.filename}: ${error.message}`);
+      throw error;
+    }
+  }
 
   return async ({ run, progress }) => {
     progress({ stage: "fetch" });
@@ -33,30 +53,48 @@ export function dealAnalysisHandler(deps: Deps): Handler {
     const pages: SourcePage[] = [];
     if (input.website_url) pages.push(...(await readWebsite(deps, input.website_url)).pages);
     else if (input.document_url) pages.push(...(await readDocumentLink(deps, deal, input.document_url)));
-    const docs = input.website_url || input.document_url ? [] : docsOf.all(deal.id);
+    const all = input.website_url || input.document_url ? [] : docsOf.all(deal.id);
+    // A data-room pass reads every document still readable; one a past pass could not read stays out.
+    const docs = input.data_room ? all.filter((d) => d.status !== "failed") : all;
     if (pages.length === 0 && docs.length === 0) throw new RunError("The deal has no material to analyse");
+
+    const failures: string[] = [];
     for (const [i, doc] of docs.entries()) {
+      if (!doc.pages) progress({ stage: "extract", document: i + 1, documents: docs.length });
       let texts: string[];
-      if (doc.pages) texts = JSON.parse(doc.pages);
-      else {
-        progress({ stage: "extract", document: i + 1, documents: docs.length });
-        try {
-          texts = await extractPages(blobPath(deps.config.dataDir, doc.sha256), kindOfContentType[doc.content_type] ?? "unknown");
-        } catch (error) {
-          markFailed.run(doc.id);
-          if (error instanceof ConversionError || error instanceof ExtractionError) throw new RunError(`${doc.filename}: ${error.message}`);
-          throw error;
-        }
-        saveText.run(JSON.stringify(texts), texts.length, doc.id);
+      try {
+        texts = await textOf(doc);
+      } catch (error) {
+        // The primary deck is the analysis: without it there is nothing to do. Data-room files
+        // are all extracted first, so the run's error names every one that could not be read.
+        if (!input.data_room || !(error instanceof RunError)) throw error;
+        failures.push(error.message);
+        continue;
+      }
+      if (doc.kind === "data_room" && !doc.pages) {
+        progress({ stage: "classify", document: i + 1, documents: docs.length });
+        saveCategory.run(classifyDocument(doc.filename, doc.folder, texts.join("\n")).category, doc.id);
       }
       texts.forEach((text, p) => pages.push({ documentId: doc.id, url: null, page: p + 1, text }));
+    }
+    if (failures.length) {
+      // The other files are extracted and kept; the next data-room upload analyses them. The deal's
+      // last analysis stands meanwhile rather than being replaced by one that silently misses files.
+      throw new RunError(
+        `${failures.length === 1 ? "A data-room file" : `${failures.length} data-room files`} could not be read, so the deal was not re-analysed (the other files were extracted and kept): ${failures.join("; ")}`,
+      );
     }
     if (!pages.some((p) => p.text.trim().length > 0)) {
       throw new RunError("No text could be read from the material (is it a scanned deck without a text layer?)");
     }
     const analysis = await engine.analyze({
       pages,
-      hints: { companyName: deal.company_name, website: deal.website, kind: input.detect_kind ? null : deal.kind },
+      hints: {
+        companyName: deal.company_name,
+        website: deal.website,
+        // A fund stays a fund; a company deal's data room may show it is one (fund terms, LPs, prior funds).
+        kind: input.detect_kind || (input.data_room && deal.kind !== "fund") ? null : deal.kind,
+      },
       progress: (stage) => progress({ stage }),
     });
     deals.storeAnalysis(deal.id, analysis);

@@ -129,3 +129,23 @@ export const AnalyzeBody = t.Object({
   document_password: t.Optional(t.String({ minLength: 1, maxLength: 500, description: "For password-protected document links" })),
   document_email: t.Optional(t.String({ minLength: 3, maxLength: 320, pattern: "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$", description: "For links that ask for an email address" })),
 });
+
+export const DataRoomAcceptedResponse = t.Object({
+  deal_id: t.String({ format: "uuid" }),
+  files_received: t.Integer({ description: "Files stored by this request" }),
+  status: t.Literal("queued"),
+  documents_url: t.String(),
+  status_url: t.String(),
+  result_url: t.String(),
+  existing: t.Boolean(),
+  as_of: Timestamp,
+});
+
+export const DataRoomBodyDoc = t.Object({
+  files: t.Array(t.File({ description: "PDF, DOC/DOCX, PPT/PPTX, XLS/XLSX, CSV, plain text or Markdown (by content), at most 50 MB" }), {
+    minItems: 1,
+    maxItems: 20,
+    description: "Repeat the field for each file; a filename with a path (Legal/SHA.pdf) puts the file in that folder",
+  }),
+  folder: t.Optional(t.String({ maxLength: 255, description: "Folder for this request's files" })),
+});

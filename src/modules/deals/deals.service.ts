@@ -1,12 +1,15 @@
 // Deals in the org workspace: the list and the record the spec reads, the documents inventory,
-// and submissions (an upload today) that create a deal and dispatch its analysis in one
-// transaction with the actions budget.
+// submissions that create a deal and dispatch its analysis in one transaction with the actions
+// budget, data-room files added to a deal the same way, and the pipeline stage.
+import { existsSync, rmSync } from "node:fs";
 import { perDeps, type Deps } from "../../deps.ts";
 import type { Principal } from "../../http/auth.ts";
 import { conflict, notFound } from "../../http/errors.ts";
+import { adoptBlob, blobPath } from "../../lib/blobs.ts";
 import { isUuid, newId } from "../../lib/ids.ts";
 import { actionsService, statusView, type RunStatus } from "../actions/actions.service.ts";
 import type { DealAnalysis, DealFacts } from "../../engines/deal-engine.ts";
+import { DEAL_STAGES } from "./deals.model.ts";
 
 export const DEAL_ANALYSIS = {
   kind: "deal_analysis",
@@ -32,6 +35,9 @@ export type DealRow = {
   updated_at: string;
   analysis_status: RunStatus | null;
 };
+
+/** A received data-room file: its temp file, and what the route judged it to be. */
+export type DataRoomFile = { path: string; sha256: string; size: number; filename: string; folder: string | null; category: string; contentType: string };
 
 export type DealFilters = { status?: RunStatus; stage?: string; kind?: "company" | "fund"; q?: string; limit: number; offset: number };
 
@@ -169,6 +175,58 @@ export const dealsService = perDeps((deps: Deps) => {
     })();
   }
 
+  /** 409 while the deal's own analysis is queued or running: a second pass would race the first. */
+  function assertNotAnalysing(orgId: string, dealId: string) {
+    const run = actions.latestFor(orgId, dealId);
+    if (run && (run.status === "queued" || run.status === "running")) {
+      throw conflict(`The deal's analysis is ${run.status}; add documents once it has finished (poll /api/v1/deals/${dealId}/analysis).`);
+    }
+  }
+
+  /**
+   * Stores data-room files (moved into the blob store) and dispatches the data-room analysis pass,
+   * in one transaction with the actions charge: a refusal (409, 429) leaves no row, no run, no
+   * charge and no blob that was not already stored.
+   */
+  function addDataRoom(principal: Principal, dealId: string, files: DataRoomFile[]) {
+    const adopted: string[] = [];
+    try {
+      return sqlite.transaction(() => {
+        const deal = mustGet(principal.orgId, dealId);
+        assertNotAnalysing(principal.orgId, deal.id);
+        const now = deps.clock.now().toISOString();
+        const insert = sqlite.query(
+          `INSERT INTO deal_documents (id, org_id, deal_id, filename, kind, folder, category, content_type, size_bytes, sha256, status, uploaded_at)
+           VALUES (?, ?, ?, ?, 'data_room', ?, ?, ?, ?, ?, 'received', ?)`,
+        );
+        const ids = files.map((f) => {
+          const id = newId();
+          insert.run(id, principal.orgId, deal.id, f.filename, f.folder, f.category, f.contentType, f.size, f.sha256, now);
+          return id;
+        });
+        const { run, headers } = actions.dispatch(principal, DEAL_ANALYSIS.kind, deal.id, { data_room: true, documents: ids });
+        // Last, so a refused dispatch never touched the store.
+        for (const f of files) {
+          if (!existsSync(blobPath(deps.config.dataDir, f.sha256))) adopted.push(f.sha256);
+          adoptBlob(deps.config.dataDir, f.path, f.sha256);
+        }
+        return { dealId: deal.id, run, headers, documentIds: ids };
+      })();
+    } catch (error) {
+      for (const sha of adopted) rmSync(blobPath(deps.config.dataDir, sha), { force: true });
+      throw error;
+    }
+  }
+
+  const updateStage = sqlite.query<{ id: string; stage: string }, [string, string, string]>("UPDATE deals SET stage = ?, updated_at = ? WHERE id = ? RETURNING id, stage");
+
+  /** The pipeline stage (the CLI's `deals stage`): any deal by id, null when there is none. */
+  function setStage(dealId: string, stage: (typeof DEAL_STAGES)[number]): { deal_id: string; stage: string } | null {
+    if (!isUuid(dealId)) return null;
+    const row = updateStage.get(stage, deps.clock.now().toISOString(), dealId);
+    return row ? { deal_id: row.id, stage: row.stage } : null;
+  }
+
   function storeAnalysis(dealId: string, a: DealAnalysis) {
     const c = a.facts.company;
     sqlite
@@ -199,5 +257,5 @@ export const dealsService = perDeps((deps: Deps) => {
     return sectorsOfDeals.all(orgId).map((r) => r.sector);
   }
 
-  return { list, mustGet, detail, analysisStatus, documents, submit, storeAnalysis, sectorTexts };
+  return { list, mustGet, detail, analysisStatus, documents, submit, assertNotAnalysing, addDataRoom, setStage, storeAnalysis, sectorTexts };
 });

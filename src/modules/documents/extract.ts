@@ -1,8 +1,10 @@
-// Text out of a document, page by page: PDF directly (unpdf), Office files through LibreOffice
-// first, plain text and CSV as one page.
+// Text out of a document, page by page: PDF directly (unpdf); DOCX/PPTX/XLSX from their XML parts
+// (or, for a primary upload, through LibreOffice's PDF so pages are real pages); DOC/PPT/XLS through
+// LibreOffice; plain text and Markdown as one page; CSV as one page of row sentences.
 import { extractText, getDocumentProxy } from "unpdf";
-import { convertToPdf } from "./convert.ts";
+import { ConversionError, convertToPdf } from "./convert.ts";
 import { isOffice, type FileKind } from "./file-type.ts";
+import { csvPages, docxPages, OfficeTextError, pptxPages, xlsxPages } from "./office-text.ts";
 
 export class ExtractionError extends Error {}
 
@@ -16,9 +18,26 @@ export async function pdfPages(bytes: Uint8Array): Promise<string[]> {
   }
 }
 
-export async function extractPages(path: string, kind: FileKind): Promise<string[]> {
+const fromXml = { docx: docxPages, pptx: pptxPages, xlsx: xlsxPages } as const;
+
+/**
+ * @param via "pdf" converts DOCX/PPTX to PDF first (the primary deck, whose page numbers matter);
+ * "xml" reads OOXML directly (the data room: DOCX one page, PPTX one per slide, XLSX one per sheet).
+ */
+export async function extractPages(path: string, kind: FileKind, via: "pdf" | "xml" = "pdf"): Promise<string[]> {
   if (kind === "pdf") return pdfPages(new Uint8Array(await Bun.file(path).arrayBuffer()));
-  if (isOffice(kind)) return pdfPages(await convertToPdf(path, kind));
-  if (kind === "text" || kind === "csv") return [await Bun.file(path).text()];
+  if ((kind === "docx" || kind === "pptx" || kind === "xlsx") && (via === "xml" || kind === "xlsx")) {
+    try {
+      return fromXml[kind](new Uint8Array(await Bun.file(path).arrayBuffer()));
+    } catch (error) {
+      if (error instanceof OfficeTextError) throw new ExtractionError(error.message);
+      throw error;
+    }
+  }
+  if (isOffice(kind) || kind === "xls") return pdfPages(await convertToPdf(path, kind));
+  if (kind === "csv") return csvPages(await Bun.file(path).text());
+  if (kind === "text" || kind === "markdown") return [await Bun.file(path).text()];
   throw new ExtractionError(`Files of this type (${kind}) cannot be read`);
 }
+
+export { ConversionError };

@@ -1,6 +1,7 @@
 // What a file is, by its bytes, never by its name: PDF by its header; OLE2 (DOC/PPT/XLS) by the
-// stream names inside; ZIP (DOCX/PPTX/XLSX) by its main part.
-export type FileKind = "pdf" | "doc" | "docx" | "ppt" | "pptx" | "xls" | "xlsx" | "csv" | "text" | "unknown";
+// stream names inside; ZIP (DOCX/PPTX/XLSX) by its main part; text as valid UTF-8 without NUL
+// bytes, then CSV or Markdown by the shape of its lines (the name only breaks a tie).
+export type FileKind = "pdf" | "doc" | "docx" | "ppt" | "pptx" | "xls" | "xlsx" | "csv" | "markdown" | "text" | "unknown";
 
 export const CONTENT_TYPES: Record<FileKind, string> = {
   pdf: "application/pdf",
@@ -11,6 +12,7 @@ export const CONTENT_TYPES: Record<FileKind, string> = {
   xls: "application/vnd.ms-excel",
   xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
   csv: "text/csv",
+  markdown: "text/markdown",
   text: "text/plain",
   unknown: "application/octet-stream",
 };
@@ -35,15 +37,52 @@ export function detectFileKind(bytes: Uint8Array, filename = ""): FileKind {
     if (buf.includes("xl/workbook.xml")) return "xlsx";
     return "unknown";
   }
-  // Text: valid UTF-8 without NUL bytes; CSV when the name says so and rows have commas.
   const head = buf.subarray(0, 64 * 1024);
-  if (head.includes(0)) return "unknown";
+  if (head.length === 0 || head.includes(0)) return "unknown";
+  let text: string;
   try {
-    new TextDecoder("utf-8", { fatal: true }).decode(head.length === buf.length ? head : head.subarray(0, head.lastIndexOf(10) + 1 || head.length));
+    // A cut in the middle of a multi-byte character is not an error: decode up to the last newline.
+    text = new TextDecoder("utf-8", { fatal: true }).decode(head.length === buf.length ? head : head.subarray(0, head.lastIndexOf(10) + 1 || head.length));
   } catch {
     return "unknown";
   }
-  return /\.csv$/i.test(filename) ? "csv" : "text";
+  // Control characters other than tab, newline, carriage return and form feed: a binary format.
+  if (/[\x01-\x08\x0e-\x1f\x7f]/.test(text)) return "unknown";
+  return textKind(text, filename);
 }
 
+const DELIMITERS = [",", ";", "\t"];
+
+/** Cells of one CSV line for counting (quoted delimiters do not count). */
+const delimitersIn = (line: string, d: string) => line.replace(/"(?:[^"]|"")*"/g, "").split(d).length - 1;
+
+/** CSV when every line (up to 20) has the same number (>= 1) of one delimiter; Markdown by its marks. */
+export function textKind(text: string, filename = ""): "csv" | "markdown" | "text" {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim().length > 0).slice(0, 20);
+  const named = (re: RegExp) => re.test(filename);
+  const markdownMarks = [
+    /^#{1,6}\s+\S/m, // headings
+    /^\s*[-*+]\s+\S/m, // bullet lists
+    /^\s*\d+\.\s+\S/m, // numbered lists
+    /\[[^\]\n]+\]\([^)\s]+\)/, // links
+    /^```/m, // code fences
+    /^\s*\|?\s*:?-{3,}:?\s*\|/m, // table rules
+    /\*\*[^*\n]+\*\*/, // bold
+  ].filter((re) => re.test(text)).length;
+  const csvLines = named(/\.(csv|tsv)$/i) ? 1 : 3;
+  if (lines.length >= csvLines && markdownMarks < 2) {
+    for (const d of DELIMITERS) {
+      const n = delimitersIn(lines[0], d);
+      if (n >= 1 && lines.every((l) => delimitersIn(l, d) === n)) return "csv";
+    }
+  }
+  if (markdownMarks >= 2 || (markdownMarks >= 1 && named(/\.(md|markdown)$/i))) return "markdown";
+  return "text";
+}
+
+/** Converted to PDF by LibreOffice on the primary-upload path. */
 export const isOffice = (k: FileKind) => k === "doc" || k === "docx" || k === "ppt" || k === "pptx";
+/** The legacy binary formats: only LibreOffice reads them. */
+export const isLegacyOffice = (k: FileKind) => k === "doc" || k === "ppt" || k === "xls";
+/** What a data room accepts (CONTRACT.md). */
+export const isDataRoomKind = (k: FileKind) => k !== "unknown";

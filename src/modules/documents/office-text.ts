@@ -1,0 +1,147 @@
+// Text out of DOCX, PPTX and XLSX without LibreOffice: their XML parts read straight from the ZIP.
+// The ZIP's own directory is checked before anything expands (entry count, declared sizes and the
+// expansion ratio), and fflate never writes past a part's declared size, so a zip bomb is refused
+// without the memory it asks for.
+import { unzipSync } from "fflate";
+import { decodeEntities } from "./html-text.ts";
+
+export class OfficeTextError extends Error {}
+
+export const ZIP_LIMITS = { maxEntries: 5_000, maxExpandedBytes: 300 * 1024 * 1024, maxRatio: 200 };
+
+/** The parts `wanted` asks for, after the whole archive passes the limits. */
+export function readParts(bytes: Uint8Array, wanted: (name: string) => boolean, limits = ZIP_LIMITS): Map<string, string> {
+  let entries = 0;
+  let declared = 0;
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(bytes, {
+      filter: (f) => {
+        entries++;
+        declared += f.originalSize;
+        if (entries > limits.maxEntries) throw new OfficeTextError(`The file is a ZIP of more than ${limits.maxEntries} parts; refused as a possible zip bomb`);
+        if (declared > limits.maxExpandedBytes || declared > Math.max(bytes.byteLength, 64 * 1024) * limits.maxRatio) {
+          throw new OfficeTextError(
+            `The file expands to more than ${declared > limits.maxExpandedBytes ? `${limits.maxExpandedBytes / 1024 / 1024} MB` : `${limits.maxRatio} times its size`}; refused as a possible zip bomb`,
+          );
+        }
+        return wanted(f.name);
+      },
+    });
+  } catch (error) {
+    if (error instanceof OfficeTextError) throw error;
+    throw new OfficeTextError(`The file is not a readable Office document (corrupt ZIP: ${(error as Error).message || "unreadable"})`);
+  }
+  const decoder = new TextDecoder();
+  return new Map(Object.entries(files).map(([name, data]) => [name, decoder.decode(data)]));
+}
+
+/** Paragraphs (`<w:p>` / `<a:p>`) as lines; a paragraph without closing punctuation gets a full stop, so a heading stays its own sentence. */
+function paragraphs(xml: string, ns: "w" | "a"): string[] {
+  const out: string[] = [];
+  for (const m of xml.matchAll(new RegExp(`<${ns}:p[\\s>][\\s\\S]*?</${ns}:p>`, "g"))) {
+    // Only the runs' text (`<w:t>`/`<a:t>`): field codes, properties and drawing XML are not content.
+    const text = [...m[0].matchAll(new RegExp(`<${ns}:t(?:\\s[^>]*)?>([^<]*)</${ns}:t>|<${ns}:(tab|br)\\b[^>]*/>`, "g"))]
+      .map((r) => (r[2] === "tab" ? "\t" : r[2] === "br" ? " " : decodeEntities(r[1])))
+      .join("")
+      .replace(/[ \t]+/g, " ")
+      .trim();
+    if (text) out.push(/[.!?:;]$/.test(text) ? text : `${text}.`);
+  }
+  return out;
+}
+
+function need(parts: Map<string, string>, name: string): string {
+  const xml = parts.get(name);
+  if (xml === undefined) throw new OfficeTextError(`The file has no ${name}; it is not a complete Office document`);
+  return xml;
+}
+
+export function docxPages(bytes: Uint8Array): string[] {
+  const parts = readParts(bytes, (n) => n === "word/document.xml");
+  return [paragraphs(need(parts, "word/document.xml"), "w").join("\n")];
+}
+
+const slideNumber = (name: string) => Number(/slide(\d+)\.xml$/.exec(name)?.[1] ?? 0);
+
+/** One page per slide, in slide order. */
+export function pptxPages(bytes: Uint8Array): string[] {
+  const parts = readParts(bytes, (n) => n === "ppt/presentation.xml" || /^ppt\/slides\/slide\d+\.xml$/.test(n));
+  need(parts, "ppt/presentation.xml");
+  const slides = [...parts.keys()].filter((n) => n.startsWith("ppt/slides/")).sort((a, b) => slideNumber(a) - slideNumber(b));
+  return slides.map((n) => paragraphs(parts.get(n)!, "a").join("\n"));
+}
+
+const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1] ?? null;
+
+/** Column index of a cell reference ("C7" -> 2). */
+const columnOf = (ref: string) => [...(/^[A-Z]+/.exec(ref)?.[0] ?? "A")].reduce((n, c) => n * 26 + c.charCodeAt(0) - 64, 0) - 1;
+
+/** One page per sheet: "Sheet: name." then each row as its cells joined by " | ", ended as a sentence. */
+export function xlsxPages(bytes: Uint8Array): string[] {
+  const parts = readParts(bytes, (n) => n === "xl/workbook.xml" || n === "xl/_rels/workbook.xml.rels" || n === "xl/sharedStrings.xml" || /^xl\/worksheets\/[^/]+\.xml$/.test(n));
+  const workbook = need(parts, "xl/workbook.xml");
+  const rels = new Map<string, string>();
+  for (const m of (parts.get("xl/_rels/workbook.xml.rels") ?? "").matchAll(/<Relationship\b[^>]*>/g)) {
+    const id = attr(m[0], "Id");
+    const target = attr(m[0], "Target");
+    if (id && target) rels.set(id, target.startsWith("/") ? target.slice(1) : `xl/${target}`);
+  }
+  const shared = [...(parts.get("xl/sharedStrings.xml") ?? "").matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) =>
+    [...m[1].matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => decodeEntities(t[1])).join(""),
+  );
+  const sheets = [...workbook.matchAll(/<sheet\b[^>]*>/g)].map((m, i) => ({
+    name: decodeEntities(attr(m[0], "name") ?? `Sheet${i + 1}`),
+    part: rels.get(attr(m[0], "r:id") ?? "") ?? `xl/worksheets/sheet${i + 1}.xml`,
+  }));
+  return sheets.map(({ name, part }) => {
+    const xml = parts.get(part) ?? "";
+    const rows: string[] = [];
+    for (const row of xml.matchAll(/<row\b[^>]*>([\s\S]*?)<\/row>/g)) {
+      const cells: string[] = [];
+      for (const c of row[1].matchAll(/<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
+        const type = attr(c[1], "t");
+        const body = c[2] ?? "";
+        const v = /<v>([\s\S]*?)<\/v>/.exec(body)?.[1];
+        let value: string | null;
+        if (type === "s") value = v !== undefined ? (shared[Number(v)] ?? null) : null;
+        else if (type === "inlineStr") value = [...body.matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => decodeEntities(t[1])).join("");
+        else value = v !== undefined ? decodeEntities(v) : null;
+        if (value === null || value.trim() === "") continue;
+        const ref = attr(c[1], "r");
+        const col = ref ? columnOf(ref) : cells.length;
+        while (cells.length < col) cells.push("");
+        cells[col] = value.trim();
+      }
+      const text = cells.filter((c) => c !== "").join(" | ");
+      if (text) rows.push(/[.!?]$/.test(text) ? text : `${text}.`);
+    }
+    return [`Sheet: ${name}.`, ...rows].join("\n");
+  });
+}
+
+/** CSV rows as sentences ("cell | cell | cell."), so each row can be quoted as evidence. */
+export function csvPages(text: string): string[] {
+  const first = text.split(/\r?\n/, 1)[0] ?? "";
+  const delimiter = [",", ";", "\t"].map((d) => [d, first.split(d).length] as const).sort((a, b) => b[1] - a[1])[0][0];
+  const rows: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const cells: string[] = [];
+    let cell = "";
+    let quoted = false;
+    for (let i = 0; i < line.length; i++) {
+      const ch = line[i];
+      if (quoted) {
+        if (ch === '"' && line[i + 1] === '"') (cell += '"'), i++;
+        else if (ch === '"') quoted = false;
+        else cell += ch;
+      } else if (ch === '"') quoted = true;
+      else if (ch === delimiter) (cells.push(cell.trim()), (cell = ""));
+      else cell += ch;
+    }
+    cells.push(cell.trim());
+    const row = cells.filter(Boolean).join(" | ");
+    if (row) rows.push(/[.!?]$/.test(row) ? row : `${row}.`);
+  }
+  return [rows.join("\n")];
+}
