@@ -11,7 +11,7 @@ export type Multipart = { fields: Record<string, string>; files: UploadedFile[] 
 
 export const MB = 1024 * 1024;
 
-export type MultipartLimits = { dir: string; maxFileBytes: number; maxFiles: number };
+export type MultipartLimits = { dir: string; maxFileBytes: number; maxFiles: number; /** Keep "Legal/SHA.pdf" whole (the caller cleans it); else the base name. */ preservePath?: boolean };
 
 export async function readMultipart(request: Request, limits: MultipartLimits): Promise<Multipart> {
   const contentType = request.headers.get("content-type") ?? "";
@@ -33,6 +33,7 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
   try {
     bb = Busboy({
       headers: { "content-type": contentType },
+      preservePath: limits.preservePath ?? false,
       limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 50, fieldSize: 64 * 1024, parts: limits.maxFiles + 50 },
     });
   } catch {

@@ -50,7 +50,7 @@ export function dealDataRoomRoutes(deps: Deps) {
       // Cheap refusals before the body is read: an unknown deal, a deal being analysed.
       const deal = deals.mustGet(principal.orgId, params.deal_id);
       deals.assertNotAnalysing(principal.orgId, deal.id);
-      const { fields, files } = await readMultipart(request, { dir: tempDir(deps.config.dataDir), maxFileBytes: DATA_ROOM_MAX_BYTES, maxFiles: DATA_ROOM_MAX_FILES });
+      const { fields, files } = await readMultipart(request, { dir: tempDir(deps.config.dataDir), maxFileBytes: DATA_ROOM_MAX_BYTES, maxFiles: DATA_ROOM_MAX_FILES, preservePath: true });
       try {
         const given = files.filter((f) => f.field === "files" || f.field === "files[]");
         if (given.length === 0) throw invalid(["body", "files"], "Field required: one or more files", "missing");

@@ -14,7 +14,7 @@ type Keyword = [RegExp, number];
 const NAME: Record<Exclude<Category, "other">, Keyword[]> = {
   pitch_deck: [[/\b(pitch|deck|investor[ _-]?presentation|teaser|one[ _-]?pager)\b/i, 6], [/\b(presentation|overview|intro)\b/i, 3]],
   financials: [
-    [/\b(financials?|financial[ _-]?model|p&l|pnl|p[ _-]?l|income[ _-]?statement|balance[ _-]?sheet|cash[ _-]?flow|budget|forecast|projections?|burn)\b/i, 6],
+    [/\b(financial[ _-]?model|financials?|finance|p&l|pnl|p[ _-]?l|income[ _-]?statement|balance[ _-]?sheet|cash[ _-]?flow|budget|forecast|projections?|burn)\b/i, 6],
     [/\b(model|kpis?|metrics|accounts|audit(ed)?)\b/i, 3],
   ],
   cap_table: [[/\b(cap[ _-]?table|captable|capitali[sz]ation|shareholders?[ _-]?(register|list)|esop|option[ _-]?pool)\b/i, 8], [/\b(shareholders?|ownership|equity)\b/i, 3]],
@@ -74,8 +74,9 @@ export function classifyDocument(filename: string, folder: string | null, text: 
   for (const category of Object.keys(NAME) as Exclude<Category, "other">[]) {
     const s = { score: 0, reasons: [] as string[] };
     for (const [re, w] of NAME[category]) {
-      const m = re.exec(name);
-      if (m) (s.score += w), s.reasons.push(`name "${m[0].trim()}" +${w}`);
+      // Each distinct word once: the folder and the file name may both say it.
+      const words = new Set([...name.matchAll(new RegExp(re.source, "gi"))].map((m) => m[0].trim()));
+      for (const word of words) (s.score += w), s.reasons.push(`name "${word}" +${w}`);
     }
     for (const [re, w] of CONTENT[category]) {
       const counts = new Map<string, number>();
