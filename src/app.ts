@@ -12,6 +12,7 @@ import { healthRoutes } from "./modules/health/health.routes.ts";
 import { networkRoutes } from "./modules/network/network.routes.ts";
 import { orgRoutes } from "./modules/orgs/orgs.routes.ts";
 import { portfolioRoutes } from "./modules/portfolio/portfolio.routes.ts";
+import { researchRoutes } from "./modules/research/research.routes.ts";
 import { webRoutes } from "./modules/web/web.routes.ts";
 import { webhookRoutes } from "./modules/webhooks/webhooks.routes.ts";
 
@@ -34,6 +35,8 @@ export function createApp(deps: Deps) {
     // portfolio and funds
     .use(portfolioRoutes(deps))
     .use(fundsRoutes(deps))
+    // research over the firm's own records
+    .use(researchRoutes(deps))
     // webhooks: endpoints, secrets and the delivery ledger
     .use(webhookRoutes(deps))
     // web app (/app: sessions, not keys; hidden from the OpenAPI document)

@@ -5,7 +5,15 @@ import type { Deps } from "../deps.ts";
 import { builtinDealEngine } from "./builtin/deal-engine.ts";
 import type { DealEngine } from "./deal-engine.ts";
 import { llmDealEngine } from "./llm/deal-engine.ts";
+import { builtinResearchEngine } from "./builtin/research-engine.ts";
+import { llmClient } from "./llm/client.ts";
+import { llmResearchEngine } from "./llm/research-engine.ts";
+import type { ResearchEngine } from "./research-engine.ts";
 
 export function dealEngine(deps: Deps): DealEngine {
   return deps.config.llm ? llmDealEngine(deps.config.llm) : builtinDealEngine;
+}
+
+export function researchEngine(deps: Deps): ResearchEngine {
+  return deps.config.llm ? llmResearchEngine(llmClient(deps.config.llm)) : builtinResearchEngine;
 }

@@ -4,8 +4,13 @@
 import type { Deps } from "../../deps.ts";
 import { dealAnalysisHandler } from "../deals/deals.handler.ts";
 import { DEAL_ANALYSIS } from "../deals/deals.service.ts";
+import { researchHandler } from "../research/research.handler.ts";
+import { RESEARCH } from "../research/research.service.ts";
 import type { Handler } from "./runner.ts";
 
 export function actionHandlers(deps: Deps): Map<string, Handler> {
-  return new Map([[DEAL_ANALYSIS.kind, dealAnalysisHandler(deps)]]);
+  return new Map([
+    [DEAL_ANALYSIS.kind, dealAnalysisHandler(deps)],
+    [RESEARCH.kind, researchHandler(deps)],
+  ]);
 }

@@ -1,0 +1,94 @@
+// The LLM research engine (DEALGRAPH_LLM_BASE_URL): the model plans the sub-questions and writes
+// the report from the retrieved passages, numbered. Only passages that were given can be cited:
+// a citation number the model invents is removed from the text and reported in the report, and
+// the passages it did cite are renumbered in order of use so `[n]` is always `citations[n-1]`.
+import { citationBook, sourcesMarkdown, titleOf } from "../builtin/research-engine.ts";
+import { MAX_SUB_QUESTIONS, MIN_SUB_QUESTIONS, type Passage, type ResearchEngine, type ResearchReport } from "../research-engine.ts";
+import type { LlmClient } from "./client.ts";
+
+const PLAN_SYSTEM = `You plan research over a venture firm's own records (data-room documents, deal analyses, portfolio metrics, LP fund positions, the team's network).
+Break the user's query into ${MIN_SUB_QUESTIONS} to ${MAX_SUB_QUESTIONS} specific sub-questions that those records could answer.
+Answer with JSON only: {"sub_questions": ["...", "..."]}`;
+
+const WRITE_SYSTEM = `You write a research report for a venture firm using ONLY the numbered passages given, which come from the firm's own records.
+Rules: every factual claim ends with the number of the passage that supports it, like [3]; never cite a number that was not given; never use outside knowledge;
+a sub-question with no passages gets the sentence "The firm's records hold nothing on this question."
+Answer with JSON only: {"executive_summary": "3-6 sentences with [n] citations", "sections": [{"question": "the sub-question", "markdown": "the answer in Markdown with [n] citations"}]}`;
+
+function acceptPlan(value: unknown): string[] {
+  const list = (value as { sub_questions?: unknown })?.sub_questions;
+  if (!Array.isArray(list)) throw new Error("sub_questions is not a list");
+  const questions = [...new Set(list.filter((q): q is string => typeof q === "string").map((q) => q.replace(/\s+/g, " ").trim().slice(0, 500)).filter(Boolean))];
+  if (questions.length < MIN_SUB_QUESTIONS) throw new Error(`sub_questions has ${questions.length} usable entries, at least ${MIN_SUB_QUESTIONS} are needed`);
+  return questions.slice(0, MAX_SUB_QUESTIONS);
+}
+
+type Draft = { executive_summary: string; sections: { question: string; markdown: string }[] };
+
+function acceptDraft(value: unknown): Draft {
+  const v = value as Partial<Draft>;
+  if (typeof v?.executive_summary !== "string" || !v.executive_summary.trim()) throw new Error("executive_summary is missing");
+  if (!Array.isArray(v.sections)) throw new Error("sections is not a list");
+  const sections = v.sections.filter((s) => typeof s?.markdown === "string").map((s) => ({ question: String(s.question ?? "").trim(), markdown: s.markdown.trim() }));
+  return { executive_summary: v.executive_summary.trim(), sections };
+}
+
+export function llmResearchEngine(llm: LlmClient): ResearchEngine {
+  return {
+    name: `llm:${llm.model}`,
+
+    async plan(query) {
+      return llm.json([{ role: "system", content: PLAN_SYSTEM }, { role: "user", content: query }], acceptPlan);
+    },
+
+    async write({ query, findings, progress, checkpoint }): Promise<ResearchReport> {
+      // One number per distinct passage, across sub-questions.
+      const given: Passage[] = [];
+      const numberOf = new Map<string, number>();
+      const blocks = findings.map((f, i) => {
+        const lines = f.passages.map((p) => {
+          const key = `${p.source_type}|${p.source_id}|${p.page ?? ""}`;
+          if (!numberOf.has(key)) numberOf.set(key, given.push(p));
+          return `[${numberOf.get(key)}] ${p.title}${p.page !== null ? `, page ${p.page}` : ""}: ${p.quote}`;
+        });
+        return `Sub-question ${i + 1}: ${f.question}\n${lines.length ? lines.join("\n") : "(no passages: the firm's records hold nothing on it)"}`;
+      });
+      checkpoint();
+      progress("write", 85);
+      const draft = await llm.json(
+        [
+          { role: "system", content: WRITE_SYSTEM },
+          { role: "user", content: `Query: ${query}\n\n${blocks.join("\n\n")}` },
+        ],
+        acceptDraft,
+      );
+      checkpoint();
+      progress("write", 95);
+      // Renumber what was cited, in order of use; drop what was never given.
+      const book = citationBook();
+      const dropped = new Set<number>();
+      const rewrite = (text: string) =>
+        text.replace(/\s?\[(\d+)\]/g, (_, raw: string) => {
+          const passage = given[Number(raw) - 1];
+          if (!passage) {
+            dropped.add(Number(raw));
+            return "";
+          }
+          return ` [${book.cite(passage)}]`;
+        });
+      const executive = rewrite(draft.executive_summary);
+      const sections = findings.map((f, i) => {
+        const written = draft.sections[i]?.markdown;
+        return `## ${i + 1}. ${f.question}\n\n${written ? rewrite(written) : "The firm's records hold nothing on this question."}`;
+      });
+      const citations = book.list();
+      const droppedList = [...dropped].sort((a, b) => a - b);
+      const note = droppedList.length
+        ? `\n\n> The model cited ${droppedList.map((n) => `[${n}]`).join(", ")}, which match no passage it was given; those markers were removed.`
+        : "";
+      const title = titleOf(query);
+      const markdown = [`# ${title}`, `## Executive summary\n\n${executive}`, ...sections, `## Sources\n\n${sourcesMarkdown(citations)}${note}`].join("\n\n");
+      return { title, executive_summary: executive, report_markdown: `${markdown}\n`, citations, dropped_citations: droppedList };
+    },
+  };
+}
