@@ -1,0 +1,189 @@
+// What the firm really has about a founder, gathered stage by stage for the engines: the persons
+// of the network taken to be them (by LinkedIn URL, else name at the company's email domain, else
+// name), who in the firm knows them and how warmly (the network service's pooled paths), deals
+// whose team lists them or that are their company (with the deal analysis' section scores),
+// sentences of documents that name them (the FTS5 index), and their GitHub profile.
+import { perDeps, type Deps } from "../../deps.ts";
+import type { Principal } from "../../http/auth.ts";
+import type { DealEvidence, FounderEvidence, MatchedPerson, Mention, SourceRef, WarmPath } from "../../engines/founder-engine.ts";
+import { linkedinUrl, nameKey } from "../network/network.identity.ts";
+import { networkService } from "../network/network.service.ts";
+import { companyKey } from "./founders.input.ts";
+import { readGithub } from "./founders.github.ts";
+import type { FounderRow, FounderRunInput } from "./founders.service.ts";
+
+type PersonRow = { id: string; display_name: string | null; title: string | null; company: string | null; domain: string | null; linkedin_url: string | null };
+type DealRow = { id: string; company_name: string | null; score: number | null; analysis: string | null; team_title: string | null; via: "team" | "company" };
+type HitRow = { source_id: string; page: number; title: string; body: string };
+
+const MAX_PERSONS = 5;
+const MAX_MENTIONS = 20;
+const QUOTE_CHARS = 300;
+
+export type Stage = "resolve" | "enrich" | "network" | "documents";
+
+export const founderEvidence = perDeps((deps: Deps) => {
+  const sqlite = deps.db.$client;
+  const PERSON = "SELECT id, display_name, title, company, domain, linkedin_url FROM persons";
+  const byLinkedin = sqlite.query<PersonRow, [string, string]>(`${PERSON} WHERE org_id = ? AND linkedin_url = ? ORDER BY id LIMIT ${MAX_PERSONS}`);
+  const byName = sqlite.query<PersonRow, [string, string]>(`${PERSON} WHERE org_id = ? AND lower(display_name) = ? ORDER BY id LIMIT 50`);
+  const domainOfDeal = sqlite.query<{ domain: string }, [string, string]>(
+    "SELECT domain FROM deals WHERE org_id = ? AND lower(company_name) = ? AND domain IS NOT NULL ORDER BY updated_at DESC LIMIT 1",
+  );
+  const domainOfPeople = sqlite.query<{ domain: string }, [string, string]>(
+    `SELECT domain FROM persons WHERE org_id = ? AND lower(company) = ? AND domain IS NOT NULL GROUP BY domain ORDER BY COUNT(*) DESC, domain LIMIT 1`,
+  );
+  const dealsOfTeam = sqlite.query<DealRow, { org: string; name: string | null; li: string | null }>(
+    `SELECT d.id, d.company_name, d.score, d.analysis, json_extract(t.value, '$.title') AS team_title, 'team' AS via
+     FROM deals d, json_each(d.facts, '$.team') t
+     WHERE d.org_id = $org AND d.facts IS NOT NULL
+       AND (lower(json_extract(t.value, '$.name')) = $name
+         OR ($li IS NOT NULL AND (lower(json_extract(t.value, '$.linkedin_url')) LIKE '%' || $li
+           OR lower(json_extract(t.value, '$.linkedin_url')) LIKE '%' || $li || '/%')))
+     ORDER BY d.updated_at DESC LIMIT 10`,
+  );
+  const dealsOfCompany = sqlite.query<DealRow, [string]>(
+    `SELECT id, company_name, score, analysis, NULL AS team_title, 'company' AS via FROM deals WHERE org_id = ? AND company_name IS NOT NULL ORDER BY updated_at DESC`,
+  );
+  const pagesNaming = sqlite.query<HitRow, { org: string; q: string }>(
+    `SELECT source_id, page, title, body FROM search_index
+     WHERE search_index MATCH $q AND org_id = $org AND source_type = 'document' ORDER BY rank LIMIT 50`,
+  );
+
+  const persons = (rows: PersonRow[], matchedBy: MatchedPerson["matchedBy"]): MatchedPerson[] =>
+    rows.map((r) => ({ id: r.id, name: r.display_name, title: r.title, company: r.company, domain: r.domain, linkedinUrl: linkedinUrl(r.linkedin_url), matchedBy }));
+
+  function companyDomain(orgId: string, company: string | null): string | null {
+    if (!company) return null;
+    const c = company.toLowerCase();
+    return domainOfDeal.get(orgId, c)?.domain ?? domainOfPeople.get(orgId, c)?.domain ?? null;
+  }
+
+  /** Persons named like the founder: at the company's domain when known, never at another one. */
+  function personsByName(orgId: string, name: string, domain: string | null): MatchedPerson[] {
+    const key = nameKey(name);
+    if (!key) return [];
+    const rows = byName.all(orgId, key);
+    const atDomain = domain ? rows.filter((r) => r.domain === domain) : [];
+    if (atDomain.length) return persons(atDomain.slice(0, MAX_PERSONS), "name_and_domain");
+    return persons(rows.filter((r) => !domain || r.domain === null).slice(0, MAX_PERSONS), "name");
+  }
+
+  /** Pooled paths (the run's user plus teammates who share), through the network service. */
+  function pathsTo(orgId: string, userId: string, matched: MatchedPerson[]) {
+    const principal = { orgId, userId } as Principal; // whoKnows pools by org and user only
+    const paths: WarmPath[] = [];
+    let anyCard = false;
+    for (const p of matched) {
+      const res = networkService(deps).whoKnows(principal, { person: p.id, limit: 10 });
+      if (res.unavailable_reason === "no_relationship_data") anyCard = true;
+      for (const path of res.paths) {
+        const s = path.signals;
+        paths.push({
+          personId: p.id,
+          owner: path.path_owner ?? "a teammate",
+          strength: path.strength_score,
+          warmth: path.warmth,
+          relationship: path.relationship,
+          daysSinceLastTouch: s?.days_since_last_touch ?? null,
+          emails: (s?.emails_sent ?? 0) + (s?.emails_received ?? 0),
+          meetings: s?.meetings ?? 0,
+        });
+      }
+    }
+    const unavailable = paths.length ? null : anyCard ? ("no_relationship_data" as const) : ("contact_not_found" as const);
+    return { paths, unavailable };
+  }
+
+  function deals(orgId: string, name: string | null, linkedinKey: string | null, company: string | null): DealEvidence[] {
+    const rows: DealRow[] = [];
+    if (name || linkedinKey) rows.push(...dealsOfTeam.all({ org: orgId, name: name ? nameKey(name) : null, li: linkedinKey }));
+    if (company) {
+      const key = companyKey(company);
+      rows.push(...dealsOfCompany.all(orgId).filter((d) => d.company_name && companyKey(d.company_name) === key).slice(0, 5));
+    }
+    const out = new Map<string, DealEvidence>();
+    for (const r of rows) {
+      if (out.has(r.id)) continue; // a team listing says more than a company match: it comes first
+      const analysis = r.analysis ? (JSON.parse(r.analysis) as { sections?: { key: string; score: number | null; summary: string | null }[] }) : null;
+      out.set(r.id, {
+        id: r.id,
+        companyName: r.company_name,
+        matchedBy: r.via,
+        teamTitle: r.team_title,
+        score: r.score,
+        sections: (analysis?.sections ?? []).map((s) => ({ key: s.key, score: s.score ?? null, summary: s.summary ?? null })),
+      });
+    }
+    return [...out.values()];
+  }
+
+  /** Sentences of documents that name the founder (and the sentence after, when it goes on about them). */
+  function mentions(orgId: string, name: string): Mention[] {
+    const words = name.trim().split(/\s+/);
+    if (words.length < 2) return []; // a first name alone would quote strangers
+    const phrase = `"${name.replace(/"/g, '""')}"`;
+    const needle = name.toLowerCase().replace(/\s+/g, " ");
+    const out: Mention[] = [];
+    for (const hit of pagesNaming.all({ org: orgId, q: phrase })) {
+      const sentences = hit.body.replace(/\s+/g, " ").split(/(?<=[.!?])\s+(?=[A-Z0-9"“])/);
+      sentences.forEach((s, i) => {
+        if (!s.toLowerCase().includes(needle)) return;
+        let quote = s;
+        const next = sentences[i + 1];
+        if (next && /^(He|She|They|His|Her|Their)\b/.test(next)) quote += ` ${next}`;
+        out.push({ documentId: hit.source_id, filename: hit.title, page: hit.page, quote: quote.length > QUOTE_CHARS ? `${quote.slice(0, QUOTE_CHARS - 1)}…` : quote });
+      });
+      if (out.length >= MAX_MENTIONS) break;
+    }
+    return out.slice(0, MAX_MENTIONS);
+  }
+
+  /** Gathers everything, reporting each stage. Never fails on missing evidence: that is what the engines judge. */
+  async function gather(row: FounderRow, userId: string, input: FounderRunInput, stage: (s: Stage) => void): Promise<FounderEvidence> {
+    const orgId = row.org_id;
+    stage("resolve");
+    const domain = companyDomain(orgId, row.company);
+    let matched = input.linkedin_key ? persons(byLinkedin.all(orgId, input.linkedin_key), "linkedin") : [];
+
+    stage("enrich");
+    const github = input.github_login ? await readGithub(deps, input.github_login) : null;
+
+    stage("network");
+    const resolvedName = row.name ?? matched.find((p) => p.name)?.name ?? github?.profile?.name ?? null;
+    if (!matched.length && resolvedName) matched = personsByName(orgId, resolvedName, domain);
+    const { paths, unavailable } = matched.length ? pathsTo(orgId, userId, matched) : { paths: [], unavailable: "contact_not_found" as const };
+
+    stage("documents");
+    const dealList = deals(orgId, resolvedName, input.linkedin_key, row.company);
+    const mentionList = resolvedName ? mentions(orgId, resolvedName) : [];
+
+    const sources: SourceRef[] = [];
+    for (const p of matched) sources.push({ type: "person", id: p.id, title: p.name ?? p.linkedinUrl ?? "Contact" });
+    for (const d of dealList) sources.push({ type: "deal", id: d.id, title: d.companyName ?? "Deal" });
+    const pagesOf = new Map<string, { filename: string; pages: number[] }>();
+    for (const m of mentionList) {
+      const entry = pagesOf.get(m.documentId) ?? { filename: m.filename, pages: [] };
+      if (!entry.pages.includes(m.page)) entry.pages.push(m.page);
+      pagesOf.set(m.documentId, entry);
+    }
+    for (const [id, d] of pagesOf) sources.push({ type: "document", id, title: `${d.filename} (page${d.pages.length > 1 ? "s" : ""} ${d.pages.join(", ")})` });
+    if (github?.profile) sources.push({ type: "github", id: github.profile.login, title: `github.com/${github.profile.login}` });
+
+    return {
+      founder: { name: row.name, linkedinUrl: row.linkedin_url, githubUrl: row.github_url, company: row.company },
+      resolvedName,
+      persons: matched,
+      paths,
+      pathsUnavailable: unavailable,
+      deals: dealList,
+      mentions: mentionList,
+      github: github?.profile ?? null,
+      githubError: github?.error ?? null,
+      sources,
+      asOf: deps.clock.now().toISOString(),
+    };
+  }
+
+  return { gather };
+});

@@ -1,0 +1,85 @@
+// What a founder-analysis request may say, checked the same way for REST and MCP callers: at
+// least one of name, LinkedIn and GitHub; bounded lengths; LinkedIn and GitHub profile URLs only.
+// Also the founder key of the org-wide dedupe: the normalised LinkedIn URL, else the GitHub URL,
+// else the name with the company.
+import { invalid, type ApiError } from "../../http/errors.ts";
+import { nameKey, normalizeLinkedin } from "../network/network.identity.ts";
+
+export const LIMITS = { name: 200, company: 200, url: 2048 } as const;
+
+export type FounderRequest = {
+  name: string | null;
+  company: string | null;
+  /** `https://www.linkedin.com/in/<handle>` (lower-cased handle). */
+  linkedinUrl: string | null;
+  /** `linkedin.com/in/<handle>`: the form the network stores. */
+  linkedinKey: string | null;
+  /** `https://github.com/<login>` (lower-cased). */
+  githubUrl: string | null;
+  githubLogin: string | null;
+  founderKey: string;
+};
+
+const LINKEDIN_HOST = /^(?:www\.|[a-z]{2,3}\.)?linkedin\.com$/i;
+const LINKEDIN_PATH = /^\/in\/([A-Za-z0-9\-_.%]{2,100})\/?$/;
+const GITHUB_HOST = /^(?:www\.)?github\.com$/i;
+// GitHub's own rule for logins: alphanumerics and single hyphens, not at either end, 1-39 long.
+const GITHUB_PATH = /^\/([A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38})\/?$/;
+
+function text(body: Record<string, unknown>, field: string, max: number): string | null {
+  const v = body[field];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "string") throw invalid(["body", field], "Input should be a valid string", "string_type");
+  const s = v.trim().replace(/\s+/g, " ");
+  if (!s) throw invalid(["body", field], "String should have at least 1 character", "string_too_short");
+  if (s.length > max) throw invalid(["body", field], `String should have at most ${max} characters`, "string_too_long");
+  return s;
+}
+
+function profileUrl(raw: string, field: string, host: RegExp, path: RegExp, example: string): RegExpExecArray {
+  const bad = (): ApiError => invalid(["body", field], `Input should be a profile URL like ${example}`, "url_parsing");
+  if (!URL.canParse(raw)) throw bad();
+  const url = new URL(raw);
+  if (url.protocol !== "https:" || url.username || url.password || url.port || !host.test(url.hostname)) throw bad();
+  const m = path.exec(url.pathname);
+  if (!m) throw bad();
+  return m;
+}
+
+/** The checked request, or a 422 naming the field. */
+export function parseFounderRequest(body: unknown): FounderRequest {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalid(["body"], "Input should be a valid object", "model_type");
+  const b = body as Record<string, unknown>;
+  const name = text(b, "name", LIMITS.name);
+  const company = text(b, "company", LIMITS.company);
+  const linkedinRaw = text(b, "linkedin_url", LIMITS.url);
+  const githubRaw = text(b, "github_url", LIMITS.url);
+  if (!name && !linkedinRaw && !githubRaw) {
+    throw invalid(["body", "name"], "Give at least one of name, linkedin_url and github_url", "missing");
+  }
+  let linkedinKey: string | null = null;
+  if (linkedinRaw) {
+    profileUrl(linkedinRaw, "linkedin_url", LINKEDIN_HOST, LINKEDIN_PATH, "https://www.linkedin.com/in/jane-doe");
+    linkedinKey = normalizeLinkedin(linkedinRaw);
+    if (!linkedinKey) throw invalid(["body", "linkedin_url"], "Input should be a profile URL like https://www.linkedin.com/in/jane-doe", "url_parsing");
+  }
+  let githubLogin: string | null = null;
+  if (githubRaw) githubLogin = profileUrl(githubRaw, "github_url", GITHUB_HOST, GITHUB_PATH, "https://github.com/janedoe")[1].toLowerCase();
+  const founderKey = linkedinKey
+    ? `li:${linkedinKey}`
+    : githubLogin
+      ? `gh:${githubLogin}`
+      : `name:${nameKey(name)}|${company ? companyKey(company) : ""}`;
+  return {
+    name,
+    company,
+    linkedinUrl: linkedinKey ? `https://www.${linkedinKey}` : null,
+    linkedinKey,
+    githubUrl: githubLogin ? `https://github.com/${githubLogin}` : null,
+    githubLogin,
+    founderKey,
+  };
+}
+
+/** Company names compare by letters and digits only ("Acme, Inc." = "acme inc"). */
+export const companyKey = (company: string) => company.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "");
