@@ -7,6 +7,7 @@ import { requestIdPlugin } from "./http/request-id.ts";
 import { apiKeyRoutes } from "./modules/api-keys/api-keys.routes.ts";
 import { dealDataRoomRoutes } from "./modules/deals/deals.data-room.routes.ts";
 import { dealRoutes } from "./modules/deals/deals.routes.ts";
+import { founderRoutes } from "./modules/founders/founders.routes.ts";
 import { fundsRoutes } from "./modules/funds/funds.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { networkRoutes } from "./modules/network/network.routes.ts";
@@ -31,6 +32,7 @@ export function createApp(deps: Deps) {
     .use(networkRoutes(deps))
     // deals and their analyses
     .use(dealRoutes(deps))
+    .use(founderRoutes(deps))
     .use(dealDataRoomRoutes(deps))
     // portfolio and funds
     .use(portfolioRoutes(deps))

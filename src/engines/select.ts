@@ -9,6 +9,9 @@ import { builtinResearchEngine } from "./builtin/research-engine.ts";
 import { llmClient } from "./llm/client.ts";
 import { llmResearchEngine } from "./llm/research-engine.ts";
 import type { ResearchEngine } from "./research-engine.ts";
+import { builtinFounderEngine } from "./builtin/founder-engine.ts";
+import type { FounderEngine } from "./founder-engine.ts";
+import { llmFounderEngine } from "./llm/founder-engine.ts";
 
 export function dealEngine(deps: Deps): DealEngine {
   return deps.config.llm ? llmDealEngine(deps.config.llm) : builtinDealEngine;
@@ -16,4 +19,8 @@ export function dealEngine(deps: Deps): DealEngine {
 
 export function researchEngine(deps: Deps): ResearchEngine {
   return deps.config.llm ? llmResearchEngine(llmClient(deps.config.llm)) : builtinResearchEngine;
+}
+
+export function founderEngine(deps: Deps): FounderEngine {
+  return deps.config.llm ? llmFounderEngine(deps.config.llm) : builtinFounderEngine;
 }
