@@ -9,6 +9,7 @@ import { apiKeysService } from "../modules/api-keys/api-keys.service.ts";
 import { orgsService } from "../modules/orgs/orgs.service.ts";
 import { orgs } from "../modules/orgs/orgs.sql.ts";
 import { loadDemoBook } from "./demo-book.ts";
+import { loadDemoDeals } from "./demo-deals.ts";
 import { loadDemoNetwork } from "./demo-network.ts";
 import type { Io } from "./io.ts";
 import { openForServing, serverOptions, startServer } from "./serve.ts";
@@ -42,16 +43,19 @@ export async function buildDemo(deps: Deps, io: Io): Promise<DemoKeys> {
   const sourceDir = join(deps.config.dataDir, "demo-source");
   const started = performance.now();
   const step = (n: number, total: number, what: string) => io.err(`[demo ${n}/${total}] ${what}`);
-  step(1, 4, `generating the demo firm's files in ${sourceDir}`);
+  step(1, 5, `generating the demo firm's files in ${sourceDir}`);
   const firm = generateFirm({ seed: 7 });
   await writeFirm(sourceDir, firm);
-  step(2, 4, "loading them");
+  step(2, 5, "loading them");
   const keys = loadFirm(deps, firm, (line) => io.err(`  ${line}`));
   // The book before the network: the network's reach job scores founders against its sectors.
-  step(3, 4, "generating the portfolio book and LP funds as CSV files, and importing them");
+  step(3, 5, "generating the portfolio book and LP funds as CSV files, and importing them");
   const orgId = orgsService(deps).mustGetUser(keys.user_id).orgId!;
   await loadDemoBook(deps, { id: orgId, name: firm.org.name }, sourceDir, (line) => io.err(`  ${line}`));
-  step(4, 4, "generating the team's mail, calendars and address books, and importing them");
+  // The deals before the network too: their sectors join the thesis as well.
+  step(4, 5, "generating the deal flow's pitch decks, uploading them and analysing them");
+  await loadDemoDeals(deps, orgId, sourceDir, (line) => io.err(`  ${line}`));
+  step(5, 5, "generating the team's mail, calendars and address books, and importing them");
   await loadDemoNetwork(deps, firm, sourceDir, (line) => io.err(`  ${line}`));
   await Bun.write(keysFile(deps), JSON.stringify(keys, null, 2) + "\n");
   chmodSync(keysFile(deps), 0o600);

@@ -32,6 +32,11 @@ test("builds a demo firm through the real services, prints keys that work, and s
     expect(w.key.scope).toBe("write");
     const keys: any = await (await fetch(`${demo.running.url}/api/v1/keys`, { headers: { "x-api-key": demo.read } })).json();
     expect(keys.keys.length).toBe(2);
+    // The deal flow (test/cli/demo-deals.test.ts checks it in depth): dozens of analysed deals.
+    expect(demo.err.join("\n")).toMatch(/analysed \d+ deals in/);
+    const deals: any = await (await fetch(`${demo.running.url}/api/v1/deals?limit=200`, { headers: { "x-api-key": demo.read } })).json();
+    expect(deals.total).toBeGreaterThanOrEqual(30);
+    expect(deals.deals.filter((d: any) => d.score !== null).length).toBeGreaterThanOrEqual(30);
   } finally {
     await demo.running.stop();
   }
