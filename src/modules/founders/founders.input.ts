@@ -18,6 +18,8 @@ export type FounderRequest = {
   githubUrl: string | null;
   githubLogin: string | null;
   founderKey: string;
+  /** `name:<name>|<company>` whenever a name is given: a request that adds a URL still finds the name-only analysis. */
+  nameKey: string | null;
 };
 
 const LINKEDIN_HOST = /^(?:www\.|[a-z]{2,3}\.)?linkedin\.com$/i;
@@ -65,11 +67,8 @@ export function parseFounderRequest(body: unknown): FounderRequest {
   }
   let githubLogin: string | null = null;
   if (githubRaw) githubLogin = profileUrl(githubRaw, "github_url", GITHUB_HOST, GITHUB_PATH, "https://github.com/janedoe")[1].toLowerCase();
-  const founderKey = linkedinKey
-    ? `li:${linkedinKey}`
-    : githubLogin
-      ? `gh:${githubLogin}`
-      : `name:${nameKey(name)}|${company ? companyKey(company) : ""}`;
+  const byName = name ? `name:${nameKey(name)}|${company ? companyKey(company) : ""}` : null;
+  const founderKey = linkedinKey ? `li:${linkedinKey}` : githubLogin ? `gh:${githubLogin}` : byName!;
   return {
     name,
     company,
@@ -78,6 +77,7 @@ export function parseFounderRequest(body: unknown): FounderRequest {
     githubUrl: githubLogin ? `https://github.com/${githubLogin}` : null,
     githubLogin,
     founderKey,
+    nameKey: byName,
   };
 }
 

@@ -49,12 +49,15 @@ export const foundersService = perDeps((deps: Deps) => {
 
   const byId = sqlite.query<FounderRow, { org: string; id: string }>("SELECT * FROM founder_analyses WHERE id = $id AND org_id = $org");
   // The same founder: the same key, or the same LinkedIn profile, or the same GitHub profile where
-  // the LinkedIn profiles do not contradict each other.
-  const sameFounder = sqlite.query<FounderRow, { org: string; key: string; li: string | null; gh: string | null }>(
+  // the LinkedIn profiles do not contradict each other, or the same name and company where neither
+  // profile contradicts. The strongest match wins.
+  const sameFounder = sqlite.query<FounderRow, { org: string; key: string; li: string | null; gh: string | null; nk: string | null }>(
     `SELECT * FROM founder_analyses WHERE org_id = $org AND (founder_key = $key
        OR ($li IS NOT NULL AND linkedin_url = $li)
-       OR ($gh IS NOT NULL AND github_url = $gh AND (linkedin_url IS NULL OR $li IS NULL OR linkedin_url = $li)))
-     ORDER BY created_at DESC, id DESC LIMIT 1`,
+       OR ($gh IS NOT NULL AND github_url = $gh AND (linkedin_url IS NULL OR $li IS NULL OR linkedin_url = $li))
+       OR ($nk IS NOT NULL AND founder_key = $nk AND (linkedin_url IS NULL OR $li IS NULL OR linkedin_url = $li)
+           AND (github_url IS NULL OR $gh IS NULL OR github_url = $gh)))
+     ORDER BY founder_key = $key DESC, ($li IS NOT NULL AND linkedin_url = $li) DESC, created_at DESC, id DESC LIMIT 1`,
   );
   const insert = sqlite.query(
     `INSERT INTO founder_analyses (id, org_id, created_by, founder_key, name, linkedin_url, github_url, company, created_at, updated_at)
@@ -100,7 +103,7 @@ export const foundersService = perDeps((deps: Deps) => {
     return sqlite
       .transaction(() => {
         const now = asOf();
-        const found = sameFounder.get({ org: principal.orgId, key: req.founderKey, li: req.linkedinUrl, gh: req.githubUrl });
+        const found = sameFounder.get({ org: principal.orgId, key: req.founderKey, li: req.linkedinUrl, gh: req.githubUrl, nk: req.nameKey });
         if (found) {
           const last = actions.latestFor(principal.orgId, found.id);
           if (last && last.status !== "failed") return { body: accepted(found.id, last.status, true), headers: currentActionHeaders(principal) };
