@@ -9,8 +9,8 @@ import { discard, MB, readMultipart } from "../../http/multipart.ts";
 import { jsonResponses } from "../../http/openapi.ts";
 import { tempDir } from "../../lib/blobs.ts";
 import { classifyDocument } from "../documents/classify.ts";
+import { findLibreOffice } from "../documents/convert.ts";
 import { CONTENT_TYPES, detectFileKind, isDataRoomKind, isLegacyOffice } from "../documents/file-type.ts";
-import { findLibreOffice } from "../health/health.routes.ts";
 import { DataRoomAcceptedResponse, DataRoomBodyDoc } from "./deals.model.ts";
 import { dealsService, type DataRoomFile } from "./deals.service.ts";
 

@@ -4,9 +4,14 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, copyFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findLibreOffice } from "../health/health.routes.ts";
 
 export class ConversionError extends Error {}
+
+/** LibreOffice's binary on the PATH as it is now (a server may gain or lose it while running). */
+export function findLibreOffice(): string | null {
+  const PATH = process.env.PATH ?? "";
+  return Bun.which("soffice", { PATH }) ?? Bun.which("libreoffice", { PATH });
+}
 
 export async function convertToPdf(inputPath: string, extension: string, timeoutMs = 120_000): Promise<Uint8Array> {
   const soffice = findLibreOffice();
