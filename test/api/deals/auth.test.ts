@@ -29,3 +29,21 @@ describe("POST /api/v1/deals/analyze", () =>
     // A permitted request with a website whose name resolves nowhere is still accepted (202): the run fails later.
     authScenarios({ method: "POST", path: "/api/v1/deals/analyze", body: { website_url: "https://acme-auth-scenario.invalid/" }, scope: "write", ok: 202 }),
   ));
+
+/** A deal whose analysis has finished, so the data room takes files (a live one would be 409). */
+function settledDeal(t: TestApp, secret: string): string {
+  const id = seedDeal(t, secret);
+  t.deps.db.$client.query("UPDATE action_runs SET status = 'succeeded', finished_at = created_at WHERE subject_id = ?").run(id);
+  return id;
+}
+describe("POST /api/v1/deals/{deal_id}/documents", () =>
+  runScenarios(
+    // Without a multipart body a permitted request is a 422; every refusal comes before it.
+    authScenarios({
+      method: "POST",
+      path: (f, t) => `/api/v1/deals/${settledDeal(t, f.keys.write.secret)}/documents`,
+      scope: "write",
+      ok: 422,
+      foreignPath: (f, t) => `/api/v1/deals/${settledDeal(t, f.keys.otherOrgWrite.secret)}/documents`,
+    }),
+  ));
