@@ -9,6 +9,7 @@ import { dealDataRoomRoutes } from "./modules/deals/deals.data-room.routes.ts";
 import { dealRoutes } from "./modules/deals/deals.routes.ts";
 import { founderRoutes } from "./modules/founders/founders.routes.ts";
 import { fundsRoutes } from "./modules/funds/funds.routes.ts";
+import { mcpRoutes } from "./modules/mcp/mcp.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { networkRoutes } from "./modules/network/network.routes.ts";
 import { orgRoutes } from "./modules/orgs/orgs.routes.ts";
@@ -41,6 +42,8 @@ export function createApp(deps: Deps) {
     .use(researchRoutes(deps))
     // webhooks: endpoints, secrets and the delivery ledger
     .use(webhookRoutes(deps))
+    // the MCP door (/mcp): the same keys, one conversational tool
+    .use(mcpRoutes(deps))
     // web app (/app: sessions, not keys; hidden from the OpenAPI document)
     .use(webRoutes(deps));
   return app;

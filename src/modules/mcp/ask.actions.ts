@@ -1,0 +1,95 @@
+// Starting actions from a question: a deal analysis of a website or document link, a founder
+// analysis, a research run. Each goes through the same submission as its REST endpoint, so it
+// checks the same things and charges the same actions budget; the caller (ask.functions.ts)
+// has already refused read-only keys.
+import { newId } from "../../lib/ids.ts";
+import { submitDealUrl } from "../deals/deals.submissions.ts";
+import { foundersService } from "../founders/founders.service.ts";
+import { researchService } from "../research/research.service.ts";
+import { str, type Answer, type AskContext, type AskFunction } from "./ask.types.ts";
+
+const accepted = (what: string, body: { status: string; status_url: string; result_url: string }, headers: Record<string, string>) => {
+  const left = headers["X-Actions-Remaining"];
+  return `${what} is ${body.status}. Follow it at ${body.status_url}; the result will be at ${body.result_url}.${left !== undefined ? ` Your key has ${left} action${left === "1" ? "" : "s"} left today.` : ""}`;
+};
+
+async function startDealAnalysis(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
+  const website_url = str(args.website_url);
+  const document_url = str(args.document_url);
+  const company_name = str(args.company_name)?.slice(0, 200);
+  const base = { function: "start_deal_analysis", arguments: args };
+  if (!website_url && !document_url) {
+    return { ...base, links: [], data: null, text: "To analyse a deal I need its website (https://...) or a link to its deck." };
+  }
+  const { body, headers } = await submitDealUrl(ctx.deps, ctx.principal, website_url ? { website_url, company_name } : { document_url, company_name });
+  const name = company_name ?? new URL(website_url ?? document_url!).hostname.replace(/^www\./, "");
+  return {
+    ...base,
+    links: [body.result_url, body.status_url],
+    data: { accepted: body, actions: headers },
+    text: accepted(`The deal analysis of ${name} (deal ${body.deal_id})`, body, headers),
+    entities: { deal: { id: body.deal_id, name } },
+  };
+}
+
+async function startFounderAnalysis(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
+  const input = Object.fromEntries(
+    (["name", "linkedin_url", "github_url", "company"] as const).map((k) => [k, str(args[k])]).filter(([, v]) => v !== undefined),
+  );
+  const base = { function: "start_founder_analysis", arguments: args };
+  if (!input.name && !input.linkedin_url && !input.github_url) {
+    return { ...base, links: [], data: null, text: "Which founder? Give a name (and their company), a LinkedIn profile URL or a GitHub profile URL." };
+  }
+  const { body, headers } = foundersService(ctx.deps).analyze(ctx.principal, input);
+  const who = input.name ?? input.linkedin_url ?? input.github_url;
+  const text = body.existing
+    ? `An analysis of ${who} already exists (${body.status}); nothing new was started and no action was charged. Read it at ${body.result_url}.`
+    : accepted(`The founder analysis of ${who}${input.company ? ` (${input.company})` : ""}`, body, headers);
+  return { ...base, links: [body.result_url], data: { accepted: body, actions: headers }, text };
+}
+
+async function startResearch(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
+  const query = str(args.query);
+  const base = { function: "start_research", arguments: args };
+  if (!query) return { ...base, links: [], data: null, text: "What should I research? Say it in a sentence." };
+  const { body, headers } = await researchService(ctx.deps).start(ctx.principal, { query, idempotency_key: `mcp:${newId()}` });
+  const plan = body.plan.sub_questions.length ? `\nPlan:\n${body.plan.sub_questions.map((q, i) => `${i + 1}. ${q}`).join("\n")}` : "";
+  return {
+    ...base,
+    links: [body.result_url],
+    data: { accepted: body, actions: headers },
+    text: accepted(`The research run on "${query}" (research ${body.research_id})`, body, headers) + plan,
+  };
+}
+
+const text = (description: string) => ({ type: "string", description });
+
+export const ACTION_FUNCTIONS: AskFunction[] = [
+  {
+    name: "start_deal_analysis",
+    description: "Start a deal analysis of a company's website or a hosted deck link. Spends one action.",
+    parameters: {
+      type: "object",
+      properties: { website_url: text("The company's website (http/https)"), document_url: text("A hosted deck link"), company_name: text("The company's name, if known") },
+    },
+    action: true,
+    run: startDealAnalysis,
+  },
+  {
+    name: "start_founder_analysis",
+    description: "Start an analysis of a founder (name, LinkedIn or GitHub URL, company). Spends one action.",
+    parameters: {
+      type: "object",
+      properties: { name: text("Founder's full name"), linkedin_url: text("LinkedIn profile URL"), github_url: text("GitHub profile URL"), company: text("Their company") },
+    },
+    action: true,
+    run: startFounderAnalysis,
+  },
+  {
+    name: "start_research",
+    description: "Start a research run on a question or topic over the firm's documents and data. Spends one action.",
+    parameters: { type: "object", properties: { query: text("What to research") }, required: ["query"] },
+    action: true,
+    run: startResearch,
+  },
+];

@@ -1,0 +1,195 @@
+// The firm's book: deals in the pipeline (status and score), portfolio companies (runway, ARR,
+// burn) and LP fund positions (TVPI, DPI, IRR). Same services as REST; a figure that is not in
+// the database is said to be missing, with the reason, never estimated.
+import { isUuid } from "../../lib/ids.ts";
+import { ApiError } from "../../http/errors.ts";
+import { dealsService } from "../deals/deals.service.ts";
+import { fundsService } from "../funds/funds.service.ts";
+import { portfolioService, type MetricValue } from "../portfolio/portfolio.service.ts";
+import { fold, listing, mentions, money, num, percent, times } from "./ask.text.ts";
+import { str, type Answer, type AskContext, type AskFunction } from "./ask.types.ts";
+
+async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
+  const name = str(args.deal);
+  const base = { function: "deal_status", arguments: args };
+  const deals = dealsService(ctx.deps);
+  const { orgId } = ctx.principal;
+  if (!name) return { ...base, links: [], data: null, text: "Which deal? Give the company's name." };
+  let id: string | undefined;
+  if (isUuid(name)) id = name;
+  else {
+    const found = deals.list(orgId, { q: name, limit: 20, offset: 0 }).deals;
+    id = (found.find((d) => d.company_name && fold(d.company_name) === fold(name)) ?? found[0])?.deal_id;
+  }
+  if (!id) return { ...base, links: [], data: null, text: `There is no deal called ${name} in your firm's pipeline.` };
+  let detail;
+  try {
+    detail = deals.detail(orgId, id, "summary");
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return { ...base, links: [], data: null, text: `There is no deal ${name} in your firm's pipeline.` };
+    throw e;
+  }
+  let status: ReturnType<typeof deals.analysisStatus> | null = null;
+  try {
+    status = deals.analysisStatus(orgId, id);
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 404)) throw e;
+  }
+  const title = detail.company_name ?? detail.domain ?? "This deal";
+  const parts = [`${title}${detail.domain ? ` (${detail.domain})` : ""} is at pipeline stage "${detail.stage}".`];
+  if (!status) parts.push("It has no analysis.");
+  else if (status.status === "failed") parts.push(`Its analysis failed: ${status.error}.`);
+  else if (status.status !== "succeeded") parts.push(`Its analysis is ${status.status}${status.progress ? ` (stage: ${status.progress.stage})` : ""}${status.waiting_for ? `, waiting for ${status.waiting_for.replaceAll("_", " ")}` : ""}.`);
+  else parts.push(`Its analysis succeeded${status.finished_at ? ` on ${status.finished_at.slice(0, 10)}` : ""}.`);
+  if (detail.score !== null) parts.push(`Score: ${num(detail.score)}/100${detail.score_confidence !== null ? ` (confidence ${num(detail.score_confidence)}: the share of sections with evidence)` : ""}.`);
+  else parts.push(status?.status === "succeeded" ? "Score: none, the material held no evidence to score." : "Score: none yet.");
+  const r = detail.round;
+  if (r.amount !== null) parts.push(`Round: ${r.stage ?? "stage unknown"}, raising ${money(r.amount, r.currency)}.`);
+  return {
+    ...base,
+    links: [`/api/v1/deals/${id}`, `/api/v1/deals/${id}/analysis`],
+    data: { deal: detail, analysis: status },
+    text: parts.join(" "),
+    entities: { deal: { id, name: title }, company: { name: title, domain: detail.domain } },
+  };
+}
+
+async function listDeals(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
+  const result = dealsService(ctx.deps).list(ctx.principal.orgId, { limit: 10, offset: 0 });
+  const base = { function: "list_deals", arguments: args, links: ["/api/v1/deals"], data: { ...result, scope: "org_workspace" } };
+  if (result.total === 0) return { ...base, text: "Your firm's pipeline has no deals yet." };
+  const lines = result.deals.map(
+    (d, i) => `${i + 1}. ${d.company_name ?? d.domain ?? d.deal_id}: ${d.stage}, analysis ${d.analysis_status ?? "none"}, score ${d.score === null ? "none" : num(d.score)}`,
+  );
+  return { ...base, text: `${result.total} deal${result.total === 1 ? "" : "s"} in the pipeline, newest first:\n${lines.join("\n")}` };
+}
+
+function metricText(label: string, m: MetricValue | undefined, missing: string): string {
+  if (!m) return `${label}: not available (${missing}).`;
+  const unit = m.currency ? money(m.value, m.currency) : `${num(m.value)}${m.unit ? ` ${m.unit}` : ""}`;
+  return `${label}: ${unit} as of ${m.statement_date.slice(0, 10)}.`;
+}
+
+async function portfolioCompany(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
+  const name = str(args.company);
+  const base = { function: "portfolio_company", arguments: args };
+  if (!name) return { ...base, links: [], data: null, text: "Which portfolio company? Give its name." };
+  const portfolio = portfolioService(ctx.deps);
+  const { orgId } = ctx.principal;
+  let rows = isUuid(name)
+    ? (() => {
+        try {
+          const h = portfolio.mustGetHolding(orgId, name);
+          return portfolio.list(orgId, { q: h.nameFold, limit: 50, offset: 0 }).companies.filter((c) => c.company_id === name || c.name === h.name);
+        } catch {
+          return [];
+        }
+      })()
+    : portfolio.list(orgId, { q: fold(name), limit: 50, offset: 0 }).companies;
+  const exact = rows.filter((c) => fold(c.name) === fold(name));
+  if (exact.length) rows = exact;
+  const names = [...new Set(rows.map((c) => c.name))];
+  if (names.length === 0) return { ...base, links: ["/api/v1/portfolio/companies"], data: null, text: `${name} is not in your firm's portfolio.` };
+  if (names.length > 1) {
+    return { ...base, links: ["/api/v1/portfolio/companies"], data: { candidates: names }, text: `Several portfolio companies match ${name}: ${listing(names)}. Which one?` };
+  }
+  const company = rows[0];
+  const m = company.metrics;
+  const missing = (metric: string) => `no actual ${metric} has been imported for ${company.name}`;
+  const runway = runwayOf(m);
+  const lines = [
+    runway.months !== null ? `Runway: ${num(runway.months)} months${runway.how}.` : `Runway: not available (${runway.reason ?? missing("runway_months")}).`,
+    metricText("ARR", m.arr, missing("arr")),
+    metricText("Monthly burn", m.monthly_burn ?? m.burn, missing("monthly_burn")),
+  ];
+  const positions = rows.map(
+    (c) =>
+      `${c.fund_name}: ${c.holding_type.replaceAll("_", " ")}, ${c.stage}, ${c.status}, invested ${money(c.invested, c.currency) ?? "unknown"}, valued ${money(c.current_valuation, c.currency) ?? "unknown"}${c.value_multiple !== null ? ` (${times(c.value_multiple)})` : ""}${c.ownership_percentage !== null ? `, ${num(c.ownership_percentage)}% owned` : ""}`,
+  );
+  const id = company.company_id;
+  return {
+    ...base,
+    links: [`/api/v1/portfolio/companies?q=${encodeURIComponent(company.name)}`, `/api/v1/portfolio/companies/${id}/metrics?metric=arr`, `/api/v1/portfolio/companies/${id}/metrics?metric=runway_months`],
+    data: { companies: rows, runway: { months: runway.months, statement_date: runway.date, unavailable_reason: runway.months === null ? (runway.reason ?? missing("runway_months")) : null } },
+    text: `${company.name} (${company.sector}):\n${lines.join("\n")}\nPositions: ${positions.join("; ")}.`,
+    entities: { holding: { id, name: company.name }, company: { name: company.name, domain: null } },
+  };
+}
+
+/** The reported runway; else cash over monthly burn when both are reported for the same date. */
+function runwayOf(m: Record<string, MetricValue>): { months: number | null; date: string | null; how: string; reason?: string } {
+  const reported = m.runway_months;
+  if (reported) return { months: reported.value, date: reported.statement_date, how: ` as of ${reported.statement_date.slice(0, 10)}` };
+  const cash = m.cash ?? m.cash_balance;
+  const burn = m.monthly_burn ?? m.burn;
+  if (cash && burn && burn.value > 0 && cash.statement_date === burn.statement_date) {
+    const months = Math.round((cash.value / burn.value) * 10) / 10;
+    return { months, date: cash.statement_date, how: `, cash ${money(cash.value, cash.currency)} over monthly burn ${money(burn.value, burn.currency)} as of ${cash.statement_date.slice(0, 10)}` };
+  }
+  return { months: null, date: null, how: "", reason: cash || burn ? "the reported cash and monthly burn are not of the same date, and no runway_months was reported" : undefined };
+}
+
+async function fundPositions(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
+  const fund = str(args.fund);
+  const funds = fundsService(ctx.deps);
+  const { orgId } = ctx.principal;
+  const all = funds.positions(orgId);
+  const base = { function: "fund_positions", arguments: args };
+  if (all.positions.length === 0) return { ...base, links: ["/api/v1/funds/positions"], data: { scope: "org", ...all }, text: "Your firm has no LP fund commitments imported." };
+  const chosen = fund ? all.positions.filter((p) => fold(p.fund_name) === fold(fund) || mentions(p.fund_name, fund)) : all.positions;
+  if (fund && chosen.length === 0) {
+    return { ...base, links: ["/api/v1/funds/positions"], data: null, text: `There is no LP position in a fund called ${fund}. Your funds: ${listing(all.positions.map((p) => p.fund_name))}.` };
+  }
+  const line = (p: (typeof all.positions)[number]) => {
+    const flags = p.data_quality_flags.length ? ` Data quality: ${p.data_quality_flags.join(", ")}.` : "";
+    const na = (v: string | null) => v ?? "not available";
+    return `${p.fund_name} (${p.vintage_year ?? "vintage unknown"}, ${p.currency ?? "currency unknown"}): TVPI ${na(times(p.tvpi))}, DPI ${na(times(p.dpi))}, IRR ${na(percent(p.irr))}; committed ${money(p.commitment, p.currency) ?? "unknown"}, called ${money(p.called, p.currency) ?? "unknown"}, distributed ${money(p.distributed, p.currency) ?? "unknown"}, NAV ${money(p.nav, p.currency) ?? "not available"}${p.nav_date ? ` (${p.nav_date.slice(0, 10)})` : ""}.${flags}`;
+  };
+  const lines = chosen.map(line);
+  const t = all.totals;
+  const totals =
+    chosen.length > 1
+      ? `\nAll positions together${t.currency ? ` (${t.currency})` : ""}: TVPI ${times(t.tvpi) ?? "not available"}, DPI ${times(t.dpi) ?? "not available"}, IRR ${percent(t.irr) ?? "not available"}${t.currency === null ? " (not pooled across currencies)" : ""}.`
+      : "";
+  const one = chosen.length === 1 ? chosen[0] : null;
+  return {
+    ...base,
+    links: [one ? `/api/v1/funds/positions?fund_name=${encodeURIComponent(one.fund_name)}` : "/api/v1/funds/positions"],
+    data: one ? { scope: "org", ...funds.positions(orgId, one.fund_name) } : { scope: "org", ...all },
+    text: lines.join("\n") + totals,
+    entities: one ? { fund: { name: one.fund_name } } : undefined,
+  };
+}
+
+const text = (description: string) => ({ type: "string", description });
+
+export const BOOK_FUNCTIONS: AskFunction[] = [
+  {
+    name: "deal_status",
+    description: "A deal in the firm's pipeline: stage, analysis status and score, round.",
+    parameters: { type: "object", properties: { deal: text("Company name or deal id") }, required: ["deal"] },
+    action: false,
+    run: dealStatus,
+  },
+  {
+    name: "list_deals",
+    description: "The firm's newest deals with their analysis status and score.",
+    parameters: { type: "object", properties: {} },
+    action: false,
+    run: listDeals,
+  },
+  {
+    name: "portfolio_company",
+    description: "A portfolio company's runway, ARR, monthly burn and positions (latest actuals).",
+    parameters: { type: "object", properties: { company: text("Portfolio company name") }, required: ["company"] },
+    action: false,
+    run: portfolioCompany,
+  },
+  {
+    name: "fund_positions",
+    description: "LP fund positions: TVPI, DPI, IRR, called, distributed, NAV; one fund or all.",
+    parameters: { type: "object", properties: { fund: text("Fund name; omit for every position") } },
+    action: false,
+    run: fundPositions,
+  },
+];

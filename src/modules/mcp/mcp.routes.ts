@@ -1,0 +1,95 @@
+// The Model Context Protocol door at /mcp: the SDK's Streamable HTTP transport (web-standard, JSON
+// responses, stateless: a fresh server and transport per request; conversations live in SQLite, not
+// in a session), behind the same API keys, budgets and org scoping as REST. A browser page of
+// another site must not drive it: a present Origin that is neither ours nor allowed gets 403
+// before anything else runs.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { Elysia } from "elysia";
+import { z } from "zod";
+import type { Config } from "../../config.ts";
+import type { Deps } from "../../deps.ts";
+import { authPlugin, type Principal } from "../../http/auth.ts";
+import { API_VERSION } from "../../http/openapi.ts";
+import { CAPABILITIES } from "./ask.builtin.ts";
+import { ask, MAX_QUESTION_CHARS } from "./ask.service.ts";
+
+export const MCP_PATH = "/mcp";
+
+const ASK_INPUT = {
+  question: z.string().min(1).max(MAX_QUESTION_CHARS).describe("The question, in plain words"),
+  conversation_id: z.string().max(100).optional().describe("Continue an earlier conversation: the conversation_id of its last answer"),
+};
+
+const ASK_DESCRIPTION =
+  "Ask Dealgraph about your firm's network, deals, portfolio and funds in plain words, or have it start an analysis or a research run " +
+  "(read-and-write keys only; each spends one action). It answers in words, with the figures and links in structured content, and a " +
+  `conversation_id to pass back for follow-up questions. It understands: ${CAPABILITIES.join("; ")}.`;
+
+/** This server as the client addresses it, plus DEALGRAPH_PUBLIC_URL and DEALGRAPH_ALLOWED_ORIGINS. */
+export function originAllowed(request: Request, config: Config): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === null) return true;
+  const url = new URL(request.url);
+  const allowed = new Set<string>([url.origin, ...config.allowedOrigins.map((o) => o.replace(/\/+$/, ""))]);
+  const host = request.headers.get("host");
+  if (host) allowed.add(`${url.protocol}//${host}`);
+  if (config.publicUrl) allowed.add(new URL(config.publicUrl).origin);
+  return allowed.has(origin);
+}
+
+function mcpServer(deps: Deps, principal: Principal): McpServer {
+  const server = new McpServer(
+    { name: "dealgraph", version: API_VERSION },
+    { instructions: "One tool, `ask`: questions about the firm's network, deals, portfolio and funds; pass conversation_id back for follow-ups." },
+  );
+  server.registerTool(
+    "ask",
+    { title: "Ask Dealgraph", description: ASK_DESCRIPTION, inputSchema: ASK_INPUT, annotations: { readOnlyHint: principal.scope !== "write", openWorldHint: false } },
+    (args) => ask(deps, principal, args),
+  );
+  return server;
+}
+
+const json = (status: number, detail: string, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ detail }), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
+
+function withHeaders(response: Response, headers: Record<string, unknown>): Response {
+  const merged = new Headers(response.headers);
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !merged.has(k)) merged.set(k, String(v));
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+}
+
+export function mcpRoutes(deps: Deps) {
+  const refused = () =>
+    json(403, "This Origin may not use the MCP endpoint: only this server's own origin and those listed in DEALGRAPH_ALLOWED_ORIGINS are allowed.");
+  const notAllowed = ({ set }: { set: { headers: Record<string, unknown> } }) =>
+    withHeaders(json(405, "This MCP endpoint is stateless: send JSON-RPC messages with POST (no session stream to open or close).", { Allow: "POST" }), set.headers);
+
+  return (
+    new Elysia()
+      // Before authentication, so a foreign page learns nothing, not even whether a key is valid.
+      .onRequest(({ request }) => {
+        const path = new URL(request.url).pathname;
+        if ((path === MCP_PATH || path.startsWith(`${MCP_PATH}/`)) && !originAllowed(request, deps.config)) return refused();
+      })
+      .use(authPlugin(deps))
+      .post(
+        MCP_PATH,
+        async ({ principal, request, set }) => {
+          const server = mcpServer(deps, principal);
+          const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+          try {
+            await server.connect(transport);
+            const response = await transport.handleRequest(request);
+            return withHeaders(response, set.headers);
+          } finally {
+            await server.close();
+          }
+        },
+        { auth: "read", parse: "none", detail: { hide: true } },
+      )
+      .get(MCP_PATH, notAllowed, { auth: "read", detail: { hide: true } })
+      .delete(MCP_PATH, notAllowed, { auth: "read", detail: { hide: true } })
+  );
+}
