@@ -21,7 +21,7 @@ type Rule = { metric: TextMetric; re: RegExp; points: number | ((m: RegExpExecAr
 
 const RULES: Rule[] = [
   { metric: "technical_depth", re: /\b(CTO|chief technology officer)\b/i, points: 15, says: "a CTO role" },
-  { metric: "technical_depth", re: /\b(engineer(ing)?|developer|programmer)\b/i, points: 10, says: "an engineering background" },
+  { metric: "technical_depth", re: /\b(engineer(?:s|ing)?|developers?|programmers?)\b/i, points: 10, says: "an engineering background" },
   { metric: "technical_depth", re: /\b(Ph\.?D|doctorate)\b/i, points: 10, says: "a PhD" },
   {
     metric: "technical_depth",
@@ -179,7 +179,7 @@ function missingFor(e: FounderEvidence, key: MetricKey): string[] {
       break;
     case "execution_track_record":
       out.push("Companies founded or scaled before, and how they ended");
-      if (!e.deals.some((d) => d.matchedBy === "company" && d.sections.length)) {
+      if (!e.deals.some((d) => d.sections.some((s) => s.key === "traction" && s.score !== null))) {
         out.push(e.founder.company ? `A deal analysis of ${e.founder.company} (traction)` : "The founder's current company (`company`) and its deal analysis");
       }
       break;
