@@ -3,6 +3,7 @@
 import { ConfigError } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import { adminCommand } from "./admin.ts";
+import { dealsCommand } from "./deals.ts";
 import { demoCommand } from "./demo.ts";
 import { importCommand, USAGE_LINES as IMPORT_USAGE } from "./import.ts";
 import { UsageError, type Io } from "./io.ts";
@@ -25,6 +26,7 @@ usage:
   dealgraph admin key revoke KEY_ID
   dealgraph admin key rotate KEY_ID [--overlap-hours H] [--json]
   dealgraph admin key list --user USER_ID [--json]
+  dealgraph deals stage DEAL_ID new|screening|diligence|ic|invested|passed [--json]
   dealgraph network cadence --user USER_ID --contact EMAIL --days N   (0 clears)
   dealgraph network snooze --user USER_ID --contact EMAIL --until DATE
   dealgraph jobs list [--json]
@@ -49,6 +51,9 @@ export async function runCli(argv: string[], io: Io): Promise<number | "serving"
         return 0;
       case "jobs":
         await jobsCommand(rest, io);
+        return 0;
+      case "deals":
+        await dealsCommand(rest, io);
         return 0;
       case "network":
         await networkCommand(rest, io);
