@@ -10,7 +10,8 @@ type Rule = { words: RegExp; signals: [RegExp, number][]; acronyms?: RegExp };
 // Signals are what a partner would count as substance: a number, a name, a comparison.
 const RULES: Record<string, Rule> = {
   team: {
-    words: /\b(founder|co-?founder|ceo|cto|coo|team|previously|ex-|former|phd|years of experience|led|built|hired|engineers?)\b/i,
+    // Fund teams are partners: general, managing, venture, founding (never "limited partners").
+    words: /\b(founder|co-?founder|ceo|cto|coo|team|previously|ex-|former|phd|years of experience|led|built|hired|engineers?|(general|managing|venture|founding) partners?|investment committee)\b/i,
     signals: [[/\b(ex-|former(ly)?|previously)\b/i, 15], [/\b(phd|md|mba)\b/i, 10], [/\b\d+\+? years\b/i, 10], [/\b(exit|sold|acquired|ipo)\b/i, 20], [/\b(google|meta|stripe|amazon|apple|microsoft|mckinsey|goldman)\b/i, 10]],
   },
   market: {
@@ -49,7 +50,8 @@ const RULES: Record<string, Rule> = {
   },
   fund_terms: {
     words: /\b(fund size|target size|hard cap|management fee|carry|carried interest|gp commit\w*|hurdle|term|close)\b/i,
-    signals: [[/\$\s?\d+(\.\d+)?\s?(m|mm|million|b|bn)\b/i, 15], [/\b\d+(\.\d+)?\s?%/, 15], [/\b(hurdle|gp commit\w*)\b/i, 10]],
+    // Size, fees, carry and the GP's own money: the terms an LP reads first.
+    signals: [[/\$\s?\d+(\.\d+)?\s?(m|mm|million|b|bn)\b/i, 15], [/\b\d+(\.\d+)?\s?%/, 15], [/\b(hurdle|gp commit\w*)\b/i, 10], [/\bcarr(y|ied interest)\b/i, 10], [/\bmanagement fee\b/i, 10]],
   },
   portfolio_construction: {
     words: /\b(portfolio construction|initial checks?|check size|reserves?|follow-?on|ownership|number of companies|concentrat\w*)\b/i,
@@ -57,11 +59,11 @@ const RULES: Record<string, Rule> = {
   },
   track_record: {
     words: /\b(track record|prior funds?|fund i{1,3}\b|tvpi|dpi|irr|moic|realized|exits?)\b/i,
-    signals: [[/\b(tvpi|dpi|irr|moic)\b/i, 20], [/\b\d+(\.\d+)?\s?x\b/i, 15], [/\b(exits?|realized)\b/i, 10]],
+    signals: [[/\b(tvpi|dpi|irr|moic)\b/i, 20], [/\b\d+(\.\d+)?\s?x\b/i, 15], [/\b(exits?|realized)\b/i, 10], [/\birr\b[^.]{0,30}?\d+(\.\d+)?\s?%/i, 10]],
   },
   lp_base: {
     words: /\b(lps?|limited partners?|endowments?|family offices?|fund of funds|pension|anchor|institutional)\b/i,
-    signals: [[/\b(anchor|institutional|endowments?|pension)\b/i, 15], [/\b(committed|commitments?)\b/i, 10]],
+    signals: [[/\b(anchor|institutional|endowments?|pension)\b/i, 15], [/\b(committed|commitments?)\b/i, 10], [/\b(family offices?|fund of funds|insurers?|sovereign)\b/i, 10]],
   },
 };
 
@@ -120,7 +122,7 @@ export const builtinDealEngine: DealEngine = {
   async analyze({ pages, hints, progress }: DealEngineInput): Promise<DealAnalysis> {
     progress("extract");
     const kind = hints.kind ?? detectKind(pages);
-    const facts = extractFacts(pages, hints);
+    const facts = extractFacts(pages, { ...hints, kind });
     progress("classify");
     const catalogue = kind === "fund" ? FUND_SECTIONS : COMPANY_SECTIONS;
     const filed = new Map<string, { quote: string; page: SourcePage }[]>(catalogue.map(([k]) => [k, []]));
@@ -141,7 +143,13 @@ export const builtinDealEngine: DealEngine = {
     const amount = facts.round.amount !== null ? moneyIn(facts.round.amount, facts.round.currency) : null;
     const summary = [
       `${name}${facts.company.sector ? ` (${facts.company.sector})` : ""}: ${scored.length} of ${sections.length} sections supported by the material.`,
-      amount ? `Raising ${amount}${facts.round.stage ? ` (${facts.round.stage})` : ""}.` : "No round size stated.",
+      kind === "fund"
+        ? amount
+          ? `Target fund size ${amount}.`
+          : "No fund size stated."
+        : amount
+          ? `Raising ${amount}${facts.round.stage ? ` (${facts.round.stage})` : ""}.`
+          : "No round size stated.",
       scored.length ? `Strongest: ${[...scored].sort((a, b) => b.score! - a.score!)[0].title.toLowerCase()}.` : "",
       sections.filter((s) => s.score === null).length ? `Not addressed: ${sections.filter((s) => s.score === null).map((s) => s.title.toLowerCase()).join(", ")}.` : "",
     ]

@@ -45,7 +45,11 @@ function firstMatch(pages: SourcePage[], re: RegExp): RegExpExecArray | null {
   return null;
 }
 
-export function extractFacts(pages: SourcePage[], hints: { companyName?: string | null; website?: string | null }): DealFacts {
+// A fund's "round" is the fund itself: its target size (else the hard cap); it has no round stage.
+const FUND_SIZE = /\b(?:target(?: fund)? size|fund size|targeting|target of|raising)\b[^.\n]{0,30}?(?:US\$|\$|€|£|\b(?:USD|EUR|GBP)\s?)\s?\d[^.\n]*/i;
+const HARD_CAP = /\bhard cap\b[^.\n]{0,20}?(?:US\$|\$|€|£|\b(?:USD|EUR|GBP)\s?)\s?\d[^.\n]*/i;
+
+export function extractFacts(pages: SourcePage[], hints: { companyName?: string | null; website?: string | null; kind?: "company" | "fund" | null }): DealFacts {
   const all = pages.map((p) => p.text).join("\n");
   const firstLine = pages[0]?.text.split(/\n|\s{2,}|[.:!|]/).map((s) => s.trim()).find((s) => s.length >= 2 && s.length <= 40) ?? null;
   const name = hints.companyName?.trim() || firstLine;
@@ -60,9 +64,13 @@ export function extractFacts(pages: SourcePage[], hints: { companyName?: string 
   const founded = firstMatch(pages, /\b(?:founded|established|started)\s+(?:in\s+)?((?:19|20)\d{2})\b/i);
   const foundedYear = founded ? Number(founded[1]) : null;
 
-  const raising = firstMatch(pages, /\b(?:raising|raise|seeking|round of)\b[^.\n]{0,40}?(US\$|\$|€|£|\b(?:USD|EUR|GBP)\s?)\s?\d[^.\n]*/i);
+  const fund = hints.kind === "fund";
+  const raising = fund
+    ? (firstMatch(pages, FUND_SIZE) ?? firstMatch(pages, HARD_CAP))
+    : firstMatch(pages, /\b(?:raising|raise|seeking|round of)\b[^.\n]{0,40}?(US\$|\$|€|£|\b(?:USD|EUR|GBP)\s?)\s?\d[^.\n]*/i);
   const money = raising ? parseMoney(raising[0]) : null;
-  const stage = firstMatch(pages, STAGE)?.[1]?.replace(/\s+/g, " ").toLowerCase() ?? null;
+  // A fund that "invests at seed" is not raising a seed round.
+  const stage = fund ? null : (firstMatch(pages, STAGE)?.[1]?.replace(/\s+/g, " ").toLowerCase() ?? null);
   // "$16M pre-money" or "pre-money valuation of $16M": the figure next to the words.
   const preMoneyText =
     firstMatch(pages, /(?:US\$|\$|€|£|\b(?:USD|EUR|GBP)\s?)\s?\d+(?:[.,]\d+)?\s?(?:k|m|mm|mn|million|bn|b|billion)?\s+pre-?money/i)?.[0] ??

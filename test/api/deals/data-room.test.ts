@@ -157,6 +157,9 @@ Target fund size $120M with a hard cap of $150M.
     expect((await get(c, `/api/v1/deals/${id}/analysis`)).status).toBe("succeeded");
     const deal = await get(c, `/api/v1/deals/${id}?view=full`);
     expect(deal.kind).toBe("fund");
+    // A fund's round is the fund: its target size, and no round stage ("seed-stage" is its strategy).
+    expect(deal.round).toEqual({ stage: null, amount: 120_000_000, currency: "USD", pre_money_valuation: null });
+    expect(deal.analysis.summary).toMatch(/Target fund size \$120M\./);
     const docs = Object.fromEntries((await get(c, `/api/v1/deals/${id}/documents`)).documents.map((d: any) => [d.filename, d.document_id]));
     const sections = Object.fromEntries(deal.analysis.sections.map((s: any) => [s.key, s]));
     expect(Object.keys(sections)).toEqual(["team", "strategy", "fund_terms", "portfolio_construction", "track_record", "lp_base"]);
@@ -164,6 +167,7 @@ Target fund size $120M with a hard cap of $150M.
     expect(sections.fund_terms.score).toBeGreaterThanOrEqual(60);
     expect(fromDoc("fund_terms", "Fund II terms.md")).toMatch(/Management fee of 2%/);
     expect(fromDoc("fund_terms", "Fund II terms.md")).toMatch(/GP commitment/);
+    expect(sections.fund_terms.summary).toMatch(/5 concrete signals/); // size, percentages, hurdle/GP commitment, carry, fee
     expect(sections.track_record.score).toBeGreaterThanOrEqual(60);
     expect(fromDoc("track_record", "Track record.xlsx")).toMatch(/Fund I \| 2016 \| 3\.1x \| 1\.4x \| 28%/);
     expect(sections.lp_base.score).toBeGreaterThan(40);
