@@ -44,14 +44,15 @@ export function planQuestions(query: string, e: Entities): string[] {
     const question = asQuestion(q);
     if (!plan.some((p) => p.toLowerCase() === question.toLowerCase())) plan.push(question);
   };
-  for (const part of splitQuery(query)) add(part);
+  const parts = splitQuery(query);
+  for (const part of parts.length ? parts : [clean(query) || query.trim()]) add(part);
   // Facets of what the query names, most specific first, while there is room.
   const named = e.metrics.map((m) => (["arr", "mrr", "ebitda"].includes(m) ? m.toUpperCase() : m));
   const metrics = named.length ? named.join(", ") : "ARR, burn and runway";
   const facets: string[] = [];
   for (const c of e.companies) {
     facets.push(`What are ${c.name.endsWith("s") ? `${c.name}'` : `${c.name}'s`} latest ${metrics} figures?`);
-    facets.push(`Who in the firm's network knows people at ${c.name}?`);
+    if (c.domain) facets.push(`Who in the firm's network knows people at ${c.name}?`);
   }
   for (const f of e.funds) facets.push(`How is the firm's commitment to ${f} performing (TVPI, DPI, IRR)?`);
   if (e.fundBook && e.funds.length === 0) facets.push("How are the firm's fund commitments performing (TVPI, DPI, IRR)?");
