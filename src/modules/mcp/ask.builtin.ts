@@ -126,10 +126,12 @@ export function recognise(ctx: AskContext, question: string, memory: Entities, l
   if (RE.reach.test(question)) return { fn: "reach_candidates", args: {} };
 
   if (RE.whoKnows.test(question)) {
-    const company = companyOf(question, phrases);
-    if (company && !PERSON_PRONOUN.test(company) && !RE.itself.test(` ${company} `)) return { fn: "who_knows", args: { company } };
+    const domain = DOMAIN.exec(question.replace(EMAIL, " "))?.[1];
+    if (domain) return { fn: "who_knows", args: { company: domain } };
     const person = findPerson(ctx, question, phrases);
     if (person) return { fn: "who_knows", args: { person } };
+    const company = companyOf(question, phrases);
+    if (company && !PERSON_PRONOUN.test(company) && !RE.itself.test(` ${company} `)) return { fn: "who_knows", args: { company } };
     if (PERSON_PRONOUN.test(question) && memory.person) return { fn: "who_knows", args: { person: memory.person.id ?? memory.person.name } };
     if (memory.company) return { fn: "who_knows", args: { company: memory.company.domain ?? memory.company.name } };
     return { fn: "who_knows", args: { company: phrases[0] } };
@@ -148,15 +150,16 @@ export function recognise(ctx: AskContext, question: string, memory: Entities, l
   }
 
   if (RE.portfolio.test(question)) {
-    const company = findHolding(ctx, phrases) ?? memory.holding?.name ?? memory.company?.name ?? memory.deal?.name;
-    return { fn: "portfolio_company", args: { company: company ?? phrases[0] } };
+    const remembered = memory.holding?.name ?? memory.company?.name ?? memory.deal?.name;
+    const company = findHolding(ctx, phrases) ?? (phrases.length === 0 || RE.itself.test(question) ? remembered : undefined) ?? phrases[0];
+    return { fn: "portfolio_company", args: { company } };
   }
 
   if (RE.deal.test(question)) {
     const deal = findDeal(ctx, phrases);
     if (deal) return { fn: "deal_status", args: { deal } };
     if (RE.dealList.test(question) && !RE.itself.test(question)) return { fn: "list_deals", args: {} };
-    if (memory.deal) return { fn: "deal_status", args: { deal: memory.deal.id } };
+    if (memory.deal && (phrases.length === 0 || RE.itself.test(question))) return { fn: "deal_status", args: { deal: memory.deal.id } };
     return phrases[0] ? { fn: "deal_status", args: { deal: phrases[0] } } : { fn: "list_deals", args: {} };
   }
 

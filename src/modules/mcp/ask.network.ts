@@ -15,7 +15,7 @@ function describePath(p: Path): string {
   const who = `${p.name ?? p.email ?? "someone"}${p.title ? ` (${p.title})` : ""}`;
   const days = p.signals?.days_since_last_touch;
   const last = days === null || days === undefined ? "" : `, last touch ${days} day${days === 1 ? "" : "s"} ago`;
-  const strength = p.strength_score === null ? "no relationship data" : `${p.relationship}, strength ${num(p.strength_score)}/100, warmth ${num(p.warmth)}`;
+  const strength = p.strength_score === null ? "no relationship data" : `${p.relationship}, strength ${num(p.strength_score)}/100, warmth ${p.warmth}`;
   return `${p.path_owner} knows ${who}: ${strength}${last}`;
 }
 
@@ -123,7 +123,7 @@ async function contactWarmth(ctx: AskContext, args: Record<string, unknown>): Pr
   const detail = s
     ? ` ${s.emails_sent} emails sent, ${s.emails_received} received, ${s.meetings} meetings; last touch ${s.days_since_last_touch} days ago (${s.last_touch_at?.slice(0, 10)}).`
     : "";
-  const text = `Your warmest path to ${name}${row.title ? ` (${row.title})` : ""} is through ${row.path_owner}: a ${row.relationship} relationship, strength ${num(row.strength_score)}/100 and warmth ${num(row.warmth)} (0 to 1).${detail}`;
+  const text = `Your warmest path to ${name}${row.title ? ` (${row.title})` : ""} is through ${row.path_owner}: a ${row.relationship} relationship, strength ${num(row.strength_score)}/100 and warmth ${row.warmth} (0 to 1).${detail}`;
   return { ...base, text, data: result, entities };
 }
 
