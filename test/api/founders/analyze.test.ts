@@ -1,6 +1,7 @@
 // POST /founders/analyze and the record: checks and 422s, the org dedupe (existing, no charge,
 // a new run after a failure), 20 concurrent identical requests, both views, outbox, SSE.
 import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
 import { actionHandlers } from "../../../src/modules/actions/registry.ts";
 import { startRunner } from "../../../src/modules/actions/runner.ts";
@@ -157,6 +158,33 @@ describe("the 202 and the org dedupe", () => {
     expect(all.map((r) => r.status)).toEqual(Array(20).fill(202));
     expect(new Set(all.map((r) => r.json.analysis_id)).size).toBe(1);
     expect(all.filter((r) => r.json.existing === false)).toHaveLength(1);
+    expect(runCount(c)).toBe(1);
+    expect(actionsUsed(c)).toBe(1);
+  });
+
+  test("4 worker threads on their own connections, 5 identical requests each: one analysis, one run, one charge", async () => {
+    c = setup();
+    const path = join(c.t.dataDir!, "dealgraph.db");
+    const workerUrl = new URL("./analyze-worker.ts", import.meta.url).href;
+    const answers = (
+      await Promise.all(
+        [0, 1, 2, 3].map(
+          () =>
+            new Promise<{ id: string; existing: boolean }[]>((resolve, reject) => {
+              const w = new Worker(workerUrl);
+              w.onmessage = (e) => {
+                resolve(e.data);
+                w.terminate();
+              };
+              w.onerror = (e) => reject(e);
+              w.postMessage({ path, secret: c.f.keys.write.secret, body: { name: "Jane Doe", company: "Ledgerly" }, attempts: 5, at: c.t.clock.now().toISOString() });
+            }),
+        ),
+      )
+    ).flat();
+    expect(answers).toHaveLength(20);
+    expect(new Set(answers.map((a) => a.id)).size).toBe(1);
+    expect(answers.filter((a) => !a.existing)).toHaveLength(1);
     expect(runCount(c)).toBe(1);
     expect(actionsUsed(c)).toBe(1);
   });
