@@ -1,0 +1,92 @@
+// The model-driven `ask` (DEALGRAPH_LLM_BASE_URL set), against the local stub model: the model's
+// tool calls run the same functions, the figures in the structured content are the functions'
+// own, a read key cannot start actions through the model, and a model that fails falls back to
+// the built-in engine.
+import { afterEach, describe, expect, test } from "bun:test";
+import { TestClock } from "../../helpers/clock.ts";
+import { startLlmStub, type LlmStub, type StubReply, type StubRequest } from "../../helpers/llm-stub.ts";
+import { startMcpServer, type McpHarness } from "./mcp-harness.ts";
+import { SEEDED_AT, seedFirm } from "./mcp-seed.ts";
+
+let h: McpHarness;
+let stub: LlmStub;
+afterEach(async () => {
+  await h?.close();
+  stub?.stop();
+});
+
+function setup(reply: (req: StubRequest, n: number) => StubReply) {
+  stub = startLlmStub(reply);
+  h = startMcpServer({ clock: new TestClock(SEEDED_AT), env: stub.env });
+  seedFirm(h);
+}
+
+describe("ask with a language model", () => {
+  test("the model calls a function; its result goes back to the model; the final text is the answer, the figures are the function's", async () => {
+    setup((req, n) =>
+      n === 0
+        ? { tool_calls: [{ name: "portfolio_company", arguments: { company: "Acme Robotics" } }] }
+        : { content: "Acme Robotics has 18 months of runway and 1.2M USD ARR." },
+    );
+    const client = await h.connect(h.f.keys.read.secret);
+    const res = await h.ask(client, "How long can Acme Robotics keep going?");
+    expect(res.isError).toBe(false);
+    expect(res.text).toStartWith("Acme Robotics has 18 months of runway and 1.2M USD ARR.");
+    expect(res.data).toMatchObject({ engine: "llm", understood: true });
+    expect(res.data.answers[0]).toMatchObject({ function: "portfolio_company", arguments: { company: "Acme Robotics" } });
+    expect(res.data.answers[0].data.runway.months).toBe(18);
+    expect(res.data.answers[0].data.companies[0].metrics.arr.value).toBe(1_200_000);
+
+    expect(stub.requests).toHaveLength(2);
+    expect(stub.requests[0].tools!.map((t) => t.function.name)).toContain("who_knows");
+    expect(stub.requests[0].authorization).toBe("Bearer sk-test");
+    const toolMessage = stub.requests[1].messages.find((m) => m.role === "tool")!;
+    expect(toolMessage.content).toContain("Runway: 18 months as of 2024-02-29.");
+
+    // The conversation carries on: the next question sees the earlier turn.
+    await h.ask(client, "And its burn?", res.data.conversation_id);
+    const third = stub.requests[2].messages;
+    expect(third.some((m) => m.role === "assistant" && m.content?.includes("18 months of runway"))).toBe(true);
+    expect(stub.requests[2].messages[0].content).toContain("Acme Robotics");
+  });
+
+  test("a read key cannot start an action through the model either: refused, no run, no charge", async () => {
+    setup((req, n) => (n === 0 ? { tool_calls: [{ name: "start_deal_analysis", arguments: { website_url: "https://ledgerly.example" } }] } : { content: "I cannot start that with this key." }));
+    const deals = h.t.deps.db.$client.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM deals").get()!.n;
+    const client = await h.connect(h.f.keys.read.secret);
+    const res = await h.ask(client, "Please analyse ledgerly.example");
+    expect(res.data.answers[0]).toMatchObject({ function: "start_deal_analysis", data: { refused: "read_only_key" } });
+    expect(stub.requests[1].messages.find((m) => m.role === "tool")!.content).toContain("read-only");
+    expect(stub.requests[0].messages[0].content).toContain("This key is read-only");
+    expect(h.t.deps.db.$client.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM deals").get()!.n).toBe(deals);
+    expect(h.usage(h.f.keys.read.id).actions).toBe(0);
+  });
+
+  test("a write key starts the action the model asks for, and it is charged", async () => {
+    setup((req, n) => (n === 0 ? { tool_calls: [{ name: "start_deal_analysis", arguments: { website_url: "https://ledgerly.example" } }] } : { content: "Started." }));
+    const client = await h.connect(h.f.keys.write.secret);
+    const res = await h.ask(client, "Please analyse ledgerly.example");
+    expect(res.data.answers[0].data.accepted).toMatchObject({ status: "queued" });
+    expect(res.data.links[0]).toBe(res.data.answers[0].data.accepted.result_url);
+    expect(h.usage(h.f.keys.write.id).actions).toBe(1);
+  });
+
+  test("bad tool calls (unknown function, arguments not JSON) go back to the model as errors; rounds are bounded", async () => {
+    setup(() => ({ tool_calls: [{ name: "drop_tables", arguments: {} }] }));
+    const client = await h.connect(h.f.keys.read.secret);
+    const res = await h.ask(client, "Do something odd");
+    expect(res.isError).toBe(false);
+    expect(stub.requests).toHaveLength(4);
+    expect(res.text).toContain("There is no function called drop_tables.");
+  });
+
+  test("a model that fails: answered by the built-in engine, saying so", async () => {
+    setup(() => ({ status: 500, body: "model overloaded" }));
+    const client = await h.connect(h.f.keys.read.secret);
+    const res = await h.ask(client, "Which relationships are going stale?");
+    expect(res.isError).toBe(false);
+    expect(res.data.engine).toBe("builtin");
+    expect(res.text).toContain("Erin Ito");
+    expect(res.text).toContain("The language model could not be used: the language model answered HTTP 500");
+  });
+});
