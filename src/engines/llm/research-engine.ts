@@ -1,6 +1,6 @@
 // The LLM research engine (DEALGRAPH_LLM_BASE_URL): the model plans the sub-questions and writes
 // the report from the retrieved passages, numbered. Only passages that were given can be cited:
-// a citation number the model invents is removed from the text and reported in the report, and
+// a sentence citing a number the model invented is removed and the report says so, and
 // the passages it did cite are renumbered in order of use so `[n]` is always `citations[n-1]`.
 import { citationBook, sourcesMarkdown, titleOf } from "../builtin/research-engine.ts";
 import { MAX_SUB_QUESTIONS, MIN_SUB_QUESTIONS, type Passage, type ResearchEngine, type ResearchReport } from "../research-engine.ts";
@@ -64,27 +64,37 @@ export function llmResearchEngine(llm: LlmClient): ResearchEngine {
       );
       checkpoint();
       progress("write", 95);
-      // Renumber what was cited, in order of use; drop what was never given.
+      // Renumber what was cited, in order of use. A sentence that cites a number never given is an
+      // unsupported claim: it is removed, and the report says so.
       const book = citationBook();
       const dropped = new Set<number>();
+      const unknownIn = (sentence: string) => [...sentence.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])).filter((n) => !given[n - 1]);
+      const renumber = (sentence: string) => sentence.replace(/\[(\d+)\]/g, (_, raw: string) => `[${book.cite(given[Number(raw) - 1])}]`);
       const rewrite = (text: string) =>
-        text.replace(/\s?\[(\d+)\]/g, (_, raw: string) => {
-          const passage = given[Number(raw) - 1];
-          if (!passage) {
-            dropped.add(Number(raw));
-            return "";
-          }
-          return ` [${book.cite(passage)}]`;
-        });
+        text
+          .split("\n")
+          .map((line) =>
+            line
+              .split(/(?<=[.!?])\s+/)
+              .filter((sentence) => {
+                const unknown = unknownIn(sentence);
+                unknown.forEach((n) => dropped.add(n));
+                return unknown.length === 0;
+              })
+              .map(renumber)
+              .join(" "),
+          )
+          .join("\n")
+          .trim();
       const executive = rewrite(draft.executive_summary);
       const sections = findings.map((f, i) => {
-        const written = draft.sections[i]?.markdown;
-        return `## ${i + 1}. ${f.question}\n\n${written ? rewrite(written) : "The firm's records hold nothing on this question."}`;
+        const written = rewrite(draft.sections[i]?.markdown ?? "");
+        return `## ${i + 1}. ${f.question}\n\n${written || "The firm's records hold nothing on this question that the model could cite."}`;
       });
       const citations = book.list();
       const droppedList = [...dropped].sort((a, b) => a - b);
       const note = droppedList.length
-        ? `\n\n> The model cited ${droppedList.map((n) => `[${n}]`).join(", ")}, which match no passage it was given; those markers were removed.`
+        ? `\n\n> The model cited passage numbers ${droppedList.join(", ")}, which match no passage it was given; the sentences citing them were removed.`
         : "";
       const title = titleOf(query);
       const markdown = [`# ${title}`, `## Executive summary\n\n${executive}`, ...sections, `## Sources\n\n${sourcesMarkdown(citations)}${note}`].join("\n\n");

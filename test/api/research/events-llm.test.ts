@@ -1,0 +1,144 @@
+// The research event stream over a real listening server, and the LLM engine against the local
+// OpenAI-compatible stub (plan during the POST, report from the given passages only).
+import { afterEach, describe, expect, test } from "bun:test";
+import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { startLlmStub, type LlmStub, type StubReply, type StubRequest } from "../../helpers/llm-stub.ts";
+import { LEDGERLY_PAGES, runAll, seedDocument } from "./seed.ts";
+
+let t: TestApp;
+let f: Fixture;
+let server: ReturnType<typeof Bun.serve> | null = null;
+let stub: LlmStub | null = null;
+afterEach(() => {
+  server?.stop(true);
+  server = null;
+  stub?.stop();
+  stub = null;
+  t?.close();
+});
+
+function setup(env: Record<string, string> = {}) {
+  t = createTestApp({ env });
+  f = seedIdentity(t.deps);
+  seedDocument(t.deps, { orgId: f.orgs.acme.id, userId: f.users.alice.id, company: "Ledgerly", filename: "ledgerly-deck.pdf", pages: LEDGERLY_PAGES });
+}
+
+type Frame = { event?: string; data?: any };
+
+async function readFrames(res: Response, maxMs = 5000): Promise<Frame[]> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  const frames: Frame[] = [];
+  let buffer = "";
+  const deadline = Date.now() + maxMs;
+  while (Date.now() < deadline) {
+    const { value, done } = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => ({ value: undefined, done: true }))]);
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let i: number;
+    while ((i = buffer.indexOf("\n\n")) >= 0) {
+      const raw = buffer.slice(0, i);
+      buffer = buffer.slice(i + 2);
+      const frame: Frame = {};
+      for (const line of raw.split("\n")) {
+        if (line.startsWith("event: ")) frame.event = line.slice(7);
+        else if (line.startsWith("data: ")) frame.data = JSON.parse(line.slice(6));
+      }
+      if (frame.event) frames.push(frame);
+    }
+  }
+  reader.releaseLock();
+  return frames;
+}
+
+describe("GET /api/v1/research/{id}/events", () => {
+  test("progress with stage and percent, rising, then done with the result URL", async () => {
+    setup();
+    server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => t.app.handle(req) });
+    const started = await t.request("POST", "/api/v1/research", { key: f.keys.write.secret, body: { query: "What is Ledgerly's ARR? Who founded Ledgerly?", idempotency_key: "sse" } });
+    const id = started.json.research_id;
+    const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/research/${id}/events`, { headers: { authorization: `Bearer ${f.keys.read.secret}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const reading = readFrames(res);
+    await Bun.sleep(0);
+    await runAll(t);
+    const frames = await reading;
+    expect(frames[0]).toMatchObject({ event: "progress", data: { research_id: id, status: "queued", progress: null } });
+    const running = frames.filter((fr) => fr.event === "progress" && fr.data.status === "running" && fr.data.progress?.percent !== undefined);
+    const stages = [...new Set(running.map((fr) => fr.data.progress.stage))];
+    expect(stages).toEqual(["plan", "search", "read", "write"]);
+    const percents = running.map((fr) => fr.data.progress.percent as number);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(percents.every((p) => p >= 0 && p <= 100)).toBe(true);
+    expect(frames.at(-2)).toMatchObject({ event: "progress", data: { status: "succeeded", progress: null, report_markdown: null } });
+    expect(frames.at(-1)).toEqual({ event: "done", data: { status: "succeeded", result_url: `/api/v1/research/${id}` } });
+  });
+});
+
+function llmStub(write: (req: StubRequest) => StubReply, plan: StubReply = { content: { sub_questions: ["What is Ledgerly's ARR?", "Who founded Ledgerly?"] } }) {
+  stub = startLlmStub((req) => (req.messages[0].content?.startsWith("You plan research") ? plan : write(req)));
+  return stub;
+}
+
+describe("the LLM research engine", () => {
+  test("the model plans during the POST and writes from the numbered passages; citations it invents are dropped and reported", async () => {
+    const s = llmStub((req) => {
+      const given = req.messages[1].content!;
+      // The passage about ARR is whichever number the server gave it.
+      const n = /\[(\d+)\] ledgerly-deck\.pdf, page 2:/.exec(given)![1];
+      return {
+        content: {
+          executive_summary: `Ledgerly reached 2.4 million ARR in March 2026 [${n}]. Its valuation is 1 billion [77].`,
+          sections: [
+            { question: "What is Ledgerly's ARR?", markdown: `2.4 million ARR, growing 12% a month [${n}].` },
+            { question: "Who founded Ledgerly?", markdown: "Founded by a famous person [99]." },
+          ],
+        },
+      };
+    });
+    setup(s.env);
+    const started = await t.request("POST", "/api/v1/research", { key: f.keys.write.secret, body: { query: "Tell me about Ledgerly", idempotency_key: "llm-1" } });
+    expect(started.status).toBe(202);
+    expect(started.json.plan).toEqual({ sub_questions: ["What is Ledgerly's ARR?", "Who founded Ledgerly?"] });
+    expect(s.requests).toHaveLength(1);
+    await runAll(t);
+    const report = (await t.request("GET", `/api/v1/research/${started.json.research_id}`, { key: f.keys.read.secret })).json;
+    expect(report).toMatchObject({ status: "succeeded", engine: "llm:stub-model" });
+    // The model saw only this org's passages, numbered.
+    const prompt = s.requests[1].messages[1].content!;
+    expect(prompt).toContain("Traction: Ledgerly reached 2.4 million ARR");
+    expect(report.citations).toHaveLength(1);
+    expect(report.citations[0]).toMatchObject({ n: 1, source_type: "document", page: 2 });
+    expect(report.executive_summary).toBe("Ledgerly reached 2.4 million ARR in March 2026 [1].");
+    expect(report.report_markdown).toContain("2.4 million ARR, growing 12% a month [1].");
+    expect(report.report_markdown).not.toMatch(/\[(77|99)\]/);
+    expect(report.report_markdown).not.toContain("1 billion");
+    expect(report.report_markdown).not.toContain("famous person");
+    expect(report.report_markdown).toContain("The model cited passage numbers 77, 99, which match no passage it was given; the sentences citing them were removed.");
+  });
+
+  test("a model that cannot plan: 503 with Retry-After, nothing created or charged", async () => {
+    const s = llmStub(() => ({ content: "{}" }), { status: 500, body: "overloaded" });
+    setup(s.env);
+    const res = await t.request("POST", "/api/v1/research", { key: f.keys.write.secret, body: { query: "Tell me about Ledgerly", idempotency_key: "llm-2" } });
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(res.json.detail).toMatch(/plan could not be made.*HTTP 500/);
+    const n = t.deps.db.$client.query<{ r: number; a: number; c: number }, []>(
+      "SELECT (SELECT count(*) FROM research_runs) AS r, (SELECT count(*) FROM action_runs) AS a, (SELECT coalesce(sum(actions), 0) FROM key_usage) AS c",
+    ).get()!;
+    expect(n).toEqual({ r: 0, a: 0, c: 0 });
+  });
+
+  test("a model whose report is not the JSON asked for fails the run with the reason", async () => {
+    const s = llmStub(() => ({ content: "Here is your report!" }));
+    setup(s.env);
+    const started = await t.request("POST", "/api/v1/research", { key: f.keys.write.secret, body: { query: "Tell me about Ledgerly", idempotency_key: "llm-3" } });
+    await runAll(t);
+    const report = (await t.request("GET", `/api/v1/research/${started.json.research_id}`, { key: f.keys.read.secret })).json;
+    expect(report).toMatchObject({ status: "failed", report_markdown: null, citations: null });
+    expect(report.error).toMatch(/language model could not write the report: the language model did not return JSON/);
+  });
+});
