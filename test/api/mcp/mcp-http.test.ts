@@ -1,6 +1,9 @@
 // The /mcp door as HTTP: the official SDK client lists exactly one tool; keys, budgets and the
 // Origin rule work as for REST; each MCP HTTP request is counted once; nothing is a 500.
 import { afterEach, describe, expect, test } from "bun:test";
+import { authScenarios } from "../../helpers/auth-scenarios.ts";
+import { createTestApp } from "../../helpers/app.ts";
+import { runScenarios } from "../../helpers/scenarios.ts";
 import { startMcpServer, type McpHarness } from "./mcp-harness.ts";
 
 let h: McpHarness;
@@ -23,6 +26,23 @@ function post(body: unknown, headers: Record<string, string> = {}) {
   });
 }
 
+describe("POST /mcp: the shared auth scenarios", () =>
+  runScenarios(
+    // With the Accept header every MCP client sends (the transport answers 406 without it).
+    authScenarios({ method: "POST", path: "/mcp", body: initialize, scope: "read", ok: 200 }).map((s) => ({
+      ...s,
+      headers: { accept: "application/json, text/event-stream", ...s.headers },
+    })),
+  ));
+describe("GET /mcp: the shared auth scenarios", () => runScenarios(authScenarios({ method: "GET", path: "/mcp", scope: "read", ok: 405 })));
+
+test("/mcp is not in the OpenAPI document (it is not a REST operation)", async () => {
+  const t = createTestApp();
+  const doc = (await t.request("GET", "/api/v1/openapi.json")).json;
+  expect(Object.keys(doc.paths).filter((p) => p.includes("mcp"))).toEqual([]);
+  t.close();
+});
+
 describe("/mcp with the SDK client", () => {
   test("lists exactly one tool, ask, with its input schema", async () => {
     h = startMcpServer();
@@ -40,7 +60,7 @@ describe("/mcp with the SDK client", () => {
     h = startMcpServer();
     const res = await post(initialize, { "x-api-key": h.f.keys.read.secret });
     expect(res.status).toBe(200);
-    expect((await res.json()).result.serverInfo.name).toBe("dealgraph");
+    expect(((await res.json()) as any).result.serverInfo.name).toBe("dealgraph");
     expect(res.headers.get("x-ratelimit-limit")).toBe("5000");
   });
 });
@@ -50,15 +70,15 @@ describe("/mcp keys and budgets", () => {
     h = startMcpServer();
     const none = await post(initialize);
     expect(none.status).toBe(401);
-    expect((await none.json()).detail).toMatch(/no key was sent/);
+    expect(((await none.json()) as any).detail).toMatch(/no key was sent/);
     for (const key of [h.f.keys.unknown, h.f.keys.revoked, h.f.keys.expired]) {
       const res = await post(initialize, { authorization: `Bearer ${key.secret}` });
       expect(res.status).toBe(401);
-      expect(typeof (await res.json()).detail).toBe("string");
+      expect(typeof ((await res.json()) as any).detail).toBe("string");
     }
     const noOrg = await post(initialize, { authorization: `Bearer ${h.f.keys.noOrg.secret}` });
     expect(noOrg.status).toBe(403);
-    expect((await noOrg.json()).detail).toMatch(/no organization/);
+    expect(((await noOrg.json()) as any).detail).toMatch(/no organization/);
   });
 
   test("each MCP HTTP request counts once against the key's daily budget; over it: 429 with Retry-After", async () => {
@@ -78,7 +98,7 @@ describe("/mcp keys and budgets", () => {
     const over = await post(initialize, { authorization: `Bearer ${key.secret}` });
     expect(over.status).toBe(429);
     expect(over.headers.get("retry-after")).toMatch(/^\d+$/);
-    expect((await over.json()).detail).toMatch(/Daily request limit of 5 reached/);
+    expect(((await over.json()) as any).detail).toMatch(/Daily request limit of 5 reached/);
   });
 
   test("GET and DELETE: 405 (stateless, POST only), after the key is checked", async () => {
@@ -88,7 +108,7 @@ describe("/mcp keys and budgets", () => {
       const res = await fetch(h.url, { method, headers: { accept: "text/event-stream", authorization: `Bearer ${h.f.keys.read.secret}` } });
       expect(res.status).toBe(405);
       expect(res.headers.get("allow")).toBe("POST");
-      expect(typeof (await res.json()).detail).toBe("string");
+      expect(typeof ((await res.json()) as any).detail).toBe("string");
     }
   });
 
@@ -97,7 +117,7 @@ describe("/mcp keys and budgets", () => {
     const auth = { authorization: `Bearer ${h.f.keys.read.secret}` };
     const broken = await fetch(h.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...auth }, body: "{not json" });
     expect(broken.status).toBe(400);
-    expect((await broken.json()).error.code).toBe(-32700);
+    expect(((await broken.json()) as any).error.code).toBe(-32700);
     const notRpc = await post({ hello: "world" }, auth);
     expect(notRpc.status).toBe(400);
   });
@@ -106,10 +126,11 @@ describe("/mcp keys and budgets", () => {
 describe("/mcp Origin", () => {
   test("a foreign Origin: 403 before anything else (even without a key), and nothing is counted", async () => {
     h = startMcpServer();
-    for (const headers of [{ origin: "https://evil.example" }, { origin: "null", authorization: `Bearer ${h.f.keys.read.secret}` }]) {
+    const foreign: Record<string, string>[] = [{ origin: "https://evil.example" }, { origin: "null", authorization: `Bearer ${h.f.keys.read.secret}` }];
+    for (const headers of foreign) {
       const res = await post(initialize, headers);
       expect(res.status).toBe(403);
-      expect((await res.json()).detail).toMatch(/Origin/);
+      expect(((await res.json()) as any).detail).toMatch(/Origin/);
     }
     expect(h.usage(h.f.keys.read.id).requests).toBe(0);
     // The rule is the MCP door's: REST is not affected.
