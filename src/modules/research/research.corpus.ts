@@ -45,8 +45,11 @@ export function researchCorpus(deps: Deps, who: { orgId: string; userId: string 
   const principal = { orgId: who.orgId, userId: who.userId } as Principal;
 
   const fts = sqlite.query<FtsRow, { q: string; org: string; n: number }>(
+    // Ranked first, snippets after: a snippet in the ranked query would be made for every match.
     `SELECT rowid, title, source_type, source_id, page, snippet(search_index, 1, '', '', '…', 40) AS quote
-     FROM search_index WHERE search_index MATCH $q AND org_id = $org ORDER BY bm25(search_index, 2.0, 1.0) LIMIT $n`,
+     FROM search_index WHERE search_index MATCH $q AND rowid IN (
+       SELECT rowid FROM search_index WHERE search_index MATCH $q AND org_id = $org ORDER BY bm25(search_index, 2.0, 1.0) LIMIT $n)
+     ORDER BY bm25(search_index, 2.0, 1.0)`,
   );
   const pointId = sqlite.query<{ id: number }, [string, string, string, string]>(
     "SELECT id FROM portfolio_metric_points WHERE org_id = ? AND company_key = ? AND kind = 'actual' AND metric = ? AND statement_date = ?",
@@ -201,7 +204,7 @@ export function researchCorpus(deps: Deps, who: { orgId: string; userId: string 
     return { question, passages: unique, searched };
   }
 
-  return { find, entitiesIn: (text: string) => entitiesIn(who.orgId, text) };
+  return { find, searchText, entitiesIn: (text: string) => entitiesIn(who.orgId, text) };
 }
 
 export type ResearchCorpus = ReturnType<typeof researchCorpus>;
