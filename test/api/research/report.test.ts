@@ -1,6 +1,8 @@
 // Research runs through the real runner: citations that resolve to real rows of the org, thin
 // evidence said plainly, org isolation of the corpus, the two views, the outbox event, the cap.
+import { Value } from "@sinclair/typebox/value";
 import { afterEach, describe, expect, test } from "bun:test";
+import { ResearchAccepted, ResearchRecord } from "../../../src/modules/research/research.model.ts";
 import { runTopic, type Run } from "../../../src/modules/actions/actions.service.ts";
 import type { Handler } from "../../../src/modules/actions/runner.ts";
 import { researchHandler } from "../../../src/modules/research/research.handler.ts";
@@ -30,6 +32,7 @@ function seedFirm() {
 async function research(query: string, key = f.keys.write.secret, handlers?: Map<string, Handler>) {
   const started = await t.request("POST", "/api/v1/research", { key, body: { query, idempotency_key: crypto.randomUUID() } });
   expect(started.status).toBe(202);
+  expect([...Value.Errors(ResearchAccepted, started.json)]).toEqual([]);
   await runAll(t, handlers);
   const id = started.json.research_id;
   const full = await t.request("GET", `/api/v1/research/${id}`, { key });
@@ -141,6 +144,8 @@ describe("research reports", () => {
       ["research_id", "status", "progress", "error", "query", "plan", "engine", "executive_summary", "report_markdown", "citations", "started_at", "finished_at", "scope", "as_of"].sort(),
     );
     expect(summary).toMatchObject({ report_markdown: null, citations: null, executive_summary: full.executive_summary, status: "succeeded" });
+    // Both views, and the 202, match the models the OpenAPI document promises.
+    for (const body of [full, summary]) expect([...Value.Errors(ResearchRecord, body)]).toEqual([]);
     expect(full.report_markdown).toBeString();
     expect(explicit.report_markdown).toBe(full.report_markdown);
   });
