@@ -1,0 +1,316 @@
+// Deals at work, each figure against a bare baseline measured in the same run (no assertions):
+//   1. Analysis of a 30-page deck (scripts/gen-deals.ts, PDF) with the built-in engine, excluding
+//      conversion: upload -> runner -> stored analysis, as the run's own started/finished times
+//      and as wall time around the runner. Target: under 3 s.
+//      Baseline: bare unpdf text extraction (getDocumentProxy + extractText) of the same bytes.
+//   2. Conversion of a 30-slide PPTX to PDF by LibreOffice (own profile, as the upload path does),
+//      if installed. Baseline: `soffice --version` (the program's start-up alone).
+//   3. Peak RSS of the server while it receives a 50 MB upload over real HTTP (POST
+//      /analyze/upload, multipart, until the 202). The server is this script in a child process
+//      (`--serve-child`: createApp + listen, as `serve` does, without the runner, so the analysis
+//      that follows the 202 is not counted). Target: growth under 2x the file.
+//      Baseline: the same server's RSS before the upload (after a small warm-up upload).
+//   4. GET /api/v1/deals (a mix of offsets and filters) and GET /api/v1/deals/{id}?view=full over
+//      10,000 deals (seeded by direct SQL, with a run each and a real analysis' JSON): p50/p99.
+//      Baseline: the same SQL statements run alone through bun:sqlite.
+//
+//   bun scripts/bench/deals.ts [--runs 5] [--requests 2000] [--keep DIR]
+import type { Database } from "bun:sqlite";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { extractText, getDocumentProxy } from "unpdf";
+import { createApp } from "../../src/app.ts";
+import { loadConfig } from "../../src/config.ts";
+import { openDataDir } from "../../src/db/open.ts";
+import { createDeps } from "../../src/deps.ts";
+import { MB } from "../../src/http/multipart.ts";
+import { silentLog } from "../../src/lib/log.ts";
+import { actionHandlers } from "../../src/modules/actions/registry.ts";
+import { startRunner } from "../../src/modules/actions/runner.ts";
+import { apiKeysService } from "../../src/modules/api-keys/api-keys.service.ts";
+import { convertToPdf } from "../../src/modules/documents/convert.ts";
+import { findLibreOffice } from "../../src/modules/health/health.routes.ts";
+import { orgsService } from "../../src/modules/orgs/orgs.service.ts";
+import { rng } from "../gen-data.ts";
+import { deckPdf, deckPptx, generateDeals, longDeck } from "../gen-deals.ts";
+import { Child, cleanEnv } from "../lib/child-process.ts";
+
+const { values: opts } = parseArgs({
+  options: { runs: { type: "string", default: "5" }, requests: { type: "string", default: "2000" }, keep: { type: "string" }, "serve-child": { type: "boolean" }, "data-dir": { type: "string" } },
+});
+
+/** Seeds an org with a write key and opens the data dir the way `serve` does. */
+function openBench(dir: string) {
+  const config = loadConfig({}, { dataDir: dir, port: 0, host: "127.0.0.1" });
+  const { db } = openDataDir(config);
+  const deps = createDeps({ db, config, log: silentLog });
+  const org = orgsService(deps).createOrg("Bench Ventures");
+  const user = orgsService(deps).createUser({ orgId: org.id, email: `bench-${Bun.randomUUIDv7()}@bench.vc`, name: "Bench" });
+  const key = apiKeysService(deps).create({ userId: user.id, scope: "write", dailyRequests: 10_000_000, dailyActions: 1_000_000 }).secret;
+  return { deps, sqlite: db.$client as Database, org, user, key };
+}
+
+// The child: the real app on a real port, no runner, printing where it listens and its key.
+if (opts["serve-child"]) {
+  const { deps, key } = openBench(opts["data-dir"]!);
+  const app = createApp(deps);
+  app.listen({ hostname: "127.0.0.1", port: 0 });
+  console.log(`listening on ${app.server!.url.toString().replace(/\/$/, "")} key ${key}`);
+  await new Promise(() => {}); // until killed
+}
+
+const RUNS = Number(opts.runs);
+const REQUESTS = Number(opts.requests);
+const DEALS = 10_000;
+const TARGET = { analysisMs: 3000, uploadGrowthX: 2 };
+const dir = opts.keep ?? mkdtempSync(join(tmpdir(), "dealgraph-bench-deals-"));
+const log = (line: string) => console.log(line);
+const ms = (x: number) => x.toFixed(2);
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const median = (xs: number[]) => pct(xs, 50);
+const mb = (bytes: number) => (bytes >= MB ? `${(bytes / MB).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`);
+
+const { deps, sqlite, org, user, key } = openBench(join(dir, "main"));
+const app = createApp(deps);
+const call = async (method: string, path: string, body?: FormData) => {
+  const res = await app.handle(new Request(`http://localhost${path}`, { method, body, headers: { authorization: `Bearer ${key}` } }));
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<any>;
+};
+
+// ---------------------------------------------------------------------------------------------
+// 1. A 30-page deck through the built-in engine
+
+const rich = generateDeals({ seed: 7 }).find((d) => d.richness === "rich" && d.kind === "company")!;
+const deck30 = longDeck(rich, 30);
+const pdf30 = await deckPdf(deck30);
+
+async function bareExtract() {
+  const pdf = await getDocumentProxy(new Uint8Array(pdf30));
+  return (await extractText(pdf, { mergePages: false })).text as string[];
+}
+
+const runTimes: number[] = [];
+const wallTimes: number[] = [];
+let sample: any = null;
+for (let i = 0; i < RUNS + 1; i++) {
+  const form = new FormData();
+  form.append("file", new Blob([pdf30]), "deck-30.pdf");
+  form.append("company_name", `${rich.name} ${i}`);
+  const { deal_id } = await call("POST", "/api/v1/deals/analyze/upload", form);
+  const runner = startRunner(deps, actionHandlers(deps), { pollMs: 60_000 });
+  const start = performance.now();
+  runner.pump();
+  await runner.idle();
+  const wall = performance.now() - start;
+  await runner.stop();
+  const run = sqlite.query<{ status: string; started_at: string; finished_at: string }, [string]>("SELECT status, started_at, finished_at FROM action_runs WHERE subject_id = ?").get(deal_id)!;
+  if (run.status !== "succeeded") throw new Error(`the analysis ${run.status}`);
+  if (i === 0) continue; // warm-up
+  runTimes.push(Date.parse(run.finished_at) - Date.parse(run.started_at));
+  wallTimes.push(wall);
+  sample = await call("GET", `/api/v1/deals/${deal_id}?view=full`);
+}
+const pagesRead = (await bareExtract()).length;
+const bareTimes: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const start = performance.now();
+  await bareExtract();
+  bareTimes.push(performance.now() - start);
+}
+log(`Analysis of a ${pagesRead}-page deck (${mb(pdf30.byteLength)}), built-in engine, ${RUNS} runs (score ${sample.score}, ${sample.analysis.sections.filter((s: any) => s.score !== null).length}/${sample.analysis.sections.length} sections scored)`);
+log(`  dealgraph   run median ${ms(median(runTimes))} ms   max ${ms(Math.max(...runTimes))} ms   (wall around the runner: median ${ms(median(wallTimes))} ms)`);
+log(`  bare unpdf  median ${ms(median(bareTimes))} ms (text extraction alone)`);
+log(`  ratio       ${(median(runTimes) / median(bareTimes)).toFixed(2)}x (dealgraph / bare)`);
+log(`  target      < ${TARGET.analysisMs} ms: ${Math.max(...runTimes) < TARGET.analysisMs ? "met" : "NOT MET"} (slowest run)`);
+
+// ---------------------------------------------------------------------------------------------
+// 2. PPTX conversion by LibreOffice
+
+log("");
+const soffice = findLibreOffice();
+if (!soffice) log("PPTX conversion: skipped, LibreOffice is not installed (soffice/libreoffice not on PATH)");
+else {
+  const pptxPath = join(dir, "deck-30.pptx");
+  writeFileSync(pptxPath, deckPptx(deck30));
+  const convert: number[] = [];
+  const startup: number[] = [];
+  let pdfPagesOut = 0;
+  for (let i = 0; i < Math.max(3, Math.min(RUNS, 5)); i++) {
+    let start = performance.now();
+    const pdf = await convertToPdf(pptxPath, "pptx");
+    convert.push(performance.now() - start);
+    pdfPagesOut = (await getDocumentProxy(pdf)).numPages;
+    start = performance.now();
+    const version = Bun.spawn([soffice, "--version"], { stdout: "ignore", stderr: "ignore", env: { ...process.env, HOME: dir } });
+    await version.exited;
+    startup.push(performance.now() - start);
+  }
+  log(`PPTX conversion by LibreOffice, ${deck30.slides.length} slides (${mb(readFileSync(pptxPath).byteLength)}) -> ${pdfPagesOut} PDF pages, ${convert.length} runs`);
+  log(`  dealgraph   median ${ms(median(convert))} ms   max ${ms(Math.max(...convert))} ms (own profile each time, as uploads are converted)`);
+  log(`  bare        median ${ms(median(startup))} ms (soffice --version: start-up alone)`);
+  log(`  ratio       ${(median(convert) / median(startup)).toFixed(2)}x (dealgraph / bare)`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Server memory while a 50 MB upload arrives over HTTP
+
+const procStatus = (pid: number, field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) * 1024;
+
+const child = new Child(["bun", import.meta.path, "--serve-child", "--data-dir", join(dir, "child")], { env: cleanEnv({ PATH: `${join(import.meta.dir, "../../node_modules/.bin")}:${process.env.PATH}` }) });
+try {
+  const [, url, childKey] = await child.waitForLine(/^listening on (\S+) key (\S+)$/, 30_000, "the bench server");
+  const upload = async (bytes: Uint8Array, name: string) => {
+    const form = new FormData();
+    form.append("file", new Blob([bytes]), name);
+    form.append("company_name", name);
+    const res = await fetch(`${url}/api/v1/deals/analyze/upload`, { method: "POST", body: form, headers: { authorization: `Bearer ${childKey}` } });
+    const text = await res.text();
+    if (res.status !== 202) throw new Error(`upload: ${res.status} ${text}`);
+  };
+  // A real PDF, padded with incompressible bytes after %%EOF to just under the 50 MB cap.
+  const size = 50 * MB - 64 * 1024;
+  const big = new Uint8Array(size);
+  big.set(pdf30);
+  big.set(new TextEncoder().encode("\n%"), pdf30.byteLength);
+  const r = rng(9);
+  for (let i = pdf30.byteLength + 2; i < size; i += 4) new DataView(big.buffer).setUint32(i, Math.floor(r.next() * 2 ** 32), true);
+  await upload(pdf30, "warm-up.pdf");
+  Bun.gc(true);
+  await Bun.sleep(300);
+  const before = procStatus(child.pid, "VmRSS");
+  let clearedPeak = true;
+  try {
+    writeFileSync(`/proc/${child.pid}/clear_refs`, "5"); // resets VmHWM to the current RSS
+  } catch {
+    clearedPeak = false;
+  }
+  let sampled = before;
+  const sampler = setInterval(() => (sampled = Math.max(sampled, procStatus(child.pid, "VmRSS"))), 2);
+  const start = performance.now();
+  await upload(big, "big-deck.pdf");
+  const took = performance.now() - start;
+  clearInterval(sampler);
+  const peak = Math.max(sampled, clearedPeak ? procStatus(child.pid, "VmHWM") : 0);
+  const growth = peak - before;
+  log("");
+  log(`50 MB upload (${mb(size)}) over real HTTP to the server (a child process), until the 202: ${ms(took)} ms`);
+  log(`  baseline    RSS before ${mb(before)}`);
+  log(`  dealgraph   peak RSS ${mb(peak)} (${clearedPeak ? "VmHWM reset before the upload, and" : ""} VmRSS sampled every 2 ms), growth ${mb(growth)}`);
+  log(`  ratio       growth / file ${(growth / size).toFixed(2)}x`);
+  log(`  target      growth < ${TARGET.uploadGrowthX}x the file: ${growth < TARGET.uploadGrowthX * size ? "met" : "NOT MET"}`);
+} finally {
+  child.proc.kill();
+  await child.proc.exited;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. List and detail over 10,000 deals
+
+const STAGES = ["new", "screening", "diligence", "ic", "invested", "passed"];
+const facts = sqlite.query<{ facts: string; analysis: string }, []>("SELECT facts, analysis FROM deals WHERE analysis IS NOT NULL LIMIT 1").get()!;
+let t0 = performance.now();
+const seedRand = rng(42);
+const ids: string[] = [];
+sqlite.transaction(() => {
+  const deal = sqlite.prepare(
+    `INSERT INTO deals (id, org_id, created_by, company_name, domain, website, kind, stage, source, target_key, score, score_confidence, facts, analysis, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'upload', ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const run = sqlite.prepare(
+    `INSERT INTO action_runs (id, org_id, user_id, key_id, kind, subject_id, status, input, attempts, created_at, started_at, finished_at)
+     VALUES (?, ?, ?, NULL, 'deal_analysis', ?, ?, '{}', 1, ?, ?, ?)`,
+  );
+  const base = Date.UTC(2024, 0, 1);
+  for (let i = 0; i < DEALS; i++) {
+    const id = Bun.randomUUIDv7();
+    const name = `Company ${String(i).padStart(5, "0")} ${seedRand.pick(["Labs", "AI", "Pay", "Health", "Grid"])}`;
+    const at = new Date(base + i * 3_600_000).toISOString();
+    const status = seedRand.chance(0.9) ? "succeeded" : seedRand.pick(["failed", "queued", "running"]);
+    deal.run(id, org.id, user.id, name, `c${i}.io`, `https://c${i}.io`, i % 10 === 0 ? "fund" : "company", seedRand.pick(STAGES), `name:${name.toLowerCase().replace(/[^a-z0-9]+/g, "")}`,
+      status === "succeeded" ? seedRand.int(20, 90) : null, status === "succeeded" ? 0.75 : null, status === "succeeded" ? facts.facts : null, status === "succeeded" ? facts.analysis : null, at, at);
+    run.run(Bun.randomUUIDv7(), org.id, user.id, id, status, at, status === "queued" ? null : at, status === "succeeded" || status === "failed" ? at : null);
+    ids.push(id);
+  }
+})();
+log("");
+log(`seeded ${DEALS.toLocaleString()} deals with a run each (analysis JSON ${mb(facts.analysis.length + facts.facts.length)} per deal) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+type ListQuery = { stage?: string; kind?: string; status?: string; q?: string; limit: number; offset: number };
+const lr = rng(7);
+const queries: ListQuery[] = Array.from({ length: REQUESTS }, (_, i) => {
+  const k = i % 5;
+  return {
+    ...(k === 1 ? { stage: lr.pick(STAGES) } : {}),
+    ...(k === 2 ? { kind: lr.pick(["company", "fund"]) } : {}),
+    ...(k === 3 ? { status: lr.pick(["succeeded", "failed"]) } : {}),
+    ...(k === 4 ? { q: String(lr.int(0, 999)).padStart(3, "0") } : {}),
+    limit: 50,
+    offset: k === 0 ? lr.int(0, 199) * 50 : lr.int(0, 9) * 50,
+  };
+});
+const toPath = (q: ListQuery) => `/api/v1/deals?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
+
+// The bare baseline: the statements dealsService.list and detail run, alone.
+const LATEST_STATUS = `(SELECT status FROM action_runs a WHERE a.subject_id = d.id ORDER BY a.created_at DESC, a.id DESC LIMIT 1)`;
+function bareList(q: ListQuery) {
+  const where = ["d.org_id = $org"];
+  const params: Record<string, string | number> = { org: org.id, limit: q.limit, offset: q.offset };
+  if (q.status) (where.push(`${LATEST_STATUS} = $status`), (params.status = q.status));
+  if (q.stage) (where.push("d.stage = $stage"), (params.stage = q.stage));
+  if (q.kind) (where.push("d.kind = $kind"), (params.kind = q.kind));
+  if (q.q) (where.push("lower(d.company_name) LIKE $q ESCAPE '\\'"), (params.q = `%${q.q}%`));
+  const cond = where.join(" AND ");
+  const total = sqlite.query<{ n: number }, Record<string, string | number>>(`SELECT COUNT(*) AS n FROM deals d WHERE ${cond}`).get(params)!.n;
+  const rows = sqlite.query(`SELECT d.*, ${LATEST_STATUS} AS analysis_status FROM deals d WHERE ${cond} ORDER BY d.created_at DESC, d.id DESC LIMIT $limit OFFSET $offset`).all(params);
+  return { total, rows };
+}
+const bareDetail = sqlite.query<{ facts: string; analysis: string }, { org: string; id: string }>(`SELECT d.*, ${LATEST_STATUS} AS analysis_status FROM deals d WHERE d.id = $id AND d.org_id = $org`);
+const bareDetailRead = (id: string) => {
+  const row = bareDetail.get({ org: org.id, id })!;
+  return [row.facts && JSON.parse(row.facts), row.analysis && JSON.parse(row.analysis)];
+};
+
+async function timeEach<T>(items: T[], run: (item: T) => unknown): Promise<number[]> {
+  return (await timeBoth(items, run, () => {}))[0];
+}
+
+/** Each item through both sides, one after the other, so a noisy moment hits both alike. */
+async function timeBoth<T>(items: T[], a: (item: T) => unknown, b: (item: T) => unknown): Promise<[number[], number[]]> {
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (const item of items) {
+    let start = performance.now();
+    await a(item);
+    ta.push(performance.now() - start);
+    start = performance.now();
+    await b(item);
+    tb.push(performance.now() - start);
+  }
+  return [ta, tb];
+}
+
+const probe = await call("GET", toPath(queries[0]));
+if (probe.total !== bareList(queries[0]).total) throw new Error("the app and the bare queries disagree");
+await timeEach(queries.slice(0, 200), (q) => call("GET", toPath(q)));
+await timeEach(queries.slice(0, 200), bareList);
+const [listApp, listBare] = await timeBoth(queries, (q) => call("GET", toPath(q)), bareList);
+const detailIds = Array.from({ length: REQUESTS }, () => ids[lr.int(0, ids.length - 1)]);
+await timeEach(detailIds.slice(0, 200), (id) => call("GET", `/api/v1/deals/${id}?view=full`));
+const [detailApp, detailBare] = await timeBoth(detailIds, (id) => call("GET", `/api/v1/deals/${id}?view=full`), bareDetailRead);
+
+const report = (what: string, app: number[], bare: number[], bareWhat: string) => {
+  log(what);
+  log(`  dealgraph   p50 ${ms(pct(app, 50))} ms   p99 ${ms(pct(app, 99))} ms   max ${ms(Math.max(...app))} ms`);
+  log(`  bare SQL    p50 ${ms(pct(bare, 50))} ms   p99 ${ms(pct(bare, 99))} ms (${bareWhat})`);
+  log(`  ratio       p50 ${(pct(app, 50) / pct(bare, 50)).toFixed(2)}x   p99 ${(pct(app, 99) / pct(bare, 99)).toFixed(2)}x (dealgraph / bare)`);
+};
+report(`GET /api/v1/deals over ${DEALS.toLocaleString()} deals, ${REQUESTS} requests (offsets, stage, kind, status and name filters; pages of 50)`, listApp, listBare, "count and page");
+const byFilter = (k: number) => listApp.filter((_, i) => i % 5 === k);
+log(`  by filter   p50 none ${ms(pct(byFilter(0), 50))}, stage ${ms(pct(byFilter(1), 50))}, kind ${ms(pct(byFilter(2), 50))}, status ${ms(pct(byFilter(3), 50))}, q ${ms(pct(byFilter(4), 50))} ms`);
+report(`GET /api/v1/deals/{id}?view=full, ${REQUESTS} requests`, detailApp, detailBare, "the row and its JSON parsed");
+
+sqlite.close();
+if (!opts.keep) rmSync(dir, { recursive: true, force: true });
