@@ -7,12 +7,12 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
 import { z } from "zod";
-import type { Config } from "../../config.ts";
 import type { Deps } from "../../deps.ts";
 import { authPlugin, type Principal } from "../../http/auth.ts";
 import { API_VERSION } from "../../http/openapi.ts";
 import { CAPABILITIES } from "./ask.builtin.ts";
 import { ask, MAX_QUESTION_CHARS } from "./ask.service.ts";
+import { boundAddress, originAllowed } from "./mcp.origin.ts";
 
 export const MCP_PATH = "/mcp";
 
@@ -25,18 +25,6 @@ const ASK_DESCRIPTION =
   "Ask Dealgraph about your firm's network, deals, portfolio and funds in plain words, or have it start an analysis or a research run " +
   "(read-and-write keys only; each spends one action). It answers in words, with the figures and links in structured content, and a " +
   `conversation_id to pass back for follow-up questions. It understands: ${CAPABILITIES.join("; ")}.`;
-
-/** This server as the client addresses it, plus DEALGRAPH_PUBLIC_URL and DEALGRAPH_ALLOWED_ORIGINS. */
-export function originAllowed(request: Request, config: Config): boolean {
-  const origin = request.headers.get("origin");
-  if (origin === null) return true;
-  const url = new URL(request.url);
-  const allowed = new Set<string>([url.origin, ...config.allowedOrigins.map((o) => o.replace(/\/+$/, ""))]);
-  const host = request.headers.get("host");
-  if (host) allowed.add(`${url.protocol}//${host}`);
-  if (config.publicUrl) allowed.add(new URL(config.publicUrl).origin);
-  return allowed.has(origin);
-}
 
 function mcpServer(deps: Deps, principal: Principal): McpServer {
   const server = new McpServer(
@@ -69,9 +57,10 @@ export function mcpRoutes(deps: Deps) {
   return (
     new Elysia()
       // Before authentication, so a foreign page learns nothing, not even whether a key is valid.
-      .onRequest(({ request }) => {
+      .onRequest(({ request, server }) => {
         const path = new URL(request.url).pathname;
-        if ((path === MCP_PATH || path.startsWith(`${MCP_PATH}/`)) && !originAllowed(request, deps.config)) return refused();
+        if (path !== MCP_PATH && !path.startsWith(`${MCP_PATH}/`)) return;
+        if (!originAllowed(request.headers.get("origin"), deps.config, boundAddress(deps.config, server))) return refused();
       })
       .use(authPlugin(deps))
       .post(

@@ -1,4 +1,4 @@
-// A running server (Bun.serve on loopback over the test app) and the official MCP SDK client that
+// A running server (the test app listening on loopback) and the official MCP SDK client that
 // talks to it with a key, the way Claude Desktop or any Streamable HTTP client would.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -10,7 +10,9 @@ export type Asked = { text: string; isError: boolean; data: any };
 export function startMcpServer(opts: TestAppOptions = {}) {
   const t = createTestApp(opts);
   const f = seedIdentity(t.deps);
-  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => t.app.handle(request) });
+  // The app listens itself (as `dealgraph serve` does), so it knows the address it is bound to.
+  t.app.listen({ hostname: "127.0.0.1", port: 0 });
+  const server = t.app.server!;
   const base = `http://127.0.0.1:${server.port}`;
   const url = `${base}/mcp`;
   const clients: Client[] = [];

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { authScenarios } from "../../helpers/auth-scenarios.ts";
 import { createTestApp } from "../../helpers/app.ts";
 import { runScenarios } from "../../helpers/scenarios.ts";
+import { ownOrigins } from "../../../src/modules/mcp/mcp.origin.ts";
 import { startMcpServer, type McpHarness } from "./mcp-harness.ts";
 
 let h: McpHarness;
@@ -148,5 +149,56 @@ describe("/mcp Origin", () => {
     expect((await post(initialize, { ...auth, origin: "https://claude.example.evil.test" })).status).toBe(403);
     const client = await h.connect(h.f.keys.read.secret, { origin: "https://claude.example" });
     expect((await client.listTools()).tools).toHaveLength(1);
+  });
+});
+
+describe("/mcp Origin: the server's own origin comes from its bound address, never from Host", () => {
+  test("DNS rebinding: Host and Origin both naming a host the server does not own, with a valid key: 403, nothing counted", async () => {
+    h = startMcpServer();
+    const auth = { authorization: `Bearer ${h.f.keys.read.secret}` };
+    const port = new URL(h.base).port;
+    for (const [host, origin] of [
+      ["evil.example", "http://evil.example"],
+      [`evil.example:${port}`, `http://evil.example:${port}`],
+      [`192.0.2.99:${port}`, `http://192.0.2.99:${port}`],
+    ]) {
+      const res = await post(initialize, { ...auth, host, origin });
+      expect(res.status, `${host} ${origin}`).toBe(403);
+    }
+    expect(h.usage(h.f.keys.read.id).requests).toBe(0);
+  });
+
+  test("allowed: the bound address, its loopback alias on the same port, DEALGRAPH_PUBLIC_URL's origin, whatever the Host says", async () => {
+    h = startMcpServer({ env: { DEALGRAPH_PUBLIC_URL: "https://deals.firm.example/" } });
+    const auth = { authorization: `Bearer ${h.f.keys.read.secret}` };
+    const port = new URL(h.base).port;
+    for (const origin of [h.base, `http://localhost:${port}`, `HTTP://LOCALHOST:${port}`, "https://deals.firm.example"]) {
+      expect((await post(initialize, { ...auth, origin })).status, origin).toBe(200);
+    }
+    // A page of ours reached through an odd Host header is still ours.
+    expect((await post(initialize, { ...auth, origin: h.base, host: "evil.example" })).status).toBe(200);
+    // Another port on loopback, another scheme, a look-alike: not ours.
+    for (const origin of [`http://localhost:${Number(port) + 1}`, `https://127.0.0.1:${port}`, "https://deals.firm.example.evil.test", "http://deals.firm.example"]) {
+      expect((await post(initialize, { ...auth, origin })).status, origin).toBe(403);
+    }
+  });
+
+  test("own origins by bound address: loopback aliases, every interface address for a wildcard bind, no names for a public bind", () => {
+    const interfaces = () => ({
+      lo: [{ address: "127.0.0.1", family: "IPv4" }, { address: "::1", family: "IPv6" }],
+      eth0: [{ address: "192.0.2.2", family: "IPv4" }, { address: "fd00::2", family: "IPv6" }, { address: "fe80::1%eth0", family: "IPv6" }],
+    }) as any;
+    expect([...ownOrigins({ hostname: "127.0.0.1", port: 8080 }, null, interfaces)].sort()).toEqual(["http://127.0.0.1:8080", "http://localhost:8080"]);
+    expect([...ownOrigins({ hostname: "localhost", port: 80 }, null, interfaces)].sort()).toEqual(["http://127.0.0.1", "http://[::1]", "http://localhost"]);
+    expect([...ownOrigins({ hostname: "0.0.0.0", port: 8080 }, null, interfaces)].sort()).toEqual([
+      "http://127.0.0.1:8080",
+      "http://192.0.2.2:8080",
+      "http://localhost:8080",
+    ]);
+    expect(ownOrigins({ hostname: "::", port: 8080 }, null, interfaces).has("http://[fd00::2]:8080")).toBe(true);
+    expect([...ownOrigins({ hostname: "192.0.2.2", port: 8080 }, "https://deals.firm.example", interfaces)].sort()).toEqual([
+      "http://192.0.2.2:8080",
+      "https://deals.firm.example",
+    ]);
   });
 });
