@@ -11,6 +11,7 @@ import m8 from "./0008_tricky_hemingway.sql" with { type: "text" };
 import m9 from "./0009_dear_mercury.sql" with { type: "text" };
 import m10 from "./0010_search_index.sql" with { type: "text" };
 import m11 from "./0011_fantastic_rhodey.sql" with { type: "text" };
+import m12 from "./0012_large_catseye.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -25,4 +26,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0009_dear_mercury", sql: m9 },
   { tag: "0010_search_index", sql: m10 },
   { tag: "0011_fantastic_rhodey", sql: m11 },
+  { tag: "0012_large_catseye", sql: m12 },
 ];

@@ -1,6 +1,6 @@
 // Who may start a web session: a password (hashed with Bun.password) or a one-time sign-in link
 // printed by `dealgraph admin user link` (single use, 15 minutes, stored as a hash). Failed
-// password sign-ins are limited per email address.
+// password sign-ins are limited per email address and per client address.
 import { and, count, eq, gt, isNull, lt } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
 import { ApiError } from "../../http/errors.ts";
@@ -13,12 +13,14 @@ const MAX_PASSWORD_LENGTH = 1024;
 export const LINK_TTL_MS = 15 * 60_000;
 export const FAILURE_WINDOW_MS = 60_000;
 export const MAX_FAILURES_PER_WINDOW = 5;
+/** Failures per client address per window, across every email: against password spraying. */
+export const MAX_FAILURES_PER_ADDRESS = 20;
 export const LINK_PATH = "/app/sign-in/link";
 
 export type PasswordSignIn =
   | { ok: true; user: User }
   | { ok: false; reason: "invalid" }
-  | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
+  | { ok: false; reason: "rate_limited"; by: "email" | "address"; retryAfterSeconds: number };
 
 export type LinkState = { status: "valid"; user: User } | { status: "unknown" | "used" | "expired" };
 
@@ -37,36 +39,63 @@ export const webAuth = perDeps((deps: Deps) => {
   let decoy: Promise<string> | null = null;
   const decoyHash = () => (decoy ??= Bun.password.hash(randomToken()));
 
-  function recentFailures(email: string): { n: number; oldest: string | null } {
-    const since = new Date(clock.now().getTime() - FAILURE_WINDOW_MS).toISOString();
-    const rows = db
-      .select({ at: webSignInFailures.at })
-      .from(webSignInFailures)
-      .where(and(eq(webSignInFailures.email, email), gt(webSignInFailures.at, since)))
-      .orderBy(webSignInFailures.at)
-      .all();
-    return { n: rows.length, oldest: rows[0]?.at ?? null };
+  type Reservation = { id: number } | { refusedBy: "email" | "address"; retryAfterSeconds: number };
+
+  /** Seconds until the oldest of the last `max` attempts leaves the window. */
+  function secondsUntilFree(ats: string[], max: number, now: number): number {
+    const until = Date.parse(ats[ats.length - max]) + FAILURE_WINDOW_MS;
+    return Math.max(1, Math.ceil((until - now) / 1000));
   }
 
-  function recordFailure(email: string): void {
-    const now = clock.now();
-    db.insert(webSignInFailures).values({ email, at: now.toISOString() }).run();
-    const old = new Date(now.getTime() - 24 * 3600_000).toISOString();
-    db.delete(webSignInFailures).where(lt(webSignInFailures.at, old)).run();
+  /**
+   * Books an attempt before its password is checked: the row counts as a failure from now on and
+   * is deleted only if the password proves right. Check and insert are one IMMEDIATE transaction,
+   * so concurrent attempts (also from other processes) cannot all pass the check before any of
+   * them is recorded: at most MAX_FAILURES_PER_WINDOW passwords per email per window are verified.
+   */
+  function reserveAttempt(email: string, clientAddress: string | null): Reservation {
+    return db.$client
+      .transaction((): Reservation => {
+        const now = clock.now().getTime();
+        const since = new Date(now - FAILURE_WINDOW_MS).toISOString();
+        const recent = (where: ReturnType<typeof eq>) =>
+          db.select({ at: webSignInFailures.at }).from(webSignInFailures).where(and(where, gt(webSignInFailures.at, since))).orderBy(webSignInFailures.at).all().map((r) => r.at);
+        const byEmail = recent(eq(webSignInFailures.email, email));
+        if (byEmail.length >= MAX_FAILURES_PER_WINDOW) {
+          return { refusedBy: "email", retryAfterSeconds: secondsUntilFree(byEmail, MAX_FAILURES_PER_WINDOW, now) };
+        }
+        if (clientAddress) {
+          const byAddress = recent(eq(webSignInFailures.clientAddress, clientAddress));
+          if (byAddress.length >= MAX_FAILURES_PER_ADDRESS) {
+            return { refusedBy: "address", retryAfterSeconds: secondsUntilFree(byAddress, MAX_FAILURES_PER_ADDRESS, now) };
+          }
+        }
+        const { id } = db
+          .insert(webSignInFailures)
+          .values({ email, clientAddress, at: new Date(now).toISOString() })
+          .returning({ id: webSignInFailures.id })
+          .get();
+        db.delete(webSignInFailures).where(lt(webSignInFailures.at, new Date(now - 24 * 3600_000).toISOString())).run();
+        return { id };
+      })
+      .immediate();
   }
 
-  async function signInWithPassword(emailInput: string, password: string): Promise<PasswordSignIn> {
+  /**
+   * @param clientAddress the socket's address (null when unknown): besides the per-email limit,
+   *   one address may fail MAX_FAILURES_PER_ADDRESS times a window, across all emails.
+   */
+  async function signInWithPassword(emailInput: string, password: string, clientAddress: string | null = null): Promise<PasswordSignIn> {
     const email = emailInput.trim().toLowerCase().slice(0, 320);
-    const failures = recentFailures(email);
-    if (failures.n >= MAX_FAILURES_PER_WINDOW) {
-      const until = Date.parse(failures.oldest!) + FAILURE_WINDOW_MS;
-      return { ok: false, reason: "rate_limited", retryAfterSeconds: Math.max(1, Math.ceil((until - clock.now().getTime()) / 1000)) };
-    }
+    const reserved = reserveAttempt(email, clientAddress);
+    if ("refusedBy" in reserved) return { ok: false, reason: "rate_limited", by: reserved.refusedBy, retryAfterSeconds: reserved.retryAfterSeconds };
     const user = email ? orgs.findUserByEmail(email) : undefined;
     const hash = user?.passwordHash ?? (await decoyHash());
     const matches = password.length > 0 && password.length <= MAX_PASSWORD_LENGTH && (await Bun.password.verify(password, hash));
-    if (user?.passwordHash && matches) return { ok: true, user };
-    recordFailure(email);
+    if (user?.passwordHash && matches) {
+      db.delete(webSignInFailures).where(eq(webSignInFailures.id, reserved.id)).run();
+      return { ok: true, user };
+    }
     return { ok: false, reason: "invalid" };
   }
 

@@ -1,5 +1,5 @@
 // The web app's own state: browser sessions, one-time sign-in links and failed sign-ins (for the
-// per-email rate limit). Every token is stored only as a SHA-256 hash.
+// per-email and per-address rate limits). Every token is stored only as a SHA-256 hash.
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "../orgs/orgs.sql.ts";
 
@@ -37,13 +37,20 @@ export const webSignInLinks = sqliteTable(
   (t) => [index("web_sign_in_links_user_idx").on(t.userId)],
 );
 
+// One row per password attempt, booked before the password is checked and deleted when it
+// proves right: what remains are the failures (and the attempts still being checked).
 export const webSignInFailures = sqliteTable(
   "web_sign_in_failures",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     // Lower-cased as typed (also for addresses that belong to no user).
     email: text("email").notNull(),
+    // The client's socket address; null when unknown (a request not from a listening server).
+    clientAddress: text("client_address"),
     at: text("at").notNull(),
   },
-  (t) => [index("web_sign_in_failures_email_at_idx").on(t.email, t.at)],
+  (t) => [
+    index("web_sign_in_failures_email_at_idx").on(t.email, t.at),
+    index("web_sign_in_failures_client_address_at_idx").on(t.clientAddress, t.at),
+  ],
 );
