@@ -12,6 +12,7 @@ import m9 from "./0009_dear_mercury.sql" with { type: "text" };
 import m10 from "./0010_search_index.sql" with { type: "text" };
 import m11 from "./0011_fantastic_rhodey.sql" with { type: "text" };
 import m12 from "./0012_large_catseye.sql" with { type: "text" };
+import m13 from "./0013_uneven_hammerhead.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -27,4 +28,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0010_search_index", sql: m10 },
   { tag: "0011_fantastic_rhodey", sql: m11 },
   { tag: "0012_large_catseye", sql: m12 },
+  { tag: "0013_uneven_hammerhead", sql: m13 },
 ];

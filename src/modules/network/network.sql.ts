@@ -11,6 +11,9 @@ export const persons = sqliteTable(
       .notNull()
       .references(() => orgs.id, { onDelete: "cascade" }),
     displayName: text("display_name"),
+    // nameKey(display_name) (network.identity.ts): Unicode case-folded, what name lookups match.
+    // SQLite's lower() folds ASCII only ("ÉLODIE" would never find "Élodie").
+    nameKey: text("name_key"),
     title: text("title"),
     company: text("company"),
     // Lower-cased email domain; null for free-mail providers (they say nothing about an employer).
@@ -23,6 +26,7 @@ export const persons = sqliteTable(
   (t) => [
     index("persons_org_domain_idx").on(t.orgId, t.domain),
     index("persons_org_name_idx").on(t.orgId, sql`lower(${t.displayName})`),
+    index("persons_org_name_key_idx").on(t.orgId, t.nameKey),
     index("persons_org_linkedin_idx").on(t.orgId, t.linkedinUrl),
   ],
 );
@@ -141,6 +145,9 @@ export const reachCandidates = sqliteTable(
     fitScore: real("fit_score").notNull(),
     // JSON array of sentences.
     fitReasons: text("fit_reasons").notNull(),
+    // JSON array of the users whose mail and calendar showed the proxy with the founder: the
+    // candidate is served only while each of them is the key user or still shares their network.
+    evidenceUserIds: text("evidence_user_ids").notNull().default("[]"),
     pathQuality: text("path_quality").notNull(),
     status: text("status").notNull(),
     firstSeenAt: text("first_seen_at").notNull(),
