@@ -26,8 +26,16 @@ export const deals = sqliteTable(
     documentUrl: text("document_url"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
+    // The status of the deal's latest analysis run, kept by triggers on action_runs (migration 0014)
+    // so the list can filter and count by it from an index instead of a subquery per deal.
+    analysisStatus: text("analysis_status", { enum: ["queued", "running", "succeeded", "failed"] }),
   },
-  (t) => [index("deals_org_created_idx").on(t.orgId, t.createdAt), index("deals_org_target_idx").on(t.orgId, t.targetKey)],
+  (t) => [
+    // The list's index: newest first (created_at, id) with every filter column, so the count and the
+    // page's ids come from the index alone and the wide JSON columns are read for no row but the page's.
+    index("deals_org_list_idx").on(t.orgId, t.createdAt, t.id, t.stage, t.kind, t.analysisStatus, t.companyName),
+    index("deals_org_target_idx").on(t.orgId, t.targetKey),
+  ],
 );
 
 export const dealDocuments = sqliteTable(
