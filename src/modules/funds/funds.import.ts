@@ -2,7 +2,7 @@
 // any of the three at once. Every row of every file is validated and every bad row reported by
 // file and line; if any is bad nothing is written (one transaction over all the files). Re-imports
 // upsert by natural key (commitment: fund_name; cashflow: fund_name + date + type + amount; mark:
-// fund_name + mark_date). Cashflows and marks name their fund; its commitment must exist already
+// fund_name + mark_date); a re-imported commitment keeps the vintage and currency it is not given. Cashflows and marks name their fund; its commitment must exist already
 // or come in the same import, and a currency they name must be the commitment's.
 import { and, eq, sql } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
@@ -96,6 +96,7 @@ function readAll<T extends Record<string, () => unknown>>(readers: T): { [K in k
 
 export const fundsImporter = perDeps((deps: Deps) => {
   const { db, clock } = deps;
+  const sqlite = db.$client;
   const P = sql.placeholder;
 
   const commitmentsOfOrg = db.select().from(fundCommitments).where(eq(fundCommitments.orgId, P("org"))).prepare();
@@ -111,16 +112,41 @@ export const fundsImporter = perDeps((deps: Deps) => {
     .where(and(eq(fundMarks.commitmentId, P("commitment")), eq(fundMarks.markDate, P("date"))))
     .prepare();
 
-  /** Writes the commitments; returns every commitment of the org by fund name, afterwards. */
-  function upsertCommitments(orgId: string, rows: Row<CommitmentValues>[], summary: ImportSummary, now: string) {
+  const ledgerSize = sqlite.query<{ cashflows: number; marks: number }, { id: string }>(
+    "SELECT (SELECT count(*) FROM fund_cashflows WHERE commitment_id = $id) AS cashflows, (SELECT count(*) FROM fund_marks WHERE commitment_id = $id) AS marks",
+  );
+
+  /**
+   * Writes the commitments; returns every commitment of the org by fund name, afterwards. On a
+   * re-import an optional value not given (no column, or an empty cell) keeps the stored one; a
+   * currency may be set where there was none, but not changed once cashflows or marks are in it
+   * (their amounts would silently change currency): that line is a problem.
+   */
+  function upsertCommitments(orgId: string, file: ImportFile | undefined, rows: Row<CommitmentValues>[], summary: ImportSummary, problems: ImportProblem[], now: string) {
     const byFund = new Map(commitmentsOfOrg.all({ org: orgId }).map((c) => [c.fundName, c]));
-    for (const { fund, values } of rows) {
+    for (const { line, fund, values } of rows) {
       const existing = byFund.get(fund);
       if (!existing) {
         db.insert(fundCommitments).values({ id: newId(), orgId, fundName: fund, ...values, createdAt: now, updatedAt: now }).run();
         summary.inserted++;
-      } else if (existing.vintageYear !== values.vintageYear || existing.commitment !== values.commitment || existing.currency !== values.currency) {
-        db.update(fundCommitments).set({ ...values, updatedAt: now }).where(eq(fundCommitments.id, existing.id)).run();
+        continue;
+      }
+      const next = { commitment: values.commitment, vintageYear: values.vintageYear ?? existing.vintageYear, currency: values.currency ?? existing.currency };
+      if (existing.currency !== null && next.currency !== existing.currency) {
+        const held = ledgerSize.get({ id: existing.id })!;
+        if (held.cashflows + held.marks > 0) {
+          const what = [held.cashflows && `${held.cashflows} cashflow${held.cashflows === 1 ? "" : "s"}`, held.marks && `${held.marks} mark${held.marks === 1 ? "" : "s"}`].filter(Boolean).join(" and ");
+          problems.push({
+            file: file!.name,
+            line,
+            column: "currency",
+            message: `the commitment to ${JSON.stringify(fund)} is in ${existing.currency} and has ${what} in ${existing.currency}; its currency cannot change to ${next.currency}`,
+          });
+          continue;
+        }
+      }
+      if (existing.vintageYear !== next.vintageYear || existing.commitment !== next.commitment || existing.currency !== next.currency) {
+        db.update(fundCommitments).set({ ...next, updatedAt: now }).where(eq(fundCommitments.id, existing.id)).run();
         summary.updated++;
       } else summary.unchanged++;
     }
@@ -154,12 +180,16 @@ export const fundsImporter = perDeps((deps: Deps) => {
     const summary: FundsImportSummary = {};
     db.transaction(() => {
       const written = emptySummary(files.commitments?.name ?? "", read.commitments?.length ?? 0);
-      const byFund = upsertCommitments(orgId, read.commitments ?? [], written, now);
-      if (read.commitments) summary.commitments = written;
+      // Problems found against what is stored, all reported at once (the transaction then rolls back).
       const problems: ImportProblem[] = [];
+      const byFund = upsertCommitments(orgId, files.commitments, read.commitments ?? [], written, problems, now);
+      if (read.commitments) summary.commitments = written;
       const cashflows = read.cashflows ? resolveFunds(files.cashflows!, read.cashflows, byFund, problems) : [];
       const marks = read.marks ? resolveFunds(files.marks!, read.marks, byFund, problems) : [];
-      if (problems.length) throw new ImportError([files.cashflows, files.marks].filter((f) => f).map((f) => f!.name).join(", "), problems);
+      if (problems.length) {
+        const failed = [files.commitments, files.cashflows, files.marks].filter((f) => f && problems.some((p) => p.file === f.name));
+        throw new ImportError(failed.map((f) => f!.name).join(", "), problems);
+      }
 
       if (read.cashflows) {
         const s = (summary.cashflows = emptySummary(files.cashflows!.name, cashflows.length));

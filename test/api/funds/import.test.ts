@@ -132,4 +132,41 @@ describe("re-imports", () => {
       rvpi: 1,
     });
   });
+
+  test("a re-import without the currency or vintage_year column (or with an empty cell) keeps the stored values", async () => {
+    setup();
+    importFundsBook(t.deps, f.orgs.acme.id);
+    expect(importFunds({ commitments: "fund_name,commitment\nAlpha Fund I,1000000\nBeta Growth II,210000\n" })).toEqual({
+      commitments: { file: "commitments.csv", rows: 2, inserted: 0, updated: 1, unchanged: 1 },
+    });
+    expect(importFunds({ commitments: "fund_name,vintage_year,commitment,currency\nGamma Seed III,,150000,\n" }).commitments).toMatchObject({ unchanged: 1 });
+    const byFund = Object.fromEntries((await positions()).map((p: any) => [p.fund_name, [p.vintage_year, p.commitment, p.currency]]));
+    expect(byFund).toEqual({ "Alpha Fund I": [2021, 1_000_000, "USD"], "Beta Growth II": [2020, 210_000, "USD"], "Gamma Seed III": [2021, 150_000, "USD"] });
+  });
+
+  test("a currency may be set where there was none, or changed while the commitment has no cashflows or marks", async () => {
+    setup();
+    importFunds({ commitments: "fund_name,commitment\nHotel,1000\nIndia,2000\n", cashflows: "fund_name,cashflow_date,type,amount\nHotel,2021-01-01,call,100\n" });
+    expect(importFunds({ commitments: "fund_name,commitment,currency\nHotel,1000,EUR\nIndia,2000,GBP\n" }).commitments).toMatchObject({ updated: 2 });
+    expect(importFunds({ commitments: "fund_name,commitment,currency\nIndia,2000,CHF\n" }).commitments).toMatchObject({ updated: 1 });
+    expect((await positions()).map((p: any) => [p.fund_name, p.currency])).toEqual([["Hotel", "EUR"], ["India", "CHF"]]);
+  });
+
+  test("changing the currency of a commitment with cashflows or marks in it is refused for that line; nothing of the import is written", async () => {
+    setup();
+    importFundsBook(t.deps, f.orgs.acme.id);
+    const before = await positions();
+    const e = importError(() =>
+      importFunds({
+        commitments: "fund_name,commitment,currency\nAlpha Fund I,1000000,EUR\nGamma Seed III,150000,GBP\nJuliet,5000,EUR\n",
+        cashflows: "fund_name,cashflow_date,type,amount\nJuliet,2022-01-01,call,100\n",
+      }),
+    );
+    expect(e.problems).toEqual([
+      { file: "commitments.csv", line: 2, column: "currency", message: 'the commitment to "Alpha Fund I" is in USD and has 3 cashflows and 2 marks in USD; its currency cannot change to EUR' },
+      { file: "commitments.csv", line: 3, column: "currency", message: 'the commitment to "Gamma Seed III" is in USD and has 1 cashflow and 1 mark in USD; its currency cannot change to GBP' },
+    ]);
+    expect(e.message).toStartWith("commitments.csv: 2 bad rows, nothing imported: line 2: the commitment to");
+    expect(await positions()).toEqual(before);
+  });
 });
