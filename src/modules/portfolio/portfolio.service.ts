@@ -123,12 +123,14 @@ export const portfolioService = perDeps((deps: Deps) => {
 
   function metricHistory(orgId: string, companyId: string, q: { metric: string; from?: string; to?: string }) {
     const holding = mustGetHolding(orgId, companyId);
+    // Checked after trimming: "  " passes the route's minLength but names no metric.
+    const metric = q.metric.trim().toLowerCase();
+    if (metric === "") throw invalid(["query", "metric"], "metric must not be blank", "string_too_short");
     for (const name of ["from", "to"] as const) {
       const v = q[name];
       if (v !== undefined && !isCalendarDate(v)) throw invalid(["query", name], "Input should be a valid date (YYYY-MM-DD)", "date_from_datetime_parsing");
     }
     if (q.from && q.to && q.from > q.to) throw invalid(["query", "to"], `to (${q.to}) must not be before from (${q.from})`);
-    const metric = q.metric.trim().toLowerCase();
     const points = history.all({
       org: orgId,
       key: holding.companyKey,

@@ -76,7 +76,12 @@ describe("bad requests", () => {
     const cases: [string, string][] = [
       ["", "metric"],
       ["?metric=", "metric"],
+      ["?metric=%20%20", "metric"], // blank once trimmed
+      ["?metric=%09", "metric"],
       ["?metric=arr&from=2024-13-01", "from"],
+      ["?metric=arr&from=2026-02-31", "from"],
+      ["?metric=arr&to=2026-02-31", "to"],
+      ["?metric=arr&to=2024-04-31", "to"],
       ["?metric=arr&from=2023-02-29", "from"],
       ["?metric=arr&to=yesterday", "to"],
       ["?metric=arr&from=2024-03-01&to=2024-02-01", "to"],
@@ -86,6 +91,7 @@ describe("bad requests", () => {
       expect(res.status, query).toBe(422);
       expect(res.json.detail, query).toEqual([{ loc: ["query", param], msg: expect.any(String), type: expect.any(String) }]);
     }
+    expect((await history(acme, "?metric=%20%20")).json.detail[0].msg).toBe("metric must not be blank");
   });
 
   test("an unknown id, a non-UUID id, and another organization's holding are 404", async () => {
