@@ -1,9 +1,10 @@
 // The LP arithmetic against figures worked out by hand in the comments. Dates are chosen so the
 // year fractions are whole: 2021-01-01 -> 2022-01-01 -> 2023-01-01 are 365 days apart each.
 import { describe, expect, test } from "bun:test";
-import { markTrace, pooledFigures, positionFigures, STALE_NAV_DAYS, type Cashflow, type Mark } from "../../src/modules/funds/fund-math.ts";
-import { xirr } from "../../src/modules/funds/xirr.ts";
+import { ledgerFigures, ledgerOf, markTrace, pooledFigures, positionFigures, STALE_NAV_DAYS, type Cashflow, type Mark } from "../../src/modules/funds/fund-math.ts";
+import { mergeNetFlows, xirr } from "../../src/modules/funds/xirr.ts";
 import { multiple, round } from "../../src/lib/figures.ts";
+import { cashflowsJson, publishedOrder, type LedgerRow } from "../../src/modules/funds/funds.ledger.ts";
 
 const asOf = new Date("2023-02-15T12:00:00Z");
 const call = (date: string, amount: number): Cashflow => ({ date, type: "call", amount });
@@ -89,10 +90,25 @@ describe("positionFigures", () => {
     expect(flows).toBeNull();
   });
 
-  test("no cashflows: called and distributed are 0 (flagged), unfunded is the commitment, the ratios null", () => {
+  test("no cashflows: called and distributed are 0 (flagged), unfunded is the commitment, the ratios and IRR null (flagged)", () => {
     const { figures } = positionFigures(500, [], [mark("2023-01-01", 0)], asOf);
     expect(figures).toMatchObject({ called: 0, distributed: 0, unfunded: 500, nav: 0, tvpi: null, dpi: null, rvpi: null, irr: null });
-    expect(figures.data_quality_flags).toEqual(["no_cashflows"]);
+    expect(figures.data_quality_flags).toEqual(["irr_not_computable", "no_cashflows"]);
+    // without a mark as well: still no rate (nothing was called), and no NAV
+    expect(positionFigures(500, [], [], asOf).figures).toMatchObject({ called: 0, nav: null, tvpi: null, dpi: null, rvpi: null, irr: null, data_quality_flags: ["irr_not_computable", "no_cashflows", "no_mark"] });
+  });
+
+  test("distributions alone (nothing called): the ratios are null (division by 0 called), the IRR null and flagged", () => {
+    const { figures } = positionFigures(500, [dist("2022-01-01", 50)], [mark("2023-01-01", 10)], asOf);
+    expect(figures).toMatchObject({ called: 0, distributed: 50, nav: 10, tvpi: null, dpi: null, rvpi: null, irr: null });
+    expect(figures.data_quality_flags).toEqual(["irr_not_computable"]);
+  });
+
+  test("a commitment of unknown currency is flagged; one whose currency is not given to the function is not checked", () => {
+    const ledger = ledgerOf([call("2021-01-01", 100)]);
+    const lastMark = mark("2023-01-01", 121);
+    expect(ledgerFigures({ commitment: 100, currency: null, ledger, lastMark }, asOf).figures).toMatchObject({ irr: 0.1, data_quality_flags: ["unknown_currency"] });
+    expect(ledgerFigures({ commitment: 100, currency: "USD", ledger, lastMark }, asOf).figures.data_quality_flags).toEqual([]);
   });
 
   test(`a mark more than ${STALE_NAV_DAYS} days old is stale (counted from the clock)`, () => {
@@ -148,6 +164,50 @@ describe("pooledFigures", () => {
     const pooled = pooledFigures([beta, noMark]);
     expect(pooled).toMatchObject({ called: 120_000, distributed: 0, nav: null, nav_date: null, tvpi: null, rvpi: null, irr: null, dpi: 0, unfunded: 130_000 });
     expect(pooled.data_quality_flags).toEqual(["no_mark"]);
+  });
+});
+
+describe("mergeNetFlows", () => {
+  test("sums per day in day order, near days (an array by day) and days a million apart (a map) alike", () => {
+    const a = { days: [10, 12, 15], amounts: [-100, 5, 7] };
+    const b = { days: [11, 12], amounts: [-50, 3] };
+    expect(mergeNetFlows([a, b, { days: [], amounts: [] }])).toEqual({ days: [10, 11, 12, 15], amounts: [-100, -50, 8, 7] });
+    const far = { days: [2_000_000], amounts: [1] };
+    expect(mergeNetFlows([a, far, b])).toEqual({ days: [10, 11, 12, 15, 2_000_000], amounts: [-100, -50, 8, 7, 1] });
+    expect(mergeNetFlows([])).toEqual({ days: [], amounts: [] });
+  });
+});
+
+describe("the published ledger order", () => {
+  const commitments = [
+    { id: "a", fundName: "Alpha", currency: "USD" },
+    { id: "b", fundName: "Beta", currency: null },
+  ];
+  // Rows in index order (commitment, date, type, amount).
+  const rows: LedgerRow[] = [
+    ["a1", "a", "2021-01-02", 18629, "call", 1],
+    ["a2", "a", "2021-01-02", 18629, "distribution", 2],
+    ["a3", "a", "2021-01-03", 18630, "call", 3],
+    ["b1", "b", "2021-01-01", 18628, "call", 4],
+    ["b2", "b", "2021-01-02", 18629, "call", 5],
+  ];
+  const published = ["b1", "a1", "a2", "b2", "a3"];
+
+  test("date, then fund name, then the index order within a commitment's date", () => {
+    expect(Array.from(publishedOrder(commitments, rows), (i) => rows[i][0])).toEqual(published);
+  });
+
+  test("days too far apart to pack into one number are ordered alike by a comparator", () => {
+    const far: LedgerRow[] = rows.map((r) => [...r.slice(0, 3), r[3] === 18628 ? -1e16 : r[3], ...r.slice(4)] as LedgerRow);
+    expect(Array.from(publishedOrder(commitments, far), (i) => far[i][0])).toEqual(published);
+  });
+
+  test("written as JSON text that parses to the rows, escaped", () => {
+    const named = [{ id: "a", fundName: 'A "q" \\ ü', currency: "USD" }, commitments[1]];
+    expect(JSON.parse(cashflowsJson(named, rows.slice(0, 1)))).toEqual([
+      { cashflow_id: "a1", commitment_id: "a", fund_name: 'A "q" \\ ü', cashflow_date: "2021-01-02", type: "call", amount: 1, currency: "USD" },
+    ]);
+    expect(cashflowsJson(named, [])).toBe("[]");
   });
 });
 

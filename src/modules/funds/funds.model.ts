@@ -9,7 +9,8 @@ const Ratio = (description: string) => t.Nullable(t.Number({ description: `${des
 const FLAGS =
   "`no_cashflows` (called and distributed are 0 because the ledger has none), `no_mark` (NAV unknown), " +
   `\`stale_nav\` (the last mark is more than ${STALE_NAV_DAYS} days old), \`cashflows_after_last_mark\` (NAV rolled forward), ` +
-  "`called_above_commitment`, `negative_rolled_nav`, `irr_not_computable`, `unknown_currency`, `mixed_currency`";
+  "`called_above_commitment`, `negative_rolled_nav`, `irr_not_computable` (no rate: nothing called, or no root), " +
+  "`unknown_currency` (the commitment's currency was not given), `mixed_currency` (totals over more than one currency, an unknown one counting as its own)";
 
 const figures = {
   commitment: Money("The commitment"),
@@ -37,18 +38,32 @@ export const PositionModel = t.Object({
 
 export const TotalsModel = t.Object(
   {
-    currency: t.Nullable(t.String({ description: "null when the positions are in more than one currency (see totals_by_currency)" })),
+    currency: t.Nullable(
+      t.String({ description: "null when the positions are in more than one currency (see totals_by_currency), or in one unknown currency" }),
+    ),
     ...figures,
     position_count: t.Integer(),
   },
   { description: "The positions pooled: sums, ratios of the sums, one XIRR over all flows; flags: the union of the positions'" },
 );
 
+export const CurrencyTotalsModel = t.Object(
+  {
+    ...TotalsModel.properties,
+    commitment_id: t.Nullable(
+      t.String({ format: "uuid", description: "Set on the entry of one commitment of unknown currency (additive); null on a currency's entry" }),
+    ),
+  },
+  { description: "One currency's totals; each commitment of unknown currency is an entry of its own (currency null), pooled with nothing" },
+);
+
 export const PositionsModel = t.Object({
   scope: t.Literal("org"),
   positions: t.Array(PositionModel),
   totals: TotalsModel,
-  totals_by_currency: t.Array(TotalsModel, { description: "The totals of each currency; never summed across currencies" }),
+  totals_by_currency: t.Array(CurrencyTotalsModel, {
+    description: "The totals of each currency (by code), then one entry per commitment of unknown currency; never summed across currencies",
+  }),
   as_of: Timestamp,
 }, { description: "Every LP commitment's figures, and the totals" });
 

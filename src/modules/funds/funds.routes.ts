@@ -25,7 +25,11 @@ export function fundsRoutes(deps: Deps) {
         summary: "Each commitment's called, distributed, NAV, TVPI/DPI/RVPI, net IRR and data-quality flags, with totals",
       },
     })
-    .get("/cashflows", ({ principal, query }) => ({ scope: "org" as const, cashflows: funds.cashflows(principal.orgId, query.fund_name), as_of: asOf() }), {
+    // The ledger comes as JSON text (see funds.ledger.ts); the envelope is written around it.
+    .get("/cashflows", ({ principal, query }) => {
+      const cashflows = funds.cashflowsJsonArray(principal.orgId, query.fund_name);
+      return new Response(`{"scope":"org","cashflows":${cashflows},"as_of":${JSON.stringify(asOf())}}`, { headers: { "content-type": "application/json" } });
+    }, {
       auth: "read",
       query: FundFilterQuery,
       detail: { responses: jsonResponses({ 200: CashflowsModel }), operationId: "listFundCashflows", tags, summary: "The dated call and distribution ledger" },

@@ -1,27 +1,18 @@
 // Whole-book reads of the LP funds: positions with totals, the cashflow ledger, the marks trace.
-// Each loads the org's commitments, cashflows and marks with prepared statements (optionally one
-// fund's) and leaves the arithmetic to fund-math.ts.
+// Each reads the org's commitments, ledger and marks (optionally one fund's) with prepared
+// statements, one pass each, and leaves the arithmetic to fund-math.ts.
 import { and, asc, eq, sql } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
-import { money } from "../../lib/figures.ts";
-import { markTrace, pooledFigures, positionFigures, type Cashflow, type Computed, type Figures, type Mark } from "./fund-math.ts";
-import { fundCashflows as cf, fundCommitments as fc, fundMarks as fm } from "./funds.sql.ts";
+import { ledgerFigures, ledgerTrace, pooledFigures, type Computed, type Figures, type Ledger, type Mark } from "./fund-math.ts";
+import { fundCommitments as fc } from "./funds.sql.ts";
+import { cashflowsJson, type LedgerRow } from "./funds.ledger.ts";
 
 type Commitment = typeof fc.$inferSelect;
-type CurrencyTotals = Figures & { currency: string | null; position_count: number };
+export type CurrencyTotals = Figures & { currency: string | null; position_count: number };
+/** A totals_by_currency entry: an unknown-currency commitment is an entry of its own, named. */
+export type CurrencyGroup = CurrencyTotals & { commitment_id: string | null };
 
 const P = sql.placeholder;
-
-function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const g = groups.get(k);
-    if (g) g.push(row);
-    else groups.set(k, [row]);
-  }
-  return groups;
-}
 
 const NO_FIGURES: Figures = {
   commitment: null,
@@ -37,61 +28,61 @@ const NO_FIGURES: Figures = {
   data_quality_flags: [],
 };
 
+// The ledger as numbers (day number, signed amount: calls negative), in (commitment, date) order
+// off the covering index: no date strings or row objects for 100,000 rows. A fund's read names its
+// one commitment (fund_name is unique in an org).
+const LEDGER = `SELECT commitment_id, unixepoch(cashflow_date) / 86400, CASE type WHEN 'call' THEN -amount ELSE amount END FROM fund_cashflows`;
+const ONE_FUND = `commitment_id = (SELECT id FROM fund_commitments WHERE org_id = $org AND fund_name = $fund)`;
+const MARKS = "SELECT commitment_id, mark_date, nav FROM fund_marks";
+// SQLite takes the bare columns of a max() row from that row: each commitment's latest mark.
+const LATEST_MARK = "SELECT commitment_id, max(mark_date), nav FROM fund_marks";
+
 export const fundsService = perDeps((deps: Deps) => {
   const { db, clock } = deps;
+  const sqlite = db.$client;
 
-  const inOrg = (fundColumn: typeof fc.fundName) => and(eq(fc.orgId, P("org")), sql`(${P("fund")} IS NULL OR ${fundColumn} = ${P("fund")})`);
-  const commitments = db.select().from(fc).where(inOrg(fc.fundName)).orderBy(asc(fc.fundName), asc(fc.id)).prepare();
-
-  // The ledger and the marks of the whole org walk their covering (org, commitment, date, ...)
-  // indexes; one fund's read goes through the commitment's natural-key index.
-  const ledgerColumns = { commitmentId: cf.commitmentId, date: cf.cashflowDate, type: cf.type, amount: cf.amount };
-  const orgLedger = db.select(ledgerColumns).from(cf).where(eq(cf.orgId, P("org"))).orderBy(asc(cf.commitmentId), asc(cf.cashflowDate)).prepare();
-  const fundLedger = db
-    .select(ledgerColumns)
-    .from(cf)
-    .where(and(eq(cf.orgId, P("org")), eq(cf.commitmentId, P("commitment"))))
-    .orderBy(asc(cf.cashflowDate))
+  const commitments = db
+    .select()
+    .from(fc)
+    .where(and(eq(fc.orgId, P("org")), sql`(${P("fund")} IS NULL OR ${fc.fundName} = ${P("fund")})`))
+    .orderBy(asc(fc.fundName), asc(fc.id))
     .prepare();
-  const markColumns = { commitmentId: fm.commitmentId, date: fm.markDate, nav: fm.nav };
-  const orgMarks = db.select(markColumns).from(fm).where(eq(fm.orgId, P("org"))).orderBy(asc(fm.commitmentId), asc(fm.markDate)).prepare();
-  const fundMarks = db
-    .select(markColumns)
-    .from(fm)
-    .where(and(eq(fm.orgId, P("org")), eq(fm.commitmentId, P("commitment"))))
-    .orderBy(asc(fm.markDate))
-    .prepare();
+  type Params = { org: string; fund: string };
+  const ledgerOfOrg = sqlite.query<never, Params>(`${LEDGER} WHERE org_id = $org ORDER BY commitment_id, cashflow_date`);
+  const ledgerOfFund = sqlite.query<never, Params>(`${LEDGER} WHERE org_id = $org AND ${ONE_FUND} ORDER BY cashflow_date`);
+  const marksOfOrg = sqlite.query<never, Params>(`${MARKS} WHERE org_id = $org ORDER BY commitment_id, mark_date`);
+  const marksOfFund = sqlite.query<never, Params>(`${MARKS} WHERE org_id = $org AND ${ONE_FUND} ORDER BY mark_date`);
+  const latestOfOrg = sqlite.query<never, Params>(`${LATEST_MARK} WHERE org_id = $org GROUP BY commitment_id`);
+  const latestOfFund = sqlite.query<never, Params>(`${LATEST_MARK} WHERE org_id = $org AND ${ONE_FUND} GROUP BY commitment_id`);
+  // The published ledger: index order (no sort in SQL), the day number for ordering in JS.
+  const CASHFLOWS = "SELECT id, commitment_id, cashflow_date, unixepoch(cashflow_date) / 86400, type, amount FROM fund_cashflows";
+  const cashflowsOfOrg = sqlite.query<never, Params>(`${CASHFLOWS} WHERE org_id = $org ORDER BY commitment_id, cashflow_date, type, amount`);
+  const cashflowsOfFund = sqlite.query<never, Params>(`${CASHFLOWS} WHERE org_id = $org AND ${ONE_FUND} ORDER BY cashflow_date, type, amount`);
 
-  const cashflowRows = db
-    .select({
-      cashflow_id: cf.id,
-      commitment_id: cf.commitmentId,
-      fund_name: fc.fundName,
-      cashflow_date: cf.cashflowDate,
-      type: cf.type,
-      amount: cf.amount,
-      currency: fc.currency,
-    })
-    .from(cf)
-    .innerJoin(fc, eq(fc.id, cf.commitmentId))
-    .where(and(eq(cf.orgId, P("org")), inOrg(fc.fundName)))
-    .orderBy(asc(cf.cashflowDate), asc(fc.fundName), asc(cf.type), asc(cf.amount), asc(cf.id))
-    .prepare();
+  /** Every commitment's ledger, by id (empty for one without cashflows). */
+  function ledgers(list: Commitment[], params: Params): Map<string, Ledger> {
+    const byId = new Map<string, Ledger>(list.map((c) => [c.id, { days: [], amounts: [] }]));
+    const rows = (params.fund === null ? ledgerOfOrg : ledgerOfFund).values(params) as [string, number, number][];
+    let id: string | null = null;
+    let ledger: Ledger | undefined;
+    for (const [commitmentId, day, signed] of rows) {
+      // rows come grouped by commitment: one map lookup per commitment, not per row
+      if (commitmentId !== id) ledger = byId.get((id = commitmentId));
+      ledger?.days.push(day);
+      ledger?.amounts.push(signed);
+    }
+    return byId;
+  }
 
-  /**
-   * The org's commitments (or the one to `fundName`) with their cashflows and marks. The ledger
-   * comes as arrays (`.values()`): mapping 100,000 rows to objects through drizzle cost as much
-   * again as reading them.
-   */
-  function load(orgId: string, fundName?: string) {
-    const list = commitments.all({ org: orgId, fund: fundName ?? null });
-    const flowsOf = new Map<string, Cashflow[]>(list.map((c) => [c.id, []]));
-    const marksOf = new Map<string, Mark[]>(list.map((c) => [c.id, []]));
-    const ledgers = fundName === undefined ? [orgLedger.values({ org: orgId })] : list.map((c) => fundLedger.values({ org: orgId, commitment: c.id }));
-    const markLists = fundName === undefined ? [orgMarks.values({ org: orgId })] : list.map((c) => fundMarks.values({ org: orgId, commitment: c.id }));
-    for (const rows of ledgers) for (const [id, date, type, amount] of rows as [string, string, Cashflow["type"], number][]) flowsOf.get(id)?.push({ date, type, amount });
-    for (const rows of markLists) for (const [id, date, nav] of rows as [string, string, number][]) marksOf.get(id)?.push({ date, nav });
-    return list.map((c) => ({ commitment: c, cashflows: flowsOf.get(c.id)!, marks: marksOf.get(c.id)! }));
+  /** The org's commitments (or the one to `fundName`), each with its ledger and latest mark. */
+  function positionInputs(orgId: string, fundName?: string) {
+    const params = { org: orgId, fund: fundName ?? null } as Params;
+    return sqlite.transaction(() => {
+      const list = commitments.all(params);
+      const ledgerOf = ledgers(list, params);
+      const latest = new Map(((params.fund === null ? latestOfOrg : latestOfFund).values(params) as [string, string, number][]).map(([id, date, nav]) => [id, { date, nav }]));
+      return list.map((c) => ({ commitment: c, ledger: ledgerOf.get(c.id)!, lastMark: latest.get(c.id) ?? null }));
+    })();
   }
 
   function positionView(c: Commitment, computed: Computed) {
@@ -100,29 +91,38 @@ export const fundsService = perDeps((deps: Deps) => {
   }
 
   /**
-   * Totals per currency, by code; a null currency is a group of its own, last ("unknown" is never
-   * pooled with USD).
+   * Totals per currency, by code; then each commitment of unknown currency as an entry of its own
+   * (`commitment_id` names it): an unknown currency is pooled with nothing, not even another unknown one.
    */
-  function totalsByCurrency(rows: { commitment: Commitment; computed: Computed }[]): CurrencyTotals[] {
-    const UNKNOWN = "\uffff";
-    const groups = groupBy(rows, (r) => r.commitment.currency ?? UNKNOWN);
-    return [...groups.keys()].sort().map((key) => {
-      const members = groups.get(key)!;
-      const figures = pooledFigures(members.map((m) => m.computed));
-      const currency = key === UNKNOWN ? null : key;
-      if (currency === null) figures.data_quality_flags = [...figures.data_quality_flags, "unknown_currency" as const].sort();
-      return { currency, ...figures, position_count: members.length };
+  function totalsByCurrency(rows: { commitment: Commitment; computed: Computed }[]): CurrencyGroup[] {
+    const known = new Map<string, typeof rows>();
+    const unknown: typeof rows = [];
+    for (const r of rows) {
+      if (r.commitment.currency === null) unknown.push(r);
+      else known.set(r.commitment.currency, [...(known.get(r.commitment.currency) ?? []), r]);
+    }
+    const pooled = [...known.keys()].sort().map((currency) => {
+      const members = known.get(currency)!;
+      return { currency, ...pooledFigures(members.map((m) => m.computed)), position_count: members.length, commitment_id: null };
     });
+    const alone = unknown.map((r) => ({ currency: null, ...pooledFigures([r.computed]), position_count: 1, commitment_id: r.commitment.id }));
+    return [...pooled, ...alone];
   }
 
   function positions(orgId: string, fundName?: string) {
     const asOf = clock.now();
-    const rows = load(orgId, fundName).map((r) => ({ commitment: r.commitment, computed: positionFigures(r.commitment.commitment, r.cashflows, r.marks, asOf) }));
+    const rows = positionInputs(orgId, fundName).map(({ commitment, ledger, lastMark }) => ({
+      commitment,
+      computed: ledgerFigures({ commitment: commitment.commitment, currency: commitment.currency, ledger, lastMark }, asOf),
+    }));
     const byCurrency = totalsByCurrency(rows);
     let totals: CurrencyTotals;
-    if (byCurrency.length === 1) totals = byCurrency[0];
-    else {
-      // Mixed (or no positions at all): nothing is summed across currencies.
+    if (byCurrency.length === 1) {
+      // One currency, or one commitment of unknown currency: nothing is pooled across currencies.
+      const { commitment_id, ...only } = byCurrency[0];
+      totals = only;
+    } else {
+      // Several groups (or no positions at all): nothing is summed across them.
       const flags = [...new Set(byCurrency.flatMap((g) => g.data_quality_flags))];
       if (byCurrency.length > 1) flags.push("mixed_currency");
       totals = { currency: null, ...NO_FIGURES, data_quality_flags: flags.sort(), position_count: rows.length };
@@ -130,28 +130,25 @@ export const fundsService = perDeps((deps: Deps) => {
     return { positions: rows.map((r) => positionView(r.commitment, r.computed)), totals, totals_by_currency: byCurrency };
   }
 
-  function cashflows(orgId: string, fundName?: string) {
-    // Arrays, then one object per row (the whole ledger can be 100,000 rows).
-    const rows = cashflowRows.values({ org: orgId, fund: fundName ?? null }) as [string, string, string, string, Cashflow["type"], number, string | null][];
-    return rows.map(([cashflow_id, commitment_id, fund_name, cashflow_date, type, amount, currency]) => ({
-      cashflow_id,
-      commitment_id,
-      fund_name,
-      cashflow_date,
-      type,
-      amount: money(amount)!,
-      currency,
-    }));
+  /** The ledger, oldest first, as the JSON text of `cashflows[]` (100,000 rows are common). */
+  function cashflowsJsonArray(orgId: string, fundName?: string): string {
+    const params = { org: orgId, fund: fundName ?? null } as Params;
+    return sqlite.transaction(() => {
+      const rows = (params.fund === null ? cashflowsOfOrg : cashflowsOfFund).values(params) as LedgerRow[];
+      return cashflowsJson(commitments.all(params), rows);
+    })();
   }
 
   function marks(orgId: string, fundName?: string) {
-    return load(orgId, fundName).map(({ commitment: c, cashflows, marks }) => ({
-      commitment_id: c.id,
-      fund_name: c.fundName,
-      currency: c.currency,
-      points: markTrace(cashflows, marks),
-    }));
+    const params = { org: orgId, fund: fundName ?? null } as Params;
+    return sqlite.transaction(() => {
+      const list = commitments.all(params);
+      const ledgerOf = ledgers(list, params);
+      const marksOf = new Map<string, Mark[]>(list.map((c) => [c.id, []]));
+      for (const [id, date, nav] of (params.fund === null ? marksOfOrg : marksOfFund).values(params) as [string, string, number][]) marksOf.get(id)?.push({ date, nav });
+      return list.map((c) => ({ commitment_id: c.id, fund_name: c.fundName, currency: c.currency, points: ledgerTrace(ledgerOf.get(c.id)!, marksOf.get(c.id)!) }));
+    })();
   }
 
-  return { positions, cashflows, marks };
+  return { positions, cashflowsJsonArray, marks };
 });

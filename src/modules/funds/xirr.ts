@@ -21,6 +21,9 @@ export function dayNumber(date: string): number {
   return d;
 }
 
+/** The `YYYY-MM-DD` date of a day number. */
+export const dateOfDay = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
 /** Nets (day, amount) pairs per day, in day order, whatever order they come in. */
 export function netFlows(days: number[], amounts: number[]): NetFlows {
   let order: number[] | null = null;
@@ -43,12 +46,45 @@ export function netFlows(days: number[], amounts: number[]): NetFlows {
   return out;
 }
 
-/** Several NetFlows as one (the pooled flows of several commitments). */
+/** Above this span of days, merging falls back from an array indexed by day to a Map. */
+const DENSE_MERGE_MAX_SPAN = 1_000_000;
+
+/**
+ * Several NetFlows as one (the pooled flows of several commitments): summed per day into an array
+ * indexed by day (a book spans a few thousand days), then compacted in day order.
+ */
 export function mergeNetFlows(parts: NetFlows[]): NetFlows {
-  const byDay = new Map<number, number>();
-  for (const p of parts) for (let i = 0; i < p.days.length; i++) byDay.set(p.days[i], (byDay.get(p.days[i]) ?? 0) + p.amounts[i]);
-  const days = [...byDay.keys()].sort((a, b) => a - b);
-  return { days, amounts: days.map((d) => byDay.get(d)!) };
+  let first = Infinity;
+  let last = -Infinity;
+  for (const p of parts) {
+    if (p.days.length === 0) continue;
+    first = Math.min(first, p.days[0]);
+    last = Math.max(last, p.days[p.days.length - 1]);
+  }
+  const out: NetFlows = { days: [], amounts: [] };
+  if (first > last) return out;
+  if (last - first > DENSE_MERGE_MAX_SPAN) {
+    const byDay = new Map<number, number>();
+    for (const p of parts) for (let i = 0; i < p.days.length; i++) byDay.set(p.days[i], (byDay.get(p.days[i]) ?? 0) + p.amounts[i]);
+    out.days = [...byDay.keys()].sort((a, b) => a - b);
+    out.amounts = out.days.map((d) => byDay.get(d)!);
+    return out;
+  }
+  const sums = new Float64Array(last - first + 1);
+  const seen = new Uint8Array(last - first + 1);
+  for (const p of parts) {
+    for (let i = 0; i < p.days.length; i++) {
+      sums[p.days[i] - first] += p.amounts[i];
+      seen[p.days[i] - first] = 1;
+    }
+  }
+  for (let k = 0; k < sums.length; k++) {
+    if (seen[k]) {
+      out.days.push(first + k);
+      out.amounts.push(sums[k]);
+    }
+  }
+  return out;
 }
 
 /**

@@ -45,6 +45,40 @@ describe("GET /api/v1/funds/cashflows", () => {
     expect([...Value.Errors(CashflowsModel, body)].map((e) => `${e.path}: ${e.message}`)).toEqual([]);
   });
 
+  test("ties on a date go by fund name, then type and amount; names are escaped; an unknown currency is null; the usual headers", async () => {
+    t = createTestApp({ clock: new TestClock(FUNDS_AS_OF) });
+    f = seedIdentity(t.deps);
+    const quoted = 'Quote "Q" \\ Fünd';
+    importFundsBook(t.deps, f.orgs.acme.id, {
+      commitments: `fund_name,commitment,currency\nZed,1000,EUR\n"${quoted.replaceAll('"', '""')}",1000,\nAlpha,1000,USD\n`,
+      cashflows: [
+        "fund_name,cashflow_date,type,amount",
+        "Zed,2021-03-01,call,5",
+        "Alpha,2021-03-01,distribution,1",
+        "Alpha,2021-03-01,call,20.005",
+        "Alpha,2021-03-01,call,3",
+        `"${quoted.replaceAll('"', '""')}",2021-03-01,call,7`,
+        "Zed,2020-12-31,distribution,9",
+        "",
+      ].join("\n"),
+      marks: "fund_name,mark_date,nav\n",
+    });
+    const res = await t.request("GET", "/api/v1/funds/cashflows", { key: f.keys.read.secret });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toStartWith("application/json");
+    expect(res.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
+    expect(res.json.cashflows.map((c: any) => [c.cashflow_date, c.fund_name, c.type, c.amount, c.currency])).toEqual([
+      ["2020-12-31", "Zed", "distribution", 9, "EUR"],
+      ["2021-03-01", "Alpha", "call", 3, "USD"],
+      ["2021-03-01", "Alpha", "call", 20.01, "USD"], // to the cent, half away from zero
+      ["2021-03-01", "Alpha", "distribution", 1, "USD"],
+      ["2021-03-01", quoted, "call", 7, null],
+      ["2021-03-01", "Zed", "call", 5, "EUR"],
+    ]);
+    expect([...Value.Errors(CashflowsModel, res.json)].map((e) => `${e.path}: ${e.message}`)).toEqual([]);
+    expect((await get(`/api/v1/funds/cashflows?fund_name=${encodeURIComponent(quoted)}`)).cashflows.map((c: any) => c.amount)).toEqual([7]);
+  });
+
   test("fund_name filters exactly", async () => {
     setup();
     expect((await get("/api/v1/funds/cashflows?fund_name=Alpha%20Fund%20I")).cashflows.map((c: any) => c.amount)).toEqual([400_000, 110_000, 100_000]);

@@ -14,13 +14,17 @@ let f: Fixture;
 afterEach(() => t?.close());
 
 function setup(extra: { commitments?: string; cashflows?: string; marks?: string } = {}) {
-  t = createTestApp({ clock: new TestClock(FUNDS_AS_OF) });
-  f = seedIdentity(t.deps);
-  importFundsBook(t.deps, f.orgs.acme.id, {
+  setupBook({
     commitments: COMMITMENTS_CSV + (extra.commitments ?? ""),
     cashflows: CASHFLOWS_CSV + (extra.cashflows ?? ""),
     marks: MARKS_CSV + (extra.marks ?? ""),
   });
+}
+/** A book of its own instead of the standard one. */
+function setupBook(book: { commitments: string; cashflows: string; marks: string }) {
+  t = createTestApp({ clock: new TestClock(FUNDS_AS_OF) });
+  f = seedIdentity(t.deps);
+  importFundsBook(t.deps, f.orgs.acme.id, book);
 }
 const positions = async (query = "", key = f.keys.read.secret) => {
   const res = await t.request("GET", `/api/v1/funds/positions${query}`, { key });
@@ -125,7 +129,7 @@ describe("positions and totals", () => {
       { commitment_id: expect.any(String), ...GAMMA },
     ]);
     expect(body.totals).toEqual(USD_TOTALS);
-    expect(body.totals_by_currency).toEqual([USD_TOTALS]);
+    expect(body.totals_by_currency).toEqual([{ ...USD_TOTALS, commitment_id: null }]);
     expect([...Value.Errors(PositionsModel, body)].map((e) => `${e.path}: ${e.message}`)).toEqual([]);
   });
 
@@ -195,19 +199,21 @@ describe("null rules and flags", () => {
     });
   });
 
-  test("a commitment with no cashflows: called 0 (flagged), unfunded = commitment, ratios null", async () => {
-    setup({ commitments: "Echo Fund,2024,300000,USD\n" });
+  test("a commitment with no cashflows: called 0 (flagged no_cashflows), unfunded = commitment, ratios null, IRR null (flagged)", async () => {
+    setup({ commitments: "Echo Fund,2024,300000,USD\n", marks: "Echo Fund,2023-01-01,0\n" });
     expect(byFund(await positions())["Echo Fund"]).toMatchObject({
       called: 0,
       distributed: 0,
       unfunded: 300_000,
-      nav: null,
-      tvpi: null,
+      nav: 0,
+      tvpi: null, // (0 + 0) / 0 called
       dpi: null,
       rvpi: null,
       irr: null,
-      data_quality_flags: ["no_cashflows", "no_mark"],
+      data_quality_flags: ["irr_not_computable", "no_cashflows"],
     });
+    // one fund's totals are its own: the same nulls and flags
+    expect((await positions("?fund_name=Echo%20Fund")).totals).toMatchObject({ called: 0, tvpi: null, dpi: null, rvpi: null, irr: null, data_quality_flags: ["irr_not_computable", "no_cashflows"] });
   });
 
   test("called above the commitment is flagged and unfunded goes negative", async () => {
@@ -234,21 +240,66 @@ describe("null rules and flags", () => {
       data_quality_flags: [],
     };
     expect(byFund(body)["Delta Europe I"]).toMatchObject({ currency: "EUR", irr: 0.200601 });
-    expect(body.totals_by_currency).toEqual([eur, USD_TOTALS]);
+    expect(body.totals_by_currency).toEqual([eur, USD_TOTALS].map((g) => ({ ...g, commitment_id: null })));
     expect(body.totals).toEqual({ ...NO_FIGURES, position_count: 4, data_quality_flags: ["cashflows_after_last_mark", "mixed_currency"] });
   });
 
   test("a commitment without a currency is not pooled with USD", async () => {
     setup({ commitments: "Golf Partners,2021,10000,\n", cashflows: "Golf Partners,2021-01-01,call,10000,\n", marks: "Golf Partners,2023-01-01,12100\n" });
     const body = await positions();
-    expect(byFund(body)["Golf Partners"]).toMatchObject({ currency: null, irr: 0.1, tvpi: 1.21 });
-    expect(body.totals.currency).toBeNull();
-    expect(body.totals.called).toBeNull();
-    expect(body.totals.data_quality_flags).toEqual(["cashflows_after_last_mark", "mixed_currency", "unknown_currency"]);
-    expect(body.totals_by_currency.map((g: any) => [g.currency, g.called, g.data_quality_flags])).toEqual([
-      ["USD", 700_000, ["cashflows_after_last_mark"]],
-      [null, 10_000, ["unknown_currency"]],
+    const golf = byFund(body)["Golf Partners"];
+    expect(golf).toMatchObject({ currency: null, irr: 0.1, tvpi: 1.21, data_quality_flags: ["unknown_currency"] });
+    expect(body.totals).toEqual({ ...NO_FIGURES, position_count: 4, data_quality_flags: ["cashflows_after_last_mark", "mixed_currency", "unknown_currency"] });
+    expect(body.totals_by_currency.map((g: any) => [g.currency, g.commitment_id, g.called, g.position_count, g.data_quality_flags])).toEqual([
+      ["USD", null, 700_000, 3, ["cashflows_after_last_mark"]],
+      [null, golf.commitment_id, 10_000, 1, ["unknown_currency"]],
     ]);
+    expect([...Value.Errors(PositionsModel, body)].map((e) => `${e.path}: ${e.message}`)).toEqual([]);
+  });
+
+  // The audit's book: two commitments with no currency. Each is its own (they may be USD and EUR).
+  const UNKNOWN_BOOK = {
+    commitments: "fund_name,commitment,currency\nX,1000,\nY,2000,\n",
+    cashflows: "fund_name,cashflow_date,type,amount\nX,2021-01-01,call,100\nY,2021-01-01,call,200\n",
+    marks: "fund_name,mark_date,nav\nX,2022-01-01,110\nY,2022-01-01,220\n",
+  };
+  const ownFigures = (commitment: number, called: number, nav: number) => ({
+    currency: null,
+    commitment,
+    called,
+    distributed: 0,
+    nav,
+    nav_date: "2022-01-01",
+    unfunded: commitment - called,
+    tvpi: 1.1,
+    dpi: 0,
+    rvpi: 1.1,
+    irr: 0.1,
+    data_quality_flags: ["stale_nav", "unknown_currency"], // marks of 2022-01-01, read on 2023-02-15
+    position_count: 1,
+  });
+
+  test("two commitments of unknown currency are never pooled with each other: totals null, mixed_currency, one entry each", async () => {
+    setupBook(UNKNOWN_BOOK);
+    const body = await positions();
+    expect(body.positions.map((p: any) => [p.fund_name, p.currency, p.called, p.nav, p.tvpi, p.irr])).toEqual([
+      ["X", null, 100, 110, 1.1, 0.1],
+      ["Y", null, 200, 220, 1.1, 0.1],
+    ]);
+    expect(body.totals).toEqual({ ...NO_FIGURES, position_count: 2, data_quality_flags: ["mixed_currency", "stale_nav", "unknown_currency"] });
+    const [x, y] = body.positions.map((p: any) => p.commitment_id);
+    expect(body.totals_by_currency).toEqual([
+      { ...ownFigures(1000, 100, 110), commitment_id: x },
+      { ...ownFigures(2000, 200, 220), commitment_id: y },
+    ]);
+    expect([...Value.Errors(PositionsModel, body)].map((e) => `${e.path}: ${e.message}`)).toEqual([]);
+  });
+
+  test("one commitment of unknown currency alone: the totals are its own figures (nothing is pooled), flagged unknown_currency", async () => {
+    setupBook(UNKNOWN_BOOK);
+    const only = await positions("?fund_name=Y");
+    expect(only.totals).toEqual(ownFigures(2000, 200, 220));
+    expect(only.totals_by_currency).toEqual([{ ...ownFigures(2000, 200, 220), commitment_id: only.positions[0].commitment_id }]);
   });
 });
 
