@@ -1,5 +1,6 @@
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
+import type { OutboundOverrides } from "./http/safe-fetch.ts";
 import { Bus } from "./lib/bus.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
 import { createLog, type Log } from "./lib/log.ts";
@@ -12,6 +13,11 @@ export type Deps = {
   config: Config;
   log: Log;
   bus: Bus;
+  /**
+   * Tests only: a resolver and dial that stand loopback servers in for public hosts (document
+   * hosts, websites). Set by test code on the object, never from configuration or a request.
+   */
+  outbound?: OutboundOverrides;
 };
 
 /**

@@ -12,6 +12,9 @@
 //      differently): fetch("https://<ip>/path", { headers: { Host }, tls: { serverName } }).
 //   5. Redirects are never followed by fetch; a caller that allows some gets each hop checked again.
 //   6. Time and size are capped.
+// `dial` exists for tests only (never set from configuration or a request): after every check has
+// passed against the resolved public address, it says where the connection really goes, so a
+// loopback server can stand in for a public host and every rule above is still exercised.
 // `allowPrivate` (DEALGRAPH_ALLOW_PRIVATE_NETWORK=1) admits loopback/private/unique-local/CGNAT
 // addresses and plain http. Link-local (cloud metadata at 169.254.169.254), multicast, broadcast,
 // unspecified and reserved addresses stay refused even then.
@@ -21,6 +24,16 @@ import ipaddr from "ipaddr.js";
 export type Resolver = (host: string) => Promise<string[]>;
 
 export const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/**
+ * Tests only: where a connection to an already checked address really goes (e.g.
+ * `http://127.0.0.1:<port>`), or null to connect to the address itself. The Host header and the
+ * URL callers see stay the public ones.
+ */
+export type Dial = (target: { url: URL; host: string; address: string }) => URL | null;
+
+/** What tests may put in place of the public internet: a resolver, and where checked addresses connect. */
+export type OutboundOverrides = { resolver?: Resolver; dial?: Dial };
 
 export type SafeFetchErrorCode =
   | "invalid_url"
@@ -194,6 +207,8 @@ export type SafeFetchOptions = UrlCheckOptions & {
   signal?: AbortSignal;
   /** Extra trusted CA certificates (PEM), e.g. a private PKI; tests use a self-signed one. */
   ca?: string;
+  /** Tests only (see Dial). */
+  dial?: Dial;
 };
 
 export type SafeFetchResult = {
@@ -233,8 +248,11 @@ export async function safeFetch(input: string | URL, opts: SafeFetchOptions = {}
     // Every address was checked; try them in order while the connection itself fails.
     for (let i = 0; !response; i++) {
       address = checked.addresses[i];
-      const target = new URL(current);
+      let target = new URL(current);
       target.hostname = address.includes(":") ? `[${address}]` : address;
+      const dialed = opts.dial?.({ url: current, host: checked.host, address });
+      if (dialed) target = new URL(target.pathname + target.search, dialed);
+      const useTls = Object.keys(tls).length > 0 && target.protocol === "https:";
       try {
         response = await fetch(target, {
           method,
@@ -242,7 +260,7 @@ export async function safeFetch(input: string | URL, opts: SafeFetchOptions = {}
           body: method === "GET" || method === "HEAD" ? undefined : body,
           redirect: "manual",
           signal,
-          ...(Object.keys(tls).length ? { tls } : {}),
+          ...(useTls ? { tls } : {}),
         } as RequestInit);
       } catch (error) {
         const failure = fetchFailure(error, signal, timeout, timeoutMs, current);

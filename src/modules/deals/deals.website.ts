@@ -33,6 +33,8 @@ async function page(deps: Deps, url: URL | string) {
     timeoutMs: 10_000,
     maxBytes: PAGE_BYTES,
     headers: { "user-agent": USER_AGENT, accept: "text/html,application/xhtml+xml" },
+    resolver: deps.outbound?.resolver,
+    dial: deps.outbound?.dial,
   });
   return res;
 }
