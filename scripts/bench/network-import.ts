@@ -75,7 +75,7 @@ export async function importRateSample(o: { messages?: number; keep?: string } =
 
     const parseStarted = performance.now();
     const own = (e: string) => e === me.email;
-    readMbox(mbox, (block) => void mailSignal(block, own, mbox));
+    readMbox(mbox, (block) => void mailSignal(block, own, now));
     const parseSeconds = (performance.now() - parseStarted) / 1000;
 
     const config = loadConfig({}, { dataDir: join(dir, "data") });

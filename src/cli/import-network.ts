@@ -1,6 +1,7 @@
 // `dealgraph import mail|calendar|contacts`: a user's mailbox, calendar or address book into the
 // network graph. Progress on stderr for long files; `--json` prints the stats object on stdout.
-// A file that cannot be imported fails with `error: FILE:LINE: reason` and writes nothing.
+// A file that cannot be imported fails with `error: FILE:LINE: reason` and writes nothing; in a
+// folder of .eml files the others are imported, each failed file gets its line, and the exit code is 1.
 import { importCalendar, importContacts, importMail, type ImportOptions, type ImportStats } from "../modules/network/import/network.import.ts";
 import { openDeps } from "./context.ts";
 import { parse, required, UsageError, type Io } from "./io.ts";
@@ -22,14 +23,21 @@ function progressLine(kind: NetworkImportKind, s: ImportStats): string {
   return `imported ${n(s.imported)} ${UNIT[kind]} (${n(rate)}/s), ${n(s.duplicates)} duplicates, ${n(s.skipped)} skipped`;
 }
 
+/** Skips that point at a problem in the input (not at mail that is simply no relationship): say where the first one is. */
+const UNUSABLE = new Set(["no_date", "no_sender"]);
+
 function summary(kind: NetworkImportKind, path: string, s: ImportStats): string {
   const reasons = Object.entries(s.skipped_by_reason)
     .sort((a, b) => b[1]! - a[1]!)
-    .map(([reason, count]) => `${n(count!)} ${reason}`)
+    .map(([reason, count]) => {
+      const at = UNUSABLE.has(reason) ? s.first_skipped_at[reason as keyof ImportStats["first_skipped_at"]] : undefined;
+      return `${n(count!)} ${reason}${at ? ` (first at ${at})` : ""}`;
+    })
     .join(", ");
+  const failed = s.failed_files ? `; ${n(s.failed_files)} of ${n(s.files)} files failed and wrote nothing` : "";
   return (
     `${path}: ${n(s.read)} ${UNIT[kind]} read, ${n(s.imported)} imported, ${n(s.duplicates)} duplicates, ${n(s.skipped)} skipped` +
-    `${reasons ? ` (${reasons})` : ""}; ${n(s.persons_created)} persons and ${n(s.relationships_created)} relationships created in ${(s.ms / 1000).toFixed(1)} s`
+    `${reasons ? ` (${reasons})` : ""}; ${n(s.persons_created)} persons and ${n(s.relationships_created)} relationships created in ${(s.ms / 1000).toFixed(1)} s${failed}`
   );
 }
 
@@ -47,5 +55,11 @@ export async function importNetworkCommand(kind: NetworkImportKind, args: string
   const run = kind === "mail" ? importMail : kind === "calendar" ? importCalendar : importContacts;
   const stats = run(deps, opts);
   io.out(values.json ? JSON.stringify(stats) : summary(kind, positionals[0], stats));
+  // The files of a folder that failed: one line each, and a non-zero exit (the others were imported).
+  for (const line of stats.errors) io.err(`error: ${line}`);
+  if (stats.failed_files > 0) {
+    const unlisted = stats.failed_files - stats.errors.length;
+    throw new Error(`${n(stats.failed_files)} of ${n(stats.files)} files could not be imported${unlisted > 0 ? ` (${n(unlisted)} not listed)` : ""}; the others were`);
+  }
   return stats;
 }

@@ -68,11 +68,14 @@ describe("dealgraph import mail|calendar|contacts", () => {
 
   test("bad input: exit 1 and one line naming the file and line; nothing written", async () => {
     const { d, alice } = await firm();
-    const bad = writeTo(filesDir(), "bad.mbox", mbox([MAIL[0], { from: "jane@target.com", to: "alice@acme.vc", date: "yesterday" }]));
-    const res = await cli(d, "import", "mail", "--user", alice, bad, "--json");
+    const cards = writeTo(filesDir(), "cards.csv", "email,linkedin_url\nok@target.com,\nbad@target.com,https://www.linkedin.com/in/%E0%A4%A\n");
+    const res = await cli(d, "import", "contacts", "--user", alice, cards, "--json");
     expect(res.code).toBe(1);
     expect(res.stdout).toBe("");
-    expect(res.stderr).toBe(`error: ${bad}:14: the message's Date header "yesterday" is not a date`);
+    expect(res.stderr).toBe(`error: ${cards}:3: linkedin_url "https://www.linkedin.com/in/%E0%A4%A": the LinkedIn profile name "%E0%A4%A" has a broken percent-encoding`);
+    const vcf = writeTo(filesDir(), "cards.vcf", "BEGIN:VCARD\nFN:X\nEMAIL:not-an-email\nEND:VCARD\n");
+    const card = await cli(d, "import", "contacts", "--user", alice, vcf);
+    expect([card.code, card.stderr]).toEqual([1, `error: ${vcf}:3: EMAIL "not-an-email" is not an email address`]);
     const csv = writeTo(filesDir(), "c.csv", "name\nJane\n");
     const col = await cli(d, "import", "contacts", "--user", alice, csv);
     expect(col.code).toBe(1);
@@ -82,6 +85,29 @@ describe("dealgraph import mail|calendar|contacts", () => {
     expect([missing.code, missing.stderr]).toEqual([1, "error: /no/such.ics: no such file or folder"]);
     const contacts = await cli(d, "import", "contacts", "--user", alice, "--json", writeTo(filesDir(), "ok.csv", "email\nok@x.com\n"));
     expect(contacts.json).toMatchObject({ persons_created: 1 }); // the failed imports left nothing behind
+  });
+
+  test("unusable messages are skipped and the summary says where the first is; in an .eml folder a bad file fails alone (exit 1)", async () => {
+    const { d, alice } = await firm();
+    const undated = writeTo(filesDir(), "undated.mbox", mbox([MAIL[0], { from: "jane@target.com", to: "alice@acme.vc", date: "yesterday" }]));
+    const res = await cli(d, "import", "mail", "--user", alice, undated);
+    expect(res.code).toBe(0);
+    expect(res.stderr).not.toMatch(/error/);
+    expect(res.stdout).toMatch(new RegExp(`^${undated}: 2 messages read, 1 imported, 0 duplicates, 1 skipped \\(1 no_date \\(first at ${undated}:14\\)\\);`));
+
+    const dir = filesDir();
+    writeTo(dir, "a.eml", "From: jane@target.com\nTo: alice@acme.vc\nDate: Sat, 1 Nov 2025 10:00:00 +0000\nMessage-ID: <a@x>\n\nhi\n");
+    const bad = writeTo(dir, "b.eml", "just some notes, not mail\n");
+    writeTo(dir, "c.eml", "From: alice@acme.vc\nTo: raj@target.com\nDate: Sun, 2 Nov 2025 10:00:00 +0000\nMessage-ID: <c@x>\n\nhi\n");
+    const folder = await cli(d, "import", "mail", "--user", alice, dir);
+    expect(folder.code).toBe(1);
+    expect(folder.stdout).toMatch(/: 2 messages read, 2 imported, .*; 1 of 3 files failed and wrote nothing$/);
+    expect(folder.stderr.split("\n").filter((l) => l.startsWith("error:"))).toEqual([
+      `error: ${bad}:1: not an email message: no header lines (Name: value) at the top of the file`,
+      "error: 1 of 3 files could not be imported; the others were",
+    ]);
+    const again = await cli(d, "import", "mail", "--user", alice, dir, "--json");
+    expect(again.json).toMatchObject({ files: 3, failed_files: 1, imported: 0, duplicates: 2 });
   });
 
   test("refused users and wrong command lines", async () => {

@@ -27,10 +27,29 @@ export function normalizeDomain(raw: string | null | undefined): string | null {
   return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(d) ? d : null;
 }
 
-/** Any form of a LinkedIn profile URL -> `linkedin.com/in/<slug>`; null when it is not one. */
+const LINKEDIN_PROFILE = /^(?:https?:\/\/)?(?:[a-z]{1,3}\.)?linkedin\.com\/(?:in|pub)\/([^/?#\s]+)/i;
+
+export type LinkedinRead = { id: string } | { malformed: string };
+
+/**
+ * A LinkedIn profile URL (`www.`, `m.`, country subdomains; `/in/` or `/pub/`) read as
+ * `linkedin.com/in/<slug>`; `malformed` when it is one whose slug cannot be decoded (a broken
+ * percent-encoding); null when it is no LinkedIn profile URL at all.
+ */
+export function readLinkedin(raw: string | null | undefined): LinkedinRead | null {
+  const m = LINKEDIN_PROFILE.exec(raw?.trim() ?? "");
+  if (!m) return null;
+  try {
+    return { id: `linkedin.com/in/${decodeURIComponent(m[1]).toLowerCase()}` };
+  } catch {
+    return { malformed: `the LinkedIn profile name ${JSON.stringify(m[1].slice(0, 80))} has a broken percent-encoding` };
+  }
+}
+
+/** Any form of a LinkedIn profile URL -> `linkedin.com/in/<slug>`; null when it is not a readable one. */
 export function normalizeLinkedin(raw: string | null | undefined): string | null {
-  const m = /^(?:https?:\/\/)?(?:[a-z]{2,3}\.|www\.)?linkedin\.com\/(in|pub)\/([^/?#\s]+)/i.exec(raw?.trim() ?? "");
-  return m ? `linkedin.com/in/${decodeURIComponent(m[2]).toLowerCase()}` : null;
+  const read = readLinkedin(raw);
+  return read && "id" in read ? read.id : null;
 }
 
 /** Display form of a stored LinkedIn id. */
@@ -42,10 +61,18 @@ export function nameKey(raw: string | null | undefined): string | null {
   return n ? n : null;
 }
 
-const NO_REPLY = /^(no-?reply|do-?not-?reply|donotreply|notifications?|mailer-daemon|postmaster|bounces?|alerts?|news(letter)?|updates|automated|system)([+._-].*)?@/i;
+// The local part of an automated sender: one of these words, alone or as a dot/dash/underscore
+// separated part (`no_reply`, `calendar-notification`, `jira.notifications`, `bounces+123`).
+const AUTOMATED_WORD =
+  /(?:^|[._-])(?:no[._-]?reply|do[._-]?not[._-]?reply|notifications?|notify|notifier|mailer[._-]?daemon|postmaster|bounces?|invites?|invitations?|alerts?|news(?:letters?)?|updates|automated|auto[._-]?(?:reply|confirm|responder)|system|daemon)(?:[._-]|$)/;
 
-/** Automated senders are not relationships. */
-export const isAutomatedAddress = (email: string) => NO_REPLY.test(email);
+/** Automated senders (by the local part of the address, any tag after `+` ignored) are not relationships. */
+export function isAutomatedAddress(email: string): boolean {
+  const at = email.lastIndexOf("@");
+  const local = email.slice(0, at < 0 ? email.length : at).toLowerCase();
+  const plus = local.indexOf("+");
+  return AUTOMATED_WORD.test(plus < 0 ? local : local.slice(0, plus));
+}
 
 /** Participant limit: a thread or meeting with more people than this is not a relationship signal. */
 export const MAX_PARTICIPANTS = 20;

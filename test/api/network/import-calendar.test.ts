@@ -59,6 +59,20 @@ describe("import calendar", () => {
     expect(t.deps.db.$client.query("SELECT participant_count FROM interactions WHERE source_key = 'evt:m1@test'").get()).toEqual({ participant_count: 3 });
   });
 
+  test("a cancellation notice (calendar METHOD:CANCEL) withdraws its events even without STATUS; other calendars in the file are not affected", () => {
+    setup();
+    const who = ["ORGANIZER:mailto:jane@target.com", "ATTENDEE;PARTSTAT=ACCEPTED:mailto:alice@acme.vc"];
+    const cancel = ["BEGIN:VCALENDAR", "VERSION:2.0", "METHOD:CANCEL", ...vevent({ uid: "gone@test", lines: who }), "END:VCALENDAR"];
+    const request = ["BEGIN:VCALENDAR", "VERSION:2.0", "METHOD:REQUEST", ...vevent({ uid: "kept@test", lines: who }), "END:VCALENDAR"];
+    // METHOD may also come after the events it applies to.
+    const late = ["BEGIN:VCALENDAR", "VERSION:2.0", ...vevent({ uid: "late@test", lines: who }), "METHOD:CANCEL", "END:VCALENDAR"];
+    const path = writeTo(filesDir(), "cal.ics", [...cancel, ...request, ...late].join("\r\n") + "\r\n");
+    const stats = importFor(f.users.alice.id, path);
+    expect(stats).toMatchObject({ read: 3, imported: 1, skipped_by_reason: { cancelled: 2 } });
+    expect(occurredAt("evt:kept@test")).toBe("2026-11-01T10:00:00.000Z");
+    expect(occurredAt("evt:gone@test")).toBeUndefined();
+  });
+
   test("cancelled, declined, crowded, not the user's, and future events are skipped by reason", () => {
     setup();
     const crowd = Array.from({ length: 20 }, (_, i) => `ATTENDEE:mailto:p${i}@crowd.com`);

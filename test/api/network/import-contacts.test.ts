@@ -115,6 +115,22 @@ describe("import contacts: vCard", () => {
     expect(() => importFor(f.users.alice.id, notVcard)).toThrow(`${notVcard}:1: not a vCard file`);
     expect(snapshot(t.deps)).toEqual(before);
   });
+  test("an EMAIL that is not an address and a LinkedIn URL with a broken percent-encoding are line errors, as in CSV; nothing is written", () => {
+    setup();
+    const before = snapshot(t.deps);
+    const card = (...lines: string[]) => ["BEGIN:VCARD", "VERSION:3.0", "FN:Someone", ...lines, "END:VCARD"].join("\n");
+    const badEmail = writeTo(filesDir(), "a.vcf", [card("EMAIL:ok@target.com"), card("EMAIL:not-an-email")].join("\n") + "\n");
+    expect(() => importFor(f.users.alice.id, badEmail)).toThrow(`${badEmail}:9: EMAIL "not-an-email" is not an email address`);
+    const badUrl = writeTo(filesDir(), "b.vcf", card("EMAIL:jane@target.com", "URL:https://www.linkedin.com/in/%E0%A4%A", "EMAIL:also bad") + "\n");
+    expect(() => importFor(f.users.alice.id, badUrl)).toThrow(
+      `${badUrl}:5: URL: the LinkedIn profile name "%E0%A4%A" has a broken percent-encoding (and 1 more bad line: line 6)`,
+    );
+    expect(snapshot(t.deps)).toEqual(before);
+    // An empty EMAIL is no address (the card is skipped as having none); a mobile LinkedIn URL is one.
+    const ok = writeTo(filesDir(), "c.vcf", [card("EMAIL:"), card("EMAIL:m@target.com", "URL:https://m.linkedin.com/in/Mobile-Person/")].join("\n") + "\n");
+    expect(importFor(f.users.alice.id, ok)).toMatchObject({ read: 2, imported: 1, skipped_by_reason: { no_email: 1 } });
+    expect(personByEmail(t.deps, "m@target.com")).toMatchObject({ linkedin_url: "linkedin.com/in/mobile-person" });
+  });
 });
 
 describe("import contacts: CSV", () => {
@@ -145,6 +161,10 @@ describe("import contacts: CSV", () => {
     expect(error).toBeInstanceOf(ImportError);
     expect(error!.line).toBe(3);
     expect(error!.message).toBe(`${bad}:3: email "multi\\nline" is not an email address (and 2 more bad rows: lines 5, 6)`);
+    const linkedin = writeTo(filesDir(), "l.csv", "email,linkedin_url\nok@target.com,https://m.linkedin.com/in/ok\nbad@target.com,https://www.linkedin.com/in/%E0%A4%A\n");
+    expect(() => importFor(f.users.alice.id, linkedin)).toThrow(
+      `${linkedin}:3: linkedin_url "https://www.linkedin.com/in/%E0%A4%A": the LinkedIn profile name "%E0%A4%A" has a broken percent-encoding`,
+    );
     const ragged = writeTo(filesDir(), "c.csv", "email,name\nok@target.com,Ok,extra\n");
     expect(() => importFor(f.users.alice.id, ragged)).toThrow(`${ragged}:2: 3 fields, the header has 2`);
     expect(snapshot(t.deps)).toEqual(before);

@@ -119,25 +119,82 @@ describe("import mail: what is skipped", () => {
       { from: "jane@target.com", to: "raj@target.com" },
       { from: "alice@acme.vc", to: "alice@acme.vc" },
       { from: "undisclosed", to: "alice@acme.vc" },
-      // Not skipped: a personal message that carries List-Unsubscribe, and Auto-Submitted: no.
-      { from: "tool@saas.com", to: "alice@acme.vc", headers: ["List-Unsubscribe: <https://saas.com/u>"], id: "keep1@x" },
+      // List-Unsubscribe is set only by list and bulk senders, even when the mail is addressed to the user.
+      { from: "tool@saas.com", to: "alice@acme.vc", headers: ["List-Unsubscribe: <https://saas.com/u>"] },
+      { from: "jane@target.com", to: "alice@acme.vc", date: "2026-11-22T12:00:00Z" }, // the test clock is 2026-11-22T12:00Z
+      { from: "jane@target.com", to: "alice@acme.vc", date: "Fri, 1 Jun 2035 09:00:00 +0000" },
+      // Not skipped: Auto-Submitted: no, and a message dated a few minutes ahead (clock skew).
       { from: "jane@target.com", to: "alice@acme.vc", headers: ["Auto-Submitted: no"], id: "keep2@x" },
+      { from: "raj@target.com", to: "alice@acme.vc", date: "2026-11-22T12:10:00Z", id: "keep3@x" },
     ]);
     const before = snapshot(t.deps);
     const stats = importFor(f.users.alice.id, path);
     expect(stats.skipped_by_reason).toEqual({
-      mailing_list: 2,
+      mailing_list: 3,
       bulk: 1,
       automated: 2,
       too_many_participants: 1,
       not_addressed_to_user: 1,
       no_other_participants: 1,
       no_sender: 1,
+      future: 1,
     });
-    expect(stats).toMatchObject({ read: 11, skipped: 9, imported: 2 });
+    expect(stats).toMatchObject({ read: 14, skipped: 11, imported: 3 });
     const rels = relationshipsOf(t.deps, f.users.alice.id);
-    expect([...rels.keys()]).toEqual(["jane@target.com", "tool@saas.com"]);
-    expect(snapshot(t.deps).interactions).toBe(before.interactions + 2);
+    expect([...rels.keys()]).toEqual(["jane@target.com", "raj@target.com"]);
+    expect(snapshot(t.deps).interactions).toBe(before.interactions + 3);
+    // Nothing imported sets a last touch in the future, so every relationship can still go stale.
+    const latest = t.deps.db.$client.query<{ at: string }, []>("SELECT max(last_touch_at) AS at FROM relationships").get()!.at;
+    expect(latest).toBe("2026-11-22T12:10:00.000Z");
+  });
+
+  test("automated senders and the headers automated mail carries are skipped, with no other header needed", () => {
+    setup();
+    const senders = [
+      "no_reply@x.com", "calendar-notification@google.com", "invites@linkedin.com", "notifications@github.com",
+      "MAILER-DAEMON@mx.example.com", "postmaster@example.org", "bounce@mail.example.com", "bounces+123@x.com",
+      "jira-notifications@corp.atlassian.net", "do_not_reply@bank.com", "noreply@docsend.com",
+    ];
+    const automatedHeaders = [["X-Auto-Response-Suppress: All"], ["Return-Path: <>"], ["Auto-Submitted: auto-generated"], ["Precedence: junk"]];
+    const path = writeMbox([
+      ...senders.map((from) => ({ from, to: "alice@acme.vc" })),
+      ...automatedHeaders.map((headers) => ({ from: "jane@target.com", to: "alice@acme.vc", headers })),
+      // People whose address merely contains such a word are people.
+      { from: "Invitee Smith <invitee@target.com>", to: "alice@acme.vc", id: "p1@x" },
+      { from: "Ben Systemic <ben.systemic@target.com>", to: "alice@acme.vc", id: "p2@x" },
+      { from: "jane@target.com", to: "alice@acme.vc", headers: ["Return-Path: <jane@target.com>"], id: "p3@x" },
+    ]);
+    const stats = importFor(f.users.alice.id, path);
+    expect(stats.skipped_by_reason).toEqual({ automated: senders.length + 3, bulk: 1 });
+    expect(stats.imported).toBe(3);
+    expect([...relationshipsOf(t.deps, f.users.alice.id).keys()]).toEqual(["ben.systemic@target.com", "invitee@target.com", "jane@target.com"]);
+  });
+
+  test("Bcc: the user's own sent mail touches its Bcc recipients; mail the user was only Bcc'd on counts as received", () => {
+    setup();
+    const path = writeMbox([
+      // The sender's copy keeps the Bcc line.
+      { from: "alice@acme.vc", to: "jane@target.com", id: "b1@x", headers: ["Bcc: Quiet Investor <quiet@lp.com>, alice.archer@gmail.com"] },
+      // Alice was Bcc'd: her server says so in Delivered-To (or X-Original-To); nothing in To/Cc names her.
+      { from: "Sam Stone <sam@founder.ai>", to: "jane@target.com", id: "b2@x", headers: ["Delivered-To: alice@acme.vc"] },
+      { from: "raj@target.com", to: "someone@else.com", id: "b3@x", headers: ["X-Original-To: alice.archer@gmail.com"] },
+      { from: "kim@other.io", to: "jane@target.com", id: "b4@x", headers: ["Bcc: alice@acme.vc"] },
+      // Delivered to someone else: still not the user's.
+      { from: "lee@other.io", to: "jane@target.com", id: "b5@x", headers: ["Delivered-To: jane@target.com"] },
+    ]);
+    const stats = importFor(f.users.alice.id, path, ["alice.archer@gmail.com"]);
+    expect(stats).toMatchObject({ imported: 4, skipped_by_reason: { not_addressed_to_user: 1 } });
+    const rels = relationshipsOf(t.deps, f.users.alice.id);
+    expect(rels.get("quiet@lp.com")).toMatchObject({ sent: 1, name: "Quiet Investor" });
+    expect(rels.get("jane@target.com")).toMatchObject({ sent: 1, received: 0 });
+    expect(rels.get("sam@founder.ai")).toMatchObject({ received: 1 });
+    expect(rels.get("raj@target.com")).toMatchObject({ received: 1 });
+    expect(rels.get("kim@other.io")).toMatchObject({ received: 1 });
+    expect(rels.has("lee@other.io")).toBe(false);
+    expect(personByEmail(t.deps, "alice.archer@gmail.com")).toBeNull();
+    // The Bcc recipient counts among the message's participants.
+    const count = t.deps.db.$client.query<{ n: number }, []>("SELECT participant_count AS n FROM interactions WHERE source_key = 'msg:b1@x'").get()!.n;
+    expect(count).toBe(3);
   });
 
   test("exactly MAX_PARTICIPANTS people is still a relationship signal", () => {
@@ -210,19 +267,18 @@ describe("import mail: bad input", () => {
     expect(snapshot(t.deps)).toEqual(before);
   });
 
-  test("a message without a parseable Date fails the whole file at that line; earlier messages are not written", () => {
+  test("a message without a usable Date or From is skipped and counted where it is, like any unusable message; the file goes on", () => {
     setup();
     const good = { from: "alice@acme.vc", to: "jane@target.com" };
-    const path = writeMbox([good, good, { from: "jane@target.com", to: "alice@acme.vc", date: "sometime last week" }, good]);
-    const before = snapshot(t.deps);
+    const path = writeMbox([good, good, { from: "jane@target.com", to: "alice@acme.vc", date: "sometime last week" }, good, { from: "jane@target.com", to: "alice@acme.vc", date: null }, { from: "", to: "alice@acme.vc" }]);
     // Two messages of 9 lines each (separator, 5 headers, blank, body, blank) come first; then the
     // third one's separator, From, To, Subject and Date.
     const dateLine = 2 * 9 + 5;
     expect(mbox([good, good]).split("\n").length - 1).toBe(18);
-    expectImportError(() => importFor(f.users.alice.id, path), path, dateLine, /Date header "sometime last week" is not a date/);
-    expect(snapshot(t.deps)).toEqual(before);
-    const noDate = writeMbox([good, { from: "jane@target.com", to: "alice@acme.vc", date: null }]);
-    expectImportError(() => importFor(f.users.alice.id, noDate), noDate, mbox([good]).split("\n").length, /no Date header/);
+    const stats = importFor(f.users.alice.id, path);
+    expect(stats).toMatchObject({ read: 6, imported: 3, skipped: 3, skipped_by_reason: { no_date: 2, no_sender: 1 } });
+    // The first of each: the bad Date header's line; a message with no From at its separator line.
+    expect(stats.first_skipped_at).toEqual({ no_date: `${path}:${dateLine}`, no_sender: `${path}:${5 * 9 - 4}` });
   });
 
   test("a missing path, a user in no organization and an unknown user are refused", () => {
@@ -236,7 +292,7 @@ describe("import mail: bad input", () => {
 });
 
 describe("import mail: a folder of .eml files", () => {
-  test("every .eml under the folder, subfolders included; other files are ignored; a bad .eml names itself", () => {
+  test("every .eml under the folder, subfolders included; other files are ignored; a bad .eml is reported and the others imported", () => {
     setup();
     const dir = filesDir();
     writeTo(dir, "inbox/1.eml", message({ from: "Jane Doe <jane@target.com>", to: "alice@acme.vc", id: "e1@x" }).replace(/\n/g, "\r\n"));
@@ -248,11 +304,17 @@ describe("import mail: a folder of .eml files", () => {
     expect([...relationshipsOf(t.deps, f.users.alice.id).keys()]).toEqual(["jane@target.com", "kim@other.io", "raj@target.com"]);
     expect(importFor(f.users.alice.id, dir)).toMatchObject({ imported: 0, duplicates: 3 });
 
+    // Each .eml is its own unit: a file that is not mail is reported by name and writes nothing;
+    // the others are imported. A message without a usable date is skipped like in an mbox.
     const before = snapshot(t.deps);
     writeTo(dir, "inbox/0.eml", message({ from: "new@person.com", to: "alice@acme.vc", id: "e0@x" }));
-    const bad = writeTo(dir, "sent/4.eml", message({ from: "alice@acme.vc", to: "x@y.com", date: "32 Foo 2026" }));
-    expectImportError(() => importFor(f.users.alice.id, dir), bad, 4, /not a date/);
-    expect(snapshot(t.deps)).toEqual(before);
+    writeTo(dir, "sent/4.eml", message({ from: "alice@acme.vc", to: "x@y.com", date: "32 Foo 2026" }));
+    const bad = writeTo(dir, "sent/5.eml", "\u0000\u0001 binary junk, no headers\n");
+    const mixed = importFor(f.users.alice.id, dir);
+    expect(mixed).toMatchObject({ files: 6, read: 5, imported: 1, duplicates: 3, failed_files: 1, skipped_by_reason: { no_date: 1 } });
+    expect(mixed.errors).toEqual([`${bad}:1: not an email message: no header lines (Name: value) at the top of the file`]);
+    expect(snapshot(t.deps).interactions).toBe(before.interactions + 1);
+    expect(relationshipsOf(t.deps, f.users.alice.id).has("new@person.com")).toBe(true);
     const empty = filesDir();
     expectImportError(() => importFor(f.users.alice.id, empty), empty, null, /no \.eml files/);
     const single = writeTo(empty, "one.eml", message({ from: "solo@one.com", to: "alice@acme.vc" }));

@@ -1,7 +1,8 @@
 // What one calendar event says about the user's relationships: when the user organizes or
 // attends it, a `meeting` touch for every other participant who did not decline. Skipped, never
-// an error: cancelled events, events the user declined, events the user is not on, events with
-// more than MAX_PARTICIPANTS people (all-hands, conferences), events that have not happened yet.
+// an error: cancelled events (STATUS:CANCELLED, or sent in a METHOD:CANCEL calendar), events the
+// user declined, events the user is not on, events with more than MAX_PARTICIPANTS people
+// (all-hands, conferences), events that have not happened yet.
 // A recurring event (RRULE/RDATE) counts once, at its DTSTART: expanding the rule would invent
 // meetings nobody can confirm took place. A moved or edited occurrence (RECURRENCE-ID) is its own
 // interaction.
@@ -19,7 +20,8 @@ export const eventKey = (e: CalendarEvent) => `evt:${e.uid}${e.recurrenceId ? `:
 const isPerson = (p: CalendarPerson) => p.cutype === null || p.cutype === "INDIVIDUAL";
 
 export function calendarSignal(event: CalendarEvent, isOwn: (email: string) => boolean, now: Date): CalendarSignal {
-  if (event.status === "CANCELLED") return { skip: "cancelled" };
+  // A cancellation notice (METHOD:CANCEL) withdraws its events even when they carry no STATUS.
+  if (event.status === "CANCELLED" || (event.status === null && event.method === "CANCEL")) return { skip: "cancelled" };
   const byEmail = new Map<string, CalendarPerson>();
   for (const p of [...(event.organizer ? [event.organizer] : []), ...event.attendees]) {
     if (!isPerson(p)) continue;

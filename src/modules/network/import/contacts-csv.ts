@@ -2,8 +2,8 @@
 // linkedin_url, location. Read with the shared CSV reader (src/lib/csv.ts); a missing column or a
 // bad row fails the file, reported at the first bad line with how many more there are.
 import { ImportError as CsvImportError, readCsvTable } from "../../../lib/csv.ts";
-import { normalizeEmail, normalizeLinkedin } from "../network.identity.ts";
-import { ImportError } from "./errors.ts";
+import { normalizeEmail, readLinkedin } from "../network.identity.ts";
+import { failOnProblems, ImportError, type LineProblem } from "./errors.ts";
 import type { ContactCard } from "./vcard.ts";
 
 const SPEC = { required: ["email"], optional: ["name", "title", "company", "linkedin_url", "location"] } as const;
@@ -17,7 +17,7 @@ export function parseContactsCsv(content: string, file: string): ContactCard[] {
     const [first, ...rest] = error.problems;
     throw new ImportError(file, first?.line ?? null, `${first?.message ?? error.message}${rest.length ? ` (and ${rest.length} more problem${rest.length === 1 ? "" : "s"})` : ""}`);
   }
-  const bad: { line: number; message: string }[] = [];
+  const bad: LineProblem[] = [];
   const cards: ContactCard[] = [];
   for (const row of rows) {
     const v = (c: string) => row.values.get(c) || null;
@@ -27,8 +27,10 @@ export function parseContactsCsv(content: string, file: string): ContactCard[] {
       continue;
     }
     const linkedinRaw = v("linkedin_url");
-    if (linkedinRaw && !normalizeLinkedin(linkedinRaw)) {
-      bad.push({ line: row.line, message: `linkedin_url ${JSON.stringify(linkedinRaw)} is not a LinkedIn profile URL` });
+    const linkedin = linkedinRaw ? readLinkedin(linkedinRaw) : null;
+    if (linkedinRaw && (!linkedin || "malformed" in linkedin)) {
+      const why = linkedin && "malformed" in linkedin ? linkedin.malformed : "it is not a LinkedIn profile URL";
+      bad.push({ line: row.line, message: `linkedin_url ${JSON.stringify(linkedinRaw.slice(0, 120))}: ${why}` });
       continue;
     }
     cards.push({
@@ -41,10 +43,7 @@ export function parseContactsCsv(content: string, file: string): ContactCard[] {
       location: v("location"),
     });
   }
-  if (bad.length) {
-    const more = bad.length > 1 ? ` (and ${bad.length - 1} more bad row${bad.length === 2 ? "" : "s"}: line${bad.length === 2 ? "" : "s"} ${bad.slice(1, 11).map((b) => b.line).join(", ")}${bad.length > 11 ? ", ..." : ""})` : "";
-    throw new ImportError(file, bad[0].line, `${bad[0].message}${more}`);
-  }
+  failOnProblems(file, bad);
   return cards;
 }
 

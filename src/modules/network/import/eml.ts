@@ -24,7 +24,12 @@ export function emlFiles(dir: string): string[] {
 
 /** The header block of one .eml file (its body is never read past the first blank line). */
 export function readEmlHeaders(path: string, file = path): HeaderBlock {
-  const fd = openSync(path, "r");
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    throw new ImportError(file, null, `cannot be read (${(error as { code?: string }).code ?? (error as Error).message})`);
+  }
   let text: string;
   try {
     const size = Math.min(statSync(path).size, HEAD_BYTES);

@@ -15,6 +15,17 @@ export class ImportError extends Error {
   }
 }
 
+export type LineProblem = { line: number; message: string };
+
+/** Fails the file at its first bad line, saying how many more there are and where. */
+export function failOnProblems(file: string, problems: LineProblem[], unit = "row"): void {
+  if (problems.length === 0) return;
+  const [first, ...rest] = [...problems].sort((a, b) => a.line - b.line);
+  const lines = rest.slice(0, 10).map((p) => p.line).join(", ");
+  const more = rest.length ? ` (and ${rest.length} more bad ${unit}${rest.length === 1 ? "" : "s"}: line${rest.length === 1 ? "" : "s"} ${lines}${rest.length > 10 ? ", ..." : ""})` : "";
+  throw new ImportError(file, first.line, `${first.message}${more}`);
+}
+
 /** Why a message, event or card was read but recorded nothing: never an error. */
 export type SkipReason =
   | "not_addressed_to_user"
@@ -28,6 +39,7 @@ export type SkipReason =
   | "cancelled"
   | "declined"
   | "future"
+  | "no_date"
   | "no_email"
   | "own_address";
 
@@ -46,6 +58,12 @@ export type ImportStats = {
   duplicates: number;
   skipped: number;
   skipped_by_reason: Partial<Record<SkipReason, number>>;
+  /** Where each skip reason was first met (`FILE:LINE`), so an unusable message can be found. */
+  first_skipped_at: Partial<Record<SkipReason, string>>;
+  /** Files of a folder that could not be read as mail: reported, nothing of them written, the others imported. */
+  failed_files: number;
+  /** `FILE:LINE: reason` of each failed file (the first MAX_ERRORS). */
+  errors: string[];
   persons_created: number;
   relationships_created: number;
   ms: number;
@@ -61,13 +79,26 @@ export function emptyStats(kind: ImportKind, userId: string): ImportStats {
     duplicates: 0,
     skipped: 0,
     skipped_by_reason: {},
+    first_skipped_at: {},
+    failed_files: 0,
+    errors: [],
     persons_created: 0,
     relationships_created: 0,
     ms: 0,
   };
 }
 
-export function skip(stats: ImportStats, reason: SkipReason): void {
+export const MAX_ERRORS = 100;
+
+/** Counts a skipped item; `where` (`FILE:LINE`) is kept for the first of each reason. */
+export function skip(stats: ImportStats, reason: SkipReason, where?: string): void {
   stats.skipped++;
   stats.skipped_by_reason[reason] = (stats.skipped_by_reason[reason] ?? 0) + 1;
+  if (where && !stats.first_skipped_at[reason]) stats.first_skipped_at[reason] = where;
+}
+
+/** A file of a folder that failed on its own: counted and reported, the import goes on. */
+export function fileFailed(stats: ImportStats, error: ImportError): void {
+  stats.failed_files++;
+  if (stats.errors.length < MAX_ERRORS) stats.errors.push(error.message);
 }

@@ -11,9 +11,12 @@ import { addressParser } from "postal-mime";
 import { normalizeEmail } from "../network.identity.ts";
 
 /** The headers the importer reads; others are not kept. */
-const WANTED = new Set(["from", "to", "cc", "date", "message-id", "subject", "list-id", "list-unsubscribe", "precedence", "auto-submitted"]);
-/** Longest wanted name: a header name longer than this is not looked at. */
-export const MAX_WANTED_NAME = 16;
+const WANTED = new Set([
+  "from", "to", "cc", "bcc", "date", "message-id", "subject", "delivered-to", "x-original-to", "return-path",
+  "list-id", "list-unsubscribe", "precedence", "auto-submitted", "x-auto-response-suppress",
+]);
+/** Longest wanted name (`x-auto-response-suppress`): a header name longer than this is not looked at. */
+export const MAX_WANTED_NAME = 24;
 
 export const isWantedHeader = (lowerCaseName: string) => WANTED.has(lowerCaseName);
 

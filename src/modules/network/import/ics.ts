@@ -18,6 +18,8 @@ export type CalendarEvent = {
   recurrenceId: string | null;
   start: Date;
   status: string | null;
+  /** The METHOD of the VCALENDAR the event came in (`CANCEL` withdraws the events it carries). */
+  method: string | null;
   recurring: boolean;
   organizer: CalendarPerson | null;
   attendees: CalendarPerson[];
@@ -84,12 +86,16 @@ export function readIcs(path: string, file = path): CalendarEvent[] {
   const events: CalendarEvent[] = [];
   const stack: { name: string; line: number }[] = [];
   let props: Property[] = [];
+  // The METHOD of the open VCALENDAR (it may come after its events), and where its events start.
+  let method: string | null = null;
+  let calendarStart = 0;
   for (const { text, line } of lines) {
     const p = parseProperty(text, line);
     if (!p) throw new ImportError(file, line, `not an iCalendar content line (NAME:value): ${JSON.stringify(text.slice(0, 60))}`);
     if (p.name === "BEGIN") {
       stack.push({ name: p.value.trim().toUpperCase(), line });
       if (stack.at(-1)!.name === "VEVENT") props = [];
+      if (stack.at(-1)!.name === "VCALENDAR") (method = null), (calendarStart = events.length);
       continue;
     }
     if (p.name === "END") {
@@ -99,9 +105,11 @@ export function readIcs(path: string, file = path): CalendarEvent[] {
         throw new ImportError(file, line, open ? `END:${name} closes BEGIN:${open.name} of line ${open.line}` : `END:${name} without a BEGIN`);
       }
       if (name === "VEVENT") events.push(toEvent(props, open.line, file));
+      if (name === "VCALENDAR") for (let i = calendarStart; i < events.length; i++) events[i].method = method;
       continue;
     }
     if (stack.at(-1)?.name === "VEVENT") props.push(p);
+    else if (stack.at(-1)?.name === "VCALENDAR" && p.name === "METHOD") method = p.value.trim().toUpperCase();
   }
   if (stack.length > 0) {
     const open = stack.at(-1)!;
@@ -131,6 +139,7 @@ function toEvent(props: Property[], line: number, file: string): CalendarEvent {
     recurrenceId,
     start,
     status: one("STATUS")?.value.trim().toUpperCase() ?? null,
+    method: null,
     recurring: props.some((p) => p.name === "RRULE" || p.name === "RDATE"),
     organizer: organizerProp ? calendarPerson(organizerProp) : null,
     attendees: props.filter((p) => p.name === "ATTENDEE").map(calendarPerson).filter((a): a is CalendarPerson => a !== null),

@@ -1,6 +1,7 @@
 // Imports a user's mail, calendar and contacts into the network graph (issue 3, CONTRACT.md
-// "Import formats"). Each file is read and written in one SQLite transaction with one graph
-// writer: a file that fails (ImportError, naming the file and line) writes nothing, and a
+// "Import formats"). Each import is read and written in one SQLite transaction with one graph
+// writer: a file that fails (ImportError, naming the file and line) writes nothing (in a folder
+// of .eml files, the other files are still imported and the failed ones reported), and a
 // relationship's aggregates are written once per file. Re-importing changes nothing: messages
 // and events are keyed by Message-ID / UID, contacts fill the same person.
 import { readFileSync, statSync } from "node:fs";
@@ -10,7 +11,7 @@ import { graphWriter, type GraphWriter } from "../network.graph.ts";
 import { calendarSignal } from "./calendar-signal.ts";
 import { parseContactsCsv } from "./contacts-csv.ts";
 import { emlFiles, readEmlHeaders } from "./eml.ts";
-import { emptyStats, ImportError, skip, type ImportKind, type ImportStats } from "./errors.ts";
+import { emptyStats, fileFailed, ImportError, skip, type ImportKind, type ImportStats } from "./errors.ts";
 import type { HeaderBlock } from "./headers.ts";
 import { readIcs } from "./ics.ts";
 import { mailSignal } from "./mail-signal.ts";
@@ -69,25 +70,39 @@ function ticker(opts: ImportOptions, stats: ImportStats) {
   };
 }
 
-/** An mbox file, a single .eml file, or a folder of .eml files. */
+/**
+ * An mbox file, a single .eml file, or a folder of .eml files. An mbox (or a single .eml) that is
+ * not mail fails as a whole; in a folder each .eml file is its own unit: one that cannot be read
+ * as mail is reported (`failed_files`, `errors`) with nothing of it written, the others are imported.
+ */
 export function importMail(deps: Deps, opts: ImportOptions): ImportStats {
   const info = statOrFail(opts.path);
+  const now = deps.clock.now();
+  const files = info.isDirectory() ? emlFiles(opts.path) : null;
+  if (files?.length === 0) throw new ImportError(opts.path, null, "the folder holds no .eml files");
   return inTransaction(deps, "mail", opts, (writer, stats) => {
     const tick = ticker(opts, stats);
     const isOwn = (email: string) => writer.isOwn(email);
     const take = (file: string) => (block: HeaderBlock) => {
       stats.read++;
-      const signal = mailSignal(block, isOwn, file);
-      if ("skip" in signal) skip(stats, signal.skip);
+      const signal = mailSignal(block, isOwn, now);
+      if ("skip" in signal) skip(stats, signal.skip, `${file}:${signal.line ?? block.line}`);
       else if (writer.interaction(signal.interaction)) stats.imported++;
       tick();
     };
-    if (info.isDirectory()) {
-      const files = emlFiles(opts.path);
-      if (files.length === 0) throw new ImportError(opts.path, null, "the folder holds no .eml files");
+    if (files) {
       for (const file of files) {
         stats.files++;
-        take(file)(readEmlHeaders(file));
+        let block: HeaderBlock;
+        try {
+          // Read before anything of it is written: a file that is not mail writes nothing.
+          block = readEmlHeaders(file);
+        } catch (error) {
+          if (!(error instanceof ImportError)) throw error;
+          fileFailed(stats, error);
+          continue;
+        }
+        take(file)(block);
       }
     } else if (extname(opts.path).toLowerCase() === ".eml") {
       stats.files = 1;
@@ -111,7 +126,7 @@ export function importCalendar(deps: Deps, opts: ImportOptions): ImportStats {
     for (const event of readIcs(opts.path)) {
       stats.read++;
       const signal = calendarSignal(event, isOwn, now);
-      if ("skip" in signal) skip(stats, signal.skip);
+      if ("skip" in signal) skip(stats, signal.skip, `${opts.path}:${event.line}`);
       else if (writer.interaction(signal.interaction)) stats.imported++;
       tick();
     }
@@ -140,7 +155,7 @@ export function importContacts(deps: Deps, opts: ImportOptions): ImportStats {
     const addEmail = deps.db.$client.query("INSERT OR IGNORE INTO person_emails (org_id, email, person_id) VALUES (?, ?, ?)");
     for (const card of cards) {
       stats.read++;
-      writeCard(writer, card, stats, known, addEmail);
+      writeCard(writer, card, stats, known, addEmail, `${opts.path}:${card.line}`);
       tick();
     }
   });
@@ -152,15 +167,16 @@ function writeCard(
   stats: ImportStats,
   known: { get(org: string, email: string): { person_id: string } | null },
   addEmail: { run(org: string, email: string, person: string): unknown },
+  where: string,
 ) {
   const emails = card.emails.filter((e) => !writer.isOwn(e));
-  if (card.emails.length === 0) return skip(stats, "no_email");
-  if (emails.length === 0) return skip(stats, "own_address");
+  if (card.emails.length === 0) return skip(stats, "no_email", where);
+  if (emails.length === 0) return skip(stats, "own_address", where);
   // The card's facts go to the person already known by one of its addresses, if any; its other
   // addresses become that person's too (unless another person has them already).
   const primary = emails.find((e) => known.get(writer.orgId, e)) ?? emails[0];
   const id = writer.contact({ email: primary, name: card.name, title: card.title, company: card.company, linkedinUrl: card.linkedinUrl, location: card.location });
-  if (!id) return skip(stats, "no_email");
+  if (!id) return skip(stats, "no_email", where);
   for (const e of emails) if (e !== primary) addEmail.run(writer.orgId, e, id);
   stats.imported++;
 }
