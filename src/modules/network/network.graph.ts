@@ -7,7 +7,7 @@ import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../http/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { users } from "../orgs/orgs.sql.ts";
-import { employerDomain, normalizeEmail, normalizeLinkedin } from "./network.identity.ts";
+import { employerDomain, nameKey, normalizeEmail, normalizeLinkedin } from "./network.identity.ts";
 import { addTouch, type Aggregates, type Direction } from "./network.scoring.ts";
 import { interactionPeople, interactions, personEmails, persons, relationships, touches } from "./network.sql.ts";
 
@@ -94,8 +94,8 @@ export function graphWriter(deps: Deps, userId: string, aliases: string[] = []) 
 
   // Imports create persons and relationships by the thousand: every statement is prepared once.
   const insertPersonRow = db.$client.query(
-    `INSERT INTO persons (id, org_id, display_name, title, company, domain, linkedin_url, location, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO persons (id, org_id, display_name, name_key, title, company, domain, linkedin_url, location, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertEmail = db.$client.query("INSERT INTO person_emails (org_id, email, person_id) VALUES (?, ?, ?)");
   const insertRelationship = db
@@ -117,7 +117,7 @@ export function graphWriter(deps: Deps, userId: string, aliases: string[] = []) 
     const clean = (v: string | null | undefined) => (v?.trim() ? v.trim() : null);
     if (!id) {
       id = newId();
-      insertPersonRow.run(id, orgId, clean(facts.name), clean(facts.title), clean(facts.company), employerDomain(email), linkedin, clean(facts.location), now, now);
+      insertPersonRow.run(id, orgId, clean(facts.name), nameKey(facts.name), clean(facts.title), clean(facts.company), employerDomain(email), linkedin, clean(facts.location), now, now);
       insertEmail.run(orgId, email, id);
       stats.personsCreated++;
     } else if (!personIds.has(email) || authoritative) {
@@ -131,8 +131,8 @@ export function graphWriter(deps: Deps, userId: string, aliases: string[] = []) 
         linkedinUrl: pick(row.linkedinUrl, linkedin),
         location: pick(row.location, clean(facts.location)),
       };
-      if (Object.entries(next).some(([k, v]) => row[k as keyof typeof row] !== v)) {
-        db.update(persons).set({ ...next, updatedAt: now }).where(eq(persons.id, id)).run();
+      if (Object.entries(next).some(([k, v]) => row[k as keyof typeof row] !== v) || row.nameKey !== nameKey(next.displayName)) {
+        db.update(persons).set({ ...next, nameKey: nameKey(next.displayName), updatedAt: now }).where(eq(persons.id, id)).run();
       }
     }
     personIds.set(email, id);

@@ -1,10 +1,12 @@
 // The network reads: who knows someone at a company (or a person), batch warmth lookup, and the
 // key user's own contacts. Every read pools only the key user and teammates who share.
+import { createHmac } from "node:crypto";
 import { perDeps, type Deps } from "../../deps.ts";
 import type { Principal } from "../../http/auth.ts";
 import { decodeCursor, encodeCursor } from "../../http/paging.ts";
 import { isUuid } from "../../lib/ids.ts";
-import { nameKey, normalizeDomain, normalizeEmail, normalizeLinkedin } from "./network.identity.ts";
+import { rawKey } from "../webhooks/webhooks.secrets.ts";
+import { nameKey, normalizeDomain, normalizeEmail, readLinkedin } from "./network.identity.ts";
 import { anyPath, asContactPath, byStrength, NOT_FOUND_PATH, PATH_COLUMNS, poolParams, queryPaths, queryTopPaths, scorePath, type PathRow } from "./network.paths.ts";
 
 export type WhoKnowsInput = { domain?: string; person?: string; limit: number };
@@ -13,18 +15,38 @@ export type WhoKnowsInput = { domain?: string; person?: string; limit: number };
 function personMatch(identifier: string): { where: string; params: Record<string, string> } | null {
   const id = identifier.trim();
   if (isUuid(id)) return { where: "p.id = $id", params: { id: id.toLowerCase() } };
-  const linkedin = normalizeLinkedin(id);
-  if (linkedin) return { where: "p.linkedin_url = $li", params: { li: linkedin } };
+  // A LinkedIn URL whose profile name cannot be decoded names no stored profile: it matches nothing.
+  const linkedin = readLinkedin(id);
+  if (linkedin) return "id" in linkedin ? { where: "p.linkedin_url = $li", params: { li: linkedin.id } } : null;
   if (id.includes("@")) {
     const email = normalizeEmail(id);
     return email ? { where: "p.id IN (SELECT person_id FROM person_emails WHERE org_id = $org AND email = $email)", params: { email } } : null;
   }
   const name = nameKey(id);
-  return name ? { where: "lower(p.display_name) = $name", params: { name } } : null;
+  return name ? { where: "p.name_key = $name", params: { name } } : null;
+}
+
+/**
+ * Folds the names the migration could not (it lowers plain-ASCII names in SQL; SQLite's lower()
+ * leaves "É" as it is). Once per process; a database busy now is tried again by the next process.
+ */
+export function backfillNameKeys(deps: Deps): number {
+  const sqlite = deps.db.$client;
+  try {
+    const rows = sqlite.query<{ id: string; display_name: string }, []>("SELECT id, display_name FROM persons WHERE name_key IS NULL AND display_name IS NOT NULL").all();
+    if (rows.length === 0) return 0;
+    const set = sqlite.query("UPDATE persons SET name_key = ? WHERE id = ? AND name_key IS NULL");
+    sqlite.transaction(() => rows.forEach((r) => set.run(nameKey(r.display_name), r.id)))();
+    return rows.length;
+  } catch (error) {
+    deps.log.warn("person names not yet folded for lookups; retried at the next start", { error: (error as Error).message });
+    return 0;
+  }
 }
 
 export const networkService = perDeps((deps: Deps) => {
   const now = () => deps.clock.now();
+  backfillNameKeys(deps);
 
   function whoKnows(principal: Principal, input: WhoKnowsInput) {
     const conditions = ["p.org_id = $org"];
@@ -80,9 +102,14 @@ export const networkService = perDeps((deps: Deps) => {
      ORDER BY r.seq LIMIT $take`,
   );
 
+  // Cursors are signed under a key derived from the server's secret key (the one webhook secrets
+  // are sealed with), made on first use; each is bound to the user it was issued to.
+  let signingKey: Buffer | null = null;
+  const cursorKey = () => (signingKey ??= createHmac("sha256", rawKey(deps)).update("dealgraph contacts cursor v1").digest());
+
   /** The key user's own graph, in insertion order: new rows land after every issued cursor. */
   function contacts(principal: Principal, input: { cursor?: string; limit: number }) {
-    const after = input.cursor === undefined ? 0 : decodeCursor(input.cursor);
+    const after = input.cursor === undefined ? 0 : decodeCursor(input.cursor, cursorKey(), principal.userId);
     const t = now();
     const rows = contactsPage.all({ me: principal.userId, after, take: input.limit + 1 });
     const page = rows.slice(0, input.limit);
@@ -93,7 +120,7 @@ export const networkService = perDeps((deps: Deps) => {
         const { last_touch_at, ...c } = scorePath(r, t);
         return c;
       }),
-      next_cursor: more ? encodeCursor(page[page.length - 1].seq) : null,
+      next_cursor: more ? encodeCursor(page[page.length - 1].seq, cursorKey(), principal.userId) : null,
       as_of: t.toISOString(),
     };
   }

@@ -56,7 +56,7 @@ export function loadOrCreateKeyFile(dataDir: string): Uint8Array {
   }
 }
 
-function rawKey(deps: Deps): Uint8Array {
+export function rawKey(deps: Deps): Uint8Array {
   if (deps.config.secretKey) return decodeKey(deps.config.secretKey, "DEALGRAPH_SECRET_KEY");
   const file = deps.db.$client.filename;
   if (file === ":memory:" || file === "") return crypto.getRandomValues(new Uint8Array(32));

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { graphWriter } from "../../../src/modules/network/network.graph.ts";
+import { backfillNameKeys } from "../../../src/modules/network/network.service.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 import { hasCard, knows, personId, thread } from "../../helpers/network.ts";
@@ -41,6 +42,33 @@ describe("POST /api/v1/network/warmth/lookup", () => {
     expect(r[4]).toMatchObject(notFound);
     expect(r[6]).toMatchObject(notFound); // another organization's contact id
     expect(r[5]).toMatchObject({ name: "Cardie Only", email: "card@x.com", warmth: null, strength_score: null, relationship: null, unavailable_reason: "no_relationship_data" });
+  });
+
+  test("a LinkedIn URL that cannot be decoded matches nothing (contact_not_found), here and in who-knows; mobile URLs match", async () => {
+    setup();
+    const broken = "https://www.linkedin.com/in/%E0%A4%A";
+    const res = await lookup(f.keys.read.secret, [broken, "https://m.linkedin.com/in/jane-doe?trk=app", "jane@target.com"]);
+    expect(res.status).toBe(200);
+    expect(res.json.results[0]).toMatchObject({ query: broken, contact_id: null, unavailable_reason: "contact_not_found" });
+    expect(res.json.results[1]).toMatchObject({ name: "Jane Doe", unavailable_reason: null });
+    expect(res.json.results[2]).toMatchObject({ name: "Jane Doe" });
+    const who = await t.request("GET", `/api/v1/network/who-knows?person=${encodeURIComponent(broken)}`, { key: f.keys.read.secret });
+    expect(who.status).toBe(200);
+    expect(who.json).toMatchObject({ paths: [], unavailable_reason: "contact_not_found", target: { person: broken } });
+  });
+
+  test("names match whatever their case, beyond ASCII too", async () => {
+    setup();
+    knows(t.deps, f.users.alice.id, { email: "elodie@durand.fr", name: "Élodie Durand" }, thread(4, 3, 2));
+    knows(t.deps, f.users.alice.id, { email: "jurgen@mueller.de", name: "JÜRGEN Müller" }, thread(4, 3, 2));
+    const res = await lookup(f.keys.read.secret, ["ÉLODIE DURAND", "élodie  durand", "Jürgen MÜLLER"]);
+    expect(res.json.results.map((r: any) => r.email)).toEqual(["elodie@durand.fr", "elodie@durand.fr", "jurgen@mueller.de"]);
+    const who = await t.request("GET", `/api/v1/network/who-knows?person=${encodeURIComponent("ÉLODIE DURAND")}`, { key: f.keys.read.secret });
+    expect(who.json.paths.map((p: any) => p.name)).toEqual(["Élodie Durand"]);
+    // Rows written before the column existed (the migration folds only plain-ASCII names) are folded at start-up.
+    t.deps.db.$client.run("UPDATE persons SET name_key = NULL WHERE display_name LIKE '%lodie%'");
+    expect(backfillNameKeys(t.deps)).toBe(1);
+    expect((await lookup(f.keys.read.secret, ["ÉLODIE DURAND"])).json.results[0].email).toBe("elodie@durand.fr");
   });
 
   test("a path through a teammate who does not share is never used", async () => {
@@ -113,11 +141,24 @@ describe("GET /api/v1/network/contacts", () => {
     expect(seen.slice(-2)).toEqual(["late@new.com", "later@new.com"]);
   });
 
-  test("a cursor this server did not issue: 422 naming the cursor", async () => {
+  test("a cursor this server did not issue, or issued to another user: 422 naming the cursor", async () => {
     setup();
-    for (const bad of ["abc", "eyJ4IjoxfQ", Buffer.from("k1.5.zzz").toString("base64url"), Buffer.from("k1.-1.0").toString("base64url")]) {
+    // A cursor forged the way the old format allowed (a public CRC anyone can compute), at a real position.
+    const crcForged = Buffer.from(`k1.1.${Bun.hash.crc32("k1.1").toString(36)}`).toString("base64url");
+    const issued: string = (await t.request("GET", "/api/v1/network/contacts?limit=1", { key: f.keys.read.secret })).json.next_cursor;
+    const [prefix, position, mac] = Buffer.from(issued, "base64url").toString().split(".");
+    const moved = Buffer.from(`${prefix}.${Number(position) + 1}.${mac}`).toString("base64url");
+    const unsigned = Buffer.from(`${prefix}.${position}`).toString("base64url");
+    for (const bad of ["abc", "eyJ4IjoxfQ", Buffer.from("k1.5.zzz").toString("base64url"), Buffer.from("k1.-1.0").toString("base64url"), crcForged, moved, unsigned, `${issued}x`]) {
       const res = await t.request("GET", `/api/v1/network/contacts?cursor=${bad}`, { key: f.keys.read.secret });
       expect(res.status, bad).toBe(422);
+      expect(res.json.detail[0].loc).toEqual(["query", "cursor"]);
+    }
+    expect((await t.request("GET", `/api/v1/network/contacts?limit=1&cursor=${issued}`, { key: f.keys.read.secret })).status).toBe(200);
+    // Alice's cursor is hers: Bob (same org) and Carol (another org) cannot page with it.
+    for (const key of [f.keys.bobRead.secret, f.keys.otherOrgWrite.secret]) {
+      const res = await t.request("GET", `/api/v1/network/contacts?cursor=${issued}`, { key });
+      expect(res.status).toBe(422);
       expect(res.json.detail[0].loc).toEqual(["query", "cursor"]);
     }
   });
