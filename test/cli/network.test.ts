@@ -36,6 +36,7 @@ test("network cadence and snooze set and clear a user's settings for one contact
     [["network", "cadence", "--user", user, "--contact", "pat@b.com", "--days", "weekly"], 2, /--days must be a whole number/],
     [["network", "cadence", "--user", user, "--contact", "stranger@b.com", "--days", "7"], 1, /No relationship/],
     [["network", "snooze", "--user", user, "--contact", "pat@b.com", "--until", "soon"], 1, /Not a date/],
+    [["network", "snooze", "--user", user, "--contact", "pat@b.com", "--until", "2026-02-31"], 1, /^error: until: Not a date: "2026-02-31" \(give a calendar day YYYY-MM-DD/],
     [["network", "snooze", "--user", user, "--contact", "pat@b.com"], 2, /--until is required/],
     [["network", "forget"], 2, /usage: dealgraph network/],
   ] as const) {
@@ -43,5 +44,6 @@ test("network cadence and snooze set and clear a user's settings for one contact
     expect(res.code, argv.join(" ")).toBe(code);
     expect(res.stderr).toMatch(message);
   }
+  expect(read().s).toBe("2027-01-15T00:00:00.000Z"); // the refused snoozes changed nothing
   sqlite.close();
 });

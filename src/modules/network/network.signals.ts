@@ -3,6 +3,7 @@
 import { perDeps, type Deps } from "../../deps.ts";
 import type { Principal } from "../../http/auth.ts";
 import { ApiError, invalid } from "../../http/errors.ts";
+import { isCalendarDate } from "../../lib/csv-fields.ts";
 import { normalizeEmail } from "./network.identity.ts";
 
 export type StaleSignal = {
@@ -16,6 +17,18 @@ export type StaleSignal = {
 };
 
 type StaleRow = StaleSignal & { total: number };
+
+const ISO_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/i;
+
+/** The instant a snooze ends: a real calendar day (UTC midnight) or a zoned ISO time; null otherwise (2026-02-31 too). */
+export function snoozeUntil(until: string): string | null {
+  const value = until.trim();
+  if (isCalendarDate(value)) return `${value}T00:00:00.000Z`;
+  const m = ISO_TIME.exec(value);
+  if (!m || !isCalendarDate(m[1])) return null;
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+}
 
 export const networkSignals = perDeps((deps: Deps) => {
   const { db, clock } = deps;
@@ -89,12 +102,10 @@ export const networkSignals = perDeps((deps: Deps) => {
     return { declared_cadence_days: days === 0 ? null : days };
   }
 
-  /** Hides the relationship from going-stale until the given day (UTC midnight). */
+  /** Hides the relationship from going-stale until the given day (UTC midnight) or ISO 8601 time. */
   function snooze(userId: string, contactEmail: string, until: string) {
-    if (!/^\d{4}-\d{2}-\d{2}(T.*)?$/.test(until) || Number.isNaN(Date.parse(until))) {
-      throw invalid(["until"], `Not a date: ${until}`);
-    }
-    const at = new Date(until.length === 10 ? `${until}T00:00:00.000Z` : until).toISOString();
+    const at = snoozeUntil(until);
+    if (!at) throw invalid(["until"], `Not a date: ${JSON.stringify(until)} (give a calendar day YYYY-MM-DD, or an ISO 8601 time with a zone)`);
     const rel = relationshipFor(userId, contactEmail);
     db.$client.query("UPDATE relationships SET snoozed_until = ?, updated_at = ? WHERE seq = ?").run(at, clock.now().toISOString(), rel.seq);
     return { snoozed_until: at };

@@ -143,6 +143,14 @@ describe("GET /api/v1/network/signals/going-stale", () => {
     expect(() => signals.declareCadence(f.users.alice.id, "not-an-email", 10)).toThrow(/Not an email/);
     expect(() => signals.declareCadence(f.users.alice.id, "weekly@a.com", -1)).toThrow(/whole number/);
     expect(() => signals.snooze(f.users.alice.id, "weekly@a.com", "next week")).toThrow(/Not a date/);
+    // Impossible calendar days are refused, not rolled over into the next month.
+    for (const day of ["2026-02-31", "2026-02-29", "2026-13-01", "2026-04-31T09:00:00Z", "2026-03-01T10:00"]) {
+      expect(() => signals.snooze(f.users.alice.id, "weekly@a.com", day), day).toThrow(/Not a date/);
+    }
+    const stored = () => t.deps.db.$client.query<{ s: string | null }, []>("SELECT snoozed_until AS s FROM relationships WHERE snoozed_until IS NOT NULL").all();
+    expect(stored()).toEqual([]);
+    expect(signals.snooze(f.users.alice.id, "weekly@a.com", "2028-02-29")).toEqual({ snoozed_until: "2028-02-29T00:00:00.000Z" });
+    expect(signals.snooze(f.users.alice.id, "weekly@a.com", "2027-03-01T10:00:00+01:00")).toEqual({ snoozed_until: "2027-03-01T09:00:00.000Z" });
     // Carol (Globex) cannot reach Acme's person through the same address.
     expect(() => signals.declareCadence(f.users.carol.id, "weekly@a.com", 10)).toThrow(/No relationship/);
   });
