@@ -1,94 +1,149 @@
-// Reading a hosted document link: fetch what the public link allows (through safe-fetch), keep a
-// downloaded file as the deal's document, or read the viewer page's text; a gate (email or
-// password) or a refusal ends the run with an error that says exactly that.
-import { basename } from "node:path";
+// Reading a hosted document link in a run: the host family's adapter fetches what the public link
+// allows (through safe-fetch, every hop checked), with the submission's email and password for a
+// gate and, after an email verification, the verification link and the host's cookies. A file
+// becomes the deal's one link document (kept idempotent: a recovered run reuses its row); a page
+// is read as text. Every refusal ends the run with an error naming the host and the reason.
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Deps } from "../../deps.ts";
 import type { SourcePage } from "../../engines/deal-engine.ts";
-import { safeFetch } from "../../http/safe-fetch.ts";
+import { SafeFetchError } from "../../http/safe-fetch.ts";
 import { blobPath } from "../../lib/blobs.ts";
 import { newId } from "../../lib/ids.ts";
+import type { Run } from "../actions/actions.service.ts";
 import { RunError } from "../actions/runner.ts";
 import { ConversionError } from "../documents/convert.ts";
 import { extractPages, ExtractionError } from "../documents/extract.ts";
-import { CONTENT_TYPES, detectFileKind, isOffice } from "../documents/file-type.ts";
-import { looksGated, recognizeHost } from "../documents/hosts.ts";
-import { htmlToText } from "../documents/html-text.ts";
+import { CONTENT_TYPES } from "../documents/file-type.ts";
+import { fetchHostedDocument, type FetchContext, type HostedDocument } from "../documents/hosts.adapters.ts";
+import { VerificationPending, type Credentials } from "../documents/hosts.gates.ts";
+import { HostSession, type StoredCookie } from "../documents/hosts.session.ts";
+import { HostError, recognizeHost, type HostedLink } from "../documents/hosts.ts";
+import { secretBox } from "../webhooks/webhooks.secrets.ts";
 import { describeFetchFailure } from "./deals.website.ts";
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 
-const MAX_BYTES = 50 * 1024 * 1024;
+/** What a document-link run keeps while it waits for an email verification (in its input, under `gate`). */
+export type GateState = {
+  claimed_at?: string;
+  opened_at?: string;
+  outcome?: "open" | "verification_sent";
+  cookies_sealed?: string;
+  verification_url_sealed?: string;
+  verified_at?: string;
+};
 
-function filenameOf(headers: Headers, url: string, fallback: string): string {
-  const cd = headers.get("content-disposition") ?? "";
-  const m = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(cd);
-  if (m) return decodeURIComponent(m[1]).slice(0, 200);
-  const last = basename(new URL(url).pathname);
-  return last && last.includes(".") ? last.slice(0, 200) : fallback;
+export type LinkInput = {
+  document_url: string;
+  document_email?: string | null;
+  document_password_sealed?: string | null;
+  gate?: GateState;
+};
+
+const PASSWORD_CONTEXT = "deal-document-password";
+const cookieContext = (runId: string) => `deal-document-gate:${runId}`;
+const verificationContext = (runId: string) => `deal-document-verification:${runId}`;
+
+/** A browser-like session for one run's visit to the host, with the cookies it kept while waiting. */
+export async function linkContext(deps: Deps, run: Pick<Run, "id" | "input">, signal?: AbortSignal): Promise<FetchContext & { verificationUrl: string | null }> {
+  const input = run.input as LinkInput;
+  const box = secretBox(deps);
+  const cookies: StoredCookie[] = input.gate?.cookies_sealed ? JSON.parse(await box.decrypt(input.gate.cookies_sealed, cookieContext(run.id))) : [];
+  const credentials: Credentials = {
+    email: input.document_email ?? null,
+    password: input.document_password_sealed ? await box.decrypt(input.document_password_sealed, PASSWORD_CONTEXT) : null,
+  };
+  const session = new HostSession({
+    outbound: deps.outbound,
+    allowPrivate: deps.config.allowPrivateNetwork,
+    deadlineMs: 60_000,
+    maxBytes: 5 * 1024 * 1024,
+    maxRequests: 24,
+    now: () => deps.clock.now(),
+    cookies,
+    signal,
+  });
+  const verificationUrl = input.gate?.verification_url_sealed ? await box.decrypt(input.gate.verification_url_sealed, verificationContext(run.id)) : null;
+  return { session, link: recognizeHost(input.document_url), credentials, verificationUrl };
 }
 
-export async function readDocumentLink(deps: Deps, deal: { id: string; org_id: string }, url: string): Promise<SourcePage[]> {
-  const link = recognizeHost(url);
-  let res;
-  try {
-    res = await safeFetch(link.fetchUrl, {
-      allowPrivate: deps.config.allowPrivateNetwork,
-      requireHttps: false,
-      followRedirects: 5,
-      timeoutMs: 30_000,
-      maxBytes: MAX_BYTES,
-      headers: { "user-agent": "Dealgraph/1.0 (+self-hosted deal analysis)" },
-    });
-  } catch (error) {
-    throw new RunError(`${link.label}: ${describeFetchFailure(url, error)}`);
-  }
-  if (res.status === 401 || res.status === 403) {
-    throw new RunError(`${link.label} refused the link (HTTP ${res.status}): it is not shared publicly; share it publicly or upload the file`);
-  }
-  if (res.status === 404 || res.status === 410) throw new RunError(`${link.label} says the link does not exist (HTTP ${res.status})`);
-  if (res.status >= 400) throw new RunError(`${link.label} answered HTTP ${res.status} for the link`);
-  if (res.truncated) throw new RunError(`${link.label}: the document is larger than 50 MB`);
+/** The verification link opens the document once followed: kept sealed like the password. */
+export async function sealVerificationUrl(deps: Deps, runId: string, url: string): Promise<string> {
+  return secretBox(deps).encrypt(url, verificationContext(runId));
+}
 
-  const kind = detectFileKind(res.body, filenameOf(res.headers, res.url, "document"));
-  if (kind === "pdf" || isOffice(kind)) {
-    const sha256 = new Bun.CryptoHasher("sha256").update(res.body).digest("hex");
-    const path = blobPath(deps.config.dataDir, sha256);
-    mkdirSync(dirname(path), { recursive: true });
-    await Bun.write(path, res.body);
-    const filename = filenameOf(res.headers, res.url, kind === "pdf" ? "document.pdf" : `document.${kind}`);
-    const documentId = newId();
-    deps.db.$client
+/** The host's cookies, sealed for the run's input (they open the document: as secret as a password). */
+export async function sealCookies(deps: Deps, runId: string, session: HostSession): Promise<string> {
+  return secretBox(deps).encrypt(JSON.stringify(session.cookies()), cookieContext(runId));
+}
+
+/** A failure of the visit, in the words the run's `error` uses. */
+export function linkFailure(link: HostedLink, url: string, error: unknown): Error {
+  if (error instanceof HostError) return new RunError(error.message);
+  if (error instanceof VerificationPending) {
+    const next =
+      link.family === "docsend"
+        ? "submit the link again with document_email, and the verification link to POST /api/v1/deals/{deal_id}/verification"
+        : "only DocSend links wait for email verification: upload the file instead";
+    return new RunError(`${link.label} emailed a verification link to ${error.email} before showing the document; ${next}`);
+  }
+  if (error instanceof SafeFetchError) return new RunError(`${link.label}: ${describeFetchFailure(url, error)}`);
+  return error as Error;
+}
+
+type LinkDocument = { id: string; sha256: string; status: string; pages: string | null };
+
+export async function readDocumentLink(deps: Deps, deal: { id: string; org_id: string }, url: string, run?: Pick<Run, "id" | "input">): Promise<SourcePage[]> {
+  const ctx = await linkContext(deps, run ?? { id: "", input: { document_url: url } });
+  let doc: HostedDocument;
+  try {
+    doc = await fetchHostedDocument(ctx);
+  } catch (error) {
+    throw linkFailure(ctx.link, url, error);
+  }
+  if (doc.kind === "page") return [{ documentId: null, url: doc.url, page: null, text: doc.text }];
+  return storeAndExtract(deps, deal, doc);
+}
+
+/**
+ * The deal's link document: one row per deal, reused when the run is recovered after a crash (the
+ * same bytes keep their extracted pages; changed bytes replace the row's file and pages).
+ */
+async function storeAndExtract(deps: Deps, deal: { id: string; org_id: string }, doc: Extract<HostedDocument, { kind: "file" }>): Promise<SourcePage[]> {
+  const sqlite = deps.db.$client;
+  const sha256 = new Bun.CryptoHasher("sha256").update(doc.body).digest("hex");
+  const path = blobPath(deps.config.dataDir, sha256);
+  mkdirSync(dirname(path), { recursive: true });
+  await Bun.write(path, doc.body);
+  const now = deps.clock.now().toISOString();
+  const existing = sqlite
+    .query<LinkDocument, [string]>("SELECT id, sha256, status, pages FROM deal_documents WHERE deal_id = ? AND kind = 'primary_upload' ORDER BY uploaded_at, id LIMIT 1")
+    .get(deal.id);
+  let documentId: string;
+  if (existing && existing.sha256 === sha256 && existing.status === "extracted" && existing.pages) {
+    const texts: string[] = JSON.parse(existing.pages);
+    return texts.map((text, i) => ({ documentId: existing.id, url: null, page: i + 1, text }));
+  } else if (existing) {
+    documentId = existing.id;
+    sqlite
+      .query("UPDATE deal_documents SET filename = ?, content_type = ?, size_bytes = ?, sha256 = ?, status = 'received', pages = NULL, page_count = NULL, uploaded_at = ? WHERE id = ?")
+      .run(doc.filename, CONTENT_TYPES[doc.fileKind], doc.body.byteLength, sha256, now, documentId);
+  } else {
+    documentId = newId();
+    sqlite
       .query(
         `INSERT INTO deal_documents (id, org_id, deal_id, filename, kind, content_type, size_bytes, sha256, status, uploaded_at)
          VALUES (?, ?, ?, ?, 'primary_upload', ?, ?, ?, 'received', ?)`,
       )
-      .run(documentId, deal.org_id, deal.id, filename, CONTENT_TYPES[kind], res.body.byteLength, sha256, deps.clock.now().toISOString());
-    let texts: string[];
-    try {
-      texts = await extractPages(path, kind);
-    } catch (error) {
-      deps.db.$client.query("UPDATE deal_documents SET status = 'failed' WHERE id = ?").run(documentId);
-      if (error instanceof ConversionError || error instanceof ExtractionError) throw new RunError(`${filename}: ${error.message}`);
-      throw error;
-    }
-    deps.db.$client.query("UPDATE deal_documents SET pages = ?, page_count = ?, status = 'extracted' WHERE id = ?").run(JSON.stringify(texts), texts.length, documentId);
-    return texts.map((text, i) => ({ documentId, url: null, page: i + 1, text }));
+      .run(documentId, deal.org_id, deal.id, doc.filename, CONTENT_TYPES[doc.fileKind], doc.body.byteLength, sha256, now);
   }
-
-  const type = res.headers.get("content-type") ?? "";
-  if (/html/i.test(type) || kind === "text") {
-    const html = new TextDecoder().decode(res.body);
-    const gate = looksGated(html);
-    if (gate) {
-      throw new RunError(
-        gate === "email"
-          ? `${link.label} asks for an email address before showing the document: resubmit with document_email (and document_password if it has one)`
-          : `${link.label} asks for a password before showing the document: resubmit with document_password`,
-      );
-    }
-    const text = /html/i.test(type) ? htmlToText(html) : html;
-    if (text.length < 40) throw new RunError(`${link.label} showed no readable text for the link (it may need a browser or a sign-in)`);
-    return [{ documentId: null, url: res.url, page: null, text }];
+  let texts: string[];
+  try {
+    texts = await extractPages(path, doc.fileKind);
+  } catch (error) {
+    sqlite.query("UPDATE deal_documents SET status = 'failed' WHERE id = ?").run(documentId);
+    if (error instanceof ConversionError || error instanceof ExtractionError) throw new RunError(`${doc.filename}: ${error.message}`);
+    throw error;
   }
-  throw new RunError(`${link.label} served a file that is not a PDF, Office document or page (${type || "unknown type"})`);
+  sqlite.query("UPDATE deal_documents SET pages = ?, page_count = ?, status = 'extracted' WHERE id = ?").run(JSON.stringify(texts), texts.length, documentId);
+  return texts.map((text, i) => ({ documentId, url: null, page: i + 1, text }));
 }

@@ -52,7 +52,7 @@ export function dealAnalysisHandler(deps: Deps): Handler {
     const input = run.input as Input;
     const pages: SourcePage[] = [];
     if (input.website_url) pages.push(...(await readWebsite(deps, input.website_url)).pages);
-    else if (input.document_url) pages.push(...(await readDocumentLink(deps, deal, input.document_url)));
+    else if (input.document_url) pages.push(...(await readDocumentLink(deps, deal, input.document_url, run)));
     const all = input.website_url || input.document_url ? [] : docsOf.all(deal.id);
     // A data-room pass reads every document still readable; one a past pass could not read stays out.
     const docs = input.data_room ? all.filter((d) => d.status !== "failed") : all;

@@ -1,5 +1,6 @@
-// Links to hosted documents: which host family a link belongs to, and the URL that fetches what a
-// public link allows (an export or download URL where the host has one).
+// Links to hosted documents: which host family a link belongs to, how the family is named in
+// errors, and the sign-in pages a private link leads to. What each family's public link allows is
+// in hosts.adapters.ts; gates (email, password) in hosts.gates.ts.
 export type HostFamily =
   | "docsend"
   | "notion"
@@ -13,7 +14,7 @@ export type HostFamily =
   | "pitch"
   | "other";
 
-export type HostedLink = { family: HostFamily; fetchUrl: string; label: string };
+export type HostedLink = { family: HostFamily; url: URL; label: string };
 
 const LABELS: Record<HostFamily, string> = {
   docsend: "DocSend",
@@ -29,43 +30,53 @@ const LABELS: Record<HostFamily, string> = {
   other: "the document host",
 };
 
-export function recognizeHost(raw: string): HostedLink {
-  const url = new URL(raw);
-  const host = url.hostname.toLowerCase().replace(/^www\./, "");
-  const make = (family: HostFamily, fetchUrl = url.toString()) => ({ family, fetchUrl, label: LABELS[family] });
-  if (host === "docsend.com" || host.endsWith(".docsend.com")) return make("docsend");
-  if (host === "notion.so" || host.endsWith(".notion.site") || host === "notion.site") return make("notion");
-  if (host === "figma.com") return make("figma");
-  if (host === "pitch.com") return make("pitch");
+/** A failure of a hosted link whose message names the host and the reason (it becomes a run's `error`). */
+export class HostError extends Error {}
+
+const within = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
+
+export function hostFamily(raw: string | URL): HostFamily {
+  const url = new URL(String(raw));
+  const host = url.hostname.toLowerCase().replace(/\.$/, "");
+  if (within(host, "docsend.com")) return "docsend";
+  if (within(host, "notion.so") || within(host, "notion.site")) return "notion";
+  if (within(host, "figma.com")) return "figma";
+  if (within(host, "pitch.com")) return "pitch";
   if (host === "docs.google.com") {
-    const m = /\/(presentation|document|spreadsheets)\/d\/([\w-]+)/.exec(url.pathname);
-    if (m) {
-      const kind = m[1] === "presentation" ? "google_slides" : "google_docs";
-      return make(kind, `https://docs.google.com/${m[1]}/d/${m[2]}/export${m[1] === "spreadsheets" ? "?format=pdf" : "/pdf"}`);
-    }
-    return make("google_docs");
+    const kind = /^\/(presentation|document|spreadsheets)\//.exec(url.pathname)?.[1];
+    return kind === "presentation" ? "google_slides" : "google_docs";
   }
-  if (host === "drive.google.com") {
-    const id = /\/file\/d\/([\w-]+)/.exec(url.pathname)?.[1] ?? url.searchParams.get("id");
-    return make("google_drive", id ? `https://drive.google.com/uc?export=download&id=${id}` : url.toString());
-  }
-  if (host === "dropbox.com" || host.endsWith(".dropbox.com")) {
-    const direct = new URL(url);
-    direct.searchParams.set("dl", "1");
-    return make("dropbox", direct.toString());
-  }
-  if (host === "box.com" || host.endsWith(".box.com") || host.endsWith(".app.box.com")) return make("box");
-  if (host === "1drv.ms" || host === "onedrive.live.com" || host.endsWith(".sharepoint.com")) {
-    const direct = new URL(url);
-    if (host !== "1drv.ms") direct.searchParams.set("download", "1");
-    return make("onedrive", direct.toString());
-  }
-  return make("other");
+  if (host === "drive.google.com" || host === "drive.usercontent.google.com") return "google_drive";
+  if (within(host, "dropbox.com") || within(host, "dropboxusercontent.com")) return "dropbox";
+  if (within(host, "box.com") || within(host, "box.net")) return "box";
+  if (host === "1drv.ms" || within(host, "onedrive.live.com") || within(host, "onedrive.com") || within(host, "sharepoint.com")) return "onedrive";
+  return "other";
 }
 
-/** A page that asks for an email or a passcode before showing the document. */
-export function looksGated(html: string): "email" | "password" | null {
-  if (/<input[^>]+type=["']?password/i.test(html) || /\b(passcode|enter (the )?password)\b/i.test(html)) return "password";
-  if (/<input[^>]+type=["']?email/i.test(html) || /\benter your email\b/i.test(html)) return "email";
-  return null;
+export function recognizeHost(raw: string | URL): HostedLink {
+  const url = new URL(String(raw));
+  const family = hostFamily(url);
+  return { family, url, label: LABELS[family] };
+}
+
+export const hostLabel = (family: HostFamily) => LABELS[family];
+
+/** Google Docs and Slides are one host family for verification links and sign-in walls. */
+const FAMILY_GROUP: Partial<Record<HostFamily, string>> = { google_docs: "google", google_slides: "google", google_drive: "google" };
+
+/** Whether two links belong to the same host family (a verification link must come from the document's host). */
+export function sameHostFamily(a: string | URL, b: string | URL): boolean {
+  const fa = hostFamily(a);
+  const fb = hostFamily(b);
+  if (fa === "other" || fb === "other") return false;
+  return (FAMILY_GROUP[fa] ?? fa) === (FAMILY_GROUP[fb] ?? fb);
+}
+
+const SIGN_IN_HOSTS = new Set(["accounts.google.com", "login.live.com", "login.microsoftonline.com", "account.box.com", "account.live.com"]);
+
+/** A page that asks to sign in: where a private link of every family leads. */
+export function isSignInUrl(raw: string | URL): boolean {
+  const url = new URL(String(raw));
+  if (SIGN_IN_HOSTS.has(url.hostname.toLowerCase())) return true;
+  return /^\/(login|signin|sign-in|sign_in|servicelogin|account\/login)(\/|$|\?)/i.test(url.pathname);
 }

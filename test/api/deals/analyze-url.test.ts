@@ -5,6 +5,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { findJob } from "../../../jobs/index.ts";
 import { startRunner } from "../../../src/modules/actions/runner.ts";
 import { actionHandlers } from "../../../src/modules/actions/registry.ts";
+import { actionsService } from "../../../src/modules/actions/actions.service.ts";
+import { dealAnalysisHandler } from "../../../src/modules/deals/deals.handler.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { LEDGERLY_DECK, pdfDeck } from "../../helpers/decks.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
@@ -118,6 +120,28 @@ describe("POST /api/v1/deals/analyze with document_url", () => {
     expect(docs).toMatchObject([{ filename: "ledgerly.pdf", content_type: "application/pdf", page_count: 5, status: "extracted", size_bytes: deck.byteLength }]);
     const deal = (await t.request("GET", `/api/v1/deals/${res.json.deal_id}?view=full`, { key: f.keys.read.secret })).json;
     expect(deal).toMatchObject({ source: "document", round: { amount: 4_000_000 } });
+  });
+
+  test("a run recovered after a crash re-reads the link into the same document row, never a second one", async () => {
+    const deck = await pdfDeck();
+    const base = await setup({ "/files/ledgerly.pdf": () => new Response(deck, { headers: { "content-type": "application/pdf" } }) });
+    const res = await analyze({ document_url: `${base}/files/ledgerly.pdf`, company_name: "Ledgerly" });
+    const dealId = res.json.deal_id;
+    // The first attempt got as far as storing the document, then the process died with the run `running`.
+    const started = actionsService(t.deps).start(actionsService(t.deps).latestFor(f.orgs.acme.id, dealId)!.id)!;
+    const again = () => dealAnalysisHandler(t.deps)({ run: started, deps: t.deps, progress: () => {}, signal: new AbortController().signal });
+    await again();
+    const first = (await t.request("GET", `/api/v1/deals/${dealId}/documents`, { key: f.keys.read.secret })).json.documents;
+    expect(first).toHaveLength(1);
+    // The crash hit before extraction finished: the row is back at `received` with no pages.
+    t.deps.db.$client.query("UPDATE deal_documents SET status = 'received', pages = NULL, page_count = NULL").run();
+    await run(); // start-up recovery re-queues the run; the handler reads the link again
+    expect((await status(dealId)).status).toBe("succeeded");
+    const docs = (await t.request("GET", `/api/v1/deals/${dealId}/documents`, { key: f.keys.read.secret })).json.documents;
+    expect(docs).toMatchObject([{ document_id: first[0].document_id, status: "extracted", page_count: 5 }]);
+    // And the handler once more for the same run: still the one row.
+    await again();
+    expect(t.deps.db.$client.query("SELECT COUNT(*) AS n FROM deal_documents WHERE deal_id = ?").get(dealId)).toEqual({ n: 1 });
   });
 
   test("a viewer page with the deck's text is read as text; a gated page and a refusal fail precisely", async () => {
