@@ -64,11 +64,10 @@ export const portfolioImporter = perDeps((deps: Deps) => {
     .from(portfolioHoldings)
     .where(and(eq(portfolioHoldings.orgId, P("org")), eq(portfolioHoldings.nameFold, P("nameFold"))))
     .prepare();
-  const holdingOfCompany = db
-    .select({ id: portfolioHoldings.id })
+  const holdingsOfCompany = db
+    .select({ companyKey: portfolioHoldings.companyKey, fundName: portfolioHoldings.fundName })
     .from(portfolioHoldings)
     .where(and(eq(portfolioHoldings.orgId, P("org")), eq(portfolioHoldings.companyKey, P("key"))))
-    .limit(1)
     .prepare();
   const pointByKey = db
     .select()
@@ -164,18 +163,29 @@ export const portfolioImporter = perDeps((deps: Deps) => {
     return summary;
   }
 
-  /** The company a metrics row's `company` cell names: a website, else a holding's name. */
+  /**
+   * The company a metrics row's `company` cell names: a website or a holding's name. Metrics belong
+   * to the company, so holdings of one company (one website) in several funds are one match. A cell
+   * matching holdings of different companies (a name two companies share, or one company's website
+   * that is another holding's name) is an error naming every candidate.
+   */
   function companyResolver(orgId: string) {
     const cache = new Map<string, { key: string } | { error: string }>();
     const resolve = (company: string): { key: string } | { error: string } => {
       const key = companyKeyOf(company);
-      if (key && holdingOfCompany.get({ org: orgId, key })) return { key };
-      const named = holdingsNamed.all({ org: orgId, nameFold: fold(company) });
-      const keys = [...new Set(named.map((h) => h.companyKey))];
+      const byWebsite = key ? holdingsOfCompany.all({ org: orgId, key }).map((h) => ({ ...h, how: "by website" })) : [];
+      const byName = holdingsNamed.all({ org: orgId, nameFold: fold(company) }).map((h) => ({ ...h, how: "by name" }));
+      const keys = [...new Set([...byWebsite, ...byName].map((h) => h.companyKey))];
       if (keys.length === 1) return { key: keys[0] };
       if (keys.length === 0) return { error: `company ${JSON.stringify(company)} is no holding's name or website (import the portfolio first)` };
-      const which = named.map((h) => `${h.companyKey} in ${h.fundName}`).join(", ");
-      return { error: `company ${JSON.stringify(company)} matches holdings of ${keys.length} different companies (${which}): give the website instead` };
+      if (byWebsite.length === 0) {
+        const which = byName.map((h) => `${h.companyKey} in ${h.fundName}`).join(", ");
+        return { error: `company ${JSON.stringify(company)} matches holdings of ${keys.length} different companies (${which}): give the website instead` };
+      }
+      const which = [...byWebsite, ...byName].map((h) => `${h.companyKey} in ${h.fundName} ${h.how}`).join(", ");
+      return {
+        error: `company ${JSON.stringify(company)} matches holdings of ${keys.length} different companies (${which}): write the website with its scheme (https://${key}) for the company at that website, or that company's own website for the other`,
+      };
     };
     return (company: string) => {
       let found = cache.get(company);

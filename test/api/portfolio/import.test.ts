@@ -150,4 +150,34 @@ describe("metrics CSV", () => {
     const byWebsite = Object.fromEntries((await book()).companies.map((c: any) => [c.website, c.metrics.arr.value]));
     expect(byWebsite).toEqual({ "nova.com": 2, "nova.io": 1 });
   });
+
+  test("one company held by two funds (one website) is one match: by name or website, its metrics show on both holdings", async () => {
+    setup();
+    portfolio(`${HEADER}\nNova,nova.com,AI,seed,active,Fund I,direct_company,2020-01-01,,,,\nnova,https://www.nova.com/,AI,series_a,active,Fund II,direct_company,2022-01-01,,,,\n`);
+    expect(metrics("company,metric,value,statement_date\nNova,arr,5,2024-01-31\nwww.nova.com,headcount,7,2024-01-31\n")).toMatchObject({ inserted: 2 });
+    const shown = (await book()).companies.map((c: any) => [c.fund_name, c.position_count, c.metrics.arr.value, c.metrics.headcount.value]);
+    expect(shown).toEqual([
+      ["Fund I", 2, 5, 7],
+      ["Fund II", 2, 5, 7],
+    ]);
+  });
+
+  test("a value that is one company's website and another holding's name is ambiguous, naming both; the website with its scheme is not", async () => {
+    setup();
+    portfolio(`${HEADER}\nNova,nova.com,AI,seed,active,Fund I,direct_company,2020-01-01,,,,\nnova.com,novacom.io,Telecom,seed,active,Fund II,direct_company,2021-01-01,,,,\n`);
+    const e = importError(() => metrics("company,metric,value,statement_date\nnova.com,arr,1,2024-01-31\n"));
+    expect(e.problems).toEqual([
+      {
+        file: "metrics.csv",
+        line: 2,
+        column: "company",
+        message:
+          'company "nova.com" matches holdings of 2 different companies (nova.com in Fund I by website, novacom.io in Fund II by name): write the website with its scheme (https://nova.com) for the company at that website, or that company\'s own website for the other',
+      },
+    ]);
+    expect((await book()).companies.every((c: any) => Object.keys(c.metrics).length === 0)).toBe(true);
+    expect(metrics("company,metric,value,statement_date\nhttps://nova.com,arr,1,2024-01-31\nnovacom.io,arr,2,2024-01-31\n")).toMatchObject({ inserted: 2 });
+    const byWebsite = Object.fromEntries((await book()).companies.map((c: any) => [c.website, c.metrics.arr.value]));
+    expect(byWebsite).toEqual({ "nova.com": 1, "novacom.io": 2 });
+  });
 });
