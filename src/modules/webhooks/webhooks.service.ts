@@ -86,15 +86,24 @@ export function deliveryView(d: DeliveryRow) {
   };
 }
 
-/** The URL as stored and compared (WHATWG serialization: lower-case host, default port dropped). */
+/**
+ * The URL as stored and compared (WHATWG serialization: lower-case host, default port dropped).
+ * Refused: a port outside 1-65535 (the parser takes 0), and a user name or password, which would
+ * be kept in the ledger, logs and listings (receivers authenticate deliveries by the signature).
+ */
 export function normalizeUrl(raw: string): string {
+  let url: URL;
   try {
-    const url = new URL(raw.trim());
-    url.hash = "";
-    return url.href;
+    url = new URL(raw.trim());
   } catch {
-    throw invalid(["body", "url"], "Input should be a valid URL", "url_parsing");
+    throw invalid(["body", "url"], "Input should be a valid URL (a port must be between 1 and 65535)", "url_parsing");
   }
+  if (url.username || url.password) {
+    throw invalid(["body", "url"], "The URL must not contain a user name or password (they would show in logs and listings); verify deliveries by their signature instead", "url_userinfo");
+  }
+  if (url.port === "0") throw invalid(["body", "url"], "The URL's port must be between 1 and 65535, not 0", "url_port");
+  url.hash = "";
+  return url.href;
 }
 
 export const webhooksService = perDeps((deps: Deps) => {

@@ -93,7 +93,11 @@ describe("POST /api/v1/webhooks", () => {
     ["url relative", { url: "/hooks" }, ["body", "url"], "url_parsing"],
     ["http:// url", { url: "http://93.184.215.14/hook" }, ["body", "url"], "url_scheme"],
     ["ftp url", { url: "ftp://93.184.215.14/hook" }, ["body", "url"], "url_scheme"],
-    ["credentials in url", { url: "https://u:p@93.184.215.14/hook" }, ["body", "url"], "url_not_public"],
+    ["credentials in url", { url: "https://u:p@93.184.215.14/hook" }, ["body", "url"], "url_userinfo"],
+    ["a user name alone in url", { url: "https://user@hooks.example.com/hook" }, ["body", "url"], "url_userinfo"],
+    ["port 0", { url: "https://93.184.215.14:0/h" }, ["body", "url"], "url_port"],
+    ["port 65536", { url: "https://93.184.215.14:65536/h" }, ["body", "url"], "url_parsing"],
+    ["port not a number", { url: "https://93.184.215.14:8x/h" }, ["body", "url"], "url_parsing"],
     ["url too long", { url: `https://93.184.215.14/${"a".repeat(2100)}` }, ["body", "url"], "string_too_long"],
     ["description not a string", { url: PUBLIC, description: 7 }, ["body", "description"], "string_type"],
     ["description too long", { url: PUBLIC, description: "x".repeat(501) }, ["body", "description"], "string_too_long"],
@@ -104,6 +108,14 @@ describe("POST /api/v1/webhooks", () => {
     expect(res.status).toBe(422);
     expect(Array.isArray(res.json.detail)).toBe(true);
     expect(res.json.detail).toContainEqual(expect.objectContaining({ loc, msg: expect.any(String), ...(type ? { type } : {}) }));
+  });
+
+  test("the refusals of a port and of credentials say why, and register nothing", async () => {
+    setup();
+    expect((await post({ url: "https://93.184.215.14:0/h" })).json.detail[0].msg).toBe("The URL's port must be between 1 and 65535, not 0");
+    expect((await post({ url: "https://user:pass@93.184.215.14/h" })).json.detail[0].msg).toMatch(/must not contain a user name or password/);
+    expect((await t.request("GET", "/api/v1/webhooks", { key: f.keys.read.secret })).json.webhooks).toEqual([]);
+    expect((await post({ url: "https://93.184.215.14:8443/h" })).status).toBe(201);
   });
 
   test("422: malformed JSON, an array body, no body", async () => {
