@@ -7,6 +7,7 @@ import { requestIdPlugin } from "./http/request-id.ts";
 import { apiKeyRoutes } from "./modules/api-keys/api-keys.routes.ts";
 import { dealDataRoomRoutes } from "./modules/deals/deals.data-room.routes.ts";
 import { dealRoutes } from "./modules/deals/deals.routes.ts";
+import { dealVerificationRoutes } from "./modules/deals/deals.verification.routes.ts";
 import { founderRoutes } from "./modules/founders/founders.routes.ts";
 import { fundsRoutes } from "./modules/funds/funds.routes.ts";
 import { mcpRoutes } from "./modules/mcp/mcp.routes.ts";
@@ -35,6 +36,7 @@ export function createApp(deps: Deps) {
     .use(dealRoutes(deps))
     .use(founderRoutes(deps))
     .use(dealDataRoomRoutes(deps))
+    .use(dealVerificationRoutes(deps))
     // portfolio and funds
     .use(portfolioRoutes(deps))
     .use(fundsRoutes(deps))

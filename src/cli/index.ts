@@ -27,6 +27,7 @@ usage:
   dealgraph admin key rotate KEY_ID [--overlap-hours H] [--json]
   dealgraph admin key list --user USER_ID [--json]
   dealgraph deals stage DEAL_ID new|screening|diligence|ic|invested|passed [--json]
+  dealgraph deals verify DEAL_ID (--link URL | --email-file FILE.eml) [--json]   (a gated link's email verification)
   dealgraph network cadence --user USER_ID --contact EMAIL --days N   (0 clears)
   dealgraph network snooze --user USER_ID --contact EMAIL --until DATE
   dealgraph jobs list [--json]

@@ -84,6 +84,30 @@ export const actionsService = perDeps((deps: Deps) => {
     `UPDATE action_runs SET status = $status, error = $error, finished_at = $now, progress = NULL, waiting_for = NULL
      WHERE id = $id AND status = $from RETURNING ${COLUMNS}`,
   );
+  // A queued run waiting for something outside (waiting_for) may have one step to take first (a
+  // document gate to submit, so the host sends its verification email). Its claim and its end are
+  // marked in the input under `wait_step`, so a restart neither loses nor repeats it.
+  const waitStepsDue = sqlite.query<{ id: string }, { kind: string; stale: string; limit: number }>(
+    `SELECT id FROM action_runs WHERE status = 'queued' AND waiting_for IS NOT NULL AND kind = $kind
+       AND json_extract(input, '$.wait_step.done_at') IS NULL
+       AND (json_extract(input, '$.wait_step.claimed_at') IS NULL OR json_extract(input, '$.wait_step.claimed_at') < $stale)
+     ORDER BY created_at, id LIMIT $limit`,
+  );
+  const claimStep = sqlite.query<RunRow, { id: string; now: string; stale: string }>(
+    `UPDATE action_runs SET input = json_set(input, '$.wait_step', json_object('claimed_at', $now))
+     WHERE id = $id AND status = 'queued' AND waiting_for IS NOT NULL AND json_extract(input, '$.wait_step.done_at') IS NULL
+       AND (json_extract(input, '$.wait_step.claimed_at') IS NULL OR json_extract(input, '$.wait_step.claimed_at') < $stale)
+     RETURNING ${COLUMNS}`,
+  );
+  const endStep = sqlite.query<RunRow, { id: string; patch: string; now: string; resume: number }>(
+    `UPDATE action_runs SET input = json_set(json_patch(input, $patch), '$.wait_step.done_at', $now),
+       waiting_for = CASE WHEN $resume THEN NULL ELSE waiting_for END
+     WHERE id = $id AND status = 'queued' AND waiting_for IS NOT NULL RETURNING ${COLUMNS}`,
+  );
+  const resumeWaiting = sqlite.query<RunRow, { id: string; patch: string }>(
+    `UPDATE action_runs SET input = json_patch(input, $patch), waiting_for = NULL
+     WHERE id = $id AND status = 'queued' AND waiting_for IS NOT NULL RETURNING ${COLUMNS}`,
+  );
   const addEvent = sqlite.query(
     `INSERT INTO outbox_events (id, org_id, event, entity_id, result_url, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
@@ -162,6 +186,34 @@ export const actionsService = perDeps((deps: Deps) => {
     return run;
   }
 
+  function announce(run: Run | null, ready: boolean): Run | null {
+    if (run) {
+      bus.publish(runTopic(run.id), run);
+      if (ready) bus.publish(RUN_QUEUED_TOPIC, run.id);
+    }
+    return run;
+  }
+
+  /** Waiting runs of a kind whose wait step is still to take (or was claimed before `staleBefore` and never ended). */
+  function dueWaitSteps(kind: string, limit: number, staleBefore: Date): string[] {
+    return waitStepsDue.all({ kind, stale: staleBefore.toISOString(), limit }).map((r) => r.id);
+  }
+
+  /** Claims a waiting run's step; null when another runner has it, it is done, or the run no longer waits. */
+  function claimWaitStep(runId: string, staleBefore: Date): Run | null {
+    return parse(claimStep.get({ id: runId, now: clock.now().toISOString(), stale: staleBefore.toISOString() }));
+  }
+
+  /** Ends a wait step: merges `patch` into the input; `resume` clears waiting_for so a runner takes the run. */
+  function endWaitStep(runId: string, patch: Record<string, unknown>, resume: boolean): Run | null {
+    return announce(parse(endStep.get({ id: runId, patch: JSON.stringify(patch), now: clock.now().toISOString(), resume: resume ? 1 : 0 })), resume);
+  }
+
+  /** What the run waited for has arrived: merge `patch` into its input and queue it. Null when it was not waiting. */
+  function resume(runId: string, patch: Record<string, unknown>): Run | null {
+    return announce(parse(resumeWaiting.get({ id: runId, patch: JSON.stringify(patch) })), true);
+  }
+
   const succeed = (runId: string) => terminate(runId, "succeeded", null);
   const fail = (runId: string, error: string, from: RunStatus = "running") => terminate(runId, "failed", error, from);
 
@@ -169,5 +221,5 @@ export const actionsService = perDeps((deps: Deps) => {
     return kindOf(run.kind).resultUrl(run.subjectId);
   }
 
-  return { register, kindOf, dispatch, get, latestFor, start, progress, heartbeat, succeed, fail, resultUrl };
+  return { register, kindOf, dispatch, get, latestFor, start, progress, heartbeat, succeed, fail, resultUrl, dueWaitSteps, claimWaitStep, endWaitStep, resume };
 });

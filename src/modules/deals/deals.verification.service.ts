@@ -1,0 +1,125 @@
+// Gated document links that verify the viewer's email (DocSend). The run is submitted waiting
+// (`queued`, waiting_for "email_verification"); its wait step submits the submission's email (and
+// password) to the host's gate as a browser would, so the host emails its verification link to
+// document_email, and keeps the host's cookies (sealed). The link reaches Dealgraph through
+// POST /api/v1/deals/{deal_id}/verification or `dealgraph deals verify` (as a URL, or the raw
+// email it came in); then the run is queued for real, follows the link with the same cookies and
+// reads the document. Nothing is charged again. Without a verification, the stale-run sweep fails
+// the run 24 hours after submission, saying so.
+import PostalMime from "postal-mime";
+import { perDeps, type Deps } from "../../deps.ts";
+import { conflict, invalid, notFound } from "../../http/errors.ts";
+import { isUuid } from "../../lib/ids.ts";
+import { actionsService, type Run } from "../actions/actions.service.ts";
+import type { WaitStep } from "../actions/runner.ts";
+import { openGate } from "../documents/hosts.adapters.ts";
+import { decodeEntities } from "../documents/html-text.ts";
+import { recognizeHost, sameHostFamily } from "../documents/hosts.ts";
+import { linkContext, linkFailure, sealCookies, sealVerificationUrl, type GateState, type LinkInput } from "./deals.document-link.ts";
+import { dealsService } from "./deals.service.ts";
+import { checkSubmittedUrl } from "./deals.submit-url.ts";
+
+export const EMAIL_VERIFICATION = "email_verification";
+
+/** The wait step of a gated link: open the gate (the host emails its link), or go on at once when it lets the session in. */
+export function documentGateStep(deps: Deps): WaitStep {
+  return async ({ run, signal }) => {
+    const input = run.input as Partial<LinkInput>;
+    if (!input.document_url || run.waitingFor !== EMAIL_VERIFICATION) return { resume: true };
+    const ctx = await linkContext(deps, { id: run.id, input: input as LinkInput }, signal);
+    let outcome: "open" | "verification_sent";
+    try {
+      outcome = await openGate(ctx);
+    } catch (error) {
+      throw linkFailure(ctx.link, input.document_url, error);
+    }
+    const gate: GateState = { opened_at: deps.clock.now().toISOString(), outcome, cookies_sealed: await sealCookies(deps, run.id, ctx.session) };
+    deps.log.info(outcome === "open" ? "document gate opened without verification" : "document host emailed a verification link", { run_id: run.id, host: ctx.link.family });
+    return { resume: outcome === "open", patch: { gate } };
+  };
+}
+
+export type VerificationInput = { verification_url?: string; message?: string };
+
+const VERIFY_WORDS = /verif|confirm|token|auth|access|magic|login|sign/i;
+
+/** The verification link in a raw RFC 5322 message: a link on the document's host family, the likeliest first. */
+export async function verificationLinkIn(raw: string, documentUrl: string): Promise<string | null> {
+  let email;
+  try {
+    email = await PostalMime.parse(raw);
+  } catch {
+    return null;
+  }
+  const candidates: { url: string; label: string }[] = [];
+  for (const m of (email.html ?? "").matchAll(/<a\b[^>]*href\s*=\s*["']([^"']+)["'][^>]*>([\s\S]*?)<\/a>/gi)) {
+    candidates.push({ url: decodeEntities(m[1]).trim(), label: m[2].replace(/<[^>]+>/g, " ") });
+  }
+  for (const m of `${email.text ?? ""}\n${email.html ?? ""}`.matchAll(/https?:\/\/[^\s<>"'()\]]+/g)) candidates.push({ url: decodeEntities(m[0]).replace(/[.,;:!?]+$/, ""), label: "" });
+  const usable = candidates.filter((c) => URL.canParse(c.url) && /^https?:$/.test(new URL(c.url).protocol) && sameHostFamily(c.url, documentUrl));
+  const notTheDocument = usable.filter((c) => new URL(c.url).href !== new URL(documentUrl).href);
+  const best = notTheDocument.find((c) => VERIFY_WORDS.test(c.url) || VERIFY_WORDS.test(c.label)) ?? notTheDocument[0];
+  return best?.url ?? null;
+}
+
+export const dealVerificationService = perDeps((deps: Deps) => {
+  const deals = dealsService(deps);
+  const actions = actionsService(deps);
+  const orgOfDeal = deps.db.$client.query<{ org_id: string }, [string]>("SELECT org_id FROM deals WHERE id = ?");
+
+  function waitingRun(orgId: string, dealId: string): Run {
+    const deal = deals.mustGet(orgId, dealId);
+    const run = actions.latestFor(orgId, deal.id);
+    if (!run || run.status !== "queued" || run.waitingFor !== EMAIL_VERIFICATION) {
+      const state = run ? (run.status === "queued" && run.waitingFor ? `queued, waiting for ${run.waitingFor}` : run.status) : "never analysed";
+      throw conflict(`The deal's analysis is not waiting for an email verification (it is ${state}); nothing was changed.`);
+    }
+    return run;
+  }
+
+  async function linkOf(input: VerificationInput, documentUrl: string): Promise<string> {
+    const host = recognizeHost(documentUrl);
+    const where = `${host.label} (${host.url.hostname})`;
+    if (input.verification_url !== undefined) {
+      const url = checkSubmittedUrl("verification_url", input.verification_url, deps.config.allowPrivateNetwork);
+      if (!sameHostFamily(url, documentUrl)) {
+        throw invalid(["body", "verification_url"], `The verification link must be on the document's host, ${where}; this one is on ${url.hostname}`, "value_error");
+      }
+      return url.href;
+    }
+    const link = await verificationLinkIn(input.message!, documentUrl);
+    if (!link) throw invalid(["body", "message"], `The message holds no verification link on the document's host, ${where}`, "value_error");
+    return link;
+  }
+
+  /**
+   * Completes a waiting run's email verification. `orgId` null: any organization's deal (the
+   * command line, run by the operator). 404 unknown deal, 409 not waiting, 422 a bad or foreign link.
+   */
+  async function complete(orgId: string | null, dealId: string, input: VerificationInput) {
+    const given = [input.verification_url, input.message].filter((v) => v !== undefined).length;
+    if (given !== 1) {
+      throw invalid(["body", "verification_url"], "Give exactly one of verification_url and message", given ? "value_error" : "missing");
+    }
+    const org = orgId ?? (isUuid(dealId) ? orgOfDeal.get(dealId)?.org_id : null);
+    if (!org) throw notFound("Deal not found");
+    const run = waitingRun(org, dealId);
+    const documentUrl = String((run.input as Partial<LinkInput>).document_url ?? "");
+    const link = await linkOf(input, documentUrl);
+    const now = deps.clock.now().toISOString();
+    // Still waiting at the moment of writing, or another request (or the sweep) got there first.
+    const sealed = await sealVerificationUrl(deps, run.id, link);
+    const resumed = actions.resume(run.id, { gate: { verification_url_sealed: sealed, verified_at: now } satisfies GateState });
+    if (!resumed) throw conflict("The deal's analysis stopped waiting for an email verification meanwhile; nothing was changed.");
+    return {
+      deal_id: run.subjectId,
+      status: "queued" as const,
+      waiting_for: null,
+      status_url: `/api/v1/deals/${run.subjectId}/analysis`,
+      result_url: `/api/v1/deals/${run.subjectId}`,
+      as_of: now,
+    };
+  }
+
+  return { complete };
+});
