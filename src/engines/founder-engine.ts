@@ -15,7 +15,21 @@ export type MatchedPerson = {
   company: string | null;
   domain: string | null;
   linkedinUrl: string | null;
-  matchedBy: "linkedin" | "name_and_domain" | "name";
+  matchedBy: "linkedin" | "name_and_domain" | "name_and_company";
+};
+
+/**
+ * A person or a deal's team listing named like the founder but NOT taken as them: at another
+ * company than the one given, with another LinkedIn profile, or with nothing to tie them to the
+ * founder (a name alone). Listed so the engines can say so instead of merging strangers.
+ */
+export type Namesake = {
+  source: "person" | "deal";
+  id: string;
+  name: string;
+  /** "VP Engineering, BigCorp, bigcorp.com" or "listed as CEO in the team of Ledgerly". */
+  where: string;
+  reason: "other_company" | "other_linkedin" | "unconfirmed";
 };
 
 /** A teammate's relationship with the founder (scores as the network module computes them). */
@@ -61,7 +75,10 @@ export type FounderEvidence = {
   founder: FounderIdentity;
   /** The name the evidence was searched by: the given one, else the network's or GitHub's. */
   resolvedName: string | null;
+  /** Persons confirmed as the founder (by LinkedIn, or by name at their company). */
   persons: MatchedPerson[];
+  /** Persons and team listings named like the founder that were not taken as them. */
+  namesakes: Namesake[];
   paths: WarmPath[];
   /** Why there are no paths: nobody matched, or matched persons with no mail or meetings. */
   pathsUnavailable: "contact_not_found" | "no_relationship_data" | null;

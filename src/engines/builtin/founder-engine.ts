@@ -1,7 +1,9 @@
 // The built-in founder engine: deterministic, offline and explainable. Every point of a score
 // comes from a named piece of evidence (a sentence of a document, a title in a deal's team list,
 // a section score of the company's deal analysis, a GitHub figure, a teammate's relationship);
-// a metric with no evidence is null with what would be needed, never a guess.
+// a metric with no evidence is null with what would be needed, never a guess. A document sentence
+// counts only for its clauses about the founder (founder-clauses.ts); namesakes the gatherer did
+// not take as the founder are named in the reasoning, never scored.
 import {
   FOUNDER_METRICS,
   metricLabel,
@@ -11,16 +13,22 @@ import {
   type FounderEvidence,
   type FounderMetric,
   type MetricKey,
+  type Namesake,
   type SourceRef,
 } from "../founder-engine.ts";
+import { founderClauses } from "./founder-clauses.ts";
 
 type TextMetric = Exclude<MetricKey, "network_strength">;
 
 /** A phrase that says something about one metric, and how much. */
 type Rule = { metric: TextMetric; re: RegExp; points: number | ((m: RegExpExecArray) => number); says: string | ((m: RegExpExecArray) => string) };
 
+// "her co-founder", "his CEO": a role of someone else.
+const NOT_THEIRS = String.raw`(?<!\b(?:her|his|their|whose|its|our|my)\s+)`;
+const role = (words: string, flags = "i") => new RegExp(String.raw`${NOT_THEIRS}\b(${words})\b`, flags);
+
 const RULES: Rule[] = [
-  { metric: "technical_depth", re: /\b(CTO|chief technology officer)\b/i, points: 15, says: "a CTO role" },
+  { metric: "technical_depth", re: role("CTO|chief technology officer"), points: 15, says: "a CTO role" },
   { metric: "technical_depth", re: /\b(engineer(?:s|ing)?|developers?|programmers?)\b/i, points: 10, says: "an engineering background" },
   { metric: "technical_depth", re: /\b(Ph\.?D|doctorate)\b/i, points: 10, says: "a PhD" },
   {
@@ -41,13 +49,13 @@ const RULES: Rule[] = [
   { metric: "domain_expertise", re: /\b(Ph\.?D|professor|researcher)\b/i, points: 8, says: "research credentials" },
   { metric: "domain_expertise", re: /\b(head of|VP|vice president|director|principal)\b/i, points: 6, says: "a senior role" },
   { metric: "execution_track_record", re: /\b(co-?founded|founded|started)\b/i, points: 12, says: "a company they founded" },
-  { metric: "execution_track_record", re: /\b(exited|exit|acquired|acquisition|sold (?:to|the)|IPO)\b/i, points: 18, says: "an exit" },
+  { metric: "execution_track_record", re: /\b(exited|exit|acquired|acquisition|sold(?: \w+){0,3} to|sold the|IPO)\b/i, points: 18, says: "an exit" },
   { metric: "execution_track_record", re: /\b(serial entrepreneur|second[- ]time founder|repeat founder)\b/i, points: 15, says: "repeat founding" },
   { metric: "execution_track_record", re: /\b(scaled|grew|launched|shipped)\b/i, points: 8, says: "something they scaled or launched" },
   { metric: "execution_track_record", re: /\b(shut down|wound down|went bankrupt|failed)\b/i, points: -12, says: "a venture that failed or shut down" },
-  { metric: "leadership", re: /\b(CEO|chief executive)\b/i, points: 15, says: "a CEO role" },
-  { metric: "leadership", re: /\b(co-?founder|founder)\b/i, points: 10, says: "a founder role" },
-  { metric: "leadership", re: /\b(COO|CPO|CFO|CTO)\b/, points: 8, says: "a C-level role" },
+  { metric: "leadership", re: role("CEO|chief executive"), points: 15, says: "a CEO role" },
+  { metric: "leadership", re: role("co-?founder|founder"), points: 10, says: "a founder role" },
+  { metric: "leadership", re: role("COO|CPO|CFO|CTO", ""), points: 8, says: "a C-level role" },
   {
     metric: "leadership",
     re: /\b(?:led|leads|managed|manages|leading|managing) (?:a |an |the )?(?:\d+[- ]person )?(?:team|org|organi[sz]ation|group|department)|\bteam of \d+/i,
@@ -55,6 +63,8 @@ const RULES: Rule[] = [
     says: "teams they led",
   },
   { metric: "leadership", re: /\b(head of|VP|vice president|director)\b/i, points: 6, says: "a management role" },
+  // A junior role is evidence too: of not having led yet.
+  { metric: "leadership", re: /\b(intern|internship|junior|trainee|apprentice|entry[- ]level)\b/i, points: -10, says: (m) => `a junior role (${m[1].toLowerCase()})` },
 ];
 
 /** Which deal-analysis sections say something about which metric, and how strongly. */
@@ -74,11 +84,14 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const cite = (s: SourceRef) => `${s.type} "${s.title}"`;
 
-/** The texts that describe the founder, each with the row it came from. */
+/** The texts that describe the founder, each with the row it came from: of a document sentence, only the founder's clauses. */
 function texts(e: FounderEvidence): { text: string; source: SourceRef }[] {
   const find = (type: SourceRef["type"], id: string) => e.sources.find((s) => s.type === type && s.id === id)!;
   const out: { text: string; source: SourceRef }[] = [];
-  for (const m of e.mentions) out.push({ text: m.quote, source: find("document", m.documentId) });
+  for (const m of e.mentions) {
+    const theirs = founderClauses(m.quote, e.resolvedName ?? "");
+    if (theirs.length) out.push({ text: theirs.join(" … "), source: find("document", m.documentId) });
+  }
   for (const d of e.deals) if (d.teamTitle) out.push({ text: d.teamTitle, source: find("deal", d.id) });
   for (const p of e.persons) if (p.title) out.push({ text: p.title, source: find("person", p.id) });
   if (e.github?.bio) out.push({ text: e.github.bio, source: find("github", e.github.login) });
@@ -192,6 +205,7 @@ function missingFor(e: FounderEvidence, key: MetricKey): string[] {
       out.push("Title and the size of teams led");
       break;
     case "network_strength":
+      if (e.namesakes.some((n) => n.reason === "unconfirmed")) out.push("The founder's company (`company`) or LinkedIn URL (`linkedin_url`), to tell namesakes apart");
       out.push(
         e.pathsUnavailable === "no_relationship_data"
           ? "Mail or meetings with the founder (only a contact card is on file): import the mailbox or calendar that has them"
@@ -210,7 +224,7 @@ function networkMetric(e: FounderEvidence): FounderMetric {
     const reasoning =
       e.pathsUnavailable === "no_relationship_data"
         ? `The founder is in the firm's contacts (${e.persons.map((p) => p.name ?? "unnamed").join(", ")}), but no mail or meetings with them are recorded.`
-        : "No one in the firm's shared network has mail or meetings with the founder.";
+        : (namesakesSaid(e) ?? "No one in the firm's shared network has mail or meetings with the founder.");
     return { key, label, score: null, confidence: 0, reasoning, missing_info: missingFor(e, key) };
   }
   const owners = new Set(touched.map((p) => p.owner));
@@ -224,6 +238,29 @@ function networkMetric(e: FounderEvidence): FounderMetric {
     (owners.size > 1 ? ` (+${5 * (owners.size - 1)})` : "") +
     ".";
   return { key, label, score, confidence: round2(confidence), reasoning, missing_info: [] };
+}
+
+const people = (n: number) => (n === 1 ? "1 person" : `${n} people`);
+const listed = (list: Namesake[]) => list.map((n) => `${n.name} (${n.where || "no title, company or domain on file"})`).join("; ");
+
+/** What the network holds under the founder's name that was not taken as them, and why. */
+function namesakesSaid(e: FounderEvidence): string | null {
+  const persons = e.namesakes.filter((n) => n.source === "person");
+  if (!persons.length) return null;
+  const name = e.resolvedName ?? "the founder";
+  const parts: string[] = [];
+  const unconfirmed = persons.filter((n) => n.reason === "unconfirmed");
+  const elsewhere = persons.filter((n) => n.reason === "other_company");
+  const otherProfile = persons.filter((n) => n.reason === "other_linkedin");
+  if (unconfirmed.length) {
+    parts.push(
+      `${people(unconfirmed.length)} named ${name} ${unconfirmed.length === 1 ? "is" : "are"} in the firm's network (${listed(unconfirmed)}), and nothing ties ` +
+        `${unconfirmed.length === 1 ? "them" : "any of them"} to this founder${e.founder.company ? ` or to ${e.founder.company}` : " (no company or LinkedIn URL was given)"}, so none was taken as them.`,
+    );
+  }
+  if (elsewhere.length) parts.push(`${listed(elsewhere)}: at another company than ${e.founder.company}, so not this founder.`);
+  if (otherProfile.length) parts.push(`${listed(otherProfile)}: another LinkedIn profile than the one given, so not this founder.`);
+  return `${parts.join(" ")} No one confirmed as the founder has mail or meetings with the firm.`;
 }
 
 function strengthsAndRisks(e: FounderEvidence, metrics: FounderMetric[], signals: Map<TextMetric, Signal[]>) {
@@ -240,9 +277,17 @@ function strengthsAndRisks(e: FounderEvidence, metrics: FounderMetric[], signals
     for (const s of list) if (s.points < 0) risks.push(`${metricLabel(metric)}: the evidence mentions ${s.text} (${s.sources.map(cite).join(", ")}).`);
   }
   if (!e.paths.some((p) => p.strength !== null)) risks.push("No one at the firm is in touch with the founder: an introduction would be cold.");
-  const scored = metrics.filter((m) => m.score !== null).length;
+  const unconfirmed = e.namesakes.filter((n) => n.reason === "unconfirmed");
+  if (unconfirmed.length) {
+    risks.push(
+      `Identity not confirmed: ${people(unconfirmed.length)} named ${e.resolvedName ?? "like the founder"} ${unconfirmed.length === 1 ? "is" : "are"} in the firm's records and none could be tied to this founder; nothing of theirs was used.`,
+    );
+  }
+  const unknown = metrics.filter((m) => m.score === null).map((m) => m.label.toLowerCase());
+  const scored = metrics.length - unknown.length;
   if (scored <= 2) {
-    risks.push(`Thin evidence: only ${scored} of ${metrics.length} metrics could be scored from what the firm has; treat the overall score with caution.`);
+    const what = unknown.length ? ` (unknown: ${unknown.join(", ")})` : "";
+    risks.push(`Thin evidence: only ${scored} of ${metrics.length} metrics could be scored from what the firm has${what}; treat the overall score with caution.`);
   }
   if (e.githubError) risks.push(`${e.githubError}; technical depth rests on the firm's own records only.`);
   return { strengths, risks };
@@ -254,6 +299,9 @@ export const builtinFounderEngine: FounderEngine = {
     const signals = textSignals(e);
     const metrics = FOUNDER_METRICS.map(([key]) => (key === "network_strength" ? networkMetric(e) : textMetric(e, key, signals.get(key) ?? [])));
     const { strengths, risks } = strengthsAndRisks(e, metrics, signals);
-    return { engine: "builtin", metrics, overall_score: overallScore(metrics) === null ? null : round1(overallScore(metrics)!), strengths, risks, sources: e.sources };
+    // A document that names the founder only beside someone else's facts is not a source about them.
+    const aboutThem = new Set(texts(e).map((t) => `${t.source.type}:${t.source.id}`));
+    const sources = e.sources.filter((s) => s.type !== "document" || aboutThem.has(`document:${s.id}`));
+    return { engine: "builtin", metrics, overall_score: overallScore(metrics) === null ? null : round1(overallScore(metrics)!), strengths, risks, sources };
   },
 };

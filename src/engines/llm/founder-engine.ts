@@ -25,7 +25,9 @@ Answer with one JSON object:
 - confidence: 0-1, how much evidence stands behind the score.
 - reasoning: name the evidence (by its number) that the score rests on.
 - missing_info: what evidence would be needed to judge better.
-- strengths, risks: short sentences derived from the evidence.
+- Credit the founder only with what the evidence says about them: in a document sentence, what it says about other people named beside them (a CEO they worked alongside, the person who introduced them) is not theirs.
+- People listed under "Not the founder" share the founder's name but are someone else (or cannot be told apart): never use them as evidence; say so in missing_info when it matters.
+- strengths, risks: short sentences derived from the evidence; where evidence is thin, say what is unknown.
 - sources: the numbers of the evidence items you relied on.`;
 
 function fail(msg: string): never {
@@ -101,6 +103,8 @@ export function evidencePrompt(e: FounderEvidence): string {
     );
   }
   if (e.githubError) lines.push(`GitHub: ${e.githubError}`);
+  const why = { other_company: "at another company than the one given", other_linkedin: "another LinkedIn profile", unconfirmed: "nothing ties them to this founder" };
+  for (const n of e.namesakes) lines.push(`Not the founder (namesake, not evidence): ${n.name} (${n.where || "no details"}): ${why[n.reason]}`);
   return lines.join("\n");
 }
 

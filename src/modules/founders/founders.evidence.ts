@@ -1,19 +1,32 @@
 // What the firm really has about a founder, gathered stage by stage for the engines: the persons
-// of the network taken to be them (by LinkedIn URL, else name at the company's email domain, else
-// name), who in the firm knows them and how warmly (the network service's pooled paths), deals
-// whose team lists them or that are their company (with the deal analysis' section scores),
-// sentences of documents that name them (the FTS5 index), and their GitHub profile.
+// of the network confirmed as them (by LinkedIn URL, else by name at the given company: its email
+// domain or the contact's company), who in the firm knows them and how warmly (the network
+// service's pooled paths), deals whose team lists them or that are their company (with the deal
+// analysis' section scores), sentences of documents that name them (the FTS5 index), and their
+// GitHub profile. Namesakes that nothing ties to the founder, or that are at another company, are
+// listed as such and never merged: a name alone does not make two people one.
 import { perDeps, type Deps } from "../../deps.ts";
 import type { Principal } from "../../http/auth.ts";
-import type { DealEvidence, FounderEvidence, MatchedPerson, Mention, SourceRef, WarmPath } from "../../engines/founder-engine.ts";
-import { linkedinUrl, nameKey } from "../network/network.identity.ts";
+import type { DealEvidence, FounderEvidence, MatchedPerson, Mention, Namesake, SourceRef, WarmPath } from "../../engines/founder-engine.ts";
+import { linkedinUrl, nameKey, normalizeLinkedin } from "../network/network.identity.ts";
 import { networkService } from "../network/network.service.ts";
 import { companyKey } from "./founders.input.ts";
 import { readGithub } from "./founders.github.ts";
 import type { FounderRow, FounderRunInput } from "./founders.service.ts";
 
 type PersonRow = { id: string; display_name: string | null; title: string | null; company: string | null; domain: string | null; linkedin_url: string | null };
-type DealRow = { id: string; company_name: string | null; score: number | null; analysis: string | null; team_title: string | null; via: "team" | "company" };
+type DealRow = {
+  id: string;
+  company_name: string | null;
+  domain: string | null;
+  score: number | null;
+  analysis: string | null;
+  team_title: string | null;
+  team_linkedin: string | null;
+  via: "team" | "company";
+};
+/** A company the founder is known to be at: the one given, or a LinkedIn-matched contact's. */
+type Employer = { name: string | null; domain: string | null };
 type HitRow = { source_id: string; page: number; title: string; body: string };
 
 const MAX_PERSONS = 5;
@@ -34,7 +47,8 @@ export const founderEvidence = perDeps((deps: Deps) => {
     `SELECT domain FROM persons WHERE org_id = ? AND lower(company) = ? AND domain IS NOT NULL GROUP BY domain ORDER BY COUNT(*) DESC, domain LIMIT 1`,
   );
   const dealsOfTeam = sqlite.query<DealRow, { org: string; name: string | null; li: string | null }>(
-    `SELECT d.id, d.company_name, d.score, d.analysis, json_extract(t.value, '$.title') AS team_title, 'team' AS via
+    `SELECT d.id, d.company_name, d.domain, d.score, d.analysis, json_extract(t.value, '$.title') AS team_title,
+       json_extract(t.value, '$.linkedin_url') AS team_linkedin, 'team' AS via
      FROM deals d, json_each(d.facts, '$.team') t
      WHERE d.org_id = $org AND d.facts IS NOT NULL
        AND (lower(json_extract(t.value, '$.name')) = $name
@@ -43,7 +57,7 @@ export const founderEvidence = perDeps((deps: Deps) => {
      ORDER BY d.updated_at DESC LIMIT 10`,
   );
   const dealsOfCompany = sqlite.query<DealRow, [string]>(
-    `SELECT id, company_name, score, analysis, NULL AS team_title, 'company' AS via FROM deals WHERE org_id = ? AND company_name IS NOT NULL ORDER BY updated_at DESC`,
+    `SELECT id, company_name, domain, score, analysis, NULL AS team_title, NULL AS team_linkedin, 'company' AS via FROM deals WHERE org_id = ? AND company_name IS NOT NULL ORDER BY updated_at DESC`,
   );
   const pagesNaming = sqlite.query<HitRow, { org: string; q: string }>(
     `SELECT source_id, page, title, body FROM search_index
@@ -59,14 +73,29 @@ export const founderEvidence = perDeps((deps: Deps) => {
     return domainOfDeal.get(orgId, c)?.domain ?? domainOfPeople.get(orgId, c)?.domain ?? null;
   }
 
-  /** Persons named like the founder: at the company's domain when known, never at another one. */
-  function personsByName(orgId: string, name: string, domain: string | null): MatchedPerson[] {
+  /**
+   * Persons named like the founder, sorted out: confirmed when at the given company (its domain,
+   * the contact's company, or a domain named after it); at another company, or with another
+   * LinkedIn profile, they are someone else; with nothing to go by they stay unconfirmed.
+   */
+  function personsByName(orgId: string, name: string, employer: Employer | null, linkedinKey: string | null) {
     const key = nameKey(name);
-    if (!key) return [];
-    const rows = byName.all(orgId, key);
-    const atDomain = domain ? rows.filter((r) => r.domain === domain) : [];
-    if (atDomain.length) return persons(atDomain.slice(0, MAX_PERSONS), "name_and_domain");
-    return persons(rows.filter((r) => !domain || r.domain === null).slice(0, MAX_PERSONS), "name");
+    if (!key) return { confirmed: [] as MatchedPerson[], namesakes: [] as Namesake[] };
+    const confirmed: PersonRow[] = [];
+    const namesakes: Namesake[] = [];
+    for (const r of byName.all(orgId, key)) {
+      const tie = employer ? sameCompany(employer, { name: r.company, domain: r.domain }) : null;
+      const where = [r.title, r.company, r.domain].filter(Boolean).join(", ");
+      const namesake = (reason: Namesake["reason"]) => namesakes.push({ source: "person", id: r.id, name: r.display_name ?? name, where, reason });
+      if (linkedinKey && r.linkedin_url && r.linkedin_url !== linkedinKey) namesake("other_linkedin");
+      else if (tie === true) confirmed.push(r);
+      else namesake(tie === false ? "other_company" : "unconfirmed");
+    }
+    const byDomain = (r: PersonRow) => (employer?.domain && r.domain === employer.domain ? "name_and_domain" : "name_and_company");
+    return {
+      confirmed: confirmed.slice(0, MAX_PERSONS).flatMap((r) => persons([r], byDomain(r))),
+      namesakes: namesakes.slice(0, MAX_PERSONS),
+    };
   }
 
   /** Pooled paths (the run's user plus teammates who share), through the network service. */
@@ -95,9 +124,27 @@ export const founderEvidence = perDeps((deps: Deps) => {
     return { paths, unavailable };
   }
 
-  function deals(orgId: string, name: string | null, linkedinKey: string | null, company: string | null): DealEvidence[] {
+  /**
+   * Deals whose team lists the founder (by LinkedIn, or by name at a company they are known to be
+   * at; other listings of the name are namesakes), then the deals of their company.
+   */
+  function deals(orgId: string, name: string | null, linkedinKey: string | null, company: string | null, employers: Employer[]) {
     const rows: DealRow[] = [];
-    if (name || linkedinKey) rows.push(...dealsOfTeam.all({ org: orgId, name: name ? nameKey(name) : null, li: linkedinKey }));
+    const namesakes: Namesake[] = [];
+    if (name || linkedinKey) {
+      for (const r of dealsOfTeam.all({ org: orgId, name: name ? nameKey(name) : null, li: linkedinKey })) {
+        const listed = normalizeLinkedin(r.team_linkedin);
+        const tie = employers.map((e) => sameCompany(e, { name: r.company_name, domain: r.domain }));
+        const reason: Namesake["reason"] | null =
+          linkedinKey && listed === linkedinKey ? null
+          : linkedinKey && listed ? "other_linkedin"
+          : tie.includes(true) ? null
+          : employers.length ? "other_company"
+          : "unconfirmed";
+        if (reason === null) rows.push(r);
+        else namesakes.push({ source: "deal", id: r.id, name: name ?? "the founder", where: `listed as ${r.team_title ?? "a team member"} in the team of ${r.company_name ?? "a deal"}`, reason });
+      }
+    }
     if (company) {
       const key = companyKey(company);
       rows.push(...dealsOfCompany.all(orgId).filter((d) => d.company_name && companyKey(d.company_name) === key).slice(0, 5));
@@ -115,7 +162,7 @@ export const founderEvidence = perDeps((deps: Deps) => {
         sections: (analysis?.sections ?? []).map((s) => ({ key: s.key, score: s.score ?? null, summary: s.summary ?? null })),
       });
     }
-    return [...out.values()];
+    return { list: [...out.values()], namesakes: namesakes.filter((n) => !out.has(n.id)).slice(0, MAX_PERSONS) };
   }
 
   /** Sentences of documents that name the founder (and the sentence after, when it goes on about them). */
@@ -124,6 +171,8 @@ export const founderEvidence = perDeps((deps: Deps) => {
     if (words.length < 2) return []; // a first name alone would quote strangers
     const phrase = `"${name.replace(/"/g, '""')}"`;
     const needle = name.toLowerCase().replace(/\s+/g, " ");
+    // The sentence after goes with it when it goes on about them ("She ...", "Doe ...").
+    const goesOn = new RegExp(`^(?:He|She|They|His|Her|Their|${words.map(escapeRe).join("|")})\\b`);
     const out: Mention[] = [];
     for (const hit of pagesNaming.all({ org: orgId, q: phrase })) {
       const sentences = hit.body.replace(/\s+/g, " ").split(/(?<=[.!?])\s+(?=[A-Z0-9"“])/);
@@ -131,7 +180,7 @@ export const founderEvidence = perDeps((deps: Deps) => {
         if (!s.toLowerCase().includes(needle)) return;
         let quote = s;
         const next = sentences[i + 1];
-        if (next && /^(He|She|They|His|Her|Their)\b/.test(next)) quote += ` ${next}`;
+        if (next && goesOn.test(next)) quote += ` ${next}`;
         out.push({ documentId: hit.source_id, filename: hit.title, page: hit.page, quote: quote.length > QUOTE_CHARS ? `${quote.slice(0, QUOTE_CHARS - 1)}…` : quote });
       });
       if (out.length >= MAX_MENTIONS) break;
@@ -151,11 +200,19 @@ export const founderEvidence = perDeps((deps: Deps) => {
 
     stage("network");
     const resolvedName = row.name ?? matched.find((p) => p.name)?.name ?? github?.profile?.name ?? null;
-    if (!matched.length && resolvedName) matched = personsByName(orgId, resolvedName, domain);
+    const given: Employer | null = row.company ? { name: row.company, domain } : null;
+    const namesakes: Namesake[] = [];
+    if (!matched.length && resolvedName) {
+      const found = personsByName(orgId, resolvedName, given, input.linkedin_key);
+      matched = found.confirmed;
+      namesakes.push(...found.namesakes);
+    }
     const { paths, unavailable } = matched.length ? pathsTo(orgId, userId, matched) : { paths: [], unavailable: "contact_not_found" as const };
 
     stage("documents");
-    const dealList = deals(orgId, resolvedName, input.linkedin_key, row.company);
+    const employers = [...(given ? [given] : []), ...matched.filter((p) => p.matchedBy === "linkedin" && (p.company || p.domain)).map((p) => ({ name: p.company, domain: p.domain }))];
+    const { list: dealList, namesakes: dealNamesakes } = deals(orgId, resolvedName, input.linkedin_key, row.company, employers);
+    namesakes.push(...dealNamesakes);
     const mentionList = resolvedName ? mentions(orgId, resolvedName) : [];
 
     const sources: SourceRef[] = [];
@@ -174,6 +231,7 @@ export const founderEvidence = perDeps((deps: Deps) => {
       founder: { name: row.name, linkedinUrl: row.linkedin_url, githubUrl: row.github_url, company: row.company },
       resolvedName,
       persons: matched,
+      namesakes,
       paths,
       pathsUnavailable: unavailable,
       deals: dealList,
@@ -187,3 +245,27 @@ export const founderEvidence = perDeps((deps: Deps) => {
 
   return { gather };
 });
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The letters of a domain's name part: "bigcorp.com" -> "bigcorp", "mail.ledgerly.co.uk" -> "ledgerly". */
+function domainName(domain: string): string {
+  const labels = domain.toLowerCase().split(".").filter((l) => !["www", "mail", "email", "co", "com", "org", "net", "io"].includes(l));
+  return (labels.sort((a, b) => b.length - a.length)[0] ?? "").replace(/[^a-z0-9]/g, "");
+}
+
+/** Whether two company keys name the same company ("ledgerly" and "ledgerlyinc" do). */
+const sameKey = (a: string, b: string) => a === b || (Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a)));
+
+/**
+ * Does a person (or deal) belong to the employer? true when the domain or the company name
+ * matches, false when they name another company, null when they say nothing about it.
+ */
+export function sameCompany(employer: Employer, at: Employer): boolean | null {
+  const key = employer.name ? companyKey(employer.name) : null;
+  if (employer.domain && at.domain === employer.domain) return true;
+  if (key && at.name && sameKey(companyKey(at.name), key)) return true;
+  if (key && at.domain && sameKey(domainName(at.domain), key)) return true;
+  if (employer.domain && at.name && sameKey(companyKey(at.name), domainName(employer.domain))) return true;
+  return at.domain || at.name ? false : null;
+}

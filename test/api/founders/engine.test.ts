@@ -108,7 +108,9 @@ describe("the built-in engine", () => {
     expect(r.overall_score).toBeNull();
     expect(r.sources).toEqual([]);
     expect(r.strengths).toEqual([]);
-    expect(r.risks).toContain("Thin evidence: only 0 of 5 metrics could be scored from what the firm has; treat the overall score with caution.");
+    expect(r.risks).toContain(
+      "Thin evidence: only 0 of 5 metrics could be scored from what the firm has (unknown: domain expertise, execution track record, technical depth, leadership, network strength); treat the overall score with caution.",
+    );
     expect(r.byKey.execution_track_record.missing_info).toContain("A deal analysis of Stealth Co (traction)");
   });
 

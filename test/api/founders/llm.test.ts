@@ -61,6 +61,18 @@ describe("the LLM founder engine", () => {
     expect(rec.strengths).toEqual(["Knows the firm well [1]."]);
   });
 
+  test("namesakes reach the prompt as not the founder, and the model is told whose facts to credit", async () => {
+    stub = startLlmStub(() => ({ content: goodAnswer({ sources: [] }) }));
+    c = setup(stub.env);
+    knows(c.t.deps, c.f.users.alice.id, { email: "jane.doe@bigcorp.com", name: "Jane Doe", title: "VP Engineering", company: "BigCorp" }, thread(30, 3, 2));
+    await analyze(c, { name: "Jane Doe", company: "Stealth Startup" });
+    await runAll(c.t);
+    const [system, user] = stub.requests[0].messages.map((m) => m.content!);
+    expect(user).toContain("Not the founder (namesake, not evidence): Jane Doe (VP Engineering, BigCorp, bigcorp.com): at another company than the one given");
+    expect(user).not.toContain("knows them");
+    expect(system).toContain("is not theirs");
+  });
+
   const bad: [string, unknown, RegExp][] = [
     ["a metric left out", goodAnswer({ metrics: goodAnswer().metrics.slice(1) }), /metrics domain_expertise are missing/],
     ["a score over 100", goodAnswer({ metrics: goodAnswer().metrics.map((m) => ({ ...m, score: 140 })) }), /domain_expertise\.score is not null or 0-100/],
