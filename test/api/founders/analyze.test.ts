@@ -29,6 +29,8 @@ describe("request checks", () => {
     ["a LinkedIn URL over http", { linkedin_url: "http://www.linkedin.com/in/jane-doe" }, ["body", "linkedin_url"], "url_parsing"],
     ["a look-alike LinkedIn host", { linkedin_url: "https://linkedin.com.evil.io/in/jane-doe" }, ["body", "linkedin_url"], "url_parsing"],
     ["not a URL", { linkedin_url: "jane doe" }, ["body", "linkedin_url"], "url_parsing"],
+    ["a LinkedIn URL with a malformed percent-encoding", { linkedin_url: "https://www.linkedin.com/in/%E0%A4%A" }, ["body", "linkedin_url"], "url_parsing"],
+    ["a LinkedIn URL whose escapes are not UTF-8", { name: "Jane Doe", linkedin_url: "https://www.linkedin.com/in/jane-%C0%AF" }, ["body", "linkedin_url"], "url_parsing"],
     ["a GitHub repository instead of a user", { github_url: "https://github.com/janedoe/project" }, ["body", "github_url"], "url_parsing"],
     ["a GitHub login with a leading hyphen", { github_url: "https://github.com/-jane" }, ["body", "github_url"], "url_parsing"],
     ["a GitHub URL with credentials", { github_url: "https://user:pw@github.com/janedoe" }, ["body", "github_url"], "url_parsing"],
