@@ -1,61 +1,54 @@
 // The nightly reach-candidates computation. For each user: founders they cannot reach directly
 // but can through a proxy first-degree path, i.e. someone the user knows well (a strong
-// relationship) who is in real contact with the founder (on at least two threads or meetings
-// together in the last year, in the user's own or a sharing teammate's mail and calendar).
-// Fit is scored against the firm's thesis as its own book shows it; every reason is a fact the
-// partner can check.
+// relationship) who is in real contact with the founder (on at least two distinct threads or
+// meetings together in the last year, in the user's own or a sharing teammate's mail and calendar).
+// Fit is scored against the firm's thesis as its own book shows it (sectors and stages of its
+// holdings and deals); every reason is a fact the partner can check (network.reach-reasons.ts).
+// Each candidate keeps whose mail showed the contact: the endpoint hides it as soon as one of
+// them stops sharing (network.reach.ts), and the next run recomputes it from what is still shared.
 import type { Deps } from "../../deps.ts";
 import { newId } from "../../lib/ids.ts";
 import { PATH_COLUMNS, scorePath, type PathRow } from "./network.paths.ts";
-import { sectorsIn, thesisFrom, type Thesis, type ThesisSource } from "./network.thesis.ts";
+import { contactReason, dealOf, founderReason, isHeldCompany, proxyReason, sectorFit, stageFit } from "./network.reach-reasons.ts";
+import { thesisFrom, type BookSource, type FirmBook, type Thesis } from "./network.thesis.ts";
 
-export const FOUNDER_TITLE = /\b(co-?founder|founder|ceo|chief executive)\b/i;
+export { FOUNDER_TITLE } from "./network.reach-reasons.ts";
 export const PROXY_MIN_STRENGTH = 45;
 /** A founder the user already knows this well is reached directly, not through a proxy. */
 export const DIRECT_MAX_STRENGTH = 15;
 export const MIN_SHARED = 2;
 export const WINDOW_DAYS = 365;
 const MAX_PROXIES = 200;
+/** Weights of the fit score (0-1): the book's sectors and stages, the proxy's strength, how much proxy and founder are in touch. */
+const WEIGHTS = { sector: 0.45, stage: 0.15, proxy: 0.25, contact: 0.15 };
 
-type CoContact = { candidate: string; shared: number; last_shared: string };
+type CoContact = { candidate: string; shared: number; meetings: number; last_shared: string; via: string };
 type PersonRow = { id: string; display_name: string | null; title: string | null; company: string | null; domain: string | null; linkedin_url: string | null; location: string | null };
 
-const day = (iso: string) => iso.slice(0, 10);
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
-function sectorReason(person: PersonRow, thesis: Thesis): { fit: number; reason: string } {
-  const mine = sectorsIn([person.title, person.company].filter(Boolean).join(" "));
-  const known = mine.filter((s) => thesis.sectors.has(s)).sort((a, b) => thesis.sectors.get(b)! - thesis.sectors.get(a)!);
-  if (known.length === 0) {
-    return mine.length
-      ? { fit: 0, reason: `${cap(mine[0])} is outside the sectors of the firm's book` }
-      : { fit: 0, reason: "No sector can be read from their title, so no thesis fit is claimed" };
-  }
-  const top = Math.max(...thesis.sectors.values());
-  const n = thesis.sectors.get(known[0])!;
-  return { fit: n / top, reason: `${cap(known[0])}, like ${n} of the ${thesis.holdings} holdings and deals in the firm's book` };
-}
-
-export function computeReachCandidates(deps: Deps, thesisSource: ThesisSource) {
+export function computeReachCandidates(deps: Deps, bookSource: BookSource) {
   const sqlite = deps.db.$client;
   const now = deps.clock.now();
   const nowIso = now.toISOString();
   const since = new Date(now.getTime() - WINDOW_DAYS * 86_400_000).toISOString();
 
-  const orgUsers = sqlite.query<{ id: string; org_id: string; email: string }, []>("SELECT id, org_id, email FROM users WHERE org_id IS NOT NULL ORDER BY org_id");
+  const orgUsers = sqlite.query<{ id: string; org_id: string; email: string; name: string }, []>(
+    "SELECT id, org_id, email, name FROM users WHERE org_id IS NOT NULL ORDER BY org_id",
+  );
   const ownPaths = sqlite.query<PathRow, { me: string }>(
     `SELECT ${PATH_COLUMNS} FROM relationships r JOIN persons p ON p.id = r.person_id JOIN users u ON u.id = r.user_id
      WHERE r.user_id = $me AND r.last_touch_at IS NOT NULL`,
   );
+  // The same message in two partners' mailboxes is two interactions but one thread: counted once (by Message-ID / UID).
   const coContacts = sqlite.query<CoContact, { proxy: string; org: string; me: string; since: string; min: number }>(
-    `SELECT ip2.person_id AS candidate, COUNT(DISTINCT ip1.interaction_id) AS shared, MAX(i.occurred_at) AS last_shared
+    `SELECT ip2.person_id AS candidate, COUNT(DISTINCT i.source_key) AS shared,
+            COUNT(DISTINCT CASE WHEN i.kind = 'meeting' THEN i.source_key END) AS meetings,
+            MAX(i.occurred_at) AS last_shared, json_group_array(DISTINCT i.user_id) AS via
      FROM interaction_people ip1
      JOIN interactions i ON i.id = ip1.interaction_id
      JOIN users u ON u.id = i.user_id
      JOIN interaction_people ip2 ON ip2.interaction_id = ip1.interaction_id AND ip2.person_id != ip1.person_id
      WHERE ip1.person_id = $proxy AND u.org_id = $org AND (u.share_network = 1 OR u.id = $me) AND i.occurred_at >= $since
-     GROUP BY ip2.person_id HAVING COUNT(DISTINCT ip1.interaction_id) >= $min`,
+     GROUP BY ip2.person_id HAVING COUNT(DISTINCT i.source_key) >= $min`,
   );
   const personById = sqlite.query<PersonRow, [string]>("SELECT id, display_name, title, company, domain, linkedin_url, location FROM persons WHERE id = ?");
   const existing = sqlite.query<{ person_id: string; id: string; first_seen_at: string; status: string }, [string]>(
@@ -63,25 +56,29 @@ export function computeReachCandidates(deps: Deps, thesisSource: ThesisSource) {
   );
   const upsert = sqlite.query(
     `INSERT INTO reach_candidates (id, org_id, user_id, person_id, proxy_person_id, full_name, linkedin_url, headline, current_title,
-       current_company, location, candidate_type, fit_score, fit_reasons, path_quality, status, first_seen_at, updated_at)
+       current_company, location, candidate_type, fit_score, fit_reasons, evidence_user_ids, path_quality, status, first_seen_at, updated_at)
      VALUES ($id, $org, $user, $person, $proxy, $name, $linkedin, $headline, $title, $company, $location, 'founder', $fit, $reasons,
-       'proxy_first_degree', $status, $first, $now)
+       $evidence, 'proxy_first_degree', $status, $first, $now)
      ON CONFLICT (user_id, person_id) DO UPDATE SET proxy_person_id = excluded.proxy_person_id, full_name = excluded.full_name,
        linkedin_url = excluded.linkedin_url, headline = excluded.headline, current_title = excluded.current_title,
        current_company = excluded.current_company, location = excluded.location, fit_score = excluded.fit_score,
-       fit_reasons = excluded.fit_reasons, updated_at = excluded.updated_at`,
+       fit_reasons = excluded.fit_reasons, evidence_user_ids = excluded.evidence_user_ids, updated_at = excluded.updated_at`,
   );
   const drop = sqlite.query("DELETE FROM reach_candidates WHERE user_id = ? AND person_id = ?");
 
   const stats = { users: 0, candidates: 0, removed: 0 };
-  const theses = new Map<string, Thesis>();
+  const firms = new Map<string, { book: FirmBook; thesis: Thesis }>();
   const allUsers = orgUsers.all();
   const orgEmails = new Set(allUsers.map((u) => u.email.toLowerCase()));
+  const userNames = new Map(allUsers.map((u) => [u.id, u.name]));
 
   for (const user of allUsers) {
     stats.users++;
-    let thesis = theses.get(user.org_id);
-    if (!thesis) theses.set(user.org_id, (thesis = thesisFrom(thesisSource(user.org_id))));
+    let firm = firms.get(user.org_id);
+    if (!firm) {
+      const book = bookSource(user.org_id);
+      firms.set(user.org_id, (firm = { book, thesis: thesisFrom(book) }));
+    }
     const firmDomain = user.email.slice(user.email.indexOf("@") + 1).toLowerCase();
 
     const scored = ownPaths.all({ me: user.id }).map((r) => scorePath(r, now));
@@ -106,18 +103,28 @@ export function computeReachCandidates(deps: Deps, thesisSource: ThesisSource) {
     const kept = new Set<string>();
     sqlite.transaction(() => {
       for (const [candidateId, { proxy, co }] of best) {
-        const person = personById.get(candidateId);
-        if (!person?.display_name || !FOUNDER_TITLE.test(person.title ?? "")) continue;
-        if (person.domain === firmDomain) continue;
-        const sector = sectorReason(person, thesis);
+        const row = personById.get(candidateId);
+        if (!row?.display_name || row.domain === firmDomain) continue;
+        const person = { ...row, display_name: row.display_name };
+        const deal = dealOf(person, firm.book);
+        const who = founderReason(person, deal);
+        // Not a founder by their title (a CEO counts only with their round on record), or already in the portfolio.
+        if (!who || isHeldCompany(person, firm.book)) continue;
+        const sector = sectorFit(person, deal, firm.thesis);
+        const stage = stageFit(person, deal, firm.thesis);
         const intensity = Math.min(1, co.shared / 6);
-        const fit = Math.round((0.55 * sector.fit + 0.3 * (proxy.strength_score! / 100) + 0.15 * intensity) * 1000) / 1000;
+        const fit = WEIGHTS.sector * sector.fit + WEIGHTS.stage * stage.fit + WEIGHTS.proxy * (proxy.strength_score! / 100) + WEIGHTS.contact * intensity;
         const s = proxy.signals!;
+        const proxyName = proxy.name ?? proxy.email ?? "your contact";
+        const via: string[] = JSON.parse(co.via);
+        // The key user's own mail first, then teammates' by name.
+        const whose = [...(via.includes(user.id) ? ["your"] : []), ...via.filter((id) => id !== user.id).map((id) => `${userNames.get(id) ?? "a teammate"}'s`)];
         const reasons = [
-          `${person.title}${person.company && !person.title!.includes(person.company) ? ` at ${person.company}` : ""}`,
+          who,
           sector.reason,
-          `You know ${proxy.name ?? proxy.email} well (strength ${Math.round(proxy.strength_score!)}: ${plural(s.emails_sent + s.emails_received, "email")}, ${plural(s.meetings, "meeting")}, last in touch ${day(s.last_touch_at!)})`,
-          `${proxy.name ?? proxy.email} and ${person.display_name} were together on ${co.shared === 1 ? "1 email or meeting" : `${co.shared} emails or meetings`} in the last year, most recently on ${day(co.last_shared)}`,
+          stage.reason,
+          proxyReason({ name: proxyName, strength: proxy.strength_score!, emailsSent: s.emails_sent, emailsReceived: s.emails_received, meetings: s.meetings, firstTouchAt: s.first_touch_at!, lastTouchAt: s.last_touch_at! }),
+          contactReason(proxyName, person.display_name, { shared: co.shared, meetings: co.meetings, lastShared: co.last_shared, via: whose }),
         ];
         const prior = before.get(candidateId);
         upsert.run({
@@ -132,8 +139,9 @@ export function computeReachCandidates(deps: Deps, thesisSource: ThesisSource) {
           title: person.title,
           company: person.company,
           location: person.location,
-          fit,
+          fit: Math.round(fit * 1000) / 1000,
           reasons: JSON.stringify(reasons),
+          evidence: JSON.stringify(via),
           status: prior?.status ?? "new",
           first: prior?.first_seen_at ?? nowIso,
           now: nowIso,
@@ -141,7 +149,7 @@ export function computeReachCandidates(deps: Deps, thesisSource: ThesisSource) {
         kept.add(candidateId);
         stats.candidates++;
       }
-      // A founder no longer reachable this way (the proxy went cold, or the user now knows them) leaves the list.
+      // A founder no longer reachable this way (the proxy went cold, the user now knows them, a teammate stopped sharing) leaves the list.
       for (const personId of before.keys()) {
         if (!kept.has(personId)) {
           drop.run(user.id, personId);

@@ -1,5 +1,6 @@
 // Reach candidates: founders the key user can reach through someone they know well. The nightly
-// job (jobs/reach-candidates.ts) computes them; the endpoint only serves what it stored.
+// job (jobs/reach-candidates.ts) computes them; the endpoint only serves what it stored, minus
+// what rests on mail a teammate no longer shares.
 import { perDeps, type Deps } from "../../deps.ts";
 import type { Principal } from "../../http/auth.ts";
 import { linkedinUrl } from "./network.identity.ts";
@@ -22,14 +23,20 @@ type CandidateRow = {
 };
 
 export const reachService = perDeps((deps: Deps) => {
-  const list = deps.db.$client.query<CandidateRow, { me: string; take: number }>(
-    `SELECT * FROM reach_candidates WHERE user_id = $me ORDER BY fit_score DESC, full_name LIMIT $take`,
+  // A candidate whose evidence came from a teammate's mail is served only while that teammate
+  // still shares (and is still in the org): opting out withdraws it at once, not at the next run.
+  const list = deps.db.$client.query<CandidateRow, { me: string; org: string; take: number }>(
+    `SELECT rc.* FROM reach_candidates rc
+     WHERE rc.user_id = $me AND NOT EXISTS (
+       SELECT 1 FROM json_each(rc.evidence_user_ids) j
+       WHERE j.value != $me AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = j.value AND u.org_id = $org AND u.share_network = 1))
+     ORDER BY rc.fit_score DESC, rc.full_name LIMIT $take`,
   );
 
   function candidates(principal: Principal, limit: number) {
     return {
       scope: "key_user" as const,
-      candidates: list.all({ me: principal.userId, take: limit }).map((r) => ({
+      candidates: list.all({ me: principal.userId, org: principal.orgId, take: limit }).map((r) => ({
         candidate_id: r.id,
         full_name: r.full_name,
         linkedin_url: linkedinUrl(r.linkedin_url),

@@ -1,10 +1,16 @@
+// Reach candidates on a hand-built network and a hand-built firm book: who is a founder
+// candidate, fit against the sectors AND stages of the firm's holdings and deals, reasons that
+// state checkable facts (and say when a fact is missing), threads counted once across mailboxes,
+// and candidates resting on a teammate's mail withdrawn the moment that teammate stops sharing.
 import { afterEach, describe, expect, test } from "bun:test";
 import { graphWriter, type PersonFacts } from "../../../src/modules/network/network.graph.ts";
 import { computeReachCandidates } from "../../../src/modules/network/network.reach-compute.ts";
+import type { FirmBook } from "../../../src/modules/network/network.thesis.ts";
+import { orgsService } from "../../../src/modules/orgs/orgs.service.ts";
+import { importPortfolioBook } from "../../helpers/book.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { TestClock } from "../../helpers/clock.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
-import { importPortfolioBook } from "../../helpers/book.ts";
 import { knows, thread } from "../../helpers/network.ts";
 
 let t: TestApp;
@@ -13,12 +19,12 @@ afterEach(() => t?.close());
 
 const DAY = 86_400_000;
 let n = 0;
-/** A message from `from` to the user with others on copy: who is in contact with whom. */
-function copied(userId: string, from: PersonFacts, others: PersonFacts[], daysAgo: number) {
+/** A message from `from` to the user with others on copy: who is in contact with whom. `key` reuses a Message-ID. */
+function copied(userId: string, from: PersonFacts, others: PersonFacts[], daysAgo: number, key = `msg:reach-${++n}`) {
   t.deps.db.transaction(() => {
     const w = graphWriter(t.deps, userId);
     w.interaction({
-      sourceKey: `msg:reach-${++n}`,
+      sourceKey: key,
       kind: "email",
       occurredAt: new Date(t.clock.now().getTime() - daysAgo * DAY),
       participantCount: 2 + others.length,
@@ -29,60 +35,125 @@ function copied(userId: string, from: PersonFacts, others: PersonFacts[], daysAg
   });
 }
 
-const book = ["Fintech", "B2B payments", "Fintech infrastructure", "Climate software", "Digital health"];
-const thesis = () => book;
+// Fintech is the firm's biggest sector (6 companies); climate has 3 companies and 2 deals, one in
+// diligence. Seed is its most common stage (4 of 9 holdings).
+const BOOK: FirmBook = {
+  holdings: [
+    { name: "Verdant", website: "verdant.earth", sector: "Climate software", stage: "seed" },
+    { name: "Helio Grid", website: "heliogrid.com", sector: "Climate software", stage: "series_a" },
+    { name: "Gridline", website: "gridline.io", sector: "Energy", stage: "seed" },
+    { name: "Bolt Pay", website: "boltpay.io", sector: "Fintech", stage: "seed" },
+    { name: "Ledgerly", website: "ledgerly.io", sector: "Payments infrastructure", stage: "series_a" },
+    { name: "Coinrail", website: "coinrail.com", sector: "Fintech", stage: "series_b" },
+    { name: "Tallybook", website: "tallybook.com", sector: "B2B payments", stage: "seed" },
+    { name: "Tallybook", website: "https://www.tallybook.com/", sector: "B2B payments", stage: "series_b" }, // a second fund's holding of the same company
+    { name: "Payfast", website: "payfast.com", sector: "Fintech", stage: "growth" },
+    { name: "Finmo", website: "finmo.com", sector: "Lending", stage: "growth" },
+  ],
+  deals: [
+    { name: "Carbonstack", domain: "carbonstack.io", kind: "company", pipelineStage: "diligence", sector: "Climate software", roundStage: "Seed" },
+    { name: "Voltway", domain: "voltway.io", kind: "company", pipelineStage: "new", sector: "Energy storage", roundStage: "Series B" },
+    { name: "Mediq", domain: "mediq.health", kind: "company", pipelineStage: "screening", sector: "Digital health", roundStage: "Series A" },
+    { name: "Some Fund III", domain: "somefund.com", kind: "fund", pipelineStage: "new", sector: null, roundStage: null },
+  ],
+};
+const book = () => BOOK;
 
 const proxy = { email: "jane@bank.com", name: "Jane Proxy", title: "Partner" };
-const founder = { email: "sam@ledgerly.io", name: "Sam Founder", title: "Co-founder & CEO", company: "Ledgerly (payments infrastructure)" };
 
 function setup() {
   t = createTestApp({ clock: new TestClock("2026-11-22T12:00:00.000Z") });
   f = seedIdentity(t.deps);
+  // 16 emails (the latest 2 days ago) and a meeting 5 days ago: a strong relationship of Alice's
+  // (each copied() thread adds an email from Jane).
   knows(t.deps, f.users.alice.id, proxy, [...thread(16, 6, 2), { daysAgo: 5, direction: "meeting" }]);
 }
 
+/** The person seen with the proxy on two threads of Alice's (10 and 40 days ago). */
+function twice(person: PersonFacts, userId = f.users.alice.id) {
+  copied(userId, proxy, [person], 10);
+  copied(userId, proxy, [person], 40);
+}
+
+const candidates = async (key = f.keys.read.secret) => (await t.request("GET", "/api/v1/network/reach/candidates", { key })).json.candidates as any[];
+const byName = async () => Object.fromEntries((await candidates()).map((c) => [c.full_name, c]));
+
 describe("reach candidates", () => {
-  test("a founder the user can reach through someone they know well, with reasons a partner can check", async () => {
+  test("a founder reachable through someone the user knows well, with reasons that state checkable facts", async () => {
     setup();
-    copied(f.users.alice.id, proxy, [founder], 10);
-    copied(f.users.alice.id, proxy, [founder, { email: "x@y.com", name: "Extra Person", title: "Engineer" }], 40);
-    const stats = computeReachCandidates(t.deps, thesis);
-    expect(stats.candidates).toBe(1);
-    const res = await t.request("GET", "/api/v1/network/reach/candidates", { key: f.keys.read.secret });
-    expect(res.status).toBe(200);
-    expect(res.json.scope).toBe("key_user");
-    expect(res.json.candidates).toHaveLength(1);
-    const c = res.json.candidates[0];
+    twice({ email: "ana@carbonwise.io", name: "Ana Carbon", title: "Co-founder & CTO (carbon accounting)" });
+    expect(computeReachCandidates(t.deps, book).candidates).toBe(1);
+    const [c] = await candidates();
     expect(c).toMatchObject({
-      full_name: "Sam Founder",
-      current_title: "Co-founder & CEO",
-      current_company: "Ledgerly (payments infrastructure)",
+      full_name: "Ana Carbon",
+      current_title: "Co-founder & CTO (carbon accounting)",
       candidate_type: "founder",
       path_quality: "proxy_first_degree",
       is_proxy_first_degree: true,
       status: "new",
       first_seen_at: "2026-11-22T12:00:00.000Z",
     });
-    expect(c.fit_score).toBeGreaterThan(0.5);
-    expect(c.fit_score).toBeLessThanOrEqual(1);
-    expect(c.fit_reasons[0]).toBe("Co-founder & CEO at Ledgerly (payments infrastructure)");
-    expect(c.fit_reasons[1]).toBe("Fintech, like 3 of the 5 holdings and deals in the firm's book");
-    expect(c.fit_reasons[2]).toMatch(/^You know Jane Proxy well \(strength \d+: 18 emails, 1 meeting, last in touch 2026-11-20\)$/);
-    expect(c.fit_reasons[3]).toBe("Jane Proxy and Sam Founder were together on 2 emails or meetings in the last year, most recently on 2026-11-12");
+    expect(c.fit_reasons).toEqual([
+      "Co-founder & CTO (carbon accounting)",
+      // Carbon accounting is climate software, not fintech, though "accounting" alone would be and fintech is the bigger sector.
+      "Climate, from their title: the firm has backed 3 climate companies (Verdant, Helio Grid, Gridline) and has seen 2 climate deals (1 in diligence or at IC)",
+      "No round of theirs is on record, so no stage fit is claimed",
+      expect.stringMatching(/^Reachable through Jane Proxy \(strong, strength \d+\): 18 emails and 1 meeting with you since 2026-08-22, last on 2026-11-20$/),
+      "Jane Proxy and Ana Carbon were on 2 emails together in the last year, most recently on 2026-11-12 (seen in your mail and calendar)",
+    ]);
+    // Sector fit 3+2 against fintech's 6; no stage; a strong proxy; 2 of 6 threads.
+    expect(c.fit_score).toBeGreaterThan(0.6);
+    expect(c.fit_score).toBeLessThan(0.85);
   });
 
-  test("not a candidate: seen with the proxy only once, not a founder, no name, or already known directly", async () => {
+  test("stages: a CEO whose round is in the firm's pipeline is a candidate, fitted against the stages of the book", async () => {
     setup();
-    copied(f.users.alice.id, proxy, [founder], 10); // once only
-    copied(f.users.alice.id, proxy, [{ email: "eng@co.com", name: "Eng", title: "Engineer" }], 10);
-    copied(f.users.alice.id, proxy, [{ email: "eng@co.com", name: "Eng", title: "Engineer" }], 20);
-    copied(f.users.alice.id, proxy, [{ email: "anon@startup.io", title: "Founder" }], 10);
-    copied(f.users.alice.id, proxy, [{ email: "anon@startup.io", title: "Founder" }], 20);
+    twice({ email: "ceo@carbonstack.io", name: "Cara Stack", title: "CEO", company: "Carbonstack" });
+    twice({ email: "vic@voltway.io", name: "Vic Volt", title: "CEO" });
+    twice({ email: "lee@mediq.health", name: "Lee Medi", title: "Founder & CEO" });
+    computeReachCandidates(t.deps, book);
+    const c = await byName();
+    expect(c["Cara Stack"].fit_reasons[0]).toBe("CEO at Carbonstack, whose round is in the firm's pipeline (diligence)");
+    expect(c["Vic Volt"].fit_reasons[0]).toBe("CEO at Voltway, whose round is in the firm's pipeline (new)");
+    // Tallybook counts once, at the stage of the first of its two holdings.
+    expect(c["Cara Stack"].fit_reasons[2]).toBe("Raising a seed round (per their deal, Carbonstack): seed is the stage of 4 of the firm's 9 holdings and 1 of its 3 deals with a known round");
+    expect(c["Vic Volt"].fit_reasons[2]).toBe("Raising a Series B round (per their deal, Voltway): Series B is the stage of 1 of the firm's 9 holdings and 1 of its 3 deals with a known round");
+    // No sector in Lee's title: their company's deal says it.
+    expect(c["Lee Medi"].fit_reasons[1]).toBe("Health, from their deal (Mediq): the firm holds no health company and has seen 1 health deal");
+    expect(c["Lee Medi"].fit_reasons[2]).toBe("Raising a Series A round (per their deal, Mediq): Series A is the stage of 2 of the firm's 9 holdings and 1 of its 3 deals with a known round");
+    // Same sector, same proxy, same contact: the firm's most common stage fits better.
+    expect(c["Cara Stack"].fit_score).toBeGreaterThan(c["Vic Volt"].fit_score);
+    expect(c["Vic Volt"].fit_score).toBeGreaterThan(c["Lee Medi"].fit_score);
+  });
+
+  test("who is no candidate: a CEO with no founder wording and no round on record, a founder the firm backs, a one-off, a non-founder, no name, someone known directly", async () => {
+    setup();
+    twice({ email: "boss@megacorp.com", name: "Big Boss", title: "CEO", company: "Megacorp (5,000 people)" });
+    twice({ email: "chief@bank.com", name: "Chief Exec", title: "Chief Executive Officer" });
+    twice({ email: "founder@boltpay.io", name: "Bo Pay", title: "Founder & CEO" }); // a portfolio company's founder
+    copied(f.users.alice.id, proxy, [{ email: "once@startup.io", name: "Once Only", title: "Founder" }], 10);
+    twice({ email: "eng@co.com", name: "Eng", title: "Engineer" });
+    twice({ email: "anon@startup.io", title: "Founder" });
     const known = { email: "kim@known.io", name: "Kim Known", title: "Founder & CEO" };
-    copied(f.users.alice.id, proxy, [known], 10);
-    copied(f.users.alice.id, proxy, [known], 20);
+    twice(known);
     knows(t.deps, f.users.alice.id, known, thread(10, 3, 1));
-    expect(computeReachCandidates(t.deps, thesis).candidates).toBe(0);
+    expect(computeReachCandidates(t.deps, book).candidates).toBe(0);
+  });
+
+  test("sector names read as a partner writes them, and a sector outside the book says so", async () => {
+    setup();
+    twice({ email: "a@ai.io", name: "Ai Founder", title: "Founder, AI infrastructure" });
+    twice({ email: "s@saas.io", name: "Saas Founder", title: "Co-founder (vertical SaaS)" });
+    twice({ email: "r@bots.io", name: "Rob Bots", title: "Founder, robotics" });
+    twice({ email: "v@vague.io", name: "Val Vague", title: "Founder" });
+    const withAi: FirmBook = { ...BOOK, holdings: [...BOOK.holdings, { name: "Delta AI", website: "delta.ai", sector: "AI", stage: "seed" }, { name: "Flowdesk", website: "flowdesk.com", sector: "Vertical SaaS", stage: "seed" }] };
+    computeReachCandidates(t.deps, () => withAi);
+    const c = await byName();
+    expect(c["Ai Founder"].fit_reasons[1]).toBe("AI, from their title: the firm has backed 1 AI company (Delta AI)");
+    expect(c["Saas Founder"].fit_reasons[1]).toBe("SaaS, from their title: the firm has backed 1 SaaS company (Flowdesk)");
+    expect(c["Rob Bots"].fit_reasons[1]).toBe("Robotics, from their title, is outside the sectors of the firm's holdings and deals");
+    expect(c["Val Vague"].fit_reasons[1]).toBe("No sector can be read from their title, so no sector fit is claimed");
+    expect(c["Rob Bots"].fit_score).toBeLessThan(c["Ai Founder"].fit_score);
   });
 
   test("a proxy who is only a weak acquaintance does not make a path", () => {
@@ -90,56 +161,70 @@ describe("reach candidates", () => {
     f = seedIdentity(t.deps);
     const weak = { email: "weak@bank.com", name: "Weak Tie" };
     knows(t.deps, f.users.alice.id, weak, thread(1, 1, 200));
-    copied(f.users.alice.id, weak, [founder], 10);
-    copied(f.users.alice.id, weak, [founder], 11);
-    expect(computeReachCandidates(t.deps, thesis).candidates).toBe(0);
+    copied(f.users.alice.id, weak, [{ email: "sam@x.io", name: "Sam", title: "Founder" }], 10);
+    copied(f.users.alice.id, weak, [{ email: "sam@x.io", name: "Sam", title: "Founder" }], 11);
+    expect(computeReachCandidates(t.deps, book).candidates).toBe(0);
   });
 
-  test("a sharing teammate's mail shows contact; a non-sharing teammate's does not; other orgs never", async () => {
+  test("one thread in two partners' mailboxes counts once", () => {
     setup();
-    // Bob does not share: his threads with Jane and Sam are invisible to Alice's computation.
-    copied(f.users.bob.id, proxy, [founder], 10);
-    copied(f.users.bob.id, proxy, [founder], 12);
-    expect(computeReachCandidates(t.deps, thesis).candidates).toBe(0);
     t.deps.db.$client.query("UPDATE users SET share_network = 1 WHERE id = ?").run(f.users.bob.id);
-    computeReachCandidates(t.deps, thesis);
-    const alice = await t.request("GET", "/api/v1/network/reach/candidates", { key: f.keys.read.secret });
-    expect(alice.json.candidates.map((c: any) => c.full_name)).toEqual(["Sam Founder"]);
-    const carol = await t.request("GET", "/api/v1/network/reach/candidates", { key: f.keys.otherOrgWrite.secret });
-    expect(carol.json.candidates).toEqual([]);
+    const sam = { email: "sam@x.io", name: "Sam", title: "Founder" };
+    copied(f.users.alice.id, proxy, [sam], 10, "msg:same-thread@x");
+    copied(f.users.bob.id, proxy, [sam], 10, "msg:same-thread@x");
+    expect(computeReachCandidates(t.deps, book).candidates).toBe(0);
+  });
+});
+
+describe("reach candidates and sharing", () => {
+  const sam = { email: "sam@ledgerly.dev", name: "Sam Founder", title: "Co-founder & CEO", company: "Ledgerly Dev (payments infrastructure)" };
+
+  test("a non-sharing teammate's mail never counts; other orgs never see anything", async () => {
+    setup();
+    twice(sam, f.users.bob.id); // Bob does not share
+    expect(computeReachCandidates(t.deps, book).candidates).toBe(0);
+    t.deps.db.$client.query("UPDATE users SET share_network = 1 WHERE id = ?").run(f.users.bob.id);
+    computeReachCandidates(t.deps, book);
+    const [c] = await candidates();
+    expect(c.fit_reasons[4]).toMatch(/\(seen in Bob Baker's mail and calendar\)$/);
+    expect(await candidates(f.keys.otherOrgWrite.secret)).toEqual([]);
+  });
+
+  test("opting out withdraws at once every candidate that rests on the teammate's mail; the next run rebuilds from what is still shared", async () => {
+    setup();
+    const orgs = orgsService(t.deps);
+    orgs.setSharing(f.users.bob.id, true);
+    const pat = { email: "pat@mixed.io", name: "Pat Mixed", title: "Founder" };
+    twice(sam, f.users.bob.id); // only in Bob's mail
+    twice(pat); // in Alice's mail twice...
+    copied(f.users.bob.id, proxy, [pat], 20); // ...and once more in Bob's
+    computeReachCandidates(t.deps, book);
+    expect((await candidates()).map((c) => c.full_name).sort()).toEqual(["Pat Mixed", "Sam Founder"]);
+    expect((await byName())["Pat Mixed"].fit_reasons[4]).toMatch(/^Jane Proxy and Pat Mixed were on 3 emails together .*\(seen in your and Bob Baker's mail and calendar\)$/);
+
+    orgs.setSharing(f.users.bob.id, false); // what `admin user share off` and the web opt-out call
+    expect(await candidates()).toEqual([]);
+    // Bob's own list is his: his mail still counts for him.
+    expect(await candidates(f.keys.bobRead.secret)).toEqual([]);
+    computeReachCandidates(t.deps, book);
+    const after = await candidates();
+    expect(after.map((c) => c.full_name)).toEqual(["Pat Mixed"]);
+    expect(after[0].fit_reasons[4]).toMatch(/^Jane Proxy and Pat Mixed were on 2 emails together .*\(seen in your mail and calendar\)$/);
   });
 
   test("a rerun keeps first_seen_at and status, and drops founders no longer reachable", async () => {
     setup();
-    copied(f.users.alice.id, proxy, [founder], 10);
-    copied(f.users.alice.id, proxy, [founder], 20);
-    computeReachCandidates(t.deps, thesis);
-    const first = (await t.request("GET", "/api/v1/network/reach/candidates", { key: f.keys.read.secret })).json.candidates[0];
+    twice(sam);
+    computeReachCandidates(t.deps, book);
+    const [first] = await candidates();
     t.clock.advance(DAY);
-    computeReachCandidates(t.deps, thesis);
-    const again = (await t.request("GET", "/api/v1/network/reach/candidates", { key: f.keys.read.secret })).json.candidates[0];
+    computeReachCandidates(t.deps, book);
+    const [again] = await candidates();
     expect(again.candidate_id).toBe(first.candidate_id);
     expect(again.first_seen_at).toBe(first.first_seen_at);
     expect(again.updated_at).toBe("2026-11-23T12:00:00.000Z");
-    // Alice now knows Sam herself: no proxy needed any more.
-    knows(t.deps, f.users.alice.id, founder, thread(10, 2, 1));
-    expect(computeReachCandidates(t.deps, thesis)).toMatchObject({ candidates: 0, removed: 1 });
-  });
-
-  test("outside the book's sectors: a low fit that says so; no sector readable: says that too", async () => {
-    setup();
-    const robo = { email: "rob@bots.io", name: "Rob Bots", title: "Founder, robotics" };
-    const vague = { email: "val@vague.io", name: "Val Vague", title: "CEO" };
-    for (const p of [robo, vague]) {
-      copied(f.users.alice.id, proxy, [p], 10);
-      copied(f.users.alice.id, proxy, [p], 20);
-    }
-    computeReachCandidates(t.deps, thesis);
-    const list = (await t.request("GET", "/api/v1/network/reach/candidates", { key: f.keys.read.secret })).json.candidates;
-    const byName = Object.fromEntries(list.map((c: any) => [c.full_name, c]));
-    expect(byName["Rob Bots"].fit_reasons[1]).toBe("Robotics is outside the sectors of the firm's book");
-    expect(byName["Val Vague"].fit_reasons[1]).toBe("No sector can be read from their title, so no thesis fit is claimed");
-    expect(byName["Rob Bots"].fit_score).toBeLessThan(0.5);
+    knows(t.deps, f.users.alice.id, sam, thread(10, 2, 1)); // Alice now knows Sam herself
+    expect(computeReachCandidates(t.deps, book)).toMatchObject({ candidates: 0, removed: 1 });
   });
 
   test("limit bounds", async () => {
@@ -150,21 +235,23 @@ describe("reach candidates", () => {
 });
 
 describe("the reach-candidates job", () => {
-  test("is registered, scores against the imported portfolio book, and its output is what the endpoint serves", async () => {
+  test("reads the firm's book through the portfolio and deals services, and its output is what the endpoint serves", async () => {
     setup();
     importPortfolioBook(t.deps, f.orgs.acme.id);
-    // An analysed fintech deal in the pipeline counts too (its facts as the deal engine stores them).
+    // An analysed fintech deal raising a seed round, in screening (its facts as the deal engine stores them).
+    const facts = { company: { name: "Paystack Two", domain: "paystack2.com", sector: "fintech" }, round: { stage: "seed" }, team: [] };
     t.deps.db.$client
-      .query(`INSERT INTO deals (id, org_id, created_by, kind, source, target_key, facts, created_at, updated_at) VALUES (?, ?, ?, 'company', 'upload', 'name:pay', ?, 'now', 'now')`)
-      .run(crypto.randomUUID(), f.orgs.acme.id, f.users.alice.id, JSON.stringify({ company: { sector: "fintech" } }));
-    copied(f.users.alice.id, proxy, [founder], 10);
-    copied(f.users.alice.id, proxy, [founder], 30);
+      .query(`INSERT INTO deals (id, org_id, created_by, company_name, domain, kind, stage, source, target_key, facts, created_at, updated_at) VALUES (?, ?, ?, 'Paystack Two', 'paystack2.com', 'company', 'screening', 'upload', 'name:pay', ?, 'now', 'now')`)
+      .run(crypto.randomUUID(), f.orgs.acme.id, f.users.alice.id, JSON.stringify(facts));
+    twice({ email: "cto@paystack2.com", name: "Tia Pay", title: "CEO" });
+    twice({ email: "sam@ledgerly.dev", name: "Sam Founder", title: "Founder (payments)" });
     const { findJob } = await import("../../../jobs/index.ts");
-    expect(await findJob("reach-candidates")!.runOnce(t.deps)).toMatchObject({ candidates: 1 });
-    const c = (await t.request("GET", "/api/v1/network/reach/candidates", { key: f.keys.read.secret })).json.candidates[0];
-    // The book: Robotics (two funds' holdings of one company), Fintech, Health, AI, Climate; and the fintech deal.
-    expect(c.fit_reasons[1]).toBe("Fintech, like 2 of the 7 holdings and deals in the firm's book");
-    // Another org's key sees none of it.
-    expect((await t.request("GET", "/api/v1/network/reach/candidates", { key: f.keys.otherOrgWrite.secret })).json.candidates).toEqual([]);
+    expect(await findJob("reach-candidates")!.runOnce(t.deps)).toMatchObject({ candidates: 2 });
+    const c = await byName();
+    // The book: Acme Robotics (two funds' holdings of one company), Bolt Payments (fintech, seed), Cedar Health, Delta AI (seed), Échelle (seed).
+    expect(c["Sam Founder"].fit_reasons[1]).toBe("Fintech, from their title: the firm has backed 1 fintech company (Bolt Payments) and has seen 1 fintech deal");
+    expect(c["Tia Pay"].fit_reasons[0]).toBe("CEO at Paystack Two, whose round is in the firm's pipeline (screening)");
+    expect(c["Tia Pay"].fit_reasons[2]).toBe("Raising a seed round (per their deal, Paystack Two): seed is the stage of 3 of the firm's 5 holdings and 1 of its 1 deal with a known round");
+    expect(await candidates(f.keys.otherOrgWrite.secret)).toEqual([]);
   });
 });
