@@ -213,6 +213,43 @@ describe("redelivery", () => {
       [200, "succeeded"],
     ]);
   });
+
+  test("while an attempt is in flight: 409 with Retry-After, nothing changes, no second send; once it ends, redelivery works", async () => {
+    setup();
+    let hold = true;
+    const r = receiver(async (n) => {
+      while (n === 1 && hold) await Bun.sleep(5);
+      return new Response(null, { status: n === 1 ? 500 : 200 });
+    });
+    const hook = await register(t, f, r.url());
+    finishRun(t, f);
+    const first = createDispatcher(t.deps).drain();
+    while (r.received.length === 0) await Bun.sleep(5);
+    const [leased] = rows();
+    expect(leased).toMatchObject({ status: "pending", attempts: 0, lease_until: expect.any(String) });
+
+    const redeliver = () => t.request("POST", `/api/v1/webhooks/${hook.id}/deliveries/${leased.id}/redeliver`, { key: f.keys.write.secret });
+    const refused = await redeliver();
+    expect(refused.status).toBe(409);
+    // the lease: the receiver timeout (10 s) + 15 s, and the clock has not moved
+    expect(refused.headers.get("retry-after")).toBe("25");
+    expect(refused.json).toEqual({ detail: "An attempt of this delivery is in flight; try again in 25 s" });
+    expect(rows()[0]).toEqual(leased);
+    // another worker finds nothing to send meanwhile
+    expect(await createDispatcher(t.deps).drain()).toMatchObject({ attempted: 0 });
+
+    hold = false;
+    expect(await first).toMatchObject({ attempted: 1, retrying: 1 });
+    const [afterAttempt] = await ledger(t, f, hook.id);
+    expect(afterAttempt).toMatchObject({ status: "pending", attempts: 1, last_response_code: 500 });
+    expect(afterAttempt.next_attempt_at! > t.clock.now().toISOString()).toBe(true);
+
+    const queued = await redeliver();
+    expect(queued.status).toBe(202);
+    expect(queued.json.delivery).toMatchObject({ status: "pending", attempts: 1, next_attempt_at: t.clock.now().toISOString() });
+    expect(await runJob()).toMatchObject({ attempted: 1, succeeded: 1 });
+    expect(r.received.map((x) => x.headers["webhook-id"])).toEqual([leased.id, leased.id]);
+  });
 });
 
 describe("throughput and latency mechanics", () => {

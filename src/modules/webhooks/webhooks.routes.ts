@@ -155,7 +155,14 @@ export function webhookRoutes(deps: Deps) {
           operationId: "redeliverWebhookDelivery",
           tags,
           summary: "Queue one delivery again now, with a fresh retry schedule and the same webhook-id",
-          responses: jsonResponses({ 202: RedeliveredModel }),
+          responses: {
+            ...jsonResponses({ 202: RedeliveredModel }),
+            409: {
+              description: "An attempt of this delivery is in flight; try again after Retry-After seconds",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+              headers: { "Retry-After": { schema: { type: "integer" }, description: "Seconds until the attempt's lease lapses at the latest" } },
+            },
+          },
         },
       },
     );

@@ -2,7 +2,7 @@
 // list, delete (cancelling pending deliveries), rotate the secret, read deliveries, redeliver one.
 // Another org's endpoint, a deleted one and a non-UUID id are all simply not found.
 import { perDeps, type Deps } from "../../deps.ts";
-import { conflict, invalid, notFound } from "../../http/errors.ts";
+import { ApiError, conflict, invalid, notFound } from "../../http/errors.ts";
 import { checkPublicUrl, SafeFetchError, systemResolver, type Resolver } from "../../http/safe-fetch.ts";
 import { isUuid, newId } from "../../lib/ids.ts";
 import { WEBHOOK_EVENTS } from "./webhooks.model.ts";
@@ -146,10 +146,13 @@ export const webhooksService = perDeps((deps: Deps) => {
     `SELECT attempt, attempted_at AS attemptedAt, duration_ms AS durationMs, response_code AS responseCode, error, outcome
      FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt`,
   );
+  // Never while a worker holds the row: its attempt's finish would overwrite the new schedule, and
+  // clearing its lease would let a second worker send the same delivery at once.
   const requeue = sqlite.query<DeliveryRow, { id: string; now: string }>(
-    `UPDATE webhook_deliveries SET status = 'pending', round_attempts = 0, round_started_at = $now, next_attempt_at = $now, lease_until = NULL
-     WHERE id = $id RETURNING ${DELIVERY_COLUMNS}`,
+    `UPDATE webhook_deliveries SET status = 'pending', round_attempts = 0, round_started_at = $now, next_attempt_at = $now
+     WHERE id = $id AND (lease_until IS NULL OR lease_until <= $now) RETURNING ${DELIVERY_COLUMNS}`,
   );
+  const leaseOf = sqlite.query<{ leaseUntil: string | null }, [string]>("SELECT lease_until AS leaseUntil FROM webhook_deliveries WHERE id = ?");
 
   function mustGet(orgId: string, webhookId: string): EndpointRow {
     const row = isUuid(webhookId) ? liveById.get(webhookId, orgId) : null;
@@ -229,9 +232,20 @@ export const webhooksService = perDeps((deps: Deps) => {
     return { row, attempts: attemptsOf.all(row.id) };
   }
 
-  /** Queues one delivery again, now, with a fresh schedule; its id (the webhook-id) stays the same. */
+  /**
+   * Queues one delivery again, now, with a fresh schedule; its id (the webhook-id) stays the same.
+   * While an attempt is in flight (the row is leased): 409 with Retry-After, the seconds until the
+   * lease lapses at the latest (the attempt usually ends well before).
+   */
   function redeliver(orgId: string, webhookId: string, deliveryId: string): DeliveryRow {
-    const row = requeue.get({ id: mustGetDelivery(orgId, webhookId, deliveryId).id, now: clock.now().toISOString() })!;
+    const id = mustGetDelivery(orgId, webhookId, deliveryId).id;
+    const now = clock.now();
+    const row = requeue.get({ id, now: now.toISOString() });
+    if (!row) {
+      const until = leaseOf.get(id)?.leaseUntil;
+      const seconds = Math.max(1, Math.ceil(((until ? Date.parse(until) : now.getTime()) - now.getTime()) / 1000));
+      throw new ApiError(409, `An attempt of this delivery is in flight; try again in ${seconds} s`, { "Retry-After": String(seconds) });
+    }
     queueMicrotask(() => deps.bus.publish(WEBHOOKS_WAKE_TOPIC, row.id));
     return row;
   }
