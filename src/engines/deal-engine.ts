@@ -44,7 +44,8 @@ export type DealAnalysis = {
 
 export type DealEngineInput = {
   pages: SourcePage[];
-  hints: { companyName?: string | null; website?: string | null; kind?: "company" | "fund" | null };
+  /** `siteTitle`: the website's <title>, when the material is a website. */
+  hints: { companyName?: string | null; website?: string | null; kind?: "company" | "fund" | null; siteTitle?: string | null };
   progress(stage: string): void;
 };
 

@@ -1,111 +1,144 @@
-// The built-in deal engine: deterministic, offline, explainable. It reads the material sentence by
-// sentence, files each under the sections its words speak to, scores a section from the concrete
-// signals its evidence carries (figures, names, growth), and quotes that evidence. A section the
-// material does not speak to is null with a reason, never a guess.
+// The built-in deal engine: deterministic, offline, explainable. It reads the material as units
+// (slide titles apart from sentences, boilerplate set aside), files each sentence under the
+// sections its words or its slide title speak to, and scores a section from the concrete signals
+// (figures, names, growth) of the sentences it quotes: a score counts only what is quoted. A
+// section the material does not speak to is null with a reason, never a guess.
 import { COMPANY_SECTIONS, FUND_SECTIONS, type DealAnalysis, type DealEngine, type DealEngineInput, type Evidence, type Section, type SourcePage } from "../deal-engine.ts";
-import { extractFacts, moneyIn } from "./deal-facts.ts";
+import { readFacts } from "./deal-facts.ts";
+import { statedFundTerms, statedTrackRecord } from "./deal-fund-terms.ts";
+import { mentionIn, moneyIn } from "./deal-money.ts";
+import { describeRaise, isRaiseStatement } from "./deal-round.ts";
+import { quotable, readMaterial, type Topic, type Unit } from "./deal-text.ts";
 
-type Rule = { words: RegExp; signals: [RegExp, number][]; acronyms?: RegExp };
+type Rule = { words?: RegExp; acronyms?: RegExp; signals: [RegExp, number][]; about: string };
 
 // Signals are what a partner would count as substance: a number, a name, a comparison.
 const RULES: Record<string, Rule> = {
   team: {
     // Fund teams are partners: general, managing, venture, founding (never "limited partners").
-    words: /\b(founder|co-?founder|ceo|cto|coo|team|previously|ex-|former|phd|years of experience|led|built|hired|engineers?|(general|managing|venture|founding) partners?|investment committee)\b/i,
+    words: /\b(founder|co-?founder|ceo|cto|coo|team|previously|ex-|former|phd|years of experience|hired|engineers?|(general|managing|venture|founding) partners?|investment committee)\b/i,
     signals: [[/\b(ex-|former(ly)?|previously)\b/i, 15], [/\b(phd|md|mba)\b/i, 10], [/\b\d+\+? years\b/i, 10], [/\b(exit|sold|acquired|ipo)\b/i, 20], [/\b(google|meta|stripe|amazon|apple|microsoft|mckinsey|goldman)\b/i, 10]],
+    about: "the team",
   },
   market: {
     words: /\b(market|industry|customers? segment|opportunity|demand|spend)\b/i,
     // Case-sensitive: "Sam" is a founder, "SAM" a market.
     acronyms: /\b(TAM|SAM|SOM)\b/,
-    signals: [[/\$\s?\d+(\.\d+)?\s?(b|bn|billion|trillion)\b/i, 25], [/\b(cagr|growing|growth)\b/i, 10], [/\b(TAM|SAM|SOM)\b/, 15]],
+    signals: [[/(?:[$€£]\s?\d+(?:[.,]\d+)?\s?(?:b|bn|billion|tn|trillion)\b|\d+(?:[.,]\d+)?\s?(?:bn|billion|trillion)\s?(?:€|\$|£|eur|usd|gbp)?)/i, 25], [/\b(cagr|growing|growth)\b/i, 10], [/\b(TAM|SAM|SOM)\b/, 15]],
+    about: "the market (its size, growth or segments)",
   },
   product: {
     words: /\b(product|platform|feature|launch(ed)?|api|app|technology|patent|integrat\w*|workflow|roadmap)\b/i,
     signals: [[/\b(launched|live|in production|shipping|released)\b/i, 15], [/\b(patent|proprietary)\b/i, 15], [/\b(integrat\w+)\b/i, 10], [/\bapi\b/i, 5]],
+    about: "the product",
   },
   traction: {
     words: /\b(arr|mrr|revenue|customers?|users|growth|pilots?|contracts?|retention|nrr|gmv|bookings|signed)\b/i,
-    signals: [[/\b(arr|mrr)\b/i, 15], [/\d+(\.\d+)?\s?%/, 10], [/\b\d[\d,]*\+?\s+(customers|users|clients|companies)\b/i, 15], [/\b(\d+x|tripled|doubled)\b/i, 15], [/\b(retention|nrr)\b/i, 10]],
+    signals: [
+      [/\b(arr|mrr)\b/i, 15], [/\d+(\.\d+)?\s?%/, 10], [/\b\d[\d,]*\+?\s+(customers|users|clients|companies|firms)\b/i, 15], [/\b(\d+x|tripled|doubled)\b/i, 15], [/\b(retention|nrr)\b/i, 10],
+      [/\b\d+\s+(pilots?|paid pilots?|contracts?|lois?|design partners|logos)\b/i, 10],
+    ],
+    about: "traction (customers, revenue, growth)",
   },
   business_model: {
-    words: /\b(pricing|subscription|saas|per seat|per user|margin|take rate|fee|license|monetiz\w*|contract value|acv|ltv|cac)\b/i,
-    signals: [[/\b(gross margin|margins?)\b/i, 15], [/\b(acv|ltv|cac|payback)\b/i, 15], [/\$\s?\d/, 10], [/\b(subscription|recurring)\b/i, 10]],
+    // How the company is paid: a price per unit or period, a subscription, a take rate, a licence, usage.
+    words:
+      /\b(pricing|priced?|subscriptions?|saas|\w+aas|as-a-service|per (seat|user|licen[cs]e|transaction|order|site|location|device|kwh|unit|employee|member|shipment|api call)|per \w+ per (month|year|week|day)|margins?|take rate|fees?|commissions?|licen[cs](e|es|ing)|monetiz\w*|monetis\w*|contract value|acv|ltv|cac|payback|usage-based|pay-as-you-go|revenue share|freemium|charges?)\b/i,
+    signals: [
+      [/[$€£]\s?\d[\d.,]*\s?[km]?\s*(per|\/)\s*[a-z]+|\bpriced at\s+[$€£]\s?\d/i, 15],
+      [/\b(gross margin|margins?)\b/i, 15],
+      [/\b(acv|ltv|cac|payback)\b/i, 15],
+      [/\b(subscriptions?|recurring|\d+-year contracts?|annual contracts?|licen[cs]e)\b/i, 10],
+      [/\b\d+(\.\d+)?\s?%\s*(fee|take rate|commission)|\b(take rate|commission)\b[^.]{0,20}\d+(\.\d+)?\s?%/i, 15],
+    ],
+    about: "the business model (pricing, revenue model, margins)",
   },
   competition: {
     words: /\b(competitors?|competition|alternatives?|incumbents?|unlike|versus|vs\.?|differentiat\w*|moat|advantage)\b/i,
     signals: [[/\b(unlike|versus|vs\.?)\b/i, 15], [/\b(moat|defensib\w*|network effects?)\b/i, 15], [/\b(competitors?|incumbents?)\b/i, 10]],
+    about: "competitors or alternatives",
   },
   financials: {
     words: /\b(burn|runway|revenue|ebitda|profit\w*|cash|forecast|projections?|break-?even|expenses?|p&l)\b/i,
-    signals: [[/\b(burn|runway)\b/i, 15], [/\$\s?\d/, 10], [/\b(break-?even|profitab\w*)\b/i, 15], [/\b\d+\s+months\b/i, 10]],
+    signals: [[/\b(burn|runway)\b/i, 15], [/[$€£]\s?\d/, 10], [/\b(break-?even|profitab\w*)\b/i, 15], [/\b\d+\s+months\b/i, 10], [/\b(revenue|ebitda|gross profit|net income)\b[^.]{0,40}\d/i, 10]],
+    about: "financials (burn, runway, revenue, projections)",
   },
   round: {
-    words: /\b(raising|raise|round|seed|pre-seed|series [a-e]|valuation|pre-money|post-money|investors?|use of funds|safe|convertible)\b/i,
-    signals: [[/\b(raising|raise)\b.*\$\s?\d/i, 20], [/\b(pre-money|post-money|valuation)\b/i, 15], [/\b(use of funds)\b/i, 10], [/\b(lead|led by|committed)\b/i, 10]],
+    // Filed by `isRoundStatement`: this company's raise, never someone else's or an earlier round.
+    signals: [
+      [/\b(raising|raise|seeking|ask)\b.*(\d\s?(k|m|mm|mn|mio\.?|million|bn|billion)(?![a-z])|[$€£]\s?\d)/i, 20],
+      [/\b(pre-money|post-money|valuation)\b/i, 15], [/\b(pre-?seed|seed|series [a-e])\b/i, 10], [/\b(use of funds)\b/i, 10], [/\b(lead investor|led by|committed|term sheet)\b/i, 10],
+    ],
+    about: "this round (the raise, its stage or its valuation)",
   },
   strategy: {
     words: /\b(strategy|thesis|focus|sectors?|stage|geograph\w*|invest(s|ing)? in|target companies)\b/i,
     signals: [[/\b(seed|series a|early[- ]stage|growth)\b/i, 10], [/\b(thesis|focus)\b/i, 15]],
+    about: "the fund's strategy",
   },
   fund_terms: {
-    words: /\b(fund size|target size|hard cap|management fee|carry|carried interest|gp commit\w*|hurdle|term|close)\b/i,
+    words: /\b(fund size|target size|hard cap|management fee|carry|carried interest|gp commit\w*|hurdle|economics|terms?|close)\b|\b\d(\.\d+)?\/\d{2}\b/i,
     // Size, fees, carry and the GP's own money: the terms an LP reads first.
-    signals: [[/\$\s?\d+(\.\d+)?\s?(m|mm|million|b|bn)\b/i, 15], [/\b\d+(\.\d+)?\s?%/, 15], [/\b(hurdle|gp commit\w*)\b/i, 10], [/\bcarr(y|ied interest)\b/i, 10], [/\bmanagement fee\b/i, 10]],
+    signals: [[/[$€£]\s?\d+(\.\d+)?\s?(m|mm|million|b|bn)\b/i, 15], [/\b\d+(\.\d+)?\s?%|\b\d(\.\d+)?\/\d{2}\b/i, 15], [/\b(hurdle|gp commit\w*)\b/i, 10], [/\bcarr(y|ied interest)\b|\b\d(\.\d+)?\/\d{2}\b/i, 10], [/\bmanagement fee\b/i, 10]],
+    about: "the fund's terms (size, fees, carry, GP commitment)",
   },
   portfolio_construction: {
-    words: /\b(portfolio construction|initial checks?|check size|reserves?|follow-?on|ownership|number of companies|concentrat\w*)\b/i,
-    signals: [[/\b\d+\s*(-|to)\s*\d+\s+(companies|investments)\b/i, 20], [/\b(reserves?|follow-?on)\b/i, 10], [/\b\d+(\.\d+)?\s?%\s+ownership\b/i, 15]],
+    words: /\b(portfolio construction|initial checks?|check size|reserves?|reserved|follow-?ons?|ownership|number of companies|concentrat\w*)\b/i,
+    signals: [[/\b\d+\s*(-|–|to)\s*\d+\s+(companies|investments)\b/i, 20], [/\b(reserves?|reserved|follow-?ons?)\b/i, 10], [/\b\d+(\.\d+)?\s?%\s+ownership\b|\bownership\s+(of\s+)?\d+/i, 15]],
+    about: "portfolio construction (check sizes, reserves, ownership)",
   },
   track_record: {
     words: /\b(track record|prior funds?|fund i{1,3}\b|tvpi|dpi|irr|moic|realized|exits?)\b/i,
-    signals: [[/\b(tvpi|dpi|irr|moic)\b/i, 20], [/\b\d+(\.\d+)?\s?x\b/i, 15], [/\b(exits?|realized)\b/i, 10], [/\birr\b[^.]{0,30}?\d+(\.\d+)?\s?%/i, 10]],
+    signals: [[/\b(tvpi|dpi|irr|moic)\b/i, 20], [/\b\d+(\.\d+)?\s?x\b/i, 15], [/\b(exits?|realized)\b/i, 10], [/\birr\b[^.]{0,30}?\d+(\.\d+)?\s?%|\d+(\.\d+)?\s?%[^.]{0,10}\birr\b/i, 10]],
+    about: "a track record (prior funds' TVPI, DPI or IRR)",
   },
   lp_base: {
     words: /\b(lps?|limited partners?|endowments?|family offices?|fund of funds|pension|anchor|institutional)\b/i,
     signals: [[/\b(anchor|institutional|endowments?|pension)\b/i, 15], [/\b(committed|commitments?)\b/i, 10], [/\b(family offices?|fund of funds|insurers?|sovereign)\b/i, 10]],
+    about: "the LP base",
   },
 };
 
-const NO_EVIDENCE = "The material says nothing about this";
+// Slide titles that put a sentence in a section even when its own words do not.
+const TOPIC_SECTION: Record<"company" | "fund", Partial<Record<Topic, string>>> = {
+  company: { team: "team", market: "market", product: "product", traction: "traction", business_model: "business_model", competition: "competition", financials: "financials" },
+  fund: { team: "team", strategy: "strategy", fund_terms: "fund_terms", portfolio_construction: "portfolio_construction", track_record: "track_record", lp_base: "lp_base", investors: "lp_base" },
+};
+const ROUND_WORDS = /\b(pre-?money|post-?money|valuation|use of funds|SAFE|convertible notes?|lead investor|term sheet)\b/;
+const MAX_QUOTES = 5;
 
+const reasonFor = (key: string) => `No statement in the material addresses ${RULES[key].about}.`;
+
+/** The sentences of a page, as the engine reads them (titles and boilerplate left out). */
 export function sentencesOf(page: SourcePage): string[] {
-  return page.text
-    .replace(/\s+/g, " ")
-    .split(/(?<=[.!?])\s+(?=[A-Z0-9$"“])|\s[•·▪●]\s/)
-    .map((s) => s.trim())
-    .filter((s) => s.length >= 20 && s.length <= 600);
+  return quotable(readMaterial([page])).map((u) => u.text);
 }
 
-function scoreSection(key: string, title: string, evidence: { quote: string; page: SourcePage }[]): Section {
-  if (evidence.length === 0) return { key, title, score: null, summary: null, evidence: [], unavailable_reason: NO_EVIDENCE };
-  const rule = RULES[key];
-  let points = 20; // the material addresses the topic at all
-  const quoted: Evidence[] = [];
-  const seenSignals = new Set<number>();
-  for (const e of evidence) {
-    let counted = false;
-    rule.signals.forEach(([re, w], i) => {
-      if (re.test(e.quote) && !seenSignals.has(i)) {
-        seenSignals.add(i);
-        points += w;
-        counted = true;
-      }
-    });
-    if (counted || quoted.length < 2) {
-      quoted.push({ quote: e.quote.length > 300 ? `${e.quote.slice(0, 297)}...` : e.quote, document_id: e.page.documentId, page: e.page.page, ...(e.page.url ? { url: e.page.url } : {}) });
-    }
-    if (quoted.length >= 4) break;
-  }
-  points += Math.min(15, (evidence.length - 1) * 3); // depth: the topic is discussed, not mentioned
-  const score = Math.min(100, points);
+function evidenceOf(u: Unit): Evidence {
+  return { quote: u.text.length > 300 ? `${u.text.slice(0, 297)}...` : u.text, document_id: u.page.documentId, page: u.page.page, ...(u.page.url ? { url: u.page.url } : {}) };
+}
+
+/**
+ * Quotes the statements that carry a signal (at most five), or, when none does, the first two that
+ * address the topic; the score counts each signal once, and only from what is quoted.
+ */
+function scoreSection(key: string, title: string, filed: Unit[], stated: string[]): Section {
+  if (filed.length === 0) return { key, title, score: null, summary: null, evidence: [], unavailable_reason: reasonFor(key) };
+  const { signals } = RULES[key];
+  const carrying = filed.filter((u) => signals.some(([re]) => re.test(u.text))).slice(0, MAX_QUOTES);
+  const quoted = carrying.length ? carrying : filed.slice(0, 2);
+  const seen = signals.filter(([re]) => quoted.some((u) => re.test(u.text)));
+  const score = Math.min(100, 20 + seen.reduce((sum, [, w]) => sum + w, 0) + Math.min(15, (quoted.length - 1) * 3));
   const strength = score >= 70 ? "well supported" : score >= 45 ? "partly supported" : "thinly supported";
+  const n = quoted.length;
   return {
     key,
     title,
     score,
-    summary: `${title}: ${strength} by ${evidence.length} statement${evidence.length === 1 ? "" : "s"} in the material (${seenSignals.size} concrete signal${seenSignals.size === 1 ? "" : "s"}).`,
-    evidence: quoted,
+    summary:
+      `${title}: ${strength} by ${n} quoted statement${n === 1 ? "" : "s"} (${seen.length} concrete signal${seen.length === 1 ? "" : "s"}).` +
+      (stated.length ? ` Stated: ${stated.join(key === "track_record" ? "; " : ", ")}.` : ""),
+    evidence: quoted.map(evidenceOf),
     unavailable_reason: null,
   };
 }
@@ -122,34 +155,48 @@ export const builtinDealEngine: DealEngine = {
   async analyze({ pages, hints, progress }: DealEngineInput): Promise<DealAnalysis> {
     progress("extract");
     const kind = hints.kind ?? detectKind(pages);
-    const facts = extractFacts(pages, { ...hints, kind });
+    const { facts, units, round, fund } = readFacts(pages, { ...hints, kind });
     progress("classify");
     const catalogue = kind === "fund" ? FUND_SECTIONS : COMPANY_SECTIONS;
-    const filed = new Map<string, { quote: string; page: SourcePage }[]>(catalogue.map(([k]) => [k, []]));
-    for (const page of pages) {
-      for (const sentence of sentencesOf(page)) {
-        for (const [key] of catalogue) {
-          const rule = RULES[key];
-          if (rule.words.test(sentence) || rule.acronyms?.test(sentence)) filed.get(key)!.push({ quote: sentence, page });
-        }
+    const filed = new Map<string, Unit[]>(catalogue.map(([k]) => [k, []]));
+    const teamNames = facts.team.map((m) => m.name);
+    for (const u of quotable(units)) {
+      for (const [key] of catalogue) {
+        const rule = RULES[key];
+        const byTitle = u.topic !== null && TOPIC_SECTION[kind][u.topic] === key;
+        const byWords =
+          key === "round"
+            ? isRaiseStatement(u) || ROUND_WORDS.test(u.text)
+            : key === "team"
+              ? u.topic !== "investors" && (rule.words!.test(u.text) || teamNames.some((n) => u.text.includes(n)))
+              : rule.words!.test(u.text) || !!rule.acronyms?.test(u.text);
+        if (byTitle || byWords) filed.get(key)!.push(u);
       }
     }
     progress("score");
-    const sections = catalogue.map(([key, title]) => scoreSection(key, title, filed.get(key)!));
+    const stated: Record<string, string[]> = fund ? { fund_terms: statedFundTerms(units, fund), track_record: statedTrackRecord(units) } : {};
+    const raise = round ? describeRaise(round) : "";
+    const sections = catalogue.map(([key, title]) => {
+      const section = scoreSection(key, title, filed.get(key)!, stated[key] ?? []);
+      return key === "round" && raise && section.summary ? { ...section, summary: `${section.summary} ${raise}` } : section;
+    });
     const scored = sections.filter((s) => s.score !== null);
     const score = scored.length ? Math.round(scored.reduce((s, x) => s + x.score!, 0) / scored.length) : null;
     progress("summarize");
     const name = facts.company.name ?? "The company";
     const amount = facts.round.amount !== null ? moneyIn(facts.round.amount, facts.round.currency) : null;
+    const stage = facts.round.stage ? ` (${facts.round.stage})` : "";
     const summary = [
       `${name}${facts.company.sector ? ` (${facts.company.sector})` : ""}: ${scored.length} of ${sections.length} sections supported by the material.`,
       kind === "fund"
         ? amount
           ? `Target fund size ${amount}.`
-          : "No fund size stated."
+          : fund?.hardCap
+            ? `No target fund size stated (hard cap ${mentionIn(fund.hardCap)}).`
+            : "No target fund size stated."
         : amount
-          ? `Raising ${amount}${facts.round.stage ? ` (${facts.round.stage})` : ""}.`
-          : "No round size stated.",
+          ? `Raising ${amount}${stage}.`
+          : raise || "No round size stated.",
       scored.length ? `Strongest: ${[...scored].sort((a, b) => b.score! - a.score!)[0].title.toLowerCase()}.` : "",
       sections.filter((s) => s.score === null).length ? `Not addressed: ${sections.filter((s) => s.score === null).map((s) => s.title.toLowerCase()).join(", ")}.` : "",
     ]

@@ -1,103 +1,205 @@
-// Structured facts from a deck's text: the company, the round and the team. Each fact is read
-// from a pattern a deck actually uses; what no pattern finds stays null.
+// Structured facts from deal material: the company, the round and the team. Each fact is read from
+// the statements that carry it (the company's own name on its cover or site, "based in", "founded
+// in", the raise); what nothing states stays null, never a default.
 import { sectorsIn } from "../../modules/network/network.thesis.ts";
-import type { DealFacts, SourcePage } from "../deal-engine.ts";
+import type { DealEngineInput, DealFacts, SourcePage } from "../deal-engine.ts";
+import { companyRound, fundSize, type CompanyRound, type FundSize } from "./deal-round.ts";
+import { extractTeam } from "./deal-team.ts";
+import { quotable, readMaterial, topicOfHeading, type Unit } from "./deal-text.ts";
 
-const CURRENCY: Record<string, string> = { $: "USD", "US$": "USD", "€": "EUR", "£": "GBP", usd: "USD", eur: "EUR", gbp: "GBP", chf: "CHF" };
-const SCALE: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mm: 1e6, mn: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9 };
+export { moneyIn, parseMoney } from "./deal-money.ts";
 
-const MONEY = /(US\$|\$|€|£|\b(?:USD|EUR|GBP|CHF)\s?)\s?(\d+(?:[.,]\d+)?)\s?(k|thousand|mm|mn|m|million|bn|b|billion)?\b/i;
+type Hints = DealEngineInput["hints"];
 
-/** "$3.5M" -> { amount: 3500000, currency: "USD" }. */
-export function parseMoney(text: string): { amount: number; currency: string } | null {
-  const m = MONEY.exec(text);
-  if (!m) return null;
-  const currency = CURRENCY[m[1].trim().toLowerCase()] ?? CURRENCY[m[1].trim()] ?? null;
-  const n = Number(m[2].replace(",", "."));
-  if (!currency || !Number.isFinite(n)) return null;
-  return { amount: Math.round(n * (m[3] ? SCALE[m[3].toLowerCase()] : 1)), currency };
+const TLD = "com|io|ai|co|app|dev|tech|health|vc|fund|capital|ventures|net|org|eu|de|fr|uk|nl|se|ch|at|es|it|us|ca|xyz|so|sh|ly|me|energy|bio|finance|money|studio|systems|cloud";
+const URL_RE = new RegExp(`\\b(?:https?:\\/\\/)?(?:www\\.)?([a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.(?:${TLD}))\\b(?![.-]?[a-z0-9])`, "gi");
+// Addresses that are never the company's own site.
+const NOT_OWN_SITE = /(^|\.)(linkedin|docsend|google|notion|gmail|googlemail|outlook|hotmail|yahoo|icloud|proton|protonmail|calendly|youtube|twitter|x|facebook|instagram|github|medium|crunchbase|angel|wellfound|dropbox|figma|pitch|box)\.[a-z.]+$/;
+
+const letters = (s: string) =>
+  s.toLowerCase().replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss").normalize("NFD").replace(/\p{M}/gu, "").replace(/[^a-z0-9]/g, "");
+const plainLetters = (s: string) => s.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "").replace(/[^a-z0-9]/g, "");
+
+/** The registrable label of a domain, without "get"/"try"-style prefixes: "getpaylane.com" -> "paylane". */
+function domainLabel(domain: string): string {
+  const parts = domain.split(".");
+  const label = parts.length > 2 && /^(co|com)$/.test(parts[parts.length - 2]) ? parts[parts.length - 3] : parts[parts.length - 2];
+  return label.replace(/-/g, "").replace(/^(get|try|use|join|hello|go|meet)(?=[a-z]{4,})/, "");
 }
 
-export function moneyIn(amount: number, currency: string | null): string {
-  const sym = currency === "USD" ? "$" : currency === "EUR" ? "€" : currency === "GBP" ? "£" : `${currency ?? ""} `;
-  if (amount >= 1e9) return `${sym}${(amount / 1e9).toFixed(amount % 1e9 ? 1 : 0)}B`;
-  if (amount >= 1e6) return `${sym}${(amount / 1e6).toFixed(amount % 1e6 ? 1 : 0)}M`;
-  if (amount >= 1e3) return `${sym}${Math.round(amount / 1e3)}K`;
-  return `${sym}${amount}`;
+/** Whether a name and a domain spell the same thing ("Kältewerk" and kaeltewerk.de). */
+export function nameMatchesDomain(name: string, domain: string): boolean {
+  const label = domainLabel(domain);
+  return [letters(name), plainLetters(name)].some((n) => n.length >= 3 && label.length >= 3 && (n.includes(label) || label.includes(n)));
 }
 
-const STAGE = /\b(pre-?seed|seed|series\s+[a-e]|growth round|bridge)\b/i;
-const TITLES = "CEO|CTO|COO|CFO|CPO|Co-?founder(?:\\s*&\\s*(?:CEO|CTO|COO))?|Founder(?:\\s*&\\s*(?:CEO|CTO))?|Chief [A-Z][a-z]+ Officer|VP [A-Z][a-z]+|Head of [A-Z][a-z]+|General Partner|Managing Partner|Partner|Principal";
-const PERSON = "([A-Z][a-z]+(?:[-' ][A-Z][a-z]+){1,2})";
-const TEAM_PATTERNS = [
-  new RegExp(`${PERSON}\\s*[,—–:-]\\s*(${TITLES})\\b`, "g"),
-  new RegExp(`${PERSON}\\s*\\((${TITLES})\\)`, "g"),
-  new RegExp(`\\b(${TITLES})\\s*[,—–:-]?\\s+${PERSON}`, "g"),
-];
-const LINKEDIN = /(?:https?:\/\/)?(?:www\.)?linkedin\.com\/in\/[\w%-]+/gi;
-const URL_RE = /\b(?:https?:\/\/)?(?:www\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|io|ai|co|app|dev|tech|health|vc|fund|capital|net|org|eu|de|fr|uk))\b/gi;
+const NOT_A_COMPANY_NAME = /\b(deck|presentation|pitch|overview|update|round|series|seed|agenda|contents|introduction|thank you|appendix|vision|mission|welcome|home|homepage|coming soon)\b/i;
 
-function firstMatch(pages: SourcePage[], re: RegExp): RegExpExecArray | null {
-  for (const p of pages) {
-    const m = re.exec(p.text);
-    if (m) return m;
+/** A short line in title case: "Northwind Robotics", "Flowcash", "Harbor Ventures". */
+function nameLike(text: string): boolean {
+  const words = text.split(/\s+/);
+  return (
+    words.length <= 5 &&
+    text.length <= 40 &&
+    words.every((w) => /^[\p{Lu}\d]/u.test(w) || /^(&|and|of|for|the|de|von|van)$/.test(w)) &&
+    /^\p{Lu}/u.test(text) &&
+    !NOT_A_COMPANY_NAME.test(text) &&
+    !topicOfHeading(text) &&
+    !/[$€£%@]|\d{3}/.test(text)
+  );
+}
+
+const GENERIC_NAME_WORD = /^(fund|the|global|group|capital|ventures|partners|labs|health|data|cloud|smart|open|next|new|first|united|digital)$/i;
+
+type Candidate = { name: string; order: number; fromTitle: boolean };
+
+/**
+ * The company's name: as submitted; else the site title's part or a cover line that the domain
+ * spells; else the one the text repeats; else the site title; else the cover's first name-like line.
+ */
+function companyName(units: Unit[], hints: Hints, domains: string[]): string | null {
+  if (hints.companyName?.trim()) return hints.companyName.trim();
+  const candidates: Candidate[] = [];
+  for (const part of (hints.siteTitle ?? "").split(/\s+[|–—·:-]\s+|:\s+|\s\|\s?/)) {
+    const name = part.trim();
+    if (name && nameLike(name)) candidates.push({ name, order: -1, fromTitle: true });
+  }
+  const firstPage = units.filter((u) => u.pageIndex === 0 && !u.boilerplate).slice(0, 12);
+  for (const u of firstPage) {
+    for (const part of u.text.replace(/[.:!]$/, "").split(/\s+[|–—·-]\s+/)) if (nameLike(part.trim())) candidates.push({ name: part.trim(), order: u.order, fromTitle: false });
+  }
+  if (candidates.length === 0) return null;
+  const byDomain = candidates.find((c) => domains.some((d) => nameMatchesDomain(c.name, d)));
+  if (byDomain) return byDomain.name;
+  // The whole name repeated, else its first word when that word is distinctive ("Northwind builds").
+  const recurrence = (c: Candidate) => {
+    const count = (word: string) => {
+      const needle = new RegExp(`(?<![\\p{L}])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "u");
+      return units.filter((u) => u.order !== c.order && !u.boilerplate && needle.test(u.text)).length;
+    };
+    const first = c.name.split(/\s+/)[0];
+    return count(c.name) || (first !== c.name && first.length >= 4 && !GENERIC_NAME_WORD.test(first) ? count(first) : 0);
+  };
+  const repeated = candidates.map((c) => ({ c, n: recurrence(c) })).filter((x) => x.n > 0);
+  if (repeated.length) return repeated.sort((a, b) => b.n - a.n || a.c.order - b.c.order)[0].c.name;
+  // A cover line nobody repeats is still the deck's title; a website's text is not a cover.
+  const deck = units[0]?.page.documentId !== null;
+  return (candidates.find((c) => c.fromTitle) ?? (deck ? candidates[0] : undefined))?.name ?? null;
+}
+
+function domainsIn(units: Unit[]): { domain: string; pageIndex: number }[] {
+  const out: { domain: string; pageIndex: number }[] = [];
+  for (const u of units) {
+    for (const m of u.text.matchAll(URL_RE)) {
+      const domain = m[1].toLowerCase().replace(/^www\./, "");
+      if (!NOT_OWN_SITE.test(domain) && !out.some((d) => d.domain === domain)) out.push({ domain, pageIndex: u.pageIndex });
+    }
+  }
+  return out;
+}
+
+const hostOf = (website: string) => new URL(/^https?:\/\//i.test(website) ? website : `https://${website}`).hostname.replace(/^www\./, "");
+
+const DESCRIBES = /\b(is (?:a|an|the)|are (?:a|an|the)|helps?|builds?|enables?|lets|makes it|provides?|offers?|develops?|automates?|turns?)\b/i;
+
+/** The company saying what it does: its name (or "We") as the subject of "is a", "builds", "helps". */
+function description(units: Unit[], name: string | null): string | null {
+  const statements = quotable(units).filter((u) => u.topic !== "team" && u.topic !== "advisors" && u.topic !== "investors");
+  const first = name?.split(/\s+/)[0];
+  const subjects = [first && new RegExp(`^(?:${[name!, first].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})\\b`, "u"), /^(?:We|Our (?:platform|product|company))\b/];
+  for (const subject of subjects) {
+    if (!subject) continue;
+    const hit = statements.find((u) => subject.test(u.text) && DESCRIBES.test(u.text));
+    if (hit) return hit.text.length > 300 ? `${hit.text.slice(0, 297)}...` : hit.text;
   }
   return null;
 }
 
-// A fund's "round" is the fund itself: its target size (else the hard cap); it has no round stage.
-const FUND_SIZE = /\b(?:target(?: fund)? size|fund size|targeting|target of|raising)\b[^.\n]{0,30}?(?:US\$|\$|€|£|\b(?:USD|EUR|GBP)\s?)\s?\d[^.\n]*/i;
-const HARD_CAP = /\bhard cap\b[^.\n]{0,20}?(?:US\$|\$|€|£|\b(?:USD|EUR|GBP)\s?)\s?\d[^.\n]*/i;
+/** The sector the company's own self-description names (name, description, cover); else one the text keeps naming. */
+function sector(units: Unit[], name: string | null, desc: string | null, siteTitle: string | null | undefined): string | null {
+  const count = (texts: string[]) => {
+    const tally = new Map<string, number>();
+    for (const t of texts) for (const s of sectorsIn(t)) tally.set(s, (tally.get(s) ?? 0) + 1);
+    return tally;
+  };
+  const best = (tally: Map<string, number>, min: number) => {
+    let pick: string | null = null;
+    for (const [s, n] of tally) if (n >= min && (pick === null || n > tally.get(pick)!)) pick = s;
+    return pick;
+  };
+  const cover = units.filter((u) => u.pageIndex === 0 && !u.boilerplate).slice(0, 4).map((u) => u.text);
+  const own = best(count([name ?? "", desc ?? "", siteTitle ?? "", ...cover]), 1);
+  // Elsewhere one passing word ("we care about") is not a sector: it must come up twice.
+  return own ?? best(count(quotable(units).map((u) => u.text)), 2);
+}
 
-export function extractFacts(pages: SourcePage[], hints: { companyName?: string | null; website?: string | null; kind?: "company" | "fund" | null }): DealFacts {
-  const all = pages.map((p) => p.text).join("\n");
-  const firstLine = pages[0]?.text.split(/\n|\s{2,}|[.:!|]/).map((s) => s.trim()).find((s) => s.length >= 2 && s.length <= 40) ?? null;
-  const name = hints.companyName?.trim() || firstLine;
+const PLACE = "\\p{Lu}[\\p{L}'’-]*(?:\\s(?:\\p{Lu}[\\p{L}'’-]*|de|do|da|am|upon|on|sur)){0,2}(?:,\\s(?:\\p{Lu}{2}\\b|\\p{Lu}[\\p{L}'’-]+(?:\\s\\p{Lu}[\\p{L}'’-]+)?))?";
+const LOCATIONS = [
+  new RegExp(`(?:\\b([\\p{L}']+)\\s+)?\\b(?:[Bb]ased|[Hh]eadquartered|[Ll]ocated)\\s+in\\s+(?<place>${PLACE})`, "u"),
+  new RegExp(`\\b(?:HQ|Headquarters|Head office|Location)\\s*[:–-]\\s*(?<place>${PLACE})`, "u"),
+  new RegExp(`\\b(?:founded|established|incorporated)\\s+(?:in\\s+)?(?:(?:19|20)\\d{2}\\s+)?in\\s+(?<place>${PLACE})`, "iu"),
+];
+// "customers based in Germany" is where the customers are.
+const OTHERS_PLACE = (word: string | undefined) => !!word && /s$/i.test(word) && !/^(is|was|us|has|its|as|this|plus)$/i.test(word);
 
-  const urls = [...all.matchAll(URL_RE)].map((m) => m[1].toLowerCase()).filter((d) => !/linkedin\.com|docsend|google\.com|notion\.so/.test(d));
-  const website = hints.website ?? (urls[0] ? `https://${urls[0]}` : null);
-  const domain = website ? new URL(website.startsWith("http") ? website : `https://${website}`).hostname.replace(/^www\./, "") : null;
-
-  const description = firstMatch(pages, /[^.!?\n]*\b(is (?:a|an|the)|helps|builds|enables|lets|makes it)\b[^.!?\n]*[.!?]/i)?.[0].trim() ?? null;
-  const sector = sectorsIn(all)[0] ?? null;
-  const location = firstMatch(pages, /\b(?:based in|headquartered in|hq:?|offices? in)\s+([A-Z][a-zA-Z]+(?:[ ,]+[A-Z][a-zA-Z]+)?)/)?.[1]?.trim() ?? null;
-  const founded = firstMatch(pages, /\b(?:founded|established|started)\s+(?:in\s+)?((?:19|20)\d{2})\b/i);
-  const foundedYear = founded ? Number(founded[1]) : null;
-
-  const fund = hints.kind === "fund";
-  const raising = fund
-    ? (firstMatch(pages, FUND_SIZE) ?? firstMatch(pages, HARD_CAP))
-    : firstMatch(pages, /\b(?:raising|raise|seeking|round of)\b[^.\n]{0,40}?(US\$|\$|€|£|\b(?:USD|EUR|GBP)\s?)\s?\d[^.\n]*/i);
-  const money = raising ? parseMoney(raising[0]) : null;
-  // A fund that "invests at seed" is not raising a seed round.
-  const stage = fund ? null : (firstMatch(pages, STAGE)?.[1]?.replace(/\s+/g, " ").toLowerCase() ?? null);
-  // "$16M pre-money" or "pre-money valuation of $16M": the figure next to the words.
-  const preMoneyText =
-    firstMatch(pages, /(?:US\$|\$|€|£|\b(?:USD|EUR|GBP)\s?)\s?\d+(?:[.,]\d+)?\s?(?:k|m|mm|mn|million|bn|b|billion)?\s+pre-?money/i)?.[0] ??
-    firstMatch(pages, /pre-?money(?: valuation)?(?: of| at|:)?\s+(?:US\$|\$|€|£|\b(?:USD|EUR|GBP)\s?)\s?\d+(?:[.,]\d+)?\s?(?:k|m|mm|mn|million|bn|b|billion)?/i)?.[0];
-  const preMoney = preMoneyText ? parseMoney(preMoneyText.replace(/^pre-?money(?: valuation)?(?: of| at|:)?\s+/i, "")) : null;
-
-  const team = new Map<string, { name: string; title: string | null; linkedin_url: string | null }>();
-  for (const re of TEAM_PATTERNS) {
-    for (const m of all.matchAll(re)) {
-      const [person, title] = re === TEAM_PATTERNS[2] ? [m[2], m[1]] : [m[1], m[2]];
-      if (!team.has(person) && team.size < 12) team.set(person, { name: person, title, linkedin_url: null });
+function location(units: Unit[]): string | null {
+  for (const re of LOCATIONS) {
+    for (const u of units) {
+      if (u.boilerplate || u.topic === "team" || u.topic === "advisors") continue;
+      const m = re.exec(u.text);
+      if (m && !(re === LOCATIONS[0] && OTHERS_PLACE(m[1]))) return m.groups!.place.trim();
     }
   }
-  const links = [...all.matchAll(LINKEDIN)].map((m) => (m[0].startsWith("http") ? m[0] : `https://${m[0]}`));
-  for (const member of team.values()) {
-    const slug = member.name.toLowerCase().replace(/[^a-z]+/g, "");
-    member.linkedin_url = links.find((l) => l.toLowerCase().replace(/[^a-z]/g, "").includes(slug)) ?? null;
-  }
+  return null;
+}
 
-  return {
-    company: { name, domain, website: website && !website.startsWith("http") ? `https://${website}` : website, description, sector, location, founded_year: foundedYear },
-    round: {
-      stage,
-      amount: money?.amount ?? null,
-      currency: money?.currency ?? null,
-      pre_money_valuation: preMoney && (!money || preMoney.currency === money.currency) ? preMoney.amount : null,
-    },
-    team: [...team.values()],
+const FOUNDED = /\b(?:founded|established|incorporated|est\.)\s*(?:in\s+|:\s*)?((?:19|20)\d{2})\b/gi;
+// "her last startup, founded in 2014, was acquired": someone else's company.
+const SOMEONE_ELSES_COMPANY_BEFORE = /\b(previous(?:ly)?|prior|former|first|last|earlier|sold|exited|her|his|their)\b/i;
+const SOMEONE_ELSES_COMPANY_AFTER = /^[^.;]{0,40}\b(acquired|sold|exited)\b/i;
+
+function foundedYear(units: Unit[]): number | null {
+  for (const u of units) {
+    if (u.boilerplate) continue;
+    for (const m of u.text.matchAll(FOUNDED)) {
+      const before = u.text.slice(Math.max(0, m.index! - 60), m.index!);
+      if (SOMEONE_ELSES_COMPANY_BEFORE.test(before) || SOMEONE_ELSES_COMPANY_AFTER.test(u.text.slice(m.index! + m[0].length))) continue;
+      return Number(m[1]);
+    }
+  }
+  return null;
+}
+
+export type ReadFacts = { facts: DealFacts; units: Unit[]; round: CompanyRound | null; fund: FundSize | null };
+
+export function readFacts(pages: SourcePage[], hints: Hints): ReadFacts {
+  const units = readMaterial(pages);
+  const fund = hints.kind === "fund";
+  const found = domainsIn(units);
+  const hinted = hints.website ? hostOf(hints.website) : null;
+  const name = companyName(units, hints, hinted ? [hinted] : found.map((d) => d.domain));
+  // The company's own address: the one its name spells, else one on the cover or the closing page.
+  const own =
+    (name ? found.find((d) => nameMatchesDomain(name, d.domain)) : undefined) ??
+    found.find((d) => d.pageIndex === 0 || d.pageIndex === pages.length - 1);
+  const domain = hinted ?? own?.domain ?? null;
+  const website = hints.website ? (/^https?:\/\//i.test(hints.website) ? hints.website : `https://${hints.website}`) : domain ? `https://${domain}` : null;
+  const desc = description(units, name);
+
+  const round = fund ? null : companyRound(units);
+  const size = fund ? fundSize(units) : null;
+  const target = size?.target && size.target.amount !== null ? size.target : null;
+  const facts: DealFacts = {
+    company: { name, domain, website, description: desc, sector: sector(units, name, desc, hints.siteTitle), location: location(units), founded_year: foundedYear(units) },
+    // A fund's "round" is the fund itself: its target size, and it has no round stage.
+    round: round
+      ? { stage: round.stage, amount: round.amount, currency: round.currency, pre_money_valuation: round.pre_money_valuation }
+      : { stage: null, amount: target?.amount ?? null, currency: target?.currency ?? null, pre_money_valuation: null },
+    team: extractTeam(units, fund),
   };
+  return { facts, units, round, fund: size };
+}
+
+export function extractFacts(pages: SourcePage[], hints: Hints): DealFacts {
+  return readFacts(pages, hints).facts;
 }

@@ -1,0 +1,143 @@
+// The material as units a reader would see: slide titles apart from the sentences under them,
+// wrapped lines joined back into sentences, list lines kept apart, and boilerplate (confidentiality
+// notices, cover labels, page numbers, dates, cookie banners) marked so it is never a fact or a quote.
+import type { SourcePage } from "../deal-engine.ts";
+
+/** What a slide or page heading says the sentences under it are about. */
+export type Topic =
+  | "team" | "advisors" | "investors" | "market" | "product" | "traction" | "business_model" | "competition" | "financials" | "round"
+  | "strategy" | "fund_terms" | "portfolio_construction" | "track_record" | "lp_base";
+
+export type Unit = {
+  text: string;
+  page: SourcePage;
+  pageIndex: number;
+  /** Order across the whole material. */
+  order: number;
+  /** The topic of the heading this unit sits under on its page (null when none is known). */
+  topic: Topic | null;
+  heading: boolean;
+  boilerplate: boolean;
+};
+
+const HEADINGS: [RegExp, Topic][] = [
+  [/^(founding |management |leadership |core |investment |our )?(team|founders?|leadership|management|people|who we are|partners|general partners|the gps?)$/, "team"],
+  [/^(our )?(advisors|advisers|advisory board|board( of directors)?|board (and|&) advisors|mentors)$/, "advisors"],
+  [/^(our |existing |previous )?(investors|backers|backed by|cap table|funding history|previous rounds?)$/, "investors"],
+  [/^(the )?(market|market opportunity|market size|opportunity|why now|tam)$/, "market"],
+  [/^(the |our )?(product|solution|technology|platform|how it works)$/, "product"],
+  [/^(traction|customers|key metrics|metrics|milestones|progress|results|kpis|momentum)$/, "traction"],
+  [/^(business model|pricing|plans( (and|&) pricing)?|revenue model|unit economics|monetization|monetisation|how we make money)$/, "business_model"],
+  [/^(competition|competitive landscape|competitors|alternatives|why us|positioning)$/, "competition"],
+  [/^(financials|financial (plan|projections|overview)|projections|forecast|p&l)$/, "financials"],
+  [/^(the |our )?(ask|round|raise|funding|investment|investment opportunity|use of funds|fundraise|fundraising|financing|round terms)$/, "round"],
+  [/^(investment )?(strategy|thesis|focus)$/, "strategy"],
+  [/^((key|fund|main) )?terms$|^(summary of terms|economics|fund economics|fund overview|fund structure)$/, "fund_terms"],
+  [/^portfolio( construction| strategy)?$/, "portfolio_construction"],
+  [/^(track record|prior funds|performance|returns|realizations)$/, "track_record"],
+  [/^(lp base|lps|limited partners|our lps)$/, "lp_base"],
+];
+
+const BOILERPLATE: RegExp[] = [
+  /^(strictly\s+)?(private\s*(and|&)\s*)?confidential\b/i,
+  /^strictly (private|confidential)\b/i,
+  /^(not for (distribution|circulation)|for discussion purposes( only)?|internal use only|draft)\b/i,
+  /^(investors?'? (presentation|deck|update|memo)|((pre-?seed|seed|series [a-e]) )?(pitch )?deck( (19|20)\d{2})?|(company|corporate) (presentation|overview))$/i,
+  /^(©|copyright\b|all rights reserved)/i,
+  /^(page\s*)?\d{1,3}(\s*(\/|of)\s*\d{1,3})?$/i,
+  /^((jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+)?(\d{1,2}(st|nd|rd|th)?,?\s+)?(19|20)\d{2}$/i,
+  /^(q[1-4]|h[12])\s*(19|20)\d{2}$/i,
+  /^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/,
+  /\bcookies?\b.*\b(use|accept|consent|preferences|policy|settings|experience)\b|\b(use|accept|consent to)\b.*\bcookies?\b/i,
+  /^((accept|reject|decline|allow)( all)?( cookies)?\s*)+$/i,
+  /^(manage (preferences|cookies|settings)|privacy policy|terms( of (service|use))?|imprint|impressum|skip to (main )?content|menu|log ?in|sign (in|up)|book a demo|request a demo|get started|contact( us)?|learn more|read more)$/i,
+];
+
+export function isBoilerplate(text: string): boolean {
+  const t = text.replace(/[.:;!|–—-]+$/, "").trim();
+  return t.length === 0 || BOILERPLATE.some((re) => re.test(t));
+}
+
+export function topicOfHeading(text: string): Topic | null {
+  const t = text.toLowerCase().replace(/[.:!]+$/, "").replace(/\s+/g, " ").trim();
+  return HEADINGS.find(([re]) => re.test(t))?.[1] ?? null;
+}
+
+/** A title line: short, starts with a capital, no figures, at most a closing period or colon. */
+function headingLike(text: string): boolean {
+  const words = text.split(/\s+/).length;
+  return words <= 6 && text.length <= 50 && /^[\p{Lu}]/u.test(text) && !/[\d$€£,;]/.test(text) && !/[.:!?].*[.:!?]$|[.!?:]\S/.test(text) && (!/[.:]$/.test(text) || words <= 3);
+}
+
+const ABBREVIATIONS = /\b(e\.g|i\.e|vs|mr|ms|mrs|dr|st|no|approx|ca|mio|mrd|jr|sr|prof|inc|ltd|co|corp)\.$/i;
+
+/** Sentences of a chunk of running text; a period after "e.g." or "Mio." ends nothing. */
+export function sentencesIn(chunk: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (const m of chunk.matchAll(/(?<=[.!?]["”’)]?)\s+(?=[\p{Lu}\d$€£"“(])|\s[•·▪●]\s/gu)) {
+    const piece = chunk.slice(start, m.index);
+    if (/[.]$/.test(piece) && ABBREVIATIONS.test(piece)) continue;
+    out.push(piece.trim());
+    start = m.index! + m[0].length;
+  }
+  out.push(chunk.slice(start).trim());
+  return out.filter(Boolean);
+}
+
+const BULLET = /^[•·▪●◦‣*–-]\s+/;
+// A line that ends in a web or mail address is not wrapped mid-sentence.
+const ENDS_WITH_ADDRESS = /(?:https?:\/\/|www\.|@|linkedin\.com\/)\S*$|\b[\w-]+\.(?:com|io|ai|co|de|uk|org|net|vc|fund|capital|health|app|dev)$/i;
+// Two or three capitalised words alone on a line: a person's name in a list, not a section title.
+const NAME_LINE = /^\p{Lu}\p{Ll}+(?:\s(?:\p{Lu}[\p{Ll}'’-]+|van|von|de|der|da|di|du|la|le)){1,3}$/u;
+
+/**
+ * A page's running text, in chunks: a line ends its chunk when it ends a sentence, or when it is a
+ * list or title line (no closing punctuation, short, and the next line starts afresh); otherwise
+ * the next line is its wrapped continuation.
+ */
+function chunksOf(text: string): string[] {
+  const lines = text.split(/\r?\n|\t|\s{2,}/).map((l) => l.trim()).filter(Boolean);
+  const longest = Math.max(0, ...lines.map((l) => l.length));
+  const chunks: string[] = [];
+  let current = "";
+  lines.forEach((raw, i) => {
+    const bullet = BULLET.test(raw);
+    const line = raw.replace(BULLET, "").replace(/^#{1,6}\s+/, "");
+    if (current && bullet) (chunks.push(current), (current = ""));
+    current = current ? `${current} ${line}` : line;
+    const next = lines[i + 1];
+    const standalone =
+      next !== undefined &&
+      !/[,;]$/.test(line) &&
+      (BULLET.test(next) || /^[\p{Lu}\d$€£"“(]/u.test(next)) &&
+      (line.split(/\s+/).length <= 6 || line.length < 0.75 * longest || ENDS_WITH_ADDRESS.test(line));
+    if (next === undefined || /[.!?:]["”’)]?$/.test(line) || standalone) (chunks.push(current), (current = ""));
+  });
+  return chunks;
+}
+
+/** Every unit of the material in reading order, with its heading context and its flags. */
+export function readMaterial(pages: SourcePage[]): Unit[] {
+  const units: Unit[] = [];
+  pages.forEach((page, pageIndex) => {
+    let topic: Topic | null = null;
+    for (const chunk of chunksOf(page.text)) {
+      const sentences = sentencesIn(chunk.replace(/\s+/g, " "));
+      for (const text of sentences) {
+        const boilerplate = isBoilerplate(text);
+        const heading = !boilerplate && headingLike(text);
+        // A title sets the context of what follows it on its page; an unknown title clears it, but a
+        // name on its own line (a list of advisors) does not end the list.
+        if (heading && !(NAME_LINE.test(text) && !topicOfHeading(text))) topic = topicOfHeading(text);
+        units.push({ text, page, pageIndex, order: units.length, topic: heading ? null : topic, heading, boilerplate });
+      }
+    }
+  });
+  return units;
+}
+
+/** The units that can be quoted as evidence: real sentences, neither titles nor boilerplate. */
+export function quotable(units: Unit[]): Unit[] {
+  return units.filter((u) => !u.heading && !u.boilerplate && u.text.length >= 20 && u.text.length <= 600);
+}

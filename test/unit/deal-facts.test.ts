@@ -1,0 +1,116 @@
+// The built-in engine's facts over decks and websites written the way real ones are: cover
+// boilerplate, cookie banners, other people's money in the same sentence as "raise", stages that
+// describe customers, advisors next to the team, European number formats. Each case states every
+// fact it expects, the nulls included: a fact the material does not state must stay null.
+import { describe, expect, test } from "bun:test";
+import type { SourcePage } from "../../src/engines/deal-engine.ts";
+import { htmlToText } from "../../src/modules/documents/html-text.ts";
+import { analyse, FERNHILL, FLOWCASH_HTML, KALTEWERK, NORTHWIND, QUILLSTACK, TIDEPOOL, ZEPHYR } from "./deal-facts-corpus.ts";
+
+describe("company facts", () => {
+  test("Northwind: cover boilerplate, customers' stage, the team among advisors, the round from the ask", async () => {
+    const a = await analyse(NORTHWIND);
+    expect(a.kind).toBe("company");
+    expect(a.facts.company).toEqual({
+      name: "Northwind Robotics",
+      domain: "northwindrobotics.com",
+      website: "https://northwindrobotics.com",
+      description: "Northwind builds autonomous mobile robots that bring shelves to pickers.",
+      sector: "robotics",
+      location: null,
+      founded_year: null,
+    });
+    // No stage is stated for this round: "Series A" describes customers, "pre-seed" an earlier round.
+    expect(a.facts.round).toEqual({ stage: null, amount: 12_500_000, currency: "USD", pre_money_valuation: null });
+    expect(a.facts.team).toEqual([
+      { name: "Jane Smith", title: "CEO", linkedin_url: "https://linkedin.com/in/janesmith-robots" },
+      { name: "Bob Lee", title: "CTO", linkedin_url: null },
+    ]);
+    expect(a.summary).toContain("Raising $12.5M.");
+  });
+
+  test("Flowcash website: cookie banner skipped, the merchants' money is not a round", async () => {
+    const pages: SourcePage[] = [{ documentId: null, url: "https://flowcash.com/", page: null, text: htmlToText(FLOWCASH_HTML) }];
+    for (const hints of [{ website: "https://flowcash.com" }, { website: "https://flowcash.com", siteTitle: "Flowcash | Revenue-based financing for merchants" }]) {
+      const a = await analyse(pages, hints);
+      expect(a.facts.company).toEqual({
+        name: "Flowcash",
+        domain: "flowcash.com",
+        website: "https://flowcash.com",
+        description: "Flowcash is a fintech company headquartered in Austin, Texas.",
+        sector: "fintech",
+        location: "Austin, Texas",
+        founded_year: 2021,
+      });
+      expect(a.facts.round).toEqual({ stage: null, amount: null, currency: null, pre_money_valuation: null });
+      expect(a.facts.team).toEqual([]);
+      expect(a.summary).toContain("No round size stated.");
+    }
+  });
+
+  test("a website title names the company when the text alone would not", async () => {
+    const text = htmlToText("<p>Accept all cookies</p><h1>Payroll that runs itself</h1><p>We automate payroll for restaurants across the US.</p>");
+    const a = await analyse([{ documentId: null, url: "https://getpaylane.com/", page: null, text }], { website: "https://getpaylane.com", siteTitle: "Home | PayLane" });
+    expect(a.facts.company.name).toBe("PayLane");
+    // Without the title: a name the text never states is not made up from the domain.
+    const b = await analyse([{ documentId: null, url: "https://getpaylane.com/", page: null, text }], { website: "https://getpaylane.com" });
+    expect(b.facts.company.name).toBeNull();
+  });
+
+  test("Kältewerk: euro formats, accented names with their LinkedIn, a past founding that is not the company's", async () => {
+    const a = await analyse(KALTEWERK);
+    expect(a.facts.company).toMatchObject({ name: "Kältewerk", domain: "kaeltewerk.de", sector: "climate", location: "Munich, Germany", founded_year: 2021 });
+    expect(a.facts.round).toEqual({ stage: "seed", amount: 2_500_000, currency: "EUR", pre_money_valuation: 10_000_000 });
+    expect(a.facts.team).toEqual([
+      { name: "Jörg Müller", title: "CEO & Co-founder", linkedin_url: "https://linkedin.com/in/jmueller-kw" },
+      { name: "Ana-Lucía Pérez", title: "CTO", linkedin_url: "https://linkedin.com/in/alperez" },
+      { name: "Tom van der Berg", title: "Head of Sales", linkedin_url: null },
+    ]);
+  });
+
+  test("Fernhill: seeking £1.5 million Series A; a post-money valuation is not a pre-money one; investors are not the team", async () => {
+    const a = await analyse(FERNHILL);
+    expect(a.facts.company).toMatchObject({ name: "Fernhill", sector: "fintech", location: "London", founded_year: null });
+    expect(a.facts.round).toEqual({ stage: "series a", amount: 1_500_000, currency: "GBP", pre_money_valuation: null });
+    expect(a.facts.team).toEqual([
+      { name: "Priya Raman", title: "CEO", linkedin_url: null },
+      { name: "Daniel Okafor", title: "CTO", linkedin_url: null },
+    ]);
+  });
+
+  test("Quillstack: a range is no single amount, a valuation cap no pre-money, the next stage not this one", async () => {
+    const a = await analyse(QUILLSTACK, { companyName: "Quillstack" });
+    expect(a.facts.company).toMatchObject({ name: "Quillstack", founded_year: null, location: null });
+    expect(a.facts.round).toEqual({ stage: "seed", amount: null, currency: null, pre_money_valuation: null });
+    expect(a.facts.team).toEqual([
+      { name: "Maria Garcia", title: "CEO", linkedin_url: null },
+      { name: "Kevin O'Brien", title: "CTO", linkedin_url: null },
+    ]);
+    const round = a.sections.find((s) => s.key === "round")!;
+    expect(round.summary).toContain("$2M–$3M");
+    expect(a.summary).toContain("Raising $2M–$3M (seed), a range");
+  });
+
+  test("Tidepool: this round's stage, not the earlier round's", async () => {
+    const a = await analyse(TIDEPOOL);
+    expect(a.facts.company).toMatchObject({ name: "Tidepool Health", domain: "tidepool.health", sector: "health", location: "Boston, MA" });
+    expect(a.facts.round).toEqual({ stage: "series a", amount: 10_000_000, currency: "USD", pre_money_valuation: null });
+  });
+
+  test("a thin page: a name and a domain, nothing else made up", async () => {
+    const a = await analyse(ZEPHYR);
+    expect(a.facts).toEqual({
+      company: { name: "Zephyr", domain: "zephyr.io", website: "https://zephyr.io", description: null, sector: null, location: null, founded_year: null },
+      round: { stage: null, amount: null, currency: null, pre_money_valuation: null },
+      team: [],
+    });
+    expect(a.score).toBeNull();
+    expect(a.score_confidence).toBe(0);
+    for (const s of a.sections) expect(s).toMatchObject({ score: null, evidence: [], unavailable_reason: expect.stringMatching(/^No statement in the material/) });
+  });
+
+  test("the submitted company name wins over the cover", async () => {
+    const a = await analyse(NORTHWIND, { companyName: "Northwind Robotics Inc." });
+    expect(a.facts.company.name).toBe("Northwind Robotics Inc.");
+  });
+});
