@@ -31,7 +31,16 @@ export type Citation = {
 };
 
 /** What retrieval found for one sub-question (possibly nothing). */
-export type Findings = { question: string; passages: Passage[]; searched: string[] };
+export type Findings = {
+  question: string;
+  /** Only passages that answer it: sharing an everyday word with the question is not enough. */
+  passages: Passage[];
+  searched: string[];
+  /** Passages that shared only some words with the question (`shared`) and were not counted. */
+  near_misses?: { count: number; shared: string[] };
+  /** Distinctive terms of the question that nothing in the org's documents or analyses carries. */
+  missing_terms?: string[];
+};
 
 /** Names the org's records know, found in a piece of text (the planner's facets, retrieval's targets). */
 export type Entities = {
@@ -51,6 +60,8 @@ export type ResearchReport = {
   citations: Citation[];
   /** Citation numbers the writer used that match no given passage (dropped; the LLM engine reports them). */
   dropped_citations?: number[];
+  /** Sentences the writer stated without any citation (removed; the LLM engine reports them). */
+  uncited_removed?: number;
 };
 
 export type WriteInput = {

@@ -1,7 +1,9 @@
 // The built-in research engine: offline and deterministic. It plans with research-planner.ts and
 // writes the report straight from the retrieved passages: each claim is a passage's own sentence
 // (a quoted page, a stored figure, a recorded relationship) with its numbered citation. It quotes
-// and never interprets, and a sub-question without evidence says so.
+// and never interprets, and a sub-question without evidence says so: when the only passages found
+// share an everyday word with it, the section says the firm's records do not address it, and the
+// executive summary counts only the sub-questions really answered.
 import type { Citation, Findings, Passage, ResearchEngine, ResearchReport } from "../research-engine.ts";
 import { planQuestions } from "./research-planner.ts";
 
@@ -36,8 +38,21 @@ export function sourcesMarkdown(citations: Citation[]): string {
     .join("\n");
 }
 
-export const nothingOn = (f: Findings) =>
-  `The firm's records hold nothing on this question. Searched: ${f.searched.join("; ")}.`;
+const quotedList = (words: string[], joiner: string) => {
+  const q = words.map((w) => `"${w}"`);
+  return q.length > 1 ? `${q.slice(0, -1).join(", ")} ${joiner} ${q.at(-1)}` : (q[0] ?? "");
+};
+
+/** The section of a sub-question nothing answers: what was found instead, what is absent, where it looked. */
+export function nothingOn(f: Findings): string {
+  const near = f.near_misses?.count ?? 0;
+  const missing = f.missing_terms ?? [];
+  const absent = missing.length ? ` Nothing in them mentions ${quotedList(missing, "or")}.` : "";
+  const lead = near
+    ? `The firm's records do not address this question: ${near} passage${near === 1 ? "" : "s"} share${near === 1 ? "s" : ""} only ${quotedList(f.near_misses!.shared, "and")} with it and ${near === 1 ? "was" : "were"} not counted.`
+    : "The firm's records hold nothing on this question.";
+  return `${lead}${absent} Searched: ${f.searched.join("; ")}.`;
+}
 
 export const builtinResearchEngine: ResearchEngine = {
   name: "builtin",
@@ -60,10 +75,17 @@ export const builtinResearchEngine: ResearchEngine = {
     }
     const citations = book.list();
     const answered = findings.filter((f) => f.passages.length > 0).length;
+    const unanswered = findings.length - answered;
+    const near = findings.reduce((n, f) => n + (f.near_misses?.count ?? 0), 0);
+    const sources = `${citations.length} source${citations.length === 1 ? "" : "s"}`;
     const opening =
       answered === 0
-        ? `The firm's records hold nothing on this query: none of its ${findings.length} sub-questions found a document, deal, metric, fund position or relationship.`
-        : `The firm's own records answer ${answered} of ${findings.length} sub-questions from ${citations.length} sources; the built-in engine quotes them and does not interpret.`;
+        ? near
+          ? `The firm's records do not address this query: none of its ${findings.length} sub-questions is answered by a document, deal, metric, fund position or relationship ` +
+            `(${near} passage${near === 1 ? "" : "s"} shared only everyday words with them and ${near === 1 ? "was" : "were"} not counted).`
+          : `The firm's records hold nothing on this query: none of its ${findings.length} sub-questions found a document, deal, metric, fund position or relationship.`
+        : `The firm's own records answer ${answered} of ${findings.length} sub-questions from ${sources}` +
+          `${unanswered ? `; ${unanswered === 1 ? "the other one is" : `the other ${unanswered} are`} not addressed` : ""}; the built-in engine quotes them and does not interpret.`;
     const executive = [opening, ...summary].join(" ");
     const title = titleOf(query);
     const markdown = [`# ${title}`, `## Executive summary\n\n${[opening, ...summary.map((s) => `- ${s}`)].join("\n\n")}`, ...sections, `## Sources\n\n${sourcesMarkdown(citations)}`].join("\n\n");

@@ -63,9 +63,24 @@ export function planQuestions(query: string, e: Entities): string[] {
   for (const q of own.slice(0, MAX_SUB_QUESTIONS - Math.min(facets.length, 2))) add(q);
   for (const f of facets) if (plan.length < MAX_SUB_QUESTIONS) add(f);
   for (const q of own) if (plan.length < MAX_SUB_QUESTIONS) add(q);
-  if (plan.length < MIN_SUB_QUESTIONS) {
-    const topic = clean(query).replace(/[?.!]+$/, "");
-    add(`What do the firm's documents and deal analyses say about ${topic.length > 120 ? `${topic.slice(0, 120).replace(/\s+\S*$/, "")}…` : topic}?`);
-  }
+  if (plan.length < MIN_SUB_QUESTIONS) add(documentsQuestion(query));
   return plan.slice(0, MAX_SUB_QUESTIONS);
+}
+
+const SHORT_TOPIC = 120;
+const QUESTION_START = /^(?:what|who|whom|whose|which|how|why|when|where|is|are|was|were|do|does|did|can|could|should|will|would|has|have)\b/i;
+
+/**
+ * The fallback sub-question about the documents, in plain English whatever the query's form:
+ * "What is the outlook for X?" -> "...say about the outlook for X?"; another question is quoted
+ * ("...say on the question "how is Ledgerly doing"?"); a topic is used as it is.
+ */
+export function documentsQuestion(query: string): string {
+  let topic = clean(query).replace(/[?.!]+$/, "");
+  if (topic.length > SHORT_TOPIC) topic = `${topic.slice(0, SHORT_TOPIC).replace(/\s+\S*$/, "")}…`;
+  const stated = /^(?:what|which)\s+(?:is|are|was|were)\s+(.+)$/i.exec(topic) ?? /^(?:what about|tell me about|tell us about|describe|explain|research|summari[sz]e)\s+(.+)$/i.exec(topic);
+  if (stated) return `What do the firm's documents and deal analyses say about ${stated[1]}?`;
+  const lowered = /^[A-Z][a-z]+\b/.test(topic) && (QUESTION_START.test(topic) || /^(?:the|a|an|our|my|recent|latest|current)\b/i.test(topic)) ? topic.charAt(0).toLowerCase() + topic.slice(1) : topic;
+  if (QUESTION_START.test(topic)) return `What do the firm's documents and deal analyses say on the question "${lowered}"?`;
+  return `What do the firm's documents and deal analyses say about ${lowered}?`;
 }

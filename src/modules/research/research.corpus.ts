@@ -2,7 +2,8 @@
 // document pages and deal analyses in FTS5 (bm25, verbatim snippets), the deals named, the latest
 // portfolio metrics of named companies, the fund book's positions, and who in the network (the
 // run's user and teammates who share) knows people at a named company or a named person.
-// Each passage names the row it came from, so every citation resolves.
+// Each passage names the row it came from, so every citation resolves. A text passage counts only
+// when it answers (research.relevance.ts): sharing an everyday word with the question is not enough.
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../http/auth.ts";
 import type { Entities, Findings, Passage } from "../../engines/research-engine.ts";
@@ -10,6 +11,7 @@ import { fundsService } from "../funds/funds.service.ts";
 import { networkService } from "../network/network.service.ts";
 import { portfolioService } from "../portfolio/portfolio.service.ts";
 import { entityFinder, METRIC_WORDS } from "./research.entities.ts";
+import { FRAMING, relevance } from "./research.relevance.ts";
 
 const STOPWORDS = new Set(
   `a an and are as at be been by can could did do does for from had has have how i if in into is it its me my of on or our should
@@ -24,7 +26,7 @@ const PER_ENTITY = 3;
 /** Words worth searching for, each quoted for FTS5 (so no input is read as query syntax). */
 export function searchTerms(question: string): string[] {
   const words = question.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(words.filter((w) => w.length >= 2 && !STOPWORDS.has(w)))].slice(0, 12);
+  return [...new Set(words.filter((w) => w.length >= 2 && !STOPWORDS.has(w) && !FRAMING.has(w)))].slice(0, 12);
 }
 
 const quoted = (terms: string[]) => terms.map((t) => `"${t}"`);
@@ -35,12 +37,22 @@ const orNA = (v: number | null, f: (x: number) => string = fmt) => (v === null ?
 
 type FtsRow = { rowid: number; title: string; source_type: "document" | "deal"; source_id: string; page: number | null; quote: string };
 
+/** What the text search found for a question, and what it set aside. */
+export type TextSearch = {
+  passages: Passage[];
+  /** Passages that shared only some words with the question and were not counted. */
+  nearMisses: { count: number; shared: string[] };
+  /** Distinctive terms of the question that no passage of the org carries. */
+  missingTerms: string[];
+};
+
 export function researchCorpus(deps: Deps, who: { orgId: string; userId: string }) {
   const sqlite = deps.db.$client;
   const entitiesIn = entityFinder(deps);
   const portfolio = portfolioService(deps);
   const funds = fundsService(deps);
   const network = networkService(deps);
+  const relevant = relevance(sqlite, who.orgId);
   // The network pools by org and user only (the run's user and teammates who share).
   const principal = { orgId: who.orgId, userId: who.userId } as Principal;
 
@@ -64,24 +76,40 @@ export function researchCorpus(deps: Deps, who: { orgId: string; userId: string 
      GROUP BY p.company_key, p.metric ORDER BY p.value DESC LIMIT 5`,
   );
 
-  /** Document pages and deal analyses that match the question: all terms first, then any. */
-  function searchText(question: string): Passage[] {
-    const terms = quoted(searchTerms(question));
-    if (terms.length === 0) return [];
-    const rows = fts.all({ q: terms.join(" "), org: who.orgId, n: FTS_PER_QUESTION });
+  /**
+   * Document pages and deal analyses that answer the question: those carrying all its terms, then
+   * the best-ranked of those carrying some, when they answer (enough weight, a distinctive term).
+   */
+  function searchQuestion(question: string): TextSearch {
+    const terms = searchTerms(question);
+    const none: TextSearch = { passages: [], nearMisses: { count: 0, shared: [] }, missingTerms: [] };
+    if (terms.length === 0) return none;
+    const rows = fts.all({ q: quoted(terms).join(" "), org: who.orgId, n: FTS_PER_QUESTION });
+    const result = { ...none, nearMisses: { count: 0, shared: [] as string[] } };
     if (rows.length < FTS_PER_QUESTION && terms.length > 1) {
+      const weighed = relevant.weigh(terms);
+      result.missingTerms = weighed.filter((t) => !t.inCorpus && !t.everyday).map((t) => t.term);
       const seen = new Set(rows.map((r) => r.rowid));
-      for (const r of fts.all({ q: terms.join(" OR "), org: who.orgId, n: FTS_PER_QUESTION * 2 })) {
-        if (rows.length >= FTS_PER_QUESTION) break;
-        if (!seen.has(r.rowid)) rows.push(r);
+      const candidates = fts.all({ q: quoted(terms).join(" OR "), org: who.orgId, n: FTS_PER_QUESTION * 3 }).filter((r) => !seen.has(r.rowid));
+      const verdicts = relevant.judge(weighed, candidates.map((r) => r.rowid));
+      for (const r of candidates) {
+        const v = verdicts.get(r.rowid)!;
+        if (v.answers && rows.length < FTS_PER_QUESTION) rows.push(r);
+        else if (!v.answers) {
+          result.nearMisses.count++;
+          for (const m of v.matched) if (!result.nearMisses.shared.includes(m)) result.nearMisses.shared.push(m);
+        }
       }
     }
-    return rows.map((r) => {
+    result.passages = rows.map((r) => {
       const quote = r.quote.replace(/\s+/g, " ").trim();
       const where = r.source_type === "document" ? `${r.title}, page ${r.page}` : `the firm's analysis of ${r.title}`;
       return { source_type: r.source_type, source_id: r.source_id, page: r.source_type === "document" ? Number(r.page) : null, title: r.title, quote, claim: `${where} reads: "${quote}"` };
     });
+    return result;
   }
+
+  const searchText = (question: string): Passage[] => searchQuestion(question).passages;
 
   function metricPassages(company: string, asked: string[]): Passage[] {
     const fold = company.toLowerCase();
@@ -193,7 +221,8 @@ export function researchCorpus(deps: Deps, who: { orgId: string; userId: string 
       figures.push(...pathPassages({ person: p }, p));
     }
     searched.push("document pages and deal analyses (full-text search)");
-    text.push(...searchText(question));
+    const textSearch = searchQuestion(question);
+    text.push(...textSearch.passages);
     const analysed = deals.filter((d) => !d.quote.startsWith("stage: "));
     const bare = deals.filter((d) => d.quote.startsWith("stage: "));
     const seen = new Set<string>();
@@ -201,7 +230,7 @@ export function researchCorpus(deps: Deps, who: { orgId: string; userId: string 
       const k = `${p.source_type}|${p.source_id}|${p.page ?? ""}`;
       return seen.has(k) ? false : (seen.add(k), true);
     });
-    return { question, passages: unique, searched };
+    return { question, passages: unique, searched, near_misses: textSearch.nearMisses, missing_terms: textSearch.missingTerms };
   }
 
   return { find, searchText, entitiesIn: (text: string) => entitiesIn(who.orgId, text) };
