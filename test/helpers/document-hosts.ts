@@ -5,6 +5,7 @@
 // Every request a server receives is recorded in `hits` as "host path?query".
 import type { Server } from "bun";
 import type { Deps } from "../../src/deps.ts";
+import type { OutboundOverrides } from "../../src/http/safe-fetch.ts";
 import { actionHandlers } from "../../src/modules/actions/registry.ts";
 import { startRunner } from "../../src/modules/actions/runner.ts";
 import { createTestApp } from "./app.ts";
@@ -290,6 +291,34 @@ const pitch: Handler = ({ url }) => {
   return notFound();
 };
 
+/** A port nothing listens on (bound once, then released). */
+function closedPort(): number {
+  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
+  const port = s.port!;
+  s.stop(true);
+  return port;
+}
+
+/**
+ * The public internet as tests see it: each routed name resolves to a public-looking address
+ * (checked by safe-fetch like any other, never connected to) that dials the name's loopback port;
+ * `resolve` gives other names other (e.g. private) addresses; every other name does not resolve,
+ * and every other address dials a closed port, so nothing a test does leaves the machine.
+ */
+export function standInHosts(routes: Map<string, number | null>, resolve: Record<string, string[]> = {}): OutboundOverrides {
+  const names = [...routes.keys()];
+  const addressOf = (host: string) => `93.184.216.${10 + names.indexOf(host)}`;
+  const closed = closedPort();
+  return {
+    resolver: async (host) => {
+      if (resolve[host]) return resolve[host];
+      if (routes.has(host)) return [addressOf(host)];
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
+    },
+    dial: ({ host, address }) => new URL(`http://127.0.0.1:${(routes.has(host) && address === addressOf(host) && routes.get(host)) || closed}`),
+  };
+}
+
 const HANDLERS: Record<Family, Handler> = { google, dropbox, onedrive: oneDrive, box, docsend, notion, figma, pitch };
 
 /**
@@ -298,7 +327,7 @@ const HANDLERS: Record<Family, Handler> = { google, dropbox, onedrive: oneDrive,
  */
 export async function startDocumentHosts(deps: Deps, families: Family[], opts: { resolve?: Record<string, string[]>; closed?: string[] } = {}): Promise<HostWorld> {
   const servers: Server<unknown>[] = [];
-  const routes = new Map<string, number>();
+  const routes = new Map<string, number | null>();
   const world: HostWorld = { pdf: await pdfDeck(), mails: [], hits: [], resolve: { ...opts.resolve }, redirectTo: null, stop: () => servers.forEach((s) => s.stop(true)) };
   for (const family of families) {
     const handler = HANDLERS[family];
@@ -317,26 +346,8 @@ export async function startDocumentHosts(deps: Deps, families: Family[], opts: {
     servers.push(server);
     for (const host of HOSTS[family]) routes.set(host, server.port!);
   }
-  // A closed port: bind one, note it, stop it.
-  const closedPort = (() => {
-    const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
-    const port = s.port!;
-    s.stop(true);
-    return port;
-  })();
-  for (const host of opts.closed ?? []) routes.set(host, closedPort);
-  const names = [...routes.keys()];
-  // Public-looking addresses (never connected to: dial sends them to loopback).
-  const addressOf = (host: string) => `93.184.216.${10 + names.indexOf(host)}`;
-  deps.outbound = {
-    resolver: async (host) => {
-      if (world.resolve[host]) return world.resolve[host];
-      if (routes.has(host)) return [addressOf(host)];
-      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
-    },
-    // Anything else goes to the closed port: nothing a test does leaves the machine.
-    dial: ({ host, address }) => new URL(`http://127.0.0.1:${routes.has(host) && address === addressOf(host) ? routes.get(host) : closedPort}`),
-  };
+  for (const host of opts.closed ?? []) routes.set(host, null); // resolves, refuses connections
+  deps.outbound = standInHosts(routes, world.resolve);
   return world;
 }
 

@@ -160,6 +160,19 @@ describe("Box", () => {
   });
 });
 
+describe("redirects to private addresses", () => {
+  test("an export that redirects to the intranet or to loopback fails the run, private networks not allowed", async () => {
+    h = await documentHostApp(["google"], { resolve: { "intranet.docs.internal": ["10.0.0.8"] } });
+    h.world.redirectTo = "https://intranet.docs.internal/export.pdf";
+    const [intranet] = await analyseAll(["https://docs.google.com/presentation/d/SLIDES_REDIRECTED/edit"]);
+    h.world.redirectTo = "http://127.0.0.1:9/export.pdf";
+    const [loopback] = await analyseAll(["https://docs.google.com/presentation/d/SLIDES_REDIRECTED/edit?usp=sharing"]);
+    const blocked = (url: string) => `Google Slides: ${url} could not be fetched: its address is not a public internet address`;
+    expect(intranet.error).toBe(blocked("https://docs.google.com/presentation/d/SLIDES_REDIRECTED/edit"));
+    expect(loopback.error).toBe(blocked("https://docs.google.com/presentation/d/SLIDES_REDIRECTED/edit?usp=sharing"));
+  });
+});
+
 describe("unreachable hosts", () => {
   test("a host that refuses connections and one whose name does not resolve fail, naming the host", async () => {
     h = await documentHostApp([], { closed: ["www.dropbox.com"] });
