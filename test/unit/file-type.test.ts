@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { zipSync, strToU8 } from "fflate";
 import { detectFileKind, isDataRoomKind, isOffice, textKind } from "../../src/modules/documents/file-type.ts";
-import { csvPages, docxPages, pptxPages, readParts, xlsxPages } from "../../src/modules/documents/office-text.ts";
+import { checkZipDirectory, csvPages, docxPages, pptxPages, readParts, verifyZipExpansion, xlsxPages } from "../../src/modules/documents/office-text.ts";
 import { docxFile, pdfDeck, pptxFile, xlsxBomb, xlsxFile } from "../helpers/decks.ts";
 
 const ole2 = (stream: string) => {
@@ -21,6 +21,20 @@ describe("detectFileKind", () => {
     expect(detectFileKind(ole2("Workbook"), "a.ppt")).toBe("xls");
     expect(detectFileKind(ole2("Something Else"), "a.doc")).toBe("unknown");
     expect(detectFileKind(zipSync({ "readme.txt": strToU8("a plain zip") }), "deck.pptx")).toBe("unknown");
+  });
+
+  test("PDF by its header at the start: a BOM and a little whitespace before it, nothing else", async () => {
+    const deck = await pdfDeck(["A page."]);
+    const withPrefix = (prefix: number[]) => new Uint8Array([...prefix, ...deck]);
+    expect(detectFileKind(withPrefix([0xef, 0xbb, 0xbf]), "a.pdf")).toBe("pdf"); // UTF-8 BOM
+    expect(detectFileKind(withPrefix([0x0d, 0x0a, 0x20]), "a.pdf")).toBe("pdf"); // a generator's leading newline
+    expect(detectFileKind(strToU8("%PDF-2.0\n%binary"), "a.pdf")).toBe("pdf");
+    // "%PDF-" later in a text (a note about PDFs, an email quoting one) is that text, not a PDF.
+    expect(detectFileKind(strToU8("Notes on the deck.\nThe file began with %PDF-1.7 and then nothing.\n"), "deck.pdf")).toBe("text");
+    expect(detectFileKind(strToU8(`${" ".repeat(40)}%PDF-1.7\n`), "deck.pdf")).toBe("text");
+    expect(detectFileKind(strToU8("x%PDF-1.4\n"), "deck.pdf")).toBe("text");
+    expect(detectFileKind(strToU8("%PDF-\nno version"), "deck.pdf")).toBe("text");
+    expect(detectFileKind(withPrefix([0x89, 0x50, 0x4e, 0x47]), "deck.pdf")).toBe("unknown"); // an image header first
   });
 
   test("executables, images and other binaries are unknown, even named .csv or .md", () => {
@@ -88,5 +102,21 @@ describe("Office text without LibreOffice", () => {
     const truncated = xlsxFile({ S: [["a"]] }).subarray(0, 200);
     expect(() => xlsxPages(truncated)).toThrow(/not a readable Office document/);
     expect(() => docxPages(xlsxFile({ S: [["a"]] }))).toThrow(/no word\/document.xml/);
+  });
+
+  test("the upload door reads only the ZIP directory; the conversion path also inflates every part and counts", () => {
+    expect(() => checkZipDirectory(docxFile(["A deck."]))).not.toThrow();
+    expect(() => verifyZipExpansion(docxFile(["A deck."]))).not.toThrow();
+    expect(() => checkZipDirectory(xlsxBomb())).toThrow(/expands to more than 200 times its size; refused as a possible zip bomb/);
+    // A directory that understates the part's size passes the directory check; inflating finds it out.
+    const liar = zipSync({ "word/document.xml": new Uint8Array(16 * 1024 * 1024) }, { level: 9 });
+    const view = new DataView(liar.buffer, liar.byteOffset, liar.byteLength);
+    for (let i = 0; i + 4 <= liar.length; i++) {
+      if (view.getUint32(i, true) === 0x02014b50) view.setUint32(i + 24, 1000, true); // central directory: uncompressed size
+      if (view.getUint32(i, true) === 0x04034b50) view.setUint32(i + 22, 1000, true); // local header: uncompressed size
+    }
+    expect(() => checkZipDirectory(liar)).not.toThrow();
+    expect(() => verifyZipExpansion(liar)).toThrow(/its directory says less\); refused as a possible zip bomb/);
+    expect(() => verifyZipExpansion(docxFile(["A deck."]).subarray(0, 100))).toThrow(/not a readable Office document/);
   });
 });

@@ -3,15 +3,12 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";
-import { ApiError, invalid } from "../../http/errors.ts";
+import { ApiError } from "../../http/errors.ts";
 import { discard, MB, readMultipart } from "../../http/multipart.ts";
 import { jsonResponses } from "../../http/openapi.ts";
-import { adoptBlob, tempDir } from "../../lib/blobs.ts";
-import { newId } from "../../lib/ids.ts";
+import { tempDir } from "../../lib/blobs.ts";
 import { runEvents } from "../actions/actions.events.ts";
 import { actionsService, statusView } from "../actions/actions.service.ts";
-import { CONTENT_TYPES, detectFileKind, isOffice } from "../documents/file-type.ts";
-import { findLibreOffice } from "../health/health.routes.ts";
 import { dealAcceptance, submitDealUrl } from "./deals.submissions.ts";
 import {
   AcceptedResponse,
@@ -24,7 +21,8 @@ import {
   DocumentsResponse,
   UploadBodyDoc,
 } from "./deals.model.ts";
-import { dealsService, nameTarget, type DealFilters } from "./deals.service.ts";
+import { dealsService, type DealFilters } from "./deals.service.ts";
+import { submitUpload } from "./deals.upload.ts";
 
 const tags = ["Deals"];
 const UPLOAD_MAX = 50 * MB;
@@ -113,39 +111,11 @@ export function dealRoutes(deps: Deps) {
     .post(
       "/analyze/upload",
       async ({ principal, request, set }) => {
-        const { fields, files } = await readMultipart(request, { dir: tempDir(deps.config.dataDir), maxFileBytes: UPLOAD_MAX, maxFiles: 1 });
+        const received = await readMultipart(request, { dir: tempDir(deps.config.dataDir), maxFileBytes: UPLOAD_MAX, maxFiles: 1 });
         try {
-          const file = files.find((f) => f.field === "file");
-          if (!file) throw invalid(["body", "file"], "Field required", "missing");
-          const kind = fields.kind ?? "company";
-          if (kind !== "company" && kind !== "fund") throw invalid(["body", "kind"], "Input should be 'company' or 'fund'", "enum");
-          const companyName = fields.company_name?.trim() || null;
-          if (companyName && companyName.length > 200) throw invalid(["body", "company_name"], "String should have at most 200 characters", "string_too_long");
-          const bytes = new Uint8Array(await Bun.file(file.path).arrayBuffer());
-          const type = detectFileKind(bytes, file.filename);
-          if (type !== "pdf" && !isOffice(type)) {
-            throw new ApiError(415, `${file.filename} is not a PDF, PPT/PPTX or DOC/DOCX file (judged by its content, not its name).`);
-          }
-          if (isOffice(type) && !findLibreOffice()) {
-            throw new ApiError(503, "PPT/DOC uploads need LibreOffice, which is not installed on this server; upload a PDF, or retry once it is installed.", { "Retry-After": "3600" });
-          }
-          const accepted = deals.submit(
-            principal,
-            { companyName, kind, source: "upload", targetKey: companyName ? nameTarget(companyName) : `file:${file.sha256}` },
-            (dealId) => {
-              adoptBlob(deps.config.dataDir, file.path, file.sha256);
-              deps.db.$client
-                .query(
-                  `INSERT INTO deal_documents (id, org_id, deal_id, filename, kind, content_type, size_bytes, sha256, status, uploaded_at)
-                   VALUES (?, ?, ?, ?, 'primary_upload', ?, ?, ?, 'received', ?)`,
-                )
-                .run(newId(), principal.orgId, dealId, file.filename, CONTENT_TYPES[type], file.size, file.sha256, asOf());
-            },
-            { document: file.sha256 },
-          );
-          return acceptance(set, accepted, false);
+          return acceptance(set, await submitUpload(deps, principal, received), false);
         } finally {
-          discard(files); // adopted files have moved; this removes only what was refused
+          discard(received.files); // an accepted file has moved into the store; this removes only what was refused
         }
       },
       {

@@ -36,6 +36,8 @@ export type DealRow = {
   analysis_status: RunStatus | null;
 };
 
+type ListRow = Pick<DealRow, "id" | "company_name" | "domain" | "website" | "kind" | "stage" | "source" | "score" | "analysis_status" | "created_at" | "updated_at">;
+
 /** A received data-room file: its temp file, and what the route judged it to be. */
 export type DataRoomFile = { path: string; sha256: string; size: number; filename: string; folder: string | null; category: string; contentType: string };
 
@@ -44,14 +46,15 @@ export type DealFilters = { status?: RunStatus; stage?: string; kind?: "company"
 /** The "same target" key of CONTRACT.md for a name: lower-cased letters and digits only. */
 export const nameTarget = (name: string) => `name:${name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "")}`;
 
-const LATEST_STATUS = `(SELECT status FROM action_runs a WHERE a.subject_id = d.id ORDER BY a.created_at DESC, a.id DESC LIMIT 1)`;
+/** The columns of a list row: never the wide `facts` and `analysis` JSON. */
+const LIST_COLUMNS = "d.id, d.company_name, d.domain, d.website, d.kind, d.stage, d.source, d.score, d.analysis_status, d.created_at, d.updated_at";
 
 export const dealsService = perDeps((deps: Deps) => {
   const sqlite = deps.db.$client;
   const actions = actionsService(deps);
   actions.register(DEAL_ANALYSIS);
 
-  const byId = sqlite.query<DealRow, { org: string; id: string }>(`SELECT d.*, ${LATEST_STATUS} AS analysis_status FROM deals d WHERE d.id = $id AND d.org_id = $org`);
+  const byId = sqlite.query<DealRow, { org: string; id: string }>(`SELECT d.* FROM deals d WHERE d.id = $id AND d.org_id = $org`);
   const activeForTarget = sqlite.query<{ id: string }, { org: string; target: string }>(
     `SELECT d.id FROM deals d JOIN action_runs a ON a.subject_id = d.id
      WHERE d.org_id = $org AND d.target_key = $target AND a.status IN ('queued', 'running') LIMIT 1`,
@@ -61,24 +64,32 @@ export const dealsService = perDeps((deps: Deps) => {
      FROM deal_documents WHERE deal_id = ? ORDER BY uploaded_at, id`,
   );
 
+  /**
+   * Newest first. Every filter is a column of deals_org_list_idx (analysis_status is kept by
+   * triggers), so the count and the page's ids come from the index alone; only the page's rows
+   * are then read, and without their JSON.
+   */
   function list(orgId: string, f: DealFilters) {
     const where = ["d.org_id = $org"];
-    const params: Record<string, string | number> = { org: orgId, limit: f.limit, offset: f.offset };
-    if (f.status) (where.push(`${LATEST_STATUS} = $status`), (params.status = f.status));
+    const params: Record<string, string | number> = { org: orgId };
+    if (f.status) (where.push("d.analysis_status = $status"), (params.status = f.status));
     if (f.stage) (where.push("d.stage = $stage"), (params.stage = f.stage));
     if (f.kind) (where.push("d.kind = $kind"), (params.kind = f.kind));
     if (f.q) (where.push("lower(d.company_name) LIKE $q ESCAPE '\\'"), (params.q = `%${f.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
     const cond = where.join(" AND ");
     const total = sqlite.query<{ n: number }, Record<string, string | number>>(`SELECT COUNT(*) AS n FROM deals d WHERE ${cond}`).get(params)!.n;
     const rows = sqlite
-      .query<DealRow, Record<string, string | number>>(
-        `SELECT d.*, ${LATEST_STATUS} AS analysis_status FROM deals d WHERE ${cond} ORDER BY d.created_at DESC, d.id DESC LIMIT $limit OFFSET $offset`,
+      .query<ListRow, Record<string, string | number>>(
+        `SELECT ${LIST_COLUMNS}
+         FROM (SELECT d.id FROM deals d WHERE ${cond} ORDER BY d.created_at DESC, d.id DESC LIMIT $limit OFFSET $offset) page
+         JOIN deals d ON d.id = page.id
+         ORDER BY d.created_at DESC, d.id DESC`,
       )
-      .all(params);
+      .all({ ...params, limit: f.limit, offset: f.offset });
     return { total, deals: rows.map(listRow) };
   }
 
-  function listRow(d: DealRow) {
+  function listRow(d: ListRow) {
     return {
       deal_id: d.id,
       company_name: d.company_name,
@@ -156,23 +167,58 @@ export const dealsService = perDeps((deps: Deps) => {
     documentUrl?: string | null;
   };
 
-  /** Creates the deal and dispatches its analysis: one transaction, so a refusal leaves nothing behind. */
-  function submit(principal: Principal, deal: NewDeal, withDocuments: (dealId: string) => void, input: Record<string, unknown>, waitingFor: string | null = null) {
-    return sqlite.transaction(() => {
-      assertNoLiveSubmission(principal.orgId, deal.targetKey);
-      const id = newId();
-      const now = deps.clock.now().toISOString();
-      sqlite
-        .query(
-          `INSERT INTO deals (id, org_id, created_by, company_name, domain, website, kind, stage, source, target_key, document_url, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 'new', ?, ?, ?, ?, ?)`,
-        )
-        .run(id, principal.orgId, principal.userId, deal.companyName, deal.domain ?? null, deal.website ?? null, deal.kind, deal.source, deal.targetKey, deal.documentUrl ?? null, now, now);
-      withDocuments(id);
-      const { run, headers } = actions.dispatch(principal, DEAL_ANALYSIS.kind, id, input);
-      if (waitingFor) sqlite.query("UPDATE action_runs SET waiting_for = ? WHERE id = ?").run(waitingFor, run.id);
-      return { dealId: id, run, headers };
-    })();
+  /** A received file to move into the blob store once its request is accepted. */
+  type Received = { path: string; sha256: string };
+
+  /**
+   * Moves received files into the blob store; call it last inside the transaction that charges, so
+   * a refusal never touches the store. Adds the hashes it newly stores to `added`, for `forget`.
+   */
+  function adoptAll(files: Received[], added: string[]): void {
+    for (const f of files) {
+      const fresh = !existsSync(blobPath(deps.config.dataDir, f.sha256));
+      adoptBlob(deps.config.dataDir, f.path, f.sha256);
+      if (fresh) added.push(f.sha256);
+    }
+  }
+
+  /** Removes blobs stored by a transaction that then failed to commit. */
+  const forget = (shas: string[]) => shas.forEach((sha) => rmSync(blobPath(deps.config.dataDir, sha), { force: true }));
+
+  /**
+   * Creates the deal and dispatches its analysis: one transaction, so a refusal (409, 429) leaves
+   * nothing behind: no deal, no run, no charge, and no blob (`files` are stored only once the
+   * charge went through).
+   */
+  function submit(
+    principal: Principal,
+    deal: NewDeal,
+    withDocuments: (dealId: string) => void,
+    input: Record<string, unknown>,
+    opts: { waitingFor?: string | null; files?: Received[] } = {},
+  ) {
+    const adopted: string[] = [];
+    try {
+      return sqlite.transaction(() => {
+        assertNoLiveSubmission(principal.orgId, deal.targetKey);
+        const id = newId();
+        const now = deps.clock.now().toISOString();
+        sqlite
+          .query(
+            `INSERT INTO deals (id, org_id, created_by, company_name, domain, website, kind, stage, source, target_key, document_url, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, 'new', ?, ?, ?, ?, ?)`,
+          )
+          .run(id, principal.orgId, principal.userId, deal.companyName, deal.domain ?? null, deal.website ?? null, deal.kind, deal.source, deal.targetKey, deal.documentUrl ?? null, now, now);
+        withDocuments(id);
+        const { run, headers } = actions.dispatch(principal, DEAL_ANALYSIS.kind, id, input);
+        if (opts.waitingFor) sqlite.query("UPDATE action_runs SET waiting_for = ? WHERE id = ?").run(opts.waitingFor, run.id);
+        adoptAll(opts.files ?? [], adopted);
+        return { dealId: id, run, headers };
+      })();
+    } catch (error) {
+      forget(adopted);
+      throw error;
+    }
   }
 
   /** 409 while the deal's own analysis is queued or running: a second pass would race the first. */
@@ -205,15 +251,11 @@ export const dealsService = perDeps((deps: Deps) => {
           return id;
         });
         const { run, headers } = actions.dispatch(principal, DEAL_ANALYSIS.kind, deal.id, { data_room: true, documents: ids });
-        // Last, so a refused dispatch never touched the store.
-        for (const f of files) {
-          if (!existsSync(blobPath(deps.config.dataDir, f.sha256))) adopted.push(f.sha256);
-          adoptBlob(deps.config.dataDir, f.path, f.sha256);
-        }
+        adoptAll(files, adopted); // last, so a refused dispatch never touched the store
         return { dealId: deal.id, run, headers, documentIds: ids };
       })();
     } catch (error) {
-      for (const sha of adopted) rmSync(blobPath(deps.config.dataDir, sha), { force: true });
+      forget(adopted);
       throw error;
     }
   }

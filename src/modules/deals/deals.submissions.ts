@@ -56,7 +56,7 @@ export async function submitDealUrl(deps: Deps, principal: Principal, body: Deal
     { companyName, kind: "company", source: "document", targetKey: companyName ? nameTarget(companyName) : `url:${url.toString()}`, documentUrl: url.toString() },
     () => {},
     { document_url: url.toString(), host: link.family, document_email: body.document_email ?? null, document_password_sealed: sealed, detect_kind: true },
-    waits ? "email_verification" : null,
+    { waitingFor: waits ? "email_verification" : null },
   );
   return dealAcceptance(deps, accepted, waits);
 }

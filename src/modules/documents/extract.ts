@@ -4,7 +4,7 @@
 import { extractText, getDocumentProxy } from "unpdf";
 import { ConversionError, convertToPdf } from "./convert.ts";
 import { isOffice, type FileKind } from "./file-type.ts";
-import { csvPages, docxPages, OfficeTextError, pptxPages, xlsxPages } from "./office-text.ts";
+import { csvPages, docxPages, OfficeTextError, pptxPages, verifyZipExpansion, xlsxPages } from "./office-text.ts";
 
 export class ExtractionError extends Error {}
 
@@ -34,7 +34,18 @@ export async function extractPages(path: string, kind: FileKind, via: "pdf" | "x
       throw error;
     }
   }
-  if (isOffice(kind) || kind === "xls") return pdfPages(await convertToPdf(path, kind));
+  if (isOffice(kind) || kind === "xls") {
+    // LibreOffice expands whatever a ZIP really holds: the same caps as the XML path, checked first.
+    if (kind === "docx" || kind === "pptx") {
+      try {
+        verifyZipExpansion(new Uint8Array(await Bun.file(path).arrayBuffer()));
+      } catch (error) {
+        if (error instanceof OfficeTextError) throw new ExtractionError(error.message);
+        throw error;
+      }
+    }
+    return pdfPages(await convertToPdf(path, kind));
+  }
   if (kind === "csv") return csvPages(await Bun.file(path).text());
   if (kind === "text" || kind === "markdown") return [await Bun.file(path).text()];
   throw new ExtractionError(`Files of this type (${kind}) cannot be read`);

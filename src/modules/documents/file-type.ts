@@ -18,13 +18,19 @@ export const CONTENT_TYPES: Record<FileKind, string> = {
 };
 
 const OLE2 = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+/**
+ * A PDF starts with its header: `%PDF-` and a version (1.0-1.7, 2.0). What real files put before
+ * it is at most a UTF-8 byte-order mark and a little whitespace (some generators emit a newline
+ * first); anything else in front, or "%PDF-" further into a text, is not a PDF.
+ */
+const PDF_HEADER = /^(?:\xef\xbb\xbf)?[\t\n\f\r ]{0,16}%PDF-[12]\.\d/;
 const utf16 = (s: string) => Buffer.from(s, "utf16le");
 const startsWith = (b: Uint8Array, sig: number[]) => sig.every((x, i) => b[i] === x);
 
 /** @param bytes the whole file (uploads are capped at 50 MB, so this is bounded). */
 export function detectFileKind(bytes: Uint8Array, filename = ""): FileKind {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buf.subarray(0, 1024).includes("%PDF-")) return "pdf";
+  if (PDF_HEADER.test(buf.subarray(0, 32).toString("latin1"))) return "pdf";
   if (startsWith(bytes, OLE2)) {
     if (buf.includes(utf16("WordDocument"))) return "doc";
     if (buf.includes(utf16("PowerPoint Document"))) return "ppt";

@@ -2,7 +2,7 @@
 // The ZIP's own directory is checked before anything expands (entry count, declared sizes and the
 // expansion ratio), and fflate never writes past a part's declared size, so a zip bomb is refused
 // without the memory it asks for.
-import { unzipSync } from "fflate";
+import { Unzip, UnzipInflate, unzipSync } from "fflate";
 import { decodeEntities } from "./html-text.ts";
 
 export class OfficeTextError extends Error {}
@@ -34,6 +34,55 @@ export function readParts(bytes: Uint8Array, wanted: (name: string) => boolean, 
   }
   const decoder = new TextDecoder();
   return new Map(Object.entries(files).map(([name, data]) => [name, decoder.decode(data)]));
+}
+
+/**
+ * The archive's directory against the limits (entry count, declared sizes, expansion ratio),
+ * expanding nothing: what a ZIP-based upload must pass before it is accepted.
+ */
+export function checkZipDirectory(bytes: Uint8Array, limits = ZIP_LIMITS): void {
+  readParts(bytes, () => false, limits);
+}
+
+/** Compressed bytes fed to the inflater per step: one step can expand to at most ~1,000x this. */
+const INFLATE_STEP = 16 * 1024;
+
+/**
+ * The directory check, then every part really inflated (and thrown away) with the output counted:
+ * a directory that understates its parts' sizes cannot slip a bomb past it. Used right before
+ * LibreOffice opens a DOCX/PPTX/XLSX, which would expand whatever the archive really holds.
+ */
+export function verifyZipExpansion(bytes: Uint8Array, limits = ZIP_LIMITS): void {
+  checkZipDirectory(bytes, limits);
+  const cap = Math.min(limits.maxExpandedBytes, Math.max(bytes.byteLength, 64 * 1024) * limits.maxRatio);
+  let expanded = 0;
+  let problem: OfficeTextError | null = null;
+  const unzip = new Unzip((file) => {
+    file.ondata = (error, chunk) => {
+      if (problem) return;
+      if (error) problem = new OfficeTextError(`The file is not a readable Office document (corrupt ZIP part ${file.name}: ${error.message})`);
+      else if ((expanded += chunk.length) > cap) {
+        problem = new OfficeTextError(
+          `The file expands to more than ${cap === limits.maxExpandedBytes ? `${limits.maxExpandedBytes / 1024 / 1024} MB` : `${limits.maxRatio} times its size`} (its directory says less); refused as a possible zip bomb`,
+        );
+      }
+      if (problem) file.terminate();
+    };
+    try {
+      file.start();
+    } catch (error) {
+      problem ??= new OfficeTextError(`The file is not a readable Office document (part ${file.name}: ${(error as Error).message})`);
+    }
+  });
+  unzip.register(UnzipInflate);
+  try {
+    for (let at = 0; at < bytes.byteLength && !problem; at += INFLATE_STEP) {
+      unzip.push(bytes.subarray(at, at + INFLATE_STEP), at + INFLATE_STEP >= bytes.byteLength);
+    }
+  } catch (error) {
+    problem ??= new OfficeTextError(`The file is not a readable Office document (corrupt ZIP: ${(error as Error).message || "unreadable"})`);
+  }
+  if (problem) throw problem;
 }
 
 /** Paragraphs (`<w:p>` / `<a:p>`) as lines; a paragraph without closing punctuation gets a full stop, so a heading stays its own sentence. */

@@ -1,10 +1,14 @@
-// Every bad upload gets a clear answer and changes nothing: no deal, no run, no charge.
+// Every bad upload gets a clear answer and changes nothing: no deal, no run, no charge, no blob in
+// the store and no temp file left behind.
 import { afterEach, describe, expect, test } from "bun:test";
+import { strToU8, zipSync } from "fflate";
 import { startRunner } from "../../../src/modules/actions/runner.ts";
 import { actionHandlers } from "../../../src/modules/actions/registry.ts";
+import { findLibreOffice } from "../../../src/modules/documents/convert.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { pdfDeck, uploadForm } from "../../helpers/decks.ts";
+import { docxFile, pdfDeck, uploadForm } from "../../helpers/decks.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { storedFiles } from "./data-room-helpers.ts";
 
 let t: TestApp;
 let f: Fixture;
@@ -28,6 +32,7 @@ const nothingChanged = () => {
   expect(q("SELECT COUNT(*) AS n FROM deals")).toBe(0);
   expect(q("SELECT COUNT(*) AS n FROM action_runs")).toBe(0);
   expect(q("SELECT COALESCE(SUM(actions), 0) AS n FROM key_usage")).toBe(0);
+  expect(storedFiles({ t, f })).toEqual({ tmp: [], blobs: [] });
 };
 
 describe("bad uploads", () => {
@@ -54,6 +59,67 @@ describe("bad uploads", () => {
       const res = await upload(uploadForm(bytes as any, name));
       expect(res.status, name).toBe(415);
       expect(res.json.detail).toMatch(/not a PDF, PPT\/PPTX or DOC\/DOCX/);
+    }
+    nothingChanged();
+  });
+
+  test("a text that mentions %PDF- near its start is a text, not a PDF: 415, nothing charged", async () => {
+    setup();
+    for (const text of ["Deck notes: the file starts with %PDF-1.7 but this is prose.\n", " \t x %PDF-1.4\n%%EOF\n"]) {
+      const res = await upload(uploadForm(text, "deck.pdf"));
+      expect(res.status).toBe(415);
+      expect(res.json.detail).toBe("deck.pdf is not a PDF, PPT/PPTX or DOC/DOCX file (judged by its content, not its name).");
+    }
+    nothingChanged();
+  });
+
+  test("a DOCX that is a zip bomb: 422 naming the file, refused before LibreOffice and before any charge", async () => {
+    setup();
+    const bomb = zipSync({ "[Content_Types].xml": strToU8("<Types/>"), "word/document.xml": new Uint8Array(16 * 1024 * 1024) }, { level: 9 });
+    const res = await upload(uploadForm(bomb, "memo.docx", { company_name: "Bombly" }));
+    expect(res.status).toBe(422);
+    expect(res.json.detail[0]).toMatchObject({ loc: ["body", "file"], type: "value_error" });
+    expect(res.json.detail[0].msg).toMatch(/^memo\.docx: The file expands to more than 200 times its size; refused as a possible zip bomb$/);
+    // The same caps for a ZIP of too many parts.
+    const parts = Object.fromEntries(Array.from({ length: 5001 }, (_, i) => [`word/media/p${i}.xml`, strToU8("<a/>")]));
+    const crowded = await upload(uploadForm(zipSync({ ...parts, "word/document.xml": strToU8("<w:document/>") }), "crowded.docx"));
+    expect(crowded.status).toBe(422);
+    expect(crowded.json.detail[0].msg).toMatch(/more than 5000 parts; refused as a possible zip bomb/);
+    nothingChanged();
+  });
+
+  test.if(findLibreOffice() !== null)("a DOCX whose ZIP directory understates its parts passes the door; its run inflates and counts, and fails before LibreOffice", async () => {
+    setup();
+    const liar = zipSync({ "[Content_Types].xml": strToU8("<Types/>"), "word/document.xml": new Uint8Array(16 * 1024 * 1024) }, { level: 9 });
+    const view = new DataView(liar.buffer, liar.byteOffset, liar.byteLength);
+    for (let i = 0; i + 4 <= liar.length; i++) {
+      if (view.getUint32(i, true) === 0x02014b50) view.setUint32(i + 24, 1000, true); // central directory: uncompressed size
+      if (view.getUint32(i, true) === 0x04034b50) view.setUint32(i + 22, 1000, true); // local header: uncompressed size
+    }
+    const res = await upload(uploadForm(liar, "memo.docx", { company_name: "Liar" }));
+    expect(res.status).toBe(202);
+    const runner = startRunner(t.deps, actionHandlers(t.deps), { pollMs: 60_000 });
+    await runner.idle();
+    await runner.stop();
+    const status = await t.request("GET", `/api/v1/deals/${res.json.deal_id}/analysis`, { key: f.keys.read.secret });
+    expect(status.json).toMatchObject({ status: "failed" });
+    expect(status.json.error).toBe("memo.docx: The file expands to more than 200 times its size (its directory says less); refused as a possible zip bomb");
+  });
+
+  test("a PPT or DOC without LibreOffice on the server: 503 with Retry-After, nothing charged or stored", async () => {
+    setup();
+    const ole2 = (stream: string) => new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...new Array(504).fill(0), ...Buffer.from(stream, "utf16le")]);
+    const path = process.env.PATH;
+    process.env.PATH = "/nonexistent";
+    try {
+      for (const [bytes, name] of [[ole2("PowerPoint Document"), "deck.ppt"], [ole2("WordDocument"), "memo.doc"], [docxFile(["A memo."]), "memo.docx"]] as const) {
+        const res = await upload(uploadForm(bytes, name));
+        expect(res.status, name).toBe(503);
+        expect(res.headers.get("retry-after")).toBe("3600");
+        expect(res.json.detail).toMatch(/need LibreOffice, which is not installed/);
+      }
+    } finally {
+      process.env.PATH = path;
     }
     nothingChanged();
   });
@@ -97,6 +163,8 @@ describe("bad uploads", () => {
     expect(second.json.detail).toContain(first.json.deal_id);
     expect(t.deps.db.$client.query("SELECT COUNT(*) AS n FROM action_runs").get()).toEqual({ n: 1 });
     expect(t.deps.db.$client.query("SELECT SUM(actions) AS n FROM key_usage").get()).toEqual({ n: 1 });
+    // The refused file is neither kept as a temp file nor stored: the store holds the first deck only.
+    expect(storedFiles({ t, f })).toEqual({ tmp: [], blobs: [expect.any(String)] });
     // Once the first has finished, a new submission is welcome.
     const runner = startRunner(t.deps, actionHandlers(t.deps), { pollMs: 60_000 });
     await runner.idle();
@@ -113,7 +181,7 @@ describe("bad uploads", () => {
     await runner.stop();
     const status = await t.request("GET", `/api/v1/deals/${res.json.deal_id}/analysis`, { key: f.keys.read.secret });
     expect(status.json).toMatchObject({ status: "failed", progress: null });
-    expect(status.json.error).toMatch(/^broken\.pdf: The PDF could not be read/);
+    expect(status.json.error).toBe("broken.pdf: The PDF could not be read (Invalid PDF structure.)");
     const docs = await t.request("GET", `/api/v1/deals/${res.json.deal_id}/documents`, { key: f.keys.read.secret });
     expect(docs.json.documents[0].status).toBe("failed");
     const outbox = t.deps.db.$client.query("SELECT event FROM outbox_events").all();
