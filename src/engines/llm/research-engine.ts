@@ -1,7 +1,9 @@
 // The LLM research engine (DEALGRAPH_LLM_BASE_URL): the model plans the sub-questions and writes
-// the report from the retrieved passages, numbered. Only passages that were given can be cited:
-// a sentence citing a number the model invented is removed and the report says so, and
-// the passages it did cite are renumbered in order of use so `[n]` is always `citations[n-1]`.
+// the report from the retrieved passages, numbered. Every claim carries a citation to a passage
+// that was given: a sentence citing a number the model invented is removed, and so is a sentence
+// that states something without any citation (headings, the sub-question restated and "the records
+// do not say" may stand uncited); the report says what was removed. The passages it did cite are
+// renumbered in order of use so `[n]` is always `citations[n-1]`.
 import { citationBook, sourcesMarkdown, titleOf } from "../builtin/research-engine.ts";
 import { MAX_SUB_QUESTIONS, MIN_SUB_QUESTIONS, type Passage, type ResearchEngine, type ResearchReport } from "../research-engine.ts";
 import type { LlmClient } from "./client.ts";
@@ -11,7 +13,7 @@ Break the user's query into ${MIN_SUB_QUESTIONS} to ${MAX_SUB_QUESTIONS} specifi
 Answer with JSON only: {"sub_questions": ["...", "..."]}`;
 
 const WRITE_SYSTEM = `You write a research report for a venture firm using ONLY the numbered passages given, which come from the firm's own records.
-Rules: every factual claim ends with the number of the passage that supports it, like [3]; never cite a number that was not given; never use outside knowledge;
+Rules: every sentence that states something ends with the number of the passage that supports it, like [3] (a sentence without one is removed); never cite a number that was not given; never use outside knowledge;
 a sub-question with no passages gets the sentence "The firm's records hold nothing on this question."
 Answer with JSON only: {"executive_summary": "3-6 sentences with [n] citations", "sections": [{"question": "the sub-question", "markdown": "the answer in Markdown with [n] citations"}]}`;
 
@@ -31,6 +33,35 @@ function acceptDraft(value: unknown): Draft {
   if (!Array.isArray(v.sections)) throw new Error("sections is not a list");
   const sections = v.sections.filter((s) => typeof s?.markdown === "string").map((s) => ({ question: String(s.question ?? "").trim(), markdown: s.markdown.trim() }));
   return { executive_summary: v.executive_summary.trim(), sections };
+}
+
+const CITATION = /\[(\d+)\]/g;
+const ONLY_CITATIONS = /^(?:\[\d+\][\s,;]*)+[.!?]?$/;
+const ABBREVIATION = /\b(?:e\.g|i\.e|vs|etc|approx|inc|ltd|corp|co|dr|mr|mrs|ms|st|no|fig)\.$/i;
+// "The records hold nothing on this", "no passage mentions it", "the documents do not say".
+const SAYS_NOTHING =
+  /\b(?:records?|passages?|documents?|sources?|evidence|data)\b.*\b(?:hold(?:s)? nothing|say(?:s)? nothing|do(?:es)? not|don't|doesn't|did not|not (?:say|state|mention|address|cover|contain))\b|\b(?:no|none of the) (?:passages?|records?|documents?|sources?|evidence)\b|\bnothing (?:in|on) (?:the|this)\b/i;
+
+/** Sentences of one line; a citation after the full stop ("... grew. [2]") stays with its sentence. */
+export function sentencesOf(line: string): string[] {
+  const out: string[] = [];
+  for (const piece of line.split(/(?<=[.!?])\s+/)) {
+    const prev = out.at(-1);
+    if (prev !== undefined && (ONLY_CITATIONS.test(piece.trim()) || ABBREVIATION.test(prev))) out[out.length - 1] = `${prev} ${piece}`;
+    else out.push(piece);
+  }
+  return out;
+}
+
+/** Whether a sentence without a citation may stay: it asserts no fact of the records. */
+export function mayStandUncited(sentence: string, questions: string[]): boolean {
+  const plain = sentence.replace(/[*_`>]/g, "").replace(/^\s*(?:[-+]|\d+[.)])\s+/, "").trim();
+  if (!plain || /^#{1,6}\s/.test(plain) || /^\|?[\s:|-]+\|?$/.test(plain)) return true; // nothing, a heading, a table rule
+  if (!/[\p{L}\p{N}]/u.test(plain)) return true;
+  const bare = (q: string) => q.toLowerCase().replace(/^\d+[.)]\s*/, "").replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  if (plain.endsWith("?") || questions.some((q) => bare(q) === bare(plain))) return true; // the sub-question restated
+  if (plain.endsWith(":") && plain.split(/\s+/).length <= 8 && !/\d/.test(plain)) return true; // a lead-in to a list
+  return SAYS_NOTHING.test(plain);
 }
 
 export function llmResearchEngine(llm: LlmClient): ResearchEngine {
@@ -64,41 +95,43 @@ export function llmResearchEngine(llm: LlmClient): ResearchEngine {
       );
       checkpoint();
       progress("write", 95);
-      // Renumber what was cited, in order of use. A sentence that cites a number never given is an
-      // unsupported claim: it is removed, and the report says so.
+      // Renumber what was cited, in order of use. A sentence that cites a number never given, or
+      // states something citing nothing, is an unsupported claim: it is removed, and the report says so.
       const book = citationBook();
       const dropped = new Set<number>();
-      const unknownIn = (sentence: string) => [...sentence.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])).filter((n) => !given[n - 1]);
-      const renumber = (sentence: string) => sentence.replace(/\[(\d+)\]/g, (_, raw: string) => `[${book.cite(given[Number(raw) - 1])}]`);
+      let uncited = 0;
+      const questions = findings.map((f) => f.question);
+      const unknownIn = (sentence: string) => [...sentence.matchAll(CITATION)].map((m) => Number(m[1])).filter((n) => !given[n - 1]);
+      const renumber = (sentence: string) => sentence.replace(CITATION, (_, raw: string) => `[${book.cite(given[Number(raw) - 1])}]`);
+      const supported = (sentence: string) => {
+        const unknown = unknownIn(sentence);
+        unknown.forEach((n) => dropped.add(n));
+        if (unknown.length) return false;
+        if (/\[\d+\]/.test(sentence) || mayStandUncited(sentence, questions)) return true;
+        if (sentence.trim()) uncited++;
+        return false;
+      };
       const rewrite = (text: string) =>
         text
           .split("\n")
-          .map((line) =>
-            line
-              .split(/(?<=[.!?])\s+/)
-              .filter((sentence) => {
-                const unknown = unknownIn(sentence);
-                unknown.forEach((n) => dropped.add(n));
-                return unknown.length === 0;
-              })
-              .map(renumber)
-              .join(" "),
-          )
+          .map((line) => sentencesOf(line).filter(supported).map(renumber).join(" "))
           .join("\n")
+          .replace(/\n{3,}/g, "\n\n")
           .trim();
-      const executive = rewrite(draft.executive_summary);
+      const executive = rewrite(draft.executive_summary) || "The model's summary made no claim it could cite to the firm's records; see the sections below.";
       const sections = findings.map((f, i) => {
         const written = rewrite(draft.sections[i]?.markdown ?? "");
         return `## ${i + 1}. ${f.question}\n\n${written || "The firm's records hold nothing on this question that the model could cite."}`;
       });
       const citations = book.list();
       const droppedList = [...dropped].sort((a, b) => a - b);
-      const note = droppedList.length
-        ? `\n\n> The model cited passage numbers ${droppedList.join(", ")}, which match no passage it was given; the sentences citing them were removed.`
-        : "";
+      const notes: string[] = [];
+      if (droppedList.length) notes.push(`> The model cited passage numbers ${droppedList.join(", ")}, which match no passage it was given; the sentences citing them were removed.`);
+      if (uncited) notes.push(`> The model wrote ${uncited} sentence${uncited === 1 ? "" : "s"} stating something without citing a passage; ${uncited === 1 ? "it was" : "they were"} removed (every claim must cite the firm's records).`);
+      const note = notes.length ? `\n\n${notes.join("\n>\n")}` : "";
       const title = titleOf(query);
       const markdown = [`# ${title}`, `## Executive summary\n\n${executive}`, ...sections, `## Sources\n\n${sourcesMarkdown(citations)}${note}`].join("\n\n");
-      return { title, executive_summary: executive, report_markdown: `${markdown}\n`, citations, dropped_citations: droppedList };
+      return { title, executive_summary: executive, report_markdown: `${markdown}\n`, citations, dropped_citations: droppedList, uncited_removed: uncited };
     },
   };
 }

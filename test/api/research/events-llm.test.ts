@@ -119,6 +119,52 @@ describe("the LLM research engine", () => {
     expect(report.report_markdown).toContain("The model cited passage numbers 77, 99, which match no passage it was given; the sentences citing them were removed.");
   });
 
+  test("a sentence stating something without a citation is removed and reported; headings, lead-ins, the question and 'the records do not say' stay", async () => {
+    const s = llmStub((req) => {
+      const n = /\[(\d+)\] ledgerly-deck\.pdf, page 2:/.exec(req.messages[1].content!)![1];
+      return {
+        content: {
+          executive_summary: `Ledgerly reached 2.4 million ARR in March 2026 [${n}]. Ledgerly is the clear market leader in Europe. The records do not say who its investors are.`,
+          sections: [
+            {
+              question: "What is Ledgerly's ARR?",
+              markdown: [
+                "### What is Ledgerly's ARR?",
+                "Revenue figures:",
+                `- 2.4 million ARR in March 2026 [${n}].`,
+                `- Net revenue retention is 135 percent. [${n}]`,
+                "- The company will likely reach 10 million next year.",
+                `Growth is 12% month over month, e.g. strong for its stage [${n}].`,
+              ].join("\n"),
+            },
+            { question: "Who founded Ledgerly?", markdown: "Ledgerly was founded by two Stripe veterans. No passage names its board." },
+          ],
+        },
+      };
+    });
+    setup(s.env);
+    const started = await t.request("POST", "/api/v1/research", { key: f.keys.write.secret, body: { query: "Tell me about Ledgerly", idempotency_key: "llm-uncited" } });
+    await runAll(t);
+    const report = (await t.request("GET", `/api/v1/research/${started.json.research_id}`, { key: f.keys.read.secret })).json;
+    expect(report.status).toBe("succeeded");
+    expect(report.executive_summary).toBe("Ledgerly reached 2.4 million ARR in March 2026 [1]. The records do not say who its investors are.");
+    const md: string = report.report_markdown;
+    for (const kept of [
+      "### What is Ledgerly's ARR?",
+      "Revenue figures:",
+      "- 2.4 million ARR in March 2026 [1].",
+      "- Net revenue retention is 135 percent. [1]",
+      "Growth is 12% month over month, e.g. strong for its stage [1].",
+      "No passage names its board.",
+    ]) {
+      expect(md).toContain(kept);
+    }
+    for (const removed of ["market leader", "10 million next year", "Stripe veterans"]) expect(md).not.toContain(removed);
+    expect(md).toContain("The model wrote 3 sentences stating something without citing a passage; they were removed (every claim must cite the firm's records).");
+    expect(md).not.toContain("match no passage it was given");
+    expect(report.citations).toHaveLength(1);
+  });
+
   test("a model that cannot plan: 503 with Retry-After, nothing created or charged", async () => {
     const s = llmStub(() => ({ content: "{}" }), { status: 500, body: "overloaded" });
     setup(s.env);
