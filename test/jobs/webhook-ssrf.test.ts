@@ -116,6 +116,32 @@ describe("with private networks off", () => {
   });
 });
 
+describe("a redirect with private networks off", () => {
+  test("a public receiver redirecting to a private address: every attempt fails with the 3xx, the private target receives nothing", async () => {
+    setup();
+    const inside = startReceiver();
+    const locations = [`http://127.0.0.1:${inside.server.port}/internal`, "http://10.0.0.1/internal", "http://169.254.169.254/latest/meta-data"];
+    receiver = startReceiver((n) => new Response(null, { status: 302, headers: { location: locations[(n - 1) % locations.length] } }));
+    try {
+      // The receiver stands in for a public host: its name resolves to a public address, and the
+      // connection to that checked address is dialled to the loopback receiver (tests only).
+      setWebhookResolver(t.deps, async (host) => (host === "hooks.partner.example" ? ["93.184.215.14"] : []));
+      t.deps.outbound = { dial: () => new URL(receiver!.url("/")) };
+      const hook = await register(t, f, "https://hooks.partner.example/in");
+      finishRun(t, f);
+      await driveSchedule(t);
+      expect(receiver.received.map((r) => [r.path, r.headers.host])).toEqual(Array(11).fill(["/in", "hooks.partner.example"]));
+      expect(inside.received).toEqual([]);
+      expect(fetched).toEqual(Array(11).fill("127.0.0.1")); // the dialled receiver only: no redirect hop
+      const [row] = await ledger(t, f, hook.id);
+      expect(row).toMatchObject({ status: "failed", attempts: 11, last_response_code: 302, next_attempt_at: null });
+      expect(row.last_error).toMatch(/^Redirect not followed \(302 to /);
+    } finally {
+      inside.stop();
+    }
+  });
+});
+
 describe("with private networks allowed (loopback receivers)", () => {
   test("link-local (cloud metadata) stays refused", async () => {
     setup({ DEALGRAPH_ALLOW_PRIVATE_NETWORK: "1" });

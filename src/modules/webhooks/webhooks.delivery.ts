@@ -194,6 +194,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}) {
         requireHttps: true,
         allowPrivate: config.allowPrivateNetwork,
         resolver: webhookResolver(deps),
+        dial: deps.outbound?.dial,
         signal: abort.signal,
       });
       code = res.status;

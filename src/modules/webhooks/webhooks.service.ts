@@ -14,7 +14,7 @@ export const WEBHOOKS_WAKE_TOPIC = "webhooks:wake";
 const resolvers = new WeakMap<Deps, Resolver>();
 /** DNS for the webhooks of these deps (tests give a fake one; the default is the system's). */
 export const setWebhookResolver = (deps: Deps, resolver: Resolver) => resolvers.set(deps, resolver);
-export const webhookResolver = (deps: Deps): Resolver => resolvers.get(deps) ?? systemResolver;
+export const webhookResolver = (deps: Deps): Resolver => resolvers.get(deps) ?? deps.outbound?.resolver ?? systemResolver;
 
 export type EndpointRow = {
   id: string;
