@@ -7,7 +7,8 @@ import type { Deps } from "../deps.ts";
 import { apiKeysService, type KeyStatus, type Scope, type VerifiedKey } from "../modules/api-keys/api-keys.service.ts";
 import { budgetsService } from "../modules/budgets/budgets.service.ts";
 import { dailyLimitReached, rateLimitHeaders } from "./budgets.ts";
-import { ApiError } from "./errors.ts";
+import { isUuid } from "../lib/ids.ts";
+import { ApiError, invalid, notFound } from "./errors.ts";
 
 /** Who is calling: a valid key whose user belongs to an organization. */
 export type Principal = VerifiedKey & { orgId: string };
@@ -42,26 +43,62 @@ function unauthorized(status: Exclude<KeyStatus, { status: "VALID" }>): ApiError
 // second through the request object itself.
 const principals = new WeakMap<Request, Principal>();
 
-// A body that is not a JSON object must be judged after authentication, so the parser only
-// marks it. (Every JSON body of the API is an object; Elysia would otherwise quietly turn an
-// array or a bare string into `{}` for a schema whose properties are all optional.)
-const BAD_JSON = Symbol("bad-json");
-type Marked = { [BAD_JSON]: { msg: string; type: string } };
+// Every JSON route's body is judged after authentication (401/403 before anything about the
+// request's content), so the parser never throws: it reads the body and marks what is wrong with
+// it. It also keeps Elysia's own parsers away: they would quietly accept a text/plain or
+// urlencoded body, or turn an array or a bare string into `{}` for an all-optional schema.
+const BODY_PROBLEM = Symbol("body-problem");
+type Marked = { [BODY_PROBLEM]: ApiError };
 
-async function lenientJson({ request }: { request: Request }, contentType: string): Promise<unknown> {
-  if (!contentType.startsWith("application/json")) return undefined;
-  const text = await request.text();
+const mark = (problem: ApiError): Marked => ({ [BODY_PROBLEM]: problem });
+const badBody = (msg: string, type: string) => mark(new ApiError(422, [{ loc: ["body"], msg, type }]));
+const unsupportedMedia = (got: string) =>
+  mark(new ApiError(415, `This endpoint expects application/json (or no body at all); the request sent ${got}. Nothing was changed.`));
+
+/** Elysia hands a parser the media type without its parameters, or "" when there is none. */
+async function deferredJson({ request }: { request: Request }, contentType: string): Promise<unknown> {
+  const media = contentType.trim().toLowerCase();
+  if (media !== "" && media !== "application/json") return unsupportedMedia(media);
+  let text: string;
+  try {
+    text = request.body ? await request.text() : "";
+  } catch {
+    return badBody("The request body could not be read", "body_unreadable");
+  }
+  if (media === "") return text === "" ? undefined : unsupportedMedia("a body without a Content-Type");
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     const why = text.trim() === "" ? "the body is empty" : (error as Error).message;
-    return { [BAD_JSON]: { msg: `Invalid JSON: ${why}`, type: "json_invalid" } } satisfies Marked;
+    return badBody(`Invalid JSON: ${why}`, "json_invalid");
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return { [BAD_JSON]: { msg: "Input should be a JSON object", type: "model_attributes_type" } } satisfies Marked;
+    return badBody("Input should be a JSON object", "model_attributes_type");
   }
   return value;
+}
+
+/**
+ * Every path parameter of the API is an id (`key_id`, `deal_id`, ...), and CONTRACT says an id
+ * that is not a UUID is 404 like any unknown one: judged here, right after the key, so no route
+ * can answer 422 about its body or query (or reach a service) with such an id.
+ */
+function refuseMalformedIds(params: Record<string, string | undefined> | undefined): void {
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (name.endsWith("_id") && !(typeof value === "string" && isUuid(value))) throw notFound(`Not found: no such ${name.slice(0, -3).replace(/_/g, " ")}`);
+  }
+}
+
+/** No query parameter of the API is a list: a repeated one is a mistake, not a choice to guess at. */
+function refuseRepeatedQuery(url: string): void {
+  const start = url.indexOf("?");
+  if (start < 0) return;
+  const seen = new Set<string>();
+  for (const name of new URLSearchParams(url.slice(start + 1)).keys()) {
+    if (seen.has(name)) throw invalid(["query", name], `Give ${name} once; it was repeated`, "repeated_parameter");
+    seen.add(name);
+  }
 }
 
 export const SECURITY: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
@@ -86,12 +123,12 @@ export function authPlugin(deps: Deps) {
   return new Elysia({ name: "auth" }).macro({
     auth: (needs: Scope) => ({
       detail: { security: SECURITY },
-      parse: lenientJson,
-      transform({ request, set, body }) {
+      parse: deferredJson,
+      transform({ request, set, body, params }) {
         principals.set(request, authenticate(request, set, needs));
-        if (body && typeof body === "object" && BAD_JSON in body) {
-          throw new ApiError(422, [{ loc: ["body"], ...(body as Marked)[BAD_JSON] }]);
-        }
+        refuseMalformedIds(params);
+        refuseRepeatedQuery(request.url);
+        if (body && typeof body === "object" && BODY_PROBLEM in body) throw (body as Marked)[BODY_PROBLEM];
       },
       resolve: ({ request }) => ({ principal: principals.get(request)! }),
     }),

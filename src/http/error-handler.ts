@@ -22,11 +22,11 @@ function compileRoutes(routes: { method: string; path: string }[]) {
   }));
 }
 
-export function errorHandlerPlugin(log: Log, routeTable: RouteTable) {
+/** The methods a path answers to among a table's routes (HEAD wherever GET; catch-alls aside), for 405 and Allow. */
+export function allowedMethodsIn(routeTable: RouteTable): (path: string) => string[] {
   let compiled: ReturnType<typeof compileRoutes> | null = null;
   let compiledFrom = -1;
-
-  function allowedMethods(path: string): string[] {
+  return (path) => {
     const routes = routeTable();
     if (!compiled || compiledFrom !== routes.length) {
       compiled = compileRoutes(routes);
@@ -35,7 +35,21 @@ export function errorHandlerPlugin(log: Log, routeTable: RouteTable) {
     const methods = new Set(compiled.filter((r) => r.pattern.test(path)).map((r) => r.method));
     if (methods.has("GET")) methods.add("HEAD");
     return [...methods].filter((m) => m !== "ALL").sort();
+  };
+}
+
+/** Why a body Elysia could not parse was refused, in terms of what the client said it sent. */
+function unreadableBody(contentType: string | null) {
+  const media = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  if (media === "application/json" || media.endsWith("+json")) {
+    return { loc: ["body"], msg: "Invalid JSON: the body could not be parsed", type: "json_invalid" };
   }
+  const what = media ? `${media} body` : "body";
+  return { loc: ["body"], msg: `Malformed ${what}: it could not be read`, type: "body_unreadable" };
+}
+
+export function errorHandlerPlugin(log: Log, routeTable: RouteTable) {
+  const allowedMethods = allowedMethodsIn(routeTable);
 
   function respond(status: number, detail: unknown, headers: Record<string, unknown>, extra: Record<string, string> = {}) {
     const h = new Headers();
@@ -50,11 +64,14 @@ export function errorHandlerPlugin(log: Log, routeTable: RouteTable) {
     if (error instanceof ApiError) return respond(error.status, error.detail, headers, error.headers);
     switch (code) {
       case "VALIDATION": {
-        const all = (error as unknown as { all: never[]; type: string }).all;
-        return respond(422, toValidationIssues((error as unknown as { type: string }).type, all), headers);
+        const { all, type } = error as unknown as { all: never[]; type: string };
+        // Every path parameter is an id, and an id that is not even well formed is as unknown as
+        // any other (CONTRACT: a path id that is not a UUID is 404).
+        if (type === "params") return respond(404, "Not found: no such id", headers);
+        return respond(422, toValidationIssues(type, all), headers);
       }
       case "PARSE":
-        return respond(422, [{ loc: ["body"], msg: "Invalid JSON: the body could not be parsed", type: "json_invalid" }], headers);
+        return respond(422, [unreadableBody(request.headers.get("content-type"))], headers);
       case "NOT_FOUND": {
         const path = new URL(request.url).pathname;
         const allowed = allowedMethods(path);

@@ -81,3 +81,21 @@ function setDailyRequests(t: TestApp, keyId: string, n: number) {
   t.deps.db.$client.query("UPDATE api_keys SET daily_requests = ? WHERE id = ?").run(n, keyId);
   expect(apiKeysService(t.deps).get(keyId)?.dailyRequests).toBe(n);
 }
+
+/** Path ids that are not UUIDs, each of which must be 404 like any unknown id (CONTRACT). */
+export const MALFORMED_IDS = ["12345", "not-a-uuid", "%zz", "0190b6d2-7c1e-7a4b-9c3d-2e5f6a7b8c9", "..%2F..%2Fetc"];
+
+/**
+ * One scenario per malformed id: the route's path template (`/api/v1/keys/:key_id`) with every
+ * `:param` replaced, called with a write key, must answer 404 with a JSON detail.
+ */
+export function malformedIdScenarios(route: { method: string; template: string; query?: string; body?: unknown }): Scenario[] {
+  return MALFORMED_IDS.map((id) => ({
+    name: `${route.method} ${route.template} with id ${JSON.stringify(id)} -> 404`,
+    method: route.method,
+    path: route.template.replace(/:[^/]+/g, id) + (route.query ?? ""),
+    body: route.body,
+    key: "write" as const,
+    expect: { status: 404, body: { detail: expect.any(String) } },
+  }));
+}
