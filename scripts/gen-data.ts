@@ -56,8 +56,9 @@ export function generateFirm(opts: { seed?: number; team?: number } = {}): FirmM
       name: `${first} ${last}`,
       email: `${slug(first)}@${domain}`,
       title: TITLES[Math.min(i, TITLES.length - 1)],
-      // Most of a team shares its network; someone usually has not opted in yet.
-      share_network: i === 0 || r.chance(0.75),
+      // Most of a team shares its network; someone usually has not opted in yet, and the last
+      // member never has (so the demo always shows what not sharing keeps out of the pool).
+      share_network: i === 0 || (r.chance(0.75) && i !== size - 1),
       admin: i === 0,
     });
   }

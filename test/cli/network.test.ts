@@ -2,6 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { openSqlite, wrapDrizzle } from "../../src/db/client.ts";
+import { createApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createDeps } from "../../src/deps.ts";
 import { silentLog } from "../../src/lib/log.ts";
@@ -45,5 +46,31 @@ test("network cadence and snooze set and clear a user's settings for one contact
     expect(res.stderr).toMatch(message);
   }
   expect(read().s).toBe("2027-01-15T00:00:00.000Z"); // the refused snoozes changed nothing
+  sqlite.close();
+});
+
+test("`admin user share off` withdraws at once the reach candidates that rest on that teammate's mail", async () => {
+  const d = tempDataDir();
+  dirs.push(d);
+  const org = (await cli(d, "admin", "org", "create", "--name", "A", "--json")).json.org_id;
+  const maya = (await cli(d, "admin", "user", "create", "--org", org, "--email", "maya@a.vc", "--name", "Maya", "--json")).json.user_id;
+  const omar = (await cli(d, "admin", "user", "create", "--org", org, "--email", "omar@a.vc", "--name", "Omar", "--share-network", "--json")).json.user_id;
+  const key = (await cli(d, "admin", "key", "create", "--user", maya, "--scope", "read", "--json")).json.secret;
+  const sqlite = openSqlite(join(d, "dealgraph.db"), { busyTimeoutMs: 1000 });
+  const deps = createDeps({ db: wrapDrizzle(sqlite), config: loadConfig({}, { dataDir: d }), log: silentLog });
+  const proxy = { email: "jane@bank.com", name: "Jane Proxy" };
+  knows(deps, maya, proxy, thread(16, 6, 2));
+  // Only Omar's mail shows Jane with the founder.
+  const founder = { email: "sam@startup.io", name: "Sam Founder", title: "Founder" };
+  knows(deps, omar, proxy, thread(2, 30, 10, ["received"]), [founder]);
+  expect((await cli(d, "jobs", "run", "reach-candidates")).code).toBe(0);
+  const app = createApp(deps);
+  const names = async () => {
+    const res = await app.handle(new Request("http://localhost/api/v1/network/reach/candidates", { headers: { authorization: `Bearer ${key}` } }));
+    return ((await res.json()) as { candidates: { full_name: string }[] }).candidates.map((c) => c.full_name);
+  };
+  expect(await names()).toEqual(["Sam Founder"]);
+  expect((await cli(d, "admin", "user", "share", "--user", omar, "off")).code).toBe(0);
+  expect(await names()).toEqual([]);
   sqlite.close();
 });

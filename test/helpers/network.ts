@@ -14,8 +14,8 @@ export function thread(n: number, every: number, lastDaysAgo: number, directions
   return Array.from({ length: n }, (_, i) => ({ daysAgo: lastDaysAgo + i * every, direction: directions[i % directions.length] }));
 }
 
-/** Records touches between a user and one person (each touch its own message or meeting). */
-export function knows(deps: Deps, userId: string, person: PersonFacts, touchList: Touch[]) {
+/** Records touches between a user and one person (each touch its own message or meeting); `others` were on each too. */
+export function knows(deps: Deps, userId: string, person: PersonFacts, touchList: Touch[], others: PersonFacts[] = []) {
   const now = deps.clock.now().getTime();
   deps.db.transaction(() => {
     const w = graphWriter(deps, userId);
@@ -24,8 +24,9 @@ export function knows(deps: Deps, userId: string, person: PersonFacts, touchList
         sourceKey: `${t.direction === "meeting" ? "evt" : "msg"}:test-${++counter}`,
         kind: t.direction === "meeting" ? "meeting" : "email",
         occurredAt: new Date(now - t.daysAgo * DAY),
-        participantCount: 2,
+        participantCount: 2 + others.length,
         touches: [{ person, direction: t.direction }],
+        others,
       });
     }
     w.flush();
