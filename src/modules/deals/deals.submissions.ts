@@ -8,7 +8,7 @@ import { recognizeHost } from "../documents/hosts.ts";
 import { secretBox } from "../webhooks/webhooks.secrets.ts";
 import type { AnalyzeBody } from "./deals.model.ts";
 import { dealsService, nameTarget } from "./deals.service.ts";
-import { checkSubmittedUrl, hostTarget } from "./deals.submit-url.ts";
+import { checkSubmittedUrl, hostTarget, normalizedHost } from "./deals.submit-url.ts";
 
 export type DealUrlSubmission = typeof AnalyzeBody.static;
 
@@ -36,7 +36,7 @@ export async function submitDealUrl(deps: Deps, principal: Principal, body: Deal
   const allowPrivate = deps.config.allowPrivateNetwork;
   if (body.website_url !== undefined) {
     const url = checkSubmittedUrl("website_url", body.website_url, allowPrivate);
-    const host = url.hostname.toLowerCase().replace(/^www\./, "");
+    const host = normalizedHost(url);
     const accepted = deals.submit(
       principal,
       { companyName, kind: "company", source: "website", targetKey: hostTarget(url), website: url.origin, domain: host },

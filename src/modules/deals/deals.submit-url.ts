@@ -23,5 +23,16 @@ export function checkSubmittedUrl(field: string, raw: string, allowPrivate: bool
   return url;
 }
 
-/** The "same target" key of a website: its host, lower-cased, without a leading www. */
-export const hostTarget = (url: URL) => `host:${url.hostname.toLowerCase().replace(/^www\./, "")}`;
+/**
+ * The host a website is known by: lower-cased, without the trailing dot of a fully qualified name
+ * ("acme.example." is acme.example) and without a leading "www."; an IP literal as it is.
+ */
+export function normalizedHost(url: URL): string {
+  const host = url.hostname.toLowerCase();
+  // The URL parser has already written any IPv4 form (decimal, octal, short) as a dotted quad.
+  if (host.startsWith("[") || /^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return host;
+  return host.replace(/\.+$/, "").replace(/^www\./, "");
+}
+
+/** The "same target" key of a website (CONTRACT.md): its normalized host. */
+export const hostTarget = (url: URL) => `host:${normalizedHost(url)}`;
