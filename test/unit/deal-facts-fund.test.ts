@@ -45,4 +45,10 @@ describe("fund facts", () => {
     expect(section(a, "track_record").summary).toContain("Stated: Fund I: TVPI 2.6x, net IRR 19%, DPI 2.1x; Fund II: TVPI 1.8x, net IRR 14%, DPI 0.3x.");
     expect(a.facts.round).toMatchObject({ amount: 90_000_000, currency: "EUR" });
   });
+
+  test("a target and a hard cap in parentheses, a GP commitment in money", async () => {
+    const a = await analyse(deckPages(["Kite Ventures Fund II\nFund size: $100M (target), $125M (hard cap). Limited partners include endowments. Management fee 2% and 20% carried interest.", "GP commitment: $2M (2%)"]), { kind: "fund" });
+    expect(a.facts.round).toMatchObject({ amount: 100_000_000, currency: "USD" });
+    expect(section(a, "fund_terms").summary).toContain("Stated: target size $100M, hard cap $125M, management fee 2%, carry 20%, GP commitment $2M.");
+  });
 });

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import type { SourcePage } from "../../src/engines/deal-engine.ts";
 import { htmlToText } from "../../src/modules/documents/html-text.ts";
-import { analyse, FERNHILL, FLOWCASH_HTML, KALTEWERK, NORTHWIND, QUILLSTACK, TIDEPOOL, ZEPHYR } from "./deal-facts-corpus.ts";
+import { analyse, deckPages, FERNHILL, FLOWCASH_HTML, KALTEWERK, NORTHWIND, QUILLSTACK, TIDEPOOL, ZEPHYR } from "./deal-facts-corpus.ts";
 
 describe("company facts", () => {
   test("Northwind: cover boilerplate, customers' stage, the team among advisors, the round from the ask", async () => {
@@ -112,5 +112,39 @@ describe("company facts", () => {
   test("the submitted company name wins over the cover", async () => {
     const a = await analyse(NORTHWIND, { companyName: "Northwind Robotics Inc." });
     expect(a.facts.company.name).toBe("Northwind Robotics Inc.");
+  });
+
+  const round = async (text: string) => (await analyse(deckPages([`Acme\n${text}`]), { companyName: "Acme" })).facts.round;
+  const ROUNDS: [string, { stage: string | null; amount: number | null; currency: string | null; pre_money_valuation: number | null }][] = [
+    ["We're raising a $5M Seed round, with $2M already committed from Acme Ventures.", { stage: "seed", amount: 5_000_000, currency: "USD", pre_money_valuation: null }],
+    ["Investment ask: £750K for 15% equity.", { stage: null, amount: 750_000, currency: "GBP", pre_money_valuation: null }],
+    ["Raising $3M at $15M pre.", { stage: null, amount: 3_000_000, currency: "USD", pre_money_valuation: 15_000_000 }],
+    ["We are raising EUR 2.5 million (seed) to expand into France.", { stage: "seed", amount: 2_500_000, currency: "EUR", pre_money_valuation: null }],
+    ["Seeking $750k in pre-seed funding.", { stage: "pre-seed", amount: 750_000, currency: "USD", pre_money_valuation: null }],
+    ["We raised a $2M seed in 2023 and are now raising a $10M Series A.", { stage: "series a", amount: 10_000_000, currency: "USD", pre_money_valuation: null }],
+    ["Our platform helped 120 startups raise $40M last year.", { stage: null, amount: null, currency: null, pre_money_valuation: null }],
+    ["Total raised to date: $4.5M from angels.", { stage: null, amount: null, currency: null, pre_money_valuation: null }],
+    ["We are raising our seed round at a $20M valuation.", { stage: "seed", amount: null, currency: null, pre_money_valuation: null }],
+  ];
+  for (const [text, expected] of ROUNDS) test(`round: ${text}`, async () => expect(await round(text)).toEqual(expected));
+
+  test("team slides laid out as blocks or grids; advisors listed the same way are not the team", async () => {
+    const blocks = await analyse(deckPages(["Acme Labs\nAI copilots for auditors", "Our Team\nJane Smith\nCEO & Co-founder\nex-Deloitte, 12 years in audit\nJohn K. Doe\nCTO\nPhD, ex-Google Brain", "Advisors\nMary Major\nFormer CFO, Siemens"]));
+    expect(blocks.facts.team).toEqual([
+      { name: "Jane Smith", title: "CEO & Co-founder", linkedin_url: null },
+      { name: "John K. Doe", title: "CTO", linkedin_url: null },
+    ]);
+    expect(blocks.facts.company.name).toBe("Acme Labs");
+    const grid = await analyse(deckPages(["Team\nJane Smith CEO\nBob Lee CTO\nAnn Moss COO"]));
+    expect(grid.facts.team.map((m) => `${m.name}/${m.title}`)).toEqual(["Jane Smith/CEO", "Bob Lee/CTO", "Ann Moss/COO"]);
+    // A person is not the company.
+    expect(grid.facts.company.name).toBeNull();
+  });
+
+  test("labelled cover facts: 'HQ: Berlin | Founded: 2019' gives a place and a year, not a name; 'since 2015' is not a founding", async () => {
+    const a = await analyse(deckPages(["HQ: Berlin | Founded: 2019\nSince 2015 the market has grown 20% a year."]));
+    expect(a.facts.company).toMatchObject({ name: null, location: "Berlin", founded_year: 2019 });
+    const b = await analyse(deckPages(["Since 2015 the market has grown 20% a year. We have 40 customers in Europe."]));
+    expect(b.facts.company).toMatchObject({ location: null, founded_year: null });
   });
 });

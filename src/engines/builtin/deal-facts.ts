@@ -45,7 +45,7 @@ function nameLike(text: string): boolean {
     /^\p{Lu}/u.test(text) &&
     !NOT_A_COMPANY_NAME.test(text) &&
     !topicOfHeading(text) &&
-    !/[$€£%@]|\d{3}/.test(text)
+    !/[$€£%@:;,]|\d{3}/.test(text)
   );
 }
 
@@ -57,16 +57,17 @@ type Candidate = { name: string; order: number; fromTitle: boolean };
  * The company's name: as submitted; else the site title's part or a cover line that the domain
  * spells; else the one the text repeats; else the site title; else the cover's first name-like line.
  */
-function companyName(units: Unit[], hints: Hints, domains: string[]): string | null {
+function companyName(units: Unit[], hints: Hints, domains: string[], people: string[]): string | null {
   if (hints.companyName?.trim()) return hints.companyName.trim();
   const candidates: Candidate[] = [];
+  const person = (text: string) => people.some((p) => text.includes(p));
   for (const part of (hints.siteTitle ?? "").split(/\s+[|–—·:-]\s+|:\s+|\s\|\s?/)) {
     const name = part.trim();
-    if (name && nameLike(name)) candidates.push({ name, order: -1, fromTitle: true });
+    if (name && nameLike(name) && !person(name)) candidates.push({ name, order: -1, fromTitle: true });
   }
   const firstPage = units.filter((u) => u.pageIndex === 0 && !u.boilerplate).slice(0, 12);
   for (const u of firstPage) {
-    for (const part of u.text.replace(/[.:!]$/, "").split(/\s+[|–—·-]\s+/)) if (nameLike(part.trim())) candidates.push({ name: part.trim(), order: u.order, fromTitle: false });
+    for (const part of u.text.replace(/[.:!]$/, "").split(/\s+[|–—·-]\s+/)) if (nameLike(part.trim()) && !person(part)) candidates.push({ name: part.trim(), order: u.order, fromTitle: false });
   }
   if (candidates.length === 0) return null;
   const byDomain = candidates.find((c) => domains.some((d) => nameMatchesDomain(c.name, d)));
@@ -177,7 +178,13 @@ export function readFacts(pages: SourcePage[], hints: Hints): ReadFacts {
   const fund = hints.kind === "fund";
   const found = domainsIn(units);
   const hinted = hints.website ? hostOf(hints.website) : null;
-  const name = companyName(units, hints, hinted ? [hinted] : found.map((d) => d.domain));
+  const team = extractTeam(units, fund);
+  const name = companyName(
+    units,
+    hints,
+    hinted ? [hinted] : found.map((d) => d.domain),
+    team.map((m) => m.name),
+  );
   // The company's own address: the one its name spells, else one on the cover or the closing page.
   const own =
     (name ? found.find((d) => nameMatchesDomain(name, d.domain)) : undefined) ??
@@ -195,7 +202,7 @@ export function readFacts(pages: SourcePage[], hints: Hints): ReadFacts {
     round: round
       ? { stage: round.stage, amount: round.amount, currency: round.currency, pre_money_valuation: round.pre_money_valuation }
       : { stage: null, amount: target?.amount ?? null, currency: target?.currency ?? null, pre_money_valuation: null },
-    team: extractTeam(units, fund),
+    team,
   };
   return { facts, units, round, fund: size };
 }

@@ -8,7 +8,7 @@ import { mentionIn, moneyMentions, type MoneyMention } from "./deal-money.ts";
 import type { Unit } from "./deal-text.ts";
 
 // "raising", "seeking", "the ask": a raise in progress. "raise" alone is checked for its subject.
-const RAISE_VERB = /\b(?:raising|seeking|looking to raise|aiming to raise|plan(?:ning)? to raise|intend to raise|raise|the ask|our ask|ask\s*:|fundrais(?:e|ing))\b/gi;
+const RAISE_VERB = /\b(?:raising|seeking|looking to raise|aiming to raise|plan(?:ning)? to raise|intend to raise|raise|the ask|our ask|fundrais(?:e|ing))\b|\bask\s*:/gi;
 // "a seed round", "Series A funding", "round of", "funding round".
 const ROUND_NOUN = /\b(?:(?:pre-?seed|seed|series [a-e]|bridge|growth)\s+(?:round|funding|financing|extension|investment)|round of|funding round|financing round|investment round)\b/i;
 // The raise belongs to someone else: "we help merchants raise", "our customers raise".
@@ -136,11 +136,11 @@ export function fundSize(units: Unit[]): FundSize {
     for (const m of moneyMentions(u.text)) {
       const before = u.text.slice(Math.max(0, m.index - 40), m.index);
       const after = u.text.slice(m.end, m.end + 40);
-      if (HARD_CAP_BEFORE.test(before) || /^\s*hard[- ]cap/i.test(after)) {
+      if (HARD_CAP_BEFORE.test(before) || /^\s*\(?hard[- ]cap/i.test(after)) {
         hardCap ??= m;
         continue;
       }
-      if (!target && (TARGET_BEFORE.test(before) || /^\s*(?:fund )?target\b/i.test(after))) target = m;
+      if (!target && (TARGET_BEFORE.test(before) || /^\s*\(?(?:fund )?target\b/i.test(after))) target = m;
       else if (!raising && /\b(?:raising|targeting|seeking)\b/i.test(u.text) && !PAST.test(u.text) && /^\s*(?:[\w-]+\s+){0,3}fund\b/i.test(after)) raising = m;
     }
   }

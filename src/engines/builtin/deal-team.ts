@@ -16,8 +16,8 @@ const PARTICLE = "(?:van|von|de|der|den|da|di|du|del|della|la|le|bin|ibn|al|el|d
 const NAME = `${TOKEN}(?:\\s\\p{Lu}\\.)?(?:\\s${PARTICLE}){0,2}\\s${TOKEN}(?:\\s${TOKEN})?`;
 
 const PATTERNS = [
-  // "Jane Smith, CEO", "Jörg Müller – CEO & Co-founder", "Sam Lee: CTO"
-  new RegExp(`(?<name>${NAME})\\s*(?:,|–|—|-|:|\\|)\\s*(?<title>${TITLE})(?![\\p{L}])`, "gu"),
+  // "Jane Smith, CEO", "Jörg Müller – CEO & Co-founder", "Sam Lee: CTO", "Ann Moss COO"
+  new RegExp(`(?<name>${NAME})(?:\\s*(?:,|–|—|-|:|\\|)\\s*|\\s+)(?<title>${TITLE})(?![\\p{L}])`, "gu"),
   // "Maria Garcia (CEO)", "Ana Tech (CTO, ex-Google)"
   new RegExp(`(?<name>${NAME})\\s*\\((?<title>${TITLE})(?![\\p{L}])[^)]*\\)`, "gu"),
   // "CEO: Priya Raman", "CTO Daniel Okafor"
@@ -37,6 +37,10 @@ const LEAD_INS = new Set("Team Our The Meet Founders Founder Founding Advisors I
 
 // Labels after which a unit lists people who are not the team.
 const NOT_TEAM_LABEL = /\b(?:advis[oe]rs?|advisory board|board(?: of directors| members?)?|investors?|angels?|mentors?|board observers?)\s*:|\bbacked by\b/i;
+// A team slide laid out as blocks: the name on one line, the role on the next.
+const NAME_ALONE = new RegExp(`^(?<name>${NAME})[.,]?$`, "u");
+const TITLE_FIRST = new RegExp(`^(?<title>${TITLE})(?![\\p{L}])`, "u");
+
 const INVESTOR_TITLE = /^(?:General |Managing |Venture )?Partner$|^Principal$/;
 const INVESTING = /\b(invest(?:ed|or|ors|s)?|backed|led our|angels?)\b/i;
 const LINKEDIN = /(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/[\w%-]+\/?/gi;
@@ -61,11 +65,17 @@ export function extractTeam(units: Unit[], fund: boolean): Member[] {
   const found: Found[] = [];
   const links: { url: string; at: number; pageIndex: number }[] = [];
   let offset = 0;
-  for (const u of units) {
+  const excluded = (u: Unit) => u.boilerplate || u.topic === "advisors" || u.topic === "investors";
+  units.forEach((u, i) => {
     const at = offset;
     offset += u.text.length + 1;
     for (const m of u.text.matchAll(LINKEDIN)) links.push({ url: m[0].startsWith("http") ? m[0].replace(/\/$/, "") : `https://${m[0].replace(/\/$/, "")}`, at: at + m.index!, pageIndex: u.pageIndex });
-    if (u.boilerplate || u.topic === "advisors" || u.topic === "investors") continue;
+    if (excluded(u)) return;
+    const next = units[i + 1];
+    const alone = NAME_ALONE.exec(u.text);
+    const role = next && next.pageIndex === u.pageIndex && !excluded(next) ? TITLE_FIRST.exec(next.text) : null;
+    const stacked = alone && role ? personName(alone.groups!.name) : null;
+    if (stacked) found.push({ name: stacked, title: role!.groups!.title.replace(/\s+/g, " "), at, pageIndex: u.pageIndex, end: at + u.text.length });
     const label = NOT_TEAM_LABEL.exec(u.text);
     const text = label ? u.text.slice(0, label.index) : u.text;
     for (const re of PATTERNS) {
@@ -78,7 +88,7 @@ export function extractTeam(units: Unit[], fund: boolean): Member[] {
         found.push({ name, title, at: at + nameAt, pageIndex: u.pageIndex, end: at + m.index! + m[0].length });
       }
     }
-  }
+  });
   found.sort((a, b) => a.at - b.at);
   const team = new Map<string, Member & { at: number; pageIndex: number }>();
   for (const f of found) if (!team.has(f.name) && team.size < 12) team.set(f.name, { name: f.name, title: f.title, linkedin_url: null, at: f.at, pageIndex: f.pageIndex });

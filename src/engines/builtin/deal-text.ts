@@ -69,6 +69,8 @@ function headingLike(text: string): boolean {
   return words <= 6 && text.length <= 50 && /^[\p{Lu}]/u.test(text) && !/[\d$€£,;]/.test(text) && !/[.:!?].*[.:!?]$|[.!?:]\S/.test(text) && (!/[.:]$/.test(text) || words <= 3);
 }
 
+// "John K. Doe": an initial after a given name (not "Series A." or "Fund B.").
+const MIDDLE_INITIAL = /(?:^|\s)(?!(?:Series|Class|Type|Phase|Round|Plan|Tier|Part|Fund|Appendix|Grade|Level|Option|Section|Stage)\s)\p{Lu}\p{Ll}+ \p{Lu}\.$/u;
 const ABBREVIATIONS = /\b(e\.g|i\.e|vs|mr|ms|mrs|dr|st|no|approx|ca|mio|mrd|jr|sr|prof|inc|ltd|co|corp)\.$/i;
 
 /** Sentences of a chunk of running text; a period after "e.g." or "Mio." ends nothing. */
@@ -77,7 +79,7 @@ export function sentencesIn(chunk: string): string[] {
   let start = 0;
   for (const m of chunk.matchAll(/(?<=[.!?]["”’)]?)\s+(?=[\p{Lu}\d$€£"“(])|\s[•·▪●]\s/gu)) {
     const piece = chunk.slice(start, m.index);
-    if (/[.]$/.test(piece) && ABBREVIATIONS.test(piece)) continue;
+    if (/[.]$/.test(piece) && (ABBREVIATIONS.test(piece) || MIDDLE_INITIAL.test(piece))) continue;
     out.push(piece.trim());
     start = m.index! + m[0].length;
   }
@@ -88,8 +90,10 @@ export function sentencesIn(chunk: string): string[] {
 const BULLET = /^[•·▪●◦‣*–-]\s+/;
 // A line that ends in a web or mail address is not wrapped mid-sentence.
 const ENDS_WITH_ADDRESS = /(?:https?:\/\/|www\.|@|linkedin\.com\/)\S*$|\b[\w-]+\.(?:com|io|ai|co|de|uk|org|net|vc|fund|capital|health|app|dev)$/i;
-// Two or three capitalised words alone on a line: a person's name in a list, not a section title.
-const NAME_LINE = /^\p{Lu}\p{Ll}+(?:\s(?:\p{Lu}[\p{Ll}'’-]+|van|von|de|der|da|di|du|la|le)){1,3}$/u;
+// A name or a role alone on a line belongs to a list of people (a team or advisors slide laid
+// out as blocks), not a new section title.
+const NAME_LINE = /^\p{Lu}\p{Ll}+(?:\s(?:\p{Lu}\.|\p{Lu}[\p{Ll}'’-]+|van|von|de|der|da|di|du|la|le)){1,3}$/u;
+const ROLE_LINE = /^(?:[A-Z]{2,4}\b|.*\b(?:founder|partner|chief|head of|vp|director|engineer|advis[oe]r|officer|principal|president|chair)\b)/i;
 
 /**
  * A page's running text, in chunks: a line ends its chunk when it ends a sentence, or when it is a
@@ -129,7 +133,7 @@ export function readMaterial(pages: SourcePage[]): Unit[] {
         const heading = !boilerplate && headingLike(text);
         // A title sets the context of what follows it on its page; an unknown title clears it, but a
         // name on its own line (a list of advisors) does not end the list.
-        if (heading && !(NAME_LINE.test(text) && !topicOfHeading(text))) topic = topicOfHeading(text);
+        if (heading && (topicOfHeading(text) || !(NAME_LINE.test(text) || ROLE_LINE.test(text)))) topic = topicOfHeading(text);
         units.push({ text, page, pageIndex, order: units.length, topic: heading ? null : topic, heading, boilerplate });
       }
     }
