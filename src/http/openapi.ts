@@ -2,6 +2,7 @@
 // operation shares (security schemes, error bodies, rate-limit headers), plus an interactive docs
 // page whose assets are embedded in the binary: air-gapped installs have no CDN.
 import { toOpenAPISchema } from "@elysiajs/openapi";
+import { OptionalKind } from "@sinclair/typebox";
 import { Elysia, type AnyElysia, type TSchema } from "elysia";
 import type { OpenAPIV3 } from "openapi-types";
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
@@ -59,31 +60,113 @@ const RATE_HEADERS = {
   "X-Request-Id": { schema: { type: "string" }, description: "This request's id, also in the server log" },
 };
 
+// What the generator cannot know from the schemas alone, by operationId: which operations answer
+// 409, and which are actions (charged against the daily actions budget, with X-Actions-* headers).
+const CONFLICTS: Record<string, string> = {
+  rotateApiKey: "The key is revoked, expired or was already rotated",
+  analyzeDeal: "An analysis of the same target is already in flight in this organization",
+  analyzeUpload: "An analysis of the same target is already in flight in this organization",
+  addDealDocuments: "The deal's analysis is still running; add documents once it has finished",
+  startResearch: "This idempotency_key was already used in another workspace",
+  createWebhook: "The URL is already registered as a webhook of this organization",
+};
+const ACTIONS = new Set(["analyzeDeal", "analyzeUpload", "addDealDocuments", "analyzeFounder", "startResearch"]);
+
+const ACTION_HEADERS = {
+  "X-Actions-Limit": { schema: { type: "integer" }, description: "The key's daily actions budget" },
+  "X-Actions-Remaining": { schema: { type: "integer" }, description: "Actions left today" },
+};
+
+type RequestBody = { required?: boolean; content?: Record<string, unknown> };
+type Parameter = { in: string; name: string; required?: boolean; schema?: Record<string, unknown>; description?: string };
+
 // The auth macro's own body parser (it defers judging malformed JSON until after auth) hides
-// the JSON request body from the generator, which leaves `content` empty: put it back.
+// the JSON request body from the generator, which leaves `content` empty: put it back. The
+// generator also marks every body required; a route whose body schema is t.Optional says otherwise.
 function fillJsonBodies(app: AnyElysia, paths: Record<string, Record<string, Operation>>) {
   for (const route of app.routes) {
     const body = (route.hooks as { body?: unknown } | undefined)?.body;
     const path = route.path.replace(/:([^/]+)/g, "{$1}");
-    const op = paths[path]?.[route.method.toLowerCase()] as (Operation & { requestBody?: { content?: Record<string, unknown> } }) | undefined;
+    const op = paths[path]?.[route.method.toLowerCase()] as (Operation & { requestBody?: RequestBody }) | undefined;
     if (!body || typeof body !== "object" || !op?.requestBody) continue;
-    if (Object.keys(op.requestBody.content ?? {}).length === 0) {
+    // (For an optional body the generator documents a strictness the route does not have.)
+    const optional = OptionalKind in body;
+    if (Object.keys(op.requestBody.content ?? {}).length === 0 || optional) {
       op.requestBody.content = { "application/json": { schema: JSON.parse(JSON.stringify(body)) } };
+    }
+    if (optional) op.requestBody.required = false;
+  }
+}
+
+/**
+ * Elysia documents a query or body number as "a numeric string or a number" (its coercion, with
+ * a made-up `default: 0`), and our `x-param` marker rides along: clients need neither.
+ */
+function cleanSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(cleanSchema);
+  if (!node || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) if (k !== "x-param") out[k] = cleanSchema(v);
+  const branches = out.anyOf as Record<string, unknown>[] | undefined;
+  const COERCED: Record<string, string> = { integer: "integer", numeric: "number", boolean: "boolean" };
+  if (Array.isArray(branches) && branches.length === 2) {
+    const coercion = branches.find((b) => b.type === "string" && typeof b.format === "string" && COERCED[b.format]);
+    const real = branches.find((b) => b !== coercion);
+    if (coercion && real && real.type === COERCED[coercion.format as string]) {
+      const { anyOf: _, ...outer } = out;
+      return { ...outer, ...real };
+    }
+  }
+  return out;
+}
+
+function fixParameters(parameters: Parameter[] | undefined) {
+  for (const p of parameters ?? []) {
+    // A parameter with a default can be left out, whatever the generator inferred.
+    if (p.in === "query" && p.schema && "default" in p.schema) p.required = false;
+    if (p.in === "path" && p.schema?.type === "string" && !p.schema.format) {
+      p.schema = { ...p.schema, format: "uuid" };
+      p.description ??= "An id (UUID); anything else, or another organization's id, is 404";
+    }
+  }
+}
+
+/** The statuses an operation shares with others of its kind, beyond the common errors. */
+function addKindResponses(method: string, op: Operation & { requestBody?: RequestBody }) {
+  const responses = (op.responses ??= {});
+  const id = op.operationId ?? "";
+  const multipart = !!op.requestBody?.content?.["multipart/form-data"];
+  if (multipart) {
+    responses["413"] ??= json(errorRef, "A file is larger than the limit");
+    responses["415"] ??= json(errorRef, "A file's type (judged by its content, not its name) is not accepted");
+  } else if (method !== "get" && method !== "head") {
+    responses["415"] ??= json(errorRef, "The body is not application/json (a body-less request is fine where every field is optional)");
+  }
+  if (CONFLICTS[id]) responses["409"] ??= json(errorRef, CONFLICTS[id]);
+  if (ACTIONS.has(id)) {
+    for (const [status, response] of Object.entries(responses)) {
+      if (status.startsWith("2") || status === "429") {
+        const r = response as { headers?: Record<string, unknown> };
+        r.headers = { ...r.headers, ...ACTION_HEADERS };
+      }
     }
   }
 }
 
 export function buildOpenApiDocument(app: AnyElysia) {
-  const { paths, components } = toOpenAPISchema(app, { paths: [OPENAPI_PATH] }, undefined, undefined, "3.1.0") as {
+  const generated = toOpenAPISchema(app, { paths: [OPENAPI_PATH] }, undefined, undefined, "3.1.0") as {
     paths: Record<string, Record<string, Operation>>;
     components: { schemas: Record<string, unknown> };
   };
-  fillJsonBodies(app, paths);
+  fillJsonBodies(app, generated.paths);
+  const paths = cleanSchema(generated.paths) as Record<string, Record<string, Operation & { parameters?: Parameter[] }>>;
+  const components = cleanSchema(generated.components) as typeof generated.components;
   for (const [path, methods] of Object.entries(paths)) {
-    for (const op of Object.values(methods)) {
+    for (const [method, op] of Object.entries(methods)) {
       if (!path.startsWith("/api/v1/")) continue;
       const authenticated = Array.isArray(op.security) && op.security.length > 0;
       op.responses ??= {};
+      fixParameters(op.parameters);
       for (const [status, response] of Object.entries(op.responses)) {
         if (status.startsWith("2") && authenticated) {
           const r = response as { headers?: Record<string, unknown> };
@@ -92,8 +175,10 @@ export function buildOpenApiDocument(app: AnyElysia) {
       }
       for (const [status, response] of Object.entries(COMMON_ERRORS)) {
         if (!authenticated && (status === "401" || status === "403" || status === "429")) continue;
-        op.responses[status] ??= response;
+        // A copy each: action operations add headers to theirs.
+        op.responses[status] ??= structuredClone(response);
       }
+      if (authenticated) addKindResponses(method, op);
     }
   }
   return {

@@ -1,6 +1,6 @@
 // The key user's own keys over REST (additive to the spec): list, read, revoke, rotate.
 // Another user's key, in this org or any other, does not exist for the caller (404).
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { jsonResponses } from "../../http/openapi.ts";
@@ -61,8 +61,8 @@ export function apiKeyRoutes(deps: Deps) {
       {
         auth: "write",
         params: KeyIdParams,
-        // All its properties are optional, so an absent body reads as {}.
-        body: RotateBodyModel,
+        // Every property is optional, and so is the body itself (no body: the default overlap).
+        body: t.Optional(RotateBodyModel),
         detail: {
           responses: jsonResponses({ 201: RotatedKeyModel }),
           operationId: "rotateApiKey",

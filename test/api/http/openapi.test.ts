@@ -76,6 +76,98 @@ describe("GET /api/v1/openapi.json", () => {
   });
 });
 
+describe("what every operation of a kind documents", () => {
+  const operations = async () => {
+    t = createTestApp();
+    const doc = (await t.request("GET", "/api/v1/openapi.json")).json;
+    const ops: { where: string; method: string; path: string; op: any }[] = [];
+    for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
+      if (!path.startsWith("/api/v1/")) continue;
+      for (const [method, op] of Object.entries<any>(methods)) ops.push({ where: `${method.toUpperCase()} ${path}`, method, path, op });
+    }
+    return { doc, ops };
+  };
+  const byId = (ops: { op: any }[], id: string) => ops.find((o) => o.op.operationId === id)!.op;
+
+  test("a parameter with a default is optional; path ids are UUIDs; no coercion branch or internal marker leaks", async () => {
+    const { doc, ops } = await operations();
+    let defaults = 0;
+    for (const { where, op } of ops) {
+      for (const p of op.parameters ?? []) {
+        if (p.schema && "default" in p.schema) {
+          defaults++;
+          expect(p.required, `${where} ${p.name}`).toBe(false);
+        }
+        if (p.in === "path") expect(p.schema, `${where} ${p.name}`).toMatchObject({ type: "string", format: "uuid" });
+      }
+    }
+    // limit on who-knows, contacts, reach candidates, going-stale, deals; offset on deals...
+    expect(defaults).toBeGreaterThanOrEqual(8);
+    const text = JSON.stringify(doc);
+    expect(text).not.toContain('"format":"integer"');
+    expect(text).not.toContain('"format":"numeric"');
+    expect(text).not.toContain("x-param");
+    const limit = byId(ops, "listDeals").parameters.find((p: any) => p.name === "limit");
+    expect(limit).toEqual({ name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 200, default: 50 } });
+  });
+
+  test("the rotate body is optional, an integer without a made-up default; a body the route needs stays required", async () => {
+    const { ops } = await operations();
+    const rotate = byId(ops, "rotateApiKey").requestBody;
+    expect(rotate.required).toBe(false);
+    expect(rotate.content["application/json"].schema.properties.overlap_hours).toEqual({
+      type: "integer",
+      minimum: 0,
+      maximum: 720,
+      description: expect.stringContaining("default 24"),
+    });
+    for (const id of ["startResearch", "analyzeDeal", "createWebhook", "lookupWarmth", "analyzeUpload"]) expect(byId(ops, id).requestBody.required, id).toBe(true);
+  });
+
+  test("write routes: 401/403/422/429, and 415 (JSON bodies) or 413/415 (uploads)", async () => {
+    const { ops } = await operations();
+    const writes = ops.filter((o) => o.method === "post" || o.method === "delete");
+    expect(writes.length).toBeGreaterThanOrEqual(10);
+    for (const { where, op } of writes) {
+      for (const status of ["401", "403", "422", "429", "415"]) expect(op.responses[status], `${where} ${status}`).toBeDefined();
+      const multipart = !!op.requestBody?.content?.["multipart/form-data"];
+      if (multipart) expect(op.responses["413"], `${where} 413`).toBeDefined();
+      else expect(op.responses["415"].description, where).toContain("application/json");
+    }
+    for (const id of ["analyzeUpload", "addDealDocuments"]) {
+      expect(byId(ops, id).responses["413"]).toBeDefined();
+      expect(byId(ops, id).responses["415"].description).toMatch(/type/);
+    }
+    for (const { where, op } of ops.filter((o) => o.method === "get")) expect(op.responses["415"], where).toBeUndefined();
+  });
+
+  test("409 where an operation can return it; X-Actions-* on actions' 202 and 429", async () => {
+    const { ops } = await operations();
+    for (const id of ["rotateApiKey", "analyzeDeal", "analyzeUpload", "startResearch", "createWebhook", "addDealDocuments"]) {
+      expect(byId(ops, id).responses["409"]?.content["application/json"].schema.$ref, id).toBe("#/components/schemas/Error");
+    }
+    expect(byId(ops, "getMe").responses["409"]).toBeUndefined();
+    for (const id of ["analyzeDeal", "analyzeUpload", "addDealDocuments", "analyzeFounder", "startResearch"]) {
+      const responses = byId(ops, id).responses;
+      for (const status of ["202", "429"]) {
+        expect(responses[status].headers["X-Actions-Limit"], `${id} ${status}`).toBeDefined();
+        expect(responses[status].headers["X-Actions-Remaining"], `${id} ${status}`).toBeDefined();
+      }
+      expect(responses["429"].headers["Retry-After"]).toBeDefined();
+    }
+    // ...and only there: a read's 429 is the request budget alone.
+    expect(byId(ops, "listDeals").responses["429"].headers["X-Actions-Limit"]).toBeUndefined();
+  });
+
+  test("the documented 409 of rotate is real", async () => {
+    t = createTestApp();
+    const f = seedIdentity(t.deps);
+    const rotate = () => t.request("POST", `/api/v1/keys/${f.keys.read.id}/rotate`, { key: f.keys.write.secret, body: {} });
+    expect((await rotate()).status).toBe(201);
+    expect((await rotate()).status).toBe(409);
+  });
+});
+
 describe("GET /api/v1/docs", () => {
   test("an interactive page whose assets come from this server, not a CDN", async () => {
     t = createTestApp();
