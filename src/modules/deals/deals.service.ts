@@ -10,6 +10,7 @@ import { isUuid, newId } from "../../lib/ids.ts";
 import { actionsService, statusView, type RunStatus } from "../actions/actions.service.ts";
 import type { DealAnalysis, DealFacts } from "../../engines/deal-engine.ts";
 import { DEAL_STAGES } from "./deals.model.ts";
+import { waitingSubmissionConflict } from "./deals.verification.model.ts";
 
 export const DEAL_ANALYSIS = {
   kind: "deal_analysis",
@@ -55,8 +56,8 @@ export const dealsService = perDeps((deps: Deps) => {
   actions.register(DEAL_ANALYSIS);
 
   const byId = sqlite.query<DealRow, { org: string; id: string }>(`SELECT d.* FROM deals d WHERE d.id = $id AND d.org_id = $org`);
-  const activeForTarget = sqlite.query<{ id: string }, { org: string; target: string }>(
-    `SELECT d.id FROM deals d JOIN action_runs a ON a.subject_id = d.id
+  const activeForTarget = sqlite.query<{ id: string; waiting_for: string | null }, { org: string; target: string }>(
+    `SELECT d.id, a.waiting_for FROM deals d JOIN action_runs a ON a.subject_id = d.id
      WHERE d.org_id = $org AND d.target_key = $target AND a.status IN ('queued', 'running') LIMIT 1`,
   );
   const documentsOf = sqlite.query<Record<string, unknown>, [string]>(
@@ -154,6 +155,7 @@ export const dealsService = perDeps((deps: Deps) => {
   /** 409 while another analysis of the same target is queued or running in the org. */
   function assertNoLiveSubmission(orgId: string, target: string) {
     const live = activeForTarget.get({ org: orgId, target });
+    if (live?.waiting_for) throw conflict(waitingSubmissionConflict(live.id));
     if (live) throw conflict(`An analysis of the same company is already in progress (deal ${live.id}); poll its status instead of submitting again.`);
   }
 

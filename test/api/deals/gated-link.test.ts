@@ -142,6 +142,24 @@ describe("DocSend with email verification", () => {
   });
 });
 
+describe("the same company while a gated submission waits", () => {
+  test("a public link for the same company is still a conflict (409), and the detail says how to complete the waiting one", async () => {
+    h = await documentHostApp(["docsend", "google"]);
+    const dealId = (await waitingDeal()).json.deal_id;
+    const same = await h.analyze({ document_url: "https://drive.google.com/file/d/FILE_SMALL/view", company_name: "LEDGERLY" });
+    expect(same.status).toBe(409);
+    expect(same.json.detail).toContain(`A gated document submission for the same company is waiting for email verification (deal ${dealId})`);
+    expect(same.json.detail).toContain(`POST /api/v1/deals/${dealId}/verification`);
+    expect(same.json.detail).toContain(`dealgraph deals verify ${dealId} --link URL`);
+    expect(same.json.detail).toContain("fails 24 hours after submission");
+    expect(h.t.deps.db.$client.query("SELECT COUNT(*) AS n FROM deals").get()).toEqual({ n: 1 });
+    // Once verified and analysed, the company can be submitted again.
+    await h.verify(dealId, { message: h.world.mails[0].raw });
+    await h.run();
+    expect((await h.analyze({ document_url: "https://drive.google.com/file/d/FILE_SMALL/view", company_name: "Ledgerly" })).status).toBe(202);
+  });
+});
+
 describe("DocSend gates that need no verification, and gates that refuse", () => {
   test("an email-only gate lets the session in at once: the run goes on with the host's cookie, no mail sent", async () => {
     h = await documentHostApp(["docsend"]);
