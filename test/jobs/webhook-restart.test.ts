@@ -84,7 +84,12 @@ test("SIGKILL mid-schedule, then a new `dealgraph serve`: the delivery resumes w
   let recovered = false;
   receiver = startReceiver(() => new Response(null, { status: recovered ? 200 : 503 }));
   const api = (base: string, method: string, path: string, body?: unknown) =>
-    fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: body && JSON.stringify(body) });
+    fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const read = async (base: string, path: string): Promise<any> => (await api(base, "GET", path)).json();
 
   const first = await serve(env);
   const created = await api(first.url, "POST", "/api/v1/webhooks", { url: receiver.url() });
@@ -121,14 +126,15 @@ test("SIGKILL mid-schedule, then a new `dealgraph serve`: the delivery resumes w
     await until(() => receiver!.received.length > before.attempts);
     recovered = true;
     // ...and, the receiver back, the delivery goes through.
-    await until(async () => (await (await api(second.url, "GET", `/api/v1/webhooks/${hook.webhook_id}/deliveries`)).json()).deliveries[0]?.status === "succeeded");
+    const ledgerPath = `/api/v1/webhooks/${hook.webhook_id}/deliveries`;
+    await until(async () => (await read(second.url, ledgerPath)).deliveries[0]?.status === "succeeded");
 
-    const [row] = (await (await api(second.url, "GET", `/api/v1/webhooks/${hook.webhook_id}/deliveries`)).json()).deliveries;
+    const [row] = (await read(second.url, ledgerPath)).deliveries;
     expect(row).toMatchObject({ delivery_id: before.id, status: "succeeded", attempts: receiver.received.length, last_response_code: 200, next_attempt_at: null });
     expect(receiver.received.length).toBeGreaterThan(before.attempts + 1);
     expect(receiver.received.map((r) => r.headers["webhook-id"])).toEqual(Array(receiver.received.length).fill(before.id));
     expect(receiver.received.every((r) => verifies(hook.secret, r))).toBe(true);
-    const detail = (await (await api(second.url, "GET", `/api/v1/webhooks/${hook.webhook_id}/deliveries/${before.id}`)).json()).delivery;
+    const detail = (await read(second.url, `${ledgerPath}/${before.id}`)).delivery;
     const codes = detail.attempts_log.map((a: { response_code: number }) => a.response_code);
     expect(codes).toEqual([...Array(codes.length - 1).fill(503), 200]);
     expect(detail.attempts_log.map((a: { attempt: number }) => a.attempt)).toEqual(codes.map((_: unknown, i: number) => i + 1));
