@@ -8,7 +8,7 @@ import { orgsService, type Org, type User } from "../orgs/orgs.service.ts";
 import { html } from "./html.ts";
 import { errorPage, noOrgPage } from "./pages/home.ts";
 import type { NavKey, Shell } from "./pages/layout.ts";
-import { clearCookie, formFields, htmlResponse, parseCookies, redirect, sameOrigin, SESSION_COOKIE } from "./web.http.ts";
+import { clearCookie, formFields, formProblem, htmlResponse, parseCookies, redirect, sameOrigin, SESSION_COOKIE } from "./web.http.ts";
 import { webService, type Flash, type SessionRecord } from "./web.service.ts";
 
 export type WebCtx = {
@@ -96,6 +96,8 @@ export function guard(deps: Deps, opts: GuardOptions, handler: Handler) {
     const { session, user } = found;
     const org = user.orgId ? (orgs.getOrg(user.orgId) ?? null) : null;
     const shell = (title: string, active?: NavKey) => shellFor(deps, session, user, org, title, active);
+    const unreadable = isPost ? formProblem(ctx.body) : null;
+    if (unreadable) return htmlResponse(errorPage(shell("Form not readable"), unreadable.status, "This form could not be read", unreadable.message), unreadable.status);
     const fields = formFields(ctx.body);
 
     if (isPost && !web.csrfMatches(session, fields.csrf)) {

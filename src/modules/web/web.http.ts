@@ -74,6 +74,44 @@ export function sameOrigin(request: Request, config: Config): boolean {
   return site === null || site === "same-origin" || site === "none";
 }
 
+/** Why a request body is no form of ours: kept by the parser, answered by the handler in HTML. */
+export type FormProblem = { status: 400 | 415; message: string };
+const FORM_PROBLEM = Symbol("form-problem");
+
+const problem = (status: FormProblem["status"], message: string) => ({ [FORM_PROBLEM]: { status, message } });
+
+/**
+ * The web app's body parser: urlencoded or multipart forms, the first value of each field. It
+ * never throws, so a broken body reaches the handler (and an HTML page) instead of the API's JSON
+ * error handler. Elysia hands it the media type without parameters ("" when there is none).
+ */
+export async function readForm({ request }: { request: Request }, contentType: string): Promise<unknown> {
+  const media = contentType.trim().toLowerCase();
+  const fields: Record<string, string> = {};
+  const keep = (name: string, value: unknown) => {
+    if (typeof value === "string" && !(name in fields)) fields[name] = value;
+  };
+  try {
+    if (!request.body) return fields;
+    if (media === "application/x-www-form-urlencoded") {
+      for (const [name, value] of new URLSearchParams(await request.text())) keep(name, value);
+      return fields;
+    }
+    if (media === "multipart/form-data") {
+      for (const [name, value] of await request.formData()) keep(name, value);
+      return fields;
+    }
+  } catch {
+    return problem(400, "The form could not be read: its content is malformed. Nothing was changed.");
+  }
+  if (media === "" && (await request.text().catch(() => "x")) === "") return fields;
+  return problem(415, `This page takes a form, not ${media || "a body without a content type"}. Nothing was changed.`);
+}
+
+export function formProblem(body: unknown): FormProblem | null {
+  return body && typeof body === "object" && FORM_PROBLEM in body ? (body as Record<symbol, FormProblem>)[FORM_PROBLEM] : null;
+}
+
 /** Form fields as strings (the first value of a repeated field; files are ignored). */
 export function formFields(body: unknown): Record<string, string> {
   const out: Record<string, string> = {};

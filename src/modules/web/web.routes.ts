@@ -2,6 +2,8 @@
 // out, the account page, and the signed-in pages (web.pages.ts). Hidden from the OpenAPI document.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
+import { allowedMethodsIn } from "../../http/error-handler.ts";
+import { orgsService } from "../orgs/orgs.service.ts";
 import { accountPage, type AccountView } from "./pages/account.ts";
 import { errorPage } from "./pages/home.ts";
 import { linkPage, signInPage, type SignInView } from "./pages/sign-in.ts";
@@ -12,9 +14,11 @@ import {
   clearCookie,
   cookie,
   formFields,
+  formProblem,
   htmlResponse,
   parseCookies,
   PRE_SESSION_COOKIE,
+  readForm,
   redirect,
   safeNext,
   sameOrigin,
@@ -52,6 +56,7 @@ function withCookies(response: Response, cookies: string[]): Response {
 export function webRoutes(deps: Deps) {
   const web = webService(deps);
   const auth = webAuth(deps);
+  const orgs = orgsService(deps);
 
   /** A new session replaces whatever session cookie came in (no fixation), and the pre-session token. */
   function startSession(request: Request, userId: string, method: SignInMethod, next: string): Response {
@@ -80,113 +85,142 @@ export function webRoutes(deps: Deps) {
     };
   }
 
-  return (
-    new Elysia()
-      .get("/app/assets/app.css", asset(CSS + METER_CSS, "text/css; charset=utf-8"), hidden)
-      .get("/app/assets/app.js", asset(JS, "text/javascript; charset=utf-8"), hidden)
-      .get("/app/assets/favicon.svg", asset(FAVICON_SVG, "image/svg+xml"), hidden)
-      // Signing in with a password
-      .get(
-        "/app/sign-in",
-        ({ request }) => {
-          const url = new URL(request.url);
-          if (web.resolve(parseCookies(request)[SESSION_COOKIE])) return redirect(safeNext(url.searchParams.get("next")));
-          const notice = url.searchParams.has("signed_out")
-            ? "You are signed out."
-            : url.searchParams.has("expired")
-              ? "Your session has expired. Sign in again to continue."
-              : null;
-          const next = url.searchParams.get("next");
-          return renderSignIn(request, { notice, next: next ? safeNext(next) : undefined });
-        },
-        hidden,
-      )
-      .post(
-        "/app/sign-in",
-        async ({ request, body }) => {
-          if (!sameOrigin(request, deps.config)) return crossOriginRefused();
-          const f = formFields(body);
-          const email = (f.email ?? "").trim();
-          const next = f.next ? safeNext(f.next) : undefined;
-          if (!preSessionMatches(request, f.csrf)) {
-            return renderSignIn(request, { email, next, error: "The sign-in form expired (or cookies are blocked). Please try again." }, 403);
+  const plugin = new Elysia()
+    // Forms only; a broken one reaches its handler (an HTML page), never the API's JSON errors.
+    .onParse(readForm)
+    .get("/app/assets/app.css", asset(CSS + METER_CSS, "text/css; charset=utf-8"), hidden)
+    .get("/app/assets/app.js", asset(JS, "text/javascript; charset=utf-8"), hidden)
+    .get("/app/assets/favicon.svg", asset(FAVICON_SVG, "image/svg+xml"), hidden)
+    // Signing in with a password
+    .get(
+      "/app/sign-in",
+      ({ request }) => {
+        const url = new URL(request.url);
+        if (web.resolve(parseCookies(request)[SESSION_COOKIE])) return redirect(safeNext(url.searchParams.get("next")));
+        const notice = url.searchParams.has("signed_out")
+          ? "You are signed out."
+          : url.searchParams.has("expired")
+            ? "Your session has expired. Sign in again to continue."
+            : null;
+        const next = url.searchParams.get("next");
+        return renderSignIn(request, { notice, next: next ? safeNext(next) : undefined });
+      },
+      hidden,
+    )
+    .post(
+      "/app/sign-in",
+      async ({ request, body, server }) => {
+        if (!sameOrigin(request, deps.config)) return crossOriginRefused();
+        const unreadable = formProblem(body);
+        if (unreadable) return renderSignIn(request, { error: unreadable.message }, unreadable.status);
+        const f = formFields(body);
+        const email = (f.email ?? "").trim();
+        const next = f.next ? safeNext(f.next) : undefined;
+        if (!preSessionMatches(request, f.csrf)) {
+          return renderSignIn(request, { email, next, error: "The sign-in form expired (or cookies are blocked). Please try again." }, 403);
+        }
+        // The socket's address: no setting says a proxy in front is trusted, so X-Forwarded-For is not.
+        const clientAddress = server?.requestIP(request)?.address ?? null;
+        const result = await auth.signInWithPassword(email, f.password ?? "", clientAddress);
+        if (result.ok) return startSession(request, result.user.id, "password", next ?? "/app");
+        if (result.reason === "rate_limited") {
+          const from = result.by === "email" ? "for this email address" : "from your network address";
+          const error = `Too many failed sign-ins ${from}. Try again in ${result.retryAfterSeconds} seconds.`;
+          return renderSignIn(request, { email, next, error }, 429, { "retry-after": String(result.retryAfterSeconds) });
+        }
+        return renderSignIn(request, { email, next, error: "The email address or password is not right." }, 401);
+      },
+      hidden,
+    )
+    // Signing in with a one-time link: the GET only shows the link (mail scanners and link
+    // previews follow GETs); the button's POST uses it up.
+    .get(
+      "/app/sign-in/link",
+      ({ request }) => {
+        const token = new URL(request.url).searchParams.get("token") ?? "";
+        const state = auth.peekLink(token);
+        if (state.status !== "valid") return htmlResponse(linkPage({ state: state.status }), state.status === "unknown" ? 404 : 410);
+        const pre = preSession(request);
+        return withCookies(htmlResponse(linkPage({ state: "valid", token, csrf: pre.token, name: state.user.name, email: state.user.email })), pre.setCookie);
+      },
+      hidden,
+    )
+    .post(
+      "/app/sign-in/link",
+      ({ request, body }) => {
+        if (!sameOrigin(request, deps.config)) return crossOriginRefused();
+        const unreadable = formProblem(body);
+        if (unreadable) return htmlResponse(errorPage(null, unreadable.status, "This form could not be read", unreadable.message), unreadable.status);
+        const f = formFields(body);
+        if (!preSessionMatches(request, f.csrf)) {
+          return htmlResponse(errorPage(null, 403, "This form has expired", "Open the sign-in link again and press the button."), 403);
+        }
+        const state = auth.consumeLink(f.token ?? "");
+        if (state.status !== "valid") return htmlResponse(linkPage({ state: state.status }), state.status === "unknown" ? 404 : 410);
+        const response = startSession(request, state.user.id, "link", state.user.passwordHash ? "/app" : "/app/account");
+        return response;
+      },
+      hidden,
+    )
+    .post(
+      "/app/sign-out",
+      ({ request, body }) => {
+        if (!sameOrigin(request, deps.config)) return crossOriginRefused();
+        const found = web.resolve(parseCookies(request)[SESSION_COOKIE]);
+        if (found) {
+          const unreadable = formProblem(body);
+          if (unreadable) {
+            const shell = shellFor(deps, found.session, found.user, null, "Form not readable");
+            return htmlResponse(errorPage(shell, unreadable.status, "This form could not be read", unreadable.message), unreadable.status);
           }
-          const result = await auth.signInWithPassword(email, f.password ?? "");
-          if (result.ok) return startSession(request, result.user.id, "password", next ?? "/app");
-          if (result.reason === "rate_limited") {
-            const error = `Too many failed sign-ins for this email address. Try again in ${result.retryAfterSeconds} seconds.`;
-            return renderSignIn(request, { email, next, error }, 429, { "retry-after": String(result.retryAfterSeconds) });
+          if (!web.csrfMatches(found.session, formFields(body).csrf)) {
+            const shell = shellFor(deps, found.session, found.user, null, "Form expired");
+            return htmlResponse(errorPage(shell, 403, "This form has expired", "Reload the page and sign out again."), 403);
           }
-          return renderSignIn(request, { email, next, error: "The email address or password is not right." }, 401);
-        },
-        hidden,
-      )
-      // Signing in with a one-time link: the GET only shows the link (mail scanners and link
-      // previews follow GETs); the button's POST uses it up.
-      .get(
-        "/app/sign-in/link",
-        ({ request }) => {
-          const token = new URL(request.url).searchParams.get("token") ?? "";
-          const state = auth.peekLink(token);
-          if (state.status !== "valid") return htmlResponse(linkPage({ state: state.status }), state.status === "unknown" ? 404 : 410);
-          const pre = preSession(request);
-          return withCookies(htmlResponse(linkPage({ state: "valid", token, csrf: pre.token, name: state.user.name, email: state.user.email })), pre.setCookie);
-        },
-        hidden,
-      )
-      .post(
-        "/app/sign-in/link",
-        ({ request, body }) => {
-          if (!sameOrigin(request, deps.config)) return crossOriginRefused();
-          const f = formFields(body);
-          if (!preSessionMatches(request, f.csrf)) {
-            return htmlResponse(errorPage(null, 403, "This form has expired", "Open the sign-in link again and press the button."), 403);
-          }
-          const state = auth.consumeLink(f.token ?? "");
-          if (state.status !== "valid") return htmlResponse(linkPage({ state: state.status }), state.status === "unknown" ? 404 : 410);
-          const response = startSession(request, state.user.id, "link", state.user.passwordHash ? "/app" : "/app/account");
-          return response;
-        },
-        hidden,
-      )
-      .post(
-        "/app/sign-out",
-        ({ request, body }) => {
-          if (!sameOrigin(request, deps.config)) return crossOriginRefused();
-          const found = web.resolve(parseCookies(request)[SESSION_COOKIE]);
-          if (found) {
-            if (!web.csrfMatches(found.session, formFields(body).csrf)) {
-              const shell = shellFor(deps, found.session, found.user, null, "Form expired");
-              return htmlResponse(errorPage(shell, 403, "This form has expired", "Reload the page and sign out again."), 403);
-            }
-            web.destroy(found.session.id);
-          }
-          return redirect("/app/sign-in?signed_out=1", [clearCookie(request, SESSION_COOKIE)]);
-        },
-        hidden,
-      )
-      // The account page works for a user in no organization too.
-      .get("/app/account", guard(deps, { org: false }, async (c) => htmlResponse(accountPage(c.shell("Account", "account"), await accountView(c)))), hidden)
-      .post(
-        "/app/account/password",
-        guard(deps, { org: false }, async (c) => {
-          const { current = "", password = "", confirm = "" } = c.fields;
-          const errors: AccountView["errors"] = {};
-          const view = await accountView(c);
-          if (view.needsCurrent && !(await auth.verifyPassword(c.user, current))) errors.current = "That is not your current password.";
-          const problem = passwordProblem(password);
-          if (problem) errors.password = problem;
-          else if (password !== confirm) errors.confirm = "The two passwords are not the same.";
-          if (Object.keys(errors).length) return htmlResponse(accountPage(c.shell("Account", "account"), { ...view, errors }), 422);
-          await auth.setPassword(c.user.id, password);
-          web.destroyOthers(c.user.id, c.session.id);
-          c.flash({ kind: "success", text: "Your password is saved. Other sessions of yours were signed out." });
-          return redirect("/app/account");
-        }),
-        hidden,
-      )
-      .use(pageRoutes(deps))
-      // Anything else under /app: an HTML 404, not the API's JSON one.
-      .get("/app/*", () => htmlResponse(errorPage(null, 404, "Page not found", "There is no page at this address."), 404), hidden)
-  );
+          web.destroy(found.session.id);
+        }
+        return redirect("/app/sign-in?signed_out=1", [clearCookie(request, SESSION_COOKIE)]);
+      },
+      hidden,
+    )
+    // The account page works for a user in no organization too.
+    .get("/app/account", guard(deps, { org: false }, async (c) => htmlResponse(accountPage(c.shell("Account", "account"), await accountView(c)))), hidden)
+    .post(
+      "/app/account/password",
+      guard(deps, { org: false }, async (c) => {
+        const { current = "", password = "", confirm = "" } = c.fields;
+        const errors: AccountView["errors"] = {};
+        const view = await accountView(c);
+        if (view.needsCurrent && !(await auth.verifyPassword(c.user, current))) errors.current = "That is not your current password.";
+        const problem = passwordProblem(password);
+        if (problem) errors.password = problem;
+        else if (password !== confirm) errors.confirm = "The two passwords are not the same.";
+        if (Object.keys(errors).length) return htmlResponse(accountPage(c.shell("Account", "account"), { ...view, errors }), 422);
+        await auth.setPassword(c.user.id, password);
+        web.destroyOthers(c.user.id, c.session.id);
+        c.flash({ kind: "success", text: "Your password is saved. Other sessions of yours were signed out." });
+        return redirect("/app/account");
+      }),
+      hidden,
+    )
+    .use(pageRoutes(deps));
+
+  // Anything else under /app: HTML 404 and 405 pages, not the API's JSON ones.
+  const allowedMethods = allowedMethodsIn(() => plugin.routes);
+  const elsewhere = ({ request }: { request: Request }) => {
+    const path = new URL(request.url).pathname;
+    const allowed = allowedMethods(path);
+    const wrongMethod = allowed.length > 0 && !allowed.includes(request.method.toUpperCase());
+    const title = wrongMethod ? "Not possible here" : "Page not found";
+    // Signed in, the page keeps the app's frame (navigation, sign-out).
+    const found = web.resolve(parseCookies(request)[SESSION_COOKIE]);
+    const org = found?.user.orgId ? (orgs.getOrg(found.user.orgId) ?? null) : null;
+    const shell = found ? shellFor(deps, found.session, found.user, org, title) : null;
+    if (wrongMethod) {
+      const page = errorPage(shell, 405, title, `This page does not take a ${request.method} request.`);
+      return htmlResponse(page, 405, { allow: allowed.join(", ") });
+    }
+    return htmlResponse(errorPage(shell, 404, title, "There is no page at this address."), 404);
+  };
+  return plugin.all("/app", elsewhere, hidden).all("/app/*", elsewhere, hidden);
 }
