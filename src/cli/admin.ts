@@ -1,19 +1,27 @@
 // `dealgraph admin org|user|key ...`: the operator's door to identity, through the same services
 // the HTTP API uses.
-import { apiKeysService } from "../modules/api-keys/api-keys.service.ts";
+import { isCalendarDate } from "../lib/csv-fields.ts";
+import { apiKeysService, MAX_DAILY_BUDGET } from "../modules/api-keys/api-keys.service.ts";
 import { keyViews } from "../modules/api-keys/api-keys.views.ts";
 import { orgsService } from "../modules/orgs/orgs.service.ts";
 import { userLinkCommand, userPasswordCommand } from "./admin-web.ts";
 import { openDeps } from "./context.ts";
 import { parse, positiveInt, report, required, UsageError, type Io } from "./io.ts";
 
+// A date (midnight UTC) or a timestamp with its zone; each part checked, since Date would roll
+// 2027-02-30 over into March and read a zone-less time in the server's local zone.
+const DATE_OR_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})(?:T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d))?$/;
+
 function parseDate(name: string, raw: string | undefined): Date | undefined {
   if (raw === undefined) return undefined;
-  const d = new Date(raw);
-  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(raw)) {
-    throw new UsageError(`--${name} must be an ISO 8601 date or timestamp, got ${JSON.stringify(raw)}`);
+  const m = DATE_OR_TIMESTAMP.exec(raw);
+  const date = m && isCalendarDate(m[1]) ? new Date(m[2] === undefined ? `${m[1]}T00:00:00Z` : raw) : null;
+  if (!date || Number.isNaN(date.getTime())) {
+    throw new UsageError(
+      `--${name} must be an ISO 8601 date (a real day, YYYY-MM-DD) or timestamp with a zone (e.g. 2027-03-01T09:00:00Z), got ${JSON.stringify(raw)}`,
+    );
   }
-  return d;
+  return date;
 }
 
 async function orgCommand(verb: string | undefined, args: string[], io: Io) {
@@ -74,8 +82,8 @@ async function keyCommand(verb: string | undefined, args: string[], io: Io) {
       scope,
       name: values.name,
       expiresAt: parseDate("expires-at", values["expires-at"]) ?? null,
-      dailyRequests: positiveInt("daily-requests", values["daily-requests"]) ?? null,
-      dailyActions: positiveInt("daily-actions", values["daily-actions"]) ?? null,
+      dailyRequests: positiveInt("daily-requests", values["daily-requests"], MAX_DAILY_BUDGET) ?? null,
+      dailyActions: positiveInt("daily-actions", values["daily-actions"], MAX_DAILY_BUDGET) ?? null,
     });
     report(
       io,

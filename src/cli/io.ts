@@ -26,10 +26,11 @@ export function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: s
   }
 }
 
-export function positiveInt(name: string, raw: string | undefined): number | undefined {
+export function positiveInt(name: string, raw: string | undefined, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a whole number >= 0, got ${JSON.stringify(raw)}`);
+  const n = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n)) throw new UsageError(`--${name} must be a whole number >= 0, got ${JSON.stringify(raw)}`);
+  if (n > max) throw new UsageError(`--${name} must be at most ${max.toLocaleString("en-US")}, got ${JSON.stringify(raw)}`);
   return n;
 }
 

@@ -95,6 +95,18 @@ describe("admin org|user|key", () => {
     expect((await me(d, key.secret)).status).toBe(429);
   });
 
+  test("an expiry as a plain day (midnight UTC) or a timestamp with an offset; a budget at the maximum", async () => {
+    const d = dir();
+    const org = (await cli(d, "admin", "org", "create", "--name", "A", "--json")).json.org_id;
+    const user = (await cli(d, "admin", "user", "create", "--org", org, "--email", "e@a.vc", "--name", "E", "--json")).json.user_id;
+    const day = (await cli(d, "admin", "key", "create", "--user", user, "--scope", "read", "--expires-at", "2099-02-28", "--daily-requests", "10000000", "--json")).json;
+    const first = await me(d, day.secret);
+    expect(first.body.key.expires_at).toBe("2099-02-28T00:00:00.000Z");
+    expect(first.headers.get("x-ratelimit-limit")).toBe("10000000");
+    const offset = (await cli(d, "admin", "key", "create", "--user", user, "--scope", "read", "--expires-at", "2099-03-01T09:30:00+02:00", "--json")).json;
+    expect((await me(d, offset.secret)).body.key.expires_at).toBe("2099-03-01T07:30:00.000Z");
+  });
+
   test("revoke is immediate; rotate prints the new secret and the old key's end", async () => {
     const d = dir();
     const org = (await cli(d, "admin", "org", "create", "--name", "A", "--json")).json.org_id;
@@ -127,6 +139,13 @@ describe("bad command lines: one line on stderr, a non-zero exit, nothing on std
     ["bad budget", ["admin", "key", "create", "--user", "u", "--scope", "read", "--daily-requests=-5"], 2, /--daily-requests must be a whole number/],
     ["a budget that looks like an option", ["admin", "key", "create", "--user", "u", "--scope", "read", "--daily-requests", "-5"], 2, /ambiguous/],
     ["bad expiry", ["admin", "key", "create", "--user", "u", "--scope", "read", "--expires-at", "tomorrow"], 2, /--expires-at must be an ISO 8601/],
+    ["a day that does not exist", ["admin", "key", "create", "--user", "u", "--scope", "read", "--expires-at", "2027-02-30"], 2, /--expires-at must be an ISO 8601 date \(a real day/],
+    ["a timestamp on a day that does not exist", ["admin", "key", "create", "--user", "u", "--scope", "read", "--expires-at", "2027-04-31T10:00:00Z"], 2, /--expires-at must be/],
+    ["an hour that does not exist", ["admin", "key", "create", "--user", "u", "--scope", "read", "--expires-at", "2027-03-01T24:30:00Z"], 2, /--expires-at must be/],
+    ["a timestamp without a zone", ["admin", "key", "create", "--user", "u", "--scope", "read", "--expires-at", "2027-03-01T09:00"], 2, /with a zone/],
+    ["an absurd daily budget", ["admin", "key", "create", "--user", "u", "--scope", "read", "--daily-actions", "99999999999999999999"], 2, /--daily-actions must be/],
+    ["a daily budget over the maximum", ["admin", "key", "create", "--user", "u", "--scope", "read", "--daily-requests", "10000001"], 2, /--daily-requests must be at most 10,000,000/],
+    ["a budget in exponent notation", ["admin", "key", "create", "--user", "u", "--scope", "read", "--daily-requests", "1e3"], 2, /--daily-requests must be a whole number/],
     ["unknown org", ["admin", "user", "create", "--org", "0199a0a0-0000-7000-8000-000000000000", "--email", "a@b.co", "--name", "A"], 1, /No organization with id/],
     ["unknown user", ["admin", "key", "create", "--user", "nobody", "--scope", "read"], 1, /No user with id nobody/],
     ["not an email", ["admin", "user", "create", "--no-org", "--email", "not-an-email", "--name", "A"], 1, /Not an email address/],

@@ -86,8 +86,14 @@ describe("creating a key", () => {
     expect(text).toContain("The expiry must be in the future.");
     expect(res.html).toContain('aria-invalid="true"');
     const bad = await b.post("/app/keys", { name: "ok", scope: "read", expires: "31/01/2027" });
-    expect(textOf(bad.html)).toContain("Enter a date as YYYY-MM-DD.");
+    expect(textOf(bad.html)).toContain("Enter a real date as YYYY-MM-DD.");
     expect(bad.html).toContain('value="ok"');
+    // Days that do not exist are refused, not rolled over into the next month.
+    for (const expires of ["2027-02-30", "2027-04-31", "2027-13-01", "2026-02-29"]) {
+      const impossible = await b.post("/app/keys", { name: "ok", scope: "read", expires });
+      expect(impossible.status, expires).toBe(422);
+      expect(textOf(impossible.html), expires).toContain("Enter a real date as YYYY-MM-DD.");
+    }
     expect(count()).toEqual(before);
   });
 

@@ -37,6 +37,9 @@ export type CreateKeyInput = {
   dailyActions?: number | null;
 };
 
+/** The largest per-key daily budget (requests or actions) an operator may set. */
+export const MAX_DAILY_BUDGET = 10_000_000;
+
 export type CreatedKey = { keyId: string; secret: string; key: KeyRecord };
 
 export function keyState(key: Pick<KeyRecord, "revokedAt" | "expiresAt">, now: Date): "active" | "revoked" | "expired" {
@@ -96,6 +99,11 @@ export const apiKeysService = perDeps((deps: Deps) => {
     const now = clock.now();
     if (input.expiresAt && input.expiresAt <= now) {
       throw new ApiError(422, [{ loc: ["expires_at"], msg: "Expiry must be in the future", type: "value_error" }]);
+    }
+    for (const [loc, value] of [["daily_requests", input.dailyRequests], ["daily_actions", input.dailyActions]] as const) {
+      if (value != null && !(Number.isSafeInteger(value) && value >= 0 && value <= MAX_DAILY_BUDGET)) {
+        throw new ApiError(422, [{ loc: [loc], msg: `Must be a whole number from 0 to ${MAX_DAILY_BUDGET}`, type: "value_error" }]);
+      }
     }
     const { secret, prefix, hash } = newSecret();
     const key = db

@@ -4,6 +4,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
+import { isCalendarDate } from "../../lib/csv-fields.ts";
 import { apiKeysService } from "../api-keys/api-keys.service.ts";
 import { keyViews } from "../api-keys/api-keys.views.ts";
 import { networkSignals } from "../network/network.signals.ts";
@@ -47,8 +48,9 @@ export function pageRoutes(deps: Deps) {
     if (form.scope !== "read" && form.scope !== "write") form.errors.scope = "Choose read only, or read and write.";
     let expiresAt: Date | null = null;
     if (form.expires) {
-      const parsed = /^\d{4}-\d{2}-\d{2}$/.test(form.expires) ? new Date(`${form.expires}T00:00:00.000Z`) : null;
-      if (!parsed || Number.isNaN(parsed.getTime())) form.errors.expires = "Enter a date as YYYY-MM-DD.";
+      // Strictly a real day: Date would roll 2027-02-30 over into March.
+      const parsed = isCalendarDate(form.expires) ? new Date(`${form.expires}T00:00:00.000Z`) : null;
+      if (!parsed) form.errors.expires = "Enter a real date as YYYY-MM-DD.";
       else if (parsed <= deps.clock.now()) form.errors.expires = "The expiry must be in the future.";
       else expiresAt = parsed;
     }

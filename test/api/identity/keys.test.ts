@@ -1,6 +1,8 @@
 // The key user's own keys over REST: what a key sees, revocation that bites on the next request,
 // rotation with overlap.
 import { afterEach, describe, expect, test } from "bun:test";
+import { ApiError } from "../../../src/http/errors.ts";
+import { apiKeysService, MAX_DAILY_BUDGET } from "../../../src/modules/api-keys/api-keys.service.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 
@@ -154,5 +156,27 @@ describe("POST /api/v1/keys/{key_id}/rotate", () => {
     const res = await t.request("POST", `/api/v1/keys/${f.keys.read.id}/rotate`, { key: f.keys.write.secret });
     expect(res.json.key.usage_today).toEqual({ requests: { used: 0, limit: 7 }, actions: { used: 0, limit: 3 } });
     expect(res.json.key.expires_at).toBe("2027-01-01T00:00:00.000Z");
+  });
+});
+
+describe("creating a key (the service the CLI and the web app share)", () => {
+  test("daily budgets are whole numbers from 0 to 10,000,000; anything else is refused and nothing is stored", () => {
+    setup();
+    const keys = apiKeysService(t.deps);
+    const count = () => keys.listForUser(f.users.bob.id).length;
+    const before = count();
+    for (const [field, value] of [["dailyRequests", 1e20], ["dailyActions", MAX_DAILY_BUDGET + 1], ["dailyActions", -1], ["dailyRequests", 2.5], ["dailyRequests", Number.NaN]] as const) {
+      let error: unknown;
+      try {
+        keys.create({ userId: f.users.bob.id, scope: "read", [field]: value });
+      } catch (e) {
+        error = e;
+      }
+      expect(error, `${field} ${value}`).toBeInstanceOf(ApiError);
+      expect((error as ApiError).status).toBe(422);
+      expect(JSON.stringify((error as ApiError).detail)).toContain(field === "dailyRequests" ? "daily_requests" : "daily_actions");
+    }
+    expect(count()).toBe(before);
+    expect(keys.create({ userId: f.users.bob.id, scope: "read", dailyRequests: MAX_DAILY_BUDGET, dailyActions: 0 }).key.dailyRequests).toBe(10_000_000);
   });
 });
