@@ -80,8 +80,8 @@ function companyDeck(r: Rng, i: number, names: Set<string>, people: Set<string>)
   const richness = i % 6 === 5 ? "thin" : i % 4 === 3 ? "partial" : "rich";
   const round = ROUNDS[Math.min(ROUNDS.length - 1, Math.floor(r.next() * 4))];
   const sym = r.chance(0.25) ? "€" : "$";
-  // Whole millions: the built-in engine reads "$14.3M" in a raising sentence as $14 (reported).
-  const amount = Math.round(between(r, round.amount));
+  // Half millions, so decks state figures like "$2.5M" and "$12,500,000".
+  const amount = Math.round(between(r, round.amount) * 2) / 2;
   const [ceo, cto, coo] = [person(r, people), person(r, people), person(r, people)];
   const city = r.pick(CITIES);
   const founded = 2016 + r.int(2, 8);
@@ -102,33 +102,70 @@ function companyDeck(r: Rng, i: number, names: Set<string>, people: Set<string>)
   const arr = round.arr ? between(r, round.arr) : null;
   const growth = r.int(6, 22);
   const customers = arr ? Math.max(3, Math.round((arr * 1e6) / r.int(15_000, 90_000))) : r.int(2, 6);
+  // The same facts in the phrasings real decks use (chosen by the deck's place, so the random draws
+  // and thus every name and figure stay as they were): cover boilerplate, four ways to state the
+  // raise, team slides as prose, title-first or name/role blocks, prices per unit, take rates.
+  const v = i % 4;
+  const [alum1, years, alum2, teamSize] = [r.pick(ALUMNI), r.int(4, 11), r.pick(ALUMNI), r.int(20, 80)];
+  const team = [
+    [`${ceo}, Co-founder & CEO: previously led product at ${alum1} for ${years} years.`, `${cto} (CTO), ex-${alum2}, PhD in computer science; built the core platform.`, `${coo}, COO: former operator who scaled a team of ${teamSize} engineers and sold her last company.`],
+    [`CEO: ${ceo}, previously led product at ${alum1} for ${years} years.`, `CTO: ${cto}, ex-${alum2}, PhD in computer science.`, `COO: ${coo}, scaled a team of ${teamSize} engineers and sold her last company.`],
+    [ceo, "Co-founder & CEO", `Previously led product at ${alum1} for ${years} years.`, cto, "CTO", `Ex-${alum2}, PhD in computer science.`, coo, "COO", `Scaled a team of ${teamSize} engineers; sold her last company.`],
+    [`${ceo} – CEO & Co-founder. ${years} years at ${alum1}, where she led product.`, `${cto} – CTO. Ex-${alum2}, PhD in computer science.`, `${coo} – COO. Former operator, scaled a team of ${teamSize} engineers.`],
+  ][v];
+  // An advisor on the team slide: listed, and not a member of the team.
+  const advisor = `${FIRST[(i * 5 + 3) % FIRST.length]} ${LAST[(i * 7 + 2) % LAST.length]}`;
+  const launched = Math.min(2025, founded + 1);
+  const integrations = r.int(6, 40);
+  const retention = arr ? r.int(105, 145) : 0;
+  const converted = arr ? 0 : r.int(1, 3);
+  const [tam, cagr] = [r.int(4, 40), r.int(12, 30)];
+  const [margin, acv, payback] = [r.int(62, 86), r.int(12, 90), r.int(6, 18)];
+  const [burn, runway, breakEven] = [between(r, [0.08, 0.6]), r.int(14, 30), 2026 + r.int(1, 3)];
+  const preMoney = amount * r.int(3, 5);
+  const [engineering, gtm, lead] = [r.int(45, 65), r.int(20, 35), r.chance(0.5)];
+  const full = (millions: number) => `${sym === "€" ? "€" : "$"}${Math.round(millions * 1e6).toLocaleString("en-US")}`;
+  const euroStyle = (millions: number) => `${String(millions).replace(".", ",")} Mio. €`;
+  const raise = [
+    `We are raising ${money(amount, sym)} ${round.stage} at a ${money(preMoney, sym)} pre-money valuation.`,
+    `The ask: ${full(amount)} in a ${round.stage} round, at a pre-money valuation of ${money(preMoney, sym)}.`,
+    `We're seeking ${sym}${amount} million in ${round.stage} funding; pre-money valuation ${money(preMoney, sym)}.`,
+    sym === "€" ? `We are raising ${euroStyle(amount)} (${round.stage}) at ${money(preMoney, sym)} pre-money.` : `Raising ${money(amount, sym)} ${round.stage} at ${money(preMoney, sym)} pre.`,
+  ][v];
+  const model = [
+    [`SaaS subscription priced per seat; gross margin ${margin}%.`, `ACV ${money(acv / 1000, sym)}, CAC payback ${payback} months.`],
+    [`Annual licence per site, priced at ${money(acv / 1000, sym)}; gross margin ${margin}%.`, `CAC payback ${payback} months.`],
+    [`Usage-based pricing: ${sym}${(acv / 100).toFixed(2)} per document processed, with annual minimums; gross margin ${margin}%.`, `ACV ${money(acv / 1000, sym)}, CAC payback ${payback} months.`],
+    [`Platform fee of ${Math.round(acv / 10)}% on each transaction, plus a subscription for analytics; gross margin ${margin}%.`, `CAC payback ${payback} months.`],
+  ][v];
   const slides: (Slide & { optional?: true })[] = [
-    { title: name, lines: [`${name}. ${s.what[0].toUpperCase()}${s.what.slice(1)} for ${s.who}.`, `${name} is ${s.what} that helps ${s.who} cut manual work by half.`, `Founded in ${founded}, based in ${city}. ${domain}`] },
     {
-      title: "Team",
+      title: name,
       lines: [
-        `${ceo}, Co-founder & CEO: previously led product at ${r.pick(ALUMNI)} for ${r.int(4, 11)} years.`,
-        `${cto} (CTO), ex-${r.pick(ALUMNI)}, PhD in computer science; built the core platform.`,
-        `${coo}, COO: former operator who scaled a team of ${r.int(20, 80)} engineers and sold her last company.`,
+        ...(v === 1 ? ["Strictly confidential"] : v === 3 ? ["Investor presentation"] : []),
+        `${name}. ${s.what[0].toUpperCase()}${s.what.slice(1)} for ${s.who}.`,
+        `${name} is ${s.what} that helps ${s.who} cut manual work by half.`,
+        v === 2 ? `HQ: ${city}. Founded: ${founded}. ${domain}` : `Founded in ${founded}, based in ${city}. ${domain}`,
       ],
     },
-    { title: "Product", lines: [`Our platform launched in ${Math.min(2025, founded + 1)} and is live with ${customers} customers.`, `Proprietary workflow engine with ${r.int(6, 40)} integrations into the tools they already use.`] },
+    { title: v === 0 ? "Team" : "Our team", lines: [...team, `Advisor: ${advisor}, former CFO at ${ALUMNI[i % ALUMNI.length]}.`] },
+    { title: "Product", lines: [`Our platform launched in ${launched} and is live with ${customers} customers.`, `Proprietary workflow engine with ${integrations} integrations into the tools they already use.`] },
     {
       title: "Traction",
       lines: arr
-        ? [`ARR ${money(arr, sym)}, growing ${growth}% month over month.`, `${customers} customers including two public companies. Net revenue retention ${r.int(105, 145)}%.`]
-        : [`${customers} design partners signed pilots; ${r.int(1, 3)} converted to paid contracts last quarter.`],
+        ? [
+            v === 1 ? `Annual recurring revenue of ${full(Math.round(arr * 10) / 10)}, growing ${growth}% month over month.` : `ARR ${money(arr, sym)}, growing ${growth}% month over month.`,
+            `${customers} customers including two public companies${v === 2 ? " and Series B scale-ups" : ""}. Net revenue retention ${retention}%.`,
+          ]
+        : [`${customers} design partners signed pilots; ${converted} converted to paid contracts last quarter.`],
     },
-    { title: "Market", lines: [`The market for ${s.what.replace(/^an? /, "")} tools is a ${sym}${r.int(4, 40)}B TAM growing ${r.int(12, 30)}% CAGR.`], optional: true },
-    { title: "Business model", lines: [`SaaS subscription priced per seat; gross margin ${r.int(62, 86)}%.`, `ACV ${money(r.int(12, 90) / 1000, sym)}, CAC payback ${r.int(6, 18)} months.`], optional: true },
+    { title: "Market", lines: [`The market for ${s.what.replace(/^an? /, "")} tools is a ${sym}${tam}B TAM growing ${cagr}% CAGR.`], optional: true },
+    { title: v === 3 ? "Pricing" : "Business model", lines: model, optional: true },
     { title: "Competition", lines: [`Unlike ${s.rivals[0]} and ${s.rivals[1]}, ${name} is built for ${s.who}; our moat is the data network effect across customers.`], optional: true },
-    { title: "Financials", lines: [`Monthly burn ${money(between(r, [0.08, 0.6]), sym)}, runway ${r.int(14, 30)} months; break-even planned for ${2026 + r.int(1, 3)}.`], optional: true },
+    { title: "Financials", lines: [`Monthly burn ${money(burn, sym)}, runway ${runway} months; break-even planned for ${breakEven}.`], optional: true },
     {
-      title: "The round",
-      lines: [
-        `We are raising ${money(amount, sym)} ${round.stage} at a ${money(amount * r.int(3, 5), sym)} pre-money valuation.`,
-        `Use of funds: ${r.int(45, 65)}% engineering, ${r.int(20, 35)}% go-to-market.${r.chance(0.5) ? " A lead investor has committed half the round." : ""}`,
-      ],
+      title: v === 1 ? "The ask" : "The round",
+      lines: [raise, `Use of funds: ${engineering}% engineering, ${gtm}% go-to-market.${lead ? " A lead investor has committed half the round." : ""}`],
     },
   ];
   // A partial deck leaves out two or three of the optional slides.
@@ -146,16 +183,27 @@ function fundDeck(r: Rng, i: number, people: Set<string>): DeckSpec {
   const domain = `${manager.toLowerCase().replace(/\s+/g, "")}.vc`;
   const priors = ROMAN.slice(0, number).map((n, k) => {
     const tvpi = between(r, [1.4, 3.6]);
-    return `Fund ${n} (${2012 + k * 3}): TVPI ${tvpi.toFixed(1)}x, DPI ${(tvpi * between(r, [0.2, 0.8])).toFixed(1)}x, net IRR ${r.int(12, 32)}%.`;
+    const [dpi, irr] = [(tvpi * between(r, [0.2, 0.8])).toFixed(1), r.int(12, 32)];
+    // The first prior fund as "TVPI 2.9x", later ones as "2.9x TVPI" (with its size): decks write both.
+    return k === 0
+      ? `Fund ${n} (${2012 + k * 3}): TVPI ${tvpi.toFixed(1)}x, DPI ${dpi}x, net IRR ${irr}%.`
+      : `Fund ${n} (${2012 + k * 3}, $${(k + 1) * 30}M): ${tvpi.toFixed(1)}x TVPI, ${dpi}x DPI, ${irr}% net IRR.`;
   });
+  const [alum1, years, alum2] = [r.pick(ALUMNI), r.int(8, 15), r.pick(ALUMNI)];
+  const [focus1, focus2] = [r.pick(SECTORS).sector, r.pick(SECTORS).sector];
+  const [fee, carry] = [r.pick(["2%", "2.5%", "2%"]), r.pick(["20%", "20%", "25%"])];
+  const hardCap = Math.round(size * 1.25);
+  // The same terms as LP decks state them: spelled out, as "2/20", or in a labelled list.
+  const terms = [
+    [`Target fund size $${size}M, hard cap $${hardCap}M.`, `Management fee ${fee}, carried interest ${carry} over an 8% hurdle; GP commitment 2%.`],
+    [`We are targeting $${size}M, with a hard cap of $${hardCap}M.`, `Economics: ${fee.replace("%", "")}/${carry.replace("%", "")} (${fee} management fee, ${carry} carried interest), 8% hurdle; GP commitment of 2% of commitments.`],
+    [`Fund size: $${size}M (target), $${hardCap}M (hard cap).`, `${fee} management fee; ${carry} carried interest over an 8% preferred return; GP commit 2%.`],
+  ][i % 3];
   const slides: Slide[] = [
     { title: fundName, lines: [`${fundName}. ${manager} is raising ${fundName}, a $${size}M early-stage venture fund.`, `Limited partners of the fund receive quarterly reports. ${domain}`] },
-    { title: "Team", lines: [`${gp1}, General Partner: previously a founder who sold her company to ${r.pick(ALUMNI)}.`, `${gp2}, Managing Partner: ${r.int(8, 15)} years investing at ${r.pick(ALUMNI)} Ventures.`] },
-    { title: "Strategy", lines: [`Our thesis: seed and Series A focus on ${r.pick(SECTORS).sector} and ${r.pick(SECTORS).sector} companies in Europe.`] },
-    {
-      title: "Fund terms",
-      lines: [`Target fund size $${size}M, hard cap $${Math.round(size * 1.25)}M.`, `Management fee ${r.pick(["2%", "2.5%", "2%"])}, carried interest ${r.pick(["20%", "20%", "25%"])} over an 8% hurdle; GP commitment 2%.`],
-    },
+    { title: "Team", lines: [`${gp1}, General Partner: previously a founder who sold her company to ${alum1}.`, `${gp2}, Managing Partner: ${years} years investing at ${alum2} Ventures.`] },
+    { title: "Strategy", lines: [`Our thesis: seed and Series A focus on ${focus1} and ${focus2} companies in Europe.`] },
+    { title: i % 2 ? "Key terms" : "Fund terms", lines: terms },
     { title: "Portfolio construction", lines: [`${r.int(20, 25)} to ${r.int(28, 35)} companies with initial checks of $${r.int(5, 30) / 10}M; ${r.int(40, 60)}% reserves for follow-on; target ${r.int(8, 15)}% ownership.`] },
     ...(priors.length ? [{ title: "Track record", lines: [...priors, `${r.int(3, 9)} realized exits across prior funds.`] }] : []),
     { title: "LP base", lines: [`Anchor commitment from a university endowment; institutional LPs and family offices make up ${r.int(50, 80)}% of commitments.`] },
