@@ -18,6 +18,7 @@ import { openDataDir } from "../../src/db/open.ts";
 import { createDeps } from "../../src/deps.ts";
 import { silentLog } from "../../src/lib/log.ts";
 import { apiKeysService } from "../../src/modules/api-keys/api-keys.service.ts";
+import { nameKey } from "../../src/modules/network/network.identity.ts";
 import { PATH_COLUMNS, POOLED, STRENGTH_SQL } from "../../src/modules/network/network.paths.ts";
 import { addTouch, type Aggregates, type Direction } from "../../src/modules/network/network.scoring.ts";
 import { orgsService } from "../../src/modules/orgs/orgs.service.ts";
@@ -62,14 +63,14 @@ const key = apiKeysService(deps).create({ userId: users[0].id, scope: "read", da
 const domains = Array.from({ length: Math.ceil(PERSONS / 10) }, (_, i) => `company${i}.com`);
 const personIds: string[] = [];
 sqlite.transaction(() => {
-  const p = sqlite.query("INSERT INTO persons (id, org_id, display_name, title, domain, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  const p = sqlite.query("INSERT INTO persons (id, org_id, display_name, name_key, title, domain, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   const e = sqlite.query("INSERT INTO person_emails (org_id, email, person_id) VALUES (?, ?, ?)");
   const iso = now.toISOString();
   for (let i = 0; i < PERSONS; i++) {
     // A few large companies, many small ones.
     const domain = domains[Math.floor(Math.pow(r.next(), 2) * domains.length)];
     const id = Bun.randomUUIDv7();
-    p.run(id, org.id, `Person ${i}`, r.pick(["CEO", "CTO", "VP Sales", "Engineer", "CFO", "Founder"]), domain, iso, iso);
+    p.run(id, org.id, `Person ${i}`, nameKey(`Person ${i}`), r.pick(["CEO", "CTO", "VP Sales", "Engineer", "CFO", "Founder"]), domain, iso, iso);
     e.run(org.id, `person${i}@${domain}`, id);
     personIds.push(id);
   }
@@ -137,6 +138,14 @@ for (const d of sample) {
   sqlTimes.push(await timed(() => bare.all({ org: org.id, me: users[0].id, domain: d, now: new Date().toISOString() })));
 }
 
+// By person name, written in another case than stored (the lookup folds case through persons.name_key).
+const nameTimes: number[] = [];
+let named = 0;
+for (let i = 0; i < 300; i++) {
+  const name = `PERSON ${r.int(0, PERSONS - 1)}`;
+  nameTimes.push(await timed(async () => (named += JSON.parse(await get(`/api/v1/network/who-knows?person=${encodeURIComponent(name)}&limit=10`)).paths.length)));
+}
+
 // --- contacts export ------------------------------------------------------------------------------
 const pageTimes: number[] = [];
 let cursor: string | null = null;
@@ -181,6 +190,7 @@ who-knows by domain (${sample.length} domains, ${(paths / sample.length).toFixed
   through the app:  p50 ${ms(whoP50)}, p99 ${ms(whoP99)}
   bare SQL query:   p50 ${ms(sqlP50)}, p99 ${ms(sqlP99)}
   ratio app / bare: p50 ${(whoP50 / sqlP50).toFixed(2)}, p99 ${(whoP99 / sqlP99).toFixed(2)}
+who-knows by person name (300 names in upper case, ${(named / 300).toFixed(1)} paths each on average): p50 ${ms(pct(nameTimes, 50))}, p99 ${ms(pct(nameTimes, 99))}
 contacts export (${pageTimes.length} pages of 200 for one user)
   first pages ${firstPages.map(ms).join(", ")}; last pages ${lastPages.map(ms).join(", ")}; ratio last/first ${pageRatio.toFixed(2)}
 cadence-learning job: ${(cadenceMs / 1000).toFixed(1)} s ${JSON.stringify(cadence)}
