@@ -13,7 +13,7 @@ async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
   }
 }
 
-export type SpawnOptions = { cwd?: string; env?: Record<string, string | undefined> };
+export type SpawnOptions = { cwd?: string; env?: Record<string, string | undefined>; /** Its own process group (kill it with the group). */ detached?: boolean };
 
 /** The environment without DEALGRAPH_* settings, so a caller's own config cannot leak in. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
@@ -35,7 +35,7 @@ export class Child {
     readonly cmd: string[],
     opts: SpawnOptions = {},
   ) {
-    this.proc = Bun.spawn(cmd, { cwd: opts.cwd, env: opts.env ?? cleanEnv(), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    this.proc = Bun.spawn(cmd, { cwd: opts.cwd, env: opts.env ?? cleanEnv(), detached: opts.detached, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     this.stdoutDone = pumpLines(this.proc.stdout, (line) => {
       if (this.out.length < 2000) this.out.push(line);
       this.notify();

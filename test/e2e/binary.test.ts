@@ -5,13 +5,67 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BINARY, binaryStaleness, ROOT } from "../../scripts/build.ts";
-import { Child, cleanEnv, run, runJson, startDemo, startServe } from "../../scripts/lib/child-process.ts";
+import { Child, cleanEnv, run, runJson } from "../../scripts/lib/child-process.ts";
 
 const BUILD_TIMEOUT = 180_000;
 const STEP_TIMEOUT = 60_000;
+// The demo analyses its three dozen decks (some through LibreOffice) before it listens: 51 s was
+// seen on a loaded 2-core machine; the in-process demo test allows 120 s.
+const DEMO_START_TIMEOUT = 150_000;
+const SERVE_START_TIMEOUT = 30_000;
 
 const children: Child[] = [];
 const tempDirs: string[] = [];
+
+/**
+ * Starts a long-running command of the binary in its own process group, registered for cleanup
+ * before anything is awaited, so a start that fails or times out never leaves it running.
+ */
+function spawnServer(cmd: string[], cwd: string): Child {
+  const child = new Child(cmd, { cwd, env: cleanEnv(), detached: true });
+  children.push(child);
+  return child;
+}
+
+/** SIGTERM to the whole group, SIGKILL after a grace period; resolves when the leader is gone. */
+async function stopGroup(child: Child, graceMs = 5000): Promise<void> {
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid, name);
+    } catch {
+      // the group is gone already
+    }
+  };
+  if (child.proc.exitCode !== null || child.proc.signalCode !== null) return signal("SIGKILL");
+  signal("SIGTERM");
+  const exited = await Promise.race([child.proc.exited.then(() => true), Bun.sleep(graceMs).then(() => false)]);
+  signal("SIGKILL");
+  if (!exited) await Promise.race([child.proc.exited, Bun.sleep(graceMs)]);
+}
+
+/** Waits for the lines a server prints, stopping its group if they never come. */
+async function started<T>(child: Child, read: (child: Child) => Promise<T>): Promise<T> {
+  try {
+    return await read(child);
+  } catch (error) {
+    await stopGroup(child);
+    throw error;
+  }
+}
+
+const startDemo = (cmd: string[], cwd: string) =>
+  started(spawnServer(cmd, cwd), async (child) => ({
+    child,
+    url: (await child.waitForLine(/^Dealgraph demo listening on (http:\/\/\S+)/, DEMO_START_TIMEOUT, "demo URL"))[1],
+    readKey: (await child.waitForLine(/^read key:\s+(ak_\S+)/, 5000, "demo read key"))[1],
+    writeKey: (await child.waitForLine(/^write key:\s+(ak_\S+)/, 5000, "demo write key"))[1],
+  }));
+
+const startServe = (cmd: string[], cwd: string) =>
+  started(spawnServer(cmd, cwd), async (child) => ({
+    child,
+    url: (await child.waitForLine(/^Dealgraph listening on (http:\/\/\S+)/, SERVE_START_TIMEOUT, "server URL"))[1],
+  }));
 
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "dealgraph-e2e-"));
@@ -27,7 +81,7 @@ beforeAll(async () => {
 }, BUILD_TIMEOUT);
 
 afterAll(async () => {
-  await Promise.all(children.map((c) => c.stop()));
+  await Promise.all(children.map((c) => stopGroup(c)));
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -38,10 +92,8 @@ describe("dealgraph demo (compiled binary)", () => {
 
   beforeAll(async () => {
     const cwd = tempDir();
-    const demo = await startDemo([BINARY, "demo", "--port", "0", "--data-dir", join(cwd, "data")], { cwd });
-    children.push(demo.child);
-    ({ url, readKey, writeKey } = demo);
-  }, STEP_TIMEOUT);
+    ({ url, readKey, writeKey } = await startDemo([BINARY, "demo", "--port", "0", "--data-dir", join(cwd, "data")], cwd));
+  }, DEMO_START_TIMEOUT + 20_000);
 
   test("listens on 127.0.0.1 and prints two distinct keys", () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -142,8 +194,7 @@ describe("dealgraph admin CLI + serve (compiled binary)", () => {
       expect(key.key_id).toBeString();
       expect(key.secret).toMatch(/^ak_/);
 
-      const served = await startServe([BINARY, "serve", "--port", "0", "--data-dir", dataDir], { cwd });
-      children.push(served.child);
+      const served = await startServe([BINARY, "serve", "--port", "0", "--data-dir", dataDir], cwd);
       const me = () => fetch(`${served.url}/api/v1/me`, { headers: { authorization: `Bearer ${key.secret}` } });
 
       const before = await me();
@@ -187,8 +238,7 @@ describe("web app sign-in (compiled binary)", () => {
       expect(await setPassword.exited).toBe(0);
       expect(await new Response(setPassword.stdout).text()).toContain("password set for Web Binary");
 
-      const served = await startServe([BINARY, "serve", "--port", "0", "--data-dir", dataDir], { cwd });
-      children.push(served.child);
+      const served = await startServe([BINARY, "serve", "--port", "0", "--data-dir", dataDir], cwd);
       const link = await run([BINARY, "admin", "user", "link", "--user", user_id, "--data-dir", dataDir], { cwd, env: cleanEnv({ DEALGRAPH_PUBLIC_URL: served.url }) });
       expect(link.code).toBe(0);
       const url = link.stdout.trim();
