@@ -1,7 +1,7 @@
 // Money as decks write it: thousands separators, decimal commas, scale words in three languages,
 // currency before or after the figure, and ranges (which are never collapsed into one figure).
 import { describe, expect, test } from "bun:test";
-import { moneyIn, moneyMentions, parseMoney } from "../../src/engines/builtin/deal-money.ts";
+import { moneyIn, moneyMentions, parseMoney, statedFigures } from "../../src/engines/builtin/deal-money.ts";
 
 describe("parseMoney", () => {
   const cases: [string, number, string][] = [
@@ -58,5 +58,11 @@ describe("moneyIn", () => {
     expect(moneyIn(500_000, "GBP")).toBe("£500K");
     expect(moneyIn(4_200_000, "CHF")).toBe("CHF 4.2M");
     expect(moneyIn(1_500, "USD")).toBe("$1.5K");
+  });
+});
+
+describe("statedFigures", () => {
+  test("every figure, with or without a currency, in its own notation", () => {
+    expect(statedFigures("raising 2.5M from 12,000 users; 2,5 Mio. € seed; ARR $1.2M; founded 2021")).toEqual([2_500_000, 12_000, 2_500_000, 1_200_000, 2021]);
   });
 });

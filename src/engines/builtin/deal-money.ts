@@ -90,6 +90,22 @@ export function moneyMentions(text: string): MoneyMention[] {
   return out;
 }
 
+const FIGURE = new RegExp(String.raw`(?<![\p{L}\d.,])(?<num>${NUM})(?:\s?(?<scale>${SCL})(?![\p{L}\d]))?`, "giu");
+
+/**
+ * Every figure the text states, with or without a currency ("2.5M", "12,500,000", "4 million"): what
+ * a figure reported from the material (by a model, say) must be one of.
+ */
+export function statedFigures(text: string): number[] {
+  const out: number[] = [];
+  for (const m of text.matchAll(FIGURE)) {
+    const { num, scale } = m.groups!;
+    const n = parseNumber(num, scale) * scaleOf(scale);
+    if (Number.isFinite(n)) out.push(n);
+  }
+  return out;
+}
+
 /** The first single figure in the text: "$3.5M" -> { amount: 3500000, currency: "USD" }; a range gives null. */
 export function parseMoney(text: string): { amount: number; currency: string } | null {
   const first = moneyMentions(text)[0];

@@ -5,6 +5,7 @@
 // quotes all vanish loses its score (no unsupported scores). An unreachable model or a wrong
 // answer fails the run with the precise reason, never a made-up result or a silent fallback.
 import { RunError } from "../../modules/actions/runner.ts";
+import { moneyIn, statedFigures } from "../builtin/deal-money.ts";
 import { COMPANY_SECTIONS, FUND_SECTIONS, type DealAnalysis, type DealEngine, type DealEngineInput, type DealFacts, type Evidence, type Section, type SourcePage } from "../deal-engine.ts";
 import { LlmError, llmClient, type LlmClient, type LlmConfig } from "./client.ts";
 
@@ -203,6 +204,42 @@ function honestSection(key: string, title: string, given: ModelSection | undefin
   return { key, title, score: given.score, summary: given.summary, evidence, unavailable_reason: null };
 }
 
+/**
+ * The model's figures and names kept only when the material states them: a round amount or
+ * pre-money valuation that is none of the material's figures, a founding year it never mentions
+ * or a team member it never names is dropped to null (or out of the team), and said so.
+ */
+export function checkedFacts(facts: DealFacts, pages: SourcePage[]): { facts: DealFacts; dropped: string[] } {
+  const text = pages.map((p) => p.text).join("\n");
+  const figures = statedFigures(text);
+  const stated = (n: number) => figures.some((f) => Math.abs(f - n) <= Math.max(0.5, Math.abs(n) * 0.005));
+  const normalized = normalizeForMatch(text);
+  const dropped: string[] = [];
+  const { round, company } = facts;
+  const check = (value: number | null, what: string) => {
+    if (value === null || stated(value)) return value;
+    dropped.push(`${what} ${moneyIn(value, round.currency)}`);
+    return null;
+  };
+  const amount = check(round.amount, "round amount");
+  const preMoney = check(round.pre_money_valuation, "pre-money valuation");
+  let founded = company.founded_year;
+  if (founded !== null && !new RegExp(`\\b${founded}\\b`).test(text)) (dropped.push(`founding year ${founded}`), (founded = null));
+  const team = facts.team.filter((m) => {
+    const named = normalized.includes(normalizeForMatch(m.name));
+    if (!named) dropped.push(`team member ${m.name}`);
+    return named;
+  });
+  return {
+    facts: {
+      company: { ...company, founded_year: founded },
+      round: { ...round, amount, pre_money_valuation: preMoney, currency: amount === null && preMoney === null ? null : round.currency },
+      team,
+    },
+    dropped,
+  };
+}
+
 function withHints(facts: DealFacts, hints: DealEngineInput["hints"]): DealFacts {
   const website = hints.website ?? facts.company.website;
   const normalizedSite = website && !/^https?:\/\//i.test(website) ? `https://${website}` : website;
@@ -239,11 +276,13 @@ export function llmDealEngine(config: LlmConfig, client: LlmClient = llmClient(c
       const scored = sections.filter((s) => s.score !== null);
       const score = scored.length ? Math.round(scored.reduce((sum, s) => sum + s.score!, 0) / scored.length) : null;
       progress("summarize");
-      const facts = withHints(answer.facts, hints);
+      const checked = checkedFacts(answer.facts, pages);
+      const facts = withHints(checked.facts, hints);
       const dropped = sections.filter((s) => s.unavailable_reason === QUOTES_UNVERIFIED || s.unavailable_reason === NO_QUOTES);
       const summary = [
         answer.summary ?? `${facts.company.name ?? "The deal"}: ${scored.length} of ${sections.length} sections supported by the material.`,
         dropped.length ? `Scores dropped for lack of verifiable evidence: ${dropped.map((s) => s.title.toLowerCase()).join(", ")}.` : "",
+        checked.dropped.length ? `Facts the model gave that the material does not state, dropped: ${checked.dropped.join(", ")}.` : "",
       ]
         .filter(Boolean)
         .join(" ");
