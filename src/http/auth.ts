@@ -86,7 +86,10 @@ async function deferredJson({ request }: { request: Request }, contentType: stri
  */
 function refuseMalformedIds(params: Record<string, string | undefined> | undefined): void {
   for (const [name, value] of Object.entries(params ?? {})) {
-    if (name.endsWith("_id") && !(typeof value === "string" && isUuid(value))) throw notFound(`Not found: no such ${name.slice(0, -3).replace(/_/g, " ")}`);
+    if (name.endsWith("_id") && !(typeof value === "string" && isUuid(value))) {
+      const what = name.slice(0, -3).replace(/_/g, " ");
+      throw notFound(`${what[0].toUpperCase()}${what.slice(1)} not found: no such ${name}`);
+    }
   }
 }
 
