@@ -126,6 +126,10 @@ describe("company facts", () => {
     ["Total raised to date: $4.5M from angels.", { stage: null, amount: null, currency: null, pre_money_valuation: null }],
     ["We are raising our seed round at a $20M valuation.", { stage: "seed", amount: null, currency: null, pre_money_valuation: null }],
   ];
+  test("seeking design partners is not a raise", async () => {
+    const a = await analyse(deckPages(["Acme\nWe are seeking design partners in logistics to raise awareness of the product."]), { companyName: "Acme" });
+    expect(a.sections.find((s) => s.key === "round")).toMatchObject({ score: null, evidence: [] });
+  });
   for (const [text, expected] of ROUNDS) test(`round: ${text}`, async () => expect(await round(text)).toEqual(expected));
 
   test("team slides laid out as blocks or grids; advisors listed the same way are not the team", async () => {

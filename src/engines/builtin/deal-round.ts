@@ -38,6 +38,9 @@ export type CompanyRound = {
  * anywhere in a present-tense statement under an "Ask"/"Round" heading. null: not about it.
  */
 function raiseAt(u: Unit): { at: number; reach: number } | null {
+  // "We are seeking design partners", "raise awareness": no money, no round, no raise.
+  const aboutFunding = moneyMentions(u.text).length > 0 || /\b(?:pre-?seed|seed|series [a-e]|round|funding|capital|investment|investors?|equity|SAFE|convertible|valuation)\b/i.test(u.text);
+  if (!aboutFunding) return null;
   for (const m of u.text.matchAll(RAISE_VERB)) {
     const before = u.text.slice(Math.max(0, m.index! - 60), m.index!);
     if (SOMEONE_ELSES.test(before)) continue;
