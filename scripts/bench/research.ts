@@ -2,7 +2,10 @@
 //   1. A research run (built-in engine) over a corpus of 1,000 documents (12 pages each, 12,000
 //      indexed pages) plus 500 portfolio holdings with metrics: POST (plan) to a finished report,
 //      through the real app and the real runner.                       Target: under 10 s.
-//   2. The run's full-text query (multi-term AND then OR, org-scoped, bm25, snippet): p50/p99.
+//   2. The run's full-text query of a sub-question (all terms AND; when short of passages, the
+//      OR-ed terms with each candidate judged for relevance: per-org term counts, cached per run,
+//      and which terms each candidate carries; org-scoped, bm25, snippet): p50/p99. The corpus
+//      object (and its term cache) is made anew every 6 queries, as a run of 6 sub-questions would.
 //      Baseline: a bare FTS5 MATCH of one term (rowids only) on the same index.
 // Seeding is direct SQL (CONTRACT.md allows it for benchmarks): deal_documents rows with page
 // texts, indexed by the database's own triggers. The database is a WAL file in a temp dir.
@@ -146,7 +149,9 @@ log(`  target      run < ${TARGET.runSeconds} s: ${Math.max(...runTimes) < TARGE
 // ---------------------------------------------------------------------------------------------
 // 2. The full-text query against a bare one-term MATCH
 
-const corpus = researchCorpus(deps, { orgId: org.id, userId: user.id });
+const newCorpus = () => researchCorpus(deps, { orgId: org.id, userId: user.id });
+let corpus = newCorpus();
+const PER_RUN = 6;
 const bare = sqlite.query<{ rowid: number }, [string]>("SELECT rowid FROM search_index WHERE search_index MATCH ? LIMIT 4");
 // The same ranked OR query, bare: no org filter, no snippet (where the time of a ranked search goes).
 const bareRanked = sqlite.query<{ rowid: number }, [string]>("SELECT rowid FROM search_index WHERE search_index MATCH ? ORDER BY rank LIMIT 8");
@@ -158,6 +163,7 @@ const ftsTimes: number[] = [];
 const bareTimes: number[] = [];
 const rankedTimes: number[] = [];
 for (let i = 0; i < QUERIES; i++) {
+  if (i % PER_RUN === 0) corpus = newCorpus();
   t0 = performance.now();
   corpus.searchText(questions[i]);
   ftsTimes.push(performance.now() - t0);
@@ -169,7 +175,7 @@ for (let i = 0; i < QUERIES; i++) {
   rankedTimes.push(performance.now() - t0);
 }
 log("");
-log(`Full-text query of a sub-question, ${QUERIES} queries over ${indexed.toLocaleString()} pages (terms AND, then OR; org-scoped; bm25; snippet)`);
+log(`Full-text query of a sub-question, ${QUERIES} queries over ${indexed.toLocaleString()} pages (terms AND, then OR with relevance judged; org-scoped; bm25; snippet; term counts cached per ${PER_RUN} queries)`);
 log(`  dealgraph   p50 ${ms(pct(ftsTimes, 50))} ms   p99 ${ms(pct(ftsTimes, 99))} ms   max ${ms(Math.max(...ftsTimes))} ms`);
 log(`  bare MATCH  p50 ${ms(pct(bareTimes, 50))} ms   p99 ${ms(pct(bareTimes, 99))} ms   (one term, rowids, LIMIT 4)`);
 log(`  bare ranked p50 ${ms(pct(rankedTimes, 50))} ms   p99 ${ms(pct(rankedTimes, 99))} ms   (the same terms OR-ed, ORDER BY rank, no org filter or snippet)`);

@@ -11,7 +11,7 @@ import { fundsService } from "../funds/funds.service.ts";
 import { networkService } from "../network/network.service.ts";
 import { portfolioService } from "../portfolio/portfolio.service.ts";
 import { entityFinder, METRIC_WORDS } from "./research.entities.ts";
-import { FRAMING, relevance } from "./research.relevance.ts";
+import { FRAMING, namesIn, relevance } from "./research.relevance.ts";
 
 const STOPWORDS = new Set(
   `a an and are as at be been by can could did do does for from had has have how i if in into is it its me my of on or our should
@@ -63,6 +63,14 @@ export function researchCorpus(deps: Deps, who: { orgId: string; userId: string 
        SELECT rowid FROM search_index WHERE search_index MATCH $q AND org_id = $org ORDER BY bm25(search_index, 2.0, 1.0) LIMIT $n)
      ORDER BY bm25(search_index, 2.0, 1.0)`,
   );
+  // The OR fallback: candidates ranked without snippets, judged, and only those kept get one.
+  const ranked = sqlite.query<{ rowid: number }, { q: string; org: string; n: number }>(
+    "SELECT rowid FROM search_index WHERE search_index MATCH $q AND org_id = $org ORDER BY bm25(search_index, 2.0, 1.0) LIMIT $n",
+  );
+  const snippetsOf = sqlite.query<FtsRow, { q: string; ids: string }>(
+    `SELECT rowid, title, source_type, source_id, page, snippet(search_index, 1, '', '', '…', 40) AS quote
+     FROM search_index WHERE search_index MATCH $q AND rowid IN (SELECT value FROM json_each($ids))`,
+  );
   const pointId = sqlite.query<{ id: number }, [string, string, string, string]>(
     "SELECT id FROM portfolio_metric_points WHERE org_id = ? AND company_key = ? AND kind = 'actual' AND metric = ? AND statement_date = ?",
   );
@@ -90,15 +98,22 @@ export function researchCorpus(deps: Deps, who: { orgId: string; userId: string 
       const weighed = relevant.weigh(terms);
       result.missingTerms = weighed.filter((t) => !t.inCorpus && !t.everyday).map((t) => t.term);
       const seen = new Set(rows.map((r) => r.rowid));
-      const candidates = fts.all({ q: quoted(terms).join(" OR "), org: who.orgId, n: FTS_PER_QUESTION * 3 }).filter((r) => !seen.has(r.rowid));
-      const verdicts = relevant.judge(weighed, candidates.map((r) => r.rowid));
-      for (const r of candidates) {
-        const v = verdicts.get(r.rowid)!;
-        if (v.answers && rows.length < FTS_PER_QUESTION) rows.push(r);
+      const any = quoted(terms).join(" OR ");
+      const candidates = ranked.all({ q: any, org: who.orgId, n: FTS_PER_QUESTION * 3 }).map((r) => r.rowid).filter((id) => !seen.has(id));
+      const named = namesIn(question, (w) => STOPWORDS.has(w) || FRAMING.has(w));
+      const verdicts = relevant.judge(weighed, candidates, named);
+      const kept: number[] = [];
+      for (const id of candidates) {
+        const v = verdicts.get(id)!;
+        if (v.answers && rows.length + kept.length < FTS_PER_QUESTION) kept.push(id);
         else if (!v.answers) {
           result.nearMisses.count++;
           for (const m of v.matched) if (!result.nearMisses.shared.includes(m)) result.nearMisses.shared.push(m);
         }
+      }
+      if (kept.length) {
+        const byId = new Map(snippetsOf.all({ q: any, ids: JSON.stringify(kept) }).map((r) => [r.rowid, r]));
+        for (const id of kept) if (byId.has(id)) rows.push(byId.get(id)!);
       }
     }
     result.passages = rows.map((r) => {

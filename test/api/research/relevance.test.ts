@@ -106,6 +106,20 @@ describe("a mixed corpus and query", () => {
   });
 });
 
+describe("names the question asks about", () => {
+  test("another company's ARR does not answer a question on Ledgerly's ARR; Ledgerly's does", () => {
+    setup();
+    const deck = seedAccounting();
+    const other = seedDocument(t.deps, { orgId: f.orgs.acme.id, userId: f.users.alice.id, company: "Zentro", filename: "zentro-update.pdf", pages: ["Zentro reached 3.1 million ARR in May 2026."] });
+    const corpus = researchCorpus(t.deps, { orgId: f.orgs.acme.id, userId: f.users.alice.id });
+    const found = corpus.find("What is Ledgerly's ARR?");
+    const documents = found.passages.filter((p) => p.source_type === "document");
+    expect(documents.map((p) => [p.source_id, p.page])).toEqual([[deck.documentId, 2]]);
+    expect(found.passages.some((p) => p.source_id === other.documentId)).toBe(false);
+    expect(found.near_misses!.count).toBeGreaterThan(0);
+  });
+});
+
 describe("the planner's fallback sub-question reads as English", () => {
   const none = { companies: [], funds: [], persons: [], metrics: [], fundBook: false };
   const cases: [string, string][] = [
