@@ -2,10 +2,11 @@
 // analysis, a research run. Each goes through the same submission as its REST endpoint, so it
 // checks the same things and charges the same actions budget; the caller (ask.functions.ts)
 // has already refused read-only keys.
-import { newId } from "../../lib/ids.ts";
+import { createHash } from "node:crypto";
 import { submitDealUrl } from "../deals/deals.submissions.ts";
 import { foundersService } from "../founders/founders.service.ts";
 import { researchService } from "../research/research.service.ts";
+import { fold } from "./ask.text.ts";
 import { str, type Answer, type AskContext, type AskFunction } from "./ask.types.ts";
 
 const accepted = (what: string, body: { status: string; status_url: string; result_url: string }, headers: Record<string, string>) => {
@@ -41,25 +42,34 @@ async function startFounderAnalysis(ctx: AskContext, args: Record<string, unknow
     return { ...base, links: [], data: null, text: "Which founder? Give a name (and their company), a LinkedIn profile URL or a GitHub profile URL." };
   }
   const { body, headers } = foundersService(ctx.deps).analyze(ctx.principal, input);
-  const who = input.name ?? input.linkedin_url ?? input.github_url;
+  const who = input.name ?? input.linkedin_url ?? input.github_url!;
   const text = body.existing
     ? `An analysis of ${who} already exists (${body.status}); nothing new was started and no action was charged. Read it at ${body.result_url}.`
     : accepted(`The founder analysis of ${who}${input.company ? ` (${input.company})` : ""}`, body, headers);
-  return { ...base, links: [body.result_url], data: { accepted: body, actions: headers }, text };
+  return { ...base, links: [body.result_url], data: { accepted: body, actions: headers }, text, entities: { founder: { id: body.analysis_id, name: who } } };
+}
+
+/**
+ * The same conversation asking the same question gets the same key, so a retried tool call finds
+ * the run it started instead of paying for a second one; the n-th research run of one question
+ * gets the n-th key.
+ */
+export function researchKey(ctx: AskContext): string {
+  const n = ctx.turn.researchCalls++;
+  const digest = createHash("sha256").update(`${fold(ctx.turn.question)}\n${n}`).digest("hex").slice(0, 32);
+  return `mcp:${ctx.turn.conversationId}:${digest}`;
 }
 
 async function startResearch(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
   const query = str(args.query);
   const base = { function: "start_research", arguments: args };
   if (!query) return { ...base, links: [], data: null, text: "What should I research? Say it in a sentence." };
-  const { body, headers } = await researchService(ctx.deps).start(ctx.principal, { query, idempotency_key: `mcp:${newId()}` });
+  const { body, headers } = await researchService(ctx.deps).start(ctx.principal, { query, idempotency_key: researchKey(ctx) });
   const plan = body.plan.sub_questions.length ? `\nPlan:\n${body.plan.sub_questions.map((q, i) => `${i + 1}. ${q}`).join("\n")}` : "";
-  return {
-    ...base,
-    links: [body.result_url],
-    data: { accepted: body, actions: headers },
-    text: accepted(`The research run on "${query}" (research ${body.research_id})`, body, headers) + plan,
-  };
+  const text = body.existing
+    ? `This question already started research run ${body.research_id} in this conversation (${body.status}); nothing new was started and no action was charged. Follow it at ${body.result_url}.`
+    : accepted(`The research run on "${query}" (research ${body.research_id})`, body, headers) + plan;
+  return { ...base, links: [body.result_url], data: { accepted: body, actions: headers }, text, entities: { research: { id: body.research_id, query } } };
 }
 
 const text = (description: string) => ({ type: "string", description });

@@ -6,8 +6,21 @@ import { ApiError } from "../../http/errors.ts";
 import { dealsService } from "../deals/deals.service.ts";
 import { fundsService } from "../funds/funds.service.ts";
 import { portfolioService, type MetricValue } from "../portfolio/portfolio.service.ts";
-import { fold, listing, mentions, money, num, percent, times } from "./ask.text.ts";
+import { nameForPhrase } from "./ask.match.ts";
+import { DOMAIN, fold, hostOf, listing, money, num, percent, times } from "./ask.text.ts";
 import { str, type Answer, type AskContext, type AskFunction } from "./ask.types.ts";
+
+/**
+ * The newest deal at a domain ("ledgerly.io", or a URL's host). The deals service searches names
+ * only, so the domain's first label is searched and the domains compared.
+ */
+export function dealByDomain(ctx: AskContext, domainOrUrl: string) {
+  const domain = hostOf(domainOrUrl);
+  if (!domain) return null;
+  return dealsService(ctx.deps)
+    .list(ctx.principal.orgId, { q: domain.split(".")[0], limit: 50, offset: 0 })
+    .deals.find((d) => d.domain === domain || hostOf(d.website) === domain) ?? null;
+}
 
 async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
   const name = str(args.deal);
@@ -17,11 +30,21 @@ async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promi
   if (!name) return { ...base, links: [], data: null, text: "Which deal? Give the company's name." };
   let id: string | undefined;
   if (isUuid(name)) id = name;
+  else if (DOMAIN.test(name) && !/\s/.test(name)) id = dealByDomain(ctx, name)?.deal_id;
   else {
     const found = deals.list(orgId, { q: name, limit: 20, offset: 0 }).deals;
-    id = (found.find((d) => d.company_name && fold(d.company_name) === fold(name)) ?? found[0])?.deal_id;
+    const exact = found.find((d) => d.company_name && fold(d.company_name) === fold(name));
+    const names = [...new Set(found.map((d) => d.company_name ?? d.domain ?? d.deal_id))];
+    if (!exact && names.length > 1) {
+      return { ...base, links: [`/api/v1/deals?q=${encodeURIComponent(name)}`], data: { candidates: names }, text: `Several deals match ${name}: ${listing(names)}. Which one?` };
+    }
+    id = (exact ?? found[0])?.deal_id;
   }
-  if (!id) return { ...base, links: [], data: null, text: `There is no deal called ${name} in your firm's pipeline.` };
+  if (!id) {
+    const domain = DOMAIN.test(name) && !/\s/.test(name);
+    const start = domain ? ` To start a deal analysis of it, say "analyze https://${name.replace(/^https?:\/\//, "")}" (it spends one action).` : "";
+    return { ...base, links: [], data: null, text: `There is no deal ${domain ? "at" : "called"} ${name} in your firm's pipeline.${start}` };
+  }
   let detail;
   try {
     detail = deals.detail(orgId, id, "summary");
@@ -76,23 +99,24 @@ async function portfolioCompany(ctx: AskContext, args: Record<string, unknown>):
   if (!name) return { ...base, links: [], data: null, text: "Which portfolio company? Give its name." };
   const portfolio = portfolioService(ctx.deps);
   const { orgId } = ctx.principal;
-  let rows = isUuid(name)
-    ? (() => {
-        try {
-          const h = portfolio.mustGetHolding(orgId, name);
-          return portfolio.list(orgId, { q: h.nameFold, limit: 50, offset: 0 }).companies.filter((c) => c.company_id === name || c.name === h.name);
-        } catch {
-          return [];
-        }
-      })()
-    : portfolio.list(orgId, { q: fold(name), limit: 50, offset: 0 }).companies;
-  const exact = rows.filter((c) => fold(c.name) === fold(name));
-  if (exact.length) rows = exact;
-  const names = [...new Set(rows.map((c) => c.name))];
-  if (names.length === 0) return { ...base, links: ["/api/v1/portfolio/companies"], data: null, text: `${name} is not in your firm's portfolio.` };
-  if (names.length > 1) {
-    return { ...base, links: ["/api/v1/portfolio/companies"], data: { candidates: names }, text: `Several portfolio companies match ${name}: ${listing(names)}. Which one?` };
+  let rows: Holding[];
+  if (isUuid(name)) {
+    try {
+      const h = portfolio.mustGetHolding(orgId, name);
+      rows = allHoldings(ctx).filter((c) => c.name === h.name);
+    } catch {
+      rows = [];
+    }
+  } else {
+    // Case, accents and punctuation do not matter; a brand word alone ("acme") finds the one company it starts.
+    const all = allHoldings(ctx);
+    const match = nameForPhrase([...new Set(all.map((c) => c.name))], name);
+    if (match.kind === "several") {
+      return { ...base, links: ["/api/v1/portfolio/companies"], data: { candidates: match.names }, text: `Several portfolio companies match ${name}: ${listing(match.names)}. Which one?` };
+    }
+    rows = match.kind === "one" ? all.filter((c) => c.name === match.name) : [];
   }
+  if (rows.length === 0) return { ...base, links: ["/api/v1/portfolio/companies"], data: null, text: `${name} is not in your firm's portfolio.` };
   const company = rows[0];
   const m = company.metrics;
   const missing = (metric: string) => `no actual ${metric} has been imported for ${company.name}`;
@@ -116,6 +140,19 @@ async function portfolioCompany(ctx: AskContext, args: Record<string, unknown>):
   };
 }
 
+type Holding = ReturnType<ReturnType<typeof portfolioService>["list"]>["companies"][number];
+
+/** Every holding of the org (a portfolio is small: a few pages at most). */
+export function allHoldings(ctx: AskContext): Holding[] {
+  const portfolio = portfolioService(ctx.deps);
+  const out: Holding[] = [];
+  for (let offset = 0; ; offset += 200) {
+    const page = portfolio.list(ctx.principal.orgId, { limit: 200, offset });
+    out.push(...page.companies);
+    if (offset + 200 >= page.total) return out;
+  }
+}
+
 /** The reported runway; else cash over monthly burn when both are reported for the same date. */
 function runwayOf(m: Record<string, MetricValue>): { months: number | null; date: string | null; how: string; reason?: string } {
   const reported = m.runway_months;
@@ -136,10 +173,21 @@ async function fundPositions(ctx: AskContext, args: Record<string, unknown>): Pr
   const all = funds.positions(orgId);
   const base = { function: "fund_positions", arguments: args };
   if (all.positions.length === 0) return { ...base, links: ["/api/v1/funds/positions"], data: { scope: "org", ...all }, text: "Your firm has no LP fund commitments imported." };
-  const chosen = fund ? all.positions.filter((p) => fold(p.fund_name) === fold(fund) || mentions(p.fund_name, fund)) : all.positions;
-  if (fund && chosen.length === 0) {
-    return { ...base, links: ["/api/v1/funds/positions"], data: null, text: `There is no LP position in a fund called ${fund}. Your funds: ${listing(all.positions.map((p) => p.fund_name))}.` };
+  const names = [...new Set(all.positions.map((p) => p.fund_name))];
+  // Case, accents and roman/arabic numerals do not matter; "Fund II" finds "Alpha Fund II" when no other fund has it.
+  const match = fund ? nameForPhrase(names, fund) : null;
+  if (match?.kind === "none") {
+    return {
+      ...base,
+      links: ["/api/v1/funds/positions"],
+      data: { candidates: names, unavailable_reason: "fund_not_found" },
+      text: `There is no LP position in a fund called ${fund}. Your funds: ${listing(names)}.`,
+    };
   }
+  if (match?.kind === "several") {
+    return { ...base, links: ["/api/v1/funds/positions"], data: { candidates: match.names }, text: `Several of your LP funds match ${fund}: ${listing(match.names)}. Which one?` };
+  }
+  const chosen = match ? all.positions.filter((p) => p.fund_name === match.name) : all.positions;
   const line = (p: (typeof all.positions)[number]) => {
     const flags = p.data_quality_flags.length ? ` Data quality: ${p.data_quality_flags.join(", ")}.` : "";
     const na = (v: string | null) => v ?? "not available";
@@ -156,7 +204,7 @@ async function fundPositions(ctx: AskContext, args: Record<string, unknown>): Pr
     ...base,
     links: [one ? `/api/v1/funds/positions?fund_name=${encodeURIComponent(one.fund_name)}` : "/api/v1/funds/positions"],
     data: one ? { scope: "org", ...funds.positions(orgId, one.fund_name) } : { scope: "org", ...all },
-    text: lines.join("\n") + totals,
+    text: (match?.kind === "one" && match.partial ? `(${fund} read as ${match.name}.)\n` : "") + lines.join("\n") + totals,
     entities: one ? { fund: { name: one.fund_name } } : undefined,
   };
 }

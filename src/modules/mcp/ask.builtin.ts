@@ -1,184 +1,203 @@
-// The built-in engine: deterministic, offline. It recognises what a partner asks by its words,
-// finds what the question names (a person, a company, a fund, a deal) in the database through the
-// same services as REST, and falls back to what the conversation last talked about for follow-ups
-// ("how warm is she?", "and its runway?").
-import { dealsService } from "../deals/deals.service.ts";
-import { fundsService } from "../funds/funds.service.ts";
-import { networkService } from "../network/network.service.ts";
-import { portfolioService } from "../portfolio/portfolio.service.ts";
-import { candidatePhrases, DOMAIN, EMAIL, fold, mentions, URL_IN_TEXT } from "./ask.text.ts";
+// The built-in engine: deterministic, offline. It normalises the question (ask.text.ts), checks
+// whether it explicitly asks to start an action (ask.imperative.ts), hears which read it asks for
+// by families of cues (ask.intents.ts), and finds what it names in the firm's own data
+// (ask.directory.ts); follow-ups ("how warm is she?", "and its runway?") resolve against what the
+// conversation last talked about. When what it matched is ambiguous it says so and asks.
+import { directory, type Directory } from "./ask.directory.ts";
+import { actionRequested } from "./ask.imperative.ts";
+import { hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent, type SubjectKind } from "./ask.intents.ts";
+import { canon } from "./ask.match.ts";
+import { listing, normalise, type Normalised } from "./ask.text.ts";
 import type { AskContext, Entities } from "./ask.types.ts";
 
-export type Intent = { fn: string; args: Record<string, unknown> };
+/** `note`: said after the function's answer (what was not done, and how to do it). */
+export type Intent = { fn: string; args: Record<string, unknown>; note?: string };
+export type Recognised = Intent | { clarify: string } | null;
 
 export const CAPABILITIES = [
-  "who knows someone at a company, or a person (\"who knows someone at acme.com?\")",
-  "how warm a contact is (\"how warm is Dana Scully?\")",
-  "which of your relationships are going stale",
+  "who knows someone at a company, or a person (\"who do we know at Stripe?\", \"introduce me to Dana Scully\")",
+  "how warm a contact is (\"how close am I to Dana?\")",
+  "which of your relationships are going stale (\"who haven't I talked to in a while?\")",
   "founders you can reach through people you know well",
-  "a deal's status and score (\"what's the score of Ledgerly?\"), or the newest deals in the pipeline",
-  "a portfolio company's runway, ARR and burn (\"what is Acme Robotics' runway?\")",
+  "a deal's status and score (\"what's the status of Ledgerly?\"), or the newest deals in the pipeline",
+  "a portfolio company's runway, ARR and burn (\"what is Acme Robotics' runway?\", \"how's Acme doing?\")",
   "a fund's TVPI, DPI and IRR (\"TVPI of Alpha Fund I?\")",
-  "with a read-and-write key: start a deal analysis of a website (\"analyze https://ledgerly.io\"), a founder analysis (\"analyze founder Jane Doe of Ledgerly\") or a research run (\"research payroll APIs in Europe\")",
+  "a founder analysis already made (\"what score did founder Jane Doe get?\") and a research run's status (by its id)",
+  "with a read-and-write key, when you ask to start one: a deal analysis of a website (\"analyze https://ledgerly.io\"), a founder analysis (\"analyze founder Jane Doe of Ledgerly\") or a research run (\"research payroll APIs in Europe\")",
 ];
 
 export const HELP = `I did not understand that question. I can answer:\n${CAPABILITIES.map((c) => `- ${c}`).join("\n")}`;
 
-const PERSON_PRONOUN = /\b(she|he|her|him|them|they|this person|that person)\b/i;
-const DOCUMENT_HOSTS = /(docsend\.com|notion\.(so|site)|figma\.com|docs\.google\.com|drive\.google\.com|dropbox\.com|box\.com|onedrive|sharepoint\.com|pitch\.com|\.pdf$|\.pptx?$|\.docx?$)/i;
+const several = (what: string, asked: string, names: string[]) => ({ clarify: `Several ${what} match ${asked}: ${listing(names)}. Which one?` });
 
-/** The first phrase that names a person in the pooled network (by email, LinkedIn or name). */
-function findPerson(ctx: AskContext, question: string, phrases: string[]): string | null {
-  const email = EMAIL.exec(question)?.[0];
-  if (email) return email;
-  const linkedin = /https?:\/\/(?:[\w-]+\.)?linkedin\.com\/in\/[^\s?#]+/i.exec(question)?.[0];
-  if (linkedin) return linkedin;
-  const tries = phrases.filter((p) => p.split(/\s+/).length <= 4).slice(0, 12);
-  if (!tries.length) return null;
-  const found = networkService(ctx.deps).warmthLookup(ctx.principal, tries).results.find((r) => r.contact_id !== null);
-  return found ? found.query : null;
+function has(d: Directory, n: Normalised, kind: SubjectKind): boolean {
+  switch (kind) {
+    case "holding":
+      return d.holdings().kind !== "none";
+    case "deal":
+      return d.deal() !== null;
+    case "fund":
+      return d.funds().match.kind !== "none" || d.fundPhrase() !== null;
+    case "person":
+      return d.person().kind !== "none";
+    case "company":
+      return n.domains.length > 0 || d.holdings().kind === "one" || d.deal() !== null;
+    case "founder":
+      return d.founder().kind !== "none";
+    case "research":
+      return d.research() !== null;
+  }
 }
 
-function findHolding(ctx: AskContext, phrases: string[]): string | null {
-  const portfolio = portfolioService(ctx.deps);
-  for (const p of phrases) {
-    if (fold(p).length < 3) continue;
-    const names = [...new Set(portfolio.list(ctx.principal.orgId, { q: fold(p), limit: 20, offset: 0 }).companies.map((c) => c.name))];
-    const exact = names.find((n) => fold(n) === fold(p));
-    if (exact) return exact;
-    if (names.length === 1) return names[0];
-  }
-  return null;
-}
+/** The arguments of a read intent, from what the question names, else what the conversation was about. */
+function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entities, lastFunction: string | null): Recognised {
+  const pronounPerson = PERSON_PRONOUN.test(n.folded);
+  const pronounThing = THING_PRONOUN.test(n.folded);
+  const call = (fn: string, args: Record<string, unknown> = {}): Intent => ({ fn, args });
+  switch (intent) {
+    case "going_stale":
+    case "reach_candidates":
+    case "list_deals":
+      return call(intent);
 
-function findDeal(ctx: AskContext, phrases: string[]): string | null {
-  const deals = dealsService(ctx.deps);
-  for (const p of phrases) {
-    if (fold(p).length < 3) continue;
-    const found = deals.list(ctx.principal.orgId, { q: p, limit: 20, offset: 0 }).deals;
-    const exact = found.find((d) => d.company_name && fold(d.company_name) === fold(p));
-    if (exact) return exact.deal_id;
-    if (found.length === 1) return found[0].deal_id;
-  }
-  return null;
-}
+    case "research_status": {
+      const r = d.research();
+      if (r) return call(intent, { research_id: r.id });
+      if (n.uuids[0]) return call(intent, { research_id: n.uuids[0] });
+      return call(intent, memory.research ? { research_id: memory.research.id } : {});
+    }
 
-function findFund(ctx: AskContext, question: string): string | null {
-  const names = fundsService(ctx.deps)
-    .positions(ctx.principal.orgId)
-    .positions.map((p) => p.fund_name)
-    .sort((a, b) => b.length - a.length);
-  return names.find((n) => mentions(question, n)) ?? null;
-}
-
-/** The company after "at/in/from/to" ("someone at Stripe"), or a domain as written. */
-function companyOf(question: string, phrases: string[]): string | null {
-  const domain = DOMAIN.exec(question.replace(EMAIL, " "))?.[1];
-  if (domain) return domain;
-  const after = /\b(?:at|in|from|to|into|with)\s+(?:the\s+)?([^?!.,;]+)/i.exec(question)?.[1]?.trim();
-  if (after) {
-    const named = phrases.find((p) => fold(after).startsWith(fold(p)));
-    return named ?? after.split(/\s+/).slice(0, 3).join(" ");
-  }
-  return null;
-}
-
-const RE = {
-  analyse: /\b(analy[sz]e|analysis of|evaluate|assess|screen|diligence on|review|look (?:at|into)|score)\b/i,
-  founder: /\bfounders?\b|linkedin\.com\/in\/|github\.com\//i,
-  research: /^(?:please\s+)?(?:(?:start|run|kick off|launch|begin|do|can you do)\s+(?:a\s+|an\s+|some\s+)?)?(?:research(?:\s+run)?|deep[- ]dive|investigation)\b\s*(?:on|into|about|of|for|:)?\s*/i,
-  stale: /\b(stale|going cold|gone cold|lost touch|lose touch|losing touch|out of touch|overdue|reconnect|haven'?t (?:spoken|talked|written|emailed)|keep(?:ing)? in touch|neglect)/i,
-  reach: /\b(reach candidates?|founders? (?:i|we) (?:can|could) reach|(?:can|could) (?:i|we) reach|reachable founders?|who should (?:i|we) (?:reach out to|contact|meet))\b/i,
-  whoKnows: /\bwho (?:knows|can (?:intro|introduce|connect)|has (?:a |any )?(?:warm )?(?:path|intro|connection|relationship))|\bwarm (?:intro|introduction|path)s?\b|\bintro(?:duction)? to\b|\b(?:knows?|know) (?:anyone|someone|somebody|people)\b|\bpaths? (?:to|into)\b/i,
-  warmth: /\b(how (?:warm|close|strong|good|well)|warmth|relationship (?:with|to)|how well do (?:i|we) know|strength of)\b/i,
-  fund: /\b(tvpi|dpi|irr|rvpi|nav|distributions?|called capital|lp (?:book|positions?)|fund positions?|fund performance|funds?)\b/i,
-  portfolio: /\b(runway|arr|revenue|burn|cash|metrics?|kpis?|valuation|portfolio|how is .+ doing)\b/i,
-  deal: /\b(deals?|score[ds]?|analysis|pipeline|status|round)\b/i,
-  dealList: /\b(deals|pipeline)\b/i,
-  itself: /\b(it|its|it's|they|their|that company|this company|there)\b/i,
-};
-
-/** What the question asks, with its arguments; null when it is not understood. */
-export function recognise(ctx: AskContext, question: string, memory: Entities, lastFunction: string | null): Intent | null {
-  const phrases = candidatePhrases(question);
-  const url = URL_IN_TEXT.exec(question)?.[0]?.replace(/[.,;:!?]+$/, "");
-
-  // Actions first: their verbs ("analyze", "research") would otherwise read as questions.
-  if (RE.founder.test(question) && RE.analyse.test(question)) {
-    const linkedin_url = /https?:\/\/(?:[\w-]+\.)?linkedin\.com\/in\/[^\s?#]+/i.exec(question)?.[0];
-    const github_url = /https?:\/\/(?:www\.)?github\.com\/[^\s?#/]+/i.exec(question)?.[0];
-    const company = /\b(?:of|at|from)\s+([^?!.,;]+)/i.exec(question)?.[1]?.trim();
-    const name = phrases.find((p) => !company || !fold(company).startsWith(fold(p)));
-    return { fn: "start_founder_analysis", args: { name, linkedin_url, github_url, company } };
-  }
-  if (url && (RE.analyse.test(question) || /^\s*https?:\/\//i.test(question) || /\bdeal\b/i.test(question))) {
-    const company_name = phrases.find((p) => !url.includes(p) && !/^https?:/i.test(p) && !/\./.test(p));
-    const key = DOCUMENT_HOSTS.test(new URL(url).hostname + new URL(url).pathname) ? "document_url" : "website_url";
-    return { fn: "start_deal_analysis", args: { [key]: url, company_name } };
-  }
-  const research = RE.research.exec(question.trim());
-  if (research) {
-    const query = question.trim().slice(research[0].length).trim();
-    return { fn: "start_research", args: { query: query || question.trim() } };
-  }
-
-  if (RE.stale.test(question)) return { fn: "going_stale", args: {} };
-  if (RE.reach.test(question)) return { fn: "reach_candidates", args: {} };
-
-  if (RE.whoKnows.test(question)) {
-    const domain = DOMAIN.exec(question.replace(EMAIL, " "))?.[1];
-    if (domain) return { fn: "who_knows", args: { company: domain } };
-    const person = findPerson(ctx, question, phrases);
-    if (person) return { fn: "who_knows", args: { person } };
-    const company = companyOf(question, phrases);
-    if (company && !PERSON_PRONOUN.test(company) && !RE.itself.test(` ${company} `)) return { fn: "who_knows", args: { company } };
-    if (PERSON_PRONOUN.test(question) && memory.person) return { fn: "who_knows", args: { person: memory.person.id ?? memory.person.name } };
-    if (memory.company) return { fn: "who_knows", args: { company: memory.company.domain ?? memory.company.name } };
-    return { fn: "who_knows", args: { company: phrases[0] } };
-  }
-
-  if (RE.warmth.test(question)) {
-    const person = findPerson(ctx, question, phrases);
-    if (person) return { fn: "contact_warmth", args: { contact: person } };
-    if (memory.person && (PERSON_PRONOUN.test(question) || phrases.length === 0)) return { fn: "contact_warmth", args: { contact: memory.person.id ?? memory.person.name } };
-    return { fn: "contact_warmth", args: { contact: phrases[0] } };
-  }
-
-  if (RE.fund.test(question)) {
-    const fund = findFund(ctx, question) ?? (RE.itself.test(question) ? memory.fund?.name : undefined);
-    return { fn: "fund_positions", args: { fund } };
-  }
-
-  if (RE.portfolio.test(question)) {
-    const remembered = memory.holding?.name ?? memory.company?.name ?? memory.deal?.name;
-    const company = findHolding(ctx, phrases) ?? (phrases.length === 0 || RE.itself.test(question) ? remembered : undefined) ?? phrases[0];
-    return { fn: "portfolio_company", args: { company } };
-  }
-
-  if (RE.deal.test(question)) {
-    const deal = findDeal(ctx, phrases);
-    if (deal) return { fn: "deal_status", args: { deal } };
-    if (RE.dealList.test(question) && !RE.itself.test(question)) return { fn: "list_deals", args: {} };
-    if (memory.deal && (phrases.length === 0 || RE.itself.test(question))) return { fn: "deal_status", args: { deal: memory.deal.id } };
-    return phrases[0] ? { fn: "deal_status", args: { deal: phrases[0] } } : { fn: "list_deals", args: {} };
-  }
-
-  // A follow-up that names only a new subject ("and Bolt Payments?"): the last question again.
-  if (lastFunction && phrases.length) {
-    switch (lastFunction) {
-      case "portfolio_company":
-        return { fn: lastFunction, args: { company: findHolding(ctx, phrases) ?? phrases[0] } };
-      case "deal_status":
-        return { fn: lastFunction, args: { deal: findDeal(ctx, phrases) ?? phrases[0] } };
-      case "contact_warmth":
-        return { fn: lastFunction, args: { contact: findPerson(ctx, question, phrases) ?? phrases[0] } };
-      case "who_knows":
-        return { fn: lastFunction, args: { company: companyOf(question, phrases) ?? phrases[0] } };
-      case "fund_positions": {
-        const fund = findFund(ctx, question);
-        if (fund) return { fn: lastFunction, args: { fund } };
+    case "founder_analysis": {
+      const f = d.founder();
+      if (f.kind === "one") return call(intent, n.uuids.includes(f.founder.id) ? { analysis_id: f.founder.id } : { founder: f.founder.name });
+      if (f.kind === "several") return several("analysed founders", "that name", f.names);
+      const named = d.anyName();
+      if (named && named.includes(" ")) return call(intent, { founder: named });
+      if (memory.founder && (pronounPerson || !named)) return call(intent, { analysis_id: memory.founder.id });
+      const company = d.deal()?.name ?? (d.holdings().kind === "one" ? (d.holdings() as { name: string }).name : null);
+      if (company) {
+        return {
+          clarify: `Which founder of ${company}? Founder analyses are found by the founder's name: ask "what score did founder <full name> get?". To start one: "analyze founder <full name> of ${company}". Nothing was started.`,
+        };
       }
+      return call(intent, {});
+    }
+
+    case "fund_positions": {
+      const f = d.funds();
+      // A phrase inside one fund's name ("Fund II") goes as said, so the answer says what it was read as.
+      if (f.match.kind === "one") return call(intent, { fund: f.match.partial && f.phrase ? f.phrase : f.match.name });
+      // Several funds named in full: every position, with totals (they are all in it).
+      if (f.match.kind === "several") return f.whole ? call(intent, {}) : several("of your LP funds", f.phrase ?? "that", f.match.names);
+      if (f.phrase) return call(intent, { fund: f.phrase });
+      if (pronounThing && memory.fund) return call(intent, { fund: memory.fund.name });
+      // "IRR of Acme Robotics": no fund of that name, said so, rather than the whole book as if it were the answer.
+      const other = d.holdings().kind === "one" ? (d.holdings() as { name: string }).name : d.deal()?.name;
+      return call(intent, other ? { fund: other } : {});
+    }
+
+    case "who_knows": {
+      if (n.emails[0]) return call(intent, { person: n.emails[0] });
+      if (n.linkedin) return call(intent, { person: n.linkedin });
+      if (n.domains[0]) return call(intent, { company: n.domains[0] });
+      const h = d.holdings();
+      if (h.kind === "one") return call(intent, { company: h.name });
+      const deal = d.deal();
+      if (deal) return call(intent, { company: deal.domain ?? deal.name });
+      const at = d.companyPhrase();
+      if (at) return call(intent, { company: at });
+      const p = d.person();
+      if (p.kind === "one") return call(intent, { person: p.person.identifier });
+      if (p.kind === "several") return several("people in your shared network", p.first, p.names);
+      if (h.kind === "several") return several("portfolio companies", "that", h.names);
+      const to = d.targetPhrase();
+      if (to) return call(intent, { company: to });
+      if (pronounPerson && memory.person) return call(intent, { person: memory.person.id ?? memory.person.name });
+      if (memory.company && (pronounThing || !d.anyName())) return call(intent, { company: memory.company.domain ?? memory.company.name });
+      const named = d.anyName();
+      return call(intent, named ? { company: named } : {});
+    }
+
+    case "contact_warmth": {
+      if (n.emails[0]) return call(intent, { contact: n.emails[0] });
+      if (n.linkedin) return call(intent, { contact: n.linkedin });
+      const p = d.person();
+      if (p.kind === "one") return call(intent, { contact: p.person.identifier });
+      if (p.kind === "several") return several("people in your shared network", p.first, p.names);
+      const named = d.anyName();
+      if (memory.person && (pronounPerson || !named)) return call(intent, { contact: memory.person.id ?? memory.person.name });
+      return call(intent, named ? { contact: named } : {});
+    }
+
+    case "portfolio_company": {
+      const h = d.holdings();
+      if (h.kind === "one") return call(intent, { company: h.name });
+      if (h.kind === "several") return several("portfolio companies", "that", h.names);
+      const named = d.anyName();
+      const remembered = memory.holding?.name ?? memory.company?.name ?? memory.deal?.name;
+      if (remembered && (pronounThing || !named)) return call(intent, { company: remembered });
+      return call(intent, named ? { company: named } : {});
+    }
+
+    case "deal_status": {
+      const deal = d.deal();
+      if (deal) return call(intent, { deal: deal.id });
+      if (n.uuids[0]) return call(intent, { deal: n.uuids[0] });
+      if (n.domains[0]) return call(intent, { deal: n.domains[0] });
+      const named = d.anyName() ?? (d.holdings().kind === "one" ? (d.holdings() as { name: string }).name : null);
+      if (!named || pronounThing) {
+        // "What's the status?" right after starting a research run or a founder analysis is about that run.
+        if (memory.research && (lastFunction === "start_research" || lastFunction === "research_status")) return call("research_status", { research_id: memory.research.id });
+        if (memory.founder && (lastFunction === "start_founder_analysis" || lastFunction === "founder_analysis")) return call("founder_analysis", { analysis_id: memory.founder.id });
+        if (memory.deal) return call(intent, { deal: memory.deal.id });
+      }
+      return named ? call(intent, { deal: named }) : call("list_deals");
     }
   }
+}
+
+/** A question that only names something ("and Bolt Payments?"): the last question again, or what that thing is. */
+function followUp(d: Directory, lastFunction: string | null): Recognised {
+  const h = d.holdings();
+  const deal = d.deal();
+  const fund = d.funds().match;
+  const asLast = (fn: string) => lastFunction === fn;
+  if (h.kind === "one" && (asLast("portfolio_company") || !deal)) return { fn: "portfolio_company", args: { company: h.name } };
+  if (deal) return { fn: "deal_status", args: { deal: deal.id } };
+  if (fund.kind === "one") return { fn: "fund_positions", args: { fund: fund.name } };
+  if (asLast("contact_warmth") || asLast("who_knows")) {
+    const p = d.person();
+    if (p.kind === "one") return asLast("who_knows") ? { fn: "who_knows", args: { person: p.person.identifier } } : { fn: "contact_warmth", args: { contact: p.person.identifier } };
+    if (p.kind === "several") return several("people in your shared network", p.first, p.names);
+  }
+  if (h.kind === "several") return several("portfolio companies", "that", h.names);
   return null;
+}
+
+/** What the question asks, with its arguments; a question back when it is ambiguous; null when it is not understood. */
+export function recognise(ctx: AskContext, question: string, memory: Entities, lastFunction: string | null): Recognised {
+  const n = normalise(question);
+  const d = directory(ctx, n);
+  const knownCompany = (phrase: string) => {
+    const p = canon(phrase);
+    const deal = d.deal();
+    if (deal && canon(deal.name) === p) return deal.name;
+    const h = d.holdings();
+    return h.kind === "one" && canon(h.name).startsWith(p) ? h.name : null;
+  };
+
+  const action = actionRequested(n, knownCompany);
+  if (action && !("clarify" in action && action.readFirst)) return action;
+
+  const heard = hear(n.folded, (kind) => has(d, n, kind));
+  if (heard.length) {
+    const read = argsFor(heard[0].intent, n, d, memory, lastFunction);
+    if (action && read && "fn" in read && read.fn === "deal_status") {
+      // "Analyze Ledgerly" without a website: its status, and how to start a new analysis; "analyze the market": the question back.
+      if (!d.deal()) return action;
+      return { ...read, note: "Nothing was started: to start a new deal analysis, give the company's website (https://...) or a link to its deck, for example \"analyze https://ledgerly.io\"." };
+    }
+    return read;
+  }
+  return action ?? followUp(d, lastFunction);
 }

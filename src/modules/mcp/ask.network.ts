@@ -5,8 +5,8 @@ import { reachService } from "../network/network.reach.ts";
 import { networkService } from "../network/network.service.ts";
 import { networkSignals } from "../network/network.signals.ts";
 import { dealsService } from "../deals/deals.service.ts";
-import { portfolioService } from "../portfolio/portfolio.service.ts";
-import { DOMAIN, fold, listing, num } from "./ask.text.ts";
+import { allHoldings } from "./ask.book.ts";
+import { DOMAIN, fold, hostOf, listing, num } from "./ask.text.ts";
 import { str, type Answer, type AskContext, type AskFunction } from "./ask.types.ts";
 
 type Path = ReturnType<ReturnType<typeof networkService>["whoKnows"]>["paths"][number];
@@ -19,15 +19,6 @@ function describePath(p: Path): string {
   return `${p.path_owner} knows ${who}: ${strength}${last}`;
 }
 
-const hostOf = (website: string | null): string | null => {
-  if (!website) return null;
-  try {
-    return new URL(/^https?:\/\//i.test(website) ? website : `https://${website}`).hostname.toLowerCase().replace(/^www\./, "");
-  } catch {
-    return null;
-  }
-};
-
 /**
  * The domain a company name stands for: a domain as written, else the website of a portfolio
  * company or a deal of that name, else the usual domains of the name that people in the pooled
@@ -38,9 +29,7 @@ function companyDomain(ctx: AskContext, company: string): { domain: string; how:
   if (written) return { domain: written.toLowerCase().replace(/^www\./, ""), how: "as written" };
   const { orgId } = ctx.principal;
   const folded = fold(company);
-  const holding = portfolioService(ctx.deps)
-    .list(orgId, { q: folded, limit: 20, offset: 0 })
-    .companies.find((c) => fold(c.name) === folded);
+  const holding = allHoldings(ctx).find((c) => fold(c.name) === folded);
   const fromHolding = hostOf(holding?.website ?? null);
   if (fromHolding) return { domain: fromHolding, how: `the website of portfolio company ${holding!.name}` };
   const deal = dealsService(ctx.deps)

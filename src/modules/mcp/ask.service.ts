@@ -21,8 +21,9 @@ const toolError = (text: string): CallToolResult => ({ content: [{ type: "text",
 async function builtin(ctx: AskContext, question: string, state: ConversationState): Promise<{ text: string; answers: Answer[] }> {
   const intent = recognise(ctx, question, state.entities, state.last_function);
   if (!intent) return { text: HELP, answers: [] };
+  if ("clarify" in intent) return { text: intent.clarify, answers: [] };
   const answer = await callFunction(ctx, intent.fn, intent.args);
-  return { text: answer.text, answers: [answer] };
+  return { text: intent.note ? `${answer.text}\n\n${intent.note}` : answer.text, answers: [answer] };
 }
 
 export async function ask(deps: Deps, principal: Principal, input: AskInput): Promise<CallToolResult> {
@@ -30,7 +31,6 @@ export async function ask(deps: Deps, principal: Principal, input: AskInput): Pr
   if (!question) return toolError("The question is empty: ask something in words, for example \"who knows someone at acme.com?\".");
   if (question.length > MAX_QUESTION_CHARS) return toolError(`The question is too long: at most ${MAX_QUESTION_CHARS} characters, this one has ${question.length}.`);
   const conversations = conversationsService(deps);
-  const ctx: AskContext = { deps, principal };
   try {
     let id: string;
     let state: ConversationState;
@@ -42,6 +42,7 @@ export async function ask(deps: Deps, principal: Principal, input: AskInput): Pr
       id = input.conversation_id.trim().toLowerCase();
       state = loaded;
     } else ({ id, state } = conversations.start(principal));
+    const ctx: AskContext = { deps, principal, turn: { conversationId: id, question, actionsStarted: 0, actionsOverCap: 0, researchCalls: 0 } };
 
     let engine: "builtin" | "llm" = "builtin";
     let result: { text: string; answers: Answer[] };

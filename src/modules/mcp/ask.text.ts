@@ -1,5 +1,6 @@
-// Reading a partner's question as text: folding for comparison, the phrases that may name
-// something (a person, a company, a fund), and figures written for people.
+// Reading a partner's question as text: normalising it (quotes and apostrophes, contractions,
+// possessives, URLs read as their domains), folding for comparison, the runs of words that may
+// name something, and figures written for people.
 
 /** Lower case, accents off, punctuation to spaces: "Échelle's ARR?" -> "echelle s arr". */
 export function fold(text: string): string {
@@ -19,61 +20,182 @@ export function mentions(question: string, name: string): boolean {
   return ` ${fold(question).replace(/\./g, " ")} `.includes(` ${n} `);
 }
 
-// Words that start a question or name a figure: capitalised, but never a name.
-const NOT_NAMES = new Set(
-  `who what whats what's when where which why how is are was does do did can could should would will tell show give list start
-   run analyse analyze research find look please and or but the a an my our me i we you it its hi hey ok okay also then now
-   tvpi dpi irr rvpi nav arr mrr burn runway deal deals fund funds portfolio company companies lp mcp api ceo cto founder
-   let lets let's any some about for of at with in on to`
-    .split(/\s+/)
-    .filter(Boolean),
-);
-
-const ROMAN_OR_NUMBER = /^(?:[IVX]+|\d[\w.-]*)$/;
-
-/**
- * Phrases that may name something, most specific first: quoted text, then runs of capitalised
- * words ("Acme Robotics", "Alpha Fund I"), then the words after "of/for/about/at/with/is" for
- * questions typed in lower case. Possessives are dropped.
- */
-export function candidatePhrases(question: string): string[] {
-  const out: string[] = [];
-  const add = (p: string) => {
-    const clean = p
-      .replace(/['’]s\b/g, "")
-      .replace(/[?!.,;:]+$/g, "")
-      .trim();
-    if (clean.length >= 2 && !out.includes(clean)) out.push(clean);
-  };
-  for (const m of question.matchAll(/["“”']([^"“”']{2,120})["“”']/g)) add(m[1]);
-  const words = question.split(/\s+/).map((w) => w.replace(/^[("“]+|[)"”?!.,;:]+$/g, ""));
-  let run: string[] = [];
-  const flush = () => {
-    while (run.length && NOT_NAMES.has(fold(run[0]))) run.shift();
-    while (run.length && NOT_NAMES.has(fold(run[run.length - 1]))) run.pop();
-    for (let len = run.length; len >= 1; len--) add(run.slice(0, len).join(" "));
-    run = [];
-  };
-  for (const w of words) {
-    const bare = w.replace(/['’]s$/, "");
-    const capitalised = /^[A-ZÀ-Ý]/.test(bare) && !/^[A-Z]{2,5}$/.test(bare);
-    if (capitalised || (run.length > 0 && ROMAN_OR_NUMBER.test(bare))) {
-      run.push(bare);
-      if (bare !== w) flush();
-    } else flush();
-  }
-  flush();
-  for (const m of question.matchAll(/\b(?:of|for|about|at|with|is|to|on)\s+(?:the\s+|our\s+|my\s+)?([\w@.'’&-]+(?:\s+[\w@.'’&-]+){0,3})/gi)) {
-    const ws = m[1].split(/\s+/).filter((w) => !NOT_NAMES.has(fold(w)));
-    for (let len = ws.length; len >= 1; len--) add(ws.slice(0, len).join(" "));
-  }
-  return out;
-}
-
 export const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
 export const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"')]+/i;
 /** A bare domain such as acme.com (not an email, not part of a URL). */
 export const DOMAIN = /(?<![@/\w.-])((?:[a-z0-9-]+\.)+(?:[a-z]{2,24}))(?![\w@-])/i;
+export const LINKEDIN_URL = /^https?:\/\/(?:[\w-]+\.)?linkedin\.com\/(?:in|pub)\/[^\s?#]+/i;
+export const GITHUB_URL = /^https?:\/\/(?:www\.)?github\.com\/[^\s?#/]+\/?$/i;
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+
+/** Words that never name anything by themselves: function words, pronouns, fillers. */
+export const STOP = new Set(
+  `a an the of for to in on at by with from into onto about over under through via per and or but nor is are was were be been being am
+   do does did done doing have has had having not no yes what who whom whose which when where why how whats can could would should will
+   shall may might must i me my mine myself we us our ours you your yours he him his she her hers they them their theirs it its this that
+   these those there here any anyone anybody anything some someone somebody something all every each both either other another
+   please pls kindly tell show give get got let like just now then so also ok okay hi hey hello thanks thank much many more most very
+   really still yet ever out up down last latest newest new current currently right well good far bit quick quickly again too
+   dealgraph firm team here s t`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** One word of the question as written (`raw`, edge punctuation off) and folded (`f`). */
+export type Token = {
+  raw: string;
+  f: string;
+  /** A clause ends after it (",", "?", ...). */
+  end: boolean;
+  /** Where its word starts in the question as asked (a contraction's two tokens share it). */
+  at: number;
+};
+
+export type Normalised = {
+  raw: string;
+  tokens: Token[];
+  /** Every token folded, contractions expanded, possessives dropped, URLs as domains: "what is bolt payments arr". */
+  folded: string;
+  urls: string[];
+  /** Hosts of the URLs (not profile links) and bare domains, lower case, without www. */
+  domains: string[];
+  emails: string[];
+  linkedin: string | null;
+  github: string | null;
+  uuids: string[];
+};
+
+const CONTRACTIONS: [RegExp, string][] = [
+  [/\b(what|who|how|where|when|that|there|here|it|he|she)'s\b/gi, "$1 is"],
+  [/\blet's\b/gi, "let us"],
+  [/\bcan't\b/gi, "can not"],
+  [/\bwon't\b/gi, "will not"],
+  [/\b(\w+)n't\b/gi, "$1 not"],
+  [/\b(\w+)'re\b/gi, "$1 are"],
+  [/\b(\w+)'ve\b/gi, "$1 have"],
+  [/\b(\w+)'ll\b/gi, "$1 will"],
+  [/\b(i)'m\b/gi, "$1 am"],
+  [/\b(i|we|you|they)'d\b/gi, "$1 would"],
+  // Possessives: "Acme's runway", "Bolt Payments' ARR" (an apostrophe is never a quote here).
+  [/(\p{L}|\p{N})'s\b/gu, "$1"],
+  [/(\p{L})s'(?=$|[?!.,;:)])/gu, "$1s"],
+];
+
+/** The host of a website or URL ("https://www.acme.com/", "acme.com"), lower case, without www; null when it is none. */
+export function hostOf(website: string | null | undefined): string | null {
+  if (!website) return null;
+  try {
+    return new URL(/^https?:\/\//i.test(website) ? website : `https://${website}`).hostname.toLowerCase().replace(/^www\./, "");
+  } catch {
+    return null;
+  }
+}
+
+function foldToken(chunk: string): string {
+  return fold(chunk)
+    .split(" ")
+    .map((w) => w.replace(/^[.@]+|[.@]+$/g, ""))
+    .filter(Boolean)
+    .join(" ");
+}
+
+/** The question made comparable: see `Normalised`. Each whitespace-separated word is read on its own, so every token knows where it was asked. */
+export function normalise(question: string): Normalised {
+  const raw = question.trim();
+  const out: Normalised = { raw, tokens: [], folded: "", urls: [], domains: [], emails: [], linkedin: null, github: null, uuids: [] };
+  const addDomain = (d: string) => {
+    const host = d.toLowerCase().replace(/^www\./, "");
+    if (!out.domains.includes(host)) out.domains.push(host);
+  };
+  for (const m of raw.matchAll(/\S+/g)) {
+    let chunk = m[0].replace(/[‘’ʼ`´]/g, "'").replace(/[“”]/g, '"');
+    const url = URL_IN_TEXT.exec(chunk)?.[0].replace(/[.,;:!?]+$/, "");
+    if (url && URL.canParse(url)) {
+      out.urls.push(url);
+      const profile = LINKEDIN_URL.test(url) ? "linkedin" : GITHUB_URL.test(url) ? "github" : null;
+      if (profile) out[profile] ??= url;
+      else addDomain(hostOf(url)!);
+      chunk = chunk.replace(url, profile ? " " : hostOf(url)!);
+    } else {
+      const email = EMAIL.exec(chunk)?.[0];
+      if (email) out.emails.push(email.toLowerCase());
+      else {
+        const domain = DOMAIN.exec(chunk)?.[1];
+        if (domain) addDomain(domain);
+      }
+    }
+    for (const u of chunk.matchAll(UUID)) out.uuids.push(u[0].toLowerCase());
+    for (const [re, to] of CONTRACTIONS) chunk = chunk.replace(re, to);
+    for (const piece of chunk.split(/\s+/)) {
+      const f = foldToken(piece);
+      if (f) out.tokens.push({ raw: piece.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "") || piece, f, end: /[,;:?!.)"]$/.test(piece), at: m.index! });
+    }
+  }
+  out.folded = out.tokens.map((t) => t.f).join(" ");
+  return out;
+}
+
+const ROMAN: Record<string, string> = { i: "1", ii: "2", iii: "3", iv: "4", v: "5", vi: "6", vii: "7", viii: "8", ix: "9", x: "10" };
+
+/** Roman numerals after a naming word read as numbers: "alpha fund ii" -> "alpha fund 2" (but "am i" stays). */
+export function numerals(folded: string): string {
+  const words = folded.split(" ");
+  return words.map((w, i) => (ROMAN[w] && i > 0 && !STOP.has(words[i - 1]) ? ROMAN[w] : w)).join(" ");
+}
+
+/** A run of consecutive tokens, as written and folded. */
+export type Run = { from: number; to: number; raw: string; f: string };
+
+const runOf = (tokens: Token[], from: number, to: number): Run => ({
+  from,
+  to,
+  raw: tokens.slice(from, to).map((t) => t.raw).join(" "),
+  f: tokens.slice(from, to).map((t) => t.f).join(" "),
+});
+
+/**
+ * The runs of words that may name something: consecutive tokens none of which is in `skip`,
+ * broken at clause punctuation; each run and its sub-runs (longest first), at most `maxWords` long.
+ */
+export function nameRuns(n: Normalised, skip: (word: string) => boolean, maxWords = 4): Run[] {
+  const out: Run[] = [];
+  const seen = new Set<string>();
+  let start = -1;
+  const flush = (end: number) => {
+    if (start < 0) return;
+    for (let len = Math.min(maxWords, end - start); len >= 1; len--) {
+      for (let i = start; i + len <= end; i++) {
+        const r = runOf(n.tokens, i, i + len);
+        if (!seen.has(r.f)) (seen.add(r.f), out.push(r));
+      }
+    }
+    start = -1;
+  };
+  n.tokens.forEach((t, i) => {
+    if (skip(t.f) || t.f.includes("@")) return flush(i);
+    if (start < 0) start = i;
+    if (t.end) flush(i + 1);
+  });
+  flush(n.tokens.length);
+  return out.sort((a, b) => b.to - b.from - (a.to - a.from) || a.from - b.from);
+}
+
+/** The run right after one of `words` (articles and possessive pronouns skipped): "someone at [the] Gates Foundation". */
+export function runAfter(n: Normalised, words: string[], skip: (word: string) => boolean, maxWords = 4): Run | null {
+  const t = n.tokens;
+  for (let i = 0; i < t.length; i++) {
+    if (!words.includes(t[i].f) || t[i].end) continue;
+    let j = i + 1;
+    while (j < t.length && ["the", "our", "my", "a", "an"].includes(t[j].f)) j++;
+    let k = j;
+    while (k < t.length && k - j < maxWords && !skip(t[k].f) && !t[k].f.includes("@")) {
+      k++;
+      if (t[k - 1].end) break;
+    }
+    if (k > j) return runOf(t, j, k);
+  }
+  return null;
+}
 
 const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 const decimal = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });

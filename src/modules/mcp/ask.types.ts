@@ -10,9 +10,23 @@ export type Entities = {
   holding?: { id: string; name: string };
   deal?: { id: string; name: string };
   fund?: { name: string };
+  founder?: { id: string; name: string };
+  research?: { id: string; query: string };
 };
 
-export type AskContext = { deps: Deps; principal: Principal };
+/** The question being answered: what derives stable idempotency keys and caps the actions it may start. */
+export type Turn = {
+  conversationId: string;
+  question: string;
+  /** Actions this question started (a run dispatched and charged). */
+  actionsStarted: number;
+  /** Action calls refused because the question had already started its allowance. */
+  actionsOverCap: number;
+  /** Research runs asked for so far in this question: the n-th one gets the n-th key. */
+  researchCalls: number;
+};
+
+export type AskContext = { deps: Deps; principal: Principal; turn: Turn };
 
 /** One function's answer: words, the figures it read (as the REST API returns them) and links. */
 export type Answer = {

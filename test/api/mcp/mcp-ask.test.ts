@@ -64,7 +64,7 @@ describe("questions, answered with the database's figures", () => {
 
   test("a deal's status and score, and the pipeline", async () => {
     const res = await h.ask(alice, "What's the status and score of Ledgerly?");
-    expect(res.text).toContain('Ledgerly is at pipeline stage "screening". Its analysis succeeded');
+    expect(res.text).toContain('Ledgerly (ledgerly.io) is at pipeline stage "screening". Its analysis succeeded');
     expect(res.text).toContain("Score: 72/100 (confidence 0.8");
     expect(res.data.links).toEqual([`/api/v1/deals/${seeded.ledgerly}`, `/api/v1/deals/${seeded.ledgerly}/analysis`]);
     expect(res.data.answers[0].data.deal).toMatchObject({ deal_id: seeded.ledgerly, score: 72, scope: "org_workspace" });
@@ -211,7 +211,9 @@ describe("org isolation", () => {
     const initech = await h.ask(alice, "What is the score of Initech?");
     expect(initech.text).toBe(`There is no deal called Initech in your firm's pipeline.\n\n(conversation_id: ${initech.data.conversation_id})`);
     const byId = await h.ask(alice, `What is the status of deal ${seeded.initech}?`);
-    expect(byId.text).not.toContain("55");
+    // (Not "55" alone: the id itself may contain those digits.)
+    expect(byId.text).toContain(`There is no deal ${seeded.initech} in your firm's pipeline.`);
+    expect(byId.text).not.toContain("Score");
     const gina = await h.ask(alice, "How warm is gina@initech.com?");
     expect(gina.text).toContain("contact_not_found");
 

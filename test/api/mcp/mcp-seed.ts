@@ -1,12 +1,18 @@
 // One small firm for the `ask` tests, written through the real services: Alice's network (Dana at
-// acme.com, a relationship going stale), the standard portfolio and LP books, a scored deal, and
-// another org (Globex) with a deal and a contact of its own.
+// acme.com, Nora at stripe.com, a relationship going stale), the standard portfolio and LP books, a
+// scored deal (ledgerly.io), and another org (Globex) with a deal and a contact of its own.
+// `seedRuns` adds what actions leave behind: a finished founder analysis, a finished research run
+// and a reach candidate.
+import { reachCandidates } from "../../../jobs/reach-candidates.ts";
 import { FUNDS_AS_OF, importFundsBook, importPortfolioBook } from "../../helpers/book.ts";
 import { principalOf } from "../../helpers/fixtures.ts";
 import { knows, thread } from "../../helpers/network.ts";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
 import { dealsService, nameTarget } from "../../../src/modules/deals/deals.service.ts";
+import { foundersService } from "../../../src/modules/founders/founders.service.ts";
+import { graphWriter, type PersonFacts } from "../../../src/modules/network/network.graph.ts";
 import { networkSignals } from "../../../src/modules/network/network.signals.ts";
+import { researchService } from "../../../src/modules/research/research.service.ts";
 import type { McpHarness } from "./mcp-harness.ts";
 
 export const SEEDED_AT = FUNDS_AS_OF;
@@ -18,6 +24,7 @@ export function seedFirm(h: McpHarness) {
   knows(deps, alice, { email: "dana@acme.com", name: "Dana Scully", title: "CTO", company: "Acme" }, thread(8, 5, 2));
   knows(deps, alice, { email: "erin@boltpay.io", name: "Erin Ito", title: "CEO" }, thread(4, 10, 40));
   networkSignals(deps).declareCadence(alice, "erin@boltpay.io", 14);
+  knows(deps, alice, { email: "nora@stripe.com", name: "Nora Quinn", title: "Head of Partnerships" }, thread(6, 7, 3));
   knows(deps, f.users.carol.id, { email: "gina@initech.com", name: "Gina Globex" }, thread(5, 3, 1));
   importPortfolioBook(deps, f.orgs.acme.id);
   importFundsBook(deps, f.orgs.acme.id);
@@ -33,8 +40,66 @@ export function seedFirm(h: McpHarness) {
     return dealId;
   };
   const ledgerly = scored(f.keys.write.secret, "Ledgerly", 72);
+  deps.db.$client.query("UPDATE deals SET domain = 'ledgerly.io', website = 'https://ledgerly.io' WHERE id = ?").run(ledgerly);
   const initech = scored(f.keys.otherOrgWrite.secret, "Initech", 55);
   // The fixtures' charges are not the tests' business: start every count from zero.
   deps.db.$client.query("DELETE FROM key_usage").run();
   return { ledgerly, initech };
+}
+
+const DAY = 86_400_000;
+
+/** A message from `from` to Alice with `others` on copy: who is in contact with whom (for reach candidates). */
+function copied(h: McpHarness, from: PersonFacts, others: PersonFacts[], daysAgo: number, key: string) {
+  const deps = h.t.deps;
+  deps.db.transaction(() => {
+    const w = graphWriter(deps, h.f.users.alice.id);
+    w.interaction({ sourceKey: `msg:${key}`, kind: "email", occurredAt: new Date(deps.clock.now().getTime() - daysAgo * DAY), participantCount: 2 + others.length, touches: [{ person: from, direction: "received" }], others });
+    w.flush();
+  });
+}
+
+/** A finished founder analysis (Sam Rivera, 81), a finished research run and a reach candidate (Priya Raman); no charge left on any key. */
+export async function seedRuns(h: McpHarness) {
+  const deps = h.t.deps;
+  const principal = principalOf(deps, h.f.keys.write.secret);
+  const actions = actionsService(deps);
+  const founders = foundersService(deps);
+  const { body: founder } = founders.analyze(principal, { name: "Sam Rivera", company: "Ledgerly" });
+  const founderRun = actions.latestFor(principal.orgId, founder.analysis_id)!;
+  actions.start(founderRun.id);
+  founders.storeResult(
+    founder.analysis_id,
+    {
+      engine: "builtin",
+      overall_score: 81,
+      metrics: [
+        { key: "domain_expertise", label: "Domain expertise", score: 88, confidence: 0.9, reasoning: "Ten years in payments.", missing_info: [] },
+        { key: "leadership", label: "Leadership", score: null, confidence: 0, reasoning: "No evidence.", missing_info: ["team history"] },
+      ],
+      strengths: ["Built two payments products"],
+      risks: ["First-time CEO"],
+      sources: [],
+    },
+    "Sam Rivera",
+  );
+  actions.succeed(founderRun.id);
+
+  const research = researchService(deps);
+  const { body: run } = await research.start(principal, { query: "payroll APIs in Europe", idempotency_key: "seed-research-payroll" });
+  const researchRun = actions.latestFor(principal.orgId, run.research_id)!;
+  actions.start(researchRun.id);
+  research.storeReport(run.research_id, "builtin", { title: "Payroll APIs", executive_summary: "Three payroll API vendors lead in Europe.", report_markdown: "# Payroll APIs", citations: [] });
+  actions.succeed(researchRun.id);
+
+  const proxy = { email: "jane@bank.com", name: "Jane Proxy", title: "Partner" };
+  const candidate = { email: "priya@quillpay.io", name: "Priya Raman", title: "Co-founder & CEO", company: "Quillpay (payments infrastructure)" };
+  knows(deps, h.f.users.alice.id, proxy, [...thread(16, 6, 2), { daysAgo: 5, direction: "meeting" }]);
+  copied(h, proxy, [candidate], 10, "reach-1");
+  copied(h, proxy, [candidate], 40, "reach-2");
+  // The nightly job itself, with the firm's book as it reads it.
+  reachCandidates.runOnce(deps);
+
+  deps.db.$client.query("DELETE FROM key_usage").run();
+  return { founderAnalysisId: founder.analysis_id, researchId: run.research_id };
 }
