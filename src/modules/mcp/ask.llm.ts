@@ -3,7 +3,7 @@
 // rounds; its final text is the answer. The figures in the structured content are the ones the
 // functions returned, never the model's.
 import { llmClient, type ChatMessage, type LlmConfig } from "../../engines/llm/client.ts";
-import { callFunction, toolSpecs } from "./ask.functions.ts";
+import { callFunction, MAX_ACTIONS_PER_QUESTION, toolSpecs } from "./ask.functions.ts";
 import { CAPABILITIES } from "./ask.builtin.ts";
 import type { Answer, AskContext } from "./ask.types.ts";
 import type { ConversationState } from "./mcp.conversations.ts";
@@ -20,7 +20,7 @@ function systemPrompt(ctx: AskContext, state: ConversationState): string {
     "never invent or estimate a figure: when a function says a figure is missing, say so and why.",
     `You can help with: ${CAPABILITIES.join("; ")}.`,
     ctx.principal.scope === "write"
-      ? "This key may start actions (each spends one action from the key's daily budget); start one only when the user asks for it."
+      ? `This key may start actions (each spends one action from the key's daily budget); start one only when the user explicitly asks to start it (never to answer a question about a score or a status: read those), and at most ${MAX_ACTIONS_PER_QUESTION} per question.`
       : "This key is read-only: it cannot start analyses or research; say so if asked.",
     `Today is ${ctx.deps.clock.now().toISOString().slice(0, 10)}. The user is ${ctx.principal.userName}.`,
     remembered ? `Earlier in this conversation: ${remembered}.` : "",
@@ -49,11 +49,19 @@ export async function askModel(ctx: AskContext, config: LlmConfig, question: str
   }
   messages.push({ role: "user", content: question });
   const answers: Answer[] = [];
+  // The model's words cannot be trusted to mention the actions it was refused: the answer says so itself.
+  const done = (text: string) => {
+    const over = ctx.turn.actionsOverCap;
+    const note = over
+      ? `\n\n(The model asked to start ${over} more action${over === 1 ? "" : "s"} than the ${MAX_ACTIONS_PER_QUESTION} one question may start; ${over === 1 ? "it was" : "they were"} not started and nothing was charged for ${over === 1 ? "it" : "them"}. Ask again to start ${over === 1 ? "it" : "them"}.)`
+      : "";
+    return { text: text + note, answers };
+  };
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const reply = await llm.chat(messages, { tools });
     if (reply.toolCalls.length === 0) {
       const text = reply.content?.trim();
-      return { text: text || answers.map((a) => a.text).join("\n\n") || "The model gave no answer.", answers };
+      return done(text || answers.map((a) => a.text).join("\n\n") || "The model gave no answer.");
     }
     messages.push({ role: "assistant", content: reply.content, tool_calls: reply.toolCalls });
     for (const [i, call] of reply.toolCalls.entries()) {
@@ -70,5 +78,5 @@ export async function askModel(ctx: AskContext, config: LlmConfig, question: str
     }
   }
   // Out of rounds: the functions' own words are the answer.
-  return { text: answers.map((a) => a.text).join("\n\n") || "The model did not finish its answer.", answers };
+  return done(answers.map((a) => a.text).join("\n\n") || "The model did not finish its answer.");
 }

@@ -89,4 +89,45 @@ describe("ask with a language model", () => {
     expect(res.text).toContain("Erin Ito");
     expect(res.text).toContain("The language model could not be used: the language model answered HTTP 500");
   });
+
+  test("the model may start at most 2 actions per question: the rest are refused uncharged, and the answer says so", async () => {
+    const sites = ["one", "two", "three", "four", "five", "six"].map((n) => `https://${n}.example`);
+    setup((req) =>
+      req.messages.at(-1)!.role === "user" ? { tool_calls: sites.map((website_url) => ({ name: "start_deal_analysis", arguments: { website_url } })) } : { content: "I started the analyses." },
+    );
+    const count = () => h.t.deps.db.$client.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM deals").get()!.n;
+    const before = count();
+    const client = await h.connect(h.f.keys.write.secret);
+    const res = await h.ask(client, "Analyse all six of these companies");
+    expect(res.isError).toBe(false);
+    expect(count() - before).toBe(2);
+    expect(h.usage(h.f.keys.write.id).actions).toBe(2);
+    const started = res.data.answers.filter((a: any) => a.data?.accepted);
+    expect(started.map((a: any) => a.arguments.website_url)).toEqual(sites.slice(0, 2));
+    expect(res.data.answers.filter((a: any) => a.data?.refused === "actions_per_question")).toHaveLength(4);
+    expect(res.text).toContain("I started the analyses.");
+    expect(res.text).toContain("(The model asked to start 4 more actions than the 2 one question may start; they were not started and nothing was charged for them.");
+    // The model is told too, in each refused call's result.
+    const refusals = stub.requests[1].messages.filter((m) => m.role === "tool" && m.content?.includes("at most 2 actions"));
+    expect(refusals).toHaveLength(4);
+  });
+
+  test("a retried question in the same conversation finds the research run it started: one run, one charge", async () => {
+    setup((req) =>
+      // Without tools it is the research planner asking (the model plans runs too).
+      !req.tools
+        ? { content: { sub_questions: ["Which payroll APIs operate in Europe?", "How do they price?", "Who uses them?"] } }
+        : req.messages.at(-1)!.role === "user"
+          ? { tool_calls: [{ name: "start_research", arguments: { query: "payroll APIs in Europe" } }] }
+          : { content: "Research started." },
+    );
+    const client = await h.connect(h.f.keys.write.secret);
+    const first = await h.ask(client, "Please look into payroll APIs in Europe");
+    const id = first.data.answers[0].data.accepted.research_id;
+    expect(first.data.answers[0].data.accepted.existing).toBe(false);
+    const retry = await h.ask(client, "Please look into payroll APIs in Europe", first.data.conversation_id);
+    expect(retry.data.answers[0].data.accepted).toMatchObject({ research_id: id, existing: true });
+    expect(h.usage(h.f.keys.write.id).actions).toBe(1);
+    expect(h.t.deps.db.$client.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM research_runs").get()!.n).toBe(1);
+  });
 });
