@@ -116,6 +116,7 @@ export function researchCorpus(deps: Deps, who: { orgId: string; userId: string 
         for (const id of kept) if (byId.has(id)) rows.push(byId.get(id)!);
       }
     }
+    if (rows.length === 0 && terms.length === 1) result.missingTerms = terms; // one term, and no passage has it
     result.passages = rows.map((r) => {
       const quote = r.quote.replace(/\s+/g, " ").trim();
       const where = r.source_type === "document" ? `${r.title}, page ${r.page}` : `the firm's analysis of ${r.title}`;
