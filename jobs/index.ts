@@ -4,6 +4,7 @@
 import { Cron } from "croner";
 import type { Deps } from "../src/deps.ts";
 import { cadenceLearning } from "./cadence-learning.ts";
+import { documentConversion } from "./document-conversion.ts";
 import { keyUsagePrune } from "./key-usage-prune.ts";
 import { reachCandidates } from "./reach-candidates.ts";
 import { staleRunSweep } from "./stale-run-sweep.ts";
@@ -19,7 +20,7 @@ export type Job = {
   runOnce(deps: Deps): JobResult | Promise<JobResult>;
 };
 
-export const jobs: Job[] = [keyUsagePrune, cadenceLearning, reachCandidates, staleRunSweep, webhookDelivery];
+export const jobs: Job[] = [keyUsagePrune, cadenceLearning, reachCandidates, staleRunSweep, webhookDelivery, documentConversion];
 
 export function findJob(id: string): Job | undefined {
   return jobs.find((j) => j.id === id);

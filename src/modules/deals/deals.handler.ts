@@ -8,7 +8,7 @@ import { dealEngine } from "../../engines/select.ts";
 import { blobPath } from "../../lib/blobs.ts";
 import { RunError, type Handler } from "../actions/runner.ts";
 import { classifyDocument } from "../documents/classify.ts";
-import { ConversionError } from "../documents/convert.ts";
+import { ConversionError, conversionRoot } from "../documents/convert.ts";
 import { extractPages, ExtractionError } from "../documents/extract.ts";
 import { CONTENT_TYPES, type FileKind } from "../documents/file-type.ts";
 import { readDocumentLink } from "./deals.document-link.ts";
@@ -21,7 +21,9 @@ type DocRow = { id: string; sha256: string; content_type: string; filename: stri
 
 const kindOfContentType = Object.fromEntries(Object.entries(CONTENT_TYPES).map(([k, v]) => [v, k as FileKind]));
 
-export function dealAnalysisHandler(deps: Deps): Handler {
+export type DealHandlerOptions = { /** LibreOffice's time limit per conversion (tests shorten it). */ conversionTimeoutMs?: number };
+
+export function dealAnalysisHandler(deps: Deps, opts: DealHandlerOptions = {}): Handler {
   const deals = dealsService(deps);
   const engine = dealEngine(deps);
   const sqlite = deps.db.$client;
@@ -36,7 +38,10 @@ export function dealAnalysisHandler(deps: Deps): Handler {
   async function textOf(doc: DocRow): Promise<string[]> {
     if (doc.pages) return JSON.parse(doc.pages);
     try {
-      const texts = await extractPages(blobPath(deps.config.dataDir, doc.sha256), kindOfContentType[doc.content_type] ?? "unknown", doc.kind === "data_room" ? "xml" : "pdf");
+      const texts = await extractPages(blobPath(deps.config.dataDir, doc.sha256), kindOfContentType[doc.content_type] ?? "unknown", doc.kind === "data_room" ? "xml" : "pdf", {
+        workRoot: conversionRoot(deps.config.dataDir),
+        timeoutMs: opts.conversionTimeoutMs,
+      });
       saveText.run(JSON.stringify(texts), texts.length, doc.id);
       return texts;
     } catch (error) {

@@ -1,11 +1,19 @@
 // PPT/PPTX/DOC/DOCX to PDF with LibreOffice: its own profile per conversion (parallel conversions
 // never share one), a timeout that kills the whole process group, and "exited 0 but wrote no PDF"
 // counted as the failure it is.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, copyFileSync, readdirSync } from "node:fs";
+//
+// Each conversion works in `<data-dir>/tmp/convert/<uuid>/` and leaves a marker there
+// (conversion.json: which server process owns it, and soffice's process group), so the
+// document-conversion job can tell a crashed server's leftovers (the dir, an soffice still running
+// in its own session) from a conversion in progress, and clean them up.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 export class ConversionError extends Error {}
+
+export const DEFAULT_CONVERSION_TIMEOUT_MS = 120_000;
+export const CONVERSION_MARKER = "conversion.json";
 
 /** LibreOffice's binary on the PATH as it is now (a server may gain or lose it while running). */
 export function findLibreOffice(): string | null {
@@ -13,40 +21,100 @@ export function findLibreOffice(): string | null {
   return Bun.which("soffice", { PATH }) ?? Bun.which("libreoffice", { PATH });
 }
 
-export async function convertToPdf(inputPath: string, extension: string, timeoutMs = 120_000): Promise<Uint8Array> {
+/** Where a data dir's conversions work: one folder per conversion (absolute: soffice is given file:// URLs into it). */
+export const conversionRoot = (dataDir: string) => resolve(dataDir, "tmp", "convert");
+
+/** What a conversion's marker says: enough for the job to judge it after a crash. */
+export type ConversionMarker = {
+  /** The server process that runs the conversion, and its start time (to see through pid reuse). */
+  owner_pid: number;
+  owner_start: string | null;
+  /** soffice's pid, which is also its process group and session (it was started with setsid). */
+  pgid: number | null;
+  started_at: string;
+  timeout_ms: number;
+};
+
+/** Work dirs of conversions running in this process: never the job's to touch. */
+const active = new Set<string>();
+export const isActiveConversion = (dir: string) => active.has(dir);
+
+/** A process's start time since boot (/proc/<pid>/stat field 22), or null where there is no /proc. */
+export function processStartTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** SIGKILL to a whole process group; false when there is none left. */
+export function killGroup(pgid: number): boolean {
+  try {
+    process.kill(-pgid, "SIGKILL");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type ConvertOptions = {
+  /** The folder conversions work in (conversionRoot of the data dir); the system temp dir when not given. */
+  workRoot?: string;
+  timeoutMs?: number;
+};
+
+export async function convertToPdf(inputPath: string, extension: string, opts: ConvertOptions = {}): Promise<Uint8Array> {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_CONVERSION_TIMEOUT_MS;
   const soffice = findLibreOffice();
   if (!soffice) throw new ConversionError("LibreOffice is not installed on this server, so PPT/DOC files cannot be converted");
-  const work = mkdtempSync(join(tmpdir(), "dealgraph-convert-"));
+  const root = opts.workRoot ?? join(tmpdir(), "dealgraph-convert");
+  mkdirSync(root, { recursive: true });
+  const work = join(root, crypto.randomUUID());
+  mkdirSync(work);
+  active.add(work);
+  const marker: ConversionMarker = { owner_pid: process.pid, owner_start: processStartTime(process.pid), pgid: null, started_at: new Date().toISOString(), timeout_ms: timeoutMs };
+  const writeMarker = () => writeFileSync(join(work, CONVERSION_MARKER), JSON.stringify(marker));
+  let pgid: number | null = null;
   try {
+    writeMarker();
     const input = join(work, `input.${extension}`);
     copyFileSync(inputPath, input);
     const profile = join(work, "profile");
     const out = join(work, "out");
     mkdirSync(out);
-    // setsid: LibreOffice forks helpers; killing the group leaves none behind after a timeout.
+    // setsid: soffice and the helpers it forks get their own session and process group, so one
+    // kill of the group stops them all (after a timeout here, or from the job after a crash).
     const proc = Bun.spawn(
       ["setsid", soffice, `-env:UserInstallation=file://${profile}`, "--headless", "--norestore", "--nolockcheck", "--convert-to", "pdf", "--outdir", out, input],
-      { stdout: "pipe", stderr: "pipe", env: { ...process.env, HOME: work } },
+      { stdin: "ignore", stdout: "ignore", stderr: "pipe", env: { ...process.env, HOME: work } },
     );
+    pgid = proc.pid;
+    marker.pgid = pgid;
+    writeMarker();
+    const stderr = new Response(proc.stderr).text().catch(() => "");
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      try {
-        process.kill(-proc.pid, "SIGKILL");
-      } catch {
-        proc.kill("SIGKILL");
-      }
+      if (!killGroup(proc.pid)) proc.kill("SIGKILL");
     }, timeoutMs);
     const code = await proc.exited;
     clearTimeout(timer);
-    if (timedOut) throw new ConversionError(`The conversion to PDF took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`);
-    const pdf = readdirSync(out).find((f) => f.endsWith(".pdf"));
+    if (timedOut) throw new ConversionError(`The conversion to PDF took longer than ${formatSeconds(timeoutMs)} and was stopped (LibreOffice and its helper processes were killed)`);
+    const pdf = readdirSync(out).find((f) => f.toLowerCase().endsWith(".pdf"));
+    if (code === 0 && !pdf) throw new ConversionError("LibreOffice exited without an error but wrote no PDF (the file may be damaged, password-protected or not really an Office document)");
     if (code !== 0 || !pdf || !existsSync(join(out, pdf))) {
-      const stderr = (await new Response(proc.stderr).text()).trim().split("\n").slice(-1)[0] ?? "";
-      throw new ConversionError(`LibreOffice could not convert the file to PDF (exit ${code}${stderr ? `: ${stderr.slice(0, 200)}` : ""})`);
+      const lastLine = (await stderr).trim().split("\n").slice(-1)[0] ?? "";
+      throw new ConversionError(`LibreOffice could not convert the file to PDF (exit ${code}${lastLine ? `: ${lastLine.slice(0, 200)}` : ""})`);
     }
     return new Uint8Array(await Bun.file(join(out, pdf)).arrayBuffer());
   } finally {
+    // Helpers soffice forked may outlive it: nothing of the group survives the conversion.
+    if (pgid !== null) killGroup(pgid);
     rmSync(work, { recursive: true, force: true });
+    active.delete(work);
   }
 }
+
+const formatSeconds = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);

@@ -2,7 +2,8 @@
 // (or, for a primary upload, through LibreOffice's PDF so pages are real pages); DOC/PPT/XLS through
 // LibreOffice; plain text and Markdown as one page; CSV as one page of row sentences.
 import { extractText, getDocumentProxy } from "unpdf";
-import { ConversionError, convertToPdf } from "./convert.ts";
+import { basename, dirname } from "node:path";
+import { ConversionError, conversionRoot, convertToPdf, type ConvertOptions } from "./convert.ts";
 import { isOffice, type FileKind } from "./file-type.ts";
 import { csvPages, docxPages, OfficeTextError, pptxPages, verifyZipExpansion, xlsxPages } from "./office-text.ts";
 
@@ -24,7 +25,14 @@ const fromXml = { docx: docxPages, pptx: pptxPages, xlsx: xlsxPages } as const;
  * @param via "pdf" converts DOCX/PPTX to PDF first (the primary deck, whose page numbers matter);
  * "xml" reads OOXML directly (the data room: DOCX one page, PPTX one per slide, XLSX one per sheet).
  */
-export async function extractPages(path: string, kind: FileKind, via: "pdf" | "xml" = "pdf"): Promise<string[]> {
+/** A stored blob (`<data-dir>/blobs/ab/<sha256>`) converts in its own data dir's conversion folder. */
+function workRootOf(path: string): string | undefined {
+  const shard = dirname(path);
+  const blobs = dirname(shard);
+  return basename(blobs) === "blobs" ? conversionRoot(dirname(blobs)) : undefined;
+}
+
+export async function extractPages(path: string, kind: FileKind, via: "pdf" | "xml" = "pdf", convert: ConvertOptions = {}): Promise<string[]> {
   if (kind === "pdf") return pdfPages(new Uint8Array(await Bun.file(path).arrayBuffer()));
   if ((kind === "docx" || kind === "pptx" || kind === "xlsx") && (via === "xml" || kind === "xlsx")) {
     try {
@@ -44,7 +52,7 @@ export async function extractPages(path: string, kind: FileKind, via: "pdf" | "x
         throw error;
       }
     }
-    return pdfPages(await convertToPdf(path, kind));
+    return pdfPages(await convertToPdf(path, kind, { workRoot: workRootOf(path), ...convert }));
   }
   if (kind === "csv") return csvPages(await Bun.file(path).text());
   if (kind === "text" || kind === "markdown") return [await Bun.file(path).text()];

@@ -1,0 +1,183 @@
+// Office decks through POST /analyze/upload and the real runner. LibreOffice misbehaving is played
+// by small shell scripts named `soffice` put first on the PATH (real processes: one that hangs with
+// a helper of its own, one that exits 0 and writes nothing); the happy paths use the real
+// LibreOffice, on a PPTX and on a legacy PPT it made from that PPTX. Conversions run one at a time.
+import { afterEach, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { deckPptx, type DeckSpec } from "../../../scripts/gen-deals.ts";
+import { actionHandlers } from "../../../src/modules/actions/registry.ts";
+import { startRunner } from "../../../src/modules/actions/runner.ts";
+import { dealAnalysisHandler } from "../../../src/modules/deals/deals.handler.ts";
+import { DEAL_ANALYSIS } from "../../../src/modules/deals/deals.service.ts";
+import { conversionRoot, findLibreOffice } from "../../../src/modules/documents/convert.ts";
+import { detectFileKind } from "../../../src/modules/documents/file-type.ts";
+import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { docxFile, LEDGERLY_DECK, uploadForm } from "../../helpers/decks.ts";
+import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+
+let t: TestApp;
+let f: Fixture;
+const dirs: string[] = [];
+const PATH = process.env.PATH;
+afterEach(() => {
+  process.env.PATH = PATH;
+  delete process.env.FAKE_SOFFICE_PIDS;
+  t?.close();
+  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+function setup() {
+  t = createTestApp({ file: true });
+  f = seedIdentity(t.deps);
+}
+
+function tempDir(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+/** A folder holding an executable `soffice` with the given script, put first on the PATH. */
+function fakeSoffice(script: string) {
+  const bin = tempDir("dealgraph-fake-soffice-");
+  writeFileSync(join(bin, "soffice"), `#!/bin/sh\n${script}\n`);
+  chmodSync(join(bin, "soffice"), 0o755);
+  process.env.PATH = `${bin}:${PATH}`;
+  expect(findLibreOffice()).toBe(join(bin, "soffice"));
+}
+
+async function upload(bytes: Uint8Array, filename: string, fields: Record<string, string> = { company_name: "Ledgerly" }) {
+  const res = await t.app.handle(new Request("http://localhost/api/v1/deals/analyze/upload", { method: "POST", body: uploadForm(bytes, filename, fields), headers: { authorization: `Bearer ${f.keys.write.secret}` } }));
+  return { status: res.status, json: (await res.json()) as any };
+}
+
+/** Runs what is queued with the real runner; the deal handler's conversion limit as given. */
+async function runAll(conversionTimeoutMs?: number) {
+  const handlers = actionHandlers(t.deps);
+  if (conversionTimeoutMs) handlers.set(DEAL_ANALYSIS.kind, dealAnalysisHandler(t.deps, { conversionTimeoutMs }));
+  const runner = startRunner(t.deps, handlers, { pollMs: 60_000 });
+  runner.pump();
+  await runner.idle();
+  await runner.stop();
+}
+
+const get = async (path: string) => (await t.request("GET", path, { key: f.keys.read.secret })).json;
+
+/** Alive and not a zombie. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** The conversion folder of the test's data dir holds nothing (every work dir removed). */
+const conversionsLeft = () => {
+  const root = conversionRoot(t.deps.config.dataDir);
+  return existsSync(root) ? readdirSync(root) : [];
+};
+
+describe("LibreOffice misbehaving", () => {
+  test("a conversion past its time limit: soffice and its helper killed as a group, the run failed saying so, nothing left behind", async () => {
+    setup();
+    const pids = join(tempDir("dealgraph-pids-"), "pids");
+    process.env.FAKE_SOFFICE_PIDS = pids;
+    // Ignores polite signals and forks a helper, as a stuck soffice.bin would.
+    fakeSoffice(`trap '' TERM INT HUP\nsleep 600 &\necho "$$ $!" > "$FAKE_SOFFICE_PIDS"\nwait`);
+    const res = await upload(docxFile(["Ledgerly memo."]), "memo.docx");
+    expect(res.status).toBe(202);
+    await runAll(1000);
+    const status = await get(`/api/v1/deals/${res.json.deal_id}/analysis`);
+    expect(status).toMatchObject({ status: "failed", progress: null });
+    expect(status.error).toBe("memo.docx: The conversion to PDF took longer than 1 s and was stopped (LibreOffice and its helper processes were killed)");
+    const [shell, helper] = readFileSync(pids, "utf8").trim().split(" ").map(Number);
+    for (let i = 0; i < 100 && (alive(shell) || alive(helper)); i++) await Bun.sleep(20);
+    expect([alive(shell), alive(helper)]).toEqual([false, false]);
+    expect(conversionsLeft()).toEqual([]);
+    expect((await get(`/api/v1/deals/${res.json.deal_id}/documents`)).documents[0].status).toBe("failed");
+  }, 30_000);
+
+  test("soffice exits 0 but writes no PDF: the run fails with that error", async () => {
+    setup();
+    fakeSoffice("exit 0");
+    const res = await upload(docxFile(["Ledgerly memo."]), "memo.docx");
+    expect(res.status).toBe(202);
+    await runAll();
+    const status = await get(`/api/v1/deals/${res.json.deal_id}/analysis`);
+    expect(status.status).toBe("failed");
+    expect(status.error).toBe(
+      "memo.docx: LibreOffice exited without an error but wrote no PDF (the file may be damaged, password-protected or not really an Office document)",
+    );
+    expect(conversionsLeft()).toEqual([]);
+  }, 30_000);
+
+  test("soffice fails: the run's error carries its exit code and last line of output", async () => {
+    setup();
+    fakeSoffice('echo "Error: source file could not be loaded" >&2\nexit 81');
+    const res = await upload(docxFile(["Ledgerly memo."]), "memo.docx");
+    await runAll();
+    expect((await get(`/api/v1/deals/${res.json.deal_id}/analysis`)).error).toBe("memo.docx: LibreOffice could not convert the file to PDF (exit 81: Error: source file could not be loaded)");
+  }, 30_000);
+});
+
+/** The Ledgerly deck as slides: the first sentence the title, the rest the body. */
+const LEDGERLY_SLIDES: DeckSpec = {
+  slug: "ledgerly",
+  name: "Ledgerly",
+  domain: "ledgerly.io",
+  kind: "company",
+  richness: "rich",
+  format: "pptx",
+  pipeline: "new",
+  daysAgo: 1,
+  slides: LEDGERLY_DECK.map((text) => {
+    const [title, ...rest] = text.split(". ");
+    return { title, lines: [rest.join(". ")] };
+  }),
+};
+
+/** A legacy PowerPoint 97 file, made by LibreOffice from the PPTX. */
+async function legacyPpt(pptx: Uint8Array): Promise<Uint8Array> {
+  const work = tempDir("dealgraph-ppt-");
+  writeFileSync(join(work, "deck.pptx"), pptx);
+  const proc = Bun.spawn([findLibreOffice()!, `-env:UserInstallation=file://${work}/profile`, "--headless", "--convert-to", "ppt", "--outdir", work, join(work, "deck.pptx")], {
+    stdout: "ignore",
+    stderr: "ignore",
+    env: { ...process.env, HOME: work },
+  });
+  expect(await proc.exited).toBe(0);
+  return new Uint8Array(await Bun.file(join(work, "deck.ppt")).arrayBuffer());
+}
+
+describe("real LibreOffice", () => {
+  test.skipIf(!findLibreOffice())(
+    "a PPTX and a legacy PPT are converted to PDF, a page per slide, and analysed like any deck",
+    async () => {
+      setup();
+      const pptx = deckPptx(LEDGERLY_SLIDES);
+      const ppt = await legacyPpt(pptx);
+      expect([detectFileKind(pptx), detectFileKind(ppt)]).toEqual(["pptx", "ppt"]);
+      for (const [bytes, name, contentType] of [
+        [pptx, "Ledgerly deck.pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation"],
+        [ppt, "Ledgerly deck.ppt", "application/vnd.ms-powerpoint"],
+      ] as const) {
+        const res = await upload(bytes, name);
+        expect(res.status, name).toBe(202);
+        await runAll();
+        const deal = await get(`/api/v1/deals/${res.json.deal_id}?view=full`);
+        expect(deal.analysis_status, name).toBe("succeeded");
+        expect(deal.round, name).toMatchObject({ stage: "seed", amount: 4_000_000, currency: "USD" });
+        const doc = (await get(`/api/v1/deals/${res.json.deal_id}/documents`)).documents[0];
+        expect(doc, name).toMatchObject({ filename: name, content_type: contentType, status: "extracted", page_count: LEDGERLY_DECK.length });
+        const traction = deal.analysis.sections.find((s: any) => s.key === "traction");
+        expect(traction.evidence[0], name).toMatchObject({ document_id: doc.document_id, page: 3 });
+      }
+      expect(conversionsLeft()).toEqual([]);
+    },
+    240_000,
+  );
+});
