@@ -53,7 +53,7 @@ type Marked = { [BODY_PROBLEM]: ApiError };
 const mark = (problem: ApiError): Marked => ({ [BODY_PROBLEM]: problem });
 const badBody = (msg: string, type: string) => mark(new ApiError(422, [{ loc: ["body"], msg, type }]));
 const unsupportedMedia = (got: string) =>
-  mark(new ApiError(415, `This endpoint expects application/json (or no body at all); the request sent ${got}. Nothing was changed.`));
+  mark(new ApiError(415, `This endpoint expects application/json; the request sent ${got}. Nothing was changed.`));
 
 /** Elysia hands a parser the media type without its parameters, or "" when there is none. */
 async function deferredJson({ request }: { request: Request }, contentType: string): Promise<unknown> {
