@@ -69,6 +69,7 @@ const CONFLICTS: Record<string, string> = {
   addDealDocuments: "The deal's analysis is still running; add documents once it has finished",
   startResearch: "This idempotency_key was already used in another workspace",
   createWebhook: "The URL is already registered as a webhook of this organization",
+  redeliverWebhookDelivery: "An attempt of this delivery is in flight; Retry-After says when to try again",
 };
 const ACTIONS = new Set(["analyzeDeal", "analyzeUpload", "addDealDocuments", "analyzeFounder", "startResearch"]);
 

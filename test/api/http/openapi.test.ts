@@ -143,7 +143,7 @@ describe("what every operation of a kind documents", () => {
 
   test("409 where an operation can return it; X-Actions-* on actions' 202 and 429", async () => {
     const { ops } = await operations();
-    for (const id of ["rotateApiKey", "analyzeDeal", "analyzeUpload", "startResearch", "createWebhook", "addDealDocuments"]) {
+    for (const id of ["rotateApiKey", "analyzeDeal", "analyzeUpload", "startResearch", "createWebhook", "addDealDocuments", "redeliverWebhookDelivery"]) {
       expect(byId(ops, id).responses["409"]?.content["application/json"].schema.$ref, id).toBe("#/components/schemas/Error");
     }
     expect(byId(ops, "getMe").responses["409"]).toBeUndefined();
