@@ -26,8 +26,14 @@ export function runEvents(deps: Deps, principal: Principal, run: Run, headers: R
       }
     };
     const unsubscribe = deps.bus.subscribe<Run>(runTopic(run.id), emit);
-    // Re-read after subscribing, so a change between the caller's read and now is not missed.
-    emit(actions.get(run.id) ?? run);
+    // Re-read after subscribing, so a change between the caller's read and now is not missed. A run
+    // gone meanwhile ends the stream with `error` (what eventStream sends when start throws).
+    const current = actions.get(run.id);
+    if (!current) {
+      unsubscribe();
+      throw new Error(`The run ${run.id} no longer exists`);
+    }
+    emit(current);
     return unsubscribe;
   });
 }

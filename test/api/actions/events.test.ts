@@ -2,14 +2,16 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { openStreamCount } from "../../../src/http/sse.ts";
 import { runEvents } from "../../../src/modules/actions/actions.events.ts";
-import { actionsService, statusView } from "../../../src/modules/actions/actions.service.ts";
+import { actionsService, runTopic, statusView, type Run } from "../../../src/modules/actions/actions.service.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { principalOf, seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
 let server: ReturnType<typeof Bun.serve> | null = null;
+const readRuns = new Map<string, Run>();
 afterEach(() => {
+  readRuns.clear();
   server?.stop(true);
   server = null;
   t?.close();
@@ -25,6 +27,8 @@ function setup(env: Record<string, string> = {}) {
   const principal = principalOf(t.deps, f.keys.write.secret);
   // The route shape every action's /events endpoint has; mounted here on the real app.
   t.app.get("/test/runs/:id/events", ({ params }) => runEvents(t.deps, principal, actions.get(params.id)!, {}, (r) => statusView(r, t.clock.now())));
+  // The same, with the run as a route read it a moment before the stream starts.
+  t.app.get("/test/read-runs/:id/events", ({ params }) => runEvents(t.deps, principal, readRuns.get(params.id)!, {}, (r) => statusView(r, t.clock.now())));
   server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => t.app.handle(req) });
   const run = t.deps.db.transaction(() => actions.dispatch(principal, KIND.kind, "deal-9", {})).run;
   return { actions, run };
@@ -128,5 +132,17 @@ describe("run event streams", () => {
     expect(fourth.status).toBe(200);
     b.abort();
     await fourth.body?.cancel();
+  });
+
+  test("a run gone between the route's read and the stream's start: `error` with a detail, then the stream closes and frees its slot", async () => {
+    const { run } = setup();
+    readRuns.set(run.id, actionsService(t.deps).get(run.id)!);
+    t.deps.db.$client.query("DELETE FROM action_runs WHERE id = ?").run(run.id);
+    const res = await fetch(`http://127.0.0.1:${server!.port}/test/read-runs/${run.id}/events`);
+    expect(res.status).toBe(200);
+    const frames = await readFrames(res);
+    expect(frames).toEqual([{ event: "error", data: { detail: "The stream could not start; poll the status URL instead." } }]);
+    expect(openStreamCount(t.deps, f.keys.write.id)).toBe(0);
+    expect(t.deps.bus.listenerCount(runTopic(run.id))).toBe(0);
   });
 });

@@ -47,3 +47,15 @@ describe("POST /api/v1/deals/{deal_id}/documents", () =>
       foreignPath: (f, t) => `/api/v1/deals/${settledDeal(t, f.keys.otherOrgWrite.secret)}/documents`,
     }),
   ));
+
+describe("GET /api/v1/deals/{deal_id}/analysis/events", () =>
+  runScenarios(
+    // On a finished run a permitted stream sends its terminal state and `done`, then closes.
+    authScenarios({
+      method: "GET",
+      path: (f, t) => `/api/v1/deals/${settledDeal(t, f.keys.write.secret)}/analysis/events`,
+      scope: "read",
+      ok: 200,
+      foreignPath: (f, t) => `/api/v1/deals/${settledDeal(t, f.keys.otherOrgWrite.secret)}/analysis/events`,
+    }),
+  ));
