@@ -10,8 +10,8 @@ import { parseArgs } from "node:util";
 import { generateFirm, rng, type FirmManifest } from "./gen-data.ts";
 import { renderIcs, renderVcard, type CalEvent } from "./network/calendar.ts";
 import { addr, body, DAY, makeId, renderMboxEntry, subject, type Addr, type Msg } from "./network/mail.ts";
-import { partnerNetwork, type PartnerSizes } from "./network/partner.ts";
-import { generatePeople, slug, type Person } from "./network/people.ts";
+import { partnerNetwork, type PartnerNetwork, type PartnerSizes } from "./network/partner.ts";
+import { generatePeople, pipelineFounder, slug, type Person } from "./network/people.ts";
 
 export type NetworkOptions = {
   seed?: number;
@@ -20,6 +20,8 @@ export type NetworkOptions = {
   people?: number;
   /** Per team member (defaults: 900 contacts, 6,000 messages, 500 meetings). */
   sizes?: Partial<PartnerSizes>;
+  /** Companies in the firm's deal flow: their CEOs get introduced to the team (see pipelineIntros). */
+  pipeline?: { name: string; domain: string }[];
 };
 
 export type NetworkFiles = { email: string; name: string; mbox: string; ics: string; vcf: string };
@@ -79,6 +81,38 @@ function teamTraffic(firm: FirmManifest, now: number, seed: number, universe: Pe
   return { mail, events };
 }
 
+/**
+ * Founders of companies in the firm's deal flow, each introduced to one partner by that partner's
+ * closest contact (two emails in the last year with the founder on copy) and known to the partner
+ * only from a contact card: what the reach job finds as a CEO whose round the firm has on record.
+ */
+function pipelineIntros(r: ReturnType<typeof rng>, now: number, member: Addr, net: PartnerNetwork, companies: { name: string; domain: string }[], teamEmails: Set<string>) {
+  // The closest person in the partner's address book (a mailbox's busiest senders are often newsletters).
+  const known = new Set(net.cards.map((p) => p.email));
+  const counts = new Map<string, { addr: Addr; n: number }>();
+  for (const m of net.msgs) {
+    for (const a of [m.from, ...m.to]) {
+      if (a.email === member.email || teamEmails.has(a.email) || !known.has(a.email)) continue;
+      const c = counts.get(a.email) ?? { addr: a, n: 0 };
+      c.n++;
+      counts.set(a.email, c);
+    }
+  }
+  const closest = [...counts.values()].sort((a, b) => b.n - a.n)[0]?.addr;
+  const msgs: Msg[] = [];
+  const cards: Person[] = [];
+  if (!closest) return { msgs, cards };
+  for (const company of companies) {
+    const founder = pipelineFounder(r, company);
+    cards.push(founder);
+    for (const daysAgo of [r.int(20, 150), r.int(160, 330)]) {
+      const at = now - daysAgo * DAY + r.int(9, 17) * 3600_000;
+      msgs.push({ at, from: closest, to: [member], cc: [addr(founder)], subject: `Intro: ${company.name}`, id: makeId(r, closest), inReplyTo: null, extra: [], body: body(r, closest) });
+    }
+  }
+  return { msgs, cards };
+}
+
 /** Generates and writes the network; returns the files per team member and what they hold. */
 export function writeNetwork(outDir: string, firm: FirmManifest, opts: NetworkOptions): { files: NetworkFiles[]; counts: NetworkCounts } {
   const seed = opts.seed ?? 7;
@@ -93,8 +127,11 @@ export function writeNetwork(outDir: string, firm: FirmManifest, opts: NetworkOp
   firm.team.forEach((member, i) => {
     const r = rng(seed * 1000 + i + 1);
     const net = partnerNetwork(r, now, addr(member), people, 1000, sizes, firm.org.domain);
+    const mine = (opts.pipeline ?? []).filter((_, k) => k % firm.team.length === i).slice(0, 2);
+    const intros = pipelineIntros(rng(seed * 1000 + 500 + i), now, addr(member), net, mine, new Set(firm.team.map((m) => m.email)));
+    net.cards.push(...intros.cards);
     const base = join(dir, slug(member.name));
-    const msgs = [...net.msgs, ...team.mail.get(member.email)!];
+    const msgs = [...net.msgs, ...intros.msgs, ...team.mail.get(member.email)!];
     const events = [...net.events, ...team.events.get(member.email)!];
     const f: NetworkFiles = { email: member.email, name: member.name, mbox: `${base}.mbox`, ics: `${base}.ics`, vcf: `${base}.vcf` };
     counts.bytes += writeMbox(f.mbox, msgs);

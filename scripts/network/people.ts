@@ -140,3 +140,18 @@ export function generatePeople(seed: number, size: number): { people: Person[]; 
   }
   return { people: people.slice(0, size), companies: comps };
 }
+
+/** The chief executive of a company in the firm's deal flow, as an address book holds them (title "CEO" or "Co-founder & CEO"). */
+export function pipelineFounder(r: Rng, company: { name: string; domain: string }): Person {
+  const [first, last] = [r.pick(FIRST), r.pick(LAST)];
+  return {
+    name: `${first} ${last}`,
+    email: `${slug(first)}@${company.domain}`,
+    altEmail: null,
+    title: r.chance(0.5) ? "CEO" : "Co-founder & CEO",
+    company: company.name,
+    linkedinUrl: null,
+    location: r.pick(CITIES),
+    kind: "founder",
+  };
+}

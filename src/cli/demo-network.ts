@@ -6,6 +6,7 @@ import { findJob } from "../../jobs/index.ts";
 import type { FirmManifest } from "../../scripts/gen-data.ts";
 import { writeNetwork } from "../../scripts/gen-network.ts";
 import type { Deps } from "../deps.ts";
+import { dealsService } from "../modules/deals/deals.service.ts";
 import { importCalendar, importContacts, importMail } from "../modules/network/import/network.import.ts";
 import { users } from "../modules/orgs/orgs.sql.ts";
 
@@ -13,9 +14,17 @@ const n = (x: number) => x.toLocaleString("en-US");
 
 export async function loadDemoNetwork(deps: Deps, firm: FirmManifest, sourceDir: string, progress: (line: string) => void): Promise<void> {
   const started = performance.now();
-  const { files, counts } = writeNetwork(sourceDir, firm, { seed: 7, now: deps.clock.now() });
+  // Companies in the deal flow (the deals are loaded first): some of their CEOs get introduced to the team.
+  const lead = deps.db.select({ orgId: users.orgId }).from(users).where(eq(users.email, firm.team[0].email)).get();
+  const pipeline = lead?.orgId
+    ? dealsService(deps)
+        .list(lead.orgId, { limit: 200, offset: 0 })
+        .deals.filter((d) => d.kind === "company" && d.company_name && d.domain && ["new", "screening", "diligence", "ic"].includes(d.stage))
+        .map((d) => ({ name: d.company_name!, domain: d.domain! }))
+    : [];
+  const { files, counts } = writeNetwork(sourceDir, firm, { seed: 7, now: deps.clock.now(), pipeline });
   progress(
-    `generated ${n(counts.messages)} messages, ${n(counts.events)} calendar events and ${n(counts.cards)} contact cards ` +
+    `${pipeline.length ? `${pipeline.length} companies of the deal flow introduced; ` : ""}generated ${n(counts.messages)} messages, ${n(counts.events)} calendar events and ${n(counts.cards)} contact cards ` +
       `(${(counts.bytes / 1e6).toFixed(1)} MB) in ${Math.round(performance.now() - started)} ms`,
   );
   for (const f of files) {

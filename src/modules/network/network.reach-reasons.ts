@@ -38,7 +38,7 @@ export function founderReason(person: CandidatePerson, deal: BookDeal | null): s
   const at = person.company && !title.includes(person.company) ? ` at ${person.company}` : "";
   if (FOUNDER_TITLE.test(title)) return `${title}${at}`;
   // Without a company of their own on record, the deal matched by their email domain names it.
-  if (CEO_TITLE.test(title) && deal) return `${title}${at || (deal.name ? ` at ${deal.name}` : "")}, whose round is in the firm's pipeline (${deal.pipelineStage})`;
+  if (CEO_TITLE.test(title) && deal) return `${title}${at || (deal.name ? ` at ${deal.name}` : "")}, a company in the firm's deal flow (stage: ${deal.pipelineStage})`;
   return null;
 }
 

@@ -113,8 +113,8 @@ describe("reach candidates", () => {
     twice({ email: "lee@mediq.health", name: "Lee Medi", title: "Founder & CEO" });
     computeReachCandidates(t.deps, book);
     const c = await byName();
-    expect(c["Cara Stack"].fit_reasons[0]).toBe("CEO at Carbonstack, whose round is in the firm's pipeline (diligence)");
-    expect(c["Vic Volt"].fit_reasons[0]).toBe("CEO at Voltway, whose round is in the firm's pipeline (new)");
+    expect(c["Cara Stack"].fit_reasons[0]).toBe("CEO at Carbonstack, a company in the firm's deal flow (stage: diligence)");
+    expect(c["Vic Volt"].fit_reasons[0]).toBe("CEO at Voltway, a company in the firm's deal flow (stage: new)");
     // Tallybook counts once, at the stage of the first of its two holdings.
     expect(c["Cara Stack"].fit_reasons[2]).toBe("Raising a seed round (per their deal, Carbonstack): seed is the stage of 4 of the firm's 9 holdings and 1 of its 3 deals with a known round");
     expect(c["Vic Volt"].fit_reasons[2]).toBe("Raising a Series B round (per their deal, Voltway): Series B is the stage of 1 of the firm's 9 holdings and 1 of its 3 deals with a known round");
@@ -250,7 +250,7 @@ describe("the reach-candidates job", () => {
     const c = await byName();
     // The book: Acme Robotics (two funds' holdings of one company), Bolt Payments (fintech, seed), Cedar Health, Delta AI (seed), Échelle (seed).
     expect(c["Sam Founder"].fit_reasons[1]).toBe("Fintech, from their title: the firm has backed 1 fintech company (Bolt Payments) and has seen 1 fintech deal");
-    expect(c["Tia Pay"].fit_reasons[0]).toBe("CEO at Paystack Two, whose round is in the firm's pipeline (screening)");
+    expect(c["Tia Pay"].fit_reasons[0]).toBe("CEO at Paystack Two, a company in the firm's deal flow (stage: screening)");
     expect(c["Tia Pay"].fit_reasons[2]).toBe("Raising a seed round (per their deal, Paystack Two): seed is the stage of 3 of the firm's 5 holdings and 1 of its 1 deal with a known round");
     expect(await candidates(f.keys.otherOrgWrite.secret)).toEqual([]);
   });
