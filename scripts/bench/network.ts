@@ -59,7 +59,7 @@ const org = orgsService(deps).createOrg("Bench Ventures");
 const users = Array.from({ length: USERS }, (_, i) =>
   orgsService(deps).createUser({ orgId: org.id, email: `partner${i}@bench.vc`, name: `Partner ${i}`, shareNetwork: i % 10 !== 9 }),
 );
-const key = apiKeysService(deps).create({ userId: users[0].id, scope: "read", dailyRequests: 100_000_000 }).secret;
+const key = apiKeysService(deps).create({ userId: users[0].id, scope: "read", dailyRequests: 10_000_000 }).secret;
 const domains = Array.from({ length: Math.ceil(PERSONS / 10) }, (_, i) => `company${i}.com`);
 const personIds: string[] = [];
 sqlite.transaction(() => {
