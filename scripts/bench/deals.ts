@@ -14,7 +14,7 @@
 //      10,000 deals (seeded by direct SQL, with a run each and a real analysis' JSON): p50/p99.
 //      Baseline: the same SQL statements run alone through bun:sqlite.
 //
-//   bun scripts/bench/deals.ts [--runs 5] [--requests 2000] [--keep DIR]
+//   bun scripts/bench/deals.ts [--runs 5] [--requests 2000] [--keep DIR] [--only analysis|convert|upload|list]
 import type { Database } from "bun:sqlite";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -38,7 +38,7 @@ import { deckPdf, deckPptx, generateDeals, longDeck } from "../gen-deals.ts";
 import { Child, cleanEnv } from "../lib/child-process.ts";
 
 const { values: opts } = parseArgs({
-  options: { runs: { type: "string", default: "5" }, requests: { type: "string", default: "2000" }, keep: { type: "string" }, "serve-child": { type: "boolean" }, "data-dir": { type: "string" } },
+  options: { only: { type: "string" }, runs: { type: "string", default: "5" }, requests: { type: "string", default: "2000" }, keep: { type: "string" }, "serve-child": { type: "boolean" }, "data-dir": { type: "string" } },
 });
 
 /** Seeds an org with a write key and opens the data dir the way `serve` does. */
@@ -61,6 +61,9 @@ if (opts["serve-child"]) {
   await new Promise(() => {}); // until killed
 }
 
+const SECTIONS = ["analysis", "convert", "upload", "list"] as const;
+if (opts.only && !SECTIONS.includes(opts.only as never)) throw new Error(`--only takes one of ${SECTIONS.join(", ")}`);
+const runs = (section: (typeof SECTIONS)[number]) => !opts.only || opts.only === section;
 const RUNS = Number(opts.runs);
 const REQUESTS = Number(opts.requests);
 const DEALS = 10_000;
@@ -92,46 +95,50 @@ async function bareExtract() {
   return (await extractText(pdf, { mergePages: false })).text as string[];
 }
 
-const runTimes: number[] = [];
-const wallTimes: number[] = [];
-let sample: any = null;
-for (let i = 0; i < RUNS + 1; i++) {
-  const form = new FormData();
-  form.append("file", new Blob([pdf30]), "deck-30.pdf");
-  form.append("company_name", `${rich.name} ${i}`);
-  const { deal_id } = await call("POST", "/api/v1/deals/analyze/upload", form);
-  const runner = startRunner(deps, actionHandlers(deps), { pollMs: 60_000 });
-  const start = performance.now();
-  runner.pump();
-  await runner.idle();
-  const wall = performance.now() - start;
-  await runner.stop();
-  const run = sqlite.query<{ status: string; started_at: string; finished_at: string }, [string]>("SELECT status, started_at, finished_at FROM action_runs WHERE subject_id = ?").get(deal_id)!;
-  if (run.status !== "succeeded") throw new Error(`the analysis ${run.status}`);
-  if (i === 0) continue; // warm-up
-  runTimes.push(Date.parse(run.finished_at) - Date.parse(run.started_at));
-  wallTimes.push(wall);
-  sample = await call("GET", `/api/v1/deals/${deal_id}?view=full`);
+if (runs("analysis")) {
+  const runTimes: number[] = [];
+  const wallTimes: number[] = [];
+  let sample: any = null;
+  for (let i = 0; i < RUNS + 1; i++) {
+    const form = new FormData();
+    form.append("file", new Blob([pdf30]), "deck-30.pdf");
+    form.append("company_name", `${rich.name} ${i}`);
+    const { deal_id } = await call("POST", "/api/v1/deals/analyze/upload", form);
+    const runner = startRunner(deps, actionHandlers(deps), { pollMs: 60_000 });
+    const start = performance.now();
+    runner.pump();
+    await runner.idle();
+    const wall = performance.now() - start;
+    await runner.stop();
+    const run = sqlite.query<{ status: string; started_at: string; finished_at: string }, [string]>("SELECT status, started_at, finished_at FROM action_runs WHERE subject_id = ?").get(deal_id)!;
+    if (run.status !== "succeeded") throw new Error(`the analysis ${run.status}`);
+    if (i === 0) continue; // warm-up
+    runTimes.push(Date.parse(run.finished_at) - Date.parse(run.started_at));
+    wallTimes.push(wall);
+    sample = await call("GET", `/api/v1/deals/${deal_id}?view=full`);
+  }
+  const pagesRead = (await bareExtract()).length;
+  const bareTimes: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    await bareExtract();
+    bareTimes.push(performance.now() - start);
+  }
+  log(`Analysis of a ${pagesRead}-page deck (${mb(pdf30.byteLength)}), built-in engine, ${RUNS} runs (score ${sample.score}, ${sample.analysis.sections.filter((s: any) => s.score !== null).length}/${sample.analysis.sections.length} sections scored)`);
+  log(`  dealgraph   run median ${ms(median(runTimes))} ms   max ${ms(Math.max(...runTimes))} ms   (wall around the runner: median ${ms(median(wallTimes))} ms)`);
+  log(`  bare unpdf  median ${ms(median(bareTimes))} ms (text extraction alone)`);
+  log(`  ratio       ${(median(runTimes) / median(bareTimes)).toFixed(2)}x (dealgraph / bare)`);
+  log(`  target      < ${TARGET.analysisMs} ms: ${Math.max(...runTimes) < TARGET.analysisMs ? "met" : "NOT MET"} (slowest run)`);
 }
-const pagesRead = (await bareExtract()).length;
-const bareTimes: number[] = [];
-for (let i = 0; i < RUNS; i++) {
-  const start = performance.now();
-  await bareExtract();
-  bareTimes.push(performance.now() - start);
-}
-log(`Analysis of a ${pagesRead}-page deck (${mb(pdf30.byteLength)}), built-in engine, ${RUNS} runs (score ${sample.score}, ${sample.analysis.sections.filter((s: any) => s.score !== null).length}/${sample.analysis.sections.length} sections scored)`);
-log(`  dealgraph   run median ${ms(median(runTimes))} ms   max ${ms(Math.max(...runTimes))} ms   (wall around the runner: median ${ms(median(wallTimes))} ms)`);
-log(`  bare unpdf  median ${ms(median(bareTimes))} ms (text extraction alone)`);
-log(`  ratio       ${(median(runTimes) / median(bareTimes)).toFixed(2)}x (dealgraph / bare)`);
-log(`  target      < ${TARGET.analysisMs} ms: ${Math.max(...runTimes) < TARGET.analysisMs ? "met" : "NOT MET"} (slowest run)`);
 
 // ---------------------------------------------------------------------------------------------
 // 2. PPTX conversion by LibreOffice
 
 log("");
 const soffice = findLibreOffice();
-if (!soffice) log("PPTX conversion: skipped, LibreOffice is not installed (soffice/libreoffice not on PATH)");
+if (!runs("convert")) {
+  // skipped by --only
+} else if (!soffice) log("PPTX conversion: skipped, LibreOffice is not installed (soffice/libreoffice not on PATH)");
 else {
   const pptxPath = join(dir, "deck-30.pptx");
   writeFileSync(pptxPath, deckPptx(deck30));
@@ -159,158 +166,180 @@ else {
 
 const procStatus = (pid: number, field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) * 1024;
 
-const child = new Child(["bun", import.meta.path, "--serve-child", "--data-dir", join(dir, "child")], { env: cleanEnv({ PATH: `${join(import.meta.dir, "../../node_modules/.bin")}:${process.env.PATH}` }) });
-try {
-  const [, url, childKey] = await child.waitForLine(/^listening on (\S+) key (\S+)$/, 30_000, "the bench server");
-  const upload = async (bytes: Uint8Array, name: string) => {
-    const form = new FormData();
-    form.append("file", new Blob([bytes]), name);
-    form.append("company_name", name);
-    const res = await fetch(`${url}/api/v1/deals/analyze/upload`, { method: "POST", body: form, headers: { authorization: `Bearer ${childKey}` } });
-    const text = await res.text();
-    if (res.status !== 202) throw new Error(`upload: ${res.status} ${text}`);
-  };
-  // A real PDF, padded with incompressible bytes after %%EOF to just under the 50 MB cap.
-  const size = 50 * MB - 64 * 1024;
-  const big = new Uint8Array(size);
-  big.set(pdf30);
-  big.set(new TextEncoder().encode("\n%"), pdf30.byteLength);
-  const r = rng(9);
-  for (let i = pdf30.byteLength + 2; i < size; i += 4) new DataView(big.buffer).setUint32(i, Math.floor(r.next() * 2 ** 32), true);
-  await upload(pdf30, "warm-up.pdf");
-  Bun.gc(true);
-  await Bun.sleep(300);
-  const before = procStatus(child.pid, "VmRSS");
-  let clearedPeak = true;
+if (runs("upload")) {
+  const child = new Child(["bun", import.meta.path, "--serve-child", "--data-dir", join(dir, "child")], { env: cleanEnv({ PATH: `${join(import.meta.dir, "../../node_modules/.bin")}:${process.env.PATH}` }) });
   try {
-    writeFileSync(`/proc/${child.pid}/clear_refs`, "5"); // resets VmHWM to the current RSS
-  } catch {
-    clearedPeak = false;
+    const [, url, childKey] = await child.waitForLine(/^listening on (\S+) key (\S+)$/, 30_000, "the bench server");
+    const upload = async (bytes: Uint8Array, name: string) => {
+      const form = new FormData();
+      form.append("file", new Blob([bytes]), name);
+      form.append("company_name", name);
+      const res = await fetch(`${url}/api/v1/deals/analyze/upload`, { method: "POST", body: form, headers: { authorization: `Bearer ${childKey}` } });
+      const text = await res.text();
+      if (res.status !== 202) throw new Error(`upload: ${res.status} ${text}`);
+    };
+    // A real PDF, padded with incompressible bytes after %%EOF to just under the 50 MB cap.
+    const size = 50 * MB - 64 * 1024;
+    const big = new Uint8Array(size);
+    big.set(pdf30);
+    big.set(new TextEncoder().encode("\n%"), pdf30.byteLength);
+    const r = rng(9);
+    for (let i = pdf30.byteLength + 2; i + 4 <= size; i += 4) new DataView(big.buffer).setUint32(i, Math.floor(r.next() * 2 ** 32), true);
+    await upload(pdf30, "warm-up.pdf");
+    Bun.gc(true);
+    await Bun.sleep(300);
+    const before = procStatus(child.pid, "VmRSS");
+    let clearedPeak = true;
+    try {
+      writeFileSync(`/proc/${child.pid}/clear_refs`, "5"); // resets VmHWM to the current RSS
+    } catch {
+      clearedPeak = false;
+    }
+    let sampled = before;
+    const sampler = setInterval(() => (sampled = Math.max(sampled, procStatus(child.pid, "VmRSS"))), 2);
+    const start = performance.now();
+    await upload(big, "big-deck.pdf");
+    const took = performance.now() - start;
+    clearInterval(sampler);
+    const peak = Math.max(sampled, clearedPeak ? procStatus(child.pid, "VmHWM") : 0);
+    const growth = peak - before;
+    log("");
+    log(`50 MB upload (${mb(size)}) over real HTTP to the server (a child process), until the 202: ${ms(took)} ms`);
+    log(`  baseline    RSS before ${mb(before)}`);
+    log(`  dealgraph   peak RSS ${mb(peak)} (${clearedPeak ? "VmHWM reset before the upload, and" : ""} VmRSS sampled every 2 ms), growth ${mb(growth)}`);
+    log(`  ratio       growth / file ${(growth / size).toFixed(2)}x`);
+    log(`  target      growth < ${TARGET.uploadGrowthX}x the file: ${growth < TARGET.uploadGrowthX * size ? "met" : "NOT MET"}`);
+  } finally {
+    child.proc.kill();
+    await child.proc.exited;
   }
-  let sampled = before;
-  const sampler = setInterval(() => (sampled = Math.max(sampled, procStatus(child.pid, "VmRSS"))), 2);
-  const start = performance.now();
-  await upload(big, "big-deck.pdf");
-  const took = performance.now() - start;
-  clearInterval(sampler);
-  const peak = Math.max(sampled, clearedPeak ? procStatus(child.pid, "VmHWM") : 0);
-  const growth = peak - before;
-  log("");
-  log(`50 MB upload (${mb(size)}) over real HTTP to the server (a child process), until the 202: ${ms(took)} ms`);
-  log(`  baseline    RSS before ${mb(before)}`);
-  log(`  dealgraph   peak RSS ${mb(peak)} (${clearedPeak ? "VmHWM reset before the upload, and" : ""} VmRSS sampled every 2 ms), growth ${mb(growth)}`);
-  log(`  ratio       growth / file ${(growth / size).toFixed(2)}x`);
-  log(`  target      growth < ${TARGET.uploadGrowthX}x the file: ${growth < TARGET.uploadGrowthX * size ? "met" : "NOT MET"}`);
-} finally {
-  child.proc.kill();
-  await child.proc.exited;
 }
 
 // ---------------------------------------------------------------------------------------------
 // 4. List and detail over 10,000 deals
 
-const STAGES = ["new", "screening", "diligence", "ic", "invested", "passed"];
-const facts = sqlite.query<{ facts: string; analysis: string }, []>("SELECT facts, analysis FROM deals WHERE analysis IS NOT NULL LIMIT 1").get()!;
-let t0 = performance.now();
-const seedRand = rng(42);
-const ids: string[] = [];
-sqlite.transaction(() => {
-  const deal = sqlite.prepare(
-    `INSERT INTO deals (id, org_id, created_by, company_name, domain, website, kind, stage, source, target_key, score, score_confidence, facts, analysis, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'upload', ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const run = sqlite.prepare(
-    `INSERT INTO action_runs (id, org_id, user_id, key_id, kind, subject_id, status, input, attempts, created_at, started_at, finished_at)
-     VALUES (?, ?, ?, NULL, 'deal_analysis', ?, ?, '{}', 1, ?, ?, ?)`,
-  );
-  const base = Date.UTC(2024, 0, 1);
-  for (let i = 0; i < DEALS; i++) {
-    const id = Bun.randomUUIDv7();
-    const name = `Company ${String(i).padStart(5, "0")} ${seedRand.pick(["Labs", "AI", "Pay", "Health", "Grid"])}`;
-    const at = new Date(base + i * 3_600_000).toISOString();
-    const status = seedRand.chance(0.9) ? "succeeded" : seedRand.pick(["failed", "queued", "running"]);
-    deal.run(id, org.id, user.id, name, `c${i}.io`, `https://c${i}.io`, i % 10 === 0 ? "fund" : "company", seedRand.pick(STAGES), `name:${name.toLowerCase().replace(/[^a-z0-9]+/g, "")}`,
-      status === "succeeded" ? seedRand.int(20, 90) : null, status === "succeeded" ? 0.75 : null, status === "succeeded" ? facts.facts : null, status === "succeeded" ? facts.analysis : null, at, at);
-    run.run(Bun.randomUUIDv7(), org.id, user.id, id, status, at, status === "queued" ? null : at, status === "succeeded" || status === "failed" ? at : null);
-    ids.push(id);
+if (runs("list")) {
+  const STAGES = ["new", "screening", "diligence", "ic", "invested", "passed"];
+  if (!sqlite.query("SELECT 1 FROM deals WHERE analysis IS NOT NULL LIMIT 1").get()) {
+    // --only list: one real analysis, so the seeded deals carry realistic JSON.
+    const form = new FormData();
+    form.append("file", new Blob([pdf30]), "deck-30.pdf");
+    await call("POST", "/api/v1/deals/analyze/upload", form);
+    const runner = startRunner(deps, actionHandlers(deps), { pollMs: 60_000 });
+    runner.pump();
+    await runner.idle();
+    await runner.stop();
   }
-})();
-log("");
-log(`seeded ${DEALS.toLocaleString()} deals with a run each (analysis JSON ${mb(facts.analysis.length + facts.facts.length)} per deal) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const facts = sqlite.query<{ facts: string; analysis: string }, []>("SELECT facts, analysis FROM deals WHERE analysis IS NOT NULL LIMIT 1").get()!;
+  let t0 = performance.now();
+  const seedRand = rng(42);
+  const ids: string[] = [];
+  sqlite.transaction(() => {
+    const deal = sqlite.prepare(
+      `INSERT INTO deals (id, org_id, created_by, company_name, domain, website, kind, stage, source, target_key, score, score_confidence, facts, analysis, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'upload', ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const run = sqlite.prepare(
+      `INSERT INTO action_runs (id, org_id, user_id, key_id, kind, subject_id, status, input, attempts, created_at, started_at, finished_at)
+       VALUES (?, ?, ?, NULL, 'deal_analysis', ?, ?, '{}', 1, ?, ?, ?)`,
+    );
+    const base = Date.UTC(2024, 0, 1);
+    for (let i = 0; i < DEALS; i++) {
+      const id = Bun.randomUUIDv7();
+      const name = `Company ${String(i).padStart(5, "0")} ${seedRand.pick(["Labs", "AI", "Pay", "Health", "Grid"])}`;
+      const at = new Date(base + i * 3_600_000).toISOString();
+      const status = seedRand.chance(0.9) ? "succeeded" : seedRand.pick(["failed", "queued", "running"]);
+      deal.run(id, org.id, user.id, name, `c${i}.io`, `https://c${i}.io`, i % 10 === 0 ? "fund" : "company", seedRand.pick(STAGES), `name:${name.toLowerCase().replace(/[^a-z0-9]+/g, "")}`,
+        status === "succeeded" ? seedRand.int(20, 90) : null, status === "succeeded" ? 0.75 : null, status === "succeeded" ? facts.facts : null, status === "succeeded" ? facts.analysis : null, at, at);
+      run.run(Bun.randomUUIDv7(), org.id, user.id, id, status, at, status === "queued" ? null : at, status === "succeeded" || status === "failed" ? at : null);
+      ids.push(id);
+    }
+  })();
+  log("");
+  log(`seeded ${DEALS.toLocaleString()} deals with a run each (analysis JSON ${mb(facts.analysis.length + facts.facts.length)} per deal) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-type ListQuery = { stage?: string; kind?: string; status?: string; q?: string; limit: number; offset: number };
-const lr = rng(7);
-const queries: ListQuery[] = Array.from({ length: REQUESTS }, (_, i) => {
-  const k = i % 5;
-  return {
-    ...(k === 1 ? { stage: lr.pick(STAGES) } : {}),
-    ...(k === 2 ? { kind: lr.pick(["company", "fund"]) } : {}),
-    ...(k === 3 ? { status: lr.pick(["succeeded", "failed"]) } : {}),
-    ...(k === 4 ? { q: String(lr.int(0, 999)).padStart(3, "0") } : {}),
-    limit: 50,
-    offset: k === 0 ? lr.int(0, 199) * 50 : lr.int(0, 9) * 50,
+  type ListQuery = { stage?: string; kind?: string; status?: string; q?: string; limit: number; offset: number };
+  const lr = rng(7);
+  const queries: ListQuery[] = Array.from({ length: REQUESTS }, (_, i) => {
+    const k = i % 5;
+    return {
+      ...(k === 1 ? { stage: lr.pick(STAGES) } : {}),
+      ...(k === 2 ? { kind: lr.pick(["company", "fund"]) } : {}),
+      ...(k === 3 ? { status: lr.pick(["succeeded", "failed"]) } : {}),
+      ...(k === 4 ? { q: String(lr.int(0, 999)).padStart(3, "0") } : {}),
+      limit: 50,
+      offset: k === 0 ? lr.int(0, 199) * 50 : lr.int(0, 9) * 50,
+    };
+  });
+  const toPath = (q: ListQuery) => `/api/v1/deals?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
+
+  // The bare baseline: the statements dealsService.list and detail run, alone.
+  const LIST_COLUMNS = "d.id, d.company_name, d.domain, d.website, d.kind, d.stage, d.source, d.score, d.analysis_status, d.created_at, d.updated_at";
+  function bareList(q: ListQuery) {
+    const where = ["d.org_id = $org"];
+    const params: Record<string, string | number> = { org: org.id };
+    if (q.status) (where.push("d.analysis_status = $status"), (params.status = q.status));
+    if (q.stage) (where.push("d.stage = $stage"), (params.stage = q.stage));
+    if (q.kind) (where.push("d.kind = $kind"), (params.kind = q.kind));
+    if (q.q) (where.push("lower(d.company_name) LIKE $q ESCAPE '\\'"), (params.q = `%${q.q}%`));
+    const cond = where.join(" AND ");
+    const total = sqlite.query<{ n: number }, Record<string, string | number>>(`SELECT COUNT(*) AS n FROM deals d WHERE ${cond}`).get(params)!.n;
+    const rows = sqlite
+      .query(
+        `SELECT ${LIST_COLUMNS} FROM (SELECT d.id FROM deals d WHERE ${cond} ORDER BY d.created_at DESC, d.id DESC LIMIT $limit OFFSET $offset) page
+         JOIN deals d ON d.id = page.id ORDER BY d.created_at DESC, d.id DESC`,
+      )
+      .all({ ...params, limit: q.limit, offset: q.offset });
+    return { total, rows };
+  }
+  const bareDetail = sqlite.query<{ facts: string; analysis: string }, { org: string; id: string }>(`SELECT d.* FROM deals d WHERE d.id = $id AND d.org_id = $org`);
+  const bareDetailRead = (id: string) => {
+    const row = bareDetail.get({ org: org.id, id })!;
+    return [row.facts && JSON.parse(row.facts), row.analysis && JSON.parse(row.analysis)];
   };
-});
-const toPath = (q: ListQuery) => `/api/v1/deals?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
 
-// The bare baseline: the statements dealsService.list and detail run, alone.
-const LATEST_STATUS = `(SELECT status FROM action_runs a WHERE a.subject_id = d.id ORDER BY a.created_at DESC, a.id DESC LIMIT 1)`;
-function bareList(q: ListQuery) {
-  const where = ["d.org_id = $org"];
-  const params: Record<string, string | number> = { org: org.id, limit: q.limit, offset: q.offset };
-  if (q.status) (where.push(`${LATEST_STATUS} = $status`), (params.status = q.status));
-  if (q.stage) (where.push("d.stage = $stage"), (params.stage = q.stage));
-  if (q.kind) (where.push("d.kind = $kind"), (params.kind = q.kind));
-  if (q.q) (where.push("lower(d.company_name) LIKE $q ESCAPE '\\'"), (params.q = `%${q.q}%`));
-  const cond = where.join(" AND ");
-  const total = sqlite.query<{ n: number }, Record<string, string | number>>(`SELECT COUNT(*) AS n FROM deals d WHERE ${cond}`).get(params)!.n;
-  const rows = sqlite.query(`SELECT d.*, ${LATEST_STATUS} AS analysis_status FROM deals d WHERE ${cond} ORDER BY d.created_at DESC, d.id DESC LIMIT $limit OFFSET $offset`).all(params);
-  return { total, rows };
-}
-const bareDetail = sqlite.query<{ facts: string; analysis: string }, { org: string; id: string }>(`SELECT d.*, ${LATEST_STATUS} AS analysis_status FROM deals d WHERE d.id = $id AND d.org_id = $org`);
-const bareDetailRead = (id: string) => {
-  const row = bareDetail.get({ org: org.id, id })!;
-  return [row.facts && JSON.parse(row.facts), row.analysis && JSON.parse(row.analysis)];
-};
-
-async function timeEach<T>(items: T[], run: (item: T) => unknown): Promise<number[]> {
-  return (await timeBoth(items, run, () => {}))[0];
-}
-
-/** Each item through both sides, one after the other, so a noisy moment hits both alike. */
-async function timeBoth<T>(items: T[], a: (item: T) => unknown, b: (item: T) => unknown): Promise<[number[], number[]]> {
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (const item of items) {
-    let start = performance.now();
-    await a(item);
-    ta.push(performance.now() - start);
-    start = performance.now();
-    await b(item);
-    tb.push(performance.now() - start);
+  async function timeEach<T>(items: T[], run: (item: T) => unknown): Promise<number[]> {
+    return (await timeBoth(items, run, () => {}))[0];
   }
-  return [ta, tb];
+
+  /** Each item through both sides, one after the other, so a noisy moment hits both alike. */
+  async function timeBoth<T>(items: T[], a: (item: T) => unknown, b: (item: T) => unknown): Promise<[number[], number[]]> {
+    const ta: number[] = [];
+    const tb: number[] = [];
+    for (const item of items) {
+      let start = performance.now();
+      await a(item);
+      ta.push(performance.now() - start);
+      start = performance.now();
+      await b(item);
+      tb.push(performance.now() - start);
+    }
+    return [ta, tb];
+  }
+
+  for (const q of queries.slice(0, 50)) {
+    const probe = await call("GET", toPath(q));
+    const bare = bareList(q);
+    if (probe.total !== bare.total || probe.deals.map((d: any) => d.deal_id).join() !== bare.rows.map((r: any) => r.id).join()) throw new Error(`the app and the bare queries disagree on ${toPath(q)}`);
+  }
+  await timeEach(queries.slice(0, 200), (q) => call("GET", toPath(q)));
+  await timeEach(queries.slice(0, 200), bareList);
+  const [listApp, listBare] = await timeBoth(queries, (q) => call("GET", toPath(q)), bareList);
+  const detailIds = Array.from({ length: REQUESTS }, () => ids[lr.int(0, ids.length - 1)]);
+  await timeEach(detailIds.slice(0, 200), (id) => call("GET", `/api/v1/deals/${id}?view=full`));
+  const [detailApp, detailBare] = await timeBoth(detailIds, (id) => call("GET", `/api/v1/deals/${id}?view=full`), bareDetailRead);
+
+  const report = (what: string, app: number[], bare: number[], bareWhat: string) => {
+    log(what);
+    log(`  dealgraph   p50 ${ms(pct(app, 50))} ms   p99 ${ms(pct(app, 99))} ms   max ${ms(Math.max(...app))} ms`);
+    log(`  bare SQL    p50 ${ms(pct(bare, 50))} ms   p99 ${ms(pct(bare, 99))} ms (${bareWhat})`);
+    log(`  ratio       p50 ${(pct(app, 50) / pct(bare, 50)).toFixed(2)}x   p99 ${(pct(app, 99) / pct(bare, 99)).toFixed(2)}x (dealgraph / bare)`);
+  };
+  report(`GET /api/v1/deals over ${DEALS.toLocaleString()} deals, ${REQUESTS} requests (offsets, stage, kind, status and name filters; pages of 50)`, listApp, listBare, "count and page");
+  const byFilter = (k: number) => listApp.filter((_, i) => i % 5 === k);
+  log(`  by filter   p50 none ${ms(pct(byFilter(0), 50))}, stage ${ms(pct(byFilter(1), 50))}, kind ${ms(pct(byFilter(2), 50))}, status ${ms(pct(byFilter(3), 50))}, q ${ms(pct(byFilter(4), 50))} ms`);
+  report(`GET /api/v1/deals/{id}?view=full, ${REQUESTS} requests`, detailApp, detailBare, "the row and its JSON parsed");
 }
-
-const probe = await call("GET", toPath(queries[0]));
-if (probe.total !== bareList(queries[0]).total) throw new Error("the app and the bare queries disagree");
-await timeEach(queries.slice(0, 200), (q) => call("GET", toPath(q)));
-await timeEach(queries.slice(0, 200), bareList);
-const [listApp, listBare] = await timeBoth(queries, (q) => call("GET", toPath(q)), bareList);
-const detailIds = Array.from({ length: REQUESTS }, () => ids[lr.int(0, ids.length - 1)]);
-await timeEach(detailIds.slice(0, 200), (id) => call("GET", `/api/v1/deals/${id}?view=full`));
-const [detailApp, detailBare] = await timeBoth(detailIds, (id) => call("GET", `/api/v1/deals/${id}?view=full`), bareDetailRead);
-
-const report = (what: string, app: number[], bare: number[], bareWhat: string) => {
-  log(what);
-  log(`  dealgraph   p50 ${ms(pct(app, 50))} ms   p99 ${ms(pct(app, 99))} ms   max ${ms(Math.max(...app))} ms`);
-  log(`  bare SQL    p50 ${ms(pct(bare, 50))} ms   p99 ${ms(pct(bare, 99))} ms (${bareWhat})`);
-  log(`  ratio       p50 ${(pct(app, 50) / pct(bare, 50)).toFixed(2)}x   p99 ${(pct(app, 99) / pct(bare, 99)).toFixed(2)}x (dealgraph / bare)`);
-};
-report(`GET /api/v1/deals over ${DEALS.toLocaleString()} deals, ${REQUESTS} requests (offsets, stage, kind, status and name filters; pages of 50)`, listApp, listBare, "count and page");
-const byFilter = (k: number) => listApp.filter((_, i) => i % 5 === k);
-log(`  by filter   p50 none ${ms(pct(byFilter(0), 50))}, stage ${ms(pct(byFilter(1), 50))}, kind ${ms(pct(byFilter(2), 50))}, status ${ms(pct(byFilter(3), 50))}, q ${ms(pct(byFilter(4), 50))} ms`);
-report(`GET /api/v1/deals/{id}?view=full, ${REQUESTS} requests`, detailApp, detailBare, "the row and its JSON parsed");
 
 sqlite.close();
 if (!opts.keep) rmSync(dir, { recursive: true, force: true });
