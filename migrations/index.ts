@@ -14,6 +14,7 @@ import m11 from "./0011_fantastic_rhodey.sql" with { type: "text" };
 import m12 from "./0012_large_catseye.sql" with { type: "text" };
 import m13 from "./0013_uneven_hammerhead.sql" with { type: "text" };
 import m14 from "./0014_deals_list_index.sql" with { type: "text" };
+import m15 from "./0015_smart_wolf_cub.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -31,4 +32,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0012_large_catseye", sql: m12 },
   { tag: "0013_uneven_hammerhead", sql: m13 },
   { tag: "0014_deals_list_index", sql: m14 },
+  { tag: "0015_smart_wolf_cub", sql: m15 },
 ];

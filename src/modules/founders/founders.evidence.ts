@@ -39,7 +39,7 @@ export const founderEvidence = perDeps((deps: Deps) => {
   const sqlite = deps.db.$client;
   const PERSON = "SELECT id, display_name, title, company, domain, linkedin_url FROM persons";
   const byLinkedin = sqlite.query<PersonRow, [string, string]>(`${PERSON} WHERE org_id = ? AND linkedin_url = ? ORDER BY id LIMIT ${MAX_PERSONS}`);
-  const byName = sqlite.query<PersonRow, [string, string]>(`${PERSON} WHERE org_id = ? AND lower(display_name) = ? ORDER BY id LIMIT 50`);
+  const byName = sqlite.query<PersonRow, [string, string]>(`${PERSON} WHERE org_id = ? AND name_key = ? ORDER BY id LIMIT 50`);
   const domainOfDeal = sqlite.query<{ domain: string }, [string, string]>(
     "SELECT domain FROM deals WHERE org_id = ? AND lower(company_name) = ? AND domain IS NOT NULL ORDER BY updated_at DESC LIMIT 1",
   );

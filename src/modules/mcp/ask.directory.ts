@@ -123,7 +123,7 @@ export function directory(ctx: AskContext, n: Normalised) {
     }
     // A first name: the pooled people whose name starts with it ("Dana" -> Dana Scully).
     for (const r of runs.filter((r) => r.to - r.from === 1 && r.f.length >= 2).slice(0, 6)) {
-      const rows = queryPaths(ctx.deps, "p.org_id = $org AND (lower(p.display_name) = $first OR (lower(p.display_name) >= $lo AND lower(p.display_name) < $hi))", {
+      const rows = queryPaths(ctx.deps, "p.org_id = $org AND (p.name_key = $first OR (p.name_key >= $lo AND p.name_key < $hi))", {
         org: orgId,
         me: ctx.principal.userId,
         first: r.f,

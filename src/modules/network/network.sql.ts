@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { orgs, users } from "../orgs/orgs.sql.ts";
 
@@ -25,7 +24,6 @@ export const persons = sqliteTable(
   },
   (t) => [
     index("persons_org_domain_idx").on(t.orgId, t.domain),
-    index("persons_org_name_idx").on(t.orgId, sql`lower(${t.displayName})`),
     index("persons_org_name_key_idx").on(t.orgId, t.nameKey),
     index("persons_org_linkedin_idx").on(t.orgId, t.linkedinUrl),
   ],

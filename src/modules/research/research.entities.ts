@@ -51,7 +51,7 @@ export function entityFinder(deps: Deps) {
   );
   const funds = sqlite.query<{ fund_name: string }, [string]>("SELECT fund_name FROM fund_commitments WHERE org_id = ?");
   const person = sqlite.query<{ display_name: string }, [string, string]>(
-    "SELECT display_name FROM persons WHERE org_id = ? AND lower(display_name) = ? LIMIT 1",
+    "SELECT display_name FROM persons WHERE org_id = ? AND name_key = ? LIMIT 1",
   );
 
   return function entitiesIn(orgId: string, text: string): Entities {

@@ -1,0 +1,1 @@
+DROP INDEX `persons_org_name_idx`;
