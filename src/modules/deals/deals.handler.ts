@@ -56,7 +56,12 @@ export function dealAnalysisHandler(deps: Deps, opts: DealHandlerOptions = {}): 
     const deal = deals.mustGet(run.orgId, run.subjectId);
     const input = run.input as Input;
     const pages: SourcePage[] = [];
-    if (input.website_url) pages.push(...(await readWebsite(deps, input.website_url)).pages);
+    let siteTitle: string | null = null;
+    if (input.website_url) {
+      const site = await readWebsite(deps, input.website_url);
+      pages.push(...site.pages);
+      siteTitle = site.title;
+    }
     else if (input.document_url) pages.push(...(await readDocumentLink(deps, deal, input.document_url, run)));
     const all = input.website_url || input.document_url ? [] : docsOf.all(deal.id);
     // A data-room pass reads every document still readable; one a past pass could not read stays out.
@@ -97,6 +102,7 @@ export function dealAnalysisHandler(deps: Deps, opts: DealHandlerOptions = {}): 
       hints: {
         companyName: deal.company_name,
         website: deal.website,
+        siteTitle,
         // A fund stays a fund; a company deal's data room may show it is one (fund terms, LPs, prior funds).
         kind: input.detect_kind || (input.data_room && deal.kind !== "fund") ? null : deal.kind,
       },
