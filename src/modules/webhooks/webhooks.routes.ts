@@ -1,6 +1,6 @@
 // Webhook management (write scope) and the delivery ledger (read scope). The spec's four routes
 // plus, additively: one endpoint's record, one delivery with its attempts, redelivery, secret rotation.
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { jsonResponses } from "../../http/openapi.ts";
@@ -85,8 +85,8 @@ export function webhookRoutes(deps: Deps) {
       {
         auth: "write",
         params: WebhookParams,
-        // All its properties are optional, so an absent body reads as {}.
-        body: RotateSecretBody,
+        // Every property is optional, and so is the body itself (no body: the default overlap).
+        body: t.Optional(RotateSecretBody),
         detail: {
           operationId: "rotateWebhookSecret",
           tags,
