@@ -2,7 +2,12 @@
 // network graph. Progress on stderr for long files; `--json` prints the stats object on stdout.
 // A file that cannot be imported fails with `error: FILE:LINE: reason` and writes nothing; in a
 // folder of .eml files the others are imported, each failed file gets its line, and the exit code is 1.
-import { importCalendar, importContacts, importMail, type ImportOptions, type ImportStats } from "../modules/network/import/network.import.ts";
+// The mail is also the user's connected inbox: a document host's verification mail for a gated
+// submission of the user's organization that waits for it completes that verification
+// (`verified_document_links`), through the deals module's own completion.
+import type { Deps } from "../deps.ts";
+import { importCalendar, importContacts, importMail, type InboxHook, type ImportOptions, type ImportStats } from "../modules/network/import/network.import.ts";
+import { orgsService } from "../modules/orgs/orgs.service.ts";
 import { openDeps } from "./context.ts";
 import { parse, required, UsageError, type Io } from "./io.ts";
 
@@ -26,7 +31,10 @@ function progressLine(kind: NetworkImportKind, s: ImportStats): string {
 /** Skips that point at a problem in the input (not at mail that is simply no relationship): say where the first one is. */
 const UNUSABLE = new Set(["no_date", "no_sender"]);
 
-function summary(kind: NetworkImportKind, path: string, s: ImportStats): string {
+/** A mail import's stats, with the gated document analyses its verification mails let proceed. */
+export type MailImportStats = ImportStats & { verified_document_links: number };
+
+function summary(kind: NetworkImportKind, path: string, s: ImportStats | MailImportStats): string {
   const reasons = Object.entries(s.skipped_by_reason)
     .sort((a, b) => b[1]! - a[1]!)
     .map(([reason, count]) => {
@@ -35,10 +43,42 @@ function summary(kind: NetworkImportKind, path: string, s: ImportStats): string 
     })
     .join(", ");
   const failed = s.failed_files ? `; ${n(s.failed_files)} of ${n(s.files)} files failed and wrote nothing` : "";
+  const verified = "verified_document_links" in s && s.verified_document_links > 0 ? `; ${n(s.verified_document_links)} gated document link${s.verified_document_links === 1 ? "" : "s"} verified (analysis proceeds)` : "";
   return (
     `${path}: ${n(s.read)} ${UNIT[kind]} read, ${n(s.imported)} imported, ${n(s.duplicates)} duplicates, ${n(s.skipped)} skipped` +
-    `${reasons ? ` (${reasons})` : ""}; ${n(s.persons_created)} persons and ${n(s.relationships_created)} relationships created in ${(s.ms / 1000).toFixed(1)} s${failed}`
+    `${reasons ? ` (${reasons})` : ""}; ${n(s.persons_created)} persons and ${n(s.relationships_created)} relationships created in ${(s.ms / 1000).toFixed(1)} s${verified}${failed}`
   );
+}
+
+/**
+ * The inbox side of a mail import: when runs of the user's organization wait for a document
+ * host's verification mail, a hook that keeps the host's mail addressed to them; `complete` then
+ * hands each to the deals module (after the import: its transaction cannot wait for that) and
+ * counts the runs that proceed. No waiting run, no hook: the import costs what it always did.
+ */
+async function verificationInbox(deps: Deps, userId: string): Promise<{ hook?: InboxHook; complete(): Promise<number> }> {
+  const nothing = { complete: async () => 0 };
+  // An unknown user, or one of no organization: the importer itself says so.
+  const orgId = orgsService(deps).getUser(userId)?.orgId;
+  if (!orgId) return nothing;
+  // Loaded only for a mail import: the rest of the command line never needs the deals module.
+  const { inboxVerification, VERIFICATION_SENDER_DOMAINS } = await import("../modules/deals/deals.verification.inbox.ts");
+  const inbox = inboxVerification(deps);
+  const waiting = inbox.waitingAddresses(orgId);
+  if (waiting.size === 0) return nothing;
+  const kept: Buffer[] = [];
+  return {
+    hook: {
+      senderDomains: VERIFICATION_SENDER_DOMAINS,
+      wants: (_sender, recipients) => recipients.some((r) => waiting.has(r)),
+      message: (raw) => kept.push(raw),
+    },
+    async complete() {
+      let verified = 0;
+      for (const raw of kept) if (await inbox.completeFromMail(orgId, raw.toString("utf8"))) verified++;
+      return verified;
+    },
+  };
 }
 
 export async function importNetworkCommand(kind: NetworkImportKind, args: string[], io: Io): Promise<ImportStats> {
@@ -52,8 +92,14 @@ export async function importNetworkCommand(kind: NetworkImportKind, args: string
     path: positionals[0],
     onProgress: (s) => io.err(progressLine(kind, s)),
   };
-  const run = kind === "mail" ? importMail : kind === "calendar" ? importCalendar : importContacts;
-  const stats = run(deps, opts);
+  let stats: ImportStats | MailImportStats;
+  if (kind === "mail") {
+    const inbox = await verificationInbox(deps, userId);
+    const imported = importMail(deps, { ...opts, inbox: inbox.hook });
+    stats = { ...imported, verified_document_links: await inbox.complete() };
+  } else {
+    stats = (kind === "calendar" ? importCalendar : importContacts)(deps, opts);
+  }
   io.out(values.json ? JSON.stringify(stats) : summary(kind, positionals[0], stats));
   // The files of a folder that failed: one line each, and a non-zero exit (the others were imported).
   for (const line of stats.errors) io.err(`error: ${line}`);

@@ -6,7 +6,7 @@
 // email it came in); then the run is queued for real, follows the link with the same cookies and
 // reads the document. Nothing is charged again. Without a verification, the stale-run sweep fails
 // the run 24 hours after submission, saying so.
-import PostalMime from "postal-mime";
+import PostalMime, { type Email } from "postal-mime";
 import { perDeps, type Deps } from "../../deps.ts";
 import { conflict, invalid, notFound } from "../../http/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
@@ -43,23 +43,40 @@ export type VerificationInput = { verification_url?: string; message?: string };
 
 const VERIFY_WORDS = /verif|confirm|token|auth|access|magic|login|sign/i;
 
-/** The verification link in a raw RFC 5322 message: a link on the document's host family, the likeliest first. */
-export async function verificationLinkIn(raw: string, documentUrl: string): Promise<string | null> {
-  let email;
+/** A link of a message, with the text of its anchor ("" for a bare URL). */
+export type MailLink = { url: string; label: string };
+
+/** A raw RFC 5322 message, parsed; null when it cannot be read as one. */
+export async function parseMail(raw: string): Promise<Email | null> {
   try {
-    email = await PostalMime.parse(raw);
+    return await PostalMime.parse(raw);
   } catch {
     return null;
   }
-  const candidates: { url: string; label: string }[] = [];
+}
+
+/** Every http(s) link of a message: the HTML's anchors with their text first, then the bare URLs of its text and HTML. */
+export function linksIn(email: Email): MailLink[] {
+  const candidates: MailLink[] = [];
   for (const m of (email.html ?? "").matchAll(/<a\b[^>]*href\s*=\s*["']([^"']+)["'][^>]*>([\s\S]*?)<\/a>/gi)) {
     candidates.push({ url: decodeEntities(m[1]).trim(), label: m[2].replace(/<[^>]+>/g, " ") });
   }
   for (const m of `${email.text ?? ""}\n${email.html ?? ""}`.matchAll(/https?:\/\/[^\s<>"'()\]]+/g)) candidates.push({ url: decodeEntities(m[0]).replace(/[.,;:!?]+$/, ""), label: "" });
-  const usable = candidates.filter((c) => URL.canParse(c.url) && /^https?:$/.test(new URL(c.url).protocol) && sameHostFamily(c.url, documentUrl));
-  const notTheDocument = usable.filter((c) => new URL(c.url).href !== new URL(documentUrl).href);
+  return candidates.filter((c) => URL.canParse(c.url) && /^https?:$/.test(new URL(c.url).protocol));
+}
+
+/** The verification link among a message's links: on the document's host family, not the document itself, the likeliest first. */
+export function pickVerificationLink(links: MailLink[], documentUrl: string): string | null {
+  const documentHref = new URL(documentUrl).href;
+  const notTheDocument = links.filter((c) => sameHostFamily(c.url, documentUrl) && new URL(c.url).href !== documentHref);
   const best = notTheDocument.find((c) => VERIFY_WORDS.test(c.url) || VERIFY_WORDS.test(c.label)) ?? notTheDocument[0];
   return best?.url ?? null;
+}
+
+/** The verification link in a raw RFC 5322 message: a link on the document's host family, the likeliest first. */
+export async function verificationLinkIn(raw: string, documentUrl: string): Promise<string | null> {
+  const email = await parseMail(raw);
+  return email ? pickVerificationLink(linksIn(email), documentUrl) : null;
 }
 
 export const dealVerificationService = perDeps((deps: Deps) => {

@@ -2,7 +2,9 @@
 // in memory, and hands over the wanted headers of each message. Bodies are scanned for the next
 // separator only and never decoded, so their escaped `>From ` lines need no unescaping: they are
 // recognised as body text, never as separators. Synchronous on purpose: a file is imported inside
-// one SQLite transaction, which cannot span an await.
+// one SQLite transaction, which cannot span an await. A caller may ask for the whole of a message
+// (headers and body, as stored) once it has seen its headers: the message's byte range is then
+// read back from the file when the message ends, and only then unescaped.
 import { closeSync, openSync, readSync } from "node:fs";
 import { ImportError } from "./errors.ts";
 import { HeaderBuilder, isWantedHeader, MAX_WANTED_NAME, type HeaderBlock } from "./headers.ts";
@@ -22,11 +24,24 @@ const SEPARATOR = /^From \S+ .*\b\d{1,2}:\d{2}/;
 
 export type MboxResult = { messages: number; lines: number; bytes: number };
 
+/** A message longer than this is never handed over whole (mail that asks for it is small). */
+export const MAX_WHOLE_MESSAGE_BYTES = 2_000_000;
+
+/** The mboxrd escapes of body lines (`>From ` for `From `, `>>From ` for `>From `) undone. */
+const unescapeFromLines = (raw: Buffer) => Buffer.from(raw.toString("latin1").replace(/^>(>*From )/gm, "$1"), "latin1");
+
 /**
- * Calls `onMessage` with the header block of each message in file order.
+ * Calls `onMessage` with the header block of each message in file order. When it returns true,
+ * `onWholeMessage` gets that message as stored (headers and body, mboxrd escapes undone) once
+ * it ends, unless it is longer than MAX_WHOLE_MESSAGE_BYTES.
  * Throws ImportError when the first non-empty line is not a `From ` separator.
  */
-export function readMbox(path: string, onMessage: (block: HeaderBlock) => void, file = path): MboxResult {
+export function readMbox(
+  path: string,
+  onMessage: (block: HeaderBlock) => boolean | void,
+  file = path,
+  onWholeMessage?: (raw: Buffer, block: HeaderBlock) => void,
+): MboxResult {
   const fd = openSync(path, "r");
   const chunk = Buffer.allocUnsafe(CHUNK);
   let pending: Buffer | null = null;
@@ -39,11 +54,38 @@ export function readMbox(path: string, onMessage: (block: HeaderBlock) => void, 
   let messageLine = 0;
   /** The current body line was too long to buffer: its rest is skipped up to the newline. */
   let skipping = false;
+  /** File offset of `data[0]` in `line()`, and of the current message's first header line. */
+  let base = 0;
+  let messageStart = 0;
+  /** The message whose whole was asked for, handed over when it ends. */
+  let wanted: HeaderBlock | null = null;
 
   const emit = () => {
     messages++;
-    onMessage(headers.finish(messageLine));
+    const block = headers.finish(messageLine);
+    if (onMessage(block) === true && onWholeMessage) wanted = block;
     headerLines = 0;
+  };
+  /** The current message ends at file offset `end` (the next separator, or the end of the file). */
+  const endMessage = (end: number) => {
+    if (!wanted) return;
+    const block = wanted;
+    wanted = null;
+    const length = end - messageStart;
+    if (length <= 0 || length > MAX_WHOLE_MESSAGE_BYTES) return;
+    const raw = Buffer.allocUnsafe(length);
+    let got = 0;
+    // Positioned reads: the sequential reading of the file goes on where it was.
+    while (got < length) {
+      const n = readSync(fd, raw, got, length - got, messageStart + got);
+      if (n === 0) break;
+      got += n;
+    }
+    onWholeMessage!(unescapeFromLines(raw.subarray(0, got)), block);
+  };
+  const startMessage = (end: number) => {
+    messageLine = lineNo;
+    messageStart = base + end + 1;
   };
   const isSeparator = (data: Buffer, s: number, e: number) =>
     e - s >= 5 && data[s] === 70 && data[s + 1] === 114 && data[s + 2] === 111 && data[s + 3] === 109 && data[s + 4] === 32 && SEPARATOR.test(data.toString("latin1", s, e));
@@ -68,8 +110,9 @@ export function readMbox(path: string, onMessage: (block: HeaderBlock) => void, 
     const e = end > s && data[end - 1] === 13 ? end - 1 : end;
     if (state === "body") {
       if (isSeparator(data, s, e)) {
+        endMessage(base + s);
         state = "headers";
-        messageLine = lineNo;
+        startMessage(end);
       }
       return;
     }
@@ -79,7 +122,8 @@ export function readMbox(path: string, onMessage: (block: HeaderBlock) => void, 
         state = "body";
       } else if (isSeparator(data, s, e)) {
         emit(); // a message with no body
-        messageLine = lineNo;
+        endMessage(base + s);
+        startMessage(end);
       } else {
         headerLines++;
         header(data, s, e);
@@ -92,13 +136,14 @@ export function readMbox(path: string, onMessage: (block: HeaderBlock) => void, 
       throw new ImportError(file, lineNo, `not an mbox file: the first line must be a "From " separator line (got ${JSON.stringify(shown)})`);
     }
     state = "headers";
-    messageLine = lineNo;
+    startMessage(end);
   };
 
   try {
     for (;;) {
       const n = readSync(fd, chunk, 0, CHUNK, null);
       if (n === 0) break;
+      base = bytes;
       bytes += n;
       let data = chunk.subarray(0, n);
       let pos = 0;
@@ -109,6 +154,7 @@ export function readMbox(path: string, onMessage: (block: HeaderBlock) => void, 
         lineNo++;
         pos = nl + 1;
       } else if (pending) {
+        base -= pending.length;
         data = Buffer.concat([pending, data]);
         pending = null;
       }
@@ -122,8 +168,12 @@ export function readMbox(path: string, onMessage: (block: HeaderBlock) => void, 
       }
     }
     if (skipping) lineNo++;
-    else if (pending) line(pending, 0, pending.length);
+    else if (pending) {
+      base = bytes - pending.length;
+      line(pending, 0, pending.length);
+    }
     if (state === "headers") emit();
+    endMessage(bytes);
   } finally {
     closeSync(fd);
   }

@@ -3,7 +3,9 @@
 // writer: a file that fails (ImportError, naming the file and line) writes nothing (in a folder
 // of .eml files, the other files are still imported and the failed ones reported), and a
 // relationship's aggregates are written once per file. Re-importing changes nothing: messages
-// and events are keyed by Message-ID / UID, contacts fill the same person.
+// and events are keyed by Message-ID / UID, contacts fill the same person. A mail import may
+// also hand some messages whole to an inbox hook (another module acting on mail it recognises,
+// e.g. a document host's verification mail); the importer knows nothing of what it does.
 import { readFileSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import type { Deps } from "../../../deps.ts";
@@ -12,10 +14,10 @@ import { calendarSignal } from "./calendar-signal.ts";
 import { parseContactsCsv } from "./contacts-csv.ts";
 import { emlFiles, readEmlHeaders } from "./eml.ts";
 import { emptyStats, fileFailed, ImportError, skip, type ImportKind, type ImportStats } from "./errors.ts";
-import type { HeaderBlock } from "./headers.ts";
+import { header, mailboxes, type HeaderBlock } from "./headers.ts";
 import { readIcs } from "./ics.ts";
 import { mailSignal } from "./mail-signal.ts";
-import { readMbox } from "./mbox.ts";
+import { MAX_WHOLE_MESSAGE_BYTES, readMbox } from "./mbox.ts";
 import { parseVcards, type ContactCard } from "./vcard.ts";
 
 export { ImportError, type ImportStats } from "./errors.ts";
@@ -28,7 +30,45 @@ export type ImportOptions = {
   /** Called every `progressEvery` items read, and once at the end. */
   onProgress?: (stats: ImportStats, done: boolean) => void;
   progressEvery?: number;
+  /** Mail only: messages handed whole to another module (the relationship rules apply to them as to any other). */
+  inbox?: InboxHook;
 };
+
+/**
+ * Asks for the whole of the messages from some senders. The sender's domain is checked first
+ * (on the From header's text, then its parsed address), so the rest of the mailbox costs next to
+ * nothing; only messages `wants` takes are read whole.
+ */
+export type InboxHook = {
+  /** Lower-case domains (their subdomains included) whose senders' mail may be wanted. */
+  senderDomains: readonly string[];
+  /** From the addresses (lower case) of a message from one of those domains: is it wanted whole? */
+  wants(sender: string, recipients: string[]): boolean;
+  /**
+   * A wanted message as stored (RFC 5322 bytes; an mbox message's escapes undone; none longer than
+   * 2 MB), in file order. Called inside the import's transaction, which cannot wait: keep it and
+   * act on it once the import has returned.
+   */
+  message(raw: Buffer): void;
+};
+
+const inDomain = (email: string, domain: string) => email.endsWith(`@${domain}`) || email.endsWith(`.${domain}`);
+
+/** Whether the hook wants this message whole: the From header's text first, the parsed addresses only for its senders. */
+function inboxWants(hook: InboxHook, block: HeaderBlock): boolean {
+  const from = header(block, "from")?.value.toLowerCase();
+  if (!from || !hook.senderDomains.some((d) => from.includes(d))) return false;
+  const sender = mailboxes(block, "from")[0]?.email;
+  if (!sender || !hook.senderDomains.some((d) => inDomain(sender, d))) return false;
+  return hook.wants(sender, mailboxes(block, "to", "cc", "bcc", "delivered-to", "x-original-to").map((m) => m.email));
+}
+
+/** An .eml file whole (a leading mbox separator line, which some tools write, dropped); null when too long. */
+function wholeEml(path: string): Buffer | null {
+  if (statSync(path).size > MAX_WHOLE_MESSAGE_BYTES) return null;
+  const raw = readFileSync(path);
+  return raw.subarray(0, 5).toString("latin1") === "From " ? raw.subarray(raw.indexOf(10) + 1) : raw;
+}
 
 function statOrFail(path: string) {
   try {
@@ -83,12 +123,20 @@ export function importMail(deps: Deps, opts: ImportOptions): ImportStats {
   return inTransaction(deps, "mail", opts, (writer, stats) => {
     const tick = ticker(opts, stats);
     const isOwn = (email: string) => writer.isOwn(email);
+    const { inbox } = opts;
+    /** Records the message's relationship signal; true when the inbox hook wants it whole. */
     const take = (file: string) => (block: HeaderBlock) => {
       stats.read++;
       const signal = mailSignal(block, isOwn, now);
       if ("skip" in signal) skip(stats, signal.skip, `${file}:${signal.line ?? block.line}`);
       else if (writer.interaction(signal.interaction)) stats.imported++;
       tick();
+      return inbox !== undefined && inboxWants(inbox, block);
+    };
+    const takeEml = (file: string, block: HeaderBlock) => {
+      if (!take(file)(block)) return;
+      const raw = wholeEml(file);
+      if (raw) inbox!.message(raw);
     };
     if (files) {
       for (const file of files) {
@@ -102,14 +150,14 @@ export function importMail(deps: Deps, opts: ImportOptions): ImportStats {
           fileFailed(stats, error);
           continue;
         }
-        take(file)(block);
+        takeEml(file, block);
       }
     } else if (extname(opts.path).toLowerCase() === ".eml") {
       stats.files = 1;
-      take(opts.path)(readEmlHeaders(opts.path));
+      takeEml(opts.path, readEmlHeaders(opts.path));
     } else {
       stats.files = 1;
-      readMbox(opts.path, take(opts.path));
+      readMbox(opts.path, take(opts.path), opts.path, inbox && ((raw) => inbox.message(raw)));
     }
   });
 }
