@@ -2,13 +2,18 @@
 // outside the repo (embedded migrations, embedded docs assets, validation alive).
 //
 // Equivalent to `bun build --compile --minify-whitespace --minify-syntax --bytecode --format=esm
-// src/main.ts --outfile dist/dealgraph`. Never the identifier-minifying flags (plain minify included): they rename
+// --splitting src/main.ts --outfile dist/dealgraph`. Never the identifier-minifying flags (plain minify included): they rename
 // classes Elysia checks by name and validation is silently skipped.
 //
 // Why `--format=esm`: `--bytecode` defaults to CommonJS output, and CommonJS has no top-level
 // await; scripts/gen-data.ts (bundled through src/cli/demo.ts) has one inside
 // `if (import.meta.main)`, so the CommonJS bytecode build fails with `"await" can only be used
 // inside an "async" function`. ESM bytecode is supported with `--compile`.
+//
+// Why `--splitting`: each dynamically imported module (a CLI command, the MCP SDK, the PDF and
+// ZIP readers) becomes a chunk embedded in the binary and loaded when first imported, so `serve`
+// neither loads nor keeps in memory the demo generators, pdf-lib, zod and the rest it may never use.
+// Measured: `dealgraph help` 90 -> 40 ms and 46 -> 35 MB; `serve` idle RSS 77 -> 70 MB.
 //
 //   bun run scripts/build.ts [--no-smoke] [--outfile PATH]
 //
@@ -81,6 +86,7 @@ export async function buildBinary(outfile = BINARY): Promise<BuildResult> {
         compile: { outfile: temp, autoloadBunfig: false, autoloadDotenv: false },
         target: "bun",
         format: "esm",
+        splitting: true,
         bytecode: true,
         minify: { whitespace: true, syntax: true, identifiers: false },
         throw: false,

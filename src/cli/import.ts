@@ -1,8 +1,6 @@
 // `dealgraph import ...`: every importer of CONTRACT.md, dispatched by what is imported. Each
 // family keeps its command code in its own file: the network (a user's mail, calendar and
 // contacts) in import-network.ts, the firm's book (portfolio, metrics, funds) in import-book.ts.
-import { importFundsCommand, importMetricsCommand, importPortfolioCommand } from "./import-book.ts";
-import { importNetworkCommand } from "./import-network.ts";
 import { UsageError, type Io } from "./io.ts";
 
 /** The `import` lines of the top-level usage text. */
@@ -21,14 +19,15 @@ export async function importCommand(args: string[], io: Io): Promise<void> {
     case "mail":
     case "calendar":
     case "contacts":
-      await importNetworkCommand(what, rest, io);
+      // Loaded here, not at the top: the top-level usage text reads this file's USAGE_LINES.
+      await (await import("./import-network.ts")).importNetworkCommand(what, rest, io);
       return;
     case "portfolio":
-      return importPortfolioCommand(rest, io);
+      return (await import("./import-book.ts")).importPortfolioCommand(rest, io);
     case "metrics":
-      return importMetricsCommand(rest, io);
+      return (await import("./import-book.ts")).importMetricsCommand(rest, io);
     case "funds":
-      return importFundsCommand(rest, io);
+      return (await import("./import-book.ts")).importFundsCommand(rest, io);
     default:
       throw new UsageError(
         `${what === undefined ? "what to import is missing" : `unknown import ${JSON.stringify(what)}`}: mail, calendar, contacts, portfolio, metrics or funds`,

@@ -2,14 +2,22 @@
 // and turns failures into one line on stderr and an exit code.
 import { ConfigError } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
-import { adminCommand } from "./admin.ts";
-import { dealsCommand } from "./deals.ts";
-import { demoCommand } from "./demo.ts";
-import { importCommand, USAGE_LINES as IMPORT_USAGE } from "./import.ts";
+import { USAGE_LINES as IMPORT_USAGE } from "./import.ts";
 import { UsageError, type Io } from "./io.ts";
-import { jobsCommand } from "./jobs.ts";
-import { networkCommand } from "./network.ts";
-import { serveCommand } from "./serve.ts";
+
+type Command = (args: string[], io: Io) => Promise<unknown>;
+
+// Loaded on demand: the compiled binary evaluates a dynamically imported module only when it is
+// imported, so `serve` never pays for the demo generators (pdf-lib) or the importers at start-up.
+const commands: Record<string, { load: () => Promise<Command>; serves?: true }> = {
+  serve: { load: async () => (await import("./serve.ts")).serveCommand, serves: true },
+  demo: { load: async () => (await import("./demo.ts")).demoCommand, serves: true },
+  admin: { load: async () => (await import("./admin.ts")).adminCommand },
+  jobs: { load: async () => (await import("./jobs.ts")).jobsCommand },
+  deals: { load: async () => (await import("./deals.ts")).dealsCommand },
+  network: { load: async () => (await import("./network.ts")).networkCommand },
+  import: { load: async () => (await import("./import.ts")).importCommand },
+};
 
 export const USAGE = `dealgraph: a venture firm's deal, portfolio and network workspace
 
@@ -40,28 +48,12 @@ every command takes --data-dir DIR (env DEALGRAPH_DATA_DIR, default ./data)`;
 export async function runCli(argv: string[], io: Io): Promise<number | "serving"> {
   const [command, ...rest] = argv;
   try {
+    const known = command === undefined ? undefined : Object.hasOwn(commands, command) ? commands[command] : undefined;
+    if (known) {
+      await (await known.load())(rest, io);
+      return known.serves ? "serving" : 0;
+    }
     switch (command) {
-      case "serve":
-        await serveCommand(rest, io);
-        return "serving";
-      case "demo":
-        await demoCommand(rest, io);
-        return "serving";
-      case "admin":
-        await adminCommand(rest, io);
-        return 0;
-      case "jobs":
-        await jobsCommand(rest, io);
-        return 0;
-      case "deals":
-        await dealsCommand(rest, io);
-        return 0;
-      case "network":
-        await networkCommand(rest, io);
-        return 0;
-      case "import":
-        await importCommand(rest, io);
-        return 0;
       case undefined:
       case "help":
       case "--help":

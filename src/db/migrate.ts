@@ -9,8 +9,11 @@ export type MigrationStatus = { applied: number; expected: number; pending: stri
 
 export function applyMigrations(sqlite: Database, now: Date = new Date()): string[] {
   sqlite.exec(LEDGER);
+  // One read finds what is pending, so an up-to-date database (every start but the first) takes
+  // no write lock; each pending one is checked again inside its transaction.
+  const applied = new Set(sqlite.query<{ tag: string }, []>("SELECT tag FROM _migrations").all().map((r) => r.tag));
   const done: string[] = [];
-  for (const m of migrations) {
+  for (const m of migrations.filter((m) => !applied.has(m.tag))) {
     const apply = sqlite.transaction(() => {
       const seen = sqlite.query("SELECT 1 FROM _migrations WHERE tag = ?").get(m.tag);
       if (seen) return false;

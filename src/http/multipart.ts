@@ -6,7 +6,7 @@
 // ApiError with its temp files removed. Busboy reports an unfinished form as an `error` event on
 // itself and on the open file stream; both always have a listener here, because an unheard
 // `error` is thrown by the event emitter and takes the whole process down.
-import Busboy from "busboy";
+import type Busboy from "busboy";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
@@ -35,9 +35,11 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
   }
   if (!request.body) throw invalid(["body"], "The body is empty", "missing");
 
+  // busboy loads with the first upload, not at start-up.
+  const { default: busboy } = await import("busboy");
   let bb: Busboy.Busboy;
   try {
-    bb = Busboy({
+    bb = busboy({
       headers: { "content-type": contentType },
       preservePath: limits.preservePath ?? false,
       limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 50, fieldSize: 64 * 1024, parts: limits.maxFiles + 50 },

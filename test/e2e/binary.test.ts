@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BINARY, binaryStaleness, ROOT } from "../../scripts/build.ts";
 import { Child, cleanEnv, run, runJson } from "../../scripts/lib/child-process.ts";
+import { dataRoomForm, docxFile, pdfDeck, uploadForm } from "../helpers/decks.ts";
 
 const BUILD_TIMEOUT = 180_000;
 const STEP_TIMEOUT = 60_000;
@@ -169,6 +170,59 @@ describe("dealgraph demo (compiled binary)", () => {
     expect(css.headers.get("content-type")).toContain("text/css");
     expect((await css.text()).length).toBeGreaterThan(10_000);
   });
+  // The binary is built with --splitting: these modules are chunks loaded on first use, so only
+  // the binary itself can show that they load (the MCP SDK and zod, busboy, unpdf, the Office readers).
+  test("modules loaded on demand work in the binary: MCP tools/list and ask", async () => {
+    const mcp = (id: number, method: string, params: unknown = {}) =>
+      fetch(`${url}/mcp`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${readKey}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { result?: Record<string, any> } }));
+    const list = await mcp(1, "tools/list");
+    expect(list.status).toBe(200);
+    expect(list.body.result!.tools.map((t: { name: string }) => t.name)).toEqual(["ask"]);
+    const answer = await mcp(2, "tools/call", { name: "ask", arguments: { question: "show me the pipeline" } });
+    expect(answer.status).toBe(200);
+    expect(answer.body.result!.structuredContent.answers[0].function).toBe("list_deals");
+    expect(answer.body.result!.structuredContent.answers[0].data.deals.length).toBeGreaterThan(0);
+  });
+
+  test(
+    "modules loaded on demand work in the binary: a PDF upload analysed, a DOCX data-room file read",
+    async () => {
+      const auth = { authorization: `Bearer ${writeKey}` };
+      const upload = await fetch(`${url}/api/v1/deals/analyze/upload`, {
+        method: "POST",
+        headers: auth,
+        body: uploadForm(await pdfDeck(), "ledgerly.pdf", { company_name: `Binary Check ${Date.now()}` }),
+      });
+      expect(upload.status).toBe(202);
+      const { deal_id } = (await upload.json()) as { deal_id: string };
+      const finished = async () => {
+        for (let i = 0; i < 600; i++) {
+          const s = (await (await fetch(`${url}/api/v1/deals/${deal_id}/analysis`, { headers: auth })).json()) as { status: string; error: string | null };
+          if (s.status === "succeeded" || s.status === "failed") return s;
+          await Bun.sleep(100);
+        }
+        throw new Error("the analysis did not finish");
+      };
+      expect(await finished()).toMatchObject({ status: "succeeded", error: null });
+
+      const room = await fetch(`${url}/api/v1/deals/${deal_id}/documents`, {
+        method: "POST",
+        headers: auth,
+        body: dataRoomForm([[docxFile(["Shareholders agreement between the founders and the seed investors."]), "legal/sha.docx"]]),
+      });
+      expect(room.status).toBe(202);
+      expect(await finished()).toMatchObject({ status: "succeeded", error: null });
+      const inventory = (await (await fetch(`${url}/api/v1/deals/${deal_id}/documents`, { headers: auth })).json()) as {
+        documents: { filename: string; status: string; page_count: number | null }[];
+      };
+      expect(inventory.documents.find((d) => d.filename === "sha.docx")).toMatchObject({ status: "extracted", page_count: 1 });
+    },
+    STEP_TIMEOUT,
+  );
 });
 
 describe("dealgraph admin CLI + serve (compiled binary)", () => {

@@ -10,7 +10,6 @@ import type { Multipart } from "../../http/multipart.ts";
 import { newId } from "../../lib/ids.ts";
 import { findLibreOffice } from "../documents/convert.ts";
 import { CONTENT_TYPES, detectFileKind, isOffice } from "../documents/file-type.ts";
-import { checkZipDirectory, OfficeTextError } from "../documents/office-text.ts";
 import { dealsService, nameTarget } from "./deals.service.ts";
 
 const COMPANY_NAME_MAX = 200;
@@ -30,6 +29,8 @@ export async function submitUpload(deps: Deps, principal: Principal, { fields, f
     throw new ApiError(415, `${file.filename} is not a PDF, PPT/PPTX or DOC/DOCX file (judged by its content, not its name).`);
   }
   if (type === "docx" || type === "pptx") {
+    // Loaded here, not at start-up (fflate): only Office decks need it.
+    const { checkZipDirectory, OfficeTextError } = await import("../documents/office-text.ts");
     try {
       checkZipDirectory(bytes);
     } catch (error) {

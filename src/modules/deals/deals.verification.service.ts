@@ -6,7 +6,7 @@
 // email it came in); then the run is queued for real, follows the link with the same cookies and
 // reads the document. Nothing is charged again. Without a verification, the stale-run sweep fails
 // the run 24 hours after submission, saying so.
-import PostalMime, { type Email } from "postal-mime";
+import type { Email } from "postal-mime";
 import { perDeps, type Deps } from "../../deps.ts";
 import { conflict, invalid, notFound } from "../../http/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
@@ -49,6 +49,8 @@ export type MailLink = { url: string; label: string };
 /** A raw RFC 5322 message, parsed; null when it cannot be read as one. */
 export async function parseMail(raw: string): Promise<Email | null> {
   try {
+    // postal-mime loads with the first verification mail, not at start-up.
+    const { default: PostalMime } = await import("postal-mime");
     return await PostalMime.parse(raw);
   } catch {
     return null;

@@ -5,7 +5,9 @@ import { extractText, getDocumentProxy } from "unpdf";
 import { basename, dirname } from "node:path";
 import { ConversionError, conversionRoot, convertToPdf, type ConvertOptions } from "./convert.ts";
 import { isOffice, type FileKind } from "./file-type.ts";
-import { csvPages, docxPages, OfficeTextError, pptxPages, verifyZipExpansion, xlsxPages } from "./office-text.ts";
+
+// The Office readers (and fflate under them) load on the first Office or CSV file, not at start-up.
+const officeText = () => import("./office-text.ts");
 
 export class ExtractionError extends Error {}
 
@@ -18,8 +20,6 @@ export async function pdfPages(bytes: Uint8Array): Promise<string[]> {
     throw new ExtractionError(`The PDF could not be read (${(error as Error).message ?? "corrupt file"})`);
   }
 }
-
-const fromXml = { docx: docxPages, pptx: pptxPages, xlsx: xlsxPages } as const;
 
 /**
  * @param via "pdf" converts DOCX/PPTX to PDF first (the primary deck, whose page numbers matter);
@@ -35,26 +35,29 @@ function workRootOf(path: string): string | undefined {
 export async function extractPages(path: string, kind: FileKind, via: "pdf" | "xml" = "pdf", convert: ConvertOptions = {}): Promise<string[]> {
   if (kind === "pdf") return pdfPages(new Uint8Array(await Bun.file(path).arrayBuffer()));
   if ((kind === "docx" || kind === "pptx" || kind === "xlsx") && (via === "xml" || kind === "xlsx")) {
+    const office = await officeText();
+    const fromXml = { docx: office.docxPages, pptx: office.pptxPages, xlsx: office.xlsxPages };
     try {
       return fromXml[kind](new Uint8Array(await Bun.file(path).arrayBuffer()));
     } catch (error) {
-      if (error instanceof OfficeTextError) throw new ExtractionError(error.message);
+      if (error instanceof office.OfficeTextError) throw new ExtractionError(error.message);
       throw error;
     }
   }
   if (isOffice(kind) || kind === "xls") {
     // LibreOffice expands whatever a ZIP really holds: the same caps as the XML path, checked first.
     if (kind === "docx" || kind === "pptx") {
+      const office = await officeText();
       try {
-        verifyZipExpansion(new Uint8Array(await Bun.file(path).arrayBuffer()));
+        office.verifyZipExpansion(new Uint8Array(await Bun.file(path).arrayBuffer()));
       } catch (error) {
-        if (error instanceof OfficeTextError) throw new ExtractionError(error.message);
+        if (error instanceof office.OfficeTextError) throw new ExtractionError(error.message);
         throw error;
       }
     }
     return pdfPages(await convertToPdf(path, kind, { workRoot: workRootOf(path), ...convert }));
   }
-  if (kind === "csv") return csvPages(await Bun.file(path).text());
+  if (kind === "csv") return (await officeText()).csvPages(await Bun.file(path).text());
   if (kind === "text" || kind === "markdown") return [await Bun.file(path).text()];
   throw new ExtractionError(`Files of this type (${kind}) cannot be read`);
 }

@@ -3,10 +3,7 @@
 // in a session), behind the same API keys, budgets and org scoping as REST. A browser page of
 // another site must not drive it: a present Origin that is neither ours nor allowed gets 403
 // before anything else runs.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
-import { z } from "zod";
 import type { Deps } from "../../deps.ts";
 import { authPlugin, type Principal } from "../../http/auth.ts";
 import { API_VERSION } from "../../http/openapi.ts";
@@ -16,27 +13,40 @@ import { boundAddress, originAllowed } from "./mcp.origin.ts";
 
 export const MCP_PATH = "/mcp";
 
-const ASK_INPUT = {
-  question: z.string().min(1).max(MAX_QUESTION_CHARS).describe("The question, in plain words"),
-  conversation_id: z.string().max(100).optional().describe("Continue an earlier conversation: the conversation_id of its last answer"),
-};
+// The SDK (and zod with it) is loaded on the first /mcp request, not at start-up: it is the
+// heaviest module of the server (about 100 ms and 20 MB), and most servers never see an MCP call.
+let sdk: ReturnType<typeof loadSdk> | undefined;
+async function loadSdk() {
+  const [{ McpServer }, { WebStandardStreamableHTTPServerTransport }, { z }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/mcp.js"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    import("zod"),
+  ]);
+  const askInput = {
+    question: z.string().min(1).max(MAX_QUESTION_CHARS).describe("The question, in plain words"),
+    conversation_id: z.string().max(100).optional().describe("Continue an earlier conversation: the conversation_id of its last answer"),
+  };
+  return { McpServer, WebStandardStreamableHTTPServerTransport, askInput };
+}
 
 const ASK_DESCRIPTION =
   "Ask Dealgraph about your firm's network, deals, portfolio and funds in plain words, or have it start an analysis or a research run " +
   "(read-and-write keys only; each spends one action). It answers in words, with the figures and links in structured content, and a " +
   `conversation_id to pass back for follow-up questions. It understands: ${CAPABILITIES.join("; ")}.`;
 
-function mcpServer(deps: Deps, principal: Principal): McpServer {
+/** A fresh server and transport per request (stateless). */
+async function mcpServer(deps: Deps, principal: Principal) {
+  const { McpServer, WebStandardStreamableHTTPServerTransport, askInput } = await (sdk ??= loadSdk());
   const server = new McpServer(
     { name: "dealgraph", version: API_VERSION },
     { instructions: "One tool, `ask`: questions about the firm's network, deals, portfolio and funds; pass conversation_id back for follow-ups." },
   );
   server.registerTool(
     "ask",
-    { title: "Ask Dealgraph", description: ASK_DESCRIPTION, inputSchema: ASK_INPUT, annotations: { readOnlyHint: principal.scope !== "write", openWorldHint: false } },
+    { title: "Ask Dealgraph", description: ASK_DESCRIPTION, inputSchema: askInput, annotations: { readOnlyHint: principal.scope !== "write", openWorldHint: false } },
     (args) => ask(deps, principal, args),
   );
-  return server;
+  return { server, transport: new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true }) };
 }
 
 const json = (status: number, detail: string, headers: Record<string, string> = {}) =>
@@ -66,8 +76,7 @@ export function mcpRoutes(deps: Deps) {
       .post(
         MCP_PATH,
         async ({ principal, request, set }) => {
-          const server = mcpServer(deps, principal);
-          const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+          const { server, transport } = await mcpServer(deps, principal);
           try {
             await server.connect(transport);
             const response = await transport.handleRequest(request);
