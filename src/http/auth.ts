@@ -10,8 +10,11 @@ import { dailyLimitReached, rateLimitHeaders } from "./budgets.ts";
 import { isUuid } from "../lib/ids.ts";
 import { ApiError, invalid, notFound } from "./errors.ts";
 
-/** Who is calling: a valid key whose user belongs to an organization. */
-export type Principal = VerifiedKey & { orgId: string };
+/**
+ * Who is calling: a valid key whose user belongs to an organization. `usageToday` is the key's
+ * counters once this request was counted (absent for a web session, which has no budget).
+ */
+export type Principal = VerifiedKey & { orgId: string; usageToday?: { requests: number; actions: number; at: string } };
 
 const KEYS_PAGE_HINT = "create a read-and-write key on the API-key page (/app/keys)";
 
@@ -120,7 +123,7 @@ export function authPlugin(deps: Deps) {
     if (!requests.allowed) throw dailyLimitReached("request", requests, headers);
     if (!key.orgId) throw new ApiError(403, NO_ORG);
     if (needs === "write" && key.scope !== "write") throw new ApiError(403, READ_ONLY);
-    return { ...key, orgId: key.orgId };
+    return { ...key, orgId: key.orgId, usageToday: requests.today ?? undefined };
   }
 
   return new Elysia({ name: "auth" }).macro({

@@ -12,7 +12,7 @@ export function rateLimitHeaders(d: BudgetDecision): Record<string, string> {
   };
 }
 
-export function actionHeaders(d: BudgetDecision): Record<string, string> {
+export function actionHeaders(d: Pick<BudgetDecision, "limit" | "remaining">): Record<string, string> {
   return { "X-Actions-Limit": String(d.limit), "X-Actions-Remaining": String(d.remaining) };
 }
 

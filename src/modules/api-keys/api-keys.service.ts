@@ -18,7 +18,11 @@ export type VerifiedKey = {
   orgId: string | null;
   dailyRequests: number;
   dailyActions: number;
+  /** The rest of what the key resolves to, read in the same lookup (GET /me shows it); absent for a web session. */
+  identity?: KeyIdentity;
 };
+
+export type KeyIdentity = { record: KeyRecord; userEmail: string; userShareNetwork: boolean; orgName: string | null };
 
 export type KeyStatus =
   | { status: "VALID"; key: VerifiedKey }
@@ -51,44 +55,40 @@ export function keyState(key: Pick<KeyRecord, "revokedAt" | "expiresAt">, now: D
 export const apiKeysService = perDeps((deps: Deps) => {
   const { db, clock, config } = deps;
 
-  // The hot path of every authenticated request: one indexed lookup, prepared once.
-  const byHash = db
-    .select({
-      keyId: apiKeys.id,
-      scope: apiKeys.scope,
-      expiresAt: apiKeys.expiresAt,
-      revokedAt: apiKeys.revokedAt,
-      dailyRequests: apiKeys.dailyRequests,
-      dailyActions: apiKeys.dailyActions,
-      userId: users.id,
-      userName: users.name,
-      orgId: users.orgId,
-    })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(eq(apiKeys.secretHash, sql.placeholder("hash")))
-    .prepare();
+  // The hot path of every authenticated request: one indexed lookup, prepared once, on bun:sqlite
+  // directly (drizzle's row mapping was a tenth of a request's cost here). It reads everything the
+  // key resolves to, so GET /me needs no second statement.
+  const byHash = db.$client.query<KeyRecord & { userName: string; userEmail: string; userShare: number; orgId: string | null; orgName: string | null }, [string]>(
+    `SELECT k.id, k.user_id AS userId, k.name, k.prefix, k.secret_hash AS secretHash, k.scope, k.created_at AS createdAt,
+            k.expires_at AS expiresAt, k.revoked_at AS revokedAt, k.daily_requests AS dailyRequests, k.daily_actions AS dailyActions,
+            k.rotated_from_id AS rotatedFromId, u.name AS userName, u.email AS userEmail, u.share_network AS userShare,
+            u.org_id AS orgId, o.name AS orgName
+       FROM api_keys k JOIN users u ON u.id = k.user_id LEFT JOIN orgs o ON o.id = u.org_id
+      WHERE k.secret_hash = ?`,
+  );
 
   const keyById = db.select().from(apiKeys).where(eq(apiKeys.id, sql.placeholder("id"))).prepare();
 
   function verify(secret: string | null | undefined): KeyStatus {
     if (!secret) return { status: "MISSING" };
     if (!isWellFormed(secret)) return { status: "MALFORMED" };
-    const row = byHash.get({ hash: hashSecret(secret) });
+    const row = byHash.get(hashSecret(secret));
     if (!row) return { status: "NOT_FOUND" };
     const state = keyState(row, clock.now());
     if (state === "revoked") return { status: "REVOKED", at: row.revokedAt! };
     if (state === "expired") return { status: "EXPIRED", at: row.expiresAt! };
+    const { userName, userEmail, userShare, orgId, orgName, ...record } = row;
     return {
       status: "VALID",
       key: {
-        keyId: row.keyId,
-        scope: row.scope,
-        userId: row.userId,
-        userName: row.userName,
-        orgId: row.orgId,
-        dailyRequests: row.dailyRequests ?? config.defaultDailyRequests,
-        dailyActions: row.dailyActions ?? config.defaultDailyActions,
+        keyId: record.id,
+        scope: record.scope,
+        userId: record.userId,
+        userName,
+        orgId,
+        dailyRequests: record.dailyRequests ?? config.defaultDailyRequests,
+        dailyActions: record.dailyActions ?? config.defaultDailyActions,
+        identity: { record, userEmail, userShareNetwork: userShare === 1, orgName },
       },
     };
   }

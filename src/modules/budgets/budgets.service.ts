@@ -15,6 +15,8 @@ export type BudgetDecision = {
   remaining: number;
   /** Whole seconds until the budget resets at the next UTC midnight. */
   resetSeconds: number;
+  /** The key's counters today after this charge, and when (null when refused). */
+  today: { requests: number; actions: number; at: string } | null;
 };
 
 export type UsageToday = { requests: number; actions: number; lastUsedAt: string | null };
@@ -22,35 +24,27 @@ export type UsageToday = { requests: number; actions: number; lastUsedAt: string
 export const budgetsService = perDeps((deps: Deps) => {
   const { db, clock } = deps;
 
-  const charge = (column: typeof keyUsage.requests | typeof keyUsage.actions, name: BudgetKind) =>
-    db
-      .insert(keyUsage)
-      .values({
-        keyId: sql.placeholder("keyId"),
-        day: sql.placeholder("day"),
-        [name]: 1,
-        lastUsedAt: sql.placeholder("now"),
-      })
-      .onConflictDoUpdate({
-        target: [keyUsage.keyId, keyUsage.day],
-        set: { [name]: sql`${column} + 1`, lastUsedAt: sql`excluded.last_used_at` },
-        // When the limit is reached the update is skipped and no row comes back: refused.
-        setWhere: sql`${column} < ${sql.placeholder("limit")}`,
-      })
-      .returning({ used: column })
-      .prepare();
+  // Every authenticated request runs one of these: bun:sqlite directly, prepared once.
+  const charge = (column: BudgetKind) =>
+    db.$client.query<{ used: number; requests: number; actions: number }, { keyId: string; day: string; now: string; limit: number }>(
+      `INSERT INTO key_usage (key_id, day, ${column}, last_used_at) VALUES ($keyId, $day, 1, $now)
+       ON CONFLICT (key_id, day) DO UPDATE SET ${column} = ${column} + 1, last_used_at = excluded.last_used_at
+         WHERE ${column} < $limit
+       RETURNING ${column} AS used, requests, actions`,
+    );
 
-  const chargeRequest = charge(keyUsage.requests, "requests");
-  const chargeActionStmt = charge(keyUsage.actions, "actions");
+  const chargeRequest = charge("requests");
+  const chargeActionStmt = charge("actions");
 
   function decide(stmt: typeof chargeRequest, keyId: string, limit: number): BudgetDecision {
     const now = clock.now();
     const resetSeconds = secondsUntilUtcMidnight(now);
     // A limit of 0 refuses everything; the insert path would otherwise admit the first one.
-    if (limit <= 0) return { allowed: false, limit, remaining: 0, resetSeconds };
-    const row = stmt.get({ keyId, day: utcDay(now), now: now.toISOString(), limit });
-    if (!row) return { allowed: false, limit, remaining: 0, resetSeconds };
-    return { allowed: true, limit, remaining: Math.max(0, limit - row.used), resetSeconds };
+    if (limit <= 0) return { allowed: false, limit, remaining: 0, resetSeconds, today: null };
+    const at = now.toISOString();
+    const row = stmt.get({ keyId, day: utcDay(now), now: at, limit });
+    if (!row) return { allowed: false, limit, remaining: 0, resetSeconds, today: null };
+    return { allowed: true, limit, remaining: Math.max(0, limit - row.used), resetSeconds, today: { requests: row.requests, actions: row.actions, at } };
   }
 
   /** Counts one request against the key's daily request budget. */

@@ -79,7 +79,7 @@ export const foundersService = perDeps((deps: Deps) => {
   /** The X-Actions-* figures as they stand, without charging (for a deduplicated request). */
   function currentActionHeaders(principal: Principal): Record<string, string> {
     const used = budgetsService(deps).usageToday([principal.keyId]).get(principal.keyId)?.actions ?? 0;
-    return actionHeaders({ allowed: true, limit: principal.dailyActions, remaining: Math.max(0, principal.dailyActions - used), resetSeconds: 0 });
+    return actionHeaders({ limit: principal.dailyActions, remaining: Math.max(0, principal.dailyActions - used) });
   }
 
   const accepted = (id: string, status: RunStatus, existing: boolean) => ({

@@ -2,26 +2,25 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { authPlugin } from "../../http/auth.ts";
 import { jsonResponses } from "../../http/openapi.ts";
-import { apiKeysService } from "../api-keys/api-keys.service.ts";
-import { keyViews } from "../api-keys/api-keys.views.ts";
+import { keyView } from "../api-keys/api-keys.views.ts";
 import { MeModel } from "./orgs.model.ts";
-import { orgsService } from "./orgs.service.ts";
 
 export function orgRoutes(deps: Deps) {
-  const orgs = orgsService(deps);
-  const keys = apiKeysService(deps);
 
   return new Elysia({ prefix: "/api/v1" }).use(authPlugin(deps)).get(
     "/me",
     ({ principal }) => {
-      const user = orgs.mustGetUser(principal.userId);
-      const org = orgs.getOrg(principal.orgId)!;
+      // Everything was read when the key was verified and this request counted: no statement here.
+      const identity = principal.identity!;
+      const today = principal.usageToday!;
+      const now = deps.clock.now();
       return {
-        user: { user_id: user.id, name: user.name, email: user.email, share_network: user.shareNetwork },
-        org: { org_id: org.id, name: org.name },
-        key: keyViews(deps, [keys.get(principal.keyId)!])[0],
+        user: { user_id: principal.userId, name: principal.userName, email: identity.userEmail, share_network: identity.userShareNetwork },
+        org: { org_id: principal.orgId, name: identity.orgName! },
+        // This request was the key's last use.
+        key: keyView(deps, identity.record, today, today.at, now),
         scope: "key_user" as const,
-        as_of: deps.clock.now().toISOString(),
+        as_of: now.toISOString(),
       };
     },
     {
