@@ -92,7 +92,7 @@ async function main() {
     const deps = createDeps({ db, config, log: silentLog });
     const org = orgsService(deps).createOrg("Bench Ventures");
     const user = orgsService(deps).createUser({ orgId: org.id, email: "bench@bench.vc", name: "Bench" });
-    const key = apiKeysService(deps).create({ userId: user.id, scope: "write", dailyActions: 1_000_000_000 });
+    const key = apiKeysService(deps).create({ userId: user.id, scope: "write", dailyActions: 10_000_000 });
     const webhooks = webhooksService(deps);
 
     log(`webhook delivery bench (bun ${Bun.version}, ${cpus().length} CPUs): ${N} deliveries, ${CONCURRENCY} in flight; ${RUNS} runs for latency`);

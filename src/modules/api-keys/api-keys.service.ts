@@ -105,6 +105,11 @@ export const apiKeysService = perDeps((deps: Deps) => {
         throw new ApiError(422, [{ loc: [loc], msg: `Must be a whole number from 0 to ${MAX_DAILY_BUDGET}`, type: "value_error" }]);
       }
     }
+    return insertKey(input, now);
+  }
+
+  /** A new key row and its secret; the input is checked by the caller (rotation copies a stored key's settings as they are). */
+  function insertKey(input: CreateKeyInput, now: Date): CreatedKey {
     const { secret, prefix, hash } = newSecret();
     const key = db
       .insert(apiKeys)
@@ -166,7 +171,7 @@ export const apiKeysService = perDeps((deps: Deps) => {
       const overlapEnd = new Date(now.getTime() + overlapHours * 3600_000).toISOString();
       const oldExpiry = old.expiresAt && old.expiresAt < overlapEnd ? old.expiresAt : overlapEnd;
       const oldKey = db.update(apiKeys).set({ expiresAt: oldExpiry }).where(eq(apiKeys.id, keyId)).returning().get();
-      const created = create({
+      const created = insertKey({
         userId: old.userId,
         scope: old.scope,
         name: old.name,
@@ -174,7 +179,7 @@ export const apiKeysService = perDeps((deps: Deps) => {
         expiresAt: old.expiresAt && old.expiresAt > overlapEnd ? new Date(old.expiresAt) : null,
         dailyRequests: old.dailyRequests,
         dailyActions: old.dailyActions,
-      });
+      }, now);
       const key = db.update(apiKeys).set({ rotatedFromId: old.id }).where(eq(apiKeys.id, created.keyId)).returning().get();
       return { ...created, key, oldKey };
     });

@@ -135,6 +135,15 @@ describe("POST /api/v1/keys/{key_id}/rotate", () => {
     expect((await t.request("GET", "/api/v1/me", { key: c.json.secret })).status).toBe(200);
   });
 
+  test("a key stored with budgets above today's cap (set before the cap existed) still rotates, keeping them", async () => {
+    setup();
+    t.deps.db.$client.query("UPDATE api_keys SET daily_requests = 100000000, daily_actions = 50000000 WHERE id = ?").run(f.keys.read.id);
+    const res = await t.request("POST", `/api/v1/keys/${f.keys.read.id}/rotate`, { key: f.keys.write.secret });
+    expect(res.status).toBe(201);
+    expect(res.json.key.usage_today.requests.limit).toBe(100_000_000);
+    expect(res.json.key.usage_today.actions.limit).toBe(50_000_000);
+  });
+
   test("a key rotated once, revoked or expired cannot be rotated (409), and nothing changes", async () => {
     setup();
     const first = await t.request("POST", `/api/v1/keys/${f.keys.read.id}/rotate`, { key: f.keys.write.secret });
