@@ -1,5 +1,6 @@
 // Environment and flags, validated once. A bad value stops start-up with a one-line reason
 // instead of surfacing later as odd behaviour.
+import { formatRange, parseRange } from "./lib/ip-ranges.ts";
 
 export type Config = {
   dataDir: string;
@@ -23,6 +24,11 @@ export type Config = {
   publicUrl: string | null;
   /** Base64 of 32 bytes: encrypts webhook secrets at rest. Null: the key file `<data-dir>/secret.key`. */
   secretKey: string | null;
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed (DEALGRAPH_TRUSTED_PROXIES), as `address/bits`
+   * ranges; empty: none, the connection's address is the client's.
+   */
+  trustedProxies: string[];
 };
 
 export class ConfigError extends Error {}
@@ -83,7 +89,19 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     defaultDailyActions: 25,
     publicUrl,
     secretKey: secretKey(env),
+    trustedProxies: trustedProxies(env),
   };
+}
+
+function trustedProxies(env: Env): string[] {
+  const entries = (env.DEALGRAPH_TRUSTED_PROXIES ?? "").split(",").map((e) => e.trim()).filter(Boolean);
+  return entries.map((entry) => {
+    const range = parseRange(entry);
+    if (!range) {
+      throw new ConfigError(`DEALGRAPH_TRUSTED_PROXIES must be comma-separated IP addresses or CIDR ranges (e.g. 10.0.0.0/8, ::1), got ${JSON.stringify(entry)}`);
+    }
+    return formatRange(range);
+  });
 }
 
 function githubApiUrl(env: Env): string {

@@ -86,12 +86,15 @@ export async function importNetworkCommand(kind: NetworkImportKind, args: string
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `a path is required; ${USAGE[kind]}` : `one path only; ${USAGE[kind]}`);
   const userId = required("user", values.user);
   const deps = openDeps(io, values);
-  const opts: ImportOptions = {
-    userId,
-    aliases: values.alias ?? [],
-    path: positionals[0],
-    onProgress: (s) => io.err(progressLine(kind, s)),
-  };
+  try {
+    return await importWith(deps, kind, userId, positionals[0], values, io);
+  } finally {
+    deps.db.$client.close();
+  }
+}
+
+async function importWith(deps: Deps, kind: NetworkImportKind, userId: string, path: string, values: { alias?: string[]; json?: boolean }, io: Io): Promise<ImportStats> {
+  const opts: ImportOptions = { userId, aliases: values.alias ?? [], path, onProgress: (s) => io.err(progressLine(kind, s)) };
   let stats: ImportStats | MailImportStats;
   if (kind === "mail") {
     const inbox = await verificationInbox(deps, userId);
@@ -100,7 +103,7 @@ export async function importNetworkCommand(kind: NetworkImportKind, args: string
   } else {
     stats = (kind === "calendar" ? importCalendar : importContacts)(deps, opts);
   }
-  io.out(values.json ? JSON.stringify(stats) : summary(kind, positionals[0], stats));
+  io.out(values.json ? JSON.stringify(stats) : summary(kind, path, stats));
   // The files of a folder that failed: one line each, and a non-zero exit (the others were imported).
   for (const line of stats.errors) io.err(`error: ${line}`);
   if (stats.failed_files > 0) {

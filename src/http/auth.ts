@@ -9,6 +9,7 @@ import { budgetsService } from "../modules/budgets/budgets.service.ts";
 import { dailyLimitReached, rateLimitHeaders } from "./budgets.ts";
 import { isUuid } from "../lib/ids.ts";
 import { ApiError, invalid, notFound } from "./errors.ts";
+import { hasContent, JSON_BODY_MAX_BYTES, MB, readBounded } from "./request-body.ts";
 
 /**
  * Who is calling: a valid key whose user belongs to an organization. `usageToday` is the key's
@@ -47,37 +48,55 @@ function unauthorized(status: Exclude<KeyStatus, { status: "VALID" }>): ApiError
 const principals = new WeakMap<Request, Principal>();
 
 // Every JSON route's body is judged after authentication (401/403 before anything about the
-// request's content), so the parser never throws: it reads the body and marks what is wrong with
-// it. It also keeps Elysia's own parsers away: they would quietly accept a text/plain or
-// urlencoded body, or turn an array or a bare string into `{}` for an all-optional schema.
-const BODY_PROBLEM = Symbol("body-problem");
-type Marked = { [BODY_PROBLEM]: ApiError };
+// request's content), and read only then: an unauthenticated client cannot make the server
+// buffer and parse a body at all. Elysia runs a route's parser before its transform hook (where
+// the key is checked), so the parser only holds the body back, and keeps Elysia's own parsers
+// away: they would quietly accept a text/plain or urlencoded body, or turn an array or a bare
+// string into `{}` for an all-optional schema.
+const HELD_BODY = Symbol("held-body");
+type HeldBody = { [HELD_BODY]: string };
 
-const mark = (problem: ApiError): Marked => ({ [BODY_PROBLEM]: problem });
-const badBody = (msg: string, type: string) => mark(new ApiError(422, [{ loc: ["body"], msg, type }]));
+const badBody = (msg: string, type: string) => new ApiError(422, [{ loc: ["body"], msg, type }]);
 const unsupportedMedia = (got: string) =>
-  mark(new ApiError(415, `This endpoint expects application/json; the request sent ${got}. Nothing was changed.`));
+  new ApiError(415, `This endpoint expects application/json; the request sent ${got}. Nothing was changed.`);
+const tooLarge = () =>
+  new ApiError(413, `The request body is larger than ${JSON_BODY_MAX_BYTES / MB} MB, the most a JSON request may carry. Nothing was changed.`);
 
 /** Elysia hands a parser the media type without its parameters, or "" when there is none. */
-async function deferredJson({ request }: { request: Request }, contentType: string): Promise<unknown> {
-  const media = contentType.trim().toLowerCase();
-  if (media !== "" && media !== "application/json") return unsupportedMedia(media);
+function holdBody({ request }: { request: Request }, contentType: string): HeldBody | undefined {
+  return request.body ? { [HELD_BODY]: contentType.trim().toLowerCase() } : undefined;
+}
+
+const isHeld = (body: unknown): body is HeldBody => !!body && typeof body === "object" && HELD_BODY in body;
+
+/**
+ * The JSON object a request carries, or undefined for no body. An empty body is no body, whatever
+ * its media type says; a non-empty one must be application/json, within JSON_BODY_MAX_BYTES.
+ */
+async function readJsonBody(request: Request, media: string): Promise<object | undefined> {
   let text: string;
   try {
-    text = request.body ? await request.text() : "";
-  } catch {
-    return badBody("The request body could not be read", "body_unreadable");
+    if (media !== "application/json") {
+      if (!(await hasContent(request))) return undefined;
+      throw unsupportedMedia(media || "a body without a Content-Type");
+    }
+    const read = await readBounded(request, JSON_BODY_MAX_BYTES);
+    if ("overLimit" in read) throw tooLarge();
+    text = new TextDecoder().decode(read.bytes);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw badBody("The request body could not be read", "body_unreadable");
   }
-  if (media === "") return text === "" ? undefined : unsupportedMedia("a body without a Content-Type");
+  if (text === "") return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const why = text.trim() === "" ? "the body is empty" : (error as Error).message;
-    return badBody(`Invalid JSON: ${why}`, "json_invalid");
+    const why = text.trim() === "" ? "the body is only whitespace" : (error as Error).message;
+    throw badBody(`Invalid JSON: ${why}`, "json_invalid");
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return badBody("Input should be a JSON object", "model_attributes_type");
+    throw badBody("Input should be a JSON object", "model_attributes_type");
   }
   return value;
 }
@@ -129,12 +148,14 @@ export function authPlugin(deps: Deps) {
   return new Elysia({ name: "auth" }).macro({
     auth: (needs: Scope) => ({
       detail: { security: SECURITY },
-      parse: deferredJson,
-      transform({ request, set, body, params }) {
+      parse: holdBody,
+      async transform(context) {
+        const { request, set, params } = context;
         principals.set(request, authenticate(request, set, needs));
         refuseMalformedIds(params);
         refuseRepeatedQuery(request.url);
-        if (body && typeof body === "object" && BODY_PROBLEM in body) throw (body as Marked)[BODY_PROBLEM];
+        // Validation, after this hook, judges what is read here.
+        if (isHeld(context.body)) context.body = await readJsonBody(request, context.body[HELD_BODY]);
       },
       resolve: ({ request }) => ({ principal: principals.get(request)! }),
     }),

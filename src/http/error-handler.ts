@@ -64,10 +64,8 @@ export function errorHandlerPlugin(log: Log, routeTable: RouteTable) {
     if (error instanceof ApiError) return respond(error.status, error.detail, headers, error.headers);
     switch (code) {
       case "VALIDATION": {
+        // (A malformed path id never gets here: auth's refuseMalformedIds answers 404 first.)
         const { all, type } = error as unknown as { all: never[]; type: string };
-        // Every path parameter is an id, and an id that is not even well formed is as unknown as
-        // any other (CONTRACT: a path id that is not a UUID is 404).
-        if (type === "params") return respond(404, "Not found: no such id", headers);
         return respond(422, toValidationIssues(type, all), headers);
       }
       case "PARSE":

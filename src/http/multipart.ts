@@ -111,12 +111,24 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
     });
   }
 
+  /** Waits for busboy to take more, or to be done with the form (then its drain never comes). */
+  async function drainedOrParsed(): Promise<void> {
+    let onDrain = () => {};
+    const drained = new Promise<void>((resolve) => (onDrain = resolve));
+    bb.once("drain", onDrain);
+    try {
+      await Promise.race([drained, parsed]);
+    } finally {
+      bb.off("drain", onDrain);
+    }
+  }
+
   const reader = request.body.getReader();
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done || failure) break;
-      if (!bb.write(value)) await Promise.race([new Promise((r) => bb.once("drain", r)), parsed]);
+      if (!bb.write(value)) await drainedOrParsed();
     }
     if (failure) bb.destroy();
     else bb.end();

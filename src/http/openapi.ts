@@ -7,6 +7,7 @@ import { Elysia, type AnyElysia, type TSchema } from "elysia";
 import type { OpenAPIV3 } from "openapi-types";
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
+import { JSON_BODY_MAX_BYTES, MB } from "./request-body.ts";
 
 export const API_VERSION = "1.10.0";
 export const OPENAPI_PATH = "/api/v1/openapi.json";
@@ -142,6 +143,7 @@ function addKindResponses(method: string, op: Operation & { requestBody?: Reques
     responses["415"] ??= json(errorRef, "A file's type (judged by its content, not its name) is not accepted");
   } else if (method !== "get" && method !== "head") {
     responses["415"] ??= json(errorRef, "The body is not application/json (a body-less request is fine where every field is optional)");
+    if (op.requestBody) responses["413"] ??= json(errorRef, `The JSON body is larger than ${JSON_BODY_MAX_BYTES / MB} MB`);
   }
   if (CONFLICTS[id]) responses["409"] ??= json(errorRef, CONFLICTS[id]);
   if (ACTIONS.has(id)) {

@@ -39,3 +39,19 @@ test("a bad value is refused with its name", () => {
   expect(() => loadConfig({ DEALGRAPH_ALLOW_PRIVATE_NETWORK: "sure" })).toThrow(/DEALGRAPH_ALLOW_PRIVATE_NETWORK/);
   expect(() => loadConfig({ DEALGRAPH_LLM_BASE_URL: "not a url" })).toThrow(/DEALGRAPH_LLM_BASE_URL/);
 });
+
+test("DEALGRAPH_TRUSTED_PROXIES: addresses and CIDR ranges, normalised; anything else refused with its name", () => {
+  expect(loadConfig({}).trustedProxies).toEqual([]);
+  expect(loadConfig({ DEALGRAPH_TRUSTED_PROXIES: " 10.0.0.0/8, 127.0.0.1 ,::1, 2001:db8::/32, ::ffff:192.0.2.1" }).trustedProxies).toEqual([
+    "10.0.0.0/8",
+    "127.0.0.1/32",
+    "::1/128",
+    "2001:db8::/32",
+    "192.0.2.1/32",
+  ]);
+  for (const bad of ["proxy.internal", "10.0.0.0/33", "10.1", "0x7f.0.0.1", "::1/129", "10.0.0.0/x"]) {
+    expect(() => loadConfig({ DEALGRAPH_TRUSTED_PROXIES: `127.0.0.1, ${bad}` })).toThrow(
+      `DEALGRAPH_TRUSTED_PROXIES must be comma-separated IP addresses or CIDR ranges (e.g. 10.0.0.0/8, ::1), got ${JSON.stringify(bad)}`,
+    );
+  }
+});

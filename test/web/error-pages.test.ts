@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
+import { FORM_MAX_BYTES } from "../../src/modules/web/web.http.ts";
 import { Browser, csrfOf, PASSWORD, textOf, withPassword, type Page } from "../helpers/web.ts";
 
 let t: TestApp;
@@ -28,13 +29,27 @@ function expectAppPage(page: Page, status: number) {
 }
 
 describe("a body that is no form", () => {
-  test("sign-in with a broken multipart body: the sign-in page again (400) with what went wrong, nobody signed in", async () => {
+  test("sign-in with a multipart body: the sign-in page again (415), nobody signed in; no page posts multipart", async () => {
     await b.get("/app/sign-in");
     const page = await b.request("POST", "/app/sign-in", { body: "--x\r\nContent-Disposition: form-da", headers: BROKEN_MULTIPART });
-    expectAppPage(page, 400);
-    expect(textOf(page.html)).toContain("The form could not be read");
+    expectAppPage(page, 415);
+    expect(textOf(page.html)).toContain("This page takes a form, not multipart/form-data");
     expect(page.html).toContain('name="password"');
     expect(page.headers.getSetCookie().some((c) => c.startsWith("dg_session="))).toBe(false);
+  });
+
+  test("a well-formed multipart form is refused too, before it is parsed: 415, nobody signed in", async () => {
+    await b.get("/app/sign-in");
+    const form = new FormData();
+    form.set("csrf", csrfOf(b.last!.html));
+    form.set("email", "alice@acme.vc");
+    form.set("password", PASSWORD);
+    const encoded = new Response(form);
+    const contentType = encoded.headers.get("content-type")!;
+    expect(contentType).toStartWith("multipart/form-data; boundary=");
+    const res = await b.request("POST", "/app/sign-in", { body: await encoded.text(), headers: { "content-type": contentType, origin: "http://localhost" } });
+    expectAppPage(res, 415);
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("dg_session="))).toBe(false);
   });
 
   test("sign-in as JSON: 415 in HTML", async () => {
@@ -47,41 +62,45 @@ describe("a body that is no form", () => {
     expect(textOf(page.html)).toContain("This page takes a form, not application/json");
   });
 
-  test("a signed-in form with a broken body or as JSON: an HTML error page, and no key is created", async () => {
+  test("a form larger than any form here: 413 in HTML, nothing read past the cap, nobody signed in", async () => {
+    await b.get("/app/sign-in");
+    const page = await b.post("/app/sign-in", { email: "alice@acme.vc", password: PASSWORD, padding: "x".repeat(FORM_MAX_BYTES) });
+    expectAppPage(page, 413);
+    expect(textOf(page.html)).toContain("This form is larger than 64 KB");
+    expect(page.headers.getSetCookie().some((c) => c.startsWith("dg_session="))).toBe(false);
+  });
+
+  test("a signed-in form as multipart, as JSON or oversized: an HTML error page, and no key is created", async () => {
     await b.signIn("alice@acme.vc");
     await b.get("/app/keys");
     const csrf = csrfOf(b.last!.html);
     const before = keyCount();
-    const broken = await b.request("POST", "/app/keys", { body: `--x\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n${csrf}`, headers: BROKEN_MULTIPART });
-    expectAppPage(broken, 400);
-    expect(textOf(broken.html)).toContain("This form could not be read");
-    expect(textOf(broken.html)).toContain("Alice Archer"); // the signed-in frame, not a bare page
+    const multipart = await b.request("POST", "/app/keys", { body: `--x\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n${csrf}`, headers: BROKEN_MULTIPART });
+    expectAppPage(multipart, 415);
+    expect(textOf(multipart.html)).toContain("This form could not be read");
+    expect(textOf(multipart.html)).toContain("Alice Archer"); // the signed-in frame, not a bare page
     const json = await b.request("POST", "/app/keys", {
       body: JSON.stringify({ csrf, name: "k", scope: "read" }),
       headers: { "content-type": "application/json", origin: "http://localhost" },
     });
     expectAppPage(json, 415);
+    const oversized = await b.post("/app/keys", { csrf, name: "k", scope: "read", padding: "x".repeat(FORM_MAX_BYTES) }, { csrf: null });
+    expectAppPage(oversized, 413);
     expect(keyCount()).toBe(before);
   });
 
-  test("sign-out with a broken body: HTML 400, still signed in", async () => {
+  test("sign-out with a multipart body: HTML 415, still signed in", async () => {
     await b.signIn("alice@acme.vc");
     const page = await b.request("POST", "/app/sign-out", { body: "--x\r\n", headers: BROKEN_MULTIPART });
-    expectAppPage(page, 400);
+    expectAppPage(page, 415);
     expect((await b.get("/app/keys")).status).toBe(200);
   });
 
-  test("a well-formed multipart form is a form too", async () => {
-    await b.get("/app/sign-in");
-    const form = new FormData();
-    form.set("csrf", csrfOf(b.last!.html));
-    form.set("email", "alice@acme.vc");
-    form.set("password", PASSWORD);
-    const encoded = new Response(form);
-    const contentType = encoded.headers.get("content-type")!;
-    expect(contentType).toStartWith("multipart/form-data; boundary=");
-    const res = await b.request("POST", "/app/sign-in", { body: await encoded.text(), headers: { "content-type": contentType, origin: "http://localhost" } });
-    expect(res.status, textOf(res.html).slice(0, 200)).toBe(303);
+  test("an empty body is an empty form, whatever its type: the form's own checks answer", async () => {
+    await b.signIn("alice@acme.vc");
+    const page = await b.request("POST", "/app/sign-out", { body: "", headers: { "content-type": "text/plain", origin: "http://localhost" } });
+    expectAppPage(page, 403); // no CSRF token in an empty form
+    expect((await b.get("/app/keys")).status).toBe(200);
   });
 });
 

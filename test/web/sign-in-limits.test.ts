@@ -13,13 +13,22 @@ let t: TestApp;
 let f: Fixture;
 let base = "";
 
-beforeEach(async () => {
-  t = createTestApp();
+async function start(env: Record<string, string> = {}) {
+  t = createTestApp({ env });
   f = seedIdentity(t.deps);
   await withPassword(t, f.users.alice.id);
   t.app.listen({ hostname: "127.0.0.1", port: 0 });
   base = `http://127.0.0.1:${t.app.server!.port}`;
-});
+}
+
+/** The same firm served again with other settings (DEALGRAPH_TRUSTED_PROXIES). */
+async function restart(env: Record<string, string>) {
+  await t.app.stop(true);
+  t.close();
+  await start(env);
+}
+
+beforeEach(() => start());
 afterEach(async () => {
   await t.app.stop(true);
   t.close();
@@ -32,11 +41,16 @@ async function signInForm(): Promise<{ cookie: string; csrf: string }> {
   return { cookie, csrf: csrfOf(await res.text()) };
 }
 
-async function attempt(form: { cookie: string; csrf: string }, email: string, password: string) {
+async function attempt(form: { cookie: string; csrf: string }, email: string, password: string, forwardedFor?: string) {
   const res = await fetch(`${base}/app/sign-in`, {
     method: "POST",
     redirect: "manual",
-    headers: { cookie: form.cookie, origin: base, "content-type": "application/x-www-form-urlencoded" },
+    headers: {
+      cookie: form.cookie,
+      origin: base,
+      "content-type": "application/x-www-form-urlencoded",
+      ...(forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor }),
+    },
     body: new URLSearchParams({ csrf: form.csrf, email, password }),
   });
   return { status: res.status, retryAfter: res.headers.get("retry-after"), html: await res.text() };
@@ -108,5 +122,38 @@ describe("per client address", () => {
       ),
     );
     expect(tally(results)).toEqual({ 401: MAX_FAILURES_PER_ADDRESS, 429: 3 });
+  });
+});
+
+describe("behind a trusted reverse proxy (DEALGRAPH_TRUSTED_PROXIES)", () => {
+  /** Four wrong passwords for each of `n` emails (never five for one email): only the address limit can bite. */
+  async function spray(form: { cookie: string; csrf: string }, n: number, forwardedFor: (i: number) => string) {
+    const orgs = orgsService(t.deps);
+    const emails = Array.from({ length: n }, (_, i) => `spray${i}@acme.vc`);
+    for (const [i, email] of emails.entries()) orgs.createUser({ orgId: f.orgs.acme.id, email, name: `Spray ${i}` });
+    let k = 0;
+    const tries = emails.flatMap((email) => Array.from({ length: 4 }, (_, i) => attempt(form, email, `Winter2026! ${i}`, forwardedFor(k++))));
+    return (await Promise.all(tries)).map((r) => r.status);
+  }
+
+  test("the client is the right-most X-Forwarded-For entry that is not a trusted proxy: one client is limited, the others are not", async () => {
+    // This test connects from 127.0.0.1: the "proxy". 10.0.0.5 is a second proxy in the chain.
+    await restart({ DEALGRAPH_TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/8" });
+    const form = await signInForm();
+    // Whatever the attacker puts on the left of the chain, the proxies' own entries name it as 198.51.100.7.
+    const statuses = await spray(form, Math.ceil(MAX_FAILURES_PER_ADDRESS / 4) + 3, (i) => `203.0.113.${i}, 198.51.100.7, 10.0.0.5`);
+    expect(tally(statuses)).toEqual({ 401: MAX_FAILURES_PER_ADDRESS, 429: statuses.length - MAX_FAILURES_PER_ADDRESS });
+    // Everyone else behind the same proxy still signs in.
+    expect((await attempt(form, "alice@acme.vc", PASSWORD, "192.0.2.44")).status).toBe(303);
+    expect((await attempt(form, "alice@acme.vc", PASSWORD, "192.0.2.45, 10.0.0.5")).status).toBe(303);
+    // And the limited client, with or without a port in the entry, is still refused.
+    expect((await attempt(form, "alice@acme.vc", PASSWORD, "198.51.100.7:51234")).status).toBe(429);
+  });
+
+  test("X-Forwarded-For from an address that is not a trusted proxy is ignored", async () => {
+    await restart({ DEALGRAPH_TRUSTED_PROXIES: "10.0.0.0/8" });
+    const form = await signInForm();
+    const statuses = await spray(form, Math.ceil(MAX_FAILURES_PER_ADDRESS / 4) + 1, (i) => `203.0.113.${i}`);
+    expect(tally(statuses)).toEqual({ 401: MAX_FAILURES_PER_ADDRESS, 429: statuses.length - MAX_FAILURES_PER_ADDRESS });
   });
 });

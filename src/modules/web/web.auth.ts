@@ -82,8 +82,9 @@ export const webAuth = perDeps((deps: Deps) => {
   }
 
   /**
-   * @param clientAddress the socket's address (null when unknown): besides the per-email limit,
-   *   one address may fail MAX_FAILURES_PER_ADDRESS times a window, across all emails.
+   * @param clientAddress the client's address (null when unknown): the connection's, or behind a
+   *   trusted proxy the one X-Forwarded-For names (http/client-address.ts). Besides the per-email
+   *   limit, one address may fail MAX_FAILURES_PER_ADDRESS times a window, across all emails.
    */
   async function signInWithPassword(emailInput: string, password: string, clientAddress: string | null = null): Promise<PasswordSignIn> {
     const email = emailInput.trim().toLowerCase().slice(0, 320);

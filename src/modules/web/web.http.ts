@@ -1,6 +1,7 @@
 // The HTTP side of the web app: cookies, the same-origin check for POSTs, form fields, and the
 // HTML and redirect responses (with the security headers every page carries).
 import type { Config } from "../../config.ts";
+import { hasContent, readBounded } from "../../http/request-body.ts";
 import { toString, type Html } from "./html.ts";
 
 export const SESSION_COOKIE = "dg_session";
@@ -75,37 +76,40 @@ export function sameOrigin(request: Request, config: Config): boolean {
 }
 
 /** Why a request body is no form of ours: kept by the parser, answered by the handler in HTML. */
-export type FormProblem = { status: 400 | 415; message: string };
+export type FormProblem = { status: 400 | 413 | 415; message: string };
 const FORM_PROBLEM = Symbol("form-problem");
 
 const problem = (status: FormProblem["status"], message: string) => ({ [FORM_PROBLEM]: { status, message } });
 
 /**
- * The web app's body parser: urlencoded or multipart forms, the first value of each field. It
- * never throws, so a broken body reaches the handler (and an HTML page) instead of the API's JSON
- * error handler. Elysia hands it the media type without parameters ("" when there is none).
+ * The most a form of ours may carry. Forms are read before their same-origin and session checks
+ * (the sign-in form is how a session starts), so this is all an anonymous client can make the
+ * server read; the largest real one is a password change (three fields of at most 1,024 characters).
+ */
+export const FORM_MAX_BYTES = 64 * 1024;
+
+/**
+ * The web app's body parser: urlencoded forms, the first value of each field. It never throws,
+ * so a broken body reaches the handler (and an HTML page) instead of the API's JSON error
+ * handler. No page posts multipart (it would be parsed whole before any check), so it is refused
+ * like any other type. An empty body is an empty form. Elysia hands it the media type without
+ * parameters ("" when there is none).
  */
 export async function readForm({ request }: { request: Request }, contentType: string): Promise<unknown> {
   const media = contentType.trim().toLowerCase();
   const fields: Record<string, string> = {};
-  const keep = (name: string, value: unknown) => {
-    if (typeof value === "string" && !(name in fields)) fields[name] = value;
-  };
   try {
-    if (!request.body) return fields;
-    if (media === "application/x-www-form-urlencoded") {
-      for (const [name, value] of new URLSearchParams(await request.text())) keep(name, value);
-      return fields;
+    if (media !== "application/x-www-form-urlencoded") {
+      if (!(await hasContent(request))) return fields;
+      return problem(415, `This page takes a form, not ${media || "a body without a content type"}. Nothing was changed.`);
     }
-    if (media === "multipart/form-data") {
-      for (const [name, value] of await request.formData()) keep(name, value);
-      return fields;
-    }
+    const read = await readBounded(request, FORM_MAX_BYTES);
+    if ("overLimit" in read) return problem(413, `This form is larger than ${FORM_MAX_BYTES / 1024} KB, more than any form here sends. Nothing was changed.`);
+    for (const [name, value] of new URLSearchParams(new TextDecoder().decode(read.bytes))) if (!(name in fields)) fields[name] = value;
+    return fields;
   } catch {
-    return problem(400, "The form could not be read: its content is malformed. Nothing was changed.");
+    return problem(400, "The form could not be read: the request broke off. Nothing was changed.");
   }
-  if (media === "" && (await request.text().catch(() => "x")) === "") return fields;
-  return problem(415, `This page takes a form, not ${media || "a body without a content type"}. Nothing was changed.`);
 }
 
 export function formProblem(body: unknown): FormProblem | null {

@@ -2,6 +2,7 @@
 // out, the account page, and the signed-in pages (web.pages.ts). Hidden from the OpenAPI document.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
+import { clientAddressResolver } from "../../http/client-address.ts";
 import { allowedMethodsIn } from "../../http/error-handler.ts";
 import { orgsService } from "../orgs/orgs.service.ts";
 import { accountPage, type AccountView } from "./pages/account.ts";
@@ -57,6 +58,7 @@ export function webRoutes(deps: Deps) {
   const web = webService(deps);
   const auth = webAuth(deps);
   const orgs = orgsService(deps);
+  const clientOf = clientAddressResolver(deps.config.trustedProxies);
 
   /** A new session replaces whatever session cookie came in (no fixation), and the pre-session token. */
   function startSession(request: Request, userId: string, method: SignInMethod, next: string): Response {
@@ -119,8 +121,8 @@ export function webRoutes(deps: Deps) {
         if (!preSessionMatches(request, f.csrf)) {
           return renderSignIn(request, { email, next, error: "The sign-in form expired (or cookies are blocked). Please try again." }, 403);
         }
-        // The socket's address: no setting says a proxy in front is trusted, so X-Forwarded-For is not.
-        const clientAddress = server?.requestIP(request)?.address ?? null;
+        // Behind a trusted proxy, the client X-Forwarded-For names; else the connection's address.
+        const clientAddress = clientOf(request, server?.requestIP(request)?.address ?? null);
         const result = await auth.signInWithPassword(email, f.password ?? "", clientAddress);
         if (result.ok) return startSession(request, result.user.id, "password", next ?? "/app");
         if (result.reason === "rate_limited") {

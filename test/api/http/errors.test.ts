@@ -29,11 +29,12 @@ describe("422: a list of {loc, msg, type} naming the parameter", () =>
       expect: { status: 422, body: { detail: [{ loc: ["body"], msg: expect.stringContaining("Invalid JSON"), type: "json_invalid" }] } },
     },
     {
-      name: "an empty JSON body",
+      // An empty body is no body (request-bodies.test.ts); one of only whitespace is no JSON.
+      name: "a JSON body of only whitespace",
       method: "POST",
       path: rotate,
       key: "write",
-      rawBody: "",
+      rawBody: " \r\n ",
       expect: { status: 422, body: { detail: [{ loc: ["body"], type: "json_invalid" }] } },
     },
     {

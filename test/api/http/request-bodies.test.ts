@@ -3,6 +3,7 @@
 // (401/403 first), a body that is not application/json is 415, an unreadable one 422 naming
 // ["body"], and a refused request changes nothing; a repeated query parameter is 422 naming it.
 import { afterEach, describe, expect, test } from "bun:test";
+import { apiKeysService } from "../../../src/modules/api-keys/api-keys.service.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 
@@ -122,6 +123,16 @@ describe("a refused body changes nothing", () => {
     const body = (await res.json()) as { previous_key: { expires_at: string } };
     expect(res.status).toBe(201);
     expect(Date.parse(body.previous_key.expires_at) - t.clock.now().getTime()).toBe(24 * 3600_000);
+  });
+
+  test("an empty body is no body, whatever its Content-Type says: rotate is 201 with the default overlap", async () => {
+    setup();
+    for (const contentType of ["application/json", "application/json; charset=utf-8", "text/plain"]) {
+      const { keyId } = apiKeysService(t.deps).create({ userId: f.users.alice.id, scope: "read", name: contentType });
+      const res = await t.request("POST", `/api/v1/keys/${keyId}/rotate`, { key: f.keys.write.secret, rawBody: "", contentType });
+      expect(res.status, `${contentType}: ${res.text}`).toBe(201);
+      expect(Date.parse(res.json.previous_key.expires_at) - t.clock.now().getTime()).toBe(24 * 3600_000);
+    }
   });
 });
 
