@@ -1,4 +1,5 @@
 import { budgetsService } from "../src/modules/budgets/budgets.service.ts";
+import { webAuth } from "../src/modules/web/web.auth.ts";
 import type { Job } from "./index.ts";
 
 /** Usage counters are kept 400 days (a year of "last used" history), then dropped. */
@@ -7,6 +8,9 @@ export const USAGE_RETENTION_DAYS = 400;
 export const keyUsagePrune: Job = {
   id: "key-usage-prune",
   pattern: "17 3 * * *",
-  description: `drop per-key daily usage counters older than ${USAGE_RETENTION_DAYS} days`,
-  runOnce: (deps) => ({ deleted: budgetsService(deps).pruneUsage(USAGE_RETENTION_DAYS) }),
+  description: `drop per-key daily usage counters older than ${USAGE_RETENTION_DAYS} days, and web sign-in failures older than a day`,
+  runOnce: (deps) => ({
+    deleted: budgetsService(deps).pruneUsage(USAGE_RETENTION_DAYS),
+    sign_in_failures_deleted: webAuth(deps).pruneFailures(),
+  }),
 };

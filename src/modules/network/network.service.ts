@@ -26,18 +26,31 @@ function personMatch(identifier: string): { where: string; params: Record<string
   return name ? { where: "p.name_key = $name", params: { name } } : null;
 }
 
+/** The migrations-ledger tag of the one-time name folding below. */
+export const NAME_KEY_STEP = "js:persons-name-key";
+
 /**
- * Folds the names the migration could not (it lowers plain-ASCII names in SQL; SQLite's lower()
- * leaves "É" as it is). Once per process; a database busy now is tried again by the next process.
+ * Folds the names migration 0013 could not (it lowers plain-ASCII names in SQL; SQLite's lower()
+ * leaves "É" as it is). A one-time data step, recorded in the migrations ledger beside the SQL
+ * migrations: every later start costs one primary-key probe of the ledger, never a scan of the
+ * persons. A database busy now is tried again by the next process.
+ * @returns how many persons were folded now (0 once the step is recorded)
  */
 export function backfillNameKeys(deps: Deps): number {
   const sqlite = deps.db.$client;
   try {
-    const rows = sqlite.query<{ id: string; display_name: string }, []>("SELECT id, display_name FROM persons WHERE name_key IS NULL AND display_name IS NOT NULL").all();
-    if (rows.length === 0) return 0;
-    const set = sqlite.query("UPDATE persons SET name_key = ? WHERE id = ? AND name_key IS NULL");
-    sqlite.transaction(() => rows.forEach((r) => set.run(nameKey(r.display_name), r.id)))();
-    return rows.length;
+    const recorded = sqlite.query<{ tag: string }, [string]>("SELECT tag FROM _migrations WHERE tag = ?");
+    if (recorded.get(NAME_KEY_STEP)) return 0;
+    return sqlite
+      .transaction(() => {
+        if (recorded.get(NAME_KEY_STEP)) return 0; // another process did it meanwhile
+        const rows = sqlite.query<{ id: string; display_name: string }, []>("SELECT id, display_name FROM persons WHERE name_key IS NULL AND display_name IS NOT NULL").all();
+        const set = sqlite.query("UPDATE persons SET name_key = ? WHERE id = ?");
+        for (const r of rows) set.run(nameKey(r.display_name), r.id);
+        sqlite.query("INSERT INTO _migrations (tag, applied_at) VALUES (?, ?)").run(NAME_KEY_STEP, deps.clock.now().toISOString());
+        return rows.length;
+      })
+      .immediate();
   } catch (error) {
     deps.log.warn("person names not yet folded for lookups; retried at the next start", { error: (error as Error).message });
     return 0;

@@ -15,6 +15,8 @@ export const FAILURE_WINDOW_MS = 60_000;
 export const MAX_FAILURES_PER_WINDOW = 5;
 /** Failures per client address per window, across every email: against password spraying. */
 export const MAX_FAILURES_PER_ADDRESS = 20;
+/** Failures are kept a day (the limits look back a minute; the rest is for an operator's eyes). */
+export const FAILURE_RETENTION_MS = 24 * 3600_000;
 export const LINK_PATH = "/app/sign-in/link";
 
 export type PasswordSignIn =
@@ -75,7 +77,6 @@ export const webAuth = perDeps((deps: Deps) => {
           .values({ email, clientAddress, at: new Date(now).toISOString() })
           .returning({ id: webSignInFailures.id })
           .get();
-        db.delete(webSignInFailures).where(lt(webSignInFailures.at, new Date(now - 24 * 3600_000).toISOString())).run();
         return { id };
       })
       .immediate();
@@ -153,6 +154,15 @@ export const webAuth = perDeps((deps: Deps) => {
     return used.length === 1 ? state : { status: "used" };
   }
 
+  /**
+   * Drops recorded failures older than FAILURE_RETENTION_MS (the nightly key-usage-prune job):
+   * not on each attempt, where it would scan the table inside the sign-in's write lock.
+   */
+  function pruneFailures(): number {
+    const before = new Date(clock.now().getTime() - FAILURE_RETENTION_MS).toISOString();
+    return db.delete(webSignInFailures).where(lt(webSignInFailures.at, before)).returning({ id: webSignInFailures.id }).all().length;
+  }
+
   function failureCount(email: string): number {
     return db
       .select({ n: count() })
@@ -161,5 +171,5 @@ export const webAuth = perDeps((deps: Deps) => {
       .get()!.n;
   }
 
-  return { signInWithPassword, setPassword, verifyPassword, issueLink, peekLink, consumeLink, failureCount };
+  return { signInWithPassword, setPassword, verifyPassword, issueLink, peekLink, consumeLink, failureCount, pruneFailures };
 });

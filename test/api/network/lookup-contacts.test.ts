@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { graphWriter } from "../../../src/modules/network/network.graph.ts";
-import { backfillNameKeys } from "../../../src/modules/network/network.service.ts";
+import { createDeps } from "../../../src/deps.ts";
+import { silentLog } from "../../../src/lib/log.ts";
+import { backfillNameKeys, NAME_KEY_STEP, networkService } from "../../../src/modules/network/network.service.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 import { hasCard, knows, personId, thread } from "../../helpers/network.ts";
@@ -65,10 +67,26 @@ describe("POST /api/v1/network/warmth/lookup", () => {
     expect(res.json.results.map((r: any) => r.email)).toEqual(["elodie@durand.fr", "elodie@durand.fr", "jurgen@mueller.de"]);
     const who = await t.request("GET", `/api/v1/network/who-knows?person=${encodeURIComponent("ÉLODIE DURAND")}`, { key: f.keys.read.secret });
     expect(who.json.paths.map((p: any) => p.name)).toEqual(["Élodie Durand"]);
-    // Rows written before the column existed (the migration folds only plain-ASCII names) are folded at start-up.
-    t.deps.db.$client.run("UPDATE persons SET name_key = NULL WHERE display_name LIKE '%lodie%'");
-    expect(backfillNameKeys(t.deps)).toBe(1);
+  });
+
+  test("names the migration could not fold are folded by a one-time step at start-up, and a later start does no work", async () => {
+    setup();
+    knows(t.deps, f.users.alice.id, { email: "elodie@durand.fr", name: "Élodie Durand" }, thread(4, 3, 2));
+    const sqlite = t.deps.db.$client;
+    const recorded = () => sqlite.query("SELECT tag FROM _migrations WHERE tag = ?").get(NAME_KEY_STEP);
+    // This app's start recorded the step; a database from before it has neither the record nor the keys.
+    expect(recorded()).not.toBeNull();
+    sqlite.run("DELETE FROM _migrations WHERE tag = ?", [NAME_KEY_STEP]);
+    sqlite.run("UPDATE persons SET name_key = NULL WHERE display_name LIKE '%lodie%'");
+    const start = () => networkService(createDeps({ db: t.deps.db, config: t.deps.config, clock: t.clock, log: silentLog }));
+    start();
+    expect(recorded()).not.toBeNull();
     expect((await lookup(f.keys.read.secret, ["ÉLODIE DURAND"])).json.results[0].email).toBe("elodie@durand.fr");
+    // The next start only probes the ledger: a key missing now (no import writes one) stays missing.
+    sqlite.run("UPDATE persons SET name_key = NULL WHERE display_name LIKE '%lodie%'");
+    start();
+    expect(backfillNameKeys(t.deps)).toBe(0);
+    expect(sqlite.query("SELECT name_key FROM persons WHERE display_name LIKE '%lodie%'").get()).toEqual({ name_key: null });
   });
 
   test("a path through a teammate who does not share is never used", async () => {
