@@ -39,6 +39,18 @@ export type DealRow = {
 
 type ListRow = Pick<DealRow, "id" | "company_name" | "domain" | "website" | "kind" | "stage" | "source" | "score" | "analysis_status" | "created_at" | "updated_at">;
 
+/** A deal as the firm's book sees it (the reach-candidates job's thesis and fit). */
+export type DealBookFacts = {
+  name: string | null;
+  domain: string | null;
+  kind: "company" | "fund";
+  /** Pipeline stage: new, screening, diligence, ic, invested, passed. */
+  pipelineStage: string;
+  sector: string | null;
+  /** The round the deal is raising, as its analysis found it (free text). */
+  roundStage: string | null;
+};
+
 /** A received data-room file: its temp file, and what the route judged it to be. */
 export type DataRoomFile = { path: string; sha256: string; size: number; filename: string; folder: string | null; category: string; contentType: string };
 
@@ -292,14 +304,21 @@ export const dealsService = perDeps((deps: Deps) => {
       );
   }
 
-  const sectorsOfDeals = sqlite.query<{ sector: string }, [string]>(
-    "SELECT json_extract(facts, '$.company.sector') AS sector FROM deals WHERE org_id = ? AND json_extract(facts, '$.company.sector') IS NOT NULL",
+  // What detail() would say of each deal's company and round, read by SQLite from the stored facts:
+  // no JSON is parsed per deal, and the analysis is never read.
+  const bookRows = sqlite.query<DealBookFacts, [string]>(
+    `SELECT COALESCE(json_extract(facts, '$.company.name'), company_name) AS name,
+            COALESCE(json_extract(facts, '$.company.domain'), domain) AS domain,
+            kind, stage AS pipelineStage,
+            json_extract(facts, '$.company.sector') AS sector,
+            json_extract(facts, '$.round.stage') AS roundStage
+     FROM deals WHERE org_id = ? ORDER BY created_at DESC, id DESC`,
   );
 
-  /** The sector of every analysed deal (with the portfolio, the firm's thesis for reach-candidate fit). */
-  function sectorTexts(orgId: string): string[] {
-    return sectorsOfDeals.all(orgId).map((r) => r.sector);
+  /** Every deal of the org, newest first, with its analysed sector and round (null before an analysis). */
+  function bookFacts(orgId: string): DealBookFacts[] {
+    return bookRows.all(orgId);
   }
 
-  return { list, mustGet, detail, analysisStatus, documents, submit, assertNotAnalysing, addDataRoom, setStage, storeAnalysis, sectorTexts };
+  return { list, mustGet, detail, analysisStatus, documents, submit, assertNotAnalysing, addDataRoom, setStage, storeAnalysis, bookFacts };
 });

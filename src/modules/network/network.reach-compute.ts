@@ -9,8 +9,8 @@
 import type { Deps } from "../../deps.ts";
 import { newId } from "../../lib/ids.ts";
 import { PATH_COLUMNS, scorePath, type PathRow } from "./network.paths.ts";
-import { contactReason, dealOf, founderReason, isHeldCompany, proxyReason, sectorFit, stageFit } from "./network.reach-reasons.ts";
-import { thesisFrom, type BookSource, type FirmBook, type Thesis } from "./network.thesis.ts";
+import { contactReason, dealOf, founderReason, indexBook, isHeldCompany, proxyReason, sectorFit, stageFit, type BookIndex } from "./network.reach-reasons.ts";
+import { thesisFrom, type BookSource, type Thesis } from "./network.thesis.ts";
 
 export { FOUNDER_TITLE } from "./network.reach-reasons.ts";
 export const PROXY_MIN_STRENGTH = 45;
@@ -67,7 +67,7 @@ export function computeReachCandidates(deps: Deps, bookSource: BookSource) {
   const drop = sqlite.query("DELETE FROM reach_candidates WHERE user_id = ? AND person_id = ?");
 
   const stats = { users: 0, candidates: 0, removed: 0 };
-  const firms = new Map<string, { book: FirmBook; thesis: Thesis }>();
+  const firms = new Map<string, { index: BookIndex; thesis: Thesis }>();
   const allUsers = orgUsers.all();
   const orgEmails = new Set(allUsers.map((u) => u.email.toLowerCase()));
   const userNames = new Map(allUsers.map((u) => [u.id, u.name]));
@@ -77,7 +77,7 @@ export function computeReachCandidates(deps: Deps, bookSource: BookSource) {
     let firm = firms.get(user.org_id);
     if (!firm) {
       const book = bookSource(user.org_id);
-      firms.set(user.org_id, (firm = { book, thesis: thesisFrom(book) }));
+      firms.set(user.org_id, (firm = { index: indexBook(book), thesis: thesisFrom(book) }));
     }
     const firmDomain = user.email.slice(user.email.indexOf("@") + 1).toLowerCase();
 
@@ -106,10 +106,10 @@ export function computeReachCandidates(deps: Deps, bookSource: BookSource) {
         const row = personById.get(candidateId);
         if (!row?.display_name || row.domain === firmDomain) continue;
         const person = { ...row, display_name: row.display_name };
-        const deal = dealOf(person, firm.book);
+        const deal = dealOf(person, firm.index);
         const who = founderReason(person, deal);
         // Not a founder by their title (a CEO counts only with their round on record), or already in the portfolio.
-        if (!who || isHeldCompany(person, firm.book)) continue;
+        if (!who || isHeldCompany(person, firm.index)) continue;
         const sector = sectorFit(person, deal, firm.thesis);
         const stage = stageFit(person, deal, firm.thesis);
         const intensity = Math.min(1, co.shared / 6);

@@ -1,6 +1,7 @@
 // Why a founder fits the firm, in sentences a partner can check against the firm's own records:
 // each names the facts it rests on (the holdings and deals of a sector, the round on record, the
 // proxy's figures) and says so when a fact is missing instead of guessing it.
+import { normalizeDomain } from "./network.identity.ts";
 import { label } from "./network.scoring.ts";
 import { sectorNoun, sectorsByMention, sectorTitle, stageIn, stageName, type BookDeal, type FirmBook, type Thesis } from "./network.thesis.ts";
 
@@ -15,21 +16,49 @@ const day = (iso: string) => iso.slice(0, 10);
 const listNames = (names: string[]) => (names.length <= 3 ? names.join(", ") : `${names.slice(0, 3).join(", ")} and ${names.length - 3} more`);
 const fold = (s: string | null | undefined) => s?.trim().toLowerCase() ?? "";
 
+/** Where a deal sits in the book's order (newest first): of two matches, the earlier one wins. */
+type Placed = { deal: BookDeal; at: number };
+
+/** The firm's company deals and holdings by domain and by name, built once per firm and run (not per candidate). */
+export type BookIndex = {
+  dealsByDomain: Map<string, Placed>;
+  dealsByName: Map<string, Placed>;
+  heldDomains: Set<string>;
+  heldNames: Set<string>;
+};
+
+export function indexBook(book: FirmBook): BookIndex {
+  const index: BookIndex = { dealsByDomain: new Map(), dealsByName: new Map(), heldDomains: new Set(), heldNames: new Set() };
+  book.deals.forEach((deal, at) => {
+    if (deal.kind !== "company") return;
+    const domain = normalizeDomain(deal.domain);
+    const name = fold(deal.name);
+    if (domain && !index.dealsByDomain.has(domain)) index.dealsByDomain.set(domain, { deal, at });
+    if (name && !index.dealsByName.has(name)) index.dealsByName.set(name, { deal, at });
+  });
+  for (const h of book.holdings) {
+    const domain = normalizeDomain(h.website);
+    if (domain) index.heldDomains.add(domain);
+    if (fold(h.name)) index.heldNames.add(fold(h.name));
+  }
+  return index;
+}
+
 /** The firm's deal for the person's company (by email domain, else by company name), if it has one. */
-export function dealOf(person: CandidatePerson, book: FirmBook): BookDeal | null {
+export function dealOf(person: CandidatePerson, index: BookIndex): BookDeal | null {
+  const domain = normalizeDomain(person.domain);
   const company = fold(person.company);
-  return (
-    book.deals.find((d) => d.kind === "company" && ((person.domain && fold(d.domain) === person.domain) || (company && fold(d.name) === company))) ?? null
-  );
+  const byDomain = domain ? index.dealsByDomain.get(domain) : undefined;
+  const byName = company ? index.dealsByName.get(company) : undefined;
+  if (byDomain && byName) return byDomain.at <= byName.at ? byDomain.deal : byName.deal;
+  return (byDomain ?? byName)?.deal ?? null;
 }
 
 /** Whether the person's company is one the firm already holds (its founders are not sourcing candidates). */
-export function isHeldCompany(person: CandidatePerson, book: FirmBook): boolean {
+export function isHeldCompany(person: CandidatePerson, index: BookIndex): boolean {
+  const domain = normalizeDomain(person.domain);
   const company = fold(person.company);
-  return book.holdings.some((h) => {
-    const host = fold(h.website).replace(/^[a-z]+:\/\//, "").replace(/^www\./, "").replace(/[/?#].*$/, "");
-    return (person.domain && host === person.domain) || (company && fold(h.name) === company);
-  });
+  return (!!domain && index.heldDomains.has(domain)) || (!!company && index.heldNames.has(company));
 }
 
 /** The first reason (who they are), or null when the person is no founder candidate. */

@@ -2,6 +2,7 @@
 // of the deals in its workspace. Free-text sectors ("Fintech", "B2B payments", "Payments
 // infrastructure") are folded into canonical ones by keywords, and stages ("Seed", "series_a",
 // "Series A") into canonical stages, so a founder's title and round can be compared with the book.
+import { normalizeDomain } from "./network.identity.ts";
 
 const SECTOR_KEYWORDS: [sector: string, words: RegExp][] = [
   ["fintech", /\b(fintech|payments?|banking|neobank|lending|credit|insurtech|insurance|ledger|treasury|accounting|invoic\w*|wealth|trading|crypto|defi)\b/i],
@@ -121,8 +122,7 @@ export type Thesis = {
 
 /** The holding's company: its website's host, else its name (two funds' holdings of one company count once). */
 function companyKey(h: BookHolding): string {
-  const host = h.website?.trim().toLowerCase().replace(/^[a-z]+:\/\//, "").replace(/^www\./, "").replace(/[/?#].*$/, "");
-  return host || h.name.trim().toLowerCase();
+  return normalizeDomain(h.website) ?? h.name.trim().toLowerCase();
 }
 
 export function thesisFrom(book: FirmBook): Thesis {

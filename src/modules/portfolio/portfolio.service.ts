@@ -73,7 +73,7 @@ export const portfolioService = perDeps((deps: Deps) => {
     .orderBy(asc(mp.statementDate), asc(mp.kind))
     .prepare();
 
-  const sectors = db.select({ sector: h.sector }).from(h).where(eq(h.orgId, P("org"))).prepare();
+  const bookRows = db.select({ name: h.name, website: h.website, sector: h.sector, stage: h.stage }).from(h).where(eq(h.orgId, P("org"))).orderBy(asc(h.nameFold), asc(h.fundName)).prepare();
 
   function metricsOf(orgId: string, companyKeys: string[]): Map<string, Record<string, MetricValue>> {
     const byCompany = new Map<string, Record<string, MetricValue>>(companyKeys.map((k) => [k, {}]));
@@ -141,10 +141,10 @@ export const portfolioService = perDeps((deps: Deps) => {
     return { company_id: holding.id, metric, points };
   }
 
-  /** The sector of every holding of the org (the firm's thesis, for the network's fit scores). */
-  function sectorTexts(orgId: string): string[] {
-    return sectors.all({ org: orgId }).map((r) => r.sector);
+  /** Every holding of the org, in the list's order, with what the firm's book needs of it (no metrics, no paging). */
+  function bookHoldings(orgId: string): { name: string; website: string | null; sector: string | null; stage: string | null }[] {
+    return bookRows.all({ org: orgId });
   }
 
-  return { list, mustGetHolding, metricHistory, sectorTexts };
+  return { list, mustGetHolding, metricHistory, bookHoldings };
 });

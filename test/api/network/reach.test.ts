@@ -4,8 +4,10 @@
 // and candidates resting on a teammate's mail withdrawn the moment that teammate stops sharing.
 import { afterEach, describe, expect, test } from "bun:test";
 import { graphWriter, type PersonFacts } from "../../../src/modules/network/network.graph.ts";
+import { dealsService } from "../../../src/modules/deals/deals.service.ts";
 import { computeReachCandidates } from "../../../src/modules/network/network.reach-compute.ts";
-import type { FirmBook } from "../../../src/modules/network/network.thesis.ts";
+import { dealOf, indexBook, isHeldCompany } from "../../../src/modules/network/network.reach-reasons.ts";
+import { thesisFrom, type FirmBook } from "../../../src/modules/network/network.thesis.ts";
 import { orgsService } from "../../../src/modules/orgs/orgs.service.ts";
 import { importPortfolioBook } from "../../helpers/book.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
@@ -253,5 +255,57 @@ describe("the reach-candidates job", () => {
     expect(c["Tia Pay"].fit_reasons[0]).toBe("CEO at Paystack Two, a company in the firm's deal flow (stage: screening)");
     expect(c["Tia Pay"].fit_reasons[2]).toBe("Raising a seed round (per their deal, Paystack Two): seed is the stage of 3 of the firm's 5 holdings and 1 of its 1 deal with a known round");
     expect(await candidates(f.keys.otherOrgWrite.secret)).toEqual([]);
+  });
+});
+
+describe("the firm's book as the job reads it", () => {
+  test("each deal as its detail shows it, read in one query: facts when analysed, the submission's name and domain otherwise", () => {
+    setup();
+    const insert = t.deps.db.$client.query(
+      `INSERT INTO deals (id, org_id, created_by, company_name, domain, kind, stage, source, target_key, facts, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'upload', ?, ?, ?, ?)`,
+    );
+    const facts = (name: string | null, domain: string | null, sector: string | null, round: string | null) =>
+      JSON.stringify({ company: { name, domain, sector }, round: { stage: round }, team: [] });
+    const rows: [string | null, string | null, string, string, string | null, string][] = [
+      ["Paystack Two", "paystack2.com", "company", "screening", facts("Paystack Two Ltd", null, "fintech", "seed"), "2026-11-01"],
+      ["Carbonstack", null, "company", "diligence", facts(null, "carbonstack.io", "Climate software", null), "2026-11-02"],
+      ["Not Analysed Yet", "notyet.io", "company", "new", null, "2026-11-03"],
+      ["Some Fund III", "somefund.com", "fund", "ic", facts("Some Fund III", "somefund.com", null, null), "2026-11-04"],
+    ];
+    for (const [name, domain, kind, stage, f_, at] of rows) insert.run(crypto.randomUUID(), f.orgs.acme.id, f.users.alice.id, name, domain, kind, stage, `name:${name}`, f_, at, at);
+    const deals = dealsService(t.deps);
+    const viaDetail = deals.list(f.orgs.acme.id, { limit: 200, offset: 0 }).deals.map((row) => {
+      const d = deals.detail(f.orgs.acme.id, row.deal_id, "summary");
+      return { name: d.company.name, domain: d.company.domain, kind: d.kind, pipelineStage: d.stage, sector: d.company.sector, roundStage: d.round.stage };
+    });
+    expect(deals.bookFacts(f.orgs.acme.id)).toEqual(viaDetail);
+    expect(viaDetail.map((d) => d.name)).toEqual(["Some Fund III", "Not Analysed Yet", "Carbonstack", "Paystack Two Ltd"]);
+    expect(deals.bookFacts(f.orgs.globex.id)).toEqual([]);
+  });
+
+  test("a holding's website is read as a domain (scheme, www., port, path and trailing dot aside): one company, and its founders are held", () => {
+    const holdings = [
+      { name: "Tallybook", website: "tallybook.com", sector: "Fintech", stage: "seed" },
+      { name: "Tallybook", website: "https://www.Tallybook.com.:443/pricing", sector: "Fintech", stage: "seed" },
+    ];
+    const book = { holdings, deals: [] };
+    expect(thesisFrom(book).sectors.get("fintech")!.companies).toEqual(["Tallybook"]);
+    expect(thesisFrom(book).holdingsWithStage).toBe(1);
+    const index = indexBook({ holdings: [{ name: "Verdant Earth Inc", website: "https://verdant.earth:8443/", sector: null, stage: null }], deals: [] });
+    const person = { display_name: "Vera", title: "Founder", company: null, domain: "verdant.earth" };
+    expect(isHeldCompany(person, index)).toBe(true);
+    expect(isHeldCompany({ ...person, domain: "other.earth", company: "verdant earth inc" }, index)).toBe(true);
+    expect(isHeldCompany({ ...person, domain: "other.earth" }, index)).toBe(false);
+  });
+
+  test("a person's deal: by domain or by company name, the newest deal when both match different ones; never a fund", () => {
+    const deal = (name: string, domain: string | null, kind: "company" | "fund" = "company") => ({ name, domain, kind, pipelineStage: "new", sector: null, roundStage: null });
+    const index = indexBook({ holdings: [], deals: [deal("Acme Two", "acme2.io"), deal("Acme", "acme.io"), deal("Fundco", "fundco.com", "fund")] });
+    const person = { display_name: "Ann", title: "CEO", company: "Acme", domain: "acme2.io" };
+    expect(dealOf(person, index)?.name).toBe("Acme Two");
+    expect(dealOf({ ...person, domain: "gmail-like.example" }, index)?.name).toBe("Acme");
+    expect(dealOf({ ...person, domain: "www.acme.io", company: null }, index)?.name).toBe("Acme");
+    expect(dealOf({ ...person, domain: "fundco.com", company: null }, index)).toBeNull();
   });
 });
