@@ -1,6 +1,6 @@
 // `dealgraph admin org|user|key ...`: the operator's door to identity, through the same services
 // the HTTP API uses.
-import { isCalendarDate } from "../lib/csv-fields.ts";
+import { parseDateOrTimestamp } from "../lib/dates.ts";
 import { apiKeysService, MAX_DAILY_BUDGET } from "../modules/api-keys/api-keys.service.ts";
 import { keyViews } from "../modules/api-keys/api-keys.views.ts";
 import { orgsService } from "../modules/orgs/orgs.service.ts";
@@ -8,15 +8,10 @@ import { userLinkCommand, userPasswordCommand } from "./admin-web.ts";
 import { openDeps } from "./context.ts";
 import { parse, positiveInt, report, required, UsageError, type Io } from "./io.ts";
 
-// A date (midnight UTC) or a timestamp with its zone; each part checked, since Date would roll
-// 2027-02-30 over into March and read a zone-less time in the server's local zone.
-const DATE_OR_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})(?:T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d))?$/;
-
 function parseDate(name: string, raw: string | undefined): Date | undefined {
   if (raw === undefined) return undefined;
-  const m = DATE_OR_TIMESTAMP.exec(raw);
-  const date = m && isCalendarDate(m[1]) ? new Date(m[2] === undefined ? `${m[1]}T00:00:00Z` : raw) : null;
-  if (!date || Number.isNaN(date.getTime())) {
+  const date = parseDateOrTimestamp(raw);
+  if (!date) {
     throw new UsageError(
       `--${name} must be an ISO 8601 date (a real day, YYYY-MM-DD) or timestamp with a zone (e.g. 2027-03-01T09:00:00Z), got ${JSON.stringify(raw)}`,
     );

@@ -3,18 +3,12 @@
 // default.
 import type { CsvRow, ImportProblem } from "./csv.ts";
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
-const CURRENCY = /^[A-Za-z]{3}$/;
+import { isCalendarDate, parseDateOrTimestamp } from "./dates.ts";
 
-/** `YYYY-MM-DD` that names a real calendar day. */
-export function isCalendarDate(value: string): boolean {
-  const m = DATE.exec(value);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
-}
+export { isCalendarDate };
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const CURRENCY = /^[A-Za-z]{3}$/;
 
 type Opts = { required?: boolean };
 type NumberOpts = Opts & { min?: number; max?: number; positive?: boolean; integer?: boolean };
@@ -56,10 +50,8 @@ export function cellReader(file: string, problems: ImportProblem[]) {
       timestamp(c: string, o: Opts = {}): string | null {
         const v = raw(c);
         if (v === "") return empty(c, o);
-        if (isCalendarDate(v)) return `${v}T00:00:00.000Z`;
-        const t = TIMESTAMP.test(v) && isCalendarDate(v.slice(0, 10)) ? new Date(v) : null;
-        if (!t || Number.isNaN(t.getTime())) return bad(c, `${c} ${show(v)} is not a date (YYYY-MM-DD) or an ISO 8601 timestamp with a zone`);
-        return t.toISOString();
+        const t = parseDateOrTimestamp(v);
+        return t ? t.toISOString() : bad(c, `${c} ${show(v)} is not a date (YYYY-MM-DD) or an ISO 8601 timestamp with a zone`);
       },
       oneOf<T extends string>(c: string, values: readonly T[], o: Opts & { otherwise?: T } = {}): T | null {
         const v = raw(c).toLowerCase();

@@ -3,7 +3,7 @@
 import { perDeps, type Deps } from "../../deps.ts";
 import type { Principal } from "../../http/auth.ts";
 import { ApiError, invalid } from "../../http/errors.ts";
-import { isCalendarDate } from "../../lib/csv-fields.ts";
+import { parseDateOrTimestamp } from "../../lib/dates.ts";
 import { normalizeEmail } from "./network.identity.ts";
 
 export type StaleSignal = {
@@ -18,16 +18,9 @@ export type StaleSignal = {
 
 type StaleRow = StaleSignal & { total: number };
 
-const ISO_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/i;
-
 /** The instant a snooze ends: a real calendar day (UTC midnight) or a zoned ISO time; null otherwise (2026-02-31 too). */
 export function snoozeUntil(until: string): string | null {
-  const value = until.trim();
-  if (isCalendarDate(value)) return `${value}T00:00:00.000Z`;
-  const m = ISO_TIME.exec(value);
-  if (!m || !isCalendarDate(m[1])) return null;
-  const t = Date.parse(value);
-  return Number.isNaN(t) ? null : new Date(t).toISOString();
+  return parseDateOrTimestamp(until)?.toISOString() ?? null;
 }
 
 export const networkSignals = perDeps((deps: Deps) => {

@@ -4,7 +4,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
-import { isCalendarDate } from "../../lib/csv-fields.ts";
+import { isCalendarDate } from "../../lib/dates.ts";
 import { apiKeysService } from "../api-keys/api-keys.service.ts";
 import { keyViews } from "../api-keys/api-keys.views.ts";
 import { networkSignals } from "../network/network.signals.ts";
