@@ -1,11 +1,10 @@
 // The network reads: who knows someone at a company (or a person), batch warmth lookup, and the
 // key user's own contacts. Every read pools only the key user and teammates who share.
-import { createHmac } from "node:crypto";
 import { perDeps, type Deps } from "../../deps.ts";
 import type { Principal } from "../../http/auth.ts";
 import { decodeCursor, encodeCursor } from "../../http/paging.ts";
 import { isUuid } from "../../lib/ids.ts";
-import { rawKey } from "../webhooks/webhooks.secrets.ts";
+import { serverKey } from "../../lib/server-key.ts";
 import { nameKey, normalizeDomain, normalizeEmail, readLinkedin } from "./network.identity.ts";
 import { anyPath, asContactPath, byStrength, NOT_FOUND_PATH, PATH_COLUMNS, poolParams, queryPaths, queryTopPaths, scorePath, type PathRow } from "./network.paths.ts";
 
@@ -115,10 +114,10 @@ export const networkService = perDeps((deps: Deps) => {
      ORDER BY r.seq LIMIT $take`,
   );
 
-  // Cursors are signed under a key derived from the server's secret key (the one webhook secrets
-  // are sealed with), made on first use; each is bound to the user it was issued to.
-  let signingKey: Buffer | null = null;
-  const cursorKey = () => (signingKey ??= createHmac("sha256", rawKey(deps)).update("dealgraph contacts cursor v1").digest());
+  // Cursors are signed under the server's key for them, made on first use; each is bound to the
+  // user it was issued to.
+  let signingKey: Uint8Array | null = null;
+  const cursorKey = () => (signingKey ??= serverKey(deps, "contacts-cursor"));
 
   /** The key user's own graph, in insertion order: new rows land after every issued cursor. */
   function contacts(principal: Principal, input: { cursor?: string; limit: number }) {
