@@ -119,8 +119,8 @@ describe("import mail: what is skipped", () => {
       { from: "jane@target.com", to: "raj@target.com" },
       { from: "alice@acme.vc", to: "alice@acme.vc" },
       { from: "undisclosed", to: "alice@acme.vc" },
-      // List-Unsubscribe is set only by list and bulk senders, even when the mail is addressed to the user.
-      { from: "tool@saas.com", to: "alice@acme.vc", headers: ["List-Unsubscribe: <https://saas.com/u>"] },
+      // List-Unsubscribe on mail not addressed to the user directly (a list, or a Bcc'd bulk send).
+      { from: "tool@saas.com", to: "undisclosed-recipients:;", headers: ["List-Unsubscribe: <https://saas.com/u>", "Delivered-To: alice@acme.vc"] },
       { from: "jane@target.com", to: "alice@acme.vc", date: "2026-11-22T12:00:00Z" }, // the test clock is 2026-11-22T12:00Z
       { from: "jane@target.com", to: "alice@acme.vc", date: "Fri, 1 Jun 2035 09:00:00 +0000" },
       // Not skipped: Auto-Submitted: no, and a message dated a few minutes ahead (clock skew).
@@ -203,6 +203,36 @@ describe("import mail: what is skipped", () => {
     const stats = importFor(f.users.alice.id, writeMbox([{ from: "alice@acme.vc", to: `jane@target.com, ${nineteen}` }]));
     expect(stats).toMatchObject({ imported: 1, skipped: 0 });
     expect(relationshipsOf(t.deps, f.users.alice.id).size).toBe(19);
+  });
+});
+
+describe("import mail: List-Unsubscribe", () => {
+  test("one-to-one mail that carries it (a founder's cold outreach through a sales-engagement tool) is imported when addressed to the user in To or Cc", () => {
+    setup();
+    const unsubscribe = "List-Unsubscribe: <https://outreach.example/unsubscribe/abc>";
+    const path = writeMbox([
+      { from: "Nia Founder <nia@seedling.io>", to: "alice@acme.vc", headers: [unsubscribe], id: "cold1@seedling.io" },
+      { from: "Omar Founder <omar@sprout.ai>", to: "partners@acme.vc", cc: "alice@acme.vc", headers: [unsubscribe], id: "cold2@sprout.ai" },
+    ]);
+    const stats = importFor(f.users.alice.id, path);
+    expect(stats).toMatchObject({ read: 2, imported: 2, skipped: 0 });
+    const rels = relationshipsOf(t.deps, f.users.alice.id);
+    expect([...rels.keys()].sort()).toEqual(["nia@seedling.io", "omar@sprout.ai"]);
+  });
+
+  test("it still skips mail that reached the user only through a list or as Bcc (Delivered-To, X-Original-To); List-Id and Precedence skip even mail addressed to the user", () => {
+    setup();
+    const unsubscribe = "List-Unsubscribe: <mailto:leave@letters.com>";
+    const path = writeMbox([
+      { from: "news@letters.com", to: "subscribers@letters.com", headers: [unsubscribe, "Delivered-To: alice@acme.vc"] },
+      { from: "promo@shop.com", to: "undisclosed-recipients:;", headers: [unsubscribe, "X-Original-To: alice@acme.vc"] },
+      { from: "dana@club.org", to: "alice@acme.vc", headers: ["List-Id: Club <club.org>"] },
+      { from: "dana@club.org", to: "alice@acme.vc", headers: ["Precedence: list"] },
+      { from: "dana@club.org", to: "alice@acme.vc", headers: ["Precedence: junk", unsubscribe] },
+    ]);
+    const stats = importFor(f.users.alice.id, path);
+    expect(stats.skipped_by_reason).toEqual({ mailing_list: 3, bulk: 2 });
+    expect(stats.imported).toBe(0);
   });
 });
 

@@ -6,8 +6,9 @@
 //   `received` touch for the sender only; the other recipients are recorded as present (proxy
 //   paths: who is in contact with whom), without a relationship signal.
 // - Neither: not the user's message (skipped, `not_addressed_to_user`).
-// Skipped, never an error: mailing lists (List-Id, List-Unsubscribe: only list and bulk senders
-// set it), bulk mail (Precedence bulk/list/junk), automated mail (no-reply style senders,
+// Skipped, never an error: mailing lists (List-Id always; List-Unsubscribe unless the user's own
+// address is in To or Cc, since sales-engagement tools add it to one-to-one mail, such as a
+// founder's cold outreach), bulk mail (Precedence bulk/list/junk), automated mail (no-reply style senders,
 // Auto-Submitted other than `no`, X-Auto-Response-Suppress, an empty Return-Path <> as bounces
 // and notifications carry), more than MAX_PARTICIPANTS people, mail dated in the future (it
 // would never go stale), and unusable messages: no readable Date (`no_date`) or no From
@@ -49,7 +50,8 @@ export function mailSignal(block: HeaderBlock, isOwn: (email: string) => boolean
   const dateHeader = header(block, "date");
   const occurredAt = parseMailDate(dateHeader?.value);
   if (!occurredAt) return { skip: "no_date", line: dateHeader?.line ?? block.line };
-  if (block.headers.has("list-id") || block.headers.has("list-unsubscribe")) return { skip: "mailing_list" };
+  if (block.headers.has("list-id")) return { skip: "mailing_list" };
+  if (block.headers.has("list-unsubscribe") && !mailboxes(block, "to", "cc").some((m) => isOwn(m.email))) return { skip: "mailing_list" };
   if (BULK.test(header(block, "precedence")?.value ?? "")) return { skip: "bulk" };
   if (isAutomatedMail(block)) return { skip: "automated" };
 
