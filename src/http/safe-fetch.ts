@@ -202,6 +202,8 @@ export type SafeFetchOptions = UrlCheckOptions & {
   timeoutMs?: number;
   /** Bytes of body kept; the rest is not read (default 5 MiB). */
   maxBytes?: number;
+  /** The cap chosen once the response's headers are in (e.g. pages smaller than files); overrides maxBytes. */
+  maxBytesFor?: (headers: Headers) => number;
   /** How many redirects to follow, each hop checked again (default 0: a 3xx is returned as is). */
   followRedirects?: number;
   signal?: AbortSignal;
@@ -286,7 +288,7 @@ export async function safeFetch(input: string | URL, opts: SafeFetchOptions = {}
     }
     let read: { body: Uint8Array; truncated: boolean };
     try {
-      read = await readCapped(response, maxBytes);
+      read = await readCapped(response, opts.maxBytesFor ? opts.maxBytesFor(response.headers) : maxBytes);
     } catch (error) {
       throw fetchFailure(error, signal, timeout, timeoutMs, current);
     }

@@ -10,12 +10,13 @@ import { actionHandlers } from "../../src/modules/actions/registry.ts";
 import { startRunner } from "../../src/modules/actions/runner.ts";
 import { createTestApp } from "./app.ts";
 import { LEDGERLY_DECK, pdfDeck } from "./decks.ts";
+import { files } from "./document-hosts-files.ts";
 import { seedIdentity } from "./fixtures.ts";
 
-export type Family = "google" | "dropbox" | "onedrive" | "box" | "docsend" | "notion" | "figma" | "pitch";
+export type Family = "google" | "dropbox" | "onedrive" | "box" | "docsend" | "notion" | "figma" | "pitch" | "files";
 
 type Ctx = { req: Request; url: URL; host: string; cookies: Record<string, string>; world: HostWorld };
-type Handler = (c: Ctx) => Response | Promise<Response>;
+export type Handler = (c: Ctx) => Response | Promise<Response>;
 
 const HOSTS: Record<Family, string[]> = {
   google: ["docs.google.com", "drive.google.com", "drive.usercontent.google.com", "doc-04-docs.googleusercontent.com", "accounts.google.com"],
@@ -26,6 +27,8 @@ const HOSTS: Record<Family, string[]> = {
   notion: ["www.notion.so", "acme.notion.site"],
   figma: ["www.figma.com"],
   pitch: ["pitch.com"],
+  // A host Dealgraph does not know (files served directly, and hostile pages), and another site.
+  files: ["files.example.net", "evil.example"],
 };
 
 export type HostWorld = {
@@ -33,6 +36,8 @@ export type HostWorld = {
   /** Mails the hosts "sent" (raw RFC 5322), newest last. */
   mails: { to: string; raw: string }[];
   hits: string[];
+  /** Requests whose client went away before the answer ("host path"): a fetch that was aborted. */
+  aborted: string[];
   /** Names resolved to other (private) addresses, for refusals. */
   resolve: Record<string, string[]>;
   /** Where Google's SLIDES_REDIRECTED export redirects (a test sets it). */
@@ -319,7 +324,7 @@ export function standInHosts(routes: Map<string, number | null>, resolve: Record
   };
 }
 
-const HANDLERS: Record<Family, Handler> = { google, dropbox, onedrive: oneDrive, box, docsend, notion, figma, pitch };
+const HANDLERS: Record<Family, Handler> = { google, dropbox, onedrive: oneDrive, box, docsend, notion, figma, pitch, files };
 
 /**
  * Starts the given families' servers and points `deps.outbound` at them. `resolve` adds names
@@ -328,18 +333,21 @@ const HANDLERS: Record<Family, Handler> = { google, dropbox, onedrive: oneDrive,
 export async function startDocumentHosts(deps: Deps, families: Family[], opts: { resolve?: Record<string, string[]>; closed?: string[] } = {}): Promise<HostWorld> {
   const servers: Server<unknown>[] = [];
   const routes = new Map<string, number | null>();
-  const world: HostWorld = { pdf: await pdfDeck(), mails: [], hits: [], resolve: { ...opts.resolve }, redirectTo: null, stop: () => servers.forEach((s) => s.stop(true)) };
+  const world: HostWorld = { pdf: await pdfDeck(), mails: [], hits: [], aborted: [], resolve: { ...opts.resolve }, redirectTo: null, stop: () => servers.forEach((s) => s.stop(true)) };
   for (const family of families) {
     const handler = HANDLERS[family];
     const server = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
+      // A host that never answers keeps the connection open, as a real one does (Bun would drop it after 10 s).
+      idleTimeout: 0,
       fetch: (req) => {
         const url = new URL(req.url);
         const host = (req.headers.get("host") ?? "").replace(/:\d+$/, "");
         // The URL the client asked for, under its public name.
         const publicUrl = new URL(`https://${host}${url.pathname}${url.search}`);
         world.hits.push(`${host} ${url.pathname}${url.search}`);
+        req.signal.addEventListener("abort", () => world.aborted.push(`${host} ${url.pathname}`));
         return handler({ req, url: publicUrl, host, cookies: parseCookies(req.headers.get("cookie")), world });
       },
     });

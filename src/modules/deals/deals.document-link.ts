@@ -3,12 +3,11 @@
 // gate and, after an email verification, the verification link and the host's cookies. A file
 // becomes the deal's one link document (kept idempotent: a recovered run reuses its row); a page
 // is read as text. Every refusal ends the run with an error naming the host and the reason.
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { join } from "node:path";
 import type { Deps } from "../../deps.ts";
 import type { SourcePage } from "../../engines/deal-engine.ts";
 import { SafeFetchError } from "../../http/safe-fetch.ts";
-import { blobPath } from "../../lib/blobs.ts";
+import { adoptBlob, tempDir } from "../../lib/blobs.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Run } from "../actions/actions.service.ts";
 import { RunError } from "../actions/runner.ts";
@@ -39,7 +38,8 @@ export type LinkInput = {
   gate?: GateState;
 };
 
-const PASSWORD_CONTEXT = "deal-document-password";
+/** The secret-box context of a submission's document_password. */
+export const PASSWORD_CONTEXT = "deal-document-password";
 const cookieContext = (runId: string) => `deal-document-gate:${runId}`;
 const verificationContext = (runId: string) => `deal-document-verification:${runId}`;
 
@@ -92,8 +92,21 @@ export function linkFailure(link: HostedLink, url: string, error: unknown): Erro
 
 type LinkDocument = { id: string; sha256: string; status: string; pages: string | null };
 
-export async function readDocumentLink(deps: Deps, deal: { id: string; org_id: string }, url: string, run?: Pick<Run, "id" | "input">): Promise<SourcePage[]> {
-  const ctx = await linkContext(deps, run ?? { id: "", input: { document_url: url } });
+export type LinkReadOptions = {
+  /** Aborts the visit (and a conversion) when the runner stops. */
+  signal?: AbortSignal;
+  /** LibreOffice's time limit for a PPT/DOC link document (the deal handler's own). */
+  conversionTimeoutMs?: number;
+};
+
+export async function readDocumentLink(
+  deps: Deps,
+  deal: { id: string; org_id: string },
+  url: string,
+  run?: Pick<Run, "id" | "input">,
+  opts: LinkReadOptions = {},
+): Promise<SourcePage[]> {
+  const ctx = await linkContext(deps, run ?? { id: "", input: { document_url: url } }, opts.signal);
   let doc: HostedDocument;
   try {
     doc = await fetchHostedDocument(ctx);
@@ -101,19 +114,22 @@ export async function readDocumentLink(deps: Deps, deal: { id: string; org_id: s
     throw linkFailure(ctx.link, url, error);
   }
   if (doc.kind === "page") return [{ documentId: null, url: doc.url, page: null, text: doc.text }];
-  return storeAndExtract(deps, deal, doc);
+  return storeAndExtract(deps, deal, doc, opts);
 }
 
 /**
  * The deal's link document: one row per deal, reused when the run is recovered after a crash (the
  * same bytes keep their extracted pages; changed bytes replace the row's file and pages).
  */
-async function storeAndExtract(deps: Deps, deal: { id: string; org_id: string }, doc: Extract<HostedDocument, { kind: "file" }>): Promise<SourcePage[]> {
+async function storeAndExtract(deps: Deps, deal: { id: string; org_id: string }, doc: Extract<HostedDocument, { kind: "file" }>, opts: LinkReadOptions): Promise<SourcePage[]> {
   const sqlite = deps.db.$client;
   const sha256 = new Bun.CryptoHasher("sha256").update(doc.body).digest("hex");
-  const path = blobPath(deps.config.dataDir, sha256);
-  mkdirSync(dirname(path), { recursive: true });
-  await Bun.write(path, doc.body);
+  // Written beside the store, then moved in whole under its hash (or dropped when those bytes are
+  // stored already): a blob under a valid hash is never rewritten in place, and a crash mid-write
+  // leaves a temp file the document-conversion job removes, never a truncated blob.
+  const temp = join(tempDir(deps.config.dataDir), `upload-link-${newId()}`);
+  await Bun.write(temp, doc.body);
+  const path = adoptBlob(deps.config.dataDir, temp, sha256);
   const now = deps.clock.now().toISOString();
   const existing = sqlite
     .query<LinkDocument, [string]>("SELECT id, sha256, status, pages FROM deal_documents WHERE deal_id = ? AND kind = 'primary_upload' ORDER BY uploaded_at, id LIMIT 1")
@@ -138,7 +154,7 @@ async function storeAndExtract(deps: Deps, deal: { id: string; org_id: string },
   }
   let texts: string[];
   try {
-    texts = await extractPages(path, doc.fileKind, "pdf", { workRoot: conversionRoot(deps.config.dataDir) });
+    texts = await extractPages(path, doc.fileKind, "pdf", { workRoot: conversionRoot(deps.config.dataDir), timeoutMs: opts.conversionTimeoutMs });
   } catch (error) {
     sqlite.query("UPDATE deal_documents SET status = 'failed' WHERE id = ?").run(documentId);
     if (error instanceof ConversionError || error instanceof ExtractionError) throw new RunError(`${doc.filename}: ${error.message}`);

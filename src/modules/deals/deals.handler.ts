@@ -51,18 +51,19 @@ export function dealAnalysisHandler(deps: Deps, opts: DealHandlerOptions = {}): 
     }
   }
 
-  return async ({ run, progress }) => {
+  return async ({ run, progress, signal }) => {
     progress({ stage: "fetch" });
     const deal = deals.mustGet(run.orgId, run.subjectId);
     const input = run.input as Input;
     const pages: SourcePage[] = [];
     let siteTitle: string | null = null;
     if (input.website_url) {
-      const site = await readWebsite(deps, input.website_url);
+      const site = await readWebsite(deps, input.website_url, signal);
       pages.push(...site.pages);
       siteTitle = site.title;
+    } else if (input.document_url) {
+      pages.push(...(await readDocumentLink(deps, deal, input.document_url, run, { signal, conversionTimeoutMs: opts.conversionTimeoutMs })));
     }
-    else if (input.document_url) pages.push(...(await readDocumentLink(deps, deal, input.document_url, run)));
     const all = input.website_url || input.document_url ? [] : docsOf.all(deal.id);
     // A data-room pass reads every document still readable; one a past pass could not read stays out.
     const docs = input.data_room ? all.filter((d) => d.status !== "failed") : all;

@@ -7,9 +7,9 @@
 import type { Address, Email } from "postal-mime";
 import { perDeps, type Deps } from "../../deps.ts";
 import { ApiError } from "../../http/errors.ts";
-import { sameHostFamily } from "../documents/hosts.ts";
+import { withinDomain } from "../documents/hosts.ts";
 import type { LinkInput } from "./deals.document-link.ts";
-import { dealVerificationService, EMAIL_VERIFICATION, linksIn, parseMail, pickVerificationLink, type MailLink } from "./deals.verification.service.ts";
+import { dealVerificationService, EMAIL_VERIFICATION, isUnderDocument, linksIn, parseMail, pickVerificationLink } from "./deals.verification.service.ts";
 
 /** Where a host's verification mail comes from: DocSend is the one host whose gate verifies the viewer's email (deals.submissions.ts). */
 export const VERIFICATION_SENDER_DOMAINS: readonly string[] = ["docsend.com"];
@@ -23,12 +23,10 @@ const DATE_SKEW_MS = 15 * 60_000;
 
 type WaitingRun = { dealId: string; documentUrl: string; email: string; openedAt: number };
 
-const within = (domain: string, parent: string) => domain === parent || domain.endsWith(`.${parent}`);
-
 /** Whether an address is on one of the verification senders' domains (subdomains included). */
 export function isVerificationSender(email: string): boolean {
   const domain = email.slice(email.lastIndexOf("@") + 1).toLowerCase();
-  return VERIFICATION_SENDER_DOMAINS.some((d) => within(domain, d));
+  return VERIFICATION_SENDER_DOMAINS.some((d) => withinDomain(domain, d));
 }
 
 function addressesOf(list: Address[] | undefined): string[] {
@@ -40,16 +38,6 @@ function recipientsOf(email: Email): Set<string> {
   const added = email.headers.filter((h) => h.key === "x-original-to").map((h) => h.value.replace(/^.*<|>.*$/g, "").trim());
   const all = [...addressesOf(email.to), ...addressesOf(email.cc), ...addressesOf(email.bcc), email.deliveredTo ?? "", ...added];
   return new Set(all.filter(Boolean).map((e) => e.toLowerCase()));
-}
-
-/** Whether one of the mail's links is the document or a page under it (DocSend: /view/ID and /view/ID/verify?token=...). */
-function namesDocument(links: MailLink[], documentUrl: string): boolean {
-  const path = new URL(documentUrl).pathname.replace(/\/+$/, "");
-  return links.some((l) => {
-    if (!sameHostFamily(l.url, documentUrl)) return false;
-    const p = new URL(l.url).pathname;
-    return p === path || p.startsWith(`${path}/`);
-  });
 }
 
 export const inboxVerification = perDeps((deps: Deps) => {
@@ -93,7 +81,7 @@ export const inboxVerification = perDeps((deps: Deps) => {
       (r) =>
         recipients.has(r.email) &&
         (Number.isNaN(sentAt) || sentAt >= r.openedAt - DATE_SKEW_MS) &&
-        namesDocument(links, r.documentUrl) &&
+        links.some((l) => isUnderDocument(l.url, r.documentUrl)) &&
         pickVerificationLink(links, r.documentUrl) !== null,
     );
     if (!run) return null;

@@ -13,7 +13,7 @@ import { isUuid } from "../../lib/ids.ts";
 import { actionsService, type Run } from "../actions/actions.service.ts";
 import type { WaitStep } from "../actions/runner.ts";
 import { openGate } from "../documents/hosts.adapters.ts";
-import { decodeEntities } from "../documents/html-text.ts";
+import { decodeEntities, htmlAnchors } from "../documents/html-scan.ts";
 import { recognizeHost, sameHostFamily } from "../documents/hosts.ts";
 import { linkContext, linkFailure, sealCookies, sealVerificationUrl, type GateState, type LinkInput } from "./deals.document-link.ts";
 import { dealsService } from "./deals.service.ts";
@@ -60,19 +60,37 @@ export async function parseMail(raw: string): Promise<Email | null> {
 /** Every http(s) link of a message: the HTML's anchors with their text first, then the bare URLs of its text and HTML. */
 export function linksIn(email: Email): MailLink[] {
   const candidates: MailLink[] = [];
-  for (const m of (email.html ?? "").matchAll(/<a\b[^>]*href\s*=\s*["']([^"']+)["'][^>]*>([\s\S]*?)<\/a>/gi)) {
-    candidates.push({ url: decodeEntities(m[1]).trim(), label: m[2].replace(/<[^>]+>/g, " ") });
-  }
+  for (const a of htmlAnchors(email.html ?? "")) candidates.push({ url: a.href, label: a.label });
   for (const m of `${email.text ?? ""}\n${email.html ?? ""}`.matchAll(/https?:\/\/[^\s<>"'()\]]+/g)) candidates.push({ url: decodeEntities(m[0]).replace(/[.,;:!?]+$/, ""), label: "" });
   return candidates.filter((c) => URL.canParse(c.url) && /^https?:$/.test(new URL(c.url).protocol));
 }
 
-/** The verification link among a message's links: on the document's host family, not the document itself, the likeliest first. */
+/** Whether a link is the document or a page under it (DocSend: /view/ID and /view/ID/verify?token=...). */
+export function isUnderDocument(url: string, documentUrl: string): boolean {
+  if (!sameHostFamily(url, documentUrl)) return false;
+  const path = new URL(documentUrl).pathname.replace(/\/+$/, "");
+  const p = new URL(url).pathname;
+  return p === path || p.startsWith(`${path}/`);
+}
+
+/**
+ * The verification link among a message's links, on the document's host family and not the
+ * document itself: a link under the document's path first (DocSend's /view/ID/verify?token=...),
+ * the likeliest of them first. A link elsewhere on the host is taken only when it is the one
+ * candidate (with verification words, or at all): a mail linking to several other documents
+ * could otherwise complete this run with another document's link.
+ */
 export function pickVerificationLink(links: MailLink[], documentUrl: string): string | null {
   const documentHref = new URL(documentUrl).href;
-  const notTheDocument = links.filter((c) => sameHostFamily(c.url, documentUrl) && new URL(c.url).href !== documentHref);
-  const best = notTheDocument.find((c) => VERIFY_WORDS.test(c.url) || VERIFY_WORDS.test(c.label)) ?? notTheDocument[0];
-  return best?.url ?? null;
+  const candidates = links.filter((c) => sameHostFamily(c.url, documentUrl) && new URL(c.url).href !== documentHref);
+  const likeliest = (list: MailLink[]) => list.find((c) => VERIFY_WORDS.test(c.url) || VERIFY_WORDS.test(c.label)) ?? list[0];
+  const under = candidates.filter((c) => isUnderDocument(c.url, documentUrl));
+  if (under.length) return likeliest(under).url;
+  const distinct = (list: MailLink[]) => new Set(list.map((c) => new URL(c.url).href)).size;
+  const worded = candidates.filter((c) => VERIFY_WORDS.test(c.url) || VERIFY_WORDS.test(c.label));
+  if (distinct(worded) === 1) return worded[0].url;
+  if (worded.length === 0 && distinct(candidates) === 1) return candidates[0].url;
+  return null;
 }
 
 /** The verification link in a raw RFC 5322 message: a link on the document's host family, the likeliest first. */

@@ -25,7 +25,7 @@ export function describeFetchFailure(url: string, error: unknown): string {
   return `${url} could not be fetched: ${(error as Error).message}`;
 }
 
-async function page(deps: Deps, url: URL | string) {
+async function page(deps: Deps, url: URL | string, signal?: AbortSignal) {
   const res = await safeFetch(url, {
     allowPrivate: deps.config.allowPrivateNetwork,
     requireHttps: false,
@@ -35,14 +35,15 @@ async function page(deps: Deps, url: URL | string) {
     headers: { "user-agent": USER_AGENT, accept: "text/html,application/xhtml+xml" },
     resolver: deps.outbound?.resolver,
     dial: deps.outbound?.dial,
+    signal,
   });
   return res;
 }
 
-export async function readWebsite(deps: Deps, websiteUrl: string): Promise<{ pages: SourcePage[]; title: string | null; finalUrl: string }> {
+export async function readWebsite(deps: Deps, websiteUrl: string, signal?: AbortSignal): Promise<{ pages: SourcePage[]; title: string | null; finalUrl: string }> {
   let home;
   try {
-    home = await page(deps, websiteUrl);
+    home = await page(deps, websiteUrl, signal);
   } catch (error) {
     throw new RunError(describeFetchFailure(websiteUrl, error));
   }
@@ -54,12 +55,13 @@ export async function readWebsite(deps: Deps, websiteUrl: string): Promise<{ pag
   const pages: SourcePage[] = [{ documentId: null, url: home.url, page: null, text: htmlToText(html) }];
   for (const link of interestingLinks(html, base)) {
     try {
-      const sub = await page(deps, link);
+      const sub = await page(deps, link, signal);
       if (sub.status < 400 && /html/i.test(sub.headers.get("content-type") ?? "")) {
         pages.push({ documentId: null, url: sub.url, page: null, text: htmlToText(new TextDecoder().decode(sub.body)) });
       }
-    } catch {
-      // A sub-page that fails is left out; the home page already answered.
+    } catch (error) {
+      // A sub-page that fails is left out (the home page already answered), unless the run is stopping.
+      if (signal?.aborted) throw error;
     }
   }
   return { pages, title: htmlTitle(html), finalUrl: home.url };

@@ -2,8 +2,7 @@
 // (or, for a primary upload, through LibreOffice's PDF so pages are real pages); DOC/PPT/XLS through
 // LibreOffice; plain text and Markdown as one page; CSV as one page of row sentences.
 import { extractText, getDocumentProxy } from "unpdf";
-import { basename, dirname } from "node:path";
-import { ConversionError, conversionRoot, convertToPdf, type ConvertOptions } from "./convert.ts";
+import { ConversionError, convertToPdf, type ConvertOptions } from "./convert.ts";
 import { isOffice, type FileKind } from "./file-type.ts";
 
 // The Office readers (and fflate under them) load on the first Office or CSV file, not at start-up.
@@ -24,15 +23,10 @@ export async function pdfPages(bytes: Uint8Array): Promise<string[]> {
 /**
  * @param via "pdf" converts DOCX/PPTX to PDF first (the primary deck, whose page numbers matter);
  * "xml" reads OOXML directly (the data room: DOCX one page, PPTX one per slide, XLSX one per sheet).
+ * @param convert where LibreOffice works (the data dir's conversionRoot, so the document-conversion
+ * job can clean up after a crash) and its time limit.
  */
-/** A stored blob (`<data-dir>/blobs/ab/<sha256>`) converts in its own data dir's conversion folder. */
-function workRootOf(path: string): string | undefined {
-  const shard = dirname(path);
-  const blobs = dirname(shard);
-  return basename(blobs) === "blobs" ? conversionRoot(dirname(blobs)) : undefined;
-}
-
-export async function extractPages(path: string, kind: FileKind, via: "pdf" | "xml" = "pdf", convert: ConvertOptions = {}): Promise<string[]> {
+export async function extractPages(path: string, kind: FileKind, via: "pdf" | "xml", convert: ConvertOptions & { workRoot: string }): Promise<string[]> {
   if (kind === "pdf") return pdfPages(new Uint8Array(await Bun.file(path).arrayBuffer()));
   if ((kind === "docx" || kind === "pptx" || kind === "xlsx") && (via === "xml" || kind === "xlsx")) {
     const office = await officeText();
@@ -55,7 +49,7 @@ export async function extractPages(path: string, kind: FileKind, via: "pdf" | "x
         throw error;
       }
     }
-    return pdfPages(await convertToPdf(path, kind, { workRoot: workRootOf(path), ...convert }));
+    return pdfPages(await convertToPdf(path, kind, convert));
   }
   if (kind === "csv") return (await officeText()).csvPages(await Bun.file(path).text());
   if (kind === "text" || kind === "markdown") return [await Bun.file(path).text()];

@@ -12,6 +12,7 @@
 // A private link (sign-in page, 401/403), a missing one and an unreachable host fail with an error
 // naming the host and the reason. A gate is passed with the submission's credentials (hosts.gates.ts).
 import { detectFileKind, isOffice, type FileKind } from "./file-type.ts";
+import { firstLink, htmlForms } from "./html-scan.ts";
 import { htmlTitle, htmlToText } from "./html-text.ts";
 import { gateError, looksGated, passGate, VerificationPending, type Credentials } from "./hosts.gates.ts";
 import { HostError, isSignInUrl, type HostedLink } from "./hosts.ts";
@@ -60,7 +61,7 @@ export async function fetchHostedDocument(ctx: FetchContext): Promise<HostedDocu
         throw new HostError(`${link.label} still asks for the email address after the verification link was followed: the link may have expired or been used already; submit the document link again`);
       }
       if (attempt > 0) throw gateError(link.label, error.page, credentials);
-      await passGate(session, error.page, link.label, credentials);
+      await passGate(session, error.page, link, credentials);
     }
   }
 }
@@ -70,10 +71,10 @@ export async function fetchHostedDocument(ctx: FetchContext): Promise<HostedDocu
  * host emails its verification link. "open": no gate, or the gate let the session in at once.
  */
 export async function openGate(ctx: FetchContext): Promise<"open" | "verification_sent"> {
-  const page = judge(ctx.link, await ctx.session.get(ctx.link.url));
+  const page = judge(ctx, await ctx.session.get(ctx.link.url));
   if (!isHtml(page) || !looksGated(bodyText(page))) return "open";
   try {
-    await passGate(ctx.session, page, ctx.link.label, ctx.credentials);
+    await passGate(ctx.session, page, ctx.link, ctx.credentials);
     return "open";
   } catch (error) {
     if (error instanceof VerificationPending) return "verification_sent";
@@ -82,8 +83,8 @@ export async function openGate(ctx: FetchContext): Promise<"open" | "verificatio
 }
 
 /** Refusals every host shares: sign-in walls, 401/403, 404/410, rate limits, oversize. */
-function judge(link: HostedLink, res: HostResponse, maxBytes = MAX_DOCUMENT_BYTES): HostResponse {
-  const label = link.label;
+function judge(ctx: FetchContext, res: HostResponse): HostResponse {
+  const label = ctx.link.label;
   if (res.chain.some(isSignInUrl) || (res.location && isSignInUrl(res.location))) {
     throw new HostError(`${label}: the link is not shared publicly (it leads to a sign-in page); share it so that anyone with the link can view it, or upload the file`);
   }
@@ -93,7 +94,13 @@ function judge(link: HostedLink, res: HostResponse, maxBytes = MAX_DOCUMENT_BYTE
   if (res.status === 404 || res.status === 410) throw new HostError(`${label} says the link does not exist (HTTP ${res.status})`);
   if (res.status === 429) throw new HostError(`${label} is limiting requests for the link (HTTP 429); try again later or upload the file`);
   if (res.status >= 400) throw new HostError(`${label} answered HTTP ${res.status} for the link`);
-  if (res.truncated) throw new HostError(`${label}: the document is larger than ${sizeText(maxBytes)}`);
+  if (res.truncated) {
+    throw new HostError(
+      isHtml(res)
+        ? `${label}: the page is larger than ${sizeText(ctx.session.maxPageBytes)}, more than a document's page holds; upload the file instead`
+        : `${label}: the document is larger than ${sizeText(ctx.maxDocumentBytes ?? MAX_DOCUMENT_BYTES)}`,
+    );
+  }
   return res;
 }
 
@@ -109,7 +116,13 @@ function filenameOf(res: HostResponse, fallback: string): string {
       return raw.trim().slice(0, 200) || fallback;
     }
   }
-  const last = decodeURIComponent(new URL(res.url).pathname.split("/").pop() ?? "");
+  const segment = new URL(res.url).pathname.split("/").pop() ?? "";
+  let last: string;
+  try {
+    last = decodeURIComponent(segment);
+  } catch {
+    last = segment; // a broken percent-encoding ("%E0%A4%A"): the name as the URL spells it
+  }
   return last.includes(".") ? last.slice(0, 200) : fallback;
 }
 
@@ -149,10 +162,9 @@ function mustBeFile(link: HostedLink, res: HostResponse, what: string): HostedDo
 
 const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${bytes} bytes`);
 
-/** A GET of the visit, judged; document-sized (pages, files and every hop in between share the cap). */
+/** A GET of the visit, judged: a file may be document-sized, an HTML page stays within the session's page cap. */
 async function get(ctx: FetchContext, url: string | URL): Promise<HostResponse> {
-  const maxBytes = ctx.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
-  return judge(ctx.link, await ctx.session.get(url, { maxBytes }), maxBytes);
+  return judge(ctx, await ctx.session.get(url, { maxBytes: ctx.maxDocumentBytes ?? MAX_DOCUMENT_BYTES }));
 }
 
 // ---- Google --------------------------------------------------------------------------------
@@ -181,21 +193,13 @@ async function googleDocs(ctx: FetchContext): Promise<HostedDocument> {
 
 /** Drive's "can't scan this file for viruses" page: its download form, or the older confirm link. */
 export function driveConfirmUrl(html: string, base: URL): URL | null {
-  const form = /<form\b[^>]*id=["']download-form["'][^>]*>([\s\S]*?)<\/form>/i.exec(html);
-  if (form) {
-    const action = /action=["']([^"']+)["']/i.exec(form[0])?.[1];
-    if (action) {
-      const url = new URL(action.replace(/&amp;/g, "&"), base);
-      for (const input of form[1].matchAll(/<input\b[^>]*>/gi)) {
-        const name = /name=["']([^"']+)["']/i.exec(input[0])?.[1];
-        const value = /value=["']([^"']*)["']/i.exec(input[0])?.[1] ?? "";
-        if (name) url.searchParams.set(name, value);
-      }
-      return url;
-    }
+  for (const form of htmlForms(html)) {
+    if (form.attrs.id !== "download-form" || !form.attrs.action || !URL.canParse(form.attrs.action, base.href)) continue;
+    const url = new URL(form.attrs.action, base);
+    for (const input of form.inputs) if (input.name) url.searchParams.set(input.name, input.value ?? "");
+    return url;
   }
-  const link = /href=["']([^"']*[?&](?:amp;)?confirm=[^"']+)["']/i.exec(html)?.[1];
-  return link ? new URL(link.replace(/&amp;/g, "&"), base) : null;
+  return firstLink(html, base, (href) => /[?&]confirm=./.test(href));
 }
 
 async function googleDrive(ctx: FetchContext): Promise<HostedDocument> {
@@ -262,7 +266,7 @@ async function oneDrive(ctx: FetchContext): Promise<HostedDocument> {
   let url = ctx.link.url;
   // 1drv.ms is a short link: follow it (each hop checked) to the real OneDrive URL, then rewrite that.
   for (let hops = 0; url.hostname.toLowerCase() === "1drv.ms"; hops++) {
-    const res = judge(ctx.link, await ctx.session.get(url, { maxRedirects: 0 }));
+    const res = judge(ctx, await ctx.session.get(url, { maxRedirects: 0 }));
     if (!res.location || hops >= 3) throw new HostError(`${ctx.link.label}: the short link did not lead to a OneDrive file (HTTP ${res.status})`);
     url = new URL(res.location);
   }
@@ -283,7 +287,7 @@ async function box(ctx: FetchContext): Promise<HostedDocument> {
     // The direct link of a shared file; some accounts do not offer it (then the page names the file).
     const direct = await ctx.session.get(`${origin}/shared/static/${shared}`, { maxBytes: ctx.maxDocumentBytes ?? MAX_DOCUMENT_BYTES });
     if (direct.status < 400 && !direct.chain.some(isSignInUrl)) {
-      judge(ctx.link, direct, ctx.maxDocumentBytes);
+      judge(ctx, direct);
       const file = asFile(direct);
       if (file) return file;
     }
@@ -313,8 +317,8 @@ async function docsend(ctx: FetchContext): Promise<HostedDocument> {
   const html = bodyText(viewer);
   if (looksGated(html)) throw new GateReached(viewer);
   // The viewer draws pages as images; the text is in the file its download link serves (when the sender allows it).
-  const download = /<a\b[^>]*href=["']([^"']*\/download[^"']*)["']/i.exec(html)?.[1];
-  if (download) return mustBeFile(ctx.link, await get(ctx, new URL(download.replace(/&amp;/g, "&"), viewer.url)), "its download link");
+  const download = firstLink(html, viewer.url, (href) => href.includes("/download"));
+  if (download) return mustBeFile(ctx.link, await get(ctx, download), "its download link");
   const text = htmlToText(html);
   if (text.length >= RENDERED_TEXT_MIN) return { kind: "page", text, url: viewer.url };
   throw new HostError(`${ctx.link.label} shows this document only as page images and its download is turned off: ask the sender to allow downloads, or upload the file`);

@@ -3,17 +3,31 @@
 // document_password, the form is filled and submitted as a browser would (its hidden fields, such
 // as a CSRF token, included; the session keeps the host's cookies). A host that then emails a
 // verification link makes the run wait for it (VerificationPending).
-import { decodeEntities, htmlToText } from "./html-text.ts";
-import { HostError } from "./hosts.ts";
+import { htmlForms, htmlTokens } from "./html-scan.ts";
+import { htmlToText } from "./html-text.ts";
+import { HostError, sameHostFamily, type HostedLink } from "./hosts.ts";
 import { bodyText, isHtml, type HostResponse, type HostSession } from "./hosts.session.ts";
 
 export type Credentials = { email: string | null; password: string | null };
 
+/**
+ * How much of a page the gate checks read. A gate is at the top of a small page; reading no more
+ * also bounds the work a hostile page can ask for (pages themselves may be up to 5 MB).
+ */
+export const GATE_SCAN_CHARS = 512 * 1024;
+
 /** A page that asks for an email or a passcode before showing the document. */
 export function looksGated(html: string): "email" | "password" | null {
-  if (/<input[^>]+type=["']?password/i.test(html) || /\b(passcode|enter (the )?password)\b/i.test(html)) return "password";
-  if (/<input[^>]+type=["']?email/i.test(html) || /\benter your email\b/i.test(html)) return "email";
-  return null;
+  const head = html.length > GATE_SCAN_CHARS ? html.slice(0, GATE_SCAN_CHARS) : html;
+  let email = false;
+  for (const t of htmlTokens(head)) {
+    if (t.kind !== "tag" || t.name !== "input" || t.closing) continue;
+    const type = (t.attrs.type ?? "").toLowerCase();
+    if (type === "password") return "password";
+    if (type === "email") email = true;
+  }
+  if (/\b(passcode|enter (the )?password)\b/i.test(head)) return "password";
+  return email || /\benter your email\b/i.test(head) ? "email" : null;
 }
 
 /** The host says it emailed a link (or code) to confirm the address before showing the document. */
@@ -33,23 +47,13 @@ export class VerificationPending extends Error {
 
 export type GateForm = { action: URL; method: "GET" | "POST"; fields: [string, string][]; emailField: string | null; passwordField: string | null };
 
-function attributes(tag: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of tag.matchAll(/([a-zA-Z_:][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/g)) {
-    out[m[1].toLowerCase()] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? "");
-  }
-  return out;
-}
-
 /** The first form on the page with an email or password field, with everything a browser would send. */
 export function findGateForm(html: string, base: URL): GateForm | null {
-  for (const m of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/gi)) {
-    const form = attributes(m[1]);
+  for (const { attrs: form, inputs } of htmlForms(html.length > GATE_SCAN_CHARS ? html.slice(0, GATE_SCAN_CHARS) : html)) {
     const fields: [string, string][] = [];
     let emailField: string | null = null;
     let passwordField: string | null = null;
-    for (const input of m[2].matchAll(/<input\b[^>]*>/gi)) {
-      const a = attributes(input[0]);
+    for (const a of inputs) {
       const type = (a.type ?? "text").toLowerCase();
       if (!a.name || ["submit", "button", "image", "reset", "file"].includes(type)) continue;
       if (type === "password" || /pass(code|word)/i.test(a.name)) passwordField ??= a.name;
@@ -67,6 +71,17 @@ export function findGateForm(html: string, base: URL): GateForm | null {
     return { action, method: (form.method ?? "get").toLowerCase() === "post" ? "POST" : "GET", fields, emailField, passwordField };
   }
   return null;
+}
+
+/**
+ * Where a gate's form may send the submission's email and password: the link's own host family
+ * (DocSend's form to docsend.com, Box's to box.com), or for a host Dealgraph does not know, the
+ * link's own host name. A page naming any other site (a phishing form, a tracker) gets nothing.
+ */
+export function gateTargetAllowed(action: URL, link: HostedLink): boolean {
+  if (action.protocol !== "https:" && action.protocol !== "http:") return false;
+  if (link.family === "other") return action.hostname.toLowerCase() === link.url.hostname.toLowerCase();
+  return sameHostFamily(action, link.url);
 }
 
 function needs(label: string, gate: "email" | "password"): HostError {
@@ -90,7 +105,8 @@ export function gateError(label: string, page: HostResponse, credentials: Creden
  * passcode). Returns the page that follows; throws VerificationPending when the host emailed a
  * verification link, HostError when it is refused or the credentials it needs were not given.
  */
-export async function passGate(session: HostSession, page: HostResponse, label: string, credentials: Credentials): Promise<HostResponse> {
+export async function passGate(session: HostSession, page: HostResponse, link: HostedLink, credentials: Credentials): Promise<HostResponse> {
+  const { label } = link;
   let current = page;
   const submitted = { email: false, password: false };
   for (let step = 0; step < 2; step++) {
@@ -101,6 +117,9 @@ export async function passGate(session: HostSession, page: HostResponse, label: 
     if (form.passwordField && !credentials.password) throw needs(label, "password");
     // The same field again after it was given: the host refused it.
     if ((form.passwordField && submitted.password) || (form.emailField && submitted.email && !form.passwordField)) throw gateError(label, current, credentials);
+    if (!gateTargetAllowed(form.action, link)) {
+      throw new HostError(`${label}: the page's form would send the email address or password to ${form.action.hostname || form.action.protocol}, which is not ${label}'s own site; they were not sent`);
+    }
     const fields: [string, string][] = [...form.fields];
     if (form.emailField) fields.push([form.emailField, credentials.email!]), (submitted.email = true);
     if (form.passwordField) fields.push([form.passwordField, credentials.password!]), (submitted.password = true);

@@ -1,6 +1,7 @@
 // Text of pages that a browser draws with JavaScript: a public Notion page through Notion's public
 // page API (loadPageChunk, what its own web app calls), and the text a server-rendered app embeds
 // in its HTML as JSON (Pitch's presentation pages).
+import { htmlTokens } from "./html-scan.ts";
 import { HostError, type HostedLink } from "./hosts.ts";
 import { bodyText, type HostSession } from "./hosts.session.ts";
 
@@ -90,9 +91,12 @@ export function embeddedText(html: string): string {
     } else if (Array.isArray(value)) value.forEach((v) => visit(v, depth + 1));
     else if (value && typeof value === "object") Object.values(value).forEach((v) => visit(v, depth + 1));
   };
-  for (const m of html.matchAll(/<script\b[^>]*type=["']application\/(?:ld\+)?json["'][^>]*>([\s\S]*?)<\/script>/gi)) {
+  let jsonScript = false;
+  for (const t of htmlTokens(html)) {
+    if (t.kind === "tag" && t.name === "script" && !t.closing) jsonScript = /^application\/(?:ld\+)?json$/i.test((t.attrs.type ?? "").trim());
+    if (t.kind !== "raw" || t.name !== "script" || !jsonScript) continue;
     try {
-      visit(JSON.parse(m[1]), 0);
+      visit(JSON.parse(t.text), 0);
     } catch {
       // not JSON after all: nothing to read
     }

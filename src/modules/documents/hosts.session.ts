@@ -11,7 +11,10 @@ export type SessionOptions = {
   allowPrivate: boolean;
   /** The whole visit: every request and redirect shares it. */
   deadlineMs: number;
-  /** Each response body is cut here (`truncated` says so). */
+  /**
+   * Each response body is cut here (`truncated` says so). A request may allow a file more
+   * (RequestOptions.maxBytes), never an HTML page: pages are parsed in the server's process.
+   */
   maxBytes: number;
   /** Requests of the whole visit, redirect hops included. */
   maxRequests: number;
@@ -40,15 +43,32 @@ export type RequestOptions = {
   json?: unknown;
   accept?: string;
   maxRedirects?: number;
+  /** The largest file accepted for this request; an HTML page stays within the session's maxBytes. */
   maxBytes?: number;
   headers?: Record<string, string>;
 };
+
+const isIpLiteral = (host: string) => host.includes(":") || /^\d{1,3}(\.\d{1,3}){3}$/.test(host);
+
+/**
+ * The domain a Set-Cookie's Domain attribute may name (RFC 6265 5.3): the host itself or a parent
+ * of it, never another site, never a bare top-level domain ("com", which would send the cookie to
+ * every .com host), and for an address only the address itself. Null: the cookie is ignored.
+ */
+export function cookieDomain(host: string, attribute: string): string | null {
+  const domain = attribute.trim().replace(/^\./, "").replace(/\.$/, "").toLowerCase();
+  if (!domain) return null;
+  if (domain === host) return domain;
+  if (isIpLiteral(host) || !domain.includes(".")) return null;
+  return host.endsWith(`.${domain}`) ? domain : null;
+}
 
 const USER_AGENT = "Mozilla/5.0 (compatible; Dealgraph/1.0; +self-hosted deal analysis)";
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export const bodyText = (res: HostResponse) => new TextDecoder().decode(res.body);
-export const isHtml = (res: HostResponse) => /html/i.test(res.headers.get("content-type") ?? "");
+const isHtmlType = (headers: Headers) => /html/i.test(headers.get("content-type") ?? "");
+export const isHtml = (res: HostResponse) => isHtmlType(res.headers);
 
 export class HostSession {
   private jar: StoredCookie[];
@@ -64,6 +84,11 @@ export class HostSession {
   cookies(): StoredCookie[] {
     const now = this.opts.now().getTime();
     return this.jar.filter((c) => c.expiresAt === null || c.expiresAt > now);
+  }
+
+  /** The largest HTML page any request of the visit reads. */
+  get maxPageBytes(): number {
+    return this.opts.maxBytes;
   }
 
   get(url: string | URL, o: Omit<RequestOptions, "method"> = {}) {
@@ -105,7 +130,7 @@ export class HostSession {
           requireHttps: false,
           followRedirects: 0,
           timeoutMs: remaining,
-          maxBytes: o.maxBytes ?? this.opts.maxBytes,
+          maxBytesFor: (h) => (isHtmlType(h) ? Math.min(o.maxBytes ?? this.opts.maxBytes, this.opts.maxBytes) : (o.maxBytes ?? this.opts.maxBytes)),
           signal: this.opts.signal,
           resolver: this.opts.outbound?.resolver,
           dial: this.opts.outbound?.dial,
@@ -162,10 +187,13 @@ export class HostSession {
         const key = k.trim().toLowerCase();
         const value = v.join("=").trim();
         if (key === "domain" && value) {
-          const domain = value.replace(/^\./, "").toLowerCase();
-          // A host may set cookies for itself and its parents, never for another site.
-          if (host !== domain && !host.endsWith(`.${domain}`)) cookie.domain = "";
-          else (cookie.domain = domain), (cookie.hostOnly = false);
+          const domain = cookieDomain(host, value);
+          if (domain === null) cookie.domain = "";
+          else {
+            cookie.domain = domain;
+            // An address, or a name without a dot (localhost), keeps the cookie to itself.
+            cookie.hostOnly = domain === host && (isIpLiteral(host) || !domain.includes("."));
+          }
         } else if (key === "path" && value.startsWith("/")) cookie.path = value;
         else if (key === "max-age" && /^-?\d+$/.test(value)) cookie.expiresAt = now + Number(value) * 1000;
         else if (key === "expires" && cookie.expiresAt === null && !Number.isNaN(Date.parse(value))) cookie.expiresAt = Date.parse(value);

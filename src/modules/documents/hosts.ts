@@ -33,23 +33,24 @@ const LABELS: Record<HostFamily, string> = {
 /** A failure of a hosted link whose message names the host and the reason (it becomes a run's `error`). */
 export class HostError extends Error {}
 
-const within = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
+/** Whether a host name is `domain` or one of its subdomains (both lower case). */
+export const withinDomain = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
 
 export function hostFamily(raw: string | URL): HostFamily {
   const url = new URL(String(raw));
   const host = url.hostname.toLowerCase().replace(/\.$/, "");
-  if (within(host, "docsend.com")) return "docsend";
-  if (within(host, "notion.so") || within(host, "notion.site")) return "notion";
-  if (within(host, "figma.com")) return "figma";
-  if (within(host, "pitch.com")) return "pitch";
+  if (withinDomain(host, "docsend.com")) return "docsend";
+  if (withinDomain(host, "notion.so") || withinDomain(host, "notion.site")) return "notion";
+  if (withinDomain(host, "figma.com")) return "figma";
+  if (withinDomain(host, "pitch.com")) return "pitch";
   if (host === "docs.google.com") {
     const kind = /^\/(presentation|document|spreadsheets)\//.exec(url.pathname)?.[1];
     return kind === "presentation" ? "google_slides" : "google_docs";
   }
   if (host === "drive.google.com" || host === "drive.usercontent.google.com") return "google_drive";
-  if (within(host, "dropbox.com") || within(host, "dropboxusercontent.com")) return "dropbox";
-  if (within(host, "box.com") || within(host, "box.net")) return "box";
-  if (host === "1drv.ms" || within(host, "onedrive.live.com") || within(host, "onedrive.com") || within(host, "sharepoint.com")) return "onedrive";
+  if (withinDomain(host, "dropbox.com") || withinDomain(host, "dropboxusercontent.com")) return "dropbox";
+  if (withinDomain(host, "box.com") || withinDomain(host, "box.net")) return "box";
+  if (host === "1drv.ms" || withinDomain(host, "onedrive.live.com") || withinDomain(host, "onedrive.com") || withinDomain(host, "sharepoint.com")) return "onedrive";
   return "other";
 }
 

@@ -3,7 +3,7 @@
 // expansion ratio), and fflate never writes past a part's declared size, so a zip bomb is refused
 // without the memory it asks for.
 import { Unzip, UnzipInflate, unzipSync } from "fflate";
-import { decodeEntities } from "./html-text.ts";
+import { decodeEntities, htmlTokens } from "./html-scan.ts";
 
 export class OfficeTextError extends Error {}
 
@@ -85,18 +85,32 @@ export function verifyZipExpansion(bytes: Uint8Array, limits = ZIP_LIMITS): void
   if (problem) throw problem;
 }
 
-/** Paragraphs (`<w:p>` / `<a:p>`) as lines; a paragraph without closing punctuation gets a full stop, so a heading stays its own sentence. */
+/**
+ * Paragraphs (`<w:p>` / `<a:p>`) as lines; a paragraph without closing punctuation gets a full
+ * stop, so a heading stays its own sentence. The XML is read by the linear tokenizer (an uploaded
+ * part may be hundreds of MB of hostile markup): only the runs' text (`<w:t>`/`<a:t>`) counts,
+ * not field codes, properties or drawing XML; a paragraph inside another (a text box) is its own.
+ */
 function paragraphs(xml: string, ns: "w" | "a"): string[] {
   const out: string[] = [];
-  for (const m of xml.matchAll(new RegExp(`<${ns}:p[\\s>][\\s\\S]*?</${ns}:p>`, "g"))) {
-    // Only the runs' text (`<w:t>`/`<a:t>`): field codes, properties and drawing XML are not content.
-    const text = [...m[0].matchAll(new RegExp(`<${ns}:t(?:\\s[^>]*)?>([^<]*)</${ns}:t>|<${ns}:(tab|br)\\b[^>]*/>`, "g"))]
-      .map((r) => (r[2] === "tab" ? "\t" : r[2] === "br" ? " " : decodeEntities(r[1])))
-      .join("")
-      .replace(/[ \t]+/g, " ")
-      .trim();
+  const open: string[][] = [];
+  const [p, t, tab, br] = [`${ns}:p`, `${ns}:t`, `${ns}:tab`, `${ns}:br`];
+  let inText = false;
+  const flush = (parts: string[] | undefined) => {
+    const text = decodeEntities((parts ?? []).join("")).replace(/[ \t]+/g, " ").trim();
     if (text) out.push(/[.!?:;]$/.test(text) ? text : `${text}.`);
+  };
+  for (const tok of htmlTokens(xml)) {
+    const current = open.at(-1);
+    if (tok.kind === "text") {
+      if (inText) current?.push(tok.text);
+    } else if (tok.kind === "tag") {
+      if (tok.name === p && !tok.selfClosing) tok.closing ? flush(open.pop()) : open.push([]);
+      else if (tok.name === t) inText = !tok.closing && !tok.selfClosing;
+      else if (!tok.closing && (tok.name === tab || tok.name === br)) current?.push(tok.name === tab ? "\t" : " ");
+    }
   }
+  while (open.length) flush(open.pop()); // a paragraph the part never closes
   return out;
 }
 
@@ -121,8 +135,6 @@ export function pptxPages(bytes: Uint8Array): string[] {
   return slides.map((n) => paragraphs(parts.get(n)!, "a").join("\n"));
 }
 
-const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1] ?? null;
-
 /** Column index of a cell reference ("C7" -> 2). */
 const columnOf = (ref: string) => [...(/^[A-Z]+/.exec(ref)?.[0] ?? "A")].reduce((n, c) => n * 26 + c.charCodeAt(0) - 64, 0) - 1;
 
@@ -131,42 +143,84 @@ export function xlsxPages(bytes: Uint8Array): string[] {
   const parts = readParts(bytes, (n) => n === "xl/workbook.xml" || n === "xl/_rels/workbook.xml.rels" || n === "xl/sharedStrings.xml" || /^xl\/worksheets\/[^/]+\.xml$/.test(n));
   const workbook = need(parts, "xl/workbook.xml");
   const rels = new Map<string, string>();
-  for (const m of (parts.get("xl/_rels/workbook.xml.rels") ?? "").matchAll(/<Relationship\b[^>]*>/g)) {
-    const id = attr(m[0], "Id");
-    const target = attr(m[0], "Target");
+  for (const tok of htmlTokens(parts.get("xl/_rels/workbook.xml.rels") ?? "")) {
+    if (tok.kind !== "tag" || tok.closing || tok.name !== "relationship") continue;
+    const { id, target } = tok.attrs;
     if (id && target) rels.set(id, target.startsWith("/") ? target.slice(1) : `xl/${target}`);
   }
-  const shared = [...(parts.get("xl/sharedStrings.xml") ?? "").matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) =>
-    [...m[1].matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => decodeEntities(t[1])).join(""),
-  );
-  const sheets = [...workbook.matchAll(/<sheet\b[^>]*>/g)].map((m, i) => ({
-    name: decodeEntities(attr(m[0], "name") ?? `Sheet${i + 1}`),
-    part: rels.get(attr(m[0], "r:id") ?? "") ?? `xl/worksheets/sheet${i + 1}.xml`,
-  }));
-  return sheets.map(({ name, part }) => {
-    const xml = parts.get(part) ?? "";
-    const rows: string[] = [];
-    for (const row of xml.matchAll(/<row\b[^>]*>([\s\S]*?)<\/row>/g)) {
-      const cells: string[] = [];
-      for (const c of row[1].matchAll(/<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
-        const type = attr(c[1], "t");
-        const body = c[2] ?? "";
-        const v = /<v>([\s\S]*?)<\/v>/.exec(body)?.[1];
-        let value: string | null;
-        if (type === "s") value = v !== undefined ? (shared[Number(v)] ?? null) : null;
-        else if (type === "inlineStr") value = [...body.matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => decodeEntities(t[1])).join("");
-        else value = v !== undefined ? decodeEntities(v) : null;
-        if (value === null || value.trim() === "") continue;
-        const ref = attr(c[1], "r");
-        const col = ref ? columnOf(ref) : cells.length;
-        while (cells.length < col) cells.push("");
-        cells[col] = value.trim();
-      }
-      const text = cells.filter((c) => c !== "").join(" | ");
-      if (text) rows.push(/[.!?]$/.test(text) ? text : `${text}.`);
+  const shared = sharedStrings(parts.get("xl/sharedStrings.xml") ?? "");
+  const sheets: { name: string; part: string }[] = [];
+  for (const tok of htmlTokens(workbook)) {
+    if (tok.kind !== "tag" || tok.closing || tok.name !== "sheet") continue;
+    const i = sheets.length;
+    sheets.push({ name: tok.attrs.name ?? `Sheet${i + 1}`, part: rels.get(tok.attrs["r:id"] ?? "") ?? `xl/worksheets/sheet${i + 1}.xml` });
+  }
+  return sheets.map(({ name, part }) => [`Sheet: ${name}.`, ...sheetRows(parts.get(part) ?? "", shared)].join("\n"));
+}
+
+/** The shared strings (`<si>`), each the text of its `<t>` runs. */
+function sharedStrings(xml: string): string[] {
+  const out: string[] = [];
+  let item: string[] | null = null;
+  let inText = false;
+  for (const tok of htmlTokens(xml)) {
+    if (tok.kind === "text") {
+      if (item && inText) item.push(tok.text);
+    } else if (tok.kind === "tag") {
+      if (tok.name === "si") {
+        if (tok.closing && item) out.push(decodeEntities(item.join("")));
+        item = tok.closing || tok.selfClosing ? null : [];
+        if (tok.selfClosing) out.push("");
+      } else if (tok.name === "t") inText = !tok.closing && !tok.selfClosing;
     }
-    return [`Sheet: ${name}.`, ...rows].join("\n");
-  });
+  }
+  return out;
+}
+
+/** A sheet's rows: each row's cells joined by " | ", ended as a sentence. */
+function sheetRows(xml: string, shared: string[]): string[] {
+  const rows: string[] = [];
+  let cells: string[] = [];
+  // The cell being read: its attributes, and the text of its <v> value and <t> inline-string runs.
+  let cell: { ref: string | undefined; type: string | undefined; v: string[] | null; t: string[] } | null = null;
+  let into: string[] | null = null;
+  const endCell = () => {
+    if (!cell) return;
+    const v = cell.v === null ? undefined : cell.v.join("");
+    let value: string | null;
+    if (cell.type === "s") value = v !== undefined ? (shared[Number(v)] ?? null) : null;
+    else if (cell.type === "inlineStr") value = decodeEntities(cell.t.join(""));
+    else value = v !== undefined ? decodeEntities(v) : null;
+    const ref = cell.ref;
+    cell = null;
+    if (value === null || value.trim() === "") return;
+    const col = ref ? columnOf(ref) : cells.length;
+    while (cells.length < col) cells.push("");
+    cells[col] = value.trim();
+  };
+  for (const tok of htmlTokens(xml)) {
+    if (tok.kind === "text") {
+      into?.push(tok.text);
+      continue;
+    }
+    if (tok.kind !== "tag") continue;
+    if (tok.name === "row") {
+      if (tok.closing || tok.selfClosing) {
+        endCell();
+        const text = cells.filter((c) => c !== "").join(" | ");
+        if (text) rows.push(/[.!?]$/.test(text) ? text : `${text}.`);
+      }
+      cells = [];
+    } else if (tok.name === "c") {
+      endCell();
+      if (!tok.closing) cell = { ref: tok.attrs.r, type: tok.attrs.t, v: null, t: [] };
+      if (tok.selfClosing) endCell();
+    } else if (cell && (tok.name === "v" || tok.name === "t")) {
+      if (tok.closing || tok.selfClosing) into = null;
+      else into = tok.name === "v" ? (cell.v ??= []) : cell.t;
+    }
+  }
+  return rows;
 }
 
 /** CSV rows as sentences ("cell | cell | cell."), so each row can be quoted as evidence. */

@@ -3,11 +3,11 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { migrationStatus } from "../../db/migrate.ts";
 import { jsonResponses } from "../../http/openapi.ts";
+import { findLibreOffice } from "../documents/convert.ts";
 
-/** LibreOffice converts PPT/DOC uploads; everything else works without it. */
-export function findLibreOffice(): string | null {
-  return Bun.which("soffice") ?? Bun.which("libreoffice");
-}
+// The one lookup of LibreOffice lives in documents/convert.ts; it stays exported from here for
+// src/cli/demo-deals.ts and scripts/bench/deals.ts, which import it from this module.
+export { findLibreOffice };
 
 const Check = t.Object({ status: t.UnionEnum(["ok", "unavailable"]), detail: t.Nullable(t.String()) });
 export const Liveness = t.Object({ status: t.Literal("ok") }, { description: "The process is up" });
@@ -17,8 +17,6 @@ export const Readiness = t.Object(
 );
 
 export function healthRoutes(deps: Deps) {
-  const libreOffice = findLibreOffice();
-
   return new Elysia({ detail: { tags: ["Health"], security: [] } })
     .get("/healthz", () => ({ status: "ok" as const }), {
       detail: { operationId: "getLiveness", summary: "The process is up", responses: jsonResponses({ 200: Liveness }) },
@@ -37,6 +35,8 @@ export function healthRoutes(deps: Deps) {
           database = { status: "unavailable", detail: `database unreachable: ${(error as Error).message}` };
         }
         const ready = database.status === "ok";
+        // Looked up on each probe, as uploads do: LibreOffice may be installed or removed while the server runs.
+        const libreOffice = findLibreOffice();
         if (!ready) {
           set.status = 503;
           set.headers["retry-after"] = "5";

@@ -15,6 +15,8 @@ import { conversionRoot, findLibreOffice } from "../../../src/modules/documents/
 import { detectFileKind } from "../../../src/modules/documents/file-type.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { docxFile, LEDGERLY_DECK, uploadForm } from "../../helpers/decks.ts";
+import { FILES } from "../../helpers/document-hosts-files.ts";
+import { startDocumentHosts } from "../../helpers/document-hosts.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
@@ -100,6 +102,31 @@ describe("LibreOffice misbehaving", () => {
     expect(conversionsLeft()).toEqual([]);
     expect((await get(`/api/v1/deals/${res.json.deal_id}/documents`)).documents[0].status).toBe("failed");
   }, 30_000);
+
+  test("a DOCX behind a document link is held to the handler's time limit too", async () => {
+    setup();
+    const world = await startDocumentHosts(t.deps, ["files"]);
+    try {
+      fakeSoffice(`trap '' TERM INT HUP\nsleep 600 &\nwait`);
+      const res = await t.request("POST", "/api/v1/deals/analyze", { key: f.keys.write.secret, body: { document_url: FILES.docx, company_name: "Ledgerly" } });
+      expect(res.status).toBe(202);
+      await runAll(1000);
+      expect((await get(`/api/v1/deals/${res.json.deal_id}/analysis`)).error).toBe(
+        "Ledgerly memo.docx: The conversion to PDF took longer than 1 s and was stopped (LibreOffice and its helper processes were killed)",
+      );
+      expect(conversionsLeft()).toEqual([]);
+    } finally {
+      world.stop();
+    }
+  }, 30_000);
+
+  test("/readyz looks LibreOffice up on each probe: installed after the server started, it is reported", async () => {
+    setup();
+    process.env.PATH = "/nonexistent";
+    expect((await t.request("GET", "/readyz")).json.checks.libreoffice).toEqual({ status: "unavailable", detail: "not installed: PPT/DOC uploads cannot be converted" });
+    fakeSoffice("exit 0");
+    expect((await t.request("GET", "/readyz")).json.checks.libreoffice).toEqual({ status: "ok", detail: findLibreOffice() });
+  });
 
   test("soffice exits 0 but writes no PDF: the run fails with that error", async () => {
     setup();
