@@ -99,10 +99,14 @@ export const actionsService = perDeps((deps: Deps) => {
        AND (json_extract(input, '$.wait_step.claimed_at') IS NULL OR json_extract(input, '$.wait_step.claimed_at') < $stale)
      RETURNING ${COLUMNS}`,
   );
+  // The step's patch (e.g. the host's cookies) is merged whenever the run is still queued: what it
+  // waited for may have arrived while the step ran (a verification link, which cleared waiting_for
+  // first), and the run then needs both. Only the end of the wait itself depends on it still waiting.
   const endStep = sqlite.query<RunRow, { id: string; patch: string; now: string; resume: number }>(
-    `UPDATE action_runs SET input = json_set(json_patch(input, $patch), '$.wait_step.done_at', $now),
+    `UPDATE action_runs SET
+       input = CASE WHEN waiting_for IS NOT NULL THEN json_set(json_patch(input, $patch), '$.wait_step.done_at', $now) ELSE json_patch(input, $patch) END,
        waiting_for = CASE WHEN $resume THEN NULL ELSE waiting_for END
-     WHERE id = $id AND status = 'queued' AND waiting_for IS NOT NULL RETURNING ${COLUMNS}`,
+     WHERE id = $id AND status = 'queued' RETURNING ${COLUMNS}`,
   );
   const resumeWaiting = sqlite.query<RunRow, { id: string; patch: string }>(
     `UPDATE action_runs SET input = json_patch(input, $patch), waiting_for = NULL
@@ -204,9 +208,15 @@ export const actionsService = perDeps((deps: Deps) => {
     return parse(claimStep.get({ id: runId, now: clock.now().toISOString(), stale: staleBefore.toISOString() }));
   }
 
-  /** Ends a wait step: merges `patch` into the input; `resume` clears waiting_for so a runner takes the run. */
+  /**
+   * Ends a wait step: merges `patch` into the input while the run is queued (even when the wait
+   * ended meanwhile); `resume` clears waiting_for so a runner takes the run. Null when it is no
+   * longer queued (failed by the sweep, say).
+   */
   function endWaitStep(runId: string, patch: Record<string, unknown>, resume: boolean): Run | null {
-    return announce(parse(endStep.get({ id: runId, patch: JSON.stringify(patch), now: clock.now().toISOString(), resume: resume ? 1 : 0 })), resume);
+    const run = parse(endStep.get({ id: runId, patch: JSON.stringify(patch), now: clock.now().toISOString(), resume: resume ? 1 : 0 }));
+    // Ready for a runner when this ended the wait, or the wait had already ended while the step ran.
+    return announce(run, run !== null && run.waitingFor === null);
   }
 
   /** What the run waited for has arrived: merge `patch` into its input and queue it. Null when it was not waiting. */

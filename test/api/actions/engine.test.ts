@@ -181,3 +181,43 @@ describe("stale-run-sweep", () => {
     expect(actions.get(stale.id)!.status).toBe("failed");
   });
 });
+
+describe("wait steps", () => {
+  /** A dispatched run set waiting, its wait step claimed by a runner (as the runner does before taking the step). */
+  function waitingRunWithClaimedStep() {
+    const { run } = dispatch();
+    t.deps.db.$client.query("UPDATE action_runs SET waiting_for = 'email_verification' WHERE id = ?").run(run.id);
+    const staleBefore = new Date(t.deps.clock.now().getTime() - 60_000);
+    expect(actionsService(t.deps).claimWaitStep(run.id, staleBefore)).not.toBeNull();
+    return run.id;
+  }
+
+  test("what the step brings back is kept when what the run waited for arrived while the step ran", () => {
+    setup();
+    const actions = actionsService(t.deps);
+    const id = waitingRunWithClaimedStep();
+    // The verification arrives first (it clears waiting_for), then the step ends with the host's cookies.
+    expect(actions.resume(id, { gate: { verification_url_sealed: "v1:link" } })).not.toBeNull();
+    const ended = actions.endWaitStep(id, { gate: { cookies_sealed: "v1:cookies", outcome: "verification_sent" } }, false);
+    expect(ended).toMatchObject({ status: "queued", waitingFor: null });
+    expect(actions.get(id)!.input.gate).toEqual({ verification_url_sealed: "v1:link", cookies_sealed: "v1:cookies", outcome: "verification_sent" });
+    // And the run is ready: a runner takes it.
+    expect(actions.start(id)).toMatchObject({ status: "running" });
+  });
+
+  test("in the usual order the step's end marks it done and the run keeps waiting; a run no longer queued is left alone", () => {
+    setup();
+    const actions = actionsService(t.deps);
+    const id = waitingRunWithClaimedStep();
+    const ended = actions.endWaitStep(id, { gate: { cookies_sealed: "v1:cookies" } }, false);
+    expect(ended).toMatchObject({ status: "queued", waitingFor: "email_verification" });
+    expect(actions.get(id)!.input).toMatchObject({ gate: { cookies_sealed: "v1:cookies" }, wait_step: { done_at: expect.any(String) } });
+    expect(actions.start(id)).toBeNull(); // still waiting
+
+    const failed = waitingRunWithClaimedStep();
+    expect(actions.fail(failed, "expired", "queued")).not.toBeNull();
+    const input = actions.get(failed)!.input;
+    expect(actions.endWaitStep(failed, { gate: { cookies_sealed: "late" } }, true)).toBeNull();
+    expect(actions.get(failed)).toMatchObject({ status: "failed", input });
+  });
+});
