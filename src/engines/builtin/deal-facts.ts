@@ -1,6 +1,7 @@
 // Structured facts from deal material: the company, the round and the team. Each fact is read from
 // the statements that carry it (the company's own name on its cover or site, "based in", "founded
 // in", the raise); what nothing states stays null, never a default.
+import { websiteHost } from "../../modules/deals/deals.submit-url.ts";
 import { sectorsIn } from "../../modules/network/network.thesis.ts";
 import type { DealEngineInput, DealFacts, SourcePage } from "../deal-engine.ts";
 import { companyRound, fundSize, type CompanyRound, type FundSize } from "./deal-round.ts";
@@ -99,7 +100,6 @@ function domainsIn(units: Unit[]): { domain: string; pageIndex: number }[] {
   return out;
 }
 
-const hostOf = (website: string) => new URL(/^https?:\/\//i.test(website) ? website : `https://${website}`).hostname.replace(/^www\./, "");
 
 const DESCRIBES = /\b(is (?:a|an|the)|are (?:a|an|the)|helps?|builds?|enables?|lets|makes it|provides?|offers?|develops?|automates?|turns?)\b/i;
 
@@ -177,7 +177,7 @@ export function readFacts(pages: SourcePage[], hints: Hints): ReadFacts {
   const units = readMaterial(pages);
   const fund = hints.kind === "fund";
   const found = domainsIn(units);
-  const hinted = hints.website ? hostOf(hints.website) : null;
+  const hinted = websiteHost(hints.website);
   const team = extractTeam(units, fund);
   const name = companyName(
     units,

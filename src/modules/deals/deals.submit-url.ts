@@ -34,5 +34,19 @@ export function normalizedHost(url: URL): string {
   return host.replace(/\.+$/, "").replace(/^www\./, "");
 }
 
+/**
+ * The normalized host (as normalizedHost) of a website written as a URL or a bare host name
+ * ("https://www.acme.com/", "acme.com/about", "Acme.COM."); null when it is neither.
+ */
+export function websiteHost(website: string | null | undefined): string | null {
+  const raw = website?.trim();
+  if (!raw) return null;
+  try {
+    return normalizedHost(new URL(/^https?:\/\//i.test(raw) ? raw : `https://${raw}`)) || null;
+  } catch {
+    return null;
+  }
+}
+
 /** The "same target" key of a website (CONTRACT.md): its normalized host. */
 export const hostTarget = (url: URL) => `host:${normalizedHost(url)}`;

@@ -59,6 +59,13 @@ export const fundsService = perDeps((deps: Deps) => {
   const cashflowsOfOrg = sqlite.query<never, Params>(`${CASHFLOWS} WHERE org_id = $org ORDER BY commitment_id, cashflow_date, type, amount`);
   const cashflowsOfFund = sqlite.query<never, Params>(`${CASHFLOWS} WHERE org_id = $org AND ${ONE_FUND} ORDER BY cashflow_date, type, amount`);
 
+  const fundNamesOfOrg = sqlite.query<{ fund_name: string }, [string]>("SELECT fund_name FROM fund_commitments WHERE org_id = ? ORDER BY fund_name");
+
+  /** The names of the org's LP funds (one commitment each), without reading a ledger. */
+  function fundNames(orgId: string): string[] {
+    return fundNamesOfOrg.all(orgId).map((r) => r.fund_name);
+  }
+
   /** Every commitment's ledger, by id (empty for one without cashflows). */
   function ledgers(list: Commitment[], params: Params): Map<string, Ledger> {
     const byId = new Map<string, Ledger>(list.map((c) => [c.id, { days: [], amounts: [] }]));
@@ -99,7 +106,11 @@ export const fundsService = perDeps((deps: Deps) => {
     const unknown: typeof rows = [];
     for (const r of rows) {
       if (r.commitment.currency === null) unknown.push(r);
-      else known.set(r.commitment.currency, [...(known.get(r.commitment.currency) ?? []), r]);
+      else {
+        const group = known.get(r.commitment.currency);
+        if (group) group.push(r);
+        else known.set(r.commitment.currency, [r]);
+      }
     }
     const pooled = [...known.keys()].sort().map((currency) => {
       const members = known.get(currency)!;
@@ -150,5 +161,5 @@ export const fundsService = perDeps((deps: Deps) => {
     })();
   }
 
-  return { positions, cashflowsJsonArray, marks };
+  return { positions, fundNames, cashflowsJsonArray, marks };
 });

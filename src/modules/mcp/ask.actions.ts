@@ -52,12 +52,23 @@ async function startFounderAnalysis(ctx: AskContext, args: Record<string, unknow
 /**
  * The same conversation asking the same question gets the same key, so a retried tool call finds
  * the run it started instead of paying for a second one; the n-th research run of one question
- * gets the n-th key.
+ * gets the n-th key. A run of that key that failed is not what the partner asks for again: the
+ * key moves on (retry 1, 2, ...) past failed runs, to a queued, running or succeeded one, or to
+ * a fresh key that starts a new run.
  */
 export function researchKey(ctx: AskContext): string {
   const n = ctx.turn.researchCalls++;
-  const digest = createHash("sha256").update(`${fold(ctx.turn.question)}\n${n}`).digest("hex").slice(0, 32);
-  return `mcp:${ctx.turn.conversationId}:${digest}`;
+  const research = researchService(ctx.deps);
+  const question = fold(ctx.turn.question);
+  for (let retry = 0; ; retry++) {
+    const digest = createHash("sha256")
+      .update(`${question}\n${n}${retry ? `\nretry ${retry}` : ""}`)
+      .digest("hex")
+      .slice(0, 32);
+    const key = `mcp:${ctx.turn.conversationId}:${digest}`;
+    // Each failed run was an action charged to this conversation's key: the walk is as long as those.
+    if (research.statusOfKey(ctx.principal.orgId, key) !== "failed") return key;
+  }
 }
 
 async function startResearch(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {

@@ -10,16 +10,42 @@ import { nameForPhrase } from "./ask.match.ts";
 import { DOMAIN, fold, hostOf, listing, money, num, percent, times } from "./ask.text.ts";
 import { str, type Answer, type AskContext, type AskFunction } from "./ask.types.ts";
 
+type DealRow = ReturnType<ReturnType<typeof dealsService>["list"]>["deals"][number];
+
 /**
- * The newest deal at a domain ("ledgerly.io", or a URL's host). The deals service searches names
- * only, so the domain's first label is searched and the domains compared.
+ * How many of the org's newest deals a question's names and domains are matched against. A deal
+ * older than that is still found by its id, or by name through deal_status's search.
+ */
+const DEALS_READ = 5000;
+const dealsOfTurn = new WeakMap<AskContext["turn"], DealRow[]>();
+
+/**
+ * The org's deals (newest first), read once per question however many names and domains it has:
+ * what the directory matches deal names against, and dealByDomain reads domains from.
+ */
+export function orgDeals(ctx: AskContext): DealRow[] {
+  const cached = dealsOfTurn.get(ctx.turn);
+  if (cached) return cached;
+  const deals = dealsService(ctx.deps);
+  const out: DealRow[] = [];
+  for (let offset = 0; offset < DEALS_READ; offset += 200) {
+    const page = deals.list(ctx.principal.orgId, { limit: 200, offset });
+    out.push(...page.deals);
+    if (offset + 200 >= page.total) break;
+  }
+  dealsOfTurn.set(ctx.turn, out);
+  return out;
+}
+
+/**
+ * The newest deal at a domain ("ledgerly.io", or a URL's host), by the deal's own domain or
+ * website host. The deals service offers no lookup by domain, so the org's deal list is read
+ * (once per question) and its rows' domains compared.
  */
 export function dealByDomain(ctx: AskContext, domainOrUrl: string) {
   const domain = hostOf(domainOrUrl);
   if (!domain) return null;
-  return dealsService(ctx.deps)
-    .list(ctx.principal.orgId, { q: domain.split(".")[0], limit: 50, offset: 0 })
-    .deals.find((d) => d.domain === domain || hostOf(d.website) === domain) ?? null;
+  return orgDeals(ctx).find((d) => d.domain === domain || hostOf(d.website) === domain) ?? null;
 }
 
 async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
@@ -170,10 +196,10 @@ async function fundPositions(ctx: AskContext, args: Record<string, unknown>): Pr
   const fund = str(args.fund);
   const funds = fundsService(ctx.deps);
   const { orgId } = ctx.principal;
-  const all = funds.positions(orgId);
   const base = { function: "fund_positions", arguments: args };
-  if (all.positions.length === 0) return { ...base, links: ["/api/v1/funds/positions"], data: { scope: "org", ...all }, text: "Your firm has no LP fund commitments imported." };
-  const names = [...new Set(all.positions.map((p) => p.fund_name))];
+  // The names first (no ledger read); the positions, with their XIRR, once: the fund's, or all.
+  const names = funds.fundNames(orgId);
+  if (names.length === 0) return { ...base, links: ["/api/v1/funds/positions"], data: { scope: "org", ...funds.positions(orgId) }, text: "Your firm has no LP fund commitments imported." };
   // Case, accents and roman/arabic numerals do not matter; "Fund II" finds "Alpha Fund II" when no other fund has it.
   const match = fund ? nameForPhrase(names, fund) : null;
   if (match?.kind === "none") {
@@ -187,7 +213,8 @@ async function fundPositions(ctx: AskContext, args: Record<string, unknown>): Pr
   if (match?.kind === "several") {
     return { ...base, links: ["/api/v1/funds/positions"], data: { candidates: match.names }, text: `Several of your LP funds match ${fund}: ${listing(match.names)}. Which one?` };
   }
-  const chosen = match ? all.positions.filter((p) => p.fund_name === match.name) : all.positions;
+  const all = funds.positions(orgId, match?.name);
+  const chosen = all.positions;
   const line = (p: (typeof all.positions)[number]) => {
     const flags = p.data_quality_flags.length ? ` Data quality: ${p.data_quality_flags.join(", ")}.` : "";
     const na = (v: string | null) => v ?? "not available";
@@ -203,7 +230,7 @@ async function fundPositions(ctx: AskContext, args: Record<string, unknown>): Pr
   return {
     ...base,
     links: [one ? `/api/v1/funds/positions?fund_name=${encodeURIComponent(one.fund_name)}` : "/api/v1/funds/positions"],
-    data: one ? { scope: "org", ...funds.positions(orgId, one.fund_name) } : { scope: "org", ...all },
+    data: { scope: "org", ...all },
     text: (match?.kind === "one" && match.partial ? `(${fund} read as ${match.name}.)\n` : "") + lines.join("\n") + totals,
     entities: one ? { fund: { name: one.fund_name } } : undefined,
   };

@@ -10,7 +10,7 @@ import { fundsService } from "../funds/funds.service.ts";
 import { queryPaths } from "../network/network.paths.ts";
 import { networkService } from "../network/network.service.ts";
 import { researchService } from "../research/research.service.ts";
-import { allHoldings, dealByDomain } from "./ask.book.ts";
+import { allHoldings, dealByDomain, orgDeals } from "./ask.book.ts";
 import { CUE_WORDS } from "./ask.intents.ts";
 import { canon, nameForPhrase, namesInQuestion, type NameMatch } from "./ask.match.ts";
 import { fold, hostOf, nameRuns, runAfter, STOP, type Normalised, type Run } from "./ask.text.ts";
@@ -64,15 +64,18 @@ export function directory(ctx: AskContext, n: Normalised) {
       const found = dealByDomain(ctx, domain);
       if (found) return { id: found.deal_id, name: found.company_name ?? domain, domain };
     }
-    let best: { id: string; name: string; domain: string | null } | null = null;
-    for (const w of new Set(words.filter((w) => w.length >= 3))) {
-      for (const d of deals.list(orgId, { q: w, limit: 50, offset: 0 }).deals) {
-        const name = d.company_name;
-        if (!name || !` ${questionCanon} `.includes(` ${canon(name)} `)) continue;
-        if (!best || canon(name).length > canon(best.name).length) best = { id: d.deal_id, name, domain: d.domain };
-      }
+    // Every deal name the question says in full, the longest one winning ("Acme Robotics" over "Acme");
+    // a name made only of stop words or short words ("The", "AI") is not taken from a question's grammar.
+    let best: { id: string; name: string; domain: string | null; key: string } | null = null;
+    const spaced = ` ${questionCanon} `;
+    const naming = [...new Set(words.filter((w) => w.length >= 3))];
+    if (naming.length === 0) return null;
+    for (const d of orgDeals(ctx)) {
+      const key = d.company_name ? canon(d.company_name) : "";
+      if (!key || !spaced.includes(` ${key} `) || !naming.some((w) => key.includes(w))) continue;
+      if (!best || key.length > best.key.length) best = { id: d.deal_id, name: d.company_name!, domain: d.domain, key };
     }
-    return best;
+    return best && { id: best.id, name: best.name, domain: best.domain };
   });
 
   /** "Fund II", "alpha fund 1": a fund word and a numeral, with the naming words before them, as written. */
@@ -88,7 +91,7 @@ export function directory(ctx: AskContext, n: Normalised) {
   });
 
   const funds = once((): FundFind => {
-    const names = [...new Set(fundsService(ctx.deps).positions(orgId).positions.map((p) => p.fund_name))];
+    const names = fundsService(ctx.deps).fundNames(orgId);
     const phrase = fundPhrase();
     const whole = namesInQuestion(names, questionCanon, []);
     if (whole.kind !== "none") return { match: whole, phrase, names, whole: true };

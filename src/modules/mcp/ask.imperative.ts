@@ -3,6 +3,7 @@
 // A question about a subject ("what score did ...", "what's the status of the deal for ...") never
 // starts anything. When the subject of a requested action cannot be read cleanly (no founder
 // name, no website), the answer asks for it instead of starting something.
+import { hostFamily } from "../documents/hosts.ts";
 import { CUE_WORDS } from "./ask.intents.ts";
 import { STOP, type Normalised, type Token } from "./ask.text.ts";
 
@@ -23,7 +24,11 @@ const RESEARCH_OBJECTS = /^(?:research run|research|deep dive|investigation)$/;
 const FOUNDER = /^(?:co|founders?|cofounders?|ceo|cto)$/;
 const ARTICLES = new Set(["a", "an", "the", "this", "that", "our", "my", "their", "its"]);
 const CONNECTORS = new Set(["on", "into", "about", "of", "for", "regarding", "re", "at"]);
-const DOCUMENT_HOSTS = /(docsend\.com|notion\.(so|site)|figma\.com|docs\.google\.com|drive\.google\.com|dropbox\.com|box\.com|onedrive|sharepoint\.com|pitch\.com|\.pdf$|\.pptx?$|\.docx?$)/i;
+/** A file's own link, whatever the host: read as a document, not a website. */
+const DOCUMENT_FILE = /\.(?:pdf|pptx?|docx?)$/i;
+
+/** A link to a deck: on a document host the deal analysis knows (documents/hosts.ts), or to a PDF/Office file. */
+const isDocumentLink = (url: URL) => hostFamily(url) !== "other" || DOCUMENT_FILE.test(url.pathname);
 
 /** The index of the first token after the first `words` folded words. */
 function tokenAfterWords(tokens: Token[], words: number): number {
@@ -82,7 +87,7 @@ export function actionRequested(n: Normalised, knownCompany: (phrase: string) =>
     };
   }
   const parsed = new URL(url);
-  const key = DOCUMENT_HOSTS.test(parsed.hostname + parsed.pathname) ? "document_url" : "website_url";
+  const key = isDocumentLink(parsed) ? "document_url" : "website_url";
   const nameTokens = rest.filter((t) => !/[.@]/.test(t.f) && !ARTICLES.has(t.f) && !CONNECTORS.has(t.f) && !/^(?:deal|company|startup|deck|website|site|called|named|from|https?)$/.test(t.f));
   const company_name = cleanName(nameTokens) || (nameTokens.length === 1 && /^\p{Lu}/u.test(nameTokens[0].raw) && !STOP.has(nameTokens[0].f) && !CUE_WORDS.has(nameTokens[0].f))
     ? nameTokens.map((t) => t.raw).join(" ")

@@ -1,6 +1,7 @@
 // Reading a partner's question as text: normalising it (quotes and apostrophes, contractions,
 // possessives, URLs read as their domains), folding for comparison, the runs of words that may
 // name something, and figures written for people.
+import { websiteHost } from "../deals/deals.submit-url.ts";
 
 /** Lower case, accents off, punctuation to spaces: "Échelle's ARR?" -> "echelle s arr". */
 export function fold(text: string): string {
@@ -81,15 +82,11 @@ const CONTRACTIONS: [RegExp, string][] = [
   [/(\p{L})s'(?=$|[?!.,;:)])/gu, "$1s"],
 ];
 
-/** The host of a website or URL ("https://www.acme.com/", "acme.com"), lower case, without www; null when it is none. */
-export function hostOf(website: string | null | undefined): string | null {
-  if (!website) return null;
-  try {
-    return new URL(/^https?:\/\//i.test(website) ? website : `https://${website}`).hostname.toLowerCase().replace(/^www\./, "");
-  } catch {
-    return null;
-  }
-}
+/**
+ * The host of a website or URL ("https://www.acme.com/", "acme.com"), normalized as a deal
+ * submission's same-target key is (lower case, no www., no trailing dot); null when it is none.
+ */
+export const hostOf = websiteHost;
 
 function foldToken(chunk: string): string {
   return fold(chunk)
@@ -104,8 +101,8 @@ export function normalise(question: string): Normalised {
   const raw = question.trim();
   const out: Normalised = { raw, tokens: [], folded: "", urls: [], domains: [], emails: [], linkedin: null, github: null, uuids: [] };
   const addDomain = (d: string) => {
-    const host = d.toLowerCase().replace(/^www\./, "");
-    if (!out.domains.includes(host)) out.domains.push(host);
+    const host = hostOf(d);
+    if (host && !out.domains.includes(host)) out.domains.push(host);
   };
   for (const m of raw.matchAll(/\S+/g)) {
     let chunk = m[0].replace(/[‘’ʼ`´]/g, "'").replace(/[“”]/g, '"');
@@ -114,8 +111,8 @@ export function normalise(question: string): Normalised {
       out.urls.push(url);
       const profile = LINKEDIN_URL.test(url) ? "linkedin" : GITHUB_URL.test(url) ? "github" : null;
       if (profile) out[profile] ??= url;
-      else addDomain(hostOf(url)!);
-      chunk = chunk.replace(url, profile ? " " : hostOf(url)!);
+      else addDomain(url);
+      chunk = chunk.replace(url, profile ? " " : (hostOf(url) ?? " "));
     } else {
       const email = EMAIL.exec(chunk)?.[0];
       if (email) out.emails.push(email.toLowerCase());

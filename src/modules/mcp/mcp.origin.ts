@@ -64,11 +64,27 @@ function normalisedOrigin(value: string): string | null {
   }
 }
 
+/**
+ * The machine's interfaces, read at most once per `ttlMs` (networkInterfaces() asks the kernel
+ * each time, and every MCP request from a browser would call it); an address added meanwhile is
+ * known within that time.
+ */
+export function cachedInterfaces(read: () => Interfaces = networkInterfaces, ttlMs = 30_000, now: () => number = () => performance.now()): () => Interfaces {
+  let value: Interfaces | null = null;
+  let readAt = 0;
+  return () => {
+    if (value === null || now() - readAt >= ttlMs) (value = read()), (readAt = now());
+    return value;
+  };
+}
+
+const processInterfaces = cachedInterfaces();
+
 /** No Origin (not a browser): allowed. Otherwise it must be ours or listed. */
 export function originAllowed(origin: string | null, config: Config, bound: BoundAddress): boolean {
   if (origin === null) return true;
   const asked = normalisedOrigin(origin);
   if (!asked) return false;
-  if (ownOrigins(bound, config.publicUrl).has(asked)) return true;
+  if (ownOrigins(bound, config.publicUrl, processInterfaces).has(asked)) return true;
   return config.allowedOrigins.some((o) => normalisedOrigin(o) === asked);
 }

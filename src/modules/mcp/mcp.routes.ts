@@ -15,7 +15,21 @@ export const MCP_PATH = "/mcp";
 
 // The SDK (and zod with it) is loaded on the first /mcp request, not at start-up: it is the
 // heaviest module of the server (about 100 ms and 20 MB), and most servers never see an MCP call.
-let sdk: ReturnType<typeof loadSdk> | undefined;
+/**
+ * `load` run on first use and its result shared; a failed load is not kept (the next call tries
+ * again), so one failed import (a full disk, a file replaced mid-upgrade) does not break every
+ * MCP request until a restart.
+ */
+export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () =>
+    (pending ??= load().catch((error) => {
+      pending = undefined;
+      throw error;
+    }));
+}
+
+const sdk = loadOnce(loadSdk);
 async function loadSdk() {
   const [{ McpServer }, { WebStandardStreamableHTTPServerTransport }, { z }] = await Promise.all([
     import("@modelcontextprotocol/sdk/server/mcp.js"),
@@ -36,7 +50,7 @@ const ASK_DESCRIPTION =
 
 /** A fresh server and transport per request (stateless). */
 async function mcpServer(deps: Deps, principal: Principal) {
-  const { McpServer, WebStandardStreamableHTTPServerTransport, askInput } = await (sdk ??= loadSdk());
+  const { McpServer, WebStandardStreamableHTTPServerTransport, askInput } = await sdk();
   const server = new McpServer(
     { name: "dealgraph", version: API_VERSION },
     { instructions: "One tool, `ask`: questions about the firm's network, deals, portfolio and funds; pass conversation_id back for follow-ups." },

@@ -135,7 +135,14 @@ export const researchService = perDeps((deps: Deps) => {
     }).immediate();
   }
 
-  function mustGetRow(orgId: string, researchId: string): ResearchRow {
+  /** The status of the run an idempotency key started in the org, or null when it started none there. */
+  function statusOfKey(orgId: string, key: string): Run["status"] | null {
+    const row = byKey.get(key);
+    if (!row || row.org_id !== orgId) return null;
+    return actions.latestFor(orgId, row.id)?.status ?? null;
+  }
+
+    function mustGetRow(orgId: string, researchId: string): ResearchRow {
     const row = isUuid(researchId) ? byId.get(researchId, orgId) : null;
     if (!row) throw notFound("Research run not found");
     return row;
@@ -177,7 +184,7 @@ export const researchService = perDeps((deps: Deps) => {
     saveReport.run(engine, report.executive_summary, report.report_markdown, JSON.stringify(report.citations), asOf(), researchId);
   }
 
-  return { start, read, view, mustGetRow, runOf, storeReport };
+  return { start, read, view, mustGetRow, runOf, storeReport, statusOfKey };
 });
 
 export type ResearchRecordView = ReturnType<ReturnType<typeof researchService>["read"]>;

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { PositionsModel } from "../../../src/modules/funds/funds.model.ts";
+import { fundsService } from "../../../src/modules/funds/funds.service.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { CASHFLOWS_CSV, COMMITMENTS_CSV, FUNDS_AS_OF, importFundsBook, MARKS_CSV } from "../../helpers/book.ts";
 import { TestClock } from "../../helpers/clock.ts";
@@ -311,5 +312,15 @@ describe("org isolation", () => {
     const globex = await positions("", f.keys.otherOrgWrite.secret);
     expect(globex.positions).toEqual([expect.objectContaining({ fund_name: "Alpha Fund I", commitment: 5000, called: 0 })]);
     expect(byFund(await positions())["Alpha Fund I"]).toMatchObject({ commitment: 1_000_000, called: 500_000 });
+  });
+});
+
+describe("fund names", () => {
+  test("the org's fund names in order, the same ones positions reads (another org's not among them)", async () => {
+    setup();
+    const names = fundsService(t.deps).fundNames(f.orgs.acme.id);
+    expect(names).toEqual((await positions()).positions.map((p: any) => p.fund_name).sort());
+    expect(names.length).toBeGreaterThan(1);
+    expect(fundsService(t.deps).fundNames(f.orgs.globex.id)).toEqual([]);
   });
 });

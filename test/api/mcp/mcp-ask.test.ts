@@ -3,7 +3,9 @@
 // by the key and the actions budget, bad input answered cleanly, and org isolation.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { dealsService, nameTarget } from "../../../src/modules/deals/deals.service.ts";
 import { TestClock } from "../../helpers/clock.ts";
+import { principalOf } from "../../helpers/fixtures.ts";
 import { startMcpServer, type McpHarness } from "./mcp-harness.ts";
 import { SEEDED_AT, seedFirm } from "./mcp-seed.ts";
 
@@ -73,6 +75,17 @@ describe("questions, answered with the database's figures", () => {
     expect(list.text).toContain("Ledgerly: screening, analysis succeeded, score 72");
   });
 
+  test("a deal found by its domain even when its name is not the domain's first label (getquillpay.com is Quillpay)", async () => {
+    const principal = principalOf(h.t.deps, h.f.keys.write.secret);
+    const { dealId } = dealsService(h.t.deps).submit(principal, { companyName: "Quillpay", kind: "company", source: "upload", targetKey: nameTarget("Quillpay") }, () => {}, {});
+    h.t.deps.db.$client.query("UPDATE deals SET domain = 'getquillpay.com', website = 'https://getquillpay.com' WHERE id = ?").run(dealId);
+    for (const question of ["What's the score of getquillpay.com?", "How is https://www.getquillpay.com/ doing?"]) {
+      const res = await h.ask(alice, question);
+      expect(res.data.answers[0], question).toMatchObject({ function: "deal_status", data: { deal: { deal_id: dealId } } });
+      expect(res.text, question).toContain('Quillpay (getquillpay.com) is at pipeline stage "new"');
+    }
+  });
+
   test("a portfolio company's runway and ARR (latest actuals, budgets ignored), follow-ups, and a missing figure with its reason", async () => {
     const res = await h.ask(alice, "What is the runway of Acme Robotics?");
     expect(res.text).toContain("Runway: 18 months as of 2024-02-29.");
@@ -131,6 +144,23 @@ describe("actions", () => {
     const a = founder.data.answers[0].data.accepted;
     expect(a).toMatchObject({ status: "queued", existing: false, result_url: `/api/v1/founders/analyses/${a.analysis_id}` });
     expect(h.usage(h.f.keys.write.id).actions).toBe(2);
+  });
+
+  test("a link on any document host the deal analysis reads, or to a PDF/Office file, goes in as document_url; a site as website_url", async () => {
+    const cases: [string, "document_url" | "website_url"][] = [
+      ["https://1drv.ms/b/s!AbcPublic", "document_url"],
+      ["https://www.box.net/s/abc123", "document_url"],
+      ["https://dl.dropboxusercontent.com/s/abc/deck.key", "document_url"],
+      ["https://docsend.com/view/abc", "document_url"],
+      ["https://files.example.net/decks/ledgerly.pptx", "document_url"],
+      ["https://ledgerly.example", "website_url"],
+    ];
+    for (const [i, [url, field]] of cases.entries()) {
+      const res = await h.ask(alice, `Analyze ${url} as Company${i}`);
+      expect(res.data.answers[0]?.arguments, url).toMatchObject({ [field]: url });
+      const deal = await h.t.request("GET", res.data.answers[0].data.accepted.result_url, { key: h.f.keys.read.secret });
+      expect(deal.json.source, url).toBe(field === "document_url" ? "document" : "website");
+    }
   });
 
   test("a read-only key is told it cannot start actions: no run, no charge", async () => {

@@ -7,6 +7,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { COMMITMENTS_CSV, CASHFLOWS_CSV, MARKS_CSV, importFundsBook, importPortfolioBook, PORTFOLIO_CSV } from "../../helpers/book.ts";
 import { TestClock } from "../../helpers/clock.ts";
 import { knows, thread } from "../../helpers/network.ts";
+import { actionsService } from "../../../src/modules/actions/actions.service.ts";
 import { startMcpServer, type McpHarness } from "./mcp-harness.ts";
 import { SEEDED_AT, seedFirm, seedRuns } from "./mcp-seed.ts";
 
@@ -116,6 +117,26 @@ describe("a research request retried in the same conversation finds its run", ()
 
     const elsewhere = await h.ask(alice, "Research payroll APIs in Europe");
     expect(elsewhere.data.answers[0].data.accepted.research_id).not.toBe(id);
+    expect(h.usage(h.f.keys.write.id).actions).toBe(2);
+  });
+
+  test("a run that failed is not the answer to asking again: a new run starts (charged); that one is then found again", async () => {
+    const first = await h.ask(alice, "Research payroll APIs in Europe");
+    const conversation = first.data.conversation_id;
+    const failedId = first.data.answers[0].data.accepted.research_id;
+    const actions = actionsService(h.t.deps);
+    const run = actions.latestFor(h.f.orgs.acme.id, failedId)!;
+    actions.start(run.id);
+    actions.fail(run.id, "The model could not be reached");
+
+    const again = await h.ask(alice, "Research payroll APIs in Europe", conversation);
+    const second = again.data.answers[0].data.accepted;
+    expect(second).toMatchObject({ existing: false, status: "queued" });
+    expect(second.research_id).not.toBe(failedId);
+    expect(h.usage(h.f.keys.write.id).actions).toBe(2);
+
+    const third = await h.ask(alice, "Research payroll APIs in Europe", conversation);
+    expect(third.data.answers[0].data.accepted).toMatchObject({ research_id: second.research_id, existing: true });
     expect(h.usage(h.f.keys.write.id).actions).toBe(2);
   });
 });
