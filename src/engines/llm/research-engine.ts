@@ -38,9 +38,29 @@ function acceptDraft(value: unknown): Draft {
 const CITATION = /\[(\d+)\]/g;
 const ONLY_CITATIONS = /^(?:\[\d+\][\s,;]*)+[.!?]?$/;
 const ABBREVIATION = /\b(?:e\.g|i\.e|vs|etc|approx|inc|ltd|corp|co|dr|mr|mrs|ms|st|no|fig)\.$/i;
-// "The records hold nothing on this", "no passage mentions it", "the documents do not say".
-const SAYS_NOTHING =
-  /\b(?:records?|passages?|documents?|sources?|evidence|data)\b.*\b(?:hold(?:s)? nothing|say(?:s)? nothing|do(?:es)? not|don't|doesn't|did not|not (?:say|state|mention|address|cover|contain))\b|\b(?:no|none of the) (?:passages?|records?|documents?|sources?|evidence)\b|\bnothing (?:in|on) (?:the|this)\b/i;
+// A sentence wholly about the records not saying something: "The firm's records hold nothing on
+// this question.", "The records do not say who its investors are.", "No passage mentions churn.",
+// "Nothing in the documents covers pricing." Its subject is the records themselves (not "Revenue
+// data", which is a figure of them), and it is one clause: a second one ("...; ARR grew 3x",
+// "..., but ARR grew") would state something uncited.
+const RECORDS = String.raw`(?:the |these |its |our )?(?:firm(?:'s|’s) (?:own )?)?(?:given |provided |available |retrieved |cited )?(?:records?|passages?|documents?|sources?|evidence|materials?|data)`;
+const SAY = String.raw`(?:say|state|mention|address|cover|contain|include|specify|show|give|provide|answer|discuss|report|hold|name|list|indicate)s?`;
+const SAYS_NOTHING = [
+  new RegExp(`^${RECORDS} (?:(?:hold|say|contain|give|provide)s? nothing|(?:do|does|did)(?: not|n't) ${SAY}|(?:is|are) silent)\\b`, "i"),
+  new RegExp(`^(?:no|none of the) (?:passages?|records?|documents?|sources?|evidence|data|materials?)\\b`, "i"),
+  new RegExp(`^nothing (?:in|on|about) ${RECORDS}\\b`, "i"),
+  new RegExp(`^there (?:is|are) no (?:passages?|records?|documents?|sources?|evidence|data|information)\\b`, "i"),
+];
+/** A second clause, which could state something: a semicolon, a colon, a dash, ", which", or a joining word. */
+const SECOND_CLAUSE = /[;:—–]| - |,\s*(?:which|who)\b|\b(?:and|but|while|whereas|although|though|yet|however|so|because|since)\b/i;
+
+/** Whether a sentence is only the records not saying something (nothing else in it). */
+export function saysOnlyNothing(plain: string): boolean {
+  const lead = SAYS_NOTHING.map((re) => re.exec(plain)).find((m) => m !== null);
+  if (!lead) return false;
+  // The words after the lead-in say what is missing; they may not add a clause of their own.
+  return !SECOND_CLAUSE.test(plain.slice(lead[0].length));
+}
 
 /** Sentences of one line; a citation after the full stop ("... grew. [2]") stays with its sentence. */
 export function sentencesOf(line: string): string[] {
@@ -61,7 +81,7 @@ export function mayStandUncited(sentence: string, questions: string[]): boolean 
   const bare = (q: string) => q.toLowerCase().replace(/^\d+[.)]\s*/, "").replace(/[^\p{L}\p{N}]+/gu, " ").trim();
   if (plain.endsWith("?") || questions.some((q) => bare(q) === bare(plain))) return true; // the sub-question restated
   if (plain.endsWith(":") && plain.split(/\s+/).length <= 8 && !/\d/.test(plain)) return true; // a lead-in to a list
-  return SAYS_NOTHING.test(plain);
+  return saysOnlyNothing(plain);
 }
 
 export function llmResearchEngine(llm: LlmClient): ResearchEngine {
