@@ -8,9 +8,9 @@
 import { perDeps, type Deps } from "../../deps.ts";
 import type { Principal } from "../../http/auth.ts";
 import type { DealEvidence, FounderEvidence, MatchedPerson, Mention, Namesake, SourceRef, WarmPath } from "../../engines/founder-engine.ts";
-import { linkedinUrl, nameKey, normalizeLinkedin } from "../network/network.identity.ts";
+import { linkedinUrl, nameKey, normalizeDomain, normalizeLinkedin } from "../network/network.identity.ts";
 import { networkService } from "../network/network.service.ts";
-import { companyKey } from "./founders.input.ts";
+import { companyIdentity } from "./founders.input.ts";
 import { readGithub } from "./founders.github.ts";
 import type { FounderRow, FounderRunInput } from "./founders.service.ts";
 
@@ -46,15 +46,17 @@ export const founderEvidence = perDeps((deps: Deps) => {
   const domainOfPeople = sqlite.query<{ domain: string }, [string, string]>(
     `SELECT domain FROM persons WHERE org_id = ? AND lower(company) = ? AND domain IS NOT NULL GROUP BY domain ORDER BY COUNT(*) DESC, domain LIMIT 1`,
   );
-  const dealsOfTeam = sqlite.query<DealRow, { org: string; name: string | null; li: string | null }>(
-    `SELECT d.id, d.company_name, d.domain, d.score, d.analysis, json_extract(t.value, '$.title') AS team_title,
-       json_extract(t.value, '$.linkedin_url') AS team_linkedin, 'team' AS via
+  // Every team listing of the org's analysed deals, newest deal first, compared in JS: SQLite's
+  // lower() folds ASCII only, so "ÉLODIE" never equalled the key of "Élodie" in SQL. Only the
+  // listing is read here; a matching deal's row (with its analysis) is read after.
+  const teamListings = sqlite.query<{ id: string; name: string | null; title: string | null; linkedin: string | null }, [string]>(
+    `SELECT d.id, json_extract(t.value, '$.name') AS name, json_extract(t.value, '$.title') AS title, json_extract(t.value, '$.linkedin_url') AS linkedin
      FROM deals d, json_each(d.facts, '$.team') t
-     WHERE d.org_id = $org AND d.facts IS NOT NULL
-       AND (lower(json_extract(t.value, '$.name')) = $name
-         OR ($li IS NOT NULL AND (lower(json_extract(t.value, '$.linkedin_url')) LIKE '%' || $li
-           OR lower(json_extract(t.value, '$.linkedin_url')) LIKE '%' || $li || '/%')))
-     ORDER BY d.updated_at DESC LIMIT 10`,
+     WHERE d.org_id = ? AND d.facts IS NOT NULL
+     ORDER BY d.updated_at DESC, d.id`,
+  );
+  const dealOfListing = sqlite.query<DealRow, { id: string; title: string | null; linkedin: string | null }>(
+    "SELECT id, company_name, domain, score, analysis, $title AS team_title, $linkedin AS team_linkedin, 'team' AS via FROM deals WHERE id = $id",
   );
   const dealsOfCompany = sqlite.query<DealRow, [string]>(
     `SELECT id, company_name, domain, score, analysis, NULL AS team_title, NULL AS team_linkedin, 'company' AS via FROM deals WHERE org_id = ? AND company_name IS NOT NULL ORDER BY updated_at DESC`,
@@ -132,7 +134,10 @@ export const founderEvidence = perDeps((deps: Deps) => {
     const rows: DealRow[] = [];
     const namesakes: Namesake[] = [];
     if (name || linkedinKey) {
-      for (const r of dealsOfTeam.all({ org: orgId, name: name ? nameKey(name) : null, li: linkedinKey })) {
+      const key = name ? nameKey(name) : null;
+      const listings = teamListings.all(orgId).filter((l) => (key !== null && nameKey(l.name) === key) || (linkedinKey !== null && normalizeLinkedin(l.linkedin) === linkedinKey));
+      for (const l of listings.slice(0, 10)) {
+        const r = dealOfListing.get({ id: l.id, title: l.title, linkedin: l.linkedin })!;
         const listed = normalizeLinkedin(r.team_linkedin);
         const tie = employers.map((e) => sameCompany(e, { name: r.company_name, domain: r.domain }));
         const reason: Namesake["reason"] | null =
@@ -146,8 +151,8 @@ export const founderEvidence = perDeps((deps: Deps) => {
       }
     }
     if (company) {
-      const key = companyKey(company);
-      rows.push(...dealsOfCompany.all(orgId).filter((d) => d.company_name && companyKey(d.company_name) === key).slice(0, 5));
+      const key = companyIdentity(company);
+      if (key) rows.push(...dealsOfCompany.all(orgId).filter((d) => d.company_name && companyIdentity(d.company_name) === key).slice(0, 5));
     }
     const out = new Map<string, DealEvidence>();
     for (const r of rows) {
@@ -248,24 +253,27 @@ export const founderEvidence = perDeps((deps: Deps) => {
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+/** Domains compare as hosts do: case, "www." and a trailing dot ignored. */
+const sameDomain = (a: string, b: string) => normalizeDomain(a) !== null && normalizeDomain(a) === normalizeDomain(b);
+
 /** The letters of a domain's name part: "bigcorp.com" -> "bigcorp", "mail.ledgerly.co.uk" -> "ledgerly". */
 function domainName(domain: string): string {
   const labels = domain.toLowerCase().split(".").filter((l) => !["www", "mail", "email", "co", "com", "org", "net", "io"].includes(l));
   return (labels.sort((a, b) => b.length - a.length)[0] ?? "").replace(/[^a-z0-9]/g, "");
 }
 
-/** Whether two company keys name the same company ("ledgerly" and "ledgerlyinc" do). */
-const sameKey = (a: string, b: string) => a === b || (Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a)));
+/** Whether two company identities (companyIdentity) name the same company: equal, and not empty. */
+const sameKey = (a: string, b: string) => a !== "" && a === b;
 
 /**
  * Does a person (or deal) belong to the employer? true when the domain or the company name
  * matches, false when they name another company, null when they say nothing about it.
  */
 export function sameCompany(employer: Employer, at: Employer): boolean | null {
-  const key = employer.name ? companyKey(employer.name) : null;
-  if (employer.domain && at.domain === employer.domain) return true;
-  if (key && at.name && sameKey(companyKey(at.name), key)) return true;
+  const key = employer.name ? companyIdentity(employer.name) : null;
+  if (employer.domain && at.domain && sameDomain(at.domain, employer.domain)) return true;
+  if (key && at.name && sameKey(companyIdentity(at.name), key)) return true;
   if (key && at.domain && sameKey(domainName(at.domain), key)) return true;
-  if (employer.domain && at.name && sameKey(companyKey(at.name), domainName(employer.domain))) return true;
+  if (employer.domain && at.name && sameKey(companyIdentity(at.name), domainName(employer.domain))) return true;
   return at.domain || at.name ? false : null;
 }

@@ -81,5 +81,36 @@ export function parseFounderRequest(body: unknown): FounderRequest {
   };
 }
 
-/** Company names compare by letters and digits only ("Acme, Inc." = "acme inc"). */
+/**
+ * The key of a founder analysis's company (part of its dedupe key, so it never changes): letters
+ * and digits only ("Acme, Inc." = "acmeinc"). Identity matching uses companyIdentity.
+ */
 export const companyKey = (company: string) => company.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "");
+
+/**
+ * Legal forms that say nothing about which company it is, dropped from the end of a name. Not
+ * "labs", "group", "holdings", "ai" or "technologies": those are often the name itself ("OpenAI
+ * Labs" is not OpenAI, "Ledgerly Labs" may not be Ledgerly), and a false match merges two
+ * companies' people while a missed one only leaves a match unconfirmed.
+ */
+const LEGAL_SUFFIXES = new Set([
+  "inc", "incorporated", "ltd", "limited", "llc", "llp", "lp", "plc", "corp", "corporation", "co", "company",
+  "gmbh", "ag", "kg", "ug", "sa", "sas", "sarl", "srl", "spa", "bv", "nv", "oy", "ab", "pty", "pvt", "pte",
+]);
+
+/**
+ * A company name as an identity: case, accents, spaces and punctuation ignored ("Open AI" =
+ * "OpenAI"), and legal forms at its end dropped ("Ledgerly, Inc." = "Ledgerly GmbH" = "Ledgerly";
+ * "Smith & Co." = "Smith"). Two names are the same company only when their keys are equal: a
+ * prefix is another company ("Meta" is not "Metabase"). Letters of any script count.
+ */
+export function companyIdentity(company: string): string {
+  const words = company
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  while (words.length > 1 && LEGAL_SUFFIXES.has(words[words.length - 1])) words.pop();
+  return words.join("");
+}

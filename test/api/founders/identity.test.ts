@@ -165,3 +165,30 @@ describe("whose sentence is it", () => {
     expect(JSON.stringify(r.metrics)).not.toContain("a C-level role");
   });
 });
+
+describe("which company is theirs", () => {
+  test("a company name is the same company only when it is equal, legal forms aside: Meta is not Metabase, Open AI is not OpenAI Labs; Ledgerly, Inc. is Ledgerly", async () => {
+    c = setup();
+    seedDeal(c, "Metabase", [{ name: "Jane Doe", title: "Co-founder & CEO", linkedin_url: null }], { team: 80 });
+    seedDeal(c, "OpenAI Labs", [{ name: "Sam Park", title: "Co-founder & CEO", linkedin_url: null }], { team: 80 });
+    const ledgerly = seedDeal(c, "Ledgerly", [{ name: "Ana Ruiz", title: "Co-founder & CEO", linkedin_url: null }], { team: 80 });
+
+    const meta = await assess({ name: "Jane Doe", company: "Meta" });
+    expect(meta.sources).toEqual([]);
+    expect(meta.byKey.leadership.score).toBeNull();
+    const openai = await assess({ name: "Sam Park", company: "Open AI" });
+    expect(openai.sources).toEqual([]);
+
+    const inc = await assess({ name: "Ana Ruiz", company: "Ledgerly, Inc." });
+    expect(inc.sources).toEqual([{ type: "deal", id: ledgerly, title: "Ledgerly" }]);
+    expect(inc.byKey.leadership.reasoning).toContain("a CEO role");
+  });
+
+  test("a team listing with letters beyond ASCII is matched to the founder's name (case folded the same way on both sides)", async () => {
+    c = setup();
+    const theirs = seedDeal(c, "Ledgerly", [{ name: "Élodie Brûlé", title: "Co-founder & CEO", linkedin_url: null }], { team: 80 });
+    const r = await assess({ name: "ÉLODIE BRÛLÉ", company: "Ledgerly" });
+    expect(r.sources).toEqual([{ type: "deal", id: theirs, title: "Ledgerly" }]);
+    expect(r.byKey.leadership.reasoning).toContain("a CEO role"); // from the team listing, not only the company's deal
+  });
+});
