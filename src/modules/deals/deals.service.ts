@@ -320,5 +320,29 @@ export const dealsService = perDeps((deps: Deps) => {
     return bookRows.all(orgId);
   }
 
-  return { list, mustGet, detail, analysisStatus, documents, submit, assertNotAnalysing, addDataRoom, setStage, storeAnalysis, bookFacts };
+  // What a person may call a deal by (its name, domain or website), newest first: one statement,
+  // no count, no analysis JSON (the MCP door matches questions against it).
+  const directoryRows = sqlite.query<DealDirectoryEntry, { org: string; limit: number }>(
+    `SELECT id AS deal_id, company_name, domain, website FROM deals WHERE org_id = $org ORDER BY created_at DESC, id DESC LIMIT $limit`,
+  );
+  // The same host key a submission's 409 is judged by (indexed), else a deal whose domain was read from its material.
+  const byHost = sqlite.query<{ id: string }, { org: string; target: string; host: string }>(
+    `SELECT id FROM (
+       SELECT id, created_at FROM deals WHERE org_id = $org AND target_key = $target
+       UNION ALL SELECT id, created_at FROM deals WHERE org_id = $org AND domain = $host
+     ) ORDER BY created_at DESC, id DESC LIMIT 1`,
+  );
+
+  function directory(orgId: string, limit: number): DealDirectoryEntry[] {
+    return directoryRows.all({ org: orgId, limit });
+  }
+
+  /** The org's newest deal at a website host (lower-cased, without www. or a trailing dot), if any. */
+  function findByHost(orgId: string, host: string): string | null {
+    return byHost.get({ org: orgId, target: `host:${host}`, host })?.id ?? null;
+  }
+
+  return { list, mustGet, detail, analysisStatus, documents, submit, assertNotAnalysing, addDataRoom, setStage, storeAnalysis, bookFacts, directory, findByHost };
 });
+
+export type DealDirectoryEntry = { deal_id: string; company_name: string | null; domain: string | null; website: string | null };

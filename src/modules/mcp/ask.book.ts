@@ -3,49 +3,36 @@
 // the database is said to be missing, with the reason, never estimated.
 import { isUuid } from "../../lib/ids.ts";
 import { ApiError } from "../../http/errors.ts";
-import { dealsService } from "../deals/deals.service.ts";
+import { dealsService, type DealDirectoryEntry } from "../deals/deals.service.ts";
 import { fundsService } from "../funds/funds.service.ts";
 import { portfolioService, type MetricValue } from "../portfolio/portfolio.service.ts";
 import { nameForPhrase } from "./ask.match.ts";
 import { DOMAIN, fold, hostOf, listing, money, num, percent, times } from "./ask.text.ts";
 import { str, type Answer, type AskContext, type AskFunction } from "./ask.types.ts";
 
-type DealRow = ReturnType<ReturnType<typeof dealsService>["list"]>["deals"][number];
 
 /**
- * How many of the org's newest deals a question's names and domains are matched against. A deal
- * older than that is still found by its id, or by name through deal_status's search.
+ * How many of the org's newest deals a question's names are matched against. A deal older than
+ * that is still found by its id, its domain, or by name through deal_status's search.
  */
 const DEALS_READ = 5000;
-const dealsOfTurn = new WeakMap<AskContext["turn"], DealRow[]>();
+const dealsOfTurn = new WeakMap<AskContext["turn"], DealDirectoryEntry[]>();
 
-/**
- * The org's deals (newest first), read once per question however many names and domains it has:
- * what the directory matches deal names against, and dealByDomain reads domains from.
- */
-export function orgDeals(ctx: AskContext): DealRow[] {
+/** The org's deal names and domains (newest first), read once per question however many names it has. */
+export function orgDeals(ctx: AskContext): DealDirectoryEntry[] {
   const cached = dealsOfTurn.get(ctx.turn);
   if (cached) return cached;
-  const deals = dealsService(ctx.deps);
-  const out: DealRow[] = [];
-  for (let offset = 0; offset < DEALS_READ; offset += 200) {
-    const page = deals.list(ctx.principal.orgId, { limit: 200, offset });
-    out.push(...page.deals);
-    if (offset + 200 >= page.total) break;
-  }
+  const out = dealsService(ctx.deps).directory(ctx.principal.orgId, DEALS_READ);
   dealsOfTurn.set(ctx.turn, out);
   return out;
 }
 
-/**
- * The newest deal at a domain ("ledgerly.io", or a URL's host), by the deal's own domain or
- * website host. The deals service offers no lookup by domain, so the org's deal list is read
- * (once per question) and its rows' domains compared.
- */
+/** The newest deal at a domain ("ledgerly.io", or a URL's host), by the key its submission was judged by. */
 export function dealByDomain(ctx: AskContext, domainOrUrl: string) {
   const domain = hostOf(domainOrUrl);
   if (!domain) return null;
-  return orgDeals(ctx).find((d) => d.domain === domain || hostOf(d.website) === domain) ?? null;
+  const id = dealsService(ctx.deps).findByHost(ctx.principal.orgId, domain);
+  return id ? (orgDeals(ctx).find((d) => d.deal_id === id) ?? { deal_id: id, company_name: null, domain, website: null }) : null;
 }
 
 async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {

@@ -7,11 +7,14 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { authPlugin, type Principal } from "../../http/auth.ts";
 import { API_VERSION } from "../../http/openapi.ts";
+import { MB, readBounded } from "../../http/request-body.ts";
 import { CAPABILITIES } from "./ask.builtin.ts";
 import { ask, MAX_QUESTION_CHARS } from "./ask.service.ts";
 import { boundAddress, originAllowed } from "./mcp.origin.ts";
 
 export const MCP_PATH = "/mcp";
+/** A JSON-RPC message carrying a 4,000-character question fits many times over. */
+const MCP_BODY_MAX_BYTES = MB;
 
 // The SDK (and zod with it) is loaded on the first /mcp request, not at start-up: it is the
 // heaviest module of the server (about 100 ms and 20 MB), and most servers never see an MCP call.
@@ -90,10 +93,15 @@ export function mcpRoutes(deps: Deps) {
       .post(
         MCP_PATH,
         async ({ principal, request, set }) => {
+          // Read with a cap (after the key was judged), then handed to the transport as it came.
+          const body = await readBounded(request, MCP_BODY_MAX_BYTES);
+          if ("overLimit" in body) {
+            return withHeaders(json(413, `An MCP request body may be at most ${MCP_BODY_MAX_BYTES / MB} MB (a question is at most ${MAX_QUESTION_CHARS} characters).`), set.headers);
+          }
           const { server, transport } = await mcpServer(deps, principal);
           try {
             await server.connect(transport);
-            const response = await transport.handleRequest(request);
+            const response = await transport.handleRequest(new Request(request.url, { method: "POST", headers: request.headers, body: body.bytes }));
             return withHeaders(response, set.headers);
           } finally {
             await server.close();

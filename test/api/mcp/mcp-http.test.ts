@@ -124,6 +124,31 @@ describe("/mcp keys and budgets", () => {
   });
 });
 
+describe("/mcp body size", () => {
+  test("a body over 1 MB is 413 after the key is judged, and nothing is asked (Content-Length and chunked)", async () => {
+    h = startMcpServer();
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ask", arguments: { question: "x".repeat(2 * 1024 * 1024) } } });
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const anonymous = await fetch(h.url, { method: "POST", headers, body: big });
+    expect(anonymous.status).toBe(401);
+    const withKey = await fetch(h.url, { method: "POST", headers: { ...headers, authorization: `Bearer ${h.f.keys.read.secret}` }, body: big });
+    expect(withKey.status).toBe(413);
+    expect(((await withKey.json()) as { detail: string }).detail).toMatch(/at most 1 MB/);
+    const chunked = new ReadableStream<Uint8Array>({
+      start(c) {
+        const bytes = new TextEncoder().encode(big);
+        for (let at = 0; at < bytes.length; at += 64 * 1024) c.enqueue(bytes.subarray(at, at + 64 * 1024));
+        c.close();
+      },
+    });
+    const streamed = await fetch(h.url, { method: "POST", headers: { ...headers, authorization: `Bearer ${h.f.keys.read.secret}` }, body: chunked });
+    expect(streamed.status).toBe(413);
+    // A small request still works afterwards.
+    const list = await fetch(h.url, { method: "POST", headers: { ...headers, authorization: `Bearer ${h.f.keys.read.secret}` }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) });
+    expect(list.status).toBe(200);
+  });
+});
+
 describe("/mcp Origin", () => {
   test("a foreign Origin: 403 before anything else (even without a key), and nothing is counted", async () => {
     h = startMcpServer();
