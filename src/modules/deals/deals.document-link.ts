@@ -18,7 +18,7 @@ import { fetchHostedDocument, type FetchContext, type HostedDocument } from "../
 import { VerificationPending, type Credentials } from "../documents/hosts.gates.ts";
 import { HostSession, type StoredCookie } from "../documents/hosts.session.ts";
 import { HostError, recognizeHost, type HostedLink } from "../documents/hosts.ts";
-import { secretBox } from "../webhooks/webhooks.secrets.ts";
+import { secretBox } from "../../lib/secret-box.ts";
 import { describeFetchFailure } from "./deals.website.ts";
 
 /** What a document-link run keeps while it waits for an email verification (in its input, under `gate`). */

@@ -5,7 +5,7 @@ import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../http/auth.ts";
 import { invalid } from "../../http/errors.ts";
 import { recognizeHost } from "../documents/hosts.ts";
-import { secretBox } from "../webhooks/webhooks.secrets.ts";
+import { secretBox } from "../../lib/secret-box.ts";
 import { PASSWORD_CONTEXT } from "./deals.document-link.ts";
 import type { AnalyzeBody } from "./deals.model.ts";
 import { dealsService, nameTarget } from "./deals.service.ts";

@@ -1,12 +1,8 @@
-// Webhook signing secrets: made here, kept encrypted at rest (AES-256-GCM, WebCrypto) under the
-// server's key for them, which is never in the database (src/lib/server-key.ts:
-// DEALGRAPH_SECRET_KEY, else `<data-dir>/secret.key`). A copy of the database alone reveals no secret.
+// Webhook signing secrets: made and used here, kept encrypted at rest by the server's secret box
+// (src/lib/secret-box.ts). A copy of the database alone reveals no secret.
 import { createHmac } from "node:crypto";
-import { perDeps, type Deps } from "../../deps.ts";
-import { serverKey } from "../../lib/server-key.ts";
 
 export const WEBHOOK_SECRET_PREFIX = "whsec_";
-const FORMAT = "v1";
 
 /** `whsec_` + base64 of 32 random bytes (Standard Webhooks). */
 export function newWebhookSecret(): string {
@@ -24,39 +20,5 @@ export function signatureHeader(secrets: string[], id: string, timestamp: number
   return secrets.map((s) => `v1,${createHmac("sha256", secretKeyBytes(s)).update(message).digest("base64")}`).join(" ");
 }
 
-export type SecretBox = {
-  /** `v1:` + base64(iv || ciphertext+tag); `context` (the endpoint id) is bound in as associated data. */
-  encrypt(plain: string, context: string): Promise<string>;
-  decrypt(sealed: string, context: string): Promise<string>;
-};
-
-export const secretBox = perDeps((deps: Deps): SecretBox => {
-  let key: Promise<CryptoKey> | null = null;
-  const cryptoKey = () =>
-    (key ??= crypto.subtle.importKey("raw", serverKey(deps, "webhook-secrets") as Uint8Array<ArrayBuffer>, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]));
-  const enc = new TextEncoder();
-
-  return {
-    async encrypt(plain, context) {
-      const iv = crypto.getRandomValues(new Uint8Array(12));
-      const sealed = new Uint8Array(
-        await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: enc.encode(context) }, await cryptoKey(), enc.encode(plain)),
-      );
-      const out = new Uint8Array(iv.length + sealed.length);
-      out.set(iv);
-      out.set(sealed, iv.length);
-      return `${FORMAT}:${Buffer.from(out).toString("base64")}`;
-    },
-    async decrypt(sealed, context) {
-      const [format, data] = sealed.split(":", 2);
-      if (format !== FORMAT || !data) throw new Error("Unknown secret format");
-      const bytes = Buffer.from(data, "base64");
-      const plain = await crypto.subtle.decrypt(
-        { name: "AES-GCM", iv: bytes.subarray(0, 12), additionalData: enc.encode(context) },
-        await cryptoKey(),
-        bytes.subarray(12),
-      );
-      return new TextDecoder().decode(plain);
-    },
-  };
-});
+// Webhook secrets are sealed by the server's secret box, shared with the other secrets kept at rest.
+export { secretBox } from "../../lib/secret-box.ts";

@@ -1,0 +1,47 @@
+// Secrets kept at rest (webhook signing secrets, document-link passwords and cookies): AES-256-GCM
+// (WebCrypto) under a key derived from the server's key, which is never in the database
+// (src/lib/server-key.ts: DEALGRAPH_SECRET_KEY, else `<data-dir>/secret.key`). A copy of the
+// database alone opens none of them. Each value is bound to a context (its row's id or purpose).
+import { perDeps, type Deps } from "../deps.ts";
+import { serverKey } from "./server-key.ts";
+
+const FORMAT = "v1";
+// The purpose name predates the box serving more than webhooks; it stays, so what is sealed still opens.
+const PURPOSE = "webhook-secrets";
+
+export type SecretBox = {
+  /** `v1:` + base64(iv || ciphertext+tag); `context` (the endpoint id) is bound in as associated data. */
+  encrypt(plain: string, context: string): Promise<string>;
+  decrypt(sealed: string, context: string): Promise<string>;
+};
+
+export const secretBox = perDeps((deps: Deps): SecretBox => {
+  let key: Promise<CryptoKey> | null = null;
+  const cryptoKey = () =>
+    (key ??= crypto.subtle.importKey("raw", serverKey(deps, PURPOSE) as Uint8Array<ArrayBuffer>, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]));
+  const enc = new TextEncoder();
+
+  return {
+    async encrypt(plain, context) {
+      const iv = crypto.getRandomValues(new Uint8Array(12));
+      const sealed = new Uint8Array(
+        await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: enc.encode(context) }, await cryptoKey(), enc.encode(plain)),
+      );
+      const out = new Uint8Array(iv.length + sealed.length);
+      out.set(iv);
+      out.set(sealed, iv.length);
+      return `${FORMAT}:${Buffer.from(out).toString("base64")}`;
+    },
+    async decrypt(sealed, context) {
+      const [format, data] = sealed.split(":", 2);
+      if (format !== FORMAT || !data) throw new Error("Unknown secret format");
+      const bytes = Buffer.from(data, "base64");
+      const plain = await crypto.subtle.decrypt(
+        { name: "AES-GCM", iv: bytes.subarray(0, 12), additionalData: enc.encode(context) },
+        await cryptoKey(),
+        bytes.subarray(12),
+      );
+      return new TextDecoder().decode(plain);
+    },
+  };
+});
