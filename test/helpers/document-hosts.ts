@@ -3,6 +3,7 @@
 // deps.outbound resolves those names to public-looking addresses (so safe-fetch checks them as it
 // would in production, private networks NOT allowed) and dials the checked address to loopback.
 // Every request a server receives is recorded in `hits` as "host path?query".
+import { expect } from "bun:test";
 import type { Server } from "bun";
 import type { Deps } from "../../src/deps.ts";
 import type { OutboundOverrides } from "../../src/http/safe-fetch.ts";
@@ -389,3 +390,15 @@ export async function documentHostApp(families: Family[], opts: Parameters<typeo
 }
 
 export type DocumentHostApp = Awaited<ReturnType<typeof documentHostApp>>;
+
+/** Submits each link (a distinct company each), runs everything, returns each deal's status read. */
+export async function analyseAll(h: DocumentHostApp, links: string[], extra: Record<string, string> = {}) {
+  const ids: string[] = [];
+  for (const [i, url] of links.entries()) {
+    const res = await h.analyze({ document_url: url, company_name: `Company ${i}`, ...extra });
+    expect(res.status, url).toBe(202);
+    ids.push(res.json.deal_id);
+  }
+  await h.run();
+  return Promise.all(ids.map(async (id) => ({ id, ...(await h.status(id)) })));
+}

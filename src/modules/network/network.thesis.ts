@@ -3,6 +3,7 @@
 // infrastructure") are folded into canonical ones by keywords, and stages ("Seed", "series_a",
 // "Series A") into canonical stages, so a founder's title and round can be compared with the book.
 import { normalizeDomain } from "./network.identity.ts";
+import type { DealBookFacts } from "../deals/deals.service.ts";
 
 const SECTOR_KEYWORDS: [sector: string, words: RegExp][] = [
   ["fintech", /\b(fintech|payments?|banking|neobank|lending|credit|insurtech|insurance|ledger|treasury|accounting|invoic\w*|wealth|trading|crypto|defi)\b/i],
@@ -94,17 +95,8 @@ export const stageName = (stage: string) => STAGES.find(([s]) => s === stage)?.[
 
 /** One holding of the firm's portfolio book. */
 export type BookHolding = { name: string; website: string | null; sector: string | null; stage: string | null };
-/** One deal of the firm's workspace, with what its analysis found. */
-export type BookDeal = {
-  name: string | null;
-  domain: string | null;
-  kind: "company" | "fund";
-  /** Pipeline stage: new, screening, diligence, ic, invested, passed. */
-  pipelineStage: string;
-  sector: string | null;
-  /** The round the deal is raising (its analysis), free text. */
-  roundStage: string | null;
-};
+/** One deal of the firm's workspace, with what its analysis found (as the deals service reads it). */
+export type BookDeal = DealBookFacts;
 export type FirmBook = { holdings: BookHolding[]; deals: BookDeal[] };
 /** The firm's book for an org (the reach-candidates job reads it through the portfolio and deals services). */
 export type BookSource = (orgId: string) => FirmBook;

@@ -2,28 +2,18 @@
 // their real names against loopback imitations of their public pages, private networks NOT
 // allowed: what a public link gives is analysed; what it cannot give fails saying why.
 import { afterEach, describe, expect, test } from "bun:test";
-import { documentHostApp, NOTION_BROKEN, NOTION_PRIVATE, NOTION_PUBLIC, type DocumentHostApp } from "../../helpers/document-hosts.ts";
+import { analyseAll, documentHostApp, NOTION_BROKEN, NOTION_PRIVATE, NOTION_PUBLIC, type DocumentHostApp } from "../../helpers/document-hosts.ts";
 
 let h: DocumentHostApp;
 afterEach(() => h?.close());
 
-async function analyseAll(links: string[], extra: Record<string, string> = {}) {
-  const ids: string[] = [];
-  for (const [i, url] of links.entries()) {
-    const res = await h.analyze({ document_url: url, company_name: `Company ${i}`, ...extra });
-    expect(res.status, url).toBe(202);
-    ids.push(res.json.deal_id);
-  }
-  await h.run();
-  return Promise.all(ids.map(async (id) => ({ id, ...(await h.status(id)) })));
-}
 
 const sectionsOf = async (id: string) => Object.fromEntries((await h.deal(id)).analysis.sections.map((s: any) => [s.key, s]));
 
 describe("Notion", () => {
   test("a public page (notion.so or notion.site) is read block by block through Notion's public page API", async () => {
     h = await documentHostApp(["notion"]);
-    const [so, site] = await analyseAll([`https://www.notion.so/acme/Ledgerly-investor-memo-${NOTION_PUBLIC}`, `https://acme.notion.site/Ledgerly-memo-${NOTION_PUBLIC}?pvs=4`]);
+    const [so, site] = await analyseAll(h, [`https://www.notion.so/acme/Ledgerly-investor-memo-${NOTION_PUBLIC}`, `https://acme.notion.site/Ledgerly-memo-${NOTION_PUBLIC}?pvs=4`]);
     for (const run of [so, site]) {
       expect(run.status).toBe("succeeded");
       const sections = await sectionsOf(run.id);
@@ -38,7 +28,7 @@ describe("Notion", () => {
 
   test("a page not shared to the web, one the API will not give, and a link without a page id fail precisely", async () => {
     h = await documentHostApp(["notion"]);
-    const [priv, broken, noId] = await analyseAll([
+    const [priv, broken, noId] = await analyseAll(h, [
       `https://www.notion.so/acme/Secret-${NOTION_PRIVATE}`,
       `https://www.notion.so/acme/Odd-${NOTION_BROKEN}`,
       "https://www.notion.so/acme/Just-a-title",
@@ -56,7 +46,7 @@ describe("Notion", () => {
 describe("Figma", () => {
   test("a public file fails saying Figma needs an API token for export; a private one says it is not shared", async () => {
     h = await documentHostApp(["figma"]);
-    const [pub, deck, priv, missing] = await analyseAll([
+    const [pub, deck, priv, missing] = await analyseAll(h, [
       "https://www.figma.com/file/KEYPUB123/Ledgerly-deck?node-id=0-1",
       "https://www.figma.com/deck/KEYPUB123/Ledgerly",
       "https://www.figma.com/design/KEYPRIV456/Secret",
@@ -74,7 +64,7 @@ describe("Figma", () => {
 describe("Pitch", () => {
   test("a presentation whose page carries its slide text is analysed; a page drawn only by JavaScript fails saying so", async () => {
     h = await documentHostApp(["pitch"]);
-    const [ssr, jsOnly, priv] = await analyseAll(["https://pitch.com/v/ledgerly-seed-ab12cd", "https://pitch.com/v/js-only-ef34gh", "https://pitch.com/v/private-deck"]);
+    const [ssr, jsOnly, priv] = await analyseAll(h, ["https://pitch.com/v/ledgerly-seed-ab12cd", "https://pitch.com/v/js-only-ef34gh", "https://pitch.com/v/private-deck"]);
     expect(ssr.status).toBe("succeeded");
     const sections = await sectionsOf(ssr.id);
     expect(sections.market.evidence[0]).toMatchObject({ url: "https://pitch.com/v/ledgerly-seed-ab12cd", quote: expect.stringContaining("$12B TAM") });
@@ -100,7 +90,7 @@ describe("DocSend without an email gate", () => {
 
   test("an email-gated link submitted without document_email fails asking for it", async () => {
     h = await documentHostApp(["docsend"]);
-    const [run] = await analyseAll(["https://docsend.com/view/demail"]);
+    const [run] = await analyseAll(h, ["https://docsend.com/view/demail"]);
     expect(run.error).toBe("DocSend asks for an email address before showing the document: resubmit with document_email (and document_password if it has one)");
   });
 });

@@ -3,22 +3,11 @@
 // with private networks NOT allowed (safe-fetch checks every hop as in production). Each link
 // ends in a succeeded analysis of the document's text, or a failed run naming host and reason.
 import { afterEach, describe, expect, test } from "bun:test";
-import { documentHostApp, type DocumentHostApp } from "../../helpers/document-hosts.ts";
+import { analyseAll, documentHostApp, type DocumentHostApp } from "../../helpers/document-hosts.ts";
 
 let h: DocumentHostApp;
 afterEach(() => h?.close());
 
-/** Submits each link (distinct companies), runs everything, returns each deal's status read. */
-async function analyseAll(links: string[], extra: Record<string, string> = {}) {
-  const ids: string[] = [];
-  for (const [i, url] of links.entries()) {
-    const res = await h.analyze({ document_url: url, company_name: `Company ${i}`, ...extra });
-    expect(res.status, url).toBe(202);
-    ids.push(res.json.deal_id);
-  }
-  await h.run();
-  return Promise.all(ids.map(async (id) => ({ id, ...(await h.status(id)) })));
-}
 
 async function expectDeckAnalysed(dealId: string, filename: string) {
   expect((await h.status(dealId)).status).toBe("succeeded");
@@ -31,7 +20,7 @@ async function expectDeckAnalysed(dealId: string, filename: string) {
 describe("Google Docs, Slides and Drive", () => {
   test("a Docs link is fetched as its PDF export; a Slides export redirects to googleusercontent; a published page is read as text", async () => {
     h = await documentHostApp(["google"]);
-    const [docs, slides, published] = await analyseAll([
+    const [docs, slides, published] = await analyseAll(h, [
       "https://docs.google.com/document/d/DOC_PUBLIC/edit?usp=sharing",
       "https://docs.google.com/presentation/d/SLIDES_PUBLIC/edit#slide=id.p1",
       "https://docs.google.com/document/d/e/2PACX-PUB/pub",
@@ -50,7 +39,7 @@ describe("Google Docs, Slides and Drive", () => {
 
   test("Drive: uc?export=download, through the virus-scan confirmation of a large file", async () => {
     h = await documentHostApp(["google"]);
-    const [small, large, byId] = await analyseAll([
+    const [small, large, byId] = await analyseAll(h, [
       "https://drive.google.com/file/d/FILE_SMALL/view?usp=sharing",
       "https://drive.google.com/file/d/FILE_LARGE/view",
       "https://drive.google.com/open?id=FILE_SMALL",
@@ -63,7 +52,7 @@ describe("Google Docs, Slides and Drive", () => {
 
   test("a private Doc or Drive file (sign-in wall), a download quota and a folder fail, naming the host and the reason", async () => {
     h = await documentHostApp(["google"]);
-    const [doc, file, quota, folder, missing] = await analyseAll([
+    const [doc, file, quota, folder, missing] = await analyseAll(h, [
       "https://docs.google.com/document/d/DOC_PRIVATE/edit",
       "https://drive.google.com/file/d/FILE_PRIVATE/view",
       "https://drive.google.com/file/d/FILE_QUOTA/view",
@@ -83,7 +72,7 @@ describe("Google Docs, Slides and Drive", () => {
 describe("Dropbox", () => {
   test("a dl=0 link is fetched with dl=1 (redirected to dropboxusercontent); raw=1 is kept", async () => {
     h = await documentHostApp(["dropbox"]);
-    const [shared, raw] = await analyseAll([
+    const [shared, raw] = await analyseAll(h, [
       "https://www.dropbox.com/scl/fi/k1abc/Ledgerly-deck.pdf?rlkey=r1&dl=0",
       "https://www.dropbox.com/scl/fi/k1abc/Ledgerly-deck.pdf?rlkey=r1&raw=1",
     ]);
@@ -95,7 +84,7 @@ describe("Dropbox", () => {
 
   test("an expired link, a deleted one and a folder fail precisely", async () => {
     h = await documentHostApp(["dropbox"]);
-    const [expired, deleted, folder] = await analyseAll([
+    const [expired, deleted, folder] = await analyseAll(h, [
       "https://www.dropbox.com/s/expired/deck.pdf?dl=0",
       "https://www.dropbox.com/s/deleted/deck.pdf?dl=0",
       "https://www.dropbox.com/scl/fo/f0lder/AAA?rlkey=r2&dl=0",
@@ -111,7 +100,7 @@ describe("Dropbox", () => {
 describe("OneDrive", () => {
   test("a 1drv.ms short link is followed, then rewritten to its download URL; a newer link goes through the shares API; SharePoint gets download=1", async () => {
     h = await documentHostApp(["onedrive"]);
-    const [short, newer, sharepoint] = await analyseAll([
+    const [short, newer, sharepoint] = await analyseAll(h, [
       "https://1drv.ms/b/s!AbcPublic",
       "https://1drv.ms/b/c/cid9/IQBtoken",
       "https://acme-my.sharepoint.com/:b:/g/personal/sam_acme_com/EaBcD?e=x1",
@@ -126,7 +115,7 @@ describe("OneDrive", () => {
 
   test("a link without its share key leads to Microsoft's sign-in: not shared publicly", async () => {
     h = await documentHostApp(["onedrive"]);
-    const [priv, gone] = await analyseAll(["https://1drv.ms/b/s!AbcPrivate", "https://1drv.ms/b/s!NoSuchLink"]);
+    const [priv, gone] = await analyseAll(h, ["https://1drv.ms/b/s!AbcPrivate", "https://1drv.ms/b/s!NoSuchLink"]);
     expect(priv.error).toBe("OneDrive: the link is not shared publicly (it leads to a sign-in page); share it so that anyone with the link can view it, or upload the file");
     expect(gone.error).toBe("OneDrive says the link does not exist (HTTP 404)");
   });
@@ -135,7 +124,7 @@ describe("OneDrive", () => {
 describe("Box", () => {
   test("/shared/static when offered, else the shared page's file id through the download URL", async () => {
     h = await documentHostApp(["box"]);
-    const [direct, page] = await analyseAll(["https://app.box.com/s/staticok", "https://app.box.com/s/pageonly"]);
+    const [direct, page] = await analyseAll(h, ["https://app.box.com/s/staticok", "https://app.box.com/s/pageonly"]);
     await expectDeckAnalysed(direct.id, "Ledgerly deck.pdf");
     await expectDeckAnalysed(page.id, "Ledgerly deck.pdf");
     expect(h.world.hits).toContain("app.box.com /index.php?rm=box_download_shared_file&shared_name=pageonly&file_id=f_998877");
@@ -154,7 +143,7 @@ describe("Box", () => {
 
   test("a private link (sign-in wall) and a removed one fail precisely", async () => {
     h = await documentHostApp(["box"]);
-    const [priv, gone] = await analyseAll(["https://app.box.com/s/private", "https://app.box.com/s/gone"]);
+    const [priv, gone] = await analyseAll(h, ["https://app.box.com/s/private", "https://app.box.com/s/gone"]);
     expect(priv.error).toBe("Box: the link is not shared publicly (it leads to a sign-in page); share it so that anyone with the link can view it, or upload the file");
     expect(gone.error).toBe("Box: the shared link was removed or is not shared with you");
   });
@@ -164,9 +153,9 @@ describe("redirects to private addresses", () => {
   test("an export that redirects to the intranet or to loopback fails the run, private networks not allowed", async () => {
     h = await documentHostApp(["google"], { resolve: { "intranet.docs.internal": ["10.0.0.8"] } });
     h.world.redirectTo = "https://intranet.docs.internal/export.pdf";
-    const [intranet] = await analyseAll(["https://docs.google.com/presentation/d/SLIDES_REDIRECTED/edit"]);
+    const [intranet] = await analyseAll(h, ["https://docs.google.com/presentation/d/SLIDES_REDIRECTED/edit"]);
     h.world.redirectTo = "http://127.0.0.1:9/export.pdf";
-    const [loopback] = await analyseAll(["https://docs.google.com/presentation/d/SLIDES_REDIRECTED/edit?usp=sharing"]);
+    const [loopback] = await analyseAll(h, ["https://docs.google.com/presentation/d/SLIDES_REDIRECTED/edit?usp=sharing"]);
     const blocked = (url: string) => `Google Slides: ${url} could not be fetched: its address is not a public internet address`;
     expect(intranet.error).toBe(blocked("https://docs.google.com/presentation/d/SLIDES_REDIRECTED/edit"));
     expect(loopback.error).toBe(blocked("https://docs.google.com/presentation/d/SLIDES_REDIRECTED/edit?usp=sharing"));
@@ -176,7 +165,7 @@ describe("redirects to private addresses", () => {
 describe("unreachable hosts", () => {
   test("a host that refuses connections and one whose name does not resolve fail, naming the host", async () => {
     h = await documentHostApp([], { closed: ["www.dropbox.com"] });
-    const [refused, unresolved] = await analyseAll(["https://www.dropbox.com/scl/fi/k1abc/Ledgerly-deck.pdf?rlkey=r1&dl=0", "https://app.box.com/s/staticok"]);
+    const [refused, unresolved] = await analyseAll(h, ["https://www.dropbox.com/scl/fi/k1abc/Ledgerly-deck.pdf?rlkey=r1&dl=0", "https://app.box.com/s/staticok"]);
     expect(refused.error).toBe(
       "Dropbox: https://www.dropbox.com/scl/fi/k1abc/Ledgerly-deck.pdf?rlkey=r1&dl=0 could not be fetched: the connection was refused or dropped",
     );

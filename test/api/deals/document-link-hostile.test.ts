@@ -10,21 +10,11 @@ import { actionHandlers } from "../../../src/modules/actions/registry.ts";
 import { startRunner } from "../../../src/modules/actions/runner.ts";
 import { blobPath } from "../../../src/lib/blobs.ts";
 import { FILES } from "../../helpers/document-hosts-files.ts";
-import { documentHostApp, type DocumentHostApp } from "../../helpers/document-hosts.ts";
+import { analyseAll, documentHostApp, type DocumentHostApp } from "../../helpers/document-hosts.ts";
 
 let h: DocumentHostApp;
 afterEach(() => h?.close());
 
-async function analyseAll(links: string[], extra: Record<string, string> = {}) {
-  const ids: string[] = [];
-  for (const [i, url] of links.entries()) {
-    const res = await h.analyze({ document_url: url, company_name: `Company ${i}`, ...extra });
-    expect(res.status, url).toBe(202);
-    ids.push(res.json.deal_id);
-  }
-  await h.run();
-  return Promise.all(ids.map(async (id) => ({ id, ...(await h.status(id)) })));
-}
 
 describe("pages built to hurt the parser", () => {
   // 5 MB of `<input a=b ` (no `>` ever) and of `<form><input ` (no `</form>`): the regular
@@ -32,7 +22,7 @@ describe("pages built to hurt the parser", () => {
   // blocked event loop, measured by hand). Read linearly, each ends in a run with a clear result.
   test("a page of unclosed inputs, and a password gate followed by unclosed forms, fail saying what they are", async () => {
     h = await documentHostApp(["files"]);
-    const [inputs, gate] = await analyseAll([FILES.unclosedInputs, FILES.gateThenForms]);
+    const [inputs, gate] = await analyseAll(h, [FILES.unclosedInputs, FILES.gateThenForms]);
     expect(inputs).toMatchObject({ status: "failed", error: "the document host showed no readable text for the link (it may need a browser or a sign-in)" });
     expect(gate).toMatchObject({ status: "failed", error: "the document host asks for a password before showing the document: resubmit with document_password" });
     // The server still answers other requests.
@@ -41,7 +31,7 @@ describe("pages built to hurt the parser", () => {
 
   test("an HTML page over 5 MB is refused for its size (only files may be larger)", async () => {
     h = await documentHostApp(["files"]);
-    const [oversize] = await analyseAll([FILES.oversizePage]);
+    const [oversize] = await analyseAll(h, [FILES.oversizePage]);
     expect(oversize).toMatchObject({ status: "failed", error: "the document host: the page is larger than 5 MB, more than a document's page holds; upload the file instead" });
   });
 });
@@ -49,7 +39,7 @@ describe("pages built to hurt the parser", () => {
 describe("gates and names", () => {
   test("a gate form that posts the password to another site: refused before anything is sent there", async () => {
     h = await documentHostApp(["files"]);
-    const [run] = await analyseAll([FILES.foreignForm], { document_password: "s3cret-pass" });
+    const [run] = await analyseAll(h, [FILES.foreignForm], { document_password: "s3cret-pass" });
     expect(run).toMatchObject({
       status: "failed",
       error: "the document host: the page's form would send the email address or password to evil.example, which is not the document host's own site; they were not sent",
@@ -59,7 +49,7 @@ describe("gates and names", () => {
 
   test("a file name whose percent-encoding is broken is kept as written; the run reads the document", async () => {
     h = await documentHostApp(["files"]);
-    const [run] = await analyseAll([FILES.brokenName]);
+    const [run] = await analyseAll(h, [FILES.brokenName]);
     expect(run.status).toBe("succeeded");
     expect(await h.documents(run.id)).toMatchObject([{ filename: "deck%E0%A4%A.pdf", content_type: "application/pdf", status: "extracted" }]);
   });
@@ -93,12 +83,12 @@ describe("the link document in the blob store", () => {
     utimesSync(path, old, old);
     const before = statSync(path);
 
-    const [run] = await analyseAll([FILES.pdf]);
+    const [run] = await analyseAll(h, [FILES.pdf]);
     expect(run.status).toBe("succeeded");
     const after = statSync(path);
     expect({ ino: after.ino, mtime: after.mtimeMs }).toEqual({ ino: before.ino, mtime: before.mtimeMs });
 
-    const [other] = await analyseAll([FILES.brokenName]); // same bytes under another name: still one blob
+    const [other] = await analyseAll(h, [FILES.brokenName]); // same bytes under another name: still one blob
     expect(other.status).toBe("succeeded");
     const blobs = readdirSync(join(dataDir, "blobs"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
     expect(blobs.length).toBeGreaterThan(0);
