@@ -1,5 +1,7 @@
 // Webhook test helpers: a real loopback receiver with a scripted answer per request, outbox events
 // made by the real action engine (a registered test kind), and ledger rows for route tests.
+import { setSystemTime } from "bun:test";
+import { Webhook } from "standardwebhooks";
 import type { TestApp } from "./app.ts";
 import { principalOf, type Fixture } from "./fixtures.ts";
 import { actionsService } from "../../src/modules/actions/actions.service.ts";
@@ -155,4 +157,17 @@ export async function driveSchedule(t: TestApp, maxRounds = 40): Promise<number>
     if (new Date(at) > t.clock.now()) t.clock.set(at);
   }
   return maxRounds;
+}
+
+/** Whether the standardwebhooks package verifies a received delivery with this secret (at its own timestamp). */
+export function verifies(secret: string, r: Received): boolean {
+  setSystemTime(new Date(Number(r.headers["webhook-timestamp"]) * 1000));
+  try {
+    new Webhook(secret).verify(r.body, r.headers);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    setSystemTime();
+  }
 }

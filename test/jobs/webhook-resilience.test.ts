@@ -4,7 +4,6 @@
 // redelivery, the concurrency bound, and the server's fast path.
 import { afterEach, describe, expect, setSystemTime, test } from "bun:test";
 import { join } from "node:path";
-import { Webhook } from "standardwebhooks";
 import { webhookDelivery } from "../../jobs/webhook-delivery.ts";
 import { openSqlite, wrapDrizzle } from "../../src/db/client.ts";
 import { createDeps, type Deps } from "../../src/deps.ts";
@@ -13,7 +12,7 @@ import { createDispatcher } from "../../src/modules/webhooks/webhooks.delivery.t
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { TestClock } from "../helpers/clock.ts";
 import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
-import { driveSchedule, finishRun, ledger, register, startReceiver, type Receiver, type Received } from "../helpers/webhooks.ts";
+import { driveSchedule, finishRun, ledger, register, startReceiver, verifies, type Receiver, type Received } from "../helpers/webhooks.ts";
 
 let t: TestApp;
 let f: Fixture;
@@ -43,18 +42,6 @@ function receiverWithFirst() {
   const first = new Promise<void>((resolve) => (arrived = resolve));
   const r = receiver(() => (arrived(), new Response(null, { status: 204 })));
   return { r, first };
-}
-
-function verifies(secret: string, r: Received): boolean {
-  setSystemTime(new Date(Number(r.headers["webhook-timestamp"]) * 1000));
-  try {
-    new Webhook(secret).verify(r.body, r.headers);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    setSystemTime();
-  }
 }
 
 /** A second "process": its own connection to the same database file, same data dir (key file) and clock. */

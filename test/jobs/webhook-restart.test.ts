@@ -4,13 +4,12 @@
 // webhook-id, signed with the same secret) on its schedule and deliver it once the receiver
 // recovers. (webhook-resilience.test.ts covers the same in process, with a second connection.)
 import { Database } from "bun:sqlite";
-import { afterEach, expect, setSystemTime, test } from "bun:test";
+import { afterEach, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { Webhook } from "standardwebhooks";
 import { cli, tempDataDir } from "../helpers/cli.ts";
-import { startReceiver, type Receiver, type Received } from "../helpers/webhooks.ts";
+import { startReceiver, verifies, type Receiver, type Received } from "../helpers/webhooks.ts";
 
 const REPO = join(import.meta.dir, "../..");
 const children: Subprocess[] = [];
@@ -58,18 +57,6 @@ async function serve(env: Record<string, string>): Promise<{ child: Subprocess<"
       })();
       return { child, url };
     }
-  }
-}
-
-function verifies(secret: string, r: Received): boolean {
-  setSystemTime(new Date(Number(r.headers["webhook-timestamp"]) * 1000));
-  try {
-    new Webhook(secret).verify(r.body, r.headers);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    setSystemTime();
   }
 }
 

@@ -5,11 +5,12 @@
 // size cap and the one deadline of a visit hold on later hops too.
 import { afterEach, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
-import { safeFetch, SafeFetchError, type OutboundOverrides } from "../../src/http/safe-fetch.ts";
+import { safeFetch, type OutboundOverrides } from "../../src/http/safe-fetch.ts";
 import { fetchHostedDocument } from "../../src/modules/documents/hosts.adapters.ts";
 import { HostSession } from "../../src/modules/documents/hosts.session.ts";
 import { HostError, recognizeHost } from "../../src/modules/documents/hosts.ts";
 import { standInHosts } from "../helpers/document-hosts.ts";
+import { refusal } from "../helpers/safe-fetch.ts";
 
 const servers: Server<unknown>[] = [];
 afterEach(() => servers.splice(0).forEach((s) => s.stop(true)));
@@ -45,15 +46,6 @@ function session(outbound: OutboundOverrides, o: Partial<ConstructorParameters<t
   return new HostSession({ outbound, allowPrivate: false, deadlineMs: 10_000, maxBytes: 1024 * 1024, maxRequests: 24, now: () => new Date(), ...o });
 }
 
-async function refusal(work: Promise<unknown>): Promise<SafeFetchError> {
-  try {
-    await work;
-  } catch (error) {
-    expect(error).toBeInstanceOf(SafeFetchError);
-    return error as SafeFetchError;
-  }
-  throw new Error("expected a SafeFetchError");
-}
 
 describe("a redirect from a recognised host to a private address is refused, never connected", () => {
   test("safeFetch following redirects: to loopback, to a mapped/decimal loopback, to a name resolving to 10/8", async () => {

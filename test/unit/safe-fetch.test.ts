@@ -13,16 +13,8 @@ import {
   SafeFetchError,
   type Resolver,
 } from "../../src/http/safe-fetch.ts";
+import { refusal } from "../helpers/safe-fetch.ts";
 
-async function refusal(work: Promise<unknown>): Promise<SafeFetchError> {
-  try {
-    await work;
-  } catch (error) {
-    expect(error).toBeInstanceOf(SafeFetchError);
-    return error as SafeFetchError;
-  }
-  throw new Error("expected a SafeFetchError, got a result");
-}
 
 const fakeResolver = (table: Record<string, string[]>): Resolver & { calls: string[] } => {
   const calls: string[] = [];
