@@ -1,4 +1,4 @@
-import { cleanUpConversions } from "../src/modules/documents/conversion-cleanup.ts";
+import { cleanUpConversions } from "../src/documents/conversion-cleanup.ts";
 import type { Job } from "./index.ts";
 
 // Conversions run inside the deal run; this job owns what a crash leaves of them: work dirs under

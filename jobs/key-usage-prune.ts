@@ -1,4 +1,4 @@
-import { budgetsService } from "../src/modules/budgets/budgets.service.ts";
+import { budgetsService } from "../src/modules/identity/budgets.service.ts";
 import { webAuth } from "../src/modules/web/web.auth.ts";
 import type { Job } from "./index.ts";
 

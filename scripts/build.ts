@@ -5,10 +5,7 @@
 // --splitting src/main.ts --outfile dist/dealgraph`. Never the identifier-minifying flags (plain minify included): they rename
 // classes Elysia checks by name and validation is silently skipped.
 //
-// Why `--format=esm`: `--bytecode` defaults to CommonJS output, and CommonJS has no top-level
-// await; scripts/gen-data.ts (bundled through src/cli/demo.ts) has one inside
-// `if (import.meta.main)`, so the CommonJS bytecode build fails with `"await" can only be used
-// inside an "async" function`. ESM bytecode is supported with `--compile`.
+// Why `--format=esm`: `--bytecode` defaults to CommonJS output, and `--splitting` (below) needs ESM.
 //
 // Why `--splitting`: each dynamically imported module (a CLI command, the MCP SDK, the PDF and
 // ZIP readers) becomes a chunk embedded in the binary and loaded when first imported, so `serve`

@@ -1,6 +1,6 @@
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
-import type { OutboundOverrides } from "./http/safe-fetch.ts";
+import type { OutboundOverrides } from "./lib/safe-fetch.ts";
 import { Bus } from "./lib/bus.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
 import { createLog, type Log } from "./lib/log.ts";

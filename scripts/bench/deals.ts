@@ -29,12 +29,12 @@ import { MB } from "../../src/http/multipart.ts";
 import { silentLog } from "../../src/lib/log.ts";
 import { actionHandlers } from "../../src/modules/actions/registry.ts";
 import { startRunner } from "../../src/modules/actions/runner.ts";
-import { apiKeysService } from "../../src/modules/api-keys/api-keys.service.ts";
-import { convertToPdf } from "../../src/modules/documents/convert.ts";
+import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
+import { convertToPdf } from "../../src/documents/convert.ts";
 import { findLibreOffice } from "../../src/modules/health/health.routes.ts";
-import { orgsService } from "../../src/modules/orgs/orgs.service.ts";
-import { rng } from "../gen-data.ts";
-import { deckPdf, deckPptx, generateDeals, longDeck } from "../gen-deals.ts";
+import { orgsService } from "../../src/modules/identity/orgs.service.ts";
+import { rng } from "../../src/demo/rng.ts";
+import { deckPdf, deckPptx, generateDeals, longDeck } from "../../src/demo/decks.ts";
 import { Child, cleanEnv } from "../lib/child-process.ts";
 
 const { values: opts } = parseArgs({

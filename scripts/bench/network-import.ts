@@ -16,8 +16,8 @@ import { silentLog } from "../../src/lib/log.ts";
 import { mailSignal } from "../../src/modules/network/import/mail-signal.ts";
 import { readMbox } from "../../src/modules/network/import/mbox.ts";
 import { importMail } from "../../src/modules/network/import/network.import.ts";
-import { orgsService } from "../../src/modules/orgs/orgs.service.ts";
-import { writeMailbox } from "../gen-network.ts";
+import { orgsService } from "../../src/modules/identity/orgs.service.ts";
+import { writeMailbox } from "../../src/demo/network.ts";
 
 export type ImportRateSample = {
   messages: number;

@@ -17,12 +17,12 @@ import { loadConfig } from "../../src/config.ts";
 import { openDataDir } from "../../src/db/open.ts";
 import { createDeps } from "../../src/deps.ts";
 import { silentLog } from "../../src/lib/log.ts";
-import { apiKeysService } from "../../src/modules/api-keys/api-keys.service.ts";
+import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
 import { nameKey } from "../../src/modules/network/network.identity.ts";
 import { PATH_COLUMNS, POOLED, STRENGTH_SQL } from "../../src/modules/network/network.paths.ts";
 import { addTouch, type Aggregates, type Direction } from "../../src/modules/network/network.scoring.ts";
-import { orgsService } from "../../src/modules/orgs/orgs.service.ts";
-import { rng } from "../gen-data.ts";
+import { orgsService } from "../../src/modules/identity/orgs.service.ts";
+import { rng } from "../../src/demo/rng.ts";
 
 const { values } = parseArgs({
   options: { users: { type: "string" }, persons: { type: "string" }, interactions: { type: "string" }, keep: { type: "string" }, "skip-import": { type: "boolean" } },

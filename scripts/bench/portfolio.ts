@@ -24,9 +24,9 @@ import { loadConfig } from "../../src/config.ts";
 import { openDataDir } from "../../src/db/open.ts";
 import { createDeps } from "../../src/deps.ts";
 import { silentLog } from "../../src/lib/log.ts";
-import { apiKeysService } from "../../src/modules/api-keys/api-keys.service.ts";
-import { orgsService } from "../../src/modules/orgs/orgs.service.ts";
-import { rng } from "../gen-data.ts";
+import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
+import { orgsService } from "../../src/modules/identity/orgs.service.ts";
+import { rng } from "../../src/demo/rng.ts";
 
 const { values: opts } = parseArgs({ options: { requests: { type: "string", default: "2000" }, runs: { type: "string", default: "30" }, keep: { type: "string" } } });
 const REQUESTS = Number(opts.requests);

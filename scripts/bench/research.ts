@@ -23,10 +23,10 @@ import { createDeps } from "../../src/deps.ts";
 import { silentLog } from "../../src/lib/log.ts";
 import { actionHandlers } from "../../src/modules/actions/registry.ts";
 import { startRunner } from "../../src/modules/actions/runner.ts";
-import { apiKeysService } from "../../src/modules/api-keys/api-keys.service.ts";
-import { orgsService } from "../../src/modules/orgs/orgs.service.ts";
+import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
+import { orgsService } from "../../src/modules/identity/orgs.service.ts";
 import { researchCorpus, searchTerms } from "../../src/modules/research/research.corpus.ts";
-import { rng } from "../gen-data.ts";
+import { rng } from "../../src/demo/rng.ts";
 
 const { values: opts } = parseArgs({ options: { runs: { type: "string", default: "10" }, queries: { type: "string", default: "500" }, keep: { type: "string" } } });
 const RUNS = Number(opts.runs);

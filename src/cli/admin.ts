@@ -1,9 +1,9 @@
 // `dealgraph admin org|user|key ...`: the operator's door to identity, through the same services
 // the HTTP API uses.
 import { parseDateOrTimestamp } from "../lib/dates.ts";
-import { apiKeysService, MAX_DAILY_BUDGET } from "../modules/api-keys/api-keys.service.ts";
-import { keyViews } from "../modules/api-keys/api-keys.views.ts";
-import { orgsService } from "../modules/orgs/orgs.service.ts";
+import { apiKeysService, MAX_DAILY_BUDGET } from "../modules/identity/keys.service.ts";
+import { keyViews } from "../modules/identity/keys.views.ts";
+import { orgsService } from "../modules/identity/orgs.service.ts";
 import { userLinkCommand, userPasswordCommand } from "./admin-web.ts";
 import { openDeps } from "./context.ts";
 import { parse, positiveInt, report, required, UsageError, type Io } from "./io.ts";

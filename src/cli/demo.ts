@@ -1,79 +1,15 @@
 // `dealgraph demo`: on an empty data dir, generate a realistic demo firm and load it through the
-// real import paths; print a read key and a write key; then serve. On a data dir it built before,
-// it serves the same firm and prints the same keys again.
-import { chmodSync, existsSync } from "node:fs";
-import { join } from "node:path";
-import { generateFirm, writeFirm, type FirmManifest } from "../../scripts/gen-data.ts";
-import type { Deps } from "../deps.ts";
-import { apiKeysService } from "../modules/api-keys/api-keys.service.ts";
-import { orgsService } from "../modules/orgs/orgs.service.ts";
-import { orgs } from "../modules/orgs/orgs.sql.ts";
-import { loadDemoBook } from "./demo-book.ts";
-import { loadDemoDeals } from "./demo-deals.ts";
-import { loadDemoNetwork } from "./demo-network.ts";
+// real import paths (src/demo/); print a read key and a write key; then serve. On a data dir it
+// built before, it serves the same firm and prints the same keys again.
+import { buildDemo, existingDemoKeys, type DemoKeys } from "../demo/build.ts";
+import { orgsService } from "../modules/identity/orgs.service.ts";
 import type { Io } from "./io.ts";
 import { openForServing, serverOptions, startServer } from "./serve.ts";
-
-type DemoKeys = { user_id: string; read: { key_id: string; secret: string }; write: { key_id: string; secret: string } };
-
-// The demo's keys are kept in plain text beside the database so every restart can print them
-// again. That is for demo data dirs only; real keys are never stored, only their hashes.
-const keysFile = (deps: Deps) => join(deps.config.dataDir, "demo-keys.json");
-
-/** Loads the generated firm through the same services the admin CLI uses. */
-export function loadFirm(deps: Deps, firm: FirmManifest, progress: (line: string) => void): DemoKeys {
-  const orgsSvc = orgsService(deps);
-  const keys = apiKeysService(deps);
-  return deps.db.transaction(() => {
-    const org = orgsSvc.createOrg(firm.org.name);
-    progress(`organization ${org.name}`);
-    const users = firm.team.map((m, i) => {
-      const user = orgsSvc.createUser({ orgId: org.id, email: m.email, name: m.name, shareNetwork: m.share_network, isAdmin: m.admin });
-      progress(`team member ${i + 1}/${firm.team.length}: ${m.name}, ${m.title}${m.share_network ? "" : " (not sharing their network)"}`);
-      return user;
-    });
-    const lead = users[0];
-    const read = keys.create({ userId: lead.id, scope: "read", name: "demo read key" });
-    const write = keys.create({ userId: lead.id, scope: "write", name: "demo write key" });
-    return { user_id: lead.id, read: { key_id: read.keyId, secret: read.secret }, write: { key_id: write.keyId, secret: write.secret } };
-  });
-}
-
-export async function buildDemo(deps: Deps, io: Io): Promise<DemoKeys> {
-  const sourceDir = join(deps.config.dataDir, "demo-source");
-  const started = performance.now();
-  const step = (n: number, total: number, what: string) => io.err(`[demo ${n}/${total}] ${what}`);
-  step(1, 5, `generating the demo firm's files in ${sourceDir}`);
-  const firm = generateFirm({ seed: 7 });
-  await writeFirm(sourceDir, firm);
-  step(2, 5, "loading them");
-  const keys = loadFirm(deps, firm, (line) => io.err(`  ${line}`));
-  // The book before the network: the network's reach job scores founders against its sectors.
-  step(3, 5, "generating the portfolio book and LP funds as CSV files, and importing them");
-  const orgId = orgsService(deps).mustGetUser(keys.user_id).orgId!;
-  await loadDemoBook(deps, { id: orgId, name: firm.org.name }, sourceDir, (line) => io.err(`  ${line}`));
-  // The deals before the network too: their sectors join the thesis as well.
-  step(4, 5, "generating the deal flow's pitch decks, uploading them and analysing them");
-  await loadDemoDeals(deps, orgId, sourceDir, (line) => io.err(`  ${line}`));
-  step(5, 5, "generating the team's mail, calendars and address books, and importing them");
-  await loadDemoNetwork(deps, firm, sourceDir, (line) => io.err(`  ${line}`));
-  await Bun.write(keysFile(deps), JSON.stringify(keys, null, 2) + "\n");
-  chmodSync(keysFile(deps), 0o600);
-  io.err(`[demo] built in ${Math.round(performance.now() - started)} ms`);
-  return keys;
-}
-
-async function existingDemoKeys(deps: Deps): Promise<DemoKeys | null> {
-  if (!existsSync(keysFile(deps))) return null;
-  const keys = (await Bun.file(keysFile(deps)).json()) as DemoKeys;
-  const valid = apiKeysService(deps);
-  return valid.verify(keys.read.secret).status === "VALID" && valid.verify(keys.write.secret).status === "VALID" ? keys : null;
-}
 
 export async function demoCommand(args: string[], io: Io) {
   const { overrides } = serverOptions(args);
   const deps = openForServing(io, overrides);
-  const empty = !deps.db.select({ id: orgs.id }).from(orgs).limit(1).get();
+  const empty = orgsService(deps).isEmpty();
   let keys: DemoKeys | null;
   if (empty) keys = await buildDemo(deps, io);
   else {

@@ -7,7 +7,7 @@
 // (`verified_document_links`), through the deals module's own completion.
 import type { Deps } from "../deps.ts";
 import { importCalendar, importContacts, importMail, type InboxHook, type ImportOptions, type ImportStats } from "../modules/network/import/network.import.ts";
-import { orgsService } from "../modules/orgs/orgs.service.ts";
+import { orgsService } from "../modules/identity/orgs.service.ts";
 import { openDeps } from "./context.ts";
 import { parse, required, UsageError, type Io } from "./io.ts";
 

@@ -3,9 +3,9 @@
 // decks with fund sections, a spread pipeline, Office decks converted when LibreOffice is there.
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { loadDemoDeals } from "../../src/cli/demo-deals.ts";
+import { loadDemoDeals } from "../../src/demo/load-deals.ts";
 import { findLibreOffice } from "../../src/modules/health/health.routes.ts";
-import { generateDeals } from "../../scripts/gen-deals.ts";
+import { generateDeals } from "../../src/demo/decks.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateBook, writeBook } from "../../scripts/gen-book.ts";
+import { generateBook, writeBook } from "../../src/demo/book.ts";
 import { CASHFLOWS_CSV, COMMITMENTS_CSV, MARKS_CSV, METRICS_CSV, PORTFOLIO_CSV } from "../helpers/book.ts";
 import { cli, tempDataDir } from "../helpers/cli.ts";
 

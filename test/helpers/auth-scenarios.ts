@@ -2,7 +2,7 @@
 //   runScenarios(authScenarios({ method, path, scope, ok, foreignPath }))
 // and so proves 401/403/404/429 behave exactly as the spec says on that route.
 import { expect } from "bun:test";
-import { apiKeysService } from "../../src/modules/api-keys/api-keys.service.ts";
+import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
 import type { TestApp } from "./app.ts";
 import type { Fixture } from "./fixtures.ts";
 import type { Scenario } from "./scenarios.ts";

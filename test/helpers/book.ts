@@ -5,7 +5,7 @@ import type { Deps } from "../../src/deps.ts";
 import { ImportError } from "../../src/lib/csv.ts";
 import { fundsImporter } from "../../src/modules/funds/funds.import.ts";
 import { portfolioImporter } from "../../src/modules/portfolio/portfolio.import.ts";
-import { portfolioHoldings } from "../../src/modules/portfolio/portfolio.sql.ts";
+import { portfolioHoldings } from "../../src/modules/portfolio/portfolio.tables.ts";
 
 export const PORTFOLIO_CSV = `name,website,sector,stage,status,fund_name,holding_type,investment_date,ownership_percentage,invested,current_valuation,currency
 Acme Robotics,acme.com,Robotics,series_a,active,Fund I,direct_company,2020-03-15,12.5,2000000,5000000,USD

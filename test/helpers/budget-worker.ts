@@ -4,7 +4,7 @@ import { loadConfig } from "../../src/config.ts";
 import { openSqlite, wrapDrizzle } from "../../src/db/client.ts";
 import { createDeps } from "../../src/deps.ts";
 import { silentLog } from "../../src/lib/log.ts";
-import { budgetsService } from "../../src/modules/budgets/budgets.service.ts";
+import { budgetsService } from "../../src/modules/identity/budgets.service.ts";
 import { TestClock } from "./clock.ts";
 declare const self: Worker;
 

@@ -6,7 +6,7 @@
 import { expect } from "bun:test";
 import type { Server } from "bun";
 import type { Deps } from "../../src/deps.ts";
-import type { OutboundOverrides } from "../../src/http/safe-fetch.ts";
+import type { OutboundOverrides } from "../../src/lib/safe-fetch.ts";
 import { actionHandlers } from "../../src/modules/actions/registry.ts";
 import { startRunner } from "../../src/modules/actions/runner.ts";
 import { createTestApp } from "./app.ts";

@@ -2,11 +2,11 @@
 // key can be in. Built on the real services, on the test app's own database.
 import { eq } from "drizzle-orm";
 import type { Deps } from "../../src/deps.ts";
-import type { Principal } from "../../src/http/auth.ts";
-import { apiKeys } from "../../src/modules/api-keys/api-keys.sql.ts";
-import { apiKeysService, type CreateKeyInput } from "../../src/modules/api-keys/api-keys.service.ts";
-import { newSecret } from "../../src/modules/api-keys/secrets.ts";
-import { orgsService } from "../../src/modules/orgs/orgs.service.ts";
+import type { Principal } from "../../src/modules/identity/auth.macro.ts";
+import { apiKeys } from "../../src/modules/identity/keys.tables.ts";
+import { apiKeysService, type CreateKeyInput } from "../../src/modules/identity/keys.service.ts";
+import { newSecret } from "../../src/modules/identity/key-secrets.ts";
+import { orgsService } from "../../src/modules/identity/orgs.service.ts";
 
 export type FixtureKey = { id: string; secret: string };
 

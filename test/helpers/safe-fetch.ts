@@ -1,6 +1,6 @@
 // Shared by the safe-fetch tests.
 import { expect } from "bun:test";
-import { SafeFetchError } from "../../src/http/safe-fetch.ts";
+import { SafeFetchError } from "../../src/lib/safe-fetch.ts";
 
 /** The SafeFetchError the work is refused with; fails the test if it succeeds. */
 export async function refusal(work: Promise<unknown>): Promise<SafeFetchError> {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findJob, jobs } from "../../jobs/index.ts";
 import { cleanEnv, startServe } from "../../scripts/lib/child-process.ts";
-import { CONVERSION_MARKER, conversionRoot, processStartTime, type ConversionMarker } from "../../src/modules/documents/convert.ts";
+import { CONVERSION_MARKER, conversionRoot, processStartTime, type ConversionMarker } from "../../src/documents/convert.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { docxFile, uploadForm } from "../helpers/decks.ts";
 import { cli, tempDataDir } from "../helpers/cli.ts";

@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { findJob, jobs, nextRun, startJobs } from "../../jobs/index.ts";
-import { budgetsService } from "../../src/modules/budgets/budgets.service.ts";
+import { budgetsService } from "../../src/modules/identity/budgets.service.ts";
 import { webAuth } from "../../src/modules/web/web.auth.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { TestClock } from "../helpers/clock.ts";

@@ -1,6 +1,6 @@
 // Data-room classification on realistic names and texts: explainable, content over a vague name.
 import { describe, expect, test } from "bun:test";
-import { classifyDocument } from "../../src/modules/documents/classify.ts";
+import { classifyDocument } from "../../src/documents/classify.ts";
 
 const category = (name: string, text = "", folder: string | null = null) => classifyDocument(name, folder, text).category;
 

@@ -1,7 +1,7 @@
 // LP fund decks: the fund's own target size (not a hard cap, a prior fund's size or a check size),
 // no round stage, partners as the team, and the terms and prior funds' multiples as the deck states them.
 import { describe, expect, test } from "bun:test";
-import { xlsxPages } from "../../src/modules/documents/office-text.ts";
+import { xlsxPages } from "../../src/documents/office-text.ts";
 import { xlsxFile } from "../helpers/decks.ts";
 import { ALDER, analyse, deckPages, HARBOR } from "./deal-facts-corpus.ts";
 

@@ -3,7 +3,7 @@
 // with a reason that is true of the material.
 import { describe, expect, test } from "bun:test";
 import type { DealAnalysis, SourcePage } from "../../src/engines/deal-engine.ts";
-import { htmlToText } from "../../src/modules/documents/html-text.ts";
+import { htmlToText } from "../../src/documents/html-text.ts";
 import { ALDER, analyse, FERNHILL, FLOWCASH_HTML, HARBOR, KALTEWERK, NORTHWIND, QUILLSTACK, TIDEPOOL, ZEPHYR } from "./deal-facts-corpus.ts";
 
 const FLOWCASH: SourcePage[] = [{ documentId: null, url: "https://flowcash.com/", page: null, text: htmlToText(FLOWCASH_HTML) }];

@@ -4,7 +4,7 @@
 // fact it expects, the nulls included: a fact the material does not state must stay null.
 import { describe, expect, test } from "bun:test";
 import type { SourcePage } from "../../src/engines/deal-engine.ts";
-import { htmlToText } from "../../src/modules/documents/html-text.ts";
+import { htmlToText } from "../../src/documents/html-text.ts";
 import { analyse, deckPages, FERNHILL, FLOWCASH_HTML, KALTEWERK, NORTHWIND, QUILLSTACK, TIDEPOOL, ZEPHYR } from "./deal-facts-corpus.ts";
 
 describe("company facts", () => {

@@ -1,8 +1,8 @@
 // File types by content: what the data room accepts, whatever the name says.
 import { describe, expect, test } from "bun:test";
 import { zipSync, strToU8 } from "fflate";
-import { detectFileKind, isDataRoomKind, isOffice, textKind } from "../../src/modules/documents/file-type.ts";
-import { checkZipDirectory, csvPages, docxPages, pptxPages, readParts, verifyZipExpansion, xlsxPages } from "../../src/modules/documents/office-text.ts";
+import { detectFileKind, isDataRoomKind, isOffice, textKind } from "../../src/documents/file-type.ts";
+import { checkZipDirectory, csvPages, docxPages, pptxPages, readParts, verifyZipExpansion, xlsxPages } from "../../src/documents/office-text.ts";
 import { docxFile, pdfDeck, pptxFile, xlsxBomb, xlsxFile } from "../helpers/decks.ts";
 
 const ole2 = (stream: string) => {

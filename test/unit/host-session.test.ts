@@ -2,7 +2,7 @@
 // and, with a Domain attribute, for the parent it names, never for another site or a whole
 // top-level domain. Against two stand-in hosts on loopback (private networks NOT allowed).
 import { afterEach, describe, expect, test } from "bun:test";
-import { cookieDomain, HostSession } from "../../src/modules/documents/hosts.session.ts";
+import { cookieDomain, HostSession } from "../../src/documents/hosts.session.ts";
 import { standInHosts } from "../helpers/document-hosts.ts";
 
 let server: ReturnType<typeof Bun.serve> | null = null;

@@ -2,10 +2,10 @@
 // links, embedded JSON, Office XML): what a browser would see, including the markup a hostile page
 // leaves unfinished.
 import { describe, expect, test } from "bun:test";
-import { htmlAnchors, htmlForms, htmlTokens } from "../../src/modules/documents/html-scan.ts";
-import { findGateForm, gateTargetAllowed, looksGated } from "../../src/modules/documents/hosts.gates.ts";
-import { recognizeHost } from "../../src/modules/documents/hosts.ts";
-import { htmlTitle, htmlToText, interestingLinks } from "../../src/modules/documents/html-text.ts";
+import { htmlAnchors, htmlForms, htmlTokens } from "../../src/documents/html-scan.ts";
+import { findGateForm, gateTargetAllowed, looksGated } from "../../src/documents/hosts.gates.ts";
+import { recognizeHost } from "../../src/documents/hosts.ts";
+import { htmlTitle, htmlToText, interestingLinks } from "../../src/documents/html-text.ts";
 
 const tags = (html: string) => [...htmlTokens(html)].filter((t) => t.kind === "tag").map((t) => (t.kind === "tag" ? `${t.closing ? "/" : ""}${t.name}` : ""));
 

@@ -5,10 +5,10 @@
 // size cap and the one deadline of a visit hold on later hops too.
 import { afterEach, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
-import { safeFetch, type OutboundOverrides } from "../../src/http/safe-fetch.ts";
-import { fetchHostedDocument } from "../../src/modules/documents/hosts.adapters.ts";
-import { HostSession } from "../../src/modules/documents/hosts.session.ts";
-import { HostError, recognizeHost } from "../../src/modules/documents/hosts.ts";
+import { safeFetch, type OutboundOverrides } from "../../src/lib/safe-fetch.ts";
+import { fetchHostedDocument } from "../../src/documents/hosts.adapters.ts";
+import { HostSession } from "../../src/documents/hosts.session.ts";
+import { HostError, recognizeHost } from "../../src/documents/hosts.ts";
 import { standInHosts } from "../helpers/document-hosts.ts";
 import { refusal } from "../helpers/safe-fetch.ts";
 

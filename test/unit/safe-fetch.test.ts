@@ -12,7 +12,7 @@ import {
   safeFetch,
   SafeFetchError,
   type Resolver,
-} from "../../src/http/safe-fetch.ts";
+} from "../../src/lib/safe-fetch.ts";
 import { refusal } from "../helpers/safe-fetch.ts";
 
 

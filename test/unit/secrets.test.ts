@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { hashSecret, isWellFormed, newSecret } from "../../src/modules/api-keys/secrets.ts";
+import { hashSecret, isWellFormed, newSecret } from "../../src/modules/identity/key-secrets.ts";
 
 test("secrets are ak_ + 38 base62 characters, unique, with a checksum that catches a typo", () => {
   const seen = new Set<string>();

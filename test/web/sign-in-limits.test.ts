@@ -4,7 +4,7 @@
 // across many accounts.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_WINDOW, webAuth } from "../../src/modules/web/web.auth.ts";
-import { orgsService } from "../../src/modules/orgs/orgs.service.ts";
+import { orgsService } from "../../src/modules/identity/orgs.service.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
 import { csrfOf, PASSWORD, withPassword } from "../helpers/web.ts";

@@ -2,7 +2,7 @@
 // result URL when it ends, then the stream closes. A run that already ended: one `progress` (its
 // terminal state), `done`, close.
 import type { Deps } from "../../deps.ts";
-import type { Principal } from "../../http/auth.ts";
+import type { Principal } from "../identity/auth.macro.ts";
 import { eventStream } from "../../http/sse.ts";
 import { actionsService, runTopic, type Run } from "./actions.service.ts";
 

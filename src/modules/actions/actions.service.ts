@@ -2,8 +2,8 @@
 // transaction), start, progress with heartbeat, and the terminal transitions that write their
 // outbox event in the same transaction. Progress changes are published on the bus for SSE.
 import { perDeps, type Deps } from "../../deps.ts";
-import type { Principal } from "../../http/auth.ts";
-import { chargeAction } from "../../http/budgets.ts";
+import type { Principal } from "../identity/auth.macro.ts";
+import { chargeAction } from "../identity/budgets.http.ts";
 import { newId } from "../../lib/ids.ts";
 
 export type RunStatus = "queued" | "running" | "succeeded" | "failed";

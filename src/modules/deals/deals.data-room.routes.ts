@@ -3,14 +3,14 @@
 // content-addressed, and a data-room analysis pass dispatched, all or nothing.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { authPlugin } from "../../http/auth.ts";
+import { authPlugin } from "../identity/auth.macro.ts";
 import { ApiError, invalid } from "../../http/errors.ts";
 import { discard, MB, readMultipart } from "../../http/multipart.ts";
 import { jsonResponses } from "../../http/openapi.ts";
 import { tempDir } from "../../lib/blobs.ts";
-import { classifyDocument } from "../documents/classify.ts";
-import { findLibreOffice } from "../documents/convert.ts";
-import { CONTENT_TYPES, detectFileKind, isDataRoomKind, isLegacyOffice } from "../documents/file-type.ts";
+import { classifyDocument } from "../../documents/classify.ts";
+import { findLibreOffice } from "../../documents/convert.ts";
+import { CONTENT_TYPES, detectFileKind, isDataRoomKind, isLegacyOffice } from "../../documents/file-type.ts";
 import { DataRoomAcceptedResponse, DataRoomBodyDoc } from "./deals.model.ts";
 import { dealsService, type DataRoomFile } from "./deals.service.ts";
 

@@ -6,18 +6,18 @@
 import { join } from "node:path";
 import type { Deps } from "../../deps.ts";
 import type { SourcePage } from "../../engines/deal-engine.ts";
-import { SafeFetchError } from "../../http/safe-fetch.ts";
+import { SafeFetchError } from "../../lib/safe-fetch.ts";
 import { adoptBlob, tempDir } from "../../lib/blobs.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Run } from "../actions/actions.service.ts";
 import { RunError } from "../actions/runner.ts";
-import { ConversionError, conversionRoot } from "../documents/convert.ts";
-import { extractPages, ExtractionError } from "../documents/extract.ts";
-import { CONTENT_TYPES } from "../documents/file-type.ts";
-import { fetchHostedDocument, type FetchContext, type HostedDocument } from "../documents/hosts.adapters.ts";
-import { VerificationPending, type Credentials } from "../documents/hosts.gates.ts";
-import { HostSession, type StoredCookie } from "../documents/hosts.session.ts";
-import { HostError, recognizeHost, type HostedLink } from "../documents/hosts.ts";
+import { ConversionError, conversionRoot } from "../../documents/convert.ts";
+import { extractPages, ExtractionError } from "../../documents/extract.ts";
+import { CONTENT_TYPES } from "../../documents/file-type.ts";
+import { fetchHostedDocument, type FetchContext, type HostedDocument } from "../../documents/hosts.adapters.ts";
+import { VerificationPending, type Credentials } from "../../documents/hosts.gates.ts";
+import { HostSession, type StoredCookie } from "../../documents/hosts.session.ts";
+import { HostError, recognizeHost, type HostedLink } from "../../documents/hosts.ts";
 import { secretBox } from "../../lib/secret-box.ts";
 import { describeFetchFailure } from "./deals.website.ts";
 

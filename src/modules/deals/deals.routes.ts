@@ -2,7 +2,7 @@
 // upload submission (website and document-link submissions come with the fetchers).
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { authPlugin } from "../../http/auth.ts";
+import { authPlugin } from "../identity/auth.macro.ts";
 import { ApiError } from "../../http/errors.ts";
 import { discard, MB, readMultipart } from "../../http/multipart.ts";
 import { jsonResponses } from "../../http/openapi.ts";

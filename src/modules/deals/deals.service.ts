@@ -3,7 +3,7 @@
 // budget, data-room files added to a deal the same way, and the pipeline stage.
 import { existsSync, rmSync } from "node:fs";
 import { perDeps, type Deps } from "../../deps.ts";
-import type { Principal } from "../../http/auth.ts";
+import type { Principal } from "../identity/auth.macro.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import { adoptBlob, blobPath } from "../../lib/blobs.ts";
 import { isUuid, newId } from "../../lib/ids.ts";

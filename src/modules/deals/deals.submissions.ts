@@ -2,9 +2,9 @@
 // the MCP `ask` tool: both doors check the same things, create the same deal and charge the same
 // actions budget. Returns the 202 body and the X-Actions-* headers of the charge.
 import type { Deps } from "../../deps.ts";
-import type { Principal } from "../../http/auth.ts";
+import type { Principal } from "../identity/auth.macro.ts";
 import { invalid } from "../../http/errors.ts";
-import { recognizeHost } from "../documents/hosts.ts";
+import { recognizeHost } from "../../documents/hosts.ts";
 import { secretBox } from "../../lib/secret-box.ts";
 import { PASSWORD_CONTEXT } from "./deals.document-link.ts";
 import type { AnalyzeBody } from "./deals.model.ts";

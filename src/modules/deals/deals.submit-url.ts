@@ -3,7 +3,7 @@
 // run fetches them.
 import ipaddr from "ipaddr.js";
 import { invalid } from "../../http/errors.ts";
-import { isAllowedAddress, parseNumericIPv4 } from "../../http/safe-fetch.ts";
+import { isAllowedAddress, parseNumericIPv4 } from "../../lib/safe-fetch.ts";
 
 export function checkSubmittedUrl(field: string, raw: string, allowPrivate: boolean): URL {
   let url: URL;

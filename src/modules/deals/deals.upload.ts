@@ -4,12 +4,12 @@
 // one transaction that stores the file last. Every refusal leaves no row, no charge and no blob;
 // the route removes the temp file whatever happens.
 import type { Deps } from "../../deps.ts";
-import type { Principal } from "../../http/auth.ts";
+import type { Principal } from "../identity/auth.macro.ts";
 import { ApiError, invalid } from "../../http/errors.ts";
 import type { Multipart } from "../../http/multipart.ts";
 import { newId } from "../../lib/ids.ts";
-import { findLibreOffice } from "../documents/convert.ts";
-import { CONTENT_TYPES, detectFileKind, isOffice } from "../documents/file-type.ts";
+import { findLibreOffice } from "../../documents/convert.ts";
+import { CONTENT_TYPES, detectFileKind, isOffice } from "../../documents/file-type.ts";
 import { dealsService, nameTarget } from "./deals.service.ts";
 
 const COMPANY_NAME_MAX = 200;
@@ -30,7 +30,7 @@ export async function submitUpload(deps: Deps, principal: Principal, { fields, f
   }
   if (type === "docx" || type === "pptx") {
     // Loaded here, not at start-up (fflate): only Office decks need it.
-    const { checkZipDirectory, OfficeTextError } = await import("../documents/office-text.ts");
+    const { checkZipDirectory, OfficeTextError } = await import("../../documents/office-text.ts");
     try {
       checkZipDirectory(bytes);
     } catch (error) {

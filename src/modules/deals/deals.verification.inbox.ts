@@ -7,7 +7,7 @@
 import type { Address, Email } from "postal-mime";
 import { perDeps, type Deps } from "../../deps.ts";
 import { ApiError } from "../../http/errors.ts";
-import { withinDomain } from "../documents/hosts.ts";
+import { withinDomain } from "../../documents/hosts.ts";
 import type { LinkInput } from "./deals.document-link.ts";
 import { dealVerificationService, EMAIL_VERIFICATION, isUnderDocument, linksIn, parseMail, pickVerificationLink } from "./deals.verification.service.ts";
 

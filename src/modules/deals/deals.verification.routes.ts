@@ -2,7 +2,7 @@
 // verification reaches a waiting analysis (additive to the spec; see deals.verification.service.ts).
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { authPlugin } from "../../http/auth.ts";
+import { authPlugin } from "../identity/auth.macro.ts";
 import { jsonResponses } from "../../http/openapi.ts";
 import { VerificationAcceptedResponse, VerificationBody } from "./deals.verification.model.ts";
 import { dealVerificationService } from "./deals.verification.service.ts";

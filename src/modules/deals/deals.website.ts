@@ -3,9 +3,9 @@
 // time and size capped).
 import type { Deps } from "../../deps.ts";
 import type { SourcePage } from "../../engines/deal-engine.ts";
-import { safeFetch, SafeFetchError } from "../../http/safe-fetch.ts";
+import { safeFetch, SafeFetchError } from "../../lib/safe-fetch.ts";
 import { RunError } from "../actions/runner.ts";
-import { htmlTitle, htmlToText, interestingLinks } from "../documents/html-text.ts";
+import { htmlTitle, htmlToText, interestingLinks } from "../../documents/html-text.ts";
 
 const PAGE_BYTES = 2 * 1024 * 1024;
 const USER_AGENT = "Dealgraph/1.0 (+self-hosted deal analysis)";

@@ -6,7 +6,7 @@
 // GitHub profile. Namesakes that nothing ties to the founder, or that are at another company, are
 // listed as such and never merged: a name alone does not make two people one.
 import { perDeps, type Deps } from "../../deps.ts";
-import type { Principal } from "../../http/auth.ts";
+import type { Principal } from "../identity/auth.macro.ts";
 import type { DealEvidence, FounderEvidence, MatchedPerson, Mention, Namesake, SourceRef, WarmPath } from "../../engines/founder-engine.ts";
 import { linkedinUrl, nameKey, normalizeDomain, normalizeLinkedin } from "../network/network.identity.ts";
 import { networkService } from "../network/network.service.ts";

@@ -4,7 +4,7 @@
 // failed run: the caller gets the reason as a sentence for `missing_info`.
 import type { Deps } from "../../deps.ts";
 import type { GithubProfile } from "../../engines/founder-engine.ts";
-import { safeFetch, SafeFetchError } from "../../http/safe-fetch.ts";
+import { safeFetch, SafeFetchError } from "../../lib/safe-fetch.ts";
 
 const TIMEOUT_MS = 5_000;
 const MAX_BYTES = 2 * 1024 * 1024;

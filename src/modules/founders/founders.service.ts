@@ -6,13 +6,13 @@
 // succeeded returns that row (`existing: true`, nothing charged). After a failed run the SAME row
 // (same analysis_id) gets a new run, so a client holding the id sees the retry.
 import { perDeps, type Deps } from "../../deps.ts";
-import type { Principal } from "../../http/auth.ts";
-import { actionHeaders } from "../../http/budgets.ts";
+import type { Principal } from "../identity/auth.macro.ts";
+import { actionHeaders } from "../identity/budgets.http.ts";
 import { notFound } from "../../http/errors.ts";
 import { isUuid, newId } from "../../lib/ids.ts";
 import { metricLabel, type FounderAssessment } from "../../engines/founder-engine.ts";
 import { actionsService, type Run, type RunStatus } from "../actions/actions.service.ts";
-import { budgetsService } from "../budgets/budgets.service.ts";
+import { budgetsService } from "../identity/budgets.service.ts";
 import { parseFounderRequest, type FounderRequest } from "./founders.input.ts";
 
 export const FOUNDER_ANALYSIS = {

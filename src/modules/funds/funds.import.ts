@@ -10,8 +10,8 @@ import { notFound } from "../../http/errors.ts";
 import { cellReader, duplicateChecker } from "../../lib/csv-fields.ts";
 import { emptySummary, ImportError, readCsvTable, type ImportFile, type ImportProblem, type ImportSummary, type Progress } from "../../lib/csv.ts";
 import { newId } from "../../lib/ids.ts";
-import { orgsService } from "../orgs/orgs.service.ts";
-import { fundCashflows, fundCommitments, fundMarks } from "./funds.sql.ts";
+import { orgsService } from "../identity/orgs.service.ts";
+import { fundCashflows, fundCommitments, fundMarks } from "./funds.tables.ts";
 
 export const COMMITMENT_COLUMNS = { required: ["fund_name", "commitment"], optional: ["vintage_year", "currency"] } as const;
 export const CASHFLOW_COLUMNS = { required: ["fund_name", "cashflow_date", "type", "amount"], optional: ["currency"] } as const;

@@ -2,7 +2,7 @@
 // reads with no pagination; each takes an optional exact `fund_name`.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { authPlugin } from "../../http/auth.ts";
+import { authPlugin } from "../identity/auth.macro.ts";
 import { jsonResponses } from "../../http/openapi.ts";
 import { CashflowsModel, FundFilterQuery, MarksModel, PositionsModel } from "./funds.model.ts";
 import { fundsService } from "./funds.service.ts";

@@ -4,7 +4,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
 import { ledgerFigures, ledgerTrace, pooledFigures, type Computed, type Figures, type Ledger, type Mark } from "./fund-math.ts";
-import { fundCommitments as fc } from "./funds.sql.ts";
+import { fundCommitments as fc } from "./funds.tables.ts";
 import { cashflowsJson, type LedgerRow } from "./funds.ledger.ts";
 
 type Commitment = typeof fc.$inferSelect;

@@ -3,7 +3,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { migrationStatus } from "../../db/migrate.ts";
 import { jsonResponses } from "../../http/openapi.ts";
-import { findLibreOffice } from "../documents/convert.ts";
+import { findLibreOffice } from "../../documents/convert.ts";
 
 // The one lookup of LibreOffice lives in documents/convert.ts; it stays exported from here for
 // src/cli/demo-deals.ts and scripts/bench/deals.ts, which import it from this module.

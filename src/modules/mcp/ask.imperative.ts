@@ -3,7 +3,7 @@
 // A question about a subject ("what score did ...", "what's the status of the deal for ...") never
 // starts anything. When the subject of a requested action cannot be read cleanly (no founder
 // name, no website), the answer asks for it instead of starting something.
-import { hostFamily } from "../documents/hosts.ts";
+import { hostFamily } from "../../documents/hosts.ts";
 import { CUE_WORDS } from "./ask.intents.ts";
 import { STOP, type Normalised, type Token } from "./ask.text.ts";
 

@@ -4,7 +4,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Deps } from "../../deps.ts";
 import { LlmError } from "../../engines/llm/client.ts";
-import type { Principal } from "../../http/auth.ts";
+import type { Principal } from "../identity/auth.macro.ts";
 import { asDependencyFailure } from "../../http/errors.ts";
 import { HELP, recognise } from "./ask.builtin.ts";
 import { callFunction } from "./ask.functions.ts";

@@ -1,7 +1,7 @@
 // The shapes the `ask` tool's functions share: what a function is given, what it answers, and
 // what a conversation remembers between questions.
 import type { Deps } from "../../deps.ts";
-import type { Principal } from "../../http/auth.ts";
+import type { Principal } from "../identity/auth.macro.ts";
 
 /** What the conversation last talked about: follow-ups ("how warm is she?", "its runway?") resolve here. */
 export type Entities = {

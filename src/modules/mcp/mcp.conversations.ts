@@ -1,7 +1,7 @@
 // Conversations with the `ask` tool, one row each, owned by a user of an org. The state is bounded:
 // the last few turns (for the model's context) and the last entity of each kind (for follow-ups).
 import { perDeps, type Deps } from "../../deps.ts";
-import type { Principal } from "../../http/auth.ts";
+import type { Principal } from "../identity/auth.macro.ts";
 import { isUuid, newId } from "../../lib/ids.ts";
 import type { Entities } from "./ask.types.ts";
 

@@ -5,7 +5,7 @@
 // before anything else runs.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { authPlugin, type Principal } from "../../http/auth.ts";
+import { authPlugin, type Principal } from "../identity/auth.macro.ts";
 import { API_VERSION } from "../../http/openapi.ts";
 import { MB, readBounded } from "../../http/request-body.ts";
 import { CAPABILITIES } from "./ask.builtin.ts";

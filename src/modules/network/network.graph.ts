@@ -6,10 +6,10 @@ import { eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../http/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import { users } from "../orgs/orgs.sql.ts";
+import { users } from "../identity/orgs.tables.ts";
 import { employerDomain, nameKey, normalizeEmail, normalizeLinkedin } from "./network.identity.ts";
 import { addTouch, type Aggregates, type Direction } from "./network.scoring.ts";
-import { interactionPeople, interactions, personEmails, persons, relationships, touches } from "./network.sql.ts";
+import { interactionPeople, interactions, personEmails, persons, relationships, touches } from "./network.tables.ts";
 
 export type PersonFacts = {
   email: string;

@@ -1,7 +1,7 @@
 // Turning stored relationships into the spec's contact paths: the pool a key may see (its own user
 // plus teammates who opted into sharing), the scores at the clock's now, and the row shape.
 import type { Deps } from "../../deps.ts";
-import type { Principal } from "../../http/auth.ts";
+import type { Principal } from "../identity/auth.macro.ts";
 import { linkedinUrl } from "./network.identity.ts";
 import { ACTIVITY_HALF_LIFE_DAYS, label, signals, strength, warmth, type Aggregates } from "./network.scoring.ts";
 

@@ -2,7 +2,7 @@
 // job (jobs/reach-candidates.ts) computes them; the endpoint only serves what it stored, minus
 // what rests on mail a teammate no longer shares.
 import { perDeps, type Deps } from "../../deps.ts";
-import type { Principal } from "../../http/auth.ts";
+import type { Principal } from "../identity/auth.macro.ts";
 import { linkedinUrl } from "./network.identity.ts";
 
 type CandidateRow = {

@@ -1,7 +1,7 @@
 // The five network endpoints of the spec.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { authPlugin } from "../../http/auth.ts";
+import { authPlugin } from "../identity/auth.macro.ts";
 import { invalid } from "../../http/errors.ts";
 import { jsonResponses } from "../../http/openapi.ts";
 import {

@@ -1,7 +1,7 @@
 // The network reads: who knows someone at a company (or a person), batch warmth lookup, and the
 // key user's own contacts. Every read pools only the key user and teammates who share.
 import { perDeps, type Deps } from "../../deps.ts";
-import type { Principal } from "../../http/auth.ts";
+import type { Principal } from "../identity/auth.macro.ts";
 import { decodeCursor, encodeCursor } from "../../http/paging.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { serverKey } from "../../lib/server-key.ts";

@@ -1,7 +1,7 @@
 // Keeping in touch: declared cadences (set by the user), learned ones (the nightly job), snoozes,
 // and the going-stale list they produce.
 import { perDeps, type Deps } from "../../deps.ts";
-import type { Principal } from "../../http/auth.ts";
+import type { Principal } from "../identity/auth.macro.ts";
 import { ApiError, invalid } from "../../http/errors.ts";
 import { parseDateOrTimestamp } from "../../lib/dates.ts";
 import { normalizeEmail } from "./network.identity.ts";

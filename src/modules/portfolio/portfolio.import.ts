@@ -9,8 +9,8 @@ import { notFound } from "../../http/errors.ts";
 import { cellReader, duplicateChecker } from "../../lib/csv-fields.ts";
 import { emptySummary, ImportError, readCsvTable, type ImportFile, type ImportProblem, type ImportSummary, type Progress } from "../../lib/csv.ts";
 import { newId } from "../../lib/ids.ts";
-import { orgsService } from "../orgs/orgs.service.ts";
-import { portfolioHoldings, portfolioMetricPoints } from "./portfolio.sql.ts";
+import { orgsService } from "../identity/orgs.service.ts";
+import { portfolioHoldings, portfolioMetricPoints } from "./portfolio.tables.ts";
 
 export const HOLDING_STATUSES = ["active", "exited", "written_off"] as const;
 export const METRIC_KINDS = ["actual", "budget"] as const;

@@ -1,7 +1,7 @@
 // The portfolio book over REST: the whole org's holdings (filtered, paged) and one metric's history.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { authPlugin } from "../../http/auth.ts";
+import { authPlugin } from "../identity/auth.macro.ts";
 import { jsonResponses } from "../../http/openapi.ts";
 import { CompanyIdParams, HoldingListModel, HoldingListQuery, MetricHistoryModel, MetricHistoryQuery } from "./portfolio.model.ts";
 import { portfolioService } from "./portfolio.service.ts";

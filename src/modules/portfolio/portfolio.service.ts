@@ -6,7 +6,7 @@ import { invalid, notFound } from "../../http/errors.ts";
 import { isCalendarDate } from "../../lib/csv-fields.ts";
 import { money, multiple } from "../../lib/figures.ts";
 import { isUuid } from "../../lib/ids.ts";
-import { portfolioHoldings as h, portfolioMetricPoints as mp } from "./portfolio.sql.ts";
+import { portfolioHoldings as h, portfolioMetricPoints as mp } from "./portfolio.tables.ts";
 
 export type HoldingFilters = { status?: string; fundName?: string; q?: string; limit: number; offset: number };
 export type MetricValue = { value: number; unit: string | null; currency: string | null; statement_date: string };

@@ -5,7 +5,7 @@
 // Each passage names the row it came from, so every citation resolves. A text passage counts only
 // when it answers (research.relevance.ts): sharing an everyday word with the question is not enough.
 import type { Deps } from "../../deps.ts";
-import type { Principal } from "../../http/auth.ts";
+import type { Principal } from "../identity/auth.macro.ts";
 import type { Entities, Findings, Passage } from "../../engines/research-engine.ts";
 import { fundsService } from "../funds/funds.service.ts";
 import { networkService } from "../network/network.service.ts";

@@ -2,7 +2,7 @@
 // and follow it as Server-Sent Events.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { authPlugin } from "../../http/auth.ts";
+import { authPlugin } from "../identity/auth.macro.ts";
 import { jsonResponses } from "../../http/openapi.ts";
 import { runEvents } from "../actions/actions.events.ts";
 import { ResearchAccepted, ResearchBody, ResearchRecord, ResearchViewQuery } from "./research.model.ts";

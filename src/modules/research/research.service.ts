@@ -2,7 +2,7 @@
 // insert + dispatch in one IMMEDIATE transaction) and read (the record in two views with one
 // schema). The routes and the MCP door both call these two verbs.
 import { perDeps, type Deps } from "../../deps.ts";
-import type { Principal } from "../../http/auth.ts";
+import type { Principal } from "../identity/auth.macro.ts";
 import { ApiError, conflict, invalid, notFound, unavailable } from "../../http/errors.ts";
 import { LlmError } from "../../engines/llm/client.ts";
 import type { Citation, ResearchReport } from "../../engines/research-engine.ts";

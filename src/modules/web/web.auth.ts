@@ -4,9 +4,9 @@
 import { and, count, eq, gt, isNull, lt } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
 import { ApiError } from "../../http/errors.ts";
-import { orgsService, type User } from "../orgs/orgs.service.ts";
+import { orgsService, type User } from "../identity/orgs.service.ts";
 import { randomToken, sha256 } from "./web.service.ts";
-import { webSignInFailures, webSignInLinks } from "./web.sql.ts";
+import { webSignInFailures, webSignInLinks } from "./web.tables.ts";
 
 export const MIN_PASSWORD_LENGTH = 10;
 const MAX_PASSWORD_LENGTH = 1024;

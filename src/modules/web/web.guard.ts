@@ -2,9 +2,9 @@
 // POSTs, the session cookie (expired sessions go back to sign-in), the organization and admin
 // requirements, and turning a service's ApiError into an HTML page instead of JSON.
 import type { Deps } from "../../deps.ts";
-import type { Principal } from "../../http/auth.ts";
+import type { Principal } from "../identity/auth.macro.ts";
 import { ApiError, asDependencyFailure } from "../../http/errors.ts";
-import { orgsService, type Org, type User } from "../orgs/orgs.service.ts";
+import { orgsService, type Org, type User } from "../identity/orgs.service.ts";
 import { html } from "./html.ts";
 import { errorPage, noOrgPage } from "./pages/home.ts";
 import type { NavKey, Shell } from "./pages/layout.ts";

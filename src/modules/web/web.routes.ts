@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { clientAddressResolver } from "../../http/client-address.ts";
 import { allowedMethodsIn } from "../../http/error-handler.ts";
-import { orgsService } from "../orgs/orgs.service.ts";
+import { orgsService } from "../identity/orgs.service.ts";
 import { accountPage, type AccountView } from "./pages/account.ts";
 import { errorPage } from "./pages/home.ts";
 import { linkPage, signInPage, type SignInView } from "./pages/sign-in.ts";

@@ -4,8 +4,8 @@
 import { timingSafeEqual } from "node:crypto";
 import { and, eq, lt, ne, or, sql } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
-import { orgsService, type User } from "../orgs/orgs.service.ts";
-import { webSessions } from "./web.sql.ts";
+import { orgsService, type User } from "../identity/orgs.service.ts";
+import { webSessions } from "./web.tables.ts";
 
 export const SESSION_IDLE_MS = 12 * 3600_000;
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 3600_000;

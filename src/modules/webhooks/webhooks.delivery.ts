@@ -4,7 +4,7 @@
 // lease marks a row in flight, so a killed process's rows are taken up again once it lapses, and
 // two dispatchers (the server's and `dealgraph jobs run webhook-delivery`) never send one attempt twice.
 import type { Deps } from "../../deps.ts";
-import { safeFetch, SafeFetchError } from "../../http/safe-fetch.ts";
+import { safeFetch, SafeFetchError } from "../../lib/safe-fetch.ts";
 import { actionsService, RUN_QUEUED_TOPIC, runTopic, type Run } from "../actions/actions.service.ts";
 import { newId } from "../../lib/ids.ts";
 import { classify, nextStep, parseRetryAfter } from "./webhooks.schedule.ts";

@@ -2,7 +2,7 @@
 // plus, additively: one endpoint's record, one delivery with its attempts, redelivery, secret rotation.
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { authPlugin } from "../../http/auth.ts";
+import { authPlugin } from "../identity/auth.macro.ts";
 import { jsonResponses } from "../../http/openapi.ts";
 import {
   CreatedWebhookModel,

@@ -3,7 +3,7 @@
 // Another org's endpoint, a deleted one and a non-UUID id are all simply not found.
 import { perDeps, type Deps } from "../../deps.ts";
 import { ApiError, conflict, invalid, notFound } from "../../http/errors.ts";
-import { checkPublicUrl, SafeFetchError, systemResolver, type Resolver } from "../../http/safe-fetch.ts";
+import { checkPublicUrl, SafeFetchError, systemResolver, type Resolver } from "../../lib/safe-fetch.ts";
 import { isUuid, newId } from "../../lib/ids.ts";
 import { WEBHOOK_EVENTS } from "./webhooks.model.ts";
 import { newWebhookSecret, secretBox } from "./webhooks.secrets.ts";

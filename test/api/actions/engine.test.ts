@@ -2,7 +2,7 @@
 // transitions and outbox events, bounded concurrency, crash recovery and the stale-run sweep.
 import { afterEach, describe, expect, test } from "bun:test";
 import { findJob } from "../../../jobs/index.ts";
-import type { Principal } from "../../../src/http/auth.ts";
+import type { Principal } from "../../../src/modules/identity/auth.macro.ts";
 import { ApiError } from "../../../src/http/errors.ts";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
 import { RunError, startRunner, type Handler, type Runner } from "../../../src/modules/actions/runner.ts";

@@ -4,8 +4,8 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findLibreOffice } from "../../../src/modules/documents/convert.ts";
-import { detectFileKind } from "../../../src/modules/documents/file-type.ts";
+import { findLibreOffice } from "../../../src/documents/convert.ts";
+import { detectFileKind } from "../../../src/documents/file-type.ts";
 import { dataRoomForm } from "../../helpers/decks.ts";
 import { analysedDeal, get, post, runAll, setup, type Ctx } from "./data-room-helpers.ts";
 

@@ -3,7 +3,7 @@
 // wrapped lines included) and a website behind a cookie banner, fetched over loopback. The deal
 // record must carry what the material states and null for what it does not.
 import { afterEach, describe, expect, test } from "bun:test";
-import { deckPdf, type DeckSpec } from "../../../scripts/gen-deals.ts";
+import { deckPdf, type DeckSpec } from "../../../src/demo/decks.ts";
 import { startRunner } from "../../../src/modules/actions/runner.ts";
 import { actionHandlers } from "../../../src/modules/actions/registry.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";

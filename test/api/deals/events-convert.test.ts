@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startRunner, type Runner } from "../../../src/modules/actions/runner.ts";
 import { actionHandlers } from "../../../src/modules/actions/registry.ts";
-import { findLibreOffice } from "../../../src/modules/documents/convert.ts";
+import { findLibreOffice } from "../../../src/documents/convert.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { LEDGERLY_DECK, pdfDeck, uploadForm } from "../../helpers/decks.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";

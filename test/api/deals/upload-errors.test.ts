@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { strToU8, zipSync } from "fflate";
 import { startRunner } from "../../../src/modules/actions/runner.ts";
 import { actionHandlers } from "../../../src/modules/actions/registry.ts";
-import { findLibreOffice } from "../../../src/modules/documents/convert.ts";
+import { findLibreOffice } from "../../../src/documents/convert.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { docxFile, pdfDeck, uploadForm } from "../../helpers/decks.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";

@@ -8,9 +8,9 @@ import { createDeps } from "../../../src/deps.ts";
 import { silentLog } from "../../../src/lib/log.ts";
 import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "elysia";
-import { ApiKeyDetailModel, ApiKeyListModel, RotatedKeyModel } from "../../../src/modules/api-keys/api-keys.model.ts";
+import { ApiKeyDetailModel, ApiKeyListModel, RotatedKeyModel } from "../../../src/modules/identity/keys.model.ts";
 import { Liveness, Readiness } from "../../../src/modules/health/health.routes.ts";
-import { MeModel } from "../../../src/modules/orgs/orgs.model.ts";
+import { MeModel } from "../../../src/modules/identity/me.model.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { seedIdentity } from "../../helpers/fixtures.ts";
 

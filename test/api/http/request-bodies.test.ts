@@ -3,7 +3,7 @@
 // (401/403 first), a body that is not application/json is 415, an unreadable one 422 naming
 // ["body"], and a refused request changes nothing; a repeated query parameter is 422 naming it.
 import { afterEach, describe, expect, test } from "bun:test";
-import { apiKeysService } from "../../../src/modules/api-keys/api-keys.service.ts";
+import { apiKeysService } from "../../../src/modules/identity/keys.service.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 

@@ -2,7 +2,7 @@
 // rotation with overlap.
 import { afterEach, describe, expect, test } from "bun:test";
 import { ApiError } from "../../../src/http/errors.ts";
-import { apiKeysService, MAX_DAILY_BUDGET } from "../../../src/modules/api-keys/api-keys.service.ts";
+import { apiKeysService, MAX_DAILY_BUDGET } from "../../../src/modules/identity/keys.service.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 

@@ -8,7 +8,7 @@ import { dealsService } from "../../../src/modules/deals/deals.service.ts";
 import { computeReachCandidates } from "../../../src/modules/network/network.reach-compute.ts";
 import { dealOf, indexBook, isHeldCompany } from "../../../src/modules/network/network.reach-reasons.ts";
 import { thesisFrom, type FirmBook } from "../../../src/modules/network/network.thesis.ts";
-import { orgsService } from "../../../src/modules/orgs/orgs.service.ts";
+import { orgsService } from "../../../src/modules/identity/orgs.service.ts";
 import { importPortfolioBook } from "../../helpers/book.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { TestClock } from "../../helpers/clock.ts";

@@ -1,6 +1,6 @@
 // Admin views for an organization's admins: the members and their sharing state, and every key
 // in the organization (revoke only: an admin never sees or makes another user's secret).
-import type { ApiKeyView } from "../../api-keys/api-keys.views.ts";
+import type { ApiKeyView } from "../../identity/keys.views.ts";
 import { html, type Html } from "../html.ts";
 import { keyTable } from "./keys.ts";
 import { badge, layout, pageHead, when, type Shell } from "./layout.ts";

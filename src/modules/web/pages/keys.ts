@@ -1,6 +1,6 @@
 // The API-key page: the user's keys with today's usage against both budgets, a form to create one
 // (its secret is shown once, on the next page, through a flash), rotate with an overlap, revoke.
-import type { ApiKeyView } from "../../api-keys/api-keys.views.ts";
+import type { ApiKeyView } from "../../identity/keys.views.ts";
 import { html, type Html } from "../html.ts";
 import { badge, csrfField, field, layout, meter, pageHead, when, type Shell } from "./layout.ts";
 

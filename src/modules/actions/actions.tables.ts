@@ -1,0 +1,50 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { users } from "../identity/orgs.tables.ts";
+
+// Every action of every kind (deal analysis, document analysis, founder analysis, research) is one
+// run: queued -> running -> succeeded | failed. No other status exists, ever.
+export const actionRuns = sqliteTable(
+  "action_runs",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    keyId: text("key_id"),
+    kind: text("kind").notNull(),
+    // The resource the run produces or updates (a deal, a founder analysis, a research run).
+    subjectId: text("subject_id").notNull(),
+    status: text("status", { enum: ["queued", "running", "succeeded", "failed"] }).notNull(),
+    // JSON: the stage and figures of a running run; null otherwise.
+    progress: text("progress"),
+    error: text("error"),
+    // JSON: what the run needs (urls, options); never returned as is.
+    input: text("input").notNull(),
+    // Additive detail of a queued run that waits for something outside (e.g. email verification).
+    waitingFor: text("waiting_for"),
+    attempts: integer("attempts").notNull().default(0),
+    heartbeatAt: text("heartbeat_at"),
+    createdAt: text("created_at").notNull(),
+    startedAt: text("started_at"),
+    finishedAt: text("finished_at"),
+  },
+  (t) => [index("action_runs_status_idx").on(t.status, t.createdAt), index("action_runs_subject_idx").on(t.subjectId)],
+);
+
+// Terminal transitions write their webhook events here in the same transaction: none is lost to
+// a crash between "the run finished" and "somebody was told".
+export const outboxEvents = sqliteTable(
+  "outbox_events",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull().unique(),
+    orgId: text("org_id").notNull(),
+    event: text("event").notNull(),
+    entityId: text("entity_id").notNull(),
+    resultUrl: text("result_url").notNull(),
+    runId: text("run_id").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("outbox_events_org_idx").on(t.orgId, t.seq)],
+);

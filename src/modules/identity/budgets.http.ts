@@ -1,0 +1,38 @@
+// Budget figures as HTTP: the X-RateLimit-* headers of every success, the X-Actions-* headers of
+// every action, and the 429 that says which daily limit was reached and when it resets.
+import type { Deps } from "../../deps.ts";
+import { budgetsService, type BudgetDecision } from "./budgets.service.ts";
+import { ApiError } from "../../http/errors.ts";
+
+export function rateLimitHeaders(d: BudgetDecision): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(d.limit),
+    "X-RateLimit-Remaining": String(d.remaining),
+    "X-RateLimit-Reset": String(d.resetSeconds),
+  };
+}
+
+export function actionHeaders(d: Pick<BudgetDecision, "limit" | "remaining">): Record<string, string> {
+  return { "X-Actions-Limit": String(d.limit), "X-Actions-Remaining": String(d.remaining) };
+}
+
+export function dailyLimitReached(kind: "request" | "actions", d: BudgetDecision, headers: Record<string, string>): ApiError {
+  return new ApiError(
+    429,
+    `Daily ${kind} limit of ${d.limit} reached for this API key; it resets at 00:00 UTC (in ${d.resetSeconds} seconds).`,
+    { ...headers, "Retry-After": String(d.resetSeconds) },
+  );
+}
+
+/**
+ * Charges one action to the key, or throws the 429 (with X-Actions-* and Retry-After). Call it
+ * inside the transaction that dispatches the run: a rejected, deduplicated or conflicting
+ * request never reaches it, and a dispatch that fails rolls the charge back.
+ * Returns the headers the 202 must carry.
+ */
+export function chargeAction(deps: Deps, key: { keyId: string; dailyActions: number }): Record<string, string> {
+  const decision = budgetsService(deps).chargeAction(key.keyId, key.dailyActions);
+  const headers = actionHeaders(decision);
+  if (!decision.allowed) throw dailyLimitReached("actions", decision, headers);
+  return headers;
+}
