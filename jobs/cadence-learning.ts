@@ -1,5 +1,5 @@
 import { learnCadences } from "../src/modules/network/network.cadence.ts";
-import type { Job } from "./index.ts";
+import type { Job } from "./job.ts";
 
 export const cadenceLearning: Job = {
   id: "cadence-learning",

@@ -1,5 +1,5 @@
 import { cleanUpConversions } from "../src/documents/conversion-cleanup.ts";
-import type { Job } from "./index.ts";
+import type { Job } from "./job.ts";
 
 // Conversions run inside the deal run; this job owns what a crash leaves of them: work dirs under
 // <data-dir>/tmp/convert and soffice processes orphaned by a killed server (each in its own

@@ -1,26 +1,36 @@
-// The in-process jobs. Each is `{ id, pattern, runOnce(deps) }`, defined beside the code that owns
-// it and listed here. Only `dealgraph serve` (and `demo`) start the schedule; tests call
-// `runOnce` with a test clock and never wait for one.
+// The table of contents of background work: every scheduled job, every kind of action run, and
+// `startBackground`, which `serve` (and `demo`) call to start the scheduler, the action runner and
+// the webhook dispatcher. With src/app.ts it shows the whole running server. Each job is a short
+// file calling into the module that owns its logic; each module hands over its own run handlers.
+// Tests call a job's `runOnce` with a test clock and never wait for a schedule.
 import { Cron } from "croner";
 import type { Deps } from "../src/deps.ts";
+import { startRunner, type Handler, type RunnerOptions } from "../src/modules/actions/runner.ts";
+import { dealRunHandlers } from "../src/modules/deals/deals.handlers.ts";
+import { founderRunHandlers } from "../src/modules/founders/founders.handlers.ts";
+import { researchRunHandlers } from "../src/modules/research/research.handlers.ts";
+import { createDispatcher } from "../src/modules/webhooks/webhooks.delivery.ts";
 import { cadenceLearning } from "./cadence-learning.ts";
 import { documentConversion } from "./document-conversion.ts";
+import type { Job } from "./job.ts";
 import { keyUsagePrune } from "./key-usage-prune.ts";
 import { reachCandidates } from "./reach-candidates.ts";
 import { staleRunSweep } from "./stale-run-sweep.ts";
 import { webhookDelivery } from "./webhook-delivery.ts";
 
-export type JobResult = Record<string, unknown>;
+export type { Job, JobResult } from "./job.ts";
 
-export type Job = {
-  id: string;
-  /** Cron pattern, UTC. */
-  pattern: string;
-  description: string;
-  runOnce(deps: Deps): JobResult | Promise<JobResult>;
-};
-
+/** The schedule. */
 export const jobs: Job[] = [keyUsagePrune, cadenceLearning, reachCandidates, staleRunSweep, webhookDelivery, documentConversion];
+
+/** Every kind of action and its handler, as the module that owns it hands it over. */
+export function runHandlers(deps: Deps): Map<string, Handler> {
+  return new Map([
+    ...dealRunHandlers(deps), // deal analysis (websites, documents, data rooms; gated links wait)
+    ...founderRunHandlers(deps), // founder analysis
+    ...researchRunHandlers(deps), // research over the firm's records
+  ]);
+}
 
 export function findJob(id: string): Job | undefined {
   return jobs.find((j) => j.id === id);
@@ -53,4 +63,24 @@ export function startJobs(deps: Deps, list: Job[] = jobs): RunningJobs {
 
 export function nextRun(job: Job, from: Date): Date | null {
   return new Cron(job.pattern, { utcOffset: 0, paused: true }).nextRun(from);
+}
+
+export type Background = { stop(): Promise<void> };
+
+/**
+ * Everything a server runs besides HTTP: the schedule, the action runner over every module's
+ * handlers (it first recovers runs a crash left running), and the webhook dispatcher (a run's event
+ * is sent when the run ends, else within its 200 ms poll; pending deliveries resume).
+ */
+export function startBackground(deps: Deps, opts: { runner?: RunnerOptions } = {}): Background {
+  const scheduled = startJobs(deps);
+  const runner = startRunner(deps, runHandlers(deps), opts.runner);
+  const webhooks = createDispatcher(deps).run();
+  return {
+    async stop() {
+      scheduled.stop();
+      await runner.stop();
+      await webhooks.stop();
+    },
+  };
 }

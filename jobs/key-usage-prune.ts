@@ -1,6 +1,6 @@
 import { budgetsService } from "../src/modules/identity/budgets.service.ts";
 import { webAuth } from "../src/modules/web/web.auth.ts";
-import type { Job } from "./index.ts";
+import type { Job } from "./job.ts";
 
 /** Usage counters are kept 400 days (a year of "last used" history), then dropped. */
 export const USAGE_RETENTION_DAYS = 400;

@@ -1,5 +1,5 @@
 import { sweepStaleRuns } from "../src/modules/actions/actions.sweep.ts";
-import type { Job } from "./index.ts";
+import type { Job } from "./job.ts";
 
 export const staleRunSweep: Job = {
   id: "stale-run-sweep",

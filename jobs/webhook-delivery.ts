@@ -1,5 +1,5 @@
 import { createDispatcher, dispatcherRunning } from "../src/modules/webhooks/webhooks.delivery.ts";
-import type { Job } from "./index.ts";
+import type { Job } from "./job.ts";
 
 // Fans out new outbox events and delivers whatever is due, until nothing is (`dealgraph jobs run
 // webhook-delivery`, tests). Inside `serve` the dispatcher runs all the time (src/cli/serve.ts), so

@@ -15,6 +15,7 @@ import m12 from "./0012_large_catseye.sql" with { type: "text" };
 import m13 from "./0013_uneven_hammerhead.sql" with { type: "text" };
 import m14 from "./0014_deals_list_index.sql" with { type: "text" };
 import m15 from "./0015_smart_wolf_cub.sql" with { type: "text" };
+import m16 from "./0016_action_kind_columns.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -33,4 +34,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0013_uneven_hammerhead", sql: m13 },
   { tag: "0014_deals_list_index", sql: m14 },
   { tag: "0015_smart_wolf_cub", sql: m15 },
+  { tag: "0016_action_kind_columns", sql: m16 },
 ];

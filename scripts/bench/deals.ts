@@ -27,7 +27,7 @@ import { openDataDir } from "../../src/db/open.ts";
 import { createDeps } from "../../src/deps.ts";
 import { MB } from "../../src/http/multipart.ts";
 import { silentLog } from "../../src/lib/log.ts";
-import { actionHandlers } from "../../src/modules/actions/registry.ts";
+import { runHandlers } from "../../jobs/index.ts";
 import { startRunner } from "../../src/modules/actions/runner.ts";
 import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
 import { convertToPdf } from "../../src/documents/convert.ts";
@@ -104,7 +104,7 @@ if (runs("analysis")) {
     form.append("file", new Blob([pdf30]), "deck-30.pdf");
     form.append("company_name", `${rich.name} ${i}`);
     const { deal_id } = await call("POST", "/api/v1/deals/analyze/upload", form);
-    const runner = startRunner(deps, actionHandlers(deps), { pollMs: 60_000 });
+    const runner = startRunner(deps, runHandlers(deps), { pollMs: 60_000 });
     const start = performance.now();
     runner.pump();
     await runner.idle();
@@ -225,7 +225,7 @@ if (runs("list")) {
     const form = new FormData();
     form.append("file", new Blob([pdf30]), "deck-30.pdf");
     await call("POST", "/api/v1/deals/analyze/upload", form);
-    const runner = startRunner(deps, actionHandlers(deps), { pollMs: 60_000 });
+    const runner = startRunner(deps, runHandlers(deps), { pollMs: 60_000 });
     runner.pump();
     await runner.idle();
     await runner.stop();

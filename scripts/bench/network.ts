@@ -18,7 +18,7 @@ import { openDataDir } from "../../src/db/open.ts";
 import { createDeps } from "../../src/deps.ts";
 import { silentLog } from "../../src/lib/log.ts";
 import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
-import { nameKey } from "../../src/modules/network/network.identity.ts";
+import { nameKey } from "../../src/lib/names.ts";
 import { PATH_COLUMNS, POOLED, STRENGTH_SQL } from "../../src/modules/network/network.paths.ts";
 import { addTouch, type Aggregates, type Direction } from "../../src/modules/network/network.scoring.ts";
 import { orgsService } from "../../src/modules/identity/orgs.service.ts";

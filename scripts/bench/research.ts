@@ -21,7 +21,7 @@ import { loadConfig } from "../../src/config.ts";
 import { openDataDir } from "../../src/db/open.ts";
 import { createDeps } from "../../src/deps.ts";
 import { silentLog } from "../../src/lib/log.ts";
-import { actionHandlers } from "../../src/modules/actions/registry.ts";
+import { runHandlers } from "../../jobs/index.ts";
 import { startRunner } from "../../src/modules/actions/runner.ts";
 import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
 import { orgsService } from "../../src/modules/identity/orgs.service.ts";
@@ -110,7 +110,7 @@ log(`seeded ${SIZE.documents.toLocaleString()} documents (${indexed.toLocaleStri
 // ---------------------------------------------------------------------------------------------
 // 1. Research runs, POST to finished report
 
-const handlers = actionHandlers(deps);
+const handlers = runHandlers(deps);
 const runTimes: number[] = [];
 const planTimes: number[] = [];
 let citations = 0;

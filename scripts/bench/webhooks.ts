@@ -58,6 +58,9 @@ const pct = (xs: number[], p: number) => {
 };
 
 /** `count` tasks, `width` at a time; resolves with the elapsed seconds. */
+
+const BENCH_KIND = { kind: "bench_analysis", eventPrefix: "deal.analysis", resultUrl: (id: string) => `/api/v1/deals/${id}` };
+
 async function pool(count: number, width: number, task: (i: number) => Promise<void>): Promise<number> {
   let next = 0;
   const started = performance.now();
@@ -157,7 +160,6 @@ async function main() {
     // 2b. The server's fast path.
     await webhooks.register(org.id, { url: `${base}/latency` });
     const actions = actionsService(deps);
-    actions.register({ kind: "bench_analysis", eventPrefix: "deal.analysis", resultUrl: (id) => `/api/v1/deals/${id}` });
     const verified = apiKeysService(deps).verify(key.secret);
     if (verified.status !== "VALID") throw new Error("bench key invalid");
     const principal = { ...verified.key, orgId: org.id, requests: { allowed: true, limit: 1, remaining: 1, resetSeconds: 1 } };
@@ -167,7 +169,7 @@ async function main() {
       for (let i = 0; i < RUNS; i++) {
         await Bun.sleep(Math.random() * 30); // finish at random moments relative to the poll
         const subject = newId();
-        const { run } = db.transaction(() => actions.dispatch(principal, "bench_analysis", subject, {}));
+        const { run } = db.transaction(() => actions.dispatch(principal, BENCH_KIND, subject, {}));
         await Bun.sleep(1 + Math.random() * 5); // the run's work
         actions.start(run.id);
         actions.succeed(run.id);

@@ -1,9 +1,6 @@
 import type { Server } from "bun";
-import { startJobs } from "../../jobs/index.ts";
+import { startBackground } from "../../jobs/index.ts";
 import { createApp } from "../app.ts";
-import { actionHandlers } from "../modules/actions/registry.ts";
-import { startRunner } from "../modules/actions/runner.ts";
-import { createDispatcher } from "../modules/webhooks/webhooks.delivery.ts";
 import { loadConfig, type ConfigOverrides } from "../config.ts";
 import { databasePath, openDataDir } from "../db/open.ts";
 import { createDeps, type Deps } from "../deps.ts";
@@ -12,22 +9,17 @@ import { parse, UsageError, type Io } from "./io.ts";
 
 export type Running = { url: string; server: Server<unknown>; stop(): Promise<void> };
 
-/** Serves the API and runs the jobs until stopped; SIGINT/SIGTERM stop it cleanly. */
+/** Serves HTTP (src/app.ts) and runs the background work (jobs/index.ts) until stopped; SIGINT/SIGTERM stop it cleanly. */
 export function startServer(deps: Deps): Running {
   const app = createApp(deps);
   app.listen({ hostname: deps.config.host, port: deps.config.port });
   const server = app.server!;
-  const jobs = startJobs(deps);
-  const runner = startRunner(deps, actionHandlers(deps));
-  // webhooks: a run's event is sent when the run ends (bus), else within the 200 ms poll; pending ones resume
-  const webhooks = createDispatcher(deps).run();
+  const background = startBackground(deps);
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    jobs.stop();
-    await runner.stop();
-    await webhooks.stop();
+    await background.stop();
     await server.stop();
     deps.db.$client.close();
   };

@@ -6,7 +6,7 @@ import { basename } from "node:path";
 import { generateDeals, writeDeals, type WrittenDeck } from "./decks.ts";
 import { createApp } from "../app.ts";
 import type { Deps } from "../deps.ts";
-import { actionHandlers } from "../modules/actions/registry.ts";
+import { runHandlers } from "../../jobs/index.ts";
 import { startRunner } from "../modules/actions/runner.ts";
 import { apiKeysService } from "../modules/identity/keys.service.ts";
 import { findLibreOffice } from "../modules/health/health.routes.ts";
@@ -74,7 +74,7 @@ export async function loadDemoDeals(deps: Deps, orgId: string, sourceDir: string
     const done = (c.succeeded ?? 0) + (c.failed ?? 0);
     if (done - reported >= 6 && done < ids.length) progress(`analysed ${(reported = done)}/${ids.length}`);
   }, 250);
-  const runner = startRunner(deps, actionHandlers(deps), { concurrency: 2, pollMs: 60_000 });
+  const runner = startRunner(deps, runHandlers(deps), { concurrency: 2, pollMs: 60_000 });
   try {
     runner.pump();
     await runner.idle();

@@ -4,7 +4,7 @@
 // `now` (dates are relative to it: the last two years).
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { generateFirm, type FirmManifest } from "./firm.ts";
+import type { FirmManifest } from "./firm.ts";
 import { rng } from "./rng.ts";
 import { renderIcs, renderVcard, type CalEvent } from "./network-calendar.ts";
 import { addr, body, DAY, makeId, renderMboxEntry, subject, type Addr, type Msg } from "./network-mail.ts";

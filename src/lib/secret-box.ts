@@ -1,24 +1,20 @@
-// Secrets kept at rest (webhook signing secrets, document-link passwords and cookies): AES-256-GCM
-// (WebCrypto) under a key derived from the server's key, which is never in the database
-// (src/lib/server-key.ts: DEALGRAPH_SECRET_KEY, else `<data-dir>/secret.key`). A copy of the
-// database alone opens none of them. Each value is bound to a context (its row's id or purpose).
-import { perDeps, type Deps } from "../deps.ts";
-import { serverKey } from "./server-key.ts";
+// Secrets kept at rest (webhook signing secrets, document-link passwords and cookies, mail
+// credentials): AES-256-GCM (WebCrypto) under a key that is never in the database (the server
+// key: src/lib/server-key.ts). A copy of the database alone opens none of them. Each value is bound
+// to a context (its row's id or purpose) as associated data.
 
 const FORMAT = "v1";
-// The purpose name predates the box serving more than webhooks; it stays, so what is sealed still opens.
-const PURPOSE = "webhook-secrets";
 
 export type SecretBox = {
-  /** `v1:` + base64(iv || ciphertext+tag); `context` (the endpoint id) is bound in as associated data. */
+  /** `v1:` + base64(iv || ciphertext+tag); `context` (e.g. the endpoint id) is bound in as associated data. */
   encrypt(plain: string, context: string): Promise<string>;
   decrypt(sealed: string, context: string): Promise<string>;
 };
 
-export const secretBox = perDeps((deps: Deps): SecretBox => {
+/** A box sealing with the 32-byte key `rawKey` gives (asked for on first use only). */
+export function createSecretBox(rawKey: () => Uint8Array): SecretBox {
   let key: Promise<CryptoKey> | null = null;
-  const cryptoKey = () =>
-    (key ??= crypto.subtle.importKey("raw", serverKey(deps, PURPOSE) as Uint8Array<ArrayBuffer>, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]));
+  const cryptoKey = () => (key ??= crypto.subtle.importKey("raw", rawKey() as Uint8Array<ArrayBuffer>, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]));
   const enc = new TextEncoder();
 
   return {
@@ -44,4 +40,4 @@ export const secretBox = perDeps((deps: Deps): SecretBox => {
       return new TextDecoder().decode(plain);
     },
   };
-});
+}

@@ -6,7 +6,6 @@
 import { createHmac } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { perDeps, type Deps } from "../deps.ts";
 
 export const KEY_FILE = "secret.key";
 
@@ -18,6 +17,9 @@ const DERIVATION = {
   "webhook-secrets": null,
   "contacts-cursor": "dealgraph contacts cursor v1",
 } as const;
+
+/** The box's purpose name predates it serving more than webhooks; it stays, so what is sealed still opens. */
+export const SECRET_BOX_PURPOSE = "webhook-secrets" satisfies KeyPurpose;
 
 export type KeyPurpose = keyof typeof DERIVATION;
 
@@ -49,20 +51,27 @@ function loadOrCreateKeyFile(dataDir: string): Uint8Array {
   }
 }
 
-/** The server key itself: read (or made) once per Deps. */
-const masterKey = perDeps((deps: Deps): Uint8Array => {
-  if (deps.config.secretKey) return decodeKey(deps.config.secretKey, "DEALGRAPH_SECRET_KEY");
-  const file = deps.db.$client.filename;
-  if (file === ":memory:" || file === "") return crypto.getRandomValues(new Uint8Array(32));
-  const key = loadOrCreateKeyFile(deps.config.dataDir);
-  const path = join(deps.config.dataDir, KEY_FILE);
-  if ((statSync(path).mode & 0o077) !== 0) deps.log.warn("the server's secret key file is readable by others", { path, fix: `chmod 600 ${path}` });
-  return key;
-});
+export type ServerKeySource = {
+  /** DEALGRAPH_SECRET_KEY, when set. */
+  secretKey: string | null | undefined;
+  dataDir: string;
+  /** An in-memory database dies with its process: its key does too (no file is written). */
+  ephemeral: boolean;
+  warn(message: string, fields: Record<string, unknown>): void;
+};
 
-/** The 32-byte key for one purpose. */
-export function serverKey(deps: Deps, purpose: KeyPurpose): Uint8Array {
+/** The server key itself. */
+export function loadServerKey(source: ServerKeySource): Uint8Array {
+  if (source.secretKey) return decodeKey(source.secretKey, "DEALGRAPH_SECRET_KEY");
+  if (source.ephemeral) return crypto.getRandomValues(new Uint8Array(32));
+  const key = loadOrCreateKeyFile(source.dataDir);
+  const path = join(source.dataDir, KEY_FILE);
+  if ((statSync(path).mode & 0o077) !== 0) source.warn("the server's secret key file is readable by others", { path, fix: `chmod 600 ${path}` });
+  return key;
+}
+
+/** The 32-byte key for one purpose, derived from the server key. */
+export function purposeKey(master: Uint8Array, purpose: KeyPurpose): Uint8Array {
   const label = DERIVATION[purpose];
-  const key = masterKey(deps);
-  return label === null ? key : new Uint8Array(createHmac("sha256", key).update(label).digest());
+  return label === null ? master : new Uint8Array(createHmac("sha256", master).update(label).digest());
 }

@@ -7,7 +7,7 @@ import { expect } from "bun:test";
 import type { Server } from "bun";
 import type { Deps } from "../../src/deps.ts";
 import type { OutboundOverrides } from "../../src/lib/safe-fetch.ts";
-import { actionHandlers } from "../../src/modules/actions/registry.ts";
+import { runHandlers } from "../../jobs/index.ts";
 import { startRunner } from "../../src/modules/actions/runner.ts";
 import { createTestApp } from "./app.ts";
 import { LEDGERLY_DECK, pdfDeck } from "./decks.ts";
@@ -374,7 +374,7 @@ export async function documentHostApp(families: Family[], opts: Parameters<typeo
     verify: (dealId: string, body: unknown, key = f.keys.write.secret) => t.request("POST", `/api/v1/deals/${dealId}/verification`, { key, body }),
     /** Runs everything the runner can take now (wait steps included), then stops it. */
     async run() {
-      const runner = startRunner(t.deps, actionHandlers(t.deps), { pollMs: 60_000 });
+      const runner = startRunner(t.deps, runHandlers(t.deps), { pollMs: 60_000 });
       runner.pump();
       await runner.idle();
       await runner.stop();

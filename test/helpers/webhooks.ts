@@ -55,22 +55,12 @@ export const TEST_KIND = { kind: "test_hook_analysis", eventPrefix: "deal.analys
 /** Runs one action of the test kind to its end, which writes one outbox event. Returns the run. */
 export function finishRun(t: TestApp, f: Fixture, opts: { org?: "acme" | "globex"; outcome?: "succeeded" | "failed"; subject?: string } = {}) {
   const actions = actionsService(t.deps);
-  if (!tryKind(t)) actions.register(TEST_KIND);
   const secret = opts.org === "globex" ? f.keys.otherOrgWrite.secret : f.keys.write.secret;
   const subject = opts.subject ?? crypto.randomUUID();
-  const { run } = t.deps.db.transaction(() => actions.dispatch(principalOf(t.deps, secret), TEST_KIND.kind, subject, {}));
+  const { run } = t.deps.db.transaction(() => actions.dispatch(principalOf(t.deps, secret), TEST_KIND, subject, {}));
   actions.start(run.id);
   const done = opts.outcome === "failed" ? actions.fail(run.id, "it broke") : actions.succeed(run.id);
   return done!;
-}
-
-function tryKind(t: TestApp): boolean {
-  try {
-    actionsService(t.deps).kindOf(TEST_KIND.kind);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export const outboxEventOf = (t: TestApp, runId: string) =>

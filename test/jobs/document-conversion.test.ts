@@ -131,7 +131,7 @@ describe("document-conversion job", () => {
     const unmarked = workDir(root, null);
     utimesSync(unmarked, minutesAgo(20), minutesAgo(20));
     // This process's pid, but another start time: the pid now belongs to someone else.
-    const reused = workDir(root, { owner_start: "1" });
+    workDir(root, { owner_start: "1" });
     const result = await job.runOnce(t.deps);
     expect(result).toEqual({ conversions_removed: 3, processes_killed: 2, uploads_removed: 0 });
     expect(await gone(stuckProcess.shell, stuckProcess.helper)).toBe(true);

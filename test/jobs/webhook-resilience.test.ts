@@ -12,7 +12,7 @@ import { createDispatcher } from "../../src/modules/webhooks/webhooks.delivery.t
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { TestClock } from "../helpers/clock.ts";
 import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
-import { driveSchedule, finishRun, ledger, register, startReceiver, verifies, type Receiver, type Received } from "../helpers/webhooks.ts";
+import { driveSchedule, finishRun, ledger, register, startReceiver, verifies, type Receiver } from "../helpers/webhooks.ts";
 
 let t: TestApp;
 let f: Fixture;

@@ -9,7 +9,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { cli, tempDataDir } from "../helpers/cli.ts";
-import { startReceiver, verifies, type Receiver, type Received } from "../helpers/webhooks.ts";
+import { startReceiver, verifies, type Receiver } from "../helpers/webhooks.ts";
 
 const REPO = join(import.meta.dir, "../..");
 const children: Subprocess[] = [];

@@ -5,7 +5,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { webhookDelivery } from "../../jobs/webhook-delivery.ts";
 import { newId } from "../../src/lib/ids.ts";
-import { secretBox } from "../../src/modules/webhooks/webhooks.secrets.ts";
 import { setWebhookResolver } from "../../src/modules/webhooks/webhooks.service.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
@@ -52,7 +51,7 @@ function setup(env: Record<string, string> = {}) {
 /** An endpoint written past registration's checks (as if the rules or the network had changed since). */
 async function insertEndpoint(url: string): Promise<string> {
   const id = newId();
-  const sealed = await secretBox(t.deps).encrypt("whsec_" + Buffer.alloc(32, 7).toString("base64"), id);
+  const sealed = await t.deps.secrets.box.encrypt("whsec_" + Buffer.alloc(32, 7).toString("base64"), id);
   t.deps.db.$client
     .query("INSERT INTO webhook_endpoints (id, org_id, url, description, secret_enc, created_at) VALUES (?, ?, ?, '', ?, ?)")
     .run(id, f.orgs.acme.id, url, sealed, t.clock.now().toISOString());

@@ -6,7 +6,11 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { applyMigrations, migrationStatus } from "../../src/db/migrate.ts";
 import { databasePath, openDataDir } from "../../src/db/open.ts";
+import { dataSteps } from "../../migrations/data-steps.ts";
 import { migrations } from "../../migrations/index.ts";
+
+// The SQL migrations, then the one-time data steps recorded beside them.
+const ALL_TAGS = [...migrations.map((m) => m.tag), ...dataSteps.map((s) => s.tag)];
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -16,7 +20,7 @@ test("a data dir opens with WAL, a busy timeout and foreign keys, migrated once"
   dirs.push(dir);
   const config = { ...loadConfig({}), dataDir: join(dir, "nested", "data"), busyTimeoutMs: 1234 };
   const first = openDataDir(config);
-  expect(first.migrated).toEqual(migrations.map((m) => m.tag));
+  expect(first.migrated).toEqual(ALL_TAGS);
   const sqlite = first.db.$client;
   expect(sqlite.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()?.journal_mode).toBe("wal");
   expect(sqlite.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()?.timeout).toBe(1234);
@@ -28,7 +32,7 @@ test("a data dir opens with WAL, a busy timeout and foreign keys, migrated once"
   sqlite.close();
   const second = openDataDir(config);
   expect(second.migrated).toEqual([]);
-  expect(migrationStatus(second.db.$client)).toEqual({ applied: migrations.length, expected: migrations.length, pending: [] });
+  expect(migrationStatus(second.db.$client)).toEqual({ applied: ALL_TAGS.length, expected: ALL_TAGS.length, pending: [] });
   second.db.$client.close();
   expect(databasePath(config.dataDir)).toBe(join(dir, "nested", "data", "dealgraph.db"));
 });
@@ -41,7 +45,7 @@ test("two connections migrating one file at once apply each migration exactly on
   a.exec("PRAGMA busy_timeout = 2000");
   b.exec("PRAGMA busy_timeout = 2000");
   const applied = [...applyMigrations(a), ...applyMigrations(b)];
-  expect(applied).toEqual(migrations.map((m) => m.tag));
+  expect(applied).toEqual(ALL_TAGS);
   a.close();
   b.close();
 });

@@ -8,8 +8,7 @@ import { join } from "node:path";
 import { decodeCursor, encodeCursor } from "../../src/http/paging.ts";
 import { createDeps } from "../../src/deps.ts";
 import { silentLog } from "../../src/lib/log.ts";
-import { KEY_FILE, serverKey } from "../../src/lib/server-key.ts";
-import { secretBox } from "../../src/modules/webhooks/webhooks.secrets.ts";
+import { KEY_FILE } from "../../src/lib/server-key.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
 let t: TestApp;
@@ -30,27 +29,27 @@ test("a key file of before: webhook secrets sealed under it and contacts cursors
   t = createTestApp({ file: true });
   writeFileSync(join(t.dataDir!, KEY_FILE), KEY.toString("base64") + "\n", { mode: 0o600 });
   const sealed = await sealedTheOldWay(KEY, "whsec_old", "endpoint-1");
-  expect(await secretBox(t.deps).decrypt(sealed, "endpoint-1")).toBe("whsec_old");
+  expect(await t.deps.secrets.box.decrypt(sealed, "endpoint-1")).toBe("whsec_old");
   const oldCursorKey = createHmac("sha256", KEY).update("dealgraph contacts cursor v1").digest();
   const cursor = encodeCursor(42, oldCursorKey, "user-1");
-  expect(decodeCursor(cursor, serverKey(t.deps, "contacts-cursor"), "user-1")).toBe(42);
+  expect(decodeCursor(cursor, t.deps.secrets.key("contacts-cursor"), "user-1")).toBe(42);
 });
 
 test("each purpose its own key; the same keys after a restart; the file made 0600 on first use", () => {
   t = createTestApp({ file: true });
-  const cursorKey = serverKey(t.deps, "contacts-cursor");
-  const webhookKey = serverKey(t.deps, "webhook-secrets");
+  const cursorKey = t.deps.secrets.key("contacts-cursor");
+  const webhookKey = t.deps.secrets.key("webhook-secrets");
   expect(Buffer.from(cursorKey).equals(Buffer.from(webhookKey))).toBe(false);
   const path = join(t.dataDir!, KEY_FILE);
   expect(statSync(path).mode & 0o777).toBe(0o600);
   expect(Buffer.from(readFileSync(path, "utf8").trim(), "base64").equals(Buffer.from(webhookKey))).toBe(true);
   const restarted = createDeps({ db: t.deps.db, config: t.deps.config, log: silentLog });
-  expect(Buffer.from(serverKey(restarted, "contacts-cursor")).equals(Buffer.from(cursorKey))).toBe(true);
+  expect(Buffer.from(restarted.secrets.key("contacts-cursor")).equals(Buffer.from(cursorKey))).toBe(true);
 });
 
 test("DEALGRAPH_SECRET_KEY is the key when set (no file is made)", () => {
   t = createTestApp({ file: true, env: { DEALGRAPH_SECRET_KEY: KEY.toString("base64") } });
-  expect(Buffer.from(serverKey(t.deps, "webhook-secrets")).equals(KEY)).toBe(true);
-  expect(Buffer.from(serverKey(t.deps, "contacts-cursor")).equals(createHmac("sha256", KEY).update("dealgraph contacts cursor v1").digest())).toBe(true);
+  expect(Buffer.from(t.deps.secrets.key("webhook-secrets")).equals(KEY)).toBe(true);
+  expect(Buffer.from(t.deps.secrets.key("contacts-cursor")).equals(createHmac("sha256", KEY).update("dealgraph contacts cursor v1").digest())).toBe(true);
   expect(() => statSync(join(t.dataDir!, KEY_FILE))).toThrow();
 });

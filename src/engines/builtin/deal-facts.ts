@@ -1,8 +1,8 @@
 // Structured facts from deal material: the company, the round and the team. Each fact is read from
 // the statements that carry it (the company's own name on its cover or site, "based in", "founded
 // in", the raise); what nothing states stays null, never a default.
-import { websiteHost } from "../../modules/deals/deals.submit-url.ts";
-import { sectorsIn } from "../../modules/network/network.thesis.ts";
+import { websiteHost } from "../../lib/hosts.ts";
+import { sectorsIn } from "../../lib/sectors.ts";
 import type { DealEngineInput, DealFacts, SourcePage } from "../deal-engine.ts";
 import { companyRound, fundSize, type CompanyRound, type FundSize } from "./deal-round.ts";
 import { extractTeam } from "./deal-team.ts";

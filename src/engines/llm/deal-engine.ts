@@ -4,7 +4,7 @@
 // checked, scores clamped, and every quote must really occur in the page it cites. A section whose
 // quotes all vanish loses its score (no unsupported scores). An unreachable model or a wrong
 // answer fails the run with the precise reason, never a made-up result or a silent fallback.
-import { RunError } from "../../modules/actions/runner.ts";
+import { RunError } from "../../lib/run-error.ts";
 import { moneyIn, statedFigures } from "../builtin/deal-money.ts";
 import { COMPANY_SECTIONS, FUND_SECTIONS, type DealAnalysis, type DealEngine, type DealEngineInput, type DealFacts, type Evidence, type Section, type SourcePage } from "../deal-engine.ts";
 import { LlmError, llmClient, type LlmClient, type LlmConfig } from "./client.ts";

@@ -21,7 +21,7 @@ export function runEvents(deps: Deps, principal: Principal, run: Run, headers: R
         stream.send({ event: "progress", data: payload });
       }
       if (terminal(r)) {
-        stream.send({ event: "done", data: { status: r.status, result_url: actions.resultUrl(r) } });
+        stream.send({ event: "done", data: { status: r.status, result_url: r.resultUrl } });
         stream.close();
       }
     };

@@ -23,6 +23,8 @@ export type Run = {
   userId: string;
   keyId: string | null;
   kind: string;
+  eventPrefix: string;
+  resultUrl: string;
   subjectId: string;
   status: RunStatus;
   progress: Progress | null;
@@ -38,7 +40,7 @@ export type Run = {
 
 type RunRow = Omit<Run, "progress" | "input"> & { progress: string | null; input: string };
 
-const COLUMNS = `id, org_id AS orgId, user_id AS userId, key_id AS keyId, kind, subject_id AS subjectId, status, progress, error, input,
+const COLUMNS = `id, org_id AS orgId, user_id AS userId, key_id AS keyId, kind, event_prefix AS eventPrefix, result_url AS resultUrl, subject_id AS subjectId, status, progress, error, input,
   waiting_for AS waitingFor, attempts, heartbeat_at AS heartbeatAt, created_at AS createdAt, started_at AS startedAt, finished_at AS finishedAt`;
 
 const parse = (row: RunRow | null | undefined): Run | null =>
@@ -63,15 +65,14 @@ export function statusView(run: Run, asOf: Date) {
 export const actionsService = perDeps((deps: Deps) => {
   const { db, clock, bus } = deps;
   const sqlite = db.$client;
-  const kinds = new Map<string, ActionKind>();
 
   const byId = sqlite.query<RunRow, [string]>(`SELECT ${COLUMNS} FROM action_runs WHERE id = ?`);
   const latestForSubject = sqlite.query<RunRow, [string, string]>(
     `SELECT ${COLUMNS} FROM action_runs WHERE subject_id = ? AND org_id = ? ORDER BY created_at DESC, id DESC LIMIT 1`,
   );
   const insert = sqlite.query(
-    `INSERT INTO action_runs (id, org_id, user_id, key_id, kind, subject_id, status, input, created_at)
-     VALUES ($id, $org, $user, $key, $kind, $subject, 'queued', $input, $now)`,
+    `INSERT INTO action_runs (id, org_id, user_id, key_id, kind, event_prefix, result_url, subject_id, status, input, created_at)
+     VALUES ($id, $org, $user, $key, $kind, $eventPrefix, $resultUrl, $subject, 'queued', $input, $now)`,
   );
   const claim = sqlite.query<RunRow, { id: string; now: string }>(
     `UPDATE action_runs SET status = 'running', started_at = $now, heartbeat_at = $now, attempts = attempts + 1,
@@ -116,23 +117,12 @@ export const actionsService = perDeps((deps: Deps) => {
     `INSERT INTO outbox_events (id, org_id, event, entity_id, result_url, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
 
-  function register(kind: ActionKind) {
-    kinds.set(kind.kind, kind);
-  }
-
-  function kindOf(kind: string): ActionKind {
-    const k = kinds.get(kind);
-    if (!k) throw new Error(`No action kind ${kind} is registered`);
-    return k;
-  }
-
   /**
    * Queues a run and charges the key's actions budget, in the caller's transaction (so whatever
    * the caller writes with it, and the charge, stand or fall together). Returns the run and the
    * X-Actions-* headers for the 202; throws the 429 when the budget is spent.
    */
-  function dispatch(principal: Principal, kind: string, subjectId: string, input: Record<string, unknown>) {
-    kindOf(kind);
+  function dispatch(principal: Principal, kind: ActionKind, subjectId: string, input: Record<string, unknown>) {
     const headers = chargeAction(deps, principal);
     const id = newId();
     insert.run({
@@ -140,7 +130,9 @@ export const actionsService = perDeps((deps: Deps) => {
       org: principal.orgId,
       user: principal.userId,
       key: principal.keyId,
-      kind,
+      kind: kind.kind,
+      eventPrefix: kind.eventPrefix,
+      resultUrl: kind.resultUrl(subjectId),
       subject: subjectId,
       input: JSON.stringify(input),
       now: clock.now().toISOString(),
@@ -182,8 +174,7 @@ export const actionsService = perDeps((deps: Deps) => {
     const run = sqlite.transaction(() => {
       const done = parse(finish.get({ id: runId, status, error, now, from }));
       if (!done) return null;
-      const k = kindOf(done.kind);
-      addEvent.run(newId(), done.orgId, `${k.eventPrefix}.${status === "succeeded" ? "completed" : "failed"}`, done.subjectId, k.resultUrl(done.subjectId), done.id, now);
+      addEvent.run(newId(), done.orgId, `${done.eventPrefix}.${status === "succeeded" ? "completed" : "failed"}`, done.subjectId, done.resultUrl, done.id, now);
       return done;
     })();
     if (run) bus.publish(runTopic(runId), run);
@@ -227,9 +218,5 @@ export const actionsService = perDeps((deps: Deps) => {
   const succeed = (runId: string) => terminate(runId, "succeeded", null);
   const fail = (runId: string, error: string, from: RunStatus = "running") => terminate(runId, "failed", error, from);
 
-  function resultUrl(run: Run): string {
-    return kindOf(run.kind).resultUrl(run.subjectId);
-  }
-
-  return { register, kindOf, dispatch, get, latestFor, start, progress, heartbeat, succeed, fail, resultUrl, dueWaitSteps, claimWaitStep, endWaitStep, resume };
+  return { dispatch, get, latestFor, start, progress, heartbeat, succeed, fail, dueWaitSteps, claimWaitStep, endWaitStep, resume };
 });

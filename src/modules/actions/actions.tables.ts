@@ -13,6 +13,10 @@ export const actionRuns = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     keyId: text("key_id"),
     kind: text("kind").notNull(),
+    // Set by the module that dispatched the run, so the engine names its webhook events
+    // (`<event_prefix>.completed|failed`) and result without knowing any kind.
+    eventPrefix: text("event_prefix").notNull().default(""),
+    resultUrl: text("result_url").notNull().default(""),
     // The resource the run produces or updates (a deal, a founder analysis, a research run).
     subjectId: text("subject_id").notNull(),
     status: text("status", { enum: ["queued", "running", "succeeded", "failed"] }).notNull(),

@@ -4,10 +4,9 @@
 // outside (waiting_for) is not started; its kind's wait step, if any, is taken once while it stays
 // queued, within the same concurrency (the stale-run sweep fails it after 24 hours of waiting).
 import type { Deps } from "../../deps.ts";
+import { RunError } from "../../lib/run-error.ts";
 import { actionsService, RUN_QUEUED_TOPIC, type Progress, type Run } from "./actions.service.ts";
 
-/** A failure whose message is meant for the client (it becomes the run's `error`). */
-export class RunError extends Error {}
 
 export type RunContext = {
   run: Run;
@@ -26,6 +25,9 @@ export type RunContext = {
 export type WaitStep = (ctx: { run: Run; deps: Deps; signal: AbortSignal }) => Promise<{ resume: boolean; patch?: Record<string, unknown> }>;
 
 export type Handler = ((ctx: RunContext) => Promise<void>) & { waitStep?: WaitStep };
+
+/** What a module hands the runner: its action kinds, each with its handler. */
+export type RunHandlers = [kind: string, handler: Handler][];
 
 export const MAX_ATTEMPTS = 2;
 

@@ -10,7 +10,7 @@ import { SafeFetchError } from "../../lib/safe-fetch.ts";
 import { adoptBlob, tempDir } from "../../lib/blobs.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Run } from "../actions/actions.service.ts";
-import { RunError } from "../actions/runner.ts";
+import { RunError } from "../../lib/run-error.ts";
 import { ConversionError, conversionRoot } from "../../documents/convert.ts";
 import { extractPages, ExtractionError } from "../../documents/extract.ts";
 import { CONTENT_TYPES } from "../../documents/file-type.ts";
@@ -18,7 +18,6 @@ import { fetchHostedDocument, type FetchContext, type HostedDocument } from "../
 import { VerificationPending, type Credentials } from "../../documents/hosts.gates.ts";
 import { HostSession, type StoredCookie } from "../../documents/hosts.session.ts";
 import { HostError, recognizeHost, type HostedLink } from "../../documents/hosts.ts";
-import { secretBox } from "../../lib/secret-box.ts";
 import { describeFetchFailure } from "./deals.website.ts";
 
 /** What a document-link run keeps while it waits for an email verification (in its input, under `gate`). */
@@ -46,7 +45,7 @@ const verificationContext = (runId: string) => `deal-document-verification:${run
 /** A browser-like session for one run's visit to the host, with the cookies it kept while waiting. */
 export async function linkContext(deps: Deps, run: Pick<Run, "id" | "input">, signal?: AbortSignal): Promise<FetchContext & { verificationUrl: string | null }> {
   const input = run.input as LinkInput;
-  const box = secretBox(deps);
+  const box = deps.secrets.box;
   const cookies: StoredCookie[] = input.gate?.cookies_sealed ? JSON.parse(await box.decrypt(input.gate.cookies_sealed, cookieContext(run.id))) : [];
   const credentials: Credentials = {
     email: input.document_email ?? null,
@@ -68,12 +67,12 @@ export async function linkContext(deps: Deps, run: Pick<Run, "id" | "input">, si
 
 /** The verification link opens the document once followed: kept sealed like the password. */
 export async function sealVerificationUrl(deps: Deps, runId: string, url: string): Promise<string> {
-  return secretBox(deps).encrypt(url, verificationContext(runId));
+  return deps.secrets.box.encrypt(url, verificationContext(runId));
 }
 
 /** The host's cookies, sealed for the run's input (they open the document: as secret as a password). */
 export async function sealCookies(deps: Deps, runId: string, session: HostSession): Promise<string> {
-  return secretBox(deps).encrypt(JSON.stringify(session.cookies()), cookieContext(runId));
+  return deps.secrets.box.encrypt(JSON.stringify(session.cookies()), cookieContext(runId));
 }
 
 /** A failure of the visit, in the words the run's `error` uses. */

@@ -65,7 +65,6 @@ const LIST_COLUMNS = "d.id, d.company_name, d.domain, d.website, d.kind, d.stage
 export const dealsService = perDeps((deps: Deps) => {
   const sqlite = deps.db.$client;
   const actions = actionsService(deps);
-  actions.register(DEAL_ANALYSIS);
 
   const byId = sqlite.query<DealRow, { org: string; id: string }>(`SELECT d.* FROM deals d WHERE d.id = $id AND d.org_id = $org`);
   const activeForTarget = sqlite.query<{ id: string; waiting_for: string | null }, { org: string; target: string }>(
@@ -224,7 +223,7 @@ export const dealsService = perDeps((deps: Deps) => {
           )
           .run(id, principal.orgId, principal.userId, deal.companyName, deal.domain ?? null, deal.website ?? null, deal.kind, deal.source, deal.targetKey, deal.documentUrl ?? null, now, now);
         withDocuments(id);
-        const { run, headers } = actions.dispatch(principal, DEAL_ANALYSIS.kind, id, input);
+        const { run, headers } = actions.dispatch(principal, DEAL_ANALYSIS, id, input);
         if (opts.waitingFor) sqlite.query("UPDATE action_runs SET waiting_for = ? WHERE id = ?").run(opts.waitingFor, run.id);
         adoptAll(opts.files ?? [], adopted);
         return { dealId: id, run, headers };
@@ -264,7 +263,7 @@ export const dealsService = perDeps((deps: Deps) => {
           insert.run(id, principal.orgId, deal.id, f.filename, f.folder, f.category, f.contentType, f.size, f.sha256, now);
           return id;
         });
-        const { run, headers } = actions.dispatch(principal, DEAL_ANALYSIS.kind, deal.id, { data_room: true, documents: ids });
+        const { run, headers } = actions.dispatch(principal, DEAL_ANALYSIS, deal.id, { data_room: true, documents: ids });
         adoptAll(files, adopted); // last, so a refused dispatch never touched the store
         return { dealId: deal.id, run, headers, documentIds: ids };
       })();

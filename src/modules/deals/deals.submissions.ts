@@ -5,11 +5,11 @@ import type { Deps } from "../../deps.ts";
 import type { Principal } from "../identity/auth.macro.ts";
 import { invalid } from "../../http/errors.ts";
 import { recognizeHost } from "../../documents/hosts.ts";
-import { secretBox } from "../../lib/secret-box.ts";
 import { PASSWORD_CONTEXT } from "./deals.document-link.ts";
 import type { AnalyzeBody } from "./deals.model.ts";
 import { dealsService, nameTarget } from "./deals.service.ts";
-import { checkSubmittedUrl, hostTarget, normalizedHost } from "./deals.submit-url.ts";
+import { normalizedHost } from "../../lib/hosts.ts";
+import { checkSubmittedUrl, hostTarget } from "./deals.submit-url.ts";
 
 export type DealUrlSubmission = typeof AnalyzeBody.static;
 
@@ -51,7 +51,7 @@ export async function submitDealUrl(deps: Deps, principal: Principal, body: Deal
   // DocSend-style gates verify the viewer's email; that completes outside this server, so the
   // run waits (queued, waiting_for) instead of pretending, and fails after 24 hours without it.
   const waits = link.family === "docsend" && body.document_email !== undefined;
-  const sealed = body.document_password ? await secretBox(deps).encrypt(body.document_password, PASSWORD_CONTEXT) : null;
+  const sealed = body.document_password ? await deps.secrets.box.encrypt(body.document_password, PASSWORD_CONTEXT) : null;
   const accepted = deals.submit(
     principal,
     { companyName, kind: "company", source: "document", targetKey: companyName ? nameTarget(companyName) : `url:${url.toString()}`, documentUrl: url.toString() },

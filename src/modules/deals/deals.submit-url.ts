@@ -3,6 +3,7 @@
 // run fetches them.
 import ipaddr from "ipaddr.js";
 import { invalid } from "../../http/errors.ts";
+import { normalizedHost } from "../../lib/hosts.ts";
 import { isAllowedAddress, parseNumericIPv4 } from "../../lib/safe-fetch.ts";
 
 export function checkSubmittedUrl(field: string, raw: string, allowPrivate: boolean): URL {
@@ -21,31 +22,6 @@ export function checkSubmittedUrl(field: string, raw: string, allowPrivate: bool
   }
   if (!literal && !host.includes(".") && !allowPrivate) throw invalid(["body", field], "The URL must have a public host name", "value_error");
   return url;
-}
-
-/**
- * The host a website is known by: lower-cased, without the trailing dot of a fully qualified name
- * ("acme.example." is acme.example) and without a leading "www."; an IP literal as it is.
- */
-export function normalizedHost(url: URL): string {
-  const host = url.hostname.toLowerCase();
-  // The URL parser has already written any IPv4 form (decimal, octal, short) as a dotted quad.
-  if (host.startsWith("[") || /^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return host;
-  return host.replace(/\.+$/, "").replace(/^www\./, "");
-}
-
-/**
- * The normalized host (as normalizedHost) of a website written as a URL or a bare host name
- * ("https://www.acme.com/", "acme.com/about", "Acme.COM."); null when it is neither.
- */
-export function websiteHost(website: string | null | undefined): string | null {
-  const raw = website?.trim();
-  if (!raw) return null;
-  try {
-    return normalizedHost(new URL(/^https?:\/\//i.test(raw) ? raw : `https://${raw}`)) || null;
-  } catch {
-    return null;
-  }
 }
 
 /** The "same target" key of a website (CONTRACT.md): its normalized host. */

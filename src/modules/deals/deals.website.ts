@@ -4,7 +4,7 @@
 import type { Deps } from "../../deps.ts";
 import type { SourcePage } from "../../engines/deal-engine.ts";
 import { safeFetch, SafeFetchError } from "../../lib/safe-fetch.ts";
-import { RunError } from "../actions/runner.ts";
+import { RunError } from "../../lib/run-error.ts";
 import { htmlTitle, htmlToText, interestingLinks } from "../../documents/html-text.ts";
 
 const PAGE_BYTES = 2 * 1024 * 1024;

@@ -8,7 +8,9 @@
 import { perDeps, type Deps } from "../../deps.ts";
 import type { Principal } from "../identity/auth.macro.ts";
 import type { DealEvidence, FounderEvidence, MatchedPerson, Mention, Namesake, SourceRef, WarmPath } from "../../engines/founder-engine.ts";
-import { linkedinUrl, nameKey, normalizeDomain, normalizeLinkedin } from "../network/network.identity.ts";
+import { normalizeDomain } from "../../lib/hosts.ts";
+import { nameKey } from "../../lib/names.ts";
+import { linkedinUrl, normalizeLinkedin } from "../network/network.identity.ts";
 import { networkService } from "../network/network.service.ts";
 import { companyIdentity } from "./founders.input.ts";
 import { readGithub } from "./founders.github.ts";

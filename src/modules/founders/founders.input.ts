@@ -3,7 +3,8 @@
 // Also the founder key of the org-wide dedupe: the normalised LinkedIn URL, else the GitHub URL,
 // else the name with the company.
 import { invalid, type ApiError } from "../../http/errors.ts";
-import { nameKey, normalizeLinkedin } from "../network/network.identity.ts";
+import { nameKey } from "../../lib/names.ts";
+import { normalizeLinkedin } from "../network/network.identity.ts";
 
 export const LIMITS = { name: 200, company: 200, url: 2048 } as const;
 

@@ -44,7 +44,6 @@ export type FounderView = "summary" | "full";
 export const foundersService = perDeps((deps: Deps) => {
   const sqlite = deps.db.$client;
   const actions = actionsService(deps);
-  actions.register(FOUNDER_ANALYSIS);
   const asOf = () => deps.clock.now().toISOString();
 
   const byId = sqlite.query<FounderRow, { org: string; id: string }>("SELECT * FROM founder_analyses WHERE id = $id AND org_id = $org");
@@ -108,12 +107,12 @@ export const foundersService = perDeps((deps: Deps) => {
           const last = actions.latestFor(principal.orgId, found.id);
           if (last && last.status !== "failed") return { body: accepted(found.id, last.status, true), headers: currentActionHeaders(principal) };
           refresh.run({ id: found.id, name: req.name, li: req.linkedinUrl, gh: req.githubUrl, company: req.company, now });
-          const { run, headers } = actions.dispatch(principal, FOUNDER_ANALYSIS.kind, found.id, runInput(req));
+          const { run, headers } = actions.dispatch(principal, FOUNDER_ANALYSIS, found.id, runInput(req));
           return { body: accepted(found.id, run.status, false), headers };
         }
         const id = newId();
         insert.run({ id, org: principal.orgId, by: principal.userId, key: req.founderKey, name: req.name, li: req.linkedinUrl, gh: req.githubUrl, company: req.company, now });
-        const { run, headers } = actions.dispatch(principal, FOUNDER_ANALYSIS.kind, id, runInput(req));
+        const { run, headers } = actions.dispatch(principal, FOUNDER_ANALYSIS, id, runInput(req));
         return { body: accepted(id, run.status, false), headers };
       })
       .immediate();

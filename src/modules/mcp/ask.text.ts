@@ -1,7 +1,7 @@
 // Reading a partner's question as text: normalising it (quotes and apostrophes, contractions,
 // possessives, URLs read as their domains), folding for comparison, the runs of words that may
 // name something, and figures written for people.
-import { websiteHost } from "../deals/deals.submit-url.ts";
+import { websiteHost } from "../../lib/hosts.ts";
 
 /** Lower case, accents off, punctuation to spaces: "Échelle's ARR?" -> "echelle s arr". */
 export function fold(text: string): string {

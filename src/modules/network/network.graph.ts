@@ -7,7 +7,8 @@ import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../http/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { users } from "../identity/orgs.tables.ts";
-import { employerDomain, nameKey, normalizeEmail, normalizeLinkedin } from "./network.identity.ts";
+import { nameKey } from "../../lib/names.ts";
+import { employerDomain, normalizeEmail, normalizeLinkedin } from "./network.identity.ts";
 import { addTouch, type Aggregates, type Direction } from "./network.scoring.ts";
 import { interactionPeople, interactions, personEmails, persons, relationships, touches } from "./network.tables.ts";
 

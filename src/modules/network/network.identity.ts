@@ -19,13 +19,6 @@ export function employerDomain(email: string): string | null {
   return FREE_MAIL.has(domain) ? null : domain;
 }
 
-/** `https://www.Acme.com/about` -> `acme.com`; null when it is not a domain. */
-export function normalizeDomain(raw: string | null | undefined): string | null {
-  let d = raw?.trim().toLowerCase();
-  if (!d) return null;
-  d = d.replace(/^[a-z]+:\/\//, "").replace(/[/?#].*$/, "").replace(/:\d+$/, "").replace(/^www\./, "").replace(/\.$/, "");
-  return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(d) ? d : null;
-}
 
 const LINKEDIN_PROFILE = /^(?:https?:\/\/)?(?:[a-z]{1,3}\.)?linkedin\.com\/(?:in|pub)\/([^/?#\s]+)/i;
 
@@ -54,12 +47,6 @@ export function normalizeLinkedin(raw: string | null | undefined): string | null
 
 /** Display form of a stored LinkedIn id. */
 export const linkedinUrl = (normalized: string | null) => (normalized ? `https://www.${normalized}` : null);
-
-/** Case- and space-insensitive name key: "  Jane   DOE " -> "jane doe". */
-export function nameKey(raw: string | null | undefined): string | null {
-  const n = raw?.normalize("NFKC").trim().replace(/\s+/g, " ").toLowerCase();
-  return n ? n : null;
-}
 
 // The local part of an automated sender: one of these words, alone or as a dot/dash/underscore
 // separated part (`no_reply`, `calendar-notification`, `jira.notifications`, `bounces+123`).

@@ -8,6 +8,8 @@
 // them stops sharing (network.reach.ts), and the next run recomputes it from what is still shared.
 import type { Deps } from "../../deps.ts";
 import { newId } from "../../lib/ids.ts";
+import { dealsService } from "../deals/deals.service.ts";
+import { portfolioService } from "../portfolio/portfolio.service.ts";
 import { PATH_COLUMNS, scorePath, type PathRow } from "./network.paths.ts";
 import { contactReason, dealOf, founderReason, indexBook, isHeldCompany, proxyReason, sectorFit, stageFit, type BookIndex } from "./network.reach-reasons.ts";
 import { thesisFrom, type BookSource, type Thesis } from "./network.thesis.ts";
@@ -24,6 +26,15 @@ const WEIGHTS = { sector: 0.45, stage: 0.15, proxy: 0.25, contact: 0.15 };
 
 type CoContact = { candidate: string; shared: number; meetings: number; last_shared: string; via: string };
 type PersonRow = { id: string; display_name: string | null; title: string | null; company: string | null; domain: string | null; linkedin_url: string | null; location: string | null };
+
+/**
+ * The nightly reach-candidates job: every org's candidates, scored against the firm's own book as
+ * the portfolio and deals services read it (a deal not analysed yet has a null sector and round,
+ * not a guess).
+ */
+export function refreshReachCandidates(deps: Deps) {
+  return computeReachCandidates(deps, (orgId) => ({ holdings: portfolioService(deps).bookHoldings(orgId), deals: dealsService(deps).bookFacts(orgId) }));
+}
 
 export function computeReachCandidates(deps: Deps, bookSource: BookSource) {
   const sqlite = deps.db.$client;

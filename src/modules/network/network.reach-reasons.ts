@@ -1,9 +1,10 @@
 // Why a founder fits the firm, in sentences a partner can check against the firm's own records:
 // each names the facts it rests on (the holdings and deals of a sector, the round on record, the
 // proxy's figures) and says so when a fact is missing instead of guessing it.
-import { normalizeDomain } from "./network.identity.ts";
+import { normalizeDomain } from "../../lib/hosts.ts";
 import { label } from "./network.scoring.ts";
-import { sectorNoun, sectorsByMention, sectorTitle, stageIn, stageName, type BookDeal, type FirmBook, type Thesis } from "./network.thesis.ts";
+import { sectorNoun, sectorsByMention, sectorTitle, stageIn, stageName } from "../../lib/sectors.ts";
+import type { BookDeal, FirmBook, Thesis } from "./network.thesis.ts";
 
 /** Founder wording in a title. A CEO without it is a founder candidate only when the firm has their company's round on record. */
 export const FOUNDER_TITLE = /\b(co-?founder|founder|founding (ceo|cto|partner))\b/i;

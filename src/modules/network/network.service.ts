@@ -4,8 +4,9 @@ import { perDeps, type Deps } from "../../deps.ts";
 import type { Principal } from "../identity/auth.macro.ts";
 import { decodeCursor, encodeCursor } from "../../http/paging.ts";
 import { isUuid } from "../../lib/ids.ts";
-import { serverKey } from "../../lib/server-key.ts";
-import { nameKey, normalizeDomain, normalizeEmail, readLinkedin } from "./network.identity.ts";
+import { normalizeDomain } from "../../lib/hosts.ts";
+import { nameKey } from "../../lib/names.ts";
+import { normalizeEmail, readLinkedin } from "./network.identity.ts";
 import { anyPath, asContactPath, byStrength, NOT_FOUND_PATH, PATH_COLUMNS, poolParams, queryPaths, queryTopPaths, scorePath, type PathRow } from "./network.paths.ts";
 
 export type WhoKnowsInput = { domain?: string; person?: string; limit: number };
@@ -26,39 +27,8 @@ function personMatch(identifier: string): { where: string; params: Record<string
 }
 
 /** The migrations-ledger tag of the one-time name folding below. */
-export const NAME_KEY_STEP = "js:persons-name-key";
-
-/**
- * Folds the names migration 0013 could not (it lowers plain-ASCII names in SQL; SQLite's lower()
- * leaves "É" as it is). A one-time data step, recorded in the migrations ledger beside the SQL
- * migrations: every later start costs one primary-key probe of the ledger, never a scan of the
- * persons. A database busy now is tried again by the next process.
- * @returns how many persons were folded now (0 once the step is recorded)
- */
-export function backfillNameKeys(deps: Deps): number {
-  const sqlite = deps.db.$client;
-  try {
-    const recorded = sqlite.query<{ tag: string }, [string]>("SELECT tag FROM _migrations WHERE tag = ?");
-    if (recorded.get(NAME_KEY_STEP)) return 0;
-    return sqlite
-      .transaction(() => {
-        if (recorded.get(NAME_KEY_STEP)) return 0; // another process did it meanwhile
-        const rows = sqlite.query<{ id: string; display_name: string }, []>("SELECT id, display_name FROM persons WHERE name_key IS NULL AND display_name IS NOT NULL").all();
-        const set = sqlite.query("UPDATE persons SET name_key = ? WHERE id = ?");
-        for (const r of rows) set.run(nameKey(r.display_name), r.id);
-        sqlite.query("INSERT INTO _migrations (tag, applied_at) VALUES (?, ?)").run(NAME_KEY_STEP, deps.clock.now().toISOString());
-        return rows.length;
-      })
-      .immediate();
-  } catch (error) {
-    deps.log.warn("person names not yet folded for lookups; retried at the next start", { error: (error as Error).message });
-    return 0;
-  }
-}
-
 export const networkService = perDeps((deps: Deps) => {
   const now = () => deps.clock.now();
-  backfillNameKeys(deps);
 
   function whoKnows(principal: Principal, input: WhoKnowsInput) {
     const conditions = ["p.org_id = $org"];
@@ -117,7 +87,7 @@ export const networkService = perDeps((deps: Deps) => {
   // Cursors are signed under the server's key for them, made on first use; each is bound to the
   // user it was issued to.
   let signingKey: Uint8Array | null = null;
-  const cursorKey = () => (signingKey ??= serverKey(deps, "contacts-cursor"));
+  const cursorKey = () => (signingKey ??= deps.secrets.key("contacts-cursor"));
 
   /** The key user's own graph, in insertion order: new rows land after every issued cursor. */
   function contacts(principal: Principal, input: { cursor?: string; limit: number }) {

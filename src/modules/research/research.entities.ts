@@ -3,7 +3,7 @@
 // retrieval looks each one up. Only names the org's records hold are recognised: nothing is guessed.
 import type { Deps } from "../../deps.ts";
 import type { Entities } from "../../engines/research-engine.ts";
-import { normalizeDomain } from "../network/network.identity.ts";
+import { normalizeDomain } from "../../lib/hosts.ts";
 
 const fold = (s: string) => s.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
 

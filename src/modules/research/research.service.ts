@@ -53,7 +53,6 @@ function checkInput(input: StartInput): { query: string; key: string } {
 export const researchService = perDeps((deps: Deps) => {
   const sqlite = deps.db.$client;
   const actions = actionsService(deps);
-  actions.register(RESEARCH);
 
   const byKey = sqlite.query<ResearchRow, [string]>("SELECT * FROM research_runs WHERE idempotency_key = ?");
   const byId = sqlite.query<ResearchRow, [string, string]>("SELECT * FROM research_runs WHERE id = ? AND org_id = ?");
@@ -130,7 +129,7 @@ export const researchService = perDeps((deps: Deps) => {
       assertGate(principal);
       const id = newId();
       insert.run({ id, org: principal.orgId, user: principal.userId, key, query, plan: JSON.stringify({ sub_questions: subQuestions }), now: asOf() });
-      const { headers } = actions.dispatch(principal, RESEARCH.kind, id, {});
+      const { headers } = actions.dispatch(principal, RESEARCH, id, {});
       return { body: accepted(byId.get(id, principal.orgId)!, false), headers };
     }).immediate();
   }

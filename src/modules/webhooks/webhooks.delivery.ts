@@ -8,7 +8,7 @@ import { safeFetch, SafeFetchError } from "../../lib/safe-fetch.ts";
 import { actionsService, RUN_QUEUED_TOPIC, runTopic, type Run } from "../actions/actions.service.ts";
 import { newId } from "../../lib/ids.ts";
 import { classify, nextStep, parseRetryAfter } from "./webhooks.schedule.ts";
-import { signatureHeader, secretBox } from "./webhooks.secrets.ts";
+import { signatureHeader } from "./webhooks.secrets.ts";
 import { DELIVERY_COLUMNS, ENDPOINT_COLUMNS, webhookResolver, WEBHOOKS_WAKE_TOPIC, type DeliveryRow, type EndpointRow } from "./webhooks.service.ts";
 
 export type DispatcherOptions = {
@@ -37,7 +37,7 @@ export function payloadOf(d: Pick<DeliveryRow, "id" | "event" | "eventCreatedAt"
 export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}) {
   const { clock, config, log } = deps;
   const sqlite = deps.db.$client;
-  const box = secretBox(deps);
+  const box = deps.secrets.box;
   const concurrency = opts.concurrency ?? 32;
   const perEndpoint = opts.perEndpoint ?? 16;
   const timeoutMs = config.webhookTimeoutSeconds * 1000;

@@ -1,5 +1,5 @@
 // Webhook signing secrets: made and used here, kept encrypted at rest by the server's secret box
-// (src/lib/secret-box.ts). A copy of the database alone reveals no secret.
+// (deps.secrets.box). A copy of the database alone reveals no secret.
 import { createHmac } from "node:crypto";
 
 export const WEBHOOK_SECRET_PREFIX = "whsec_";
@@ -19,6 +19,3 @@ export function signatureHeader(secrets: string[], id: string, timestamp: number
   const message = `${id}.${timestamp}.${body}`;
   return secrets.map((s) => `v1,${createHmac("sha256", secretKeyBytes(s)).update(message).digest("base64")}`).join(" ");
 }
-
-// Webhook secrets are sealed by the server's secret box, shared with the other secrets kept at rest.
-export { secretBox } from "../../lib/secret-box.ts";

@@ -6,7 +6,7 @@ import { ApiError, conflict, invalid, notFound } from "../../http/errors.ts";
 import { checkPublicUrl, SafeFetchError, systemResolver, type Resolver } from "../../lib/safe-fetch.ts";
 import { isUuid, newId } from "../../lib/ids.ts";
 import { WEBHOOK_EVENTS } from "./webhooks.model.ts";
-import { newWebhookSecret, secretBox } from "./webhooks.secrets.ts";
+import { newWebhookSecret } from "./webhooks.secrets.ts";
 
 /** Published to wake the dispatcher now (a redelivery, a new outbox event). */
 export const WEBHOOKS_WAKE_TOPIC = "webhooks:wake";
@@ -109,7 +109,7 @@ export function normalizeUrl(raw: string): string {
 export const webhooksService = perDeps((deps: Deps) => {
   const { clock, config } = deps;
   const sqlite = deps.db.$client;
-  const box = secretBox(deps);
+  const box = deps.secrets.box;
 
   const liveById = sqlite.query<EndpointRow, [string, string]>(
     `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ? AND org_id = ? AND deleted_at IS NULL`,

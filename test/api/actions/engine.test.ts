@@ -5,7 +5,8 @@ import { findJob } from "../../../jobs/index.ts";
 import type { Principal } from "../../../src/modules/identity/auth.macro.ts";
 import { ApiError } from "../../../src/http/errors.ts";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
-import { RunError, startRunner, type Handler, type Runner } from "../../../src/modules/actions/runner.ts";
+import { RunError } from "../../../src/lib/run-error.ts";
+import { startRunner, type Handler, type Runner } from "../../../src/modules/actions/runner.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { principalOf, seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 
@@ -23,13 +24,12 @@ const KIND = { kind: "test_analysis", eventPrefix: "test.analysis", resultUrl: (
 function setup(env: Record<string, string> = {}) {
   t = createTestApp({ file: true, env });
   f = seedIdentity(t.deps);
-  actionsService(t.deps).register(KIND);
 }
 
 const principal = (): Principal => principalOf(t.deps, f.keys.write.secret);
 
 const dispatch = (subject: string = crypto.randomUUID(), p = principal()) =>
-  t.deps.db.transaction(() => actionsService(t.deps).dispatch(p, KIND.kind, subject, { url: "https://example.com" }));
+  t.deps.db.transaction(() => actionsService(t.deps).dispatch(p, KIND, subject, { url: "https://example.com" }));
 
 const outbox = () => t.deps.db.$client.query<{ event: string; entity_id: string; result_url: string; run_id: string }, []>("SELECT event, entity_id, result_url, run_id FROM outbox_events ORDER BY seq").all();
 const actionsUsed = () => t.deps.db.$client.query<{ n: number }, [string]>("SELECT COALESCE(SUM(actions), 0) AS n FROM key_usage WHERE key_id = ?").get(f.keys.write.id)!.n;
@@ -47,7 +47,7 @@ describe("dispatch", () => {
     setup();
     expect(() =>
       t.deps.db.transaction(() => {
-        actionsService(t.deps).dispatch(principal(), KIND.kind, "s", {});
+        actionsService(t.deps).dispatch(principal(), KIND, "s", {});
         throw new Error("the deal could not be created");
       }),
     ).toThrow();

@@ -23,14 +23,13 @@ function setup(env: Record<string, string> = {}) {
   t = createTestApp({ env });
   f = seedIdentity(t.deps);
   const actions = actionsService(t.deps);
-  actions.register(KIND);
   const principal = principalOf(t.deps, f.keys.write.secret);
   // The route shape every action's /events endpoint has; mounted here on the real app.
   t.app.get("/test/runs/:id/events", ({ params }) => runEvents(t.deps, principal, actions.get(params.id)!, {}, (r) => statusView(r, t.clock.now())));
   // The same, with the run as a route read it a moment before the stream starts.
   t.app.get("/test/read-runs/:id/events", ({ params }) => runEvents(t.deps, principal, readRuns.get(params.id)!, {}, (r) => statusView(r, t.clock.now())));
   server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => t.app.handle(req) });
-  const run = t.deps.db.transaction(() => actions.dispatch(principal, KIND.kind, "deal-9", {})).run;
+  const run = t.deps.db.transaction(() => actions.dispatch(principal, KIND, "deal-9", {})).run;
   return { actions, run };
 }
 

@@ -3,9 +3,9 @@
 // viewer page, a gate, a refusal).
 import { afterEach, describe, expect, test } from "bun:test";
 import { startRunner } from "../../../src/modules/actions/runner.ts";
-import { actionHandlers } from "../../../src/modules/actions/registry.ts";
+import { runHandlers } from "../../../jobs/index.ts";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
-import { dealAnalysisHandler } from "../../../src/modules/deals/deals.handler.ts";
+import { dealAnalysisHandler } from "../../../src/modules/deals/deals.handlers.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { LEDGERLY_DECK, pdfDeck } from "../../helpers/decks.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
@@ -30,7 +30,7 @@ async function setup(routes: Record<string, () => Response | Promise<Response>>,
 
 const analyze = (body: unknown, key = f.keys.write.secret) => t.request("POST", "/api/v1/deals/analyze", { key, body });
 async function run() {
-  const runner = startRunner(t.deps, actionHandlers(t.deps), { pollMs: 60_000 });
+  const runner = startRunner(t.deps, runHandlers(t.deps), { pollMs: 60_000 });
   runner.pump();
   await runner.idle();
   await runner.stop();

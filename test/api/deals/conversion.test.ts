@@ -7,9 +7,9 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deckPptx, type DeckSpec } from "../../../src/demo/decks.ts";
-import { actionHandlers } from "../../../src/modules/actions/registry.ts";
+import { runHandlers } from "../../../jobs/index.ts";
 import { startRunner } from "../../../src/modules/actions/runner.ts";
-import { dealAnalysisHandler } from "../../../src/modules/deals/deals.handler.ts";
+import { dealAnalysisHandler } from "../../../src/modules/deals/deals.handlers.ts";
 import { DEAL_ANALYSIS } from "../../../src/modules/deals/deals.service.ts";
 import { conversionRoot, findLibreOffice } from "../../../src/documents/convert.ts";
 import { detectFileKind } from "../../../src/documents/file-type.ts";
@@ -57,7 +57,7 @@ async function upload(bytes: Uint8Array, filename: string, fields: Record<string
 
 /** Runs what is queued with the real runner; the deal handler's conversion limit as given. */
 async function runAll(conversionTimeoutMs?: number) {
-  const handlers = actionHandlers(t.deps);
+  const handlers = runHandlers(t.deps);
   if (conversionTimeoutMs) handlers.set(DEAL_ANALYSIS.kind, dealAnalysisHandler(t.deps, { conversionTimeoutMs }));
   const runner = startRunner(t.deps, handlers, { pollMs: 60_000 });
   runner.pump();

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { startRunner, type Runner } from "../../../src/modules/actions/runner.ts";
-import { actionHandlers } from "../../../src/modules/actions/registry.ts";
+import { runHandlers } from "../../../jobs/index.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { pdfDeck, uploadForm } from "../../helpers/decks.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
@@ -25,7 +25,7 @@ export async function post(c: Ctx, path: string, form: FormData | string, key = 
 
 /** Runs everything queued now, then stops (so later submissions stay queued until asked). */
 export async function runAll(c: Ctx) {
-  const runner: Runner = startRunner(c.t.deps, actionHandlers(c.t.deps), { pollMs: 60_000 });
+  const runner: Runner = startRunner(c.t.deps, runHandlers(c.t.deps), { pollMs: 60_000 });
   runner.pump();
   await runner.idle();
   await runner.stop();

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readdirSync, statSync, utimesSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { actionHandlers } from "../../../src/modules/actions/registry.ts";
+import { runHandlers } from "../../../jobs/index.ts";
 import { startRunner } from "../../../src/modules/actions/runner.ts";
 import { blobPath } from "../../../src/lib/blobs.ts";
 import { FILES } from "../../helpers/document-hosts-files.ts";
@@ -59,7 +59,7 @@ describe("the runner stopping", () => {
   test("stopping aborts a link fetch the host never answers; the run is left to recovery", async () => {
     h = await documentHostApp(["files"]);
     const res = await h.analyze({ document_url: FILES.hang, company_name: "Hanging" });
-    const runner = startRunner(h.t.deps, actionHandlers(h.t.deps), { pollMs: 60_000 });
+    const runner = startRunner(h.t.deps, runHandlers(h.t.deps), { pollMs: 60_000 });
     runner.pump();
     while (!h.world.hits.includes("files.example.net /hang.pdf")) await Bun.sleep(5);
     await runner.stop();

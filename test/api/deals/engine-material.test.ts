@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { deckPdf, type DeckSpec } from "../../../src/demo/decks.ts";
 import { startRunner } from "../../../src/modules/actions/runner.ts";
-import { actionHandlers } from "../../../src/modules/actions/registry.ts";
+import { runHandlers } from "../../../jobs/index.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { uploadForm } from "../../helpers/decks.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
@@ -25,7 +25,7 @@ function setup() {
 }
 
 async function runAll() {
-  const runner = startRunner(t.deps, actionHandlers(t.deps), { pollMs: 60_000 });
+  const runner = startRunner(t.deps, runHandlers(t.deps), { pollMs: 60_000 });
   runner.pump();
   await runner.idle();
   await runner.stop();

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startRunner, type Runner } from "../../../src/modules/actions/runner.ts";
-import { actionHandlers } from "../../../src/modules/actions/registry.ts";
+import { runHandlers } from "../../../jobs/index.ts";
 import { findLibreOffice } from "../../../src/documents/convert.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { LEDGERLY_DECK, pdfDeck, uploadForm } from "../../helpers/decks.ts";
@@ -50,7 +50,7 @@ describe("GET /api/v1/deals/{deal_id}/analysis/events", () => {
     const stream = await fetch(`${base}/api/v1/deals/${deal_id}/analysis/events`, { headers: { "x-api-key": f.keys.read.secret } });
     expect(stream.status).toBe(200);
     expect(stream.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
-    runner = startRunner(t.deps, actionHandlers(t.deps), { pollMs: 60_000 });
+    runner = startRunner(t.deps, runHandlers(t.deps), { pollMs: 60_000 });
     const got = await frames(stream);
     expect(got[0]).toMatchObject({ event: "progress", data: { deal_id, status: "queued" } });
     const stages = got.filter((g) => g.data.status === "running").map((g) => g.data.progress.stage);
@@ -74,7 +74,7 @@ describe("Office uploads", () => {
       );
       expect(res.status).toBe(202);
       const { deal_id } = (await res.json()) as any;
-      runner = startRunner(t.deps, actionHandlers(t.deps), { pollMs: 60_000 });
+      runner = startRunner(t.deps, runHandlers(t.deps), { pollMs: 60_000 });
       await runner.idle();
       const deal = await t.request("GET", `/api/v1/deals/${deal_id}?view=full`, { key: f.keys.read.secret });
       expect(deal.json.analysis_status).toBe("succeeded");

@@ -74,7 +74,7 @@ describe("GET /api/v1/deals: analysis_status follows the latest run", () => {
 
     // A second run of a finished deal (a data-room pass) is the latest: its status is the deal's.
     t.clock.advance(1000);
-    const second = sqlite().transaction(() => actions.dispatch(principalOf(t.deps, f.keys.write.secret), DEAL_ANALYSIS.kind, a.dealId, { data_room: true }))();
+    const second = sqlite().transaction(() => actions.dispatch(principalOf(t.deps, f.keys.write.secret), DEAL_ANALYSIS, a.dealId, { data_room: true }))();
     await agreesWithReference();
     expect((await listed("&status=queued")).deals.map((d) => d.deal_id)).toEqual([c.dealId, a.dealId]);
     actions.start(second.run.id);
@@ -100,7 +100,7 @@ describe("GET /api/v1/deals: analysis_status follows the latest run", () => {
     const deal = submit("Tie");
     actions.start(deal.run.id);
     actions.succeed(deal.run.id);
-    const again = sqlite().transaction(() => actions.dispatch(principalOf(t.deps, f.keys.write.secret), DEAL_ANALYSIS.kind, deal.dealId, {}))();
+    const again = sqlite().transaction(() => actions.dispatch(principalOf(t.deps, f.keys.write.secret), DEAL_ANALYSIS, deal.dealId, {}))();
     // Same created_at for both (the test clock did not move): order by id decides.
     expect(sqlite().query("SELECT COUNT(DISTINCT created_at) AS n FROM action_runs WHERE subject_id = ?").get(deal.dealId)).toEqual({ n: 1 });
     await agreesWithReference();

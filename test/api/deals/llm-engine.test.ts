@@ -2,7 +2,7 @@
 // stub standing in for the model. What the model says is checked, not trusted.
 import { afterEach, describe, expect, test } from "bun:test";
 import { startRunner } from "../../../src/modules/actions/runner.ts";
-import { actionHandlers } from "../../../src/modules/actions/registry.ts";
+import { runHandlers } from "../../../jobs/index.ts";
 import { boundedMaterial, normalizeForMatch, readAnswer } from "../../../src/engines/llm/deal-engine.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { pdfDeck, uploadForm } from "../../helpers/decks.ts";
@@ -33,7 +33,7 @@ async function analyse(fields: Record<string, string> = { company_name: "Ledgerl
   );
   expect(res.status).toBe(202);
   const { deal_id } = (await res.json()) as { deal_id: string };
-  const runner = startRunner(t!.deps, actionHandlers(t!.deps), { pollMs: 60_000 });
+  const runner = startRunner(t!.deps, runHandlers(t!.deps), { pollMs: 60_000 });
   runner.pump();
   await runner.idle();
   await runner.stop();

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { strToU8, zipSync } from "fflate";
 import { startRunner } from "../../../src/modules/actions/runner.ts";
-import { actionHandlers } from "../../../src/modules/actions/registry.ts";
+import { runHandlers } from "../../../jobs/index.ts";
 import { findLibreOffice } from "../../../src/documents/convert.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { docxFile, pdfDeck, uploadForm } from "../../helpers/decks.ts";
@@ -98,7 +98,7 @@ describe("bad uploads", () => {
     }
     const res = await upload(uploadForm(liar, "memo.docx", { company_name: "Liar" }));
     expect(res.status).toBe(202);
-    const runner = startRunner(t.deps, actionHandlers(t.deps), { pollMs: 60_000 });
+    const runner = startRunner(t.deps, runHandlers(t.deps), { pollMs: 60_000 });
     await runner.idle();
     await runner.stop();
     const status = await t.request("GET", `/api/v1/deals/${res.json.deal_id}/analysis`, { key: f.keys.read.secret });
@@ -166,7 +166,7 @@ describe("bad uploads", () => {
     // The refused file is neither kept as a temp file nor stored: the store holds the first deck only.
     expect(storedFiles({ t, f })).toEqual({ tmp: [], blobs: [expect.any(String)] });
     // Once the first has finished, a new submission is welcome.
-    const runner = startRunner(t.deps, actionHandlers(t.deps), { pollMs: 60_000 });
+    const runner = startRunner(t.deps, runHandlers(t.deps), { pollMs: 60_000 });
     await runner.idle();
     await runner.stop();
     expect((await upload(uploadForm(await pdfDeck(), "c.pdf", { company_name: "Ledgerly" }))).status).toBe(202);
@@ -176,7 +176,7 @@ describe("bad uploads", () => {
     setup();
     const res = await upload(uploadForm("%PDF-1.4\nthis is not really a pdf", "broken.pdf"));
     expect(res.status).toBe(202);
-    const runner = startRunner(t.deps, actionHandlers(t.deps), { pollMs: 60_000 });
+    const runner = startRunner(t.deps, runHandlers(t.deps), { pollMs: 60_000 });
     await runner.idle();
     await runner.stop();
     const status = await t.request("GET", `/api/v1/deals/${res.json.deal_id}/analysis`, { key: f.keys.read.secret });

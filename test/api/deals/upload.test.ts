@@ -1,7 +1,7 @@
 // Upload a deck, analyse it with the built-in engine through the real runner, read it back.
 import { afterEach, describe, expect, test } from "bun:test";
 import { startRunner, type Runner } from "../../../src/modules/actions/runner.ts";
-import { actionHandlers } from "../../../src/modules/actions/registry.ts";
+import { runHandlers } from "../../../jobs/index.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { pdfDeck, uploadForm } from "../../helpers/decks.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
@@ -28,7 +28,7 @@ async function upload(form: FormData, key = f.keys.write.secret) {
 
 /** Runs everything queued now, then stops (so later submissions stay queued until asked). */
 async function runAll() {
-  runner = startRunner(t.deps, actionHandlers(t.deps), { pollMs: 60_000 });
+  runner = startRunner(t.deps, runHandlers(t.deps), { pollMs: 60_000 });
   runner.pump();
   await runner.idle();
   await runner.stop();

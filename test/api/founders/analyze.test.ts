@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
-import { actionHandlers } from "../../../src/modules/actions/registry.ts";
+import { runHandlers } from "../../../jobs/index.ts";
 import { startRunner } from "../../../src/modules/actions/runner.ts";
 import { actionsUsed, analyze, readAnalysis, runAll, runCount, setup, type Ctx } from "./helpers.ts";
 
@@ -252,7 +252,7 @@ describe("events", () => {
       const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/founders/analyses/${id}/events`, { headers: { authorization: `Bearer ${c.f.keys.read.secret}` } });
       expect(res.headers.get("content-type")).toContain("text/event-stream");
       const reading = readFrames(res);
-      const runner = startRunner(c.t.deps, actionHandlers(c.t.deps), { pollMs: 60_000 });
+      const runner = startRunner(c.t.deps, runHandlers(c.t.deps), { pollMs: 60_000 });
       runner.pump();
       await runner.idle();
       await runner.stop();

@@ -3,7 +3,7 @@
 import type { DealAnalysis } from "../../../src/engines/deal-engine.ts";
 import { newId } from "../../../src/lib/ids.ts";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
-import { actionHandlers } from "../../../src/modules/actions/registry.ts";
+import { runHandlers } from "../../../jobs/index.ts";
 import { startRunner } from "../../../src/modules/actions/runner.ts";
 import { dealsService, nameTarget } from "../../../src/modules/deals/deals.service.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
@@ -18,7 +18,7 @@ export function setup(env: Record<string, string> = {}): Ctx {
 
 /** Runs everything queued now through the real runner, then stops it. */
 export async function runAll(t: TestApp) {
-  const runner = startRunner(t.deps, actionHandlers(t.deps), { pollMs: 60_000 });
+  const runner = startRunner(t.deps, runHandlers(t.deps), { pollMs: 60_000 });
   runner.pump();
   await runner.idle();
   await runner.stop();

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { ResearchAccepted, ResearchRecord } from "../../../src/modules/research/research.model.ts";
 import { runTopic, type Run } from "../../../src/modules/actions/actions.service.ts";
 import type { Handler } from "../../../src/modules/actions/runner.ts";
-import { researchHandler } from "../../../src/modules/research/research.handler.ts";
+import { researchHandler } from "../../../src/modules/research/research.handlers.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { importFundsBook, importPortfolioBook } from "../../helpers/book.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";

@@ -2,7 +2,7 @@
 // triggers index them into search_index, as the deal analysis does), and a runner driven by hand.
 import type { Deps } from "../../../src/deps.ts";
 import { newId } from "../../../src/lib/ids.ts";
-import { actionHandlers } from "../../../src/modules/actions/registry.ts";
+import { runHandlers } from "../../../jobs/index.ts";
 import { startRunner, type Handler } from "../../../src/modules/actions/runner.ts";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
 import { RESEARCH, researchService } from "../../../src/modules/research/research.service.ts";
@@ -30,7 +30,7 @@ export function seedDocument(deps: Deps, o: { orgId: string; userId: string; com
 }
 
 /** Runs every queued run to its end with the given handlers (default: the app's), then stops. */
-export async function runAll(t: TestApp, handlers: Map<string, Handler> = actionHandlers(t.deps)) {
+export async function runAll(t: TestApp, handlers: Map<string, Handler> = runHandlers(t.deps)) {
   const runner = startRunner(t.deps, handlers, { pollMs: 60_000 });
   runner.pump();
   await runner.idle();
@@ -53,7 +53,7 @@ export function seedResearch(t: TestApp, secret: string, o: { finished?: boolean
     t.deps.db.$client
       .query(`INSERT INTO research_runs (id, org_id, created_by, idempotency_key, query, plan, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(id, principal.orgId, principal.userId, `seed-${id}`, "What is seeded?", JSON.stringify({ sub_questions: ["What is seeded?", "Who knows it?"] }), now, now);
-    const { run } = actionsService(t.deps).dispatch(principal, RESEARCH.kind, id, {});
+    const { run } = actionsService(t.deps).dispatch(principal, RESEARCH, id, {});
     // A finished run: its event stream sends the terminal state and closes.
     if (o.finished) (actionsService(t.deps).start(run.id), actionsService(t.deps).succeed(run.id));
   })();

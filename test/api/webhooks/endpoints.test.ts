@@ -9,7 +9,6 @@ import { createTestApp, type TestApp, type TestAppOptions } from "../../helpers/
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 import { seedEndpoint } from "../../helpers/webhooks.ts";
 import { CreatedWebhookModel, DeliveryListModel, RotatedSecretModel, WebhookDetailModel, WebhookListModel, WEBHOOK_EVENTS } from "../../../src/modules/webhooks/webhooks.model.ts";
-import { secretBox } from "../../../src/modules/webhooks/webhooks.secrets.ts";
 import { setWebhookResolver } from "../../../src/modules/webhooks/webhooks.service.ts";
 import { createDeps } from "../../../src/deps.ts";
 import { openSqlite, wrapDrizzle } from "../../../src/db/client.ts";
@@ -296,7 +295,7 @@ describe("secrets at rest", () => {
     expect(dump).not.toContain(secret.slice(6));
     const keyFile = join(t.dataDir!, "secret.key");
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
-    expect(await secretBox(t.deps).decrypt(stored, res.json.webhook_id)).toBe(secret);
+    expect(await t.deps.secrets.box.decrypt(stored, res.json.webhook_id)).toBe(secret);
 
     // The database copied elsewhere, without the key file: the secret cannot be recovered.
     const elsewhere = createTestApp({ file: true });
@@ -309,7 +308,7 @@ describe("secrets at rest", () => {
     const stolen = createDeps({ db: wrapDrizzle(sqlite), config: { ...loadConfig({}), dataDir: elsewhere.dataDir! }, log: silentLog });
     const row = sqlite.query("SELECT id, secret_enc FROM webhook_endpoints").get() as { id: string; secret_enc: string };
     expect(row.secret_enc).toBe(stored);
-    await expect(secretBox(stolen).decrypt(row.secret_enc, row.id)).rejects.toThrow();
+    await expect(stolen.secrets.box.decrypt(row.secret_enc, row.id)).rejects.toThrow();
   });
 
   test("with DEALGRAPH_SECRET_KEY no key file is written, and the key decrypts", async () => {
@@ -318,9 +317,9 @@ describe("secrets at rest", () => {
     const res = await post({ url: PUBLIC });
     expect(existsSync(join(t.dataDir!, "secret.key"))).toBe(false);
     const row = t.deps.db.$client.query("SELECT id, secret_enc FROM webhook_endpoints").get() as { id: string; secret_enc: string };
-    expect(await secretBox(t.deps).decrypt(row.secret_enc, row.id)).toBe(res.json.secret);
+    expect(await t.deps.secrets.box.decrypt(row.secret_enc, row.id)).toBe(res.json.secret);
     // bound to its row: the same ciphertext does not decrypt as another endpoint's
-    await expect(secretBox(t.deps).decrypt(row.secret_enc, crypto.randomUUID())).rejects.toThrow();
+    await expect(t.deps.secrets.box.decrypt(row.secret_enc, crypto.randomUUID())).rejects.toThrow();
   });
 
   test("a bad DEALGRAPH_SECRET_KEY stops start-up with a reason", () => {

@@ -6,13 +6,15 @@ import type { Deps } from "../../deps.ts";
 import type { SourcePage } from "../../engines/deal-engine.ts";
 import { dealEngine } from "../../engines/select.ts";
 import { blobPath } from "../../lib/blobs.ts";
-import { RunError, type Handler } from "../actions/runner.ts";
+import { RunError } from "../../lib/run-error.ts";
+import type { Handler, RunHandlers } from "../actions/runner.ts";
 import { classifyDocument } from "../../documents/classify.ts";
 import { ConversionError, conversionRoot } from "../../documents/convert.ts";
 import { extractPages, ExtractionError } from "../../documents/extract.ts";
 import { CONTENT_TYPES, type FileKind } from "../../documents/file-type.ts";
 import { readDocumentLink } from "./deals.document-link.ts";
-import { dealsService } from "./deals.service.ts";
+import { DEAL_ANALYSIS, dealsService } from "./deals.service.ts";
+import { documentGateStep } from "./deals.verification.service.ts";
 import { readWebsite } from "./deals.website.ts";
 
 type Input = { website_url?: string; document_url?: string; detect_kind?: boolean; data_room?: boolean };
@@ -111,4 +113,9 @@ export function dealAnalysisHandler(deps: Deps, opts: DealHandlerOptions = {}): 
     });
     deals.storeAnalysis(deal.id, analysis);
   };
+}
+
+/** The deals module's action kinds: a gated document link first submits the host's gate while it waits (queued) for the email verification. */
+export function dealRunHandlers(deps: Deps, opts: DealHandlerOptions = {}): RunHandlers {
+  return [[DEAL_ANALYSIS.kind, Object.assign(dealAnalysisHandler(deps, opts), { waitStep: documentGateStep(deps) })]];
 }

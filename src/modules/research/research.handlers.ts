@@ -6,9 +6,10 @@ import type { Deps } from "../../deps.ts";
 import { LlmError } from "../../engines/llm/client.ts";
 import type { Findings } from "../../engines/research-engine.ts";
 import { researchEngine } from "../../engines/select.ts";
-import { RunError, type Handler } from "../actions/runner.ts";
+import { RunError } from "../../lib/run-error.ts";
+import type { Handler, RunHandlers } from "../actions/runner.ts";
 import { researchCorpus } from "./research.corpus.ts";
-import { researchService } from "./research.service.ts";
+import { RESEARCH, researchService } from "./research.service.ts";
 
 export const RESEARCH_CAP_MS = 30 * 60_000;
 
@@ -55,4 +56,9 @@ export function researchHandler(deps: Deps, opts: ResearchHandlerOptions = {}): 
     checkpoint();
     research.storeReport(row.id, engine.name, report);
   };
+}
+
+/** The research module's action kinds. */
+export function researchRunHandlers(deps: Deps, opts: ResearchHandlerOptions = {}): RunHandlers {
+  return [[RESEARCH.kind, researchHandler(deps, opts)]];
 }

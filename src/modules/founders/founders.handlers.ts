@@ -3,9 +3,10 @@
 import type { Deps } from "../../deps.ts";
 import { founderEngine } from "../../engines/select.ts";
 import { LlmError } from "../../engines/llm/client.ts";
-import { RunError, type Handler } from "../actions/runner.ts";
+import { RunError } from "../../lib/run-error.ts";
+import type { Handler, RunHandlers } from "../actions/runner.ts";
 import { founderEvidence } from "./founders.evidence.ts";
-import { foundersService, type FounderRunInput } from "./founders.service.ts";
+import { FOUNDER_ANALYSIS, foundersService, type FounderRunInput } from "./founders.service.ts";
 
 export function founderAnalysisHandler(deps: Deps): Handler {
   const founders = foundersService(deps);
@@ -28,4 +29,9 @@ export function founderAnalysisHandler(deps: Deps): Handler {
     }
     founders.storeResult(row.id, assessment, gathered.resolvedName);
   };
+}
+
+/** The founders module's action kinds. */
+export function founderRunHandlers(deps: Deps): RunHandlers {
+  return [[FOUNDER_ANALYSIS.kind, founderAnalysisHandler(deps)]];
 }
