@@ -1,5 +1,6 @@
 // Environment and flags, validated once. A bad value stops start-up with a one-line reason
 // instead of surfacing later as odd behaviour.
+import { Cron } from "croner";
 import { formatRange, parseRange } from "./lib/ip-ranges.ts";
 
 export type Config = {
@@ -29,6 +30,10 @@ export type Config = {
    * ranges; empty: none, the connection's address is the client's.
    */
   trustedProxies: string[];
+  /** When the `backup` job runs (DEALGRAPH_BACKUP_CRON, UTC); null: `off`, no scheduled backups. */
+  backupCron: string | null;
+  /** How many archives the `backup` job keeps in <data-dir>/backups (DEALGRAPH_BACKUP_KEEP). */
+  backupKeep: number;
 };
 
 export class ConfigError extends Error {}
@@ -90,6 +95,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     publicUrl,
     secretKey: secretKey(env),
     trustedProxies: trustedProxies(env),
+    backupCron: backupCron(env),
+    backupKeep: num(env, "DEALGRAPH_BACKUP_KEEP", 7, { min: 1, integer: true }),
   };
 }
 
@@ -117,6 +124,19 @@ function secretKey(env: Env): string | null {
   if (!raw) return null;
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(raw) || Buffer.from(raw, "base64").length !== 32) {
     throw new ConfigError("DEALGRAPH_SECRET_KEY must be the base64 of 32 random bytes (e.g. `openssl rand -base64 32`)");
+  }
+  return raw;
+}
+
+export const DEFAULT_BACKUP_CRON = "0 3 * * *";
+
+function backupCron(env: Env): string | null {
+  const raw = env.DEALGRAPH_BACKUP_CRON?.trim() || DEFAULT_BACKUP_CRON;
+  if (raw.toLowerCase() === "off") return null;
+  try {
+    new Cron(raw, { paused: true, utcOffset: 0 }).stop();
+  } catch (error) {
+    throw new ConfigError(`DEALGRAPH_BACKUP_CRON must be a cron pattern (e.g. "0 3 * * *") or off, got ${JSON.stringify(raw)}: ${(error as Error).message}`);
   }
   return raw;
 }

@@ -8,7 +8,7 @@ import { openForServing, serverOptions, startServer } from "./serve.ts";
 
 export async function demoCommand(args: string[], io: Io) {
   const { overrides } = serverOptions(args);
-  const deps = openForServing(io, overrides);
+  const { deps, lock } = await openForServing(io, overrides, "demo");
   const empty = orgsService(deps).isEmpty();
   let keys: DemoKeys | null;
   if (empty) keys = await buildDemo(deps, io);
@@ -18,7 +18,7 @@ export async function demoCommand(args: string[], io: Io) {
       io.err(`${deps.config.dataDir} holds data that the demo did not build (or its demo keys were revoked); serving it without demo keys.`);
     }
   }
-  const running = startServer(deps);
+  const running = startServer(deps, { lock });
   io.out(`Dealgraph demo listening on ${running.url}  (API docs: ${running.url}/api/v1/docs)`);
   if (keys) {
     io.out(`read key:  ${keys.read.secret}`);

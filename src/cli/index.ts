@@ -17,6 +17,8 @@ const commands: Record<string, { load: () => Promise<Command>; serves?: true }> 
   deals: { load: async () => (await import("./deals.ts")).dealsCommand },
   network: { load: async () => (await import("./network.ts")).networkCommand },
   import: { load: async () => (await import("./import.ts")).importCommand },
+  backup: { load: async () => (await import("./backup.ts")).backupCommand },
+  restore: { load: async () => (await import("./backup.ts")).restoreCommand },
 };
 
 export const USAGE = `dealgraph: a venture firm's deal, portfolio and network workspace
@@ -41,6 +43,9 @@ usage:
   dealgraph jobs list [--json]
   dealgraph jobs run ID [--json]
 ${IMPORT_USAGE.map((line) => `  ${line}`).join("\n")}
+  dealgraph backup [--out FILE] [--json]           a consistent snapshot, its files and the server key, taken online
+  dealgraph backup verify FILE [--json]            checksums and the snapshot's integrity_check
+  dealgraph restore FILE --data-dir DIR [--json]   into an empty or missing DIR only
 
 every command takes --data-dir DIR (env DEALGRAPH_DATA_DIR, default ./data)`;
 

@@ -1,16 +1,22 @@
 import type { Server } from "bun";
 import { startBackground } from "../../jobs/index.ts";
 import { createApp } from "../app.ts";
-import { loadConfig, type ConfigOverrides } from "../config.ts";
-import { databasePath, openDataDir } from "../db/open.ts";
+import type { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { loadConfig, type Config, type ConfigOverrides } from "../config.ts";
+import { wrapDrizzle } from "../db/client.ts";
+import { applyMigrations, migrationStatus } from "../db/migrate.ts";
+import { databasePath, openDatabase } from "../db/open.ts";
+import { acquireServeLock, type ServeLock } from "../db/serve-lock.ts";
 import { createDeps, type Deps } from "../deps.ts";
-import { createLog } from "../lib/log.ts";
+import { createLog, type Log } from "../lib/log.ts";
+import { createBackup } from "../modules/backups/backups.service.ts";
 import { parse, UsageError, type Io } from "./io.ts";
 
 export type Running = { url: string; server: Server<unknown>; stop(): Promise<void> };
 
 /** Serves HTTP (src/app.ts) and runs the background work (jobs/index.ts) until stopped; SIGINT/SIGTERM stop it cleanly. */
-export function startServer(deps: Deps): Running {
+export function startServer(deps: Deps, opts: { lock?: ServeLock } = {}): Running {
   const app = createApp(deps);
   app.listen({ hostname: deps.config.host, port: deps.config.port });
   const server = app.server!;
@@ -22,6 +28,7 @@ export function startServer(deps: Deps): Running {
     await background.stop();
     await server.stop();
     deps.db.$client.close();
+    opts.lock?.release();
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
@@ -45,17 +52,48 @@ export function serverOptions(args: string[], extra: Parameters<typeof parse>[1]
   return { values, positionals, overrides };
 }
 
-export function openForServing(io: Io, overrides: ConfigOverrides): Deps {
+export type Serving = { deps: Deps; lock: ServeLock };
+
+/**
+ * Takes the data dir (one server per data dir), opens its database and brings it up to date: on a
+ * data dir an earlier release made, a backup is written first (<data-dir>/backups/), then every
+ * pending migration is applied in one transaction, so a failure leaves the database as it was.
+ */
+export async function openForServing(io: Io, overrides: ConfigOverrides, command: "serve" | "demo"): Promise<Serving> {
   const config = loadConfig(io.env, overrides);
   const log = createLog();
-  const { db, migrated } = openDataDir(config);
-  log.info("database ready", { path: databasePath(config.dataDir), migrations_applied_now: migrated });
-  return createDeps({ db, config, log });
+  mkdirSync(config.dataDir, { recursive: true });
+  const lock = acquireServeLock(config.dataDir, command);
+  try {
+    const sqlite = openDatabase(config);
+    try {
+      await backUpBeforeUpgrade(sqlite, config, log);
+      const migrated = applyMigrations(sqlite);
+      log.info("database ready", { path: databasePath(config.dataDir), migrations_applied_now: migrated });
+      return { deps: createDeps({ db: wrapDrizzle(sqlite), config, log }), lock };
+    } catch (error) {
+      sqlite.close();
+      throw error;
+    }
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/** A database with some but not all migrations applied was made by an earlier release: back it up first. */
+async function backUpBeforeUpgrade(sqlite: Database, config: Config, log: Log): Promise<void> {
+  const status = migrationStatus(sqlite);
+  if (status.applied === 0 || status.pending.length === 0) return;
+  log.info("upgrading the data dir: writing a backup first", { pending: status.pending });
+  const written = await createBackup({ config, now: new Date(), suffix: "pre-upgrade", progress: (line) => log.info(`backup ${line}`) });
+  log.info("backup written before the upgrade", { file: written.file, bytes: written.bytes });
 }
 
 export async function serveCommand(args: string[], io: Io) {
   const { overrides } = serverOptions(args);
-  const running = startServer(openForServing(io, overrides));
+  const { deps, lock } = await openForServing(io, overrides, "serve");
+  const running = startServer(deps, { lock });
   io.out(`Dealgraph listening on ${running.url} (API docs: ${running.url}/api/v1/docs)`);
   return running;
 }
