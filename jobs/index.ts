@@ -4,12 +4,14 @@
 // file calling into the module that owns its logic; each module hands over its own run handlers.
 // Tests call a job's `runOnce` with a test clock and never wait for a schedule.
 import { Cron } from "croner";
+import type { Config } from "../src/config.ts";
 import type { Deps } from "../src/deps.ts";
 import { startRunner, type Handler, type RunnerOptions } from "../src/modules/actions/runner.ts";
 import { dealRunHandlers } from "../src/modules/deals/deals.handlers.ts";
 import { founderRunHandlers } from "../src/modules/founders/founders.handlers.ts";
 import { researchRunHandlers } from "../src/modules/research/research.handlers.ts";
 import { createDispatcher } from "../src/modules/webhooks/webhooks.delivery.ts";
+import { backup } from "./backup.ts";
 import { cadenceLearning } from "./cadence-learning.ts";
 import { documentConversion } from "./document-conversion.ts";
 import type { Job } from "./job.ts";
@@ -21,7 +23,12 @@ import { webhookDelivery } from "./webhook-delivery.ts";
 export type { Job, JobResult } from "./job.ts";
 
 /** The schedule. */
-export const jobs: Job[] = [keyUsagePrune, cadenceLearning, reachCandidates, staleRunSweep, webhookDelivery, documentConversion];
+export const jobs: Job[] = [keyUsagePrune, cadenceLearning, reachCandidates, staleRunSweep, webhookDelivery, documentConversion, backup];
+
+/** The job's pattern under this configuration (null: turned off). */
+export function patternOf(job: Job, config: Config): string | null {
+  return job.schedule ? job.schedule(config) : job.pattern;
+}
 
 /** Every kind of action and its handler, as the module that owns it hands it over. */
 export function runHandlers(deps: Deps): Map<string, Handler> {
@@ -41,10 +48,12 @@ export type RunningJobs = { stop(): void; next(id: string): Date | null };
 export function startJobs(deps: Deps, list: Job[] = jobs): RunningJobs {
   const crons = new Map<string, Cron>();
   for (const job of list) {
+    const pattern = patternOf(job, deps.config);
+    if (pattern === null) continue;
     // No croner `name`: croner keeps names in a process-wide registry, and tests run several servers.
     // utcOffset 0 rather than timezone "UTC": the same schedule without loading Intl's time zones
     // (about 15 ms of start-up).
-    const cron = new Cron(job.pattern, { utcOffset: 0, protect: true }, async () => {
+    const cron = new Cron(pattern, { utcOffset: 0, protect: true }, async () => {
       const started = Date.now();
       try {
         const result = await job.runOnce(deps);
@@ -61,8 +70,9 @@ export function startJobs(deps: Deps, list: Job[] = jobs): RunningJobs {
   };
 }
 
-export function nextRun(job: Job, from: Date): Date | null {
-  return new Cron(job.pattern, { utcOffset: 0, paused: true }).nextRun(from);
+export function nextRun(job: Job, from: Date, config?: Config): Date | null {
+  const pattern = config ? patternOf(job, config) : job.pattern;
+  return pattern === null ? null : new Cron(pattern, { utcOffset: 0, paused: true }).nextRun(from);
 }
 
 export type Background = { stop(): Promise<void> };

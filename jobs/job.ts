@@ -1,3 +1,4 @@
+import type { Config } from "../src/config.ts";
 import type { Deps } from "../src/deps.ts";
 
 export type JobResult = Record<string, unknown>;
@@ -7,6 +8,8 @@ export type Job = {
   id: string;
   /** Cron pattern, UTC. */
   pattern: string;
+  /** The pattern as configured, when a setting moves it (null: the job is off); else `pattern`. */
+  schedule?(config: Config): string | null;
   description: string;
   runOnce(deps: Deps): JobResult | Promise<JobResult>;
 };

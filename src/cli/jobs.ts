@@ -1,4 +1,5 @@
-import { findJob, jobs, nextRun } from "../../jobs/index.ts";
+import { findJob, jobs, nextRun, patternOf } from "../../jobs/index.ts";
+import { loadConfig } from "../config.ts";
 import { openDeps } from "./context.ts";
 import { parse, UsageError, type Io } from "./io.ts";
 
@@ -7,7 +8,8 @@ export async function jobsCommand(args: string[], io: Io) {
   if (verb === "list") {
     const { values } = parse(rest, {});
     const now = new Date();
-    const rows = jobs.map((j) => ({ id: j.id, pattern: j.pattern, description: j.description, next_run: nextRun(j, now)?.toISOString() ?? null }));
+    const config = loadConfig(io.env);
+    const rows = jobs.map((j) => ({ id: j.id, pattern: patternOf(j, config) ?? "off", description: j.description, next_run: nextRun(j, now, config)?.toISOString() ?? null }));
     if (values.json) io.out(JSON.stringify({ jobs: rows }));
     else for (const r of rows) io.out(`${r.id.padEnd(20)} ${r.pattern.padEnd(14)} next ${r.next_run}  ${r.description}`);
     return;

@@ -6,6 +6,7 @@
 //   dealgraph.db, blobs/<2 hex>/<sha256>, secret.key (unless DEALGRAPH_SECRET_KEY holds the key), manifest.json
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
+import { once } from "node:events";
 import { createReadStream, createWriteStream, existsSync, linkSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { Transform } from "node:stream";
@@ -261,7 +262,7 @@ export async function readArchive(file: string, opts: { workDir: string; extract
           read += chunk.length;
           tick(`verify: ${mb(read)} read`);
           if (name === MANIFEST_ENTRY) manifestText += chunk.toString("utf8");
-          if (out && !out.write(chunk)) await new Promise<void>((resolve, reject) => out.once("drain", resolve).once("error", reject));
+          if (out && !out.write(chunk)) await once(out, "drain");
         },
         async end() {
           if (out) await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));

@@ -4,15 +4,17 @@ import type { Deps } from "../../deps.ts";
 import { migrationStatus } from "../../db/migrate.ts";
 import { jsonResponses } from "../../http/openapi.ts";
 import { findLibreOffice } from "../../documents/convert.ts";
+import { backupsService } from "../backups/backups.service.ts";
 
 // The one lookup of LibreOffice lives in documents/convert.ts; it stays exported from here for
 // src/cli/demo-deals.ts and scripts/bench/deals.ts, which import it from this module.
 export { findLibreOffice };
 
 const Check = t.Object({ status: t.UnionEnum(["ok", "unavailable"]), detail: t.Nullable(t.String()) });
+const BackupCheck = t.Object({ status: t.UnionEnum(["ok", "warning"]), detail: t.String() });
 export const Liveness = t.Object({ status: t.Literal("ok") }, { description: "The process is up" });
 export const Readiness = t.Object(
-  { status: t.UnionEnum(["ready", "unavailable"]), checks: t.Object({ database: Check, libreoffice: Check }) },
+  { status: t.UnionEnum(["ready", "unavailable"]), checks: t.Object({ database: Check, libreoffice: Check, backups: BackupCheck }) },
   { description: "Ready (200) or not (503), and why" },
 );
 
@@ -49,6 +51,9 @@ export function healthRoutes(deps: Deps) {
             libreoffice: libreOffice
               ? { status: "ok" as const, detail: libreOffice }
               : { status: "unavailable" as const, detail: "not installed: PPT/DOC uploads cannot be converted" },
+            // Not a readiness condition either: a warning when the last verified backup is older
+            // than two periods of DEALGRAPH_BACKUP_CRON (or there is none).
+            backups: backupsService(deps).freshness(),
           },
         };
       },

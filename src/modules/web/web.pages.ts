@@ -5,6 +5,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
 import { isCalendarDate } from "../../lib/dates.ts";
+import { backupsService } from "../backups/backups.service.ts";
 import { apiKeysService } from "../identity/keys.service.ts";
 import { keyViews } from "../identity/keys.views.ts";
 import { networkSignals } from "../network/network.signals.ts";
@@ -235,7 +236,24 @@ export function pageRoutes(deps: Deps) {
             createdAt: m.createdAt,
           }));
           const allKeys = all.flatMap((m) => m.keys).sort((a, b) => b.created_at.localeCompare(a.created_at));
-          return htmlResponse(adminPage(c.shell("Admin", "admin"), { members, keys: allKeys }));
+          const backups = backupsService(deps);
+          const backupsView = { backups: backups.list().slice(0, 10), freshness: backups.freshness(), inProgress: backups.inProgress(), lastFailure: backups.lastFailure() };
+          return htmlResponse(adminPage(c.shell("Admin", "admin"), { members, keys: allKeys, backups: backupsView }));
+        }),
+        hidden,
+      )
+      .post(
+        "/admin/backups",
+        guard(deps, { admin: true }, (c) => {
+          const backups = backupsService(deps);
+          const already = backups.inProgress();
+          // Written in the background (a child process): the page lists it once it is verified.
+          backups
+            .start()
+            .then(() => backups.rotate())
+            .catch((error: Error) => deps.log.error("backup failed", { error: error.message }));
+          c.flash({ kind: "success", text: already ? "A backup is already being written; it appears below when it is verified." : "A backup has started; it appears below when it is written and verified." });
+          return redirect("/app/admin");
         }),
         hidden,
       )

@@ -2,6 +2,7 @@
 // in the organization (revoke only: an admin never sees or makes another user's secret).
 import type { ApiKeyView } from "../../identity/keys.views.ts";
 import { html, type Html } from "../html.ts";
+import { backupsCard, type BackupsView } from "./backups.ts";
 import { keyTable } from "./keys.ts";
 import { badge, layout, pageHead, when, type Shell } from "./layout.ts";
 
@@ -16,7 +17,7 @@ export type Member = {
   createdAt: string;
 };
 
-export type AdminView = { members: Member[]; keys: (ApiKeyView & { owner: string })[] };
+export type AdminView = { members: Member[]; keys: (ApiKeyView & { owner: string })[]; backups: BackupsView };
 
 function membersTable(members: Member[]): Html {
   return html`<div class="table-wrap"><table data-testid="members-table">
@@ -52,6 +53,7 @@ export function adminPage(shell: Shell, v: AdminView): Html {
     owner: (k) => html`<span class="nw">${(k as ApiKeyView & { owner: string }).owner}</span>`,
     revokeAction: (k) => `/app/admin/keys/${k.key_id}/revoke`,
   })}
-</div>`,
+</div>
+${backupsCard(v.backups, shell.csrf)}`,
   );
 }

@@ -1,0 +1,276 @@
+// `dealgraph backup`, `backup verify` and `restore` against a real `dealgraph serve` (a child
+// process) that keeps taking writes while the backup is taken: the restored data dir serves the
+// same keys, every record acknowledged before the backup started, and the same files, and opens
+// the same sealed secrets. Damaged archives fail `verify` naming what is wrong; restore touches
+// nothing it should not.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { cleanEnv, startServe, type Child } from "../../scripts/lib/child-process.ts";
+import { createApp } from "../../src/app.ts";
+import { loadConfig } from "../../src/config.ts";
+import { openDataDir } from "../../src/db/open.ts";
+import { createDeps } from "../../src/deps.ts";
+import { blobPath } from "../../src/lib/blobs.ts";
+import { silentLog } from "../../src/lib/log.ts";
+import { pdfDeck, uploadForm } from "../helpers/decks.ts";
+import { cli, tempDataDir } from "../helpers/cli.ts";
+
+const ROOT = join(import.meta.dir, "../..");
+const ENV = { DEALGRAPH_ALLOW_PRIVATE_NETWORK: "1" };
+
+let dir = "";
+let child: Child | null = null;
+let url = "";
+let key = "";
+let archive = "";
+const cleanup: string[] = [];
+/** Webhooks whose 201 arrived before the backup started, with the secret each was created with. */
+let ackedBefore: { id: string; secret: string }[] = [];
+
+let deck: { sha256: string; bytes: number; dealId: string } | null = null;
+
+const auth = () => ({ authorization: `Bearer ${key}`, "content-type": "application/json" });
+const createWebhook = async (n: number) => {
+  const res = await fetch(`${url}/api/v1/webhooks`, { method: "POST", headers: auth(), body: JSON.stringify({ url: `http://127.0.0.1:9/hook-${n}` }) });
+  if (res.status !== 201) throw new Error(`webhook ${n}: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as { webhook_id: string; secret: string };
+  return { id: body.webhook_id, secret: body.secret };
+};
+
+beforeAll(async () => {
+  dir = tempDataDir();
+  cleanup.push(dir);
+  const org = (await cli(dir, "admin", "org", "create", "--name", "Backup Ventures", "--json")).json.org_id;
+  const user = (await cli(dir, "admin", "user", "create", "--org", org, "--email", "ops@backup.vc", "--name", "Ops", "--json")).json.user_id;
+  key = (await cli(dir, "admin", "key", "create", "--user", user, "--scope", "write", "--json")).json.secret;
+  const served = await startServe([process.execPath, join(ROOT, "src/main.ts"), "serve", "--port", "0", "--data-dir", dir], { cwd: ROOT, env: cleanEnv(ENV) });
+  child = served.child;
+  url = served.url;
+  // A file in the blob store.
+  const bytes = await pdfDeck();
+  const up = await fetch(`${url}/api/v1/deals/analyze/upload`, { method: "POST", body: uploadForm(bytes, "deck.pdf", { company_name: "Ledgerly" }), headers: { authorization: `Bearer ${key}` } });
+  expect(up.status).toBe(202);
+  deck = { sha256: createHash("sha256").update(bytes).digest("hex"), bytes: bytes.length, dealId: ((await up.json()) as { deal_id: string }).deal_id };
+
+  // Writes keep arriving before, during and after the backup.
+  let n = 0;
+  let writing = true;
+  const acked: { id: string; secret: string }[] = [];
+  const writer = (async () => {
+    while (writing) acked.push(await createWebhook(n++));
+  })();
+  while (acked.length < 20) await Bun.sleep(5);
+  ackedBefore = [...acked];
+  const backup = await cli(dir, "backup", "--json");
+
+  writing = false;
+  await writer;
+  expect(backup.code, backup.stderr).toBe(0);
+  archive = backup.json.file;
+}, 60_000);
+
+afterAll(async () => {
+  await child?.stop();
+  for (const d of cleanup) rmSync(d, { recursive: true, force: true });
+});
+
+describe("dealgraph backup", () => {
+  test("writes <data-dir>/backups/dealgraph-<UTC timestamp>.tar.gz, mode 0600, with its sha256 and a record of its verification", () => {
+    expect(archive).toMatch(new RegExp(`^${dir}/backups/dealgraph-\\d{8}T\\d{6}Z\\.tar\\.gz$`));
+    expect(statSync(archive).mode & 0o777).toBe(0o600);
+    const record = JSON.parse(readFileSync(`${archive}.json`, "utf8"));
+    expect(record).toMatchObject({ bytes: statSync(archive).size, sha256: createHash("sha256").update(readFileSync(archive)).digest("hex"), problem: null });
+    expect(record.verified_at).toEqual(expect.any(String));
+    // Nothing half-written is left beside it.
+    expect(readdirSync(join(dir, "backups")).filter((n) => n.includes("partial"))).toEqual([]);
+  });
+
+  test("GNU tar reads the archive: the snapshot, the referenced files, the server key, the manifest last", async () => {
+    const listing = Bun.spawnSync(["tar", "tzf", archive]).stdout.toString().trim().split("\n");
+    expect(listing[0]).toBe("dealgraph.db");
+    expect(listing).toContain(`blobs/${deck!.sha256.slice(0, 2)}/${deck!.sha256}`);
+    expect(listing).toContain("secret.key");
+    expect(listing.at(-1)).toBe("manifest.json");
+    const manifest = JSON.parse(Bun.spawnSync(["tar", "xzOf", archive, "manifest.json"]).stdout.toString());
+    expect(manifest).toMatchObject({ format: "dealgraph-backup", version: 1, server_key: "file", missing_blobs: [] });
+    expect(manifest.migrations).toContain("0000_foundation");
+    expect(manifest.files.map((f: { path: string }) => f.path).sort()).toEqual(listing.filter((n) => n !== "manifest.json").sort());
+  });
+
+  test("backup verify: ok for a whole archive", async () => {
+    const r = await cli(dir, "backup", "verify", archive, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ ok: true, problems: [] });
+  });
+});
+
+describe("dealgraph restore", () => {
+  test("the restored data dir serves the same keys, every record acknowledged before the backup, the same files and sealed secrets", async () => {
+    const target = join(tempDataDir(), "restored");
+    cleanup.push(target);
+    const r = await cli(target, "restore", archive, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ data_dir: target, server_key: "file" });
+    expect(statSync(join(target, "secret.key")).mode & 0o777).toBe(0o600);
+
+    const config = loadConfig({}, { dataDir: target });
+    const { db } = openDataDir(config);
+    const deps = createDeps({ db, config, log: silentLog });
+    try {
+      const app = createApp(deps);
+      const get = (path: string) => app.handle(new Request(`http://localhost${path}`, { headers: auth() }));
+      expect((await get("/api/v1/me")).status).toBe(200);
+      for (const hook of ackedBefore) expect((await get(`/api/v1/webhooks/${hook.id}`)).status, hook.id).toBe(200);
+      // The same server key: each secret sealed by the live server opens in the restored one.
+      const sealed = db.$client.query<{ id: string; secret_enc: string }, []>("SELECT id, secret_enc FROM webhook_endpoints").all();
+      const byId = new Map(sealed.map((s) => [s.id, s.secret_enc]));
+      for (const hook of ackedBefore.slice(0, 5)) expect(await deps.secrets.box.decrypt(byId.get(hook.id)!, hook.id)).toBe(hook.secret);
+      // The uploaded file, byte for byte.
+      const blob = readFileSync(blobPath(target, deck!.sha256));
+      expect(createHash("sha256").update(blob).digest("hex")).toBe(deck!.sha256);
+      expect((await get(`/api/v1/deals/${deck!.dealId}`)).status).toBe(200);
+      expect(db.$client.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+    } finally {
+      db.$client.close();
+    }
+  });
+
+  test("into a non-empty data dir: exit 1, and nothing in it changes", async () => {
+    const target = tempDataDir();
+    cleanup.push(target);
+    writeFileSync(join(target, "notes.txt"), "keep me");
+    const before = readdirSync(target, { recursive: true });
+    const r = await cli(target, "restore", archive);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("is not empty");
+    expect(r.stderr).toContain("nothing was changed");
+    expect(readdirSync(target, { recursive: true })).toEqual(before);
+    expect(readFileSync(join(target, "notes.txt"), "utf8")).toBe("keep me");
+  });
+
+  test("a damaged archive restores nothing: a missing target is not even created", async () => {
+    const broken = join(tempDataDir(), "broken.tar.gz");
+    cleanup.push(broken.replace(/\/broken\.tar\.gz$/, ""));
+    writeFileSync(broken, readFileSync(archive).subarray(0, Math.floor(statSync(archive).size / 2)));
+    const target = join(tempDataDir(), "never");
+    cleanup.push(target.replace(/\/never$/, ""));
+    const r = await cli(target, "restore", broken);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("truncated");
+    expect(existsSync(target)).toBe(false);
+  });
+
+  test("restore needs an explicit --data-dir and an archive", async () => {
+    const { runCli } = await import("../../src/cli/index.ts");
+    const err: string[] = [];
+    const io = { out: () => {}, err: (l: string) => err.push(l), env: {}, readStdin: async () => "" };
+    expect(await runCli(["restore", archive], io)).toBe(2);
+    expect(err.join("\n")).toContain("usage: dealgraph restore FILE --data-dir DIR");
+  });
+});
+
+describe("backup verify names what is wrong", () => {
+  const damaged = (name: string, bytes: Uint8Array) => {
+    const d = tempDataDir();
+    cleanup.push(d);
+    const file = join(d, name);
+    writeFileSync(file, bytes);
+    return file;
+  };
+  const verify = (file: string) => cli(dir, "backup", "verify", file, "--json");
+
+  test.each([
+    ["cut short", () => readFileSync(archive).subarray(0, Math.floor(statSync(archive).size * 0.6)), /truncated/],
+    ["cut inside the gzip trailer", () => readFileSync(archive).subarray(0, statSync(archive).size - 3), /truncated/],
+    [
+      "bytes flipped in the compressed stream",
+      () => {
+        const b = Buffer.from(readFileSync(archive));
+        for (let i = 0; i < 64; i++) b[Math.floor(b.length / 3) + i] ^= 0xff;
+        return b;
+      },
+      /corrupted|damaged|truncated/,
+    ],
+  ] as const)("%s", async (_what, make, expected) => {
+    const r = await verify(damaged("x.tar.gz", make()));
+    expect(r.code).toBe(1);
+    expect(r.json.ok).toBe(false);
+    expect(r.json.problems.join(" ")).toMatch(expected);
+    expect(r.stderr).toMatch(expected);
+  });
+
+  test("a snapshot whose bytes changed inside an intact gzip stream: the file is named as not matching its sha256", async () => {
+    const tar = Buffer.from(gunzipSync(readFileSync(archive)));
+    tar[512 + 100_000] ^= 0x01; // inside dealgraph.db, the first entry (its data starts after one header block)
+    const r = await verify(damaged("x.tar.gz", gzipSync(tar)));
+    expect(r.code).toBe(1);
+    expect(r.json.problems).toEqual(["dealgraph.db does not match its sha256 in the manifest (corrupted)"]);
+  });
+
+  test("a blob the snapshot names but the archive lacks is named", async () => {
+    // Rebuild the archive without the blob's entry (and its manifest line): checksums agree, the reference does not.
+    const tar = Buffer.from(gunzipSync(readFileSync(archive)));
+    const entries: { name: string; start: number; end: number }[] = [];
+    for (let at = 0; at + 512 <= tar.length; ) {
+      const name = tar.toString("utf8", at, at + 100).replace(/\0.*$/s, "");
+      if (!name) break;
+      const size = parseInt(tar.toString("ascii", at + 124, at + 135), 8);
+      const end = at + 512 + Math.ceil(size / 512) * 512;
+      entries.push({ name, start: at, end });
+      at = end;
+    }
+    const blobEntry = `blobs/${deck!.sha256.slice(0, 2)}/${deck!.sha256}`;
+    const kept = entries.filter((e) => e.name !== blobEntry && e.name !== "manifest.json");
+    const manifestEntry = entries.find((e) => e.name === "manifest.json")!;
+    const manifest = JSON.parse(tar.toString("utf8", manifestEntry.start + 512, manifestEntry.end).replace(/\0+$/, ""));
+    manifest.files = manifest.files.filter((f: { path: string }) => f.path !== blobEntry);
+    const { TarWriter } = await import("../../src/lib/tar.ts");
+    const { PassThrough } = await import("node:stream");
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on("data", (c) => chunks.push(c));
+    const writer = new TarWriter(out);
+    await writer.addBytes("manifest.json", Buffer.from(JSON.stringify(manifest)));
+    await writer.finish();
+    const rebuilt = Buffer.concat([...kept.map((e) => tar.subarray(e.start, e.end)), ...chunks]);
+    const r = await verify(damaged("x.tar.gz", gzipSync(rebuilt)));
+    expect(r.code).toBe(1);
+    expect(r.json.problems).toEqual([`the database names 1 file(s) the archive does not hold: ${deck!.sha256}`]);
+  });
+
+  test("a file that is not an archive, and one that does not exist", async () => {
+    const notGzip = await verify(damaged("x.tar.gz", Buffer.from("hello, not an archive")));
+    expect(notGzip.code).toBe(1);
+    expect(notGzip.json.problems[0]).toMatch(/corrupted/);
+    const missing = await cli(dir, "backup", "verify", join(dir, "nope.tar.gz"));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("no such archive");
+  });
+
+  test("an archive that is not a Dealgraph backup (another tar.gz) is refused by name", async () => {
+    const d = tempDataDir();
+    cleanup.push(d);
+    mkdirSync(join(d, "src"));
+    writeFileSync(join(d, "src", "a.txt"), "a");
+    Bun.spawnSync(["tar", "czf", join(d, "other.tar.gz"), "-C", d, "src"]);
+    const r = await verify(join(d, "other.tar.gz"));
+    expect(r.code).toBe(1);
+    expect(r.json.problems[0]).toMatch(/unexpected entry "src\/"|not part of a Dealgraph backup/);
+  });
+});
+
+test("--out FILE writes there (and refuses to overwrite an existing file)", async () => {
+  const d = tempDataDir();
+  cleanup.push(d);
+  const out = join(d, "mine.tar.gz");
+  const first = await cli(dir, "backup", "--out", out, "--json");
+  expect(first.code, first.stderr).toBe(0);
+  expect(first.json).toMatchObject({ file: out, bytes: statSync(out).size });
+  expect(existsSync(`${out}.json`)).toBe(false); // records are kept for the data dir's own archives only
+  const again = await cli(dir, "backup", "--out", out);
+  expect(again.code).toBe(1);
+  expect(again.stderr).toContain("already exists");
+});
