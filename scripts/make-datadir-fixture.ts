@@ -37,7 +37,7 @@ try {
   const config = loadConfig({ DEALGRAPH_ALLOW_PRIVATE_NETWORK: "1" }, { dataDir: dir });
   const { db } = openDataDir(config);
   const app = createApp(createDeps({ db, config, log: silentLog }));
-  const call = async (method: string, path: string, body?: BodyInit, json = true) => {
+  const call = async (method: string, path: string, body?: string | FormData, json = true) => {
     const headers: Record<string, string> = { authorization: `Bearer ${write}` };
     if (json) headers["content-type"] = "application/json";
     const res = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));

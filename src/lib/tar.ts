@@ -19,7 +19,8 @@ function writeOctal(header: Buffer, offset: number, length: number, value: numbe
   header.write(value.toString(8).padStart(length - 1, "0") + "\0", offset, length, "ascii");
 }
 
-function header(name: string, size: number, mtime: Date, mode: number): Buffer {
+/** One entry's 512-byte header (exported for tests of the size encodings). */
+export function tarHeader(name: string, size: number, mtime: Date, mode: number): Buffer {
   if (Buffer.byteLength(name) > 100) throw new TarError(`tar entry name longer than 100 bytes: ${name}`);
   const h = Buffer.alloc(BLOCK);
   h.write(name, 0, 100, "utf8");
@@ -57,7 +58,7 @@ export class TarWriter {
    * what the header promised, and a file that grew or shrank is refused. `onChunk` sees every byte.
    */
   async addFile(name: string, path: string, size: number, opts: { mtime?: Date; mode?: number; onChunk?: (chunk: Buffer) => void } = {}): Promise<void> {
-    await this.put(header(name, size, opts.mtime ?? new Date(), opts.mode ?? 0o644));
+    await this.put(tarHeader(name, size, opts.mtime ?? new Date(), opts.mode ?? 0o644));
     let written = 0;
     for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
       written += chunk.length;
@@ -70,7 +71,7 @@ export class TarWriter {
   }
 
   async addBytes(name: string, bytes: Uint8Array, opts: { mtime?: Date; mode?: number } = {}): Promise<void> {
-    await this.put(header(name, bytes.length, opts.mtime ?? new Date(), opts.mode ?? 0o644));
+    await this.put(tarHeader(name, bytes.length, opts.mtime ?? new Date(), opts.mode ?? 0o644));
     await this.put(bytes);
     if (padding(bytes.length)) await this.put(Buffer.alloc(padding(bytes.length)));
   }

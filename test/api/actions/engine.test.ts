@@ -6,7 +6,7 @@ import type { Principal } from "../../../src/modules/identity/auth.macro.ts";
 import { ApiError } from "../../../src/http/errors.ts";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
 import { RunError } from "../../../src/lib/run-error.ts";
-import { startRunner, type Handler, type Runner } from "../../../src/modules/actions/runner.ts";
+import { recoverInterruptedRuns, startRunner, type Handler, type Runner } from "../../../src/modules/actions/runner.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { principalOf, seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 
@@ -156,6 +156,25 @@ describe("crash recovery", () => {
     expect(actions.get(once.id)).toMatchObject({ status: "succeeded", attempts: 2 });
     expect(actions.get(twice.id)).toMatchObject({ status: "failed", error: expect.stringMatching(/interrupted by a restart 2 times/) });
     expect(outbox().map((e) => `${e.entity_id}:${e.event}`).sort()).toEqual(["once:test.analysis.completed", "twice:test.analysis.failed"]);
+  });
+});
+
+describe("crash recovery, restart by restart", () => {
+  test("taken, crash, restart (queued again); taken, crash, restart: failed with that reason, and its .failed event is written", () => {
+    setup();
+    const actions = actionsService(t.deps);
+    const { run } = dispatch("two-crashes");
+    // First life: a runner takes the run, the process dies with it running; the next start requeues it.
+    expect(actions.start(run.id)).not.toBeNull();
+    expect(recoverInterruptedRuns(t.deps)).toEqual({ requeued: 1, failed: 0 });
+    expect(actions.get(run.id)).toMatchObject({ status: "queued", attempts: 1 });
+    expect(outbox()).toEqual([]);
+    // Second life: taken again, killed again; the start after that gives up on it, saying why.
+    expect(actions.start(run.id)).not.toBeNull();
+    expect(recoverInterruptedRuns(t.deps)).toEqual({ requeued: 0, failed: 1 });
+    expect(actions.get(run.id)).toMatchObject({ status: "failed", attempts: 2, error: "The run was interrupted by a restart 2 times and was not retried again" });
+    // The event the webhook dispatcher delivers.
+    expect(outbox()).toEqual([expect.objectContaining({ entity_id: "two-crashes", event: "test.analysis.failed", run_id: run.id })]);
   });
 });
 

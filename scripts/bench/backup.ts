@@ -1,0 +1,170 @@
+// Backup benchmark: a firm grown to about 1 GB (5,000,000 interactions with their touches and
+// participants, 2,000 deal documents in the blob store; seeded by direct SQL, as CONTRACT.md
+// allows), served by a real `dealgraph serve` (a child process) under a steady read load. Then:
+//   - a plain file copy of the same bytes (the database file and the blobs): the baseline, MB/s
+//   - `dealgraph backup` (snapshot, archive, verify) while the read load runs: time, MB/s, ratio
+//   - the read load's p50/p99 without a backup running, and while one runs
+//
+//   bun scripts/bench/backup.ts [--interactions 5000000] [--documents 2000] [--keep DIR]
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig } from "../../src/config.ts";
+import { openDataDir } from "../../src/db/open.ts";
+import { createDeps } from "../../src/deps.ts";
+import { blobPath } from "../../src/lib/blobs.ts";
+import { silentLog } from "../../src/lib/log.ts";
+import { rng } from "../../src/demo/rng.ts";
+import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
+import { orgsService } from "../../src/modules/identity/orgs.service.ts";
+import { cleanEnv, run, startServe } from "../lib/child-process.ts";
+
+const { values } = parseArgs({ options: { interactions: { type: "string" }, documents: { type: "string" }, keep: { type: "string" } } });
+const INTERACTIONS = Number(values.interactions ?? 5_000_000);
+const DOCUMENTS = Number(values.documents ?? 2000);
+const USERS = 50;
+const PERSONS = 200_000;
+const DOC_BYTES = 96 * 1024;
+const DAY = 86_400_000;
+const ROOT = join(import.meta.dir, "../..");
+const MB = 1024 * 1024;
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
+};
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+const dir = values.keep ?? mkdtempSync(join(tmpdir(), "dealgraph-bench-backup-"));
+console.log(`Dealgraph backup bench: bun ${Bun.version}, ${navigator.hardwareConcurrency} CPUs, data dir ${dir}`);
+
+// --- seed -------------------------------------------------------------------------------------
+const seedStart = performance.now();
+const config = { ...loadConfig({}), dataDir: dir };
+const { db } = openDataDir(config);
+const deps = createDeps({ db, config, log: silentLog });
+const sqlite = db.$client;
+const r = rng(7);
+const now = new Date();
+const org = orgsService(deps).createOrg("Bench Ventures");
+const users = Array.from({ length: USERS }, (_, i) => orgsService(deps).createUser({ orgId: org.id, email: `p${i}@bench.vc`, name: `Partner ${i}`, shareNetwork: true }));
+const key = apiKeysService(deps).create({ userId: users[0].id, scope: "read", dailyRequests: 10_000_000 }).secret;
+const personIds: string[] = [];
+sqlite.transaction(() => {
+  const p = sqlite.query("INSERT INTO persons (id, org_id, display_name, name_key, title, domain, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  const iso = now.toISOString();
+  for (let i = 0; i < PERSONS; i++) {
+    const id = Bun.randomUUIDv7();
+    p.run(id, org.id, `Person ${i}`, `person ${i}`, "CEO", `company${i % 20_000}.com`, iso, iso);
+    personIds.push(id);
+  }
+})();
+const perUser = Math.floor(INTERACTIONS / USERS);
+let interactionId = 0;
+for (const [ui, user] of users.entries()) {
+  sqlite.transaction(() => {
+    const rel = sqlite.query<{ seq: number }, [string, string, string, string, string, string]>(
+      "INSERT INTO relationships (id, org_id, user_id, person_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq",
+    );
+    const iso = now.toISOString();
+    const rels = Array.from({ length: 4000 }, (_, k) => ({ seq: rel.get(Bun.randomUUIDv7(), org.id, user.id, personIds[(ui * 4000 + k) % PERSONS], iso, iso)!.seq, person: personIds[(ui * 4000 + k) % PERSONS] }));
+    const inter = sqlite.query("INSERT INTO interactions (id, user_id, source_key, kind, occurred_at, participant_count) VALUES (?, ?, ?, 'email', ?, 2)");
+    const touch = sqlite.query("INSERT INTO touches (relationship_seq, interaction_id, occurred_at, direction) VALUES (?, ?, ?, 'sent')");
+    const people = sqlite.query("INSERT INTO interaction_people (interaction_id, person_id) VALUES (?, ?)");
+    for (let k = 0; k < perUser; k++) {
+      const target = rels[Math.floor(Math.pow(r.next(), 3) * rels.length)];
+      const at = new Date(now.getTime() - Math.floor(r.next() * 730 * DAY)).toISOString();
+      const id = ++interactionId;
+      inter.run(id, user.id, `msg:<bench-${id}@mail.bench.vc>`, at);
+      touch.run(target.seq, id, at);
+      people.run(id, target.person);
+    }
+  })();
+  if ((ui + 1) % 10 === 0) console.error(`  seeded ${ui + 1}/${USERS} users, ${interactionId.toLocaleString()} interactions`);
+}
+// Deals with one document each, its bytes in the blob store (incompressible, as PDFs mostly are).
+sqlite.transaction(() => {
+  const deal = sqlite.query("INSERT INTO deals (id, org_id, created_by, company_name, kind, source, target_key, created_at, updated_at) VALUES (?, ?, ?, ?, 'company', 'upload', ?, ?, ?)");
+  const doc = sqlite.query(
+    "INSERT INTO deal_documents (id, org_id, deal_id, filename, kind, content_type, size_bytes, sha256, page_count, status, pages, uploaded_at) VALUES (?, ?, ?, 'deck.pdf', 'primary_upload', 'application/pdf', ?, ?, 4, 'extracted', ?, ?)",
+  );
+  const iso = now.toISOString();
+  for (let i = 0; i < DOCUMENTS; i++) {
+    const bytes = crypto.getRandomValues(new Uint8Array(DOC_BYTES));
+    const sha = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+    mkdirSync(join(dir, "blobs", sha.slice(0, 2)), { recursive: true });
+    writeFileSync(blobPath(dir, sha), bytes);
+    const dealId = Bun.randomUUIDv7();
+    deal.run(dealId, org.id, users[0].id, `Company ${i}`, `upload:${i}`, iso, iso);
+    const pages = JSON.stringify(Array.from({ length: 4 }, (_, p) => `Company ${i} page ${p + 1}: `.padEnd(2000, "market traction team ")));
+    doc.run(Bun.randomUUIDv7(), org.id, dealId, DOC_BYTES, sha, pages, iso);
+  }
+})();
+sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+sqlite.close();
+const dbBytes = statSync(join(dir, "dealgraph.db")).size;
+const blobFiles = readdirSync(join(dir, "blobs"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+const blobBytes = blobFiles.reduce((sum, f) => sum + statSync(f).size, 0);
+const totalMb = (dbBytes + blobBytes) / MB;
+console.log(`seeded ${interactionId.toLocaleString()} interactions, ${DOCUMENTS} documents in ${((performance.now() - seedStart) / 1000).toFixed(1)} s: database ${(dbBytes / MB).toFixed(0)} MB + blobs ${(blobBytes / MB).toFixed(0)} MB = ${totalMb.toFixed(0)} MB`);
+
+// --- baseline: a plain copy of the same bytes ---------------------------------------------------
+const copyDir = mkdtempSync(join(tmpdir(), "dealgraph-bench-copy-"));
+let t = performance.now();
+copyFileSync(join(dir, "dealgraph.db"), join(copyDir, "dealgraph.db"));
+for (const [i, f] of blobFiles.entries()) copyFileSync(f, join(copyDir, `b${i}`));
+const copyS = (performance.now() - t) / 1000;
+rmSync(copyDir, { recursive: true, force: true });
+
+// --- the read load on a real server -------------------------------------------------------------
+const { child, url } = await startServe([process.execPath, join(ROOT, "src/main.ts"), "serve", "--port", "0", "--data-dir", dir], { cwd: ROOT, env: cleanEnv() });
+const paths = ["/api/v1/me", "/api/v1/deals?limit=20", `/api/v1/network/who-knows?domain=company${r.int(0, 19_999)}.com&limit=10`];
+async function load(until: () => boolean): Promise<number[]> {
+  const times: number[] = [];
+  const worker = async () => {
+    let i = 0;
+    while (!until()) {
+      const path = i++ % 3 === 2 ? `/api/v1/network/who-knows?domain=company${r.int(0, 19_999)}.com&limit=10` : paths[i % 2];
+      const start = performance.now();
+      const res = await fetch(url + path, { headers: { authorization: `Bearer ${key}` } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+      times.push(performance.now() - start);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return times;
+}
+try {
+  const warm = performance.now();
+  await load(() => performance.now() - warm > 2000);
+  const quietStart = performance.now();
+  const quiet = await load(() => performance.now() - quietStart > 15_000);
+
+  let backupDone = false;
+  const during = load(() => backupDone);
+  t = performance.now();
+  const backup = await run([process.execPath, join(ROOT, "src/main.ts"), "backup", "--json", "--data-dir", dir], { cwd: ROOT, env: cleanEnv(), timeoutMs: 30 * 60_000 });
+  const backupS = (performance.now() - t) / 1000;
+  backupDone = true;
+  const busy = await during;
+  if (backup.code !== 0) throw new Error(`backup failed: ${backup.stderr}`);
+  const written = JSON.parse(backup.stdout) as { file: string; bytes: number };
+  const phases = Object.fromEntries([...backup.stderr.matchAll(/^(snapshot|archive|done): .*? in ([\d.]+) s/gm)].map((m) => [m[1], Number(m[2])]));
+  const verifyS = Number(/verified in ([\d.]+) s/.exec(backup.stderr)?.[1] ?? NaN);
+
+  const copyRate = totalMb / copyS;
+  const backupRate = totalMb / backupS;
+  console.log(`
+plain copy of the same ${totalMb.toFixed(0)} MB (database file + ${blobFiles.length} blobs): ${copyS.toFixed(1)} s = ${copyRate.toFixed(0)} MB/s
+dealgraph backup while the read load runs: ${backupS.toFixed(1)} s = ${backupRate.toFixed(0)} MB/s (ratio to the copy ${(backupRate / copyRate).toFixed(2)})
+  snapshot (VACUUM INTO) ${phases.snapshot?.toFixed(1)} s, archive (tar + gzip -1 + sha256) ${phases.archive?.toFixed(1)} s, verify (read back, integrity_check) ${verifyS.toFixed(1)} s
+  archive ${(written.bytes / MB).toFixed(0)} MB (${((written.bytes / MB / totalMb) * 100).toFixed(0)}% of the data)
+read load (2 clients: /me, deals list, who-knows by domain)
+  without a backup: ${quiet.length} requests, p50 ${ms(pct(quiet, 50))}, p99 ${ms(pct(quiet, 99))}
+  during the backup: ${busy.length} requests, p50 ${ms(pct(busy, 50))}, p99 ${ms(pct(busy, 99))} (p99 ratio ${(pct(busy, 99) / pct(quiet, 99)).toFixed(2)})`);
+} finally {
+  await child.stop();
+  if (!values.keep) rmSync(dir, { recursive: true, force: true });
+}
