@@ -133,7 +133,14 @@ export function graphWriter(deps: Deps, userId: string, aliases: string[] = []) 
         id = profileOnly.id;
         insertEmail.run(orgId, email, id);
       } else {
-        // Touch-less relationships (all a LinkedIn-only person has) move where the mail person has none.
+        // What the profile says fills what the mail person lacks; touch-less relationships (all a
+        // LinkedIn-only person has) move where the mail person has none.
+        const [a, b] = [personRow.get({ id })!, personRow.get({ id: profileOnly.id })!];
+        const displayName = a.displayName ?? b.displayName;
+        db.update(persons)
+          .set({ displayName, nameKey: nameKey(displayName), title: a.title ?? b.title, company: a.company ?? b.company, location: a.location ?? b.location, linkedinUrl: a.linkedinUrl ?? b.linkedinUrl, updatedAt: now })
+          .where(eq(persons.id, id))
+          .run();
         moveRelationships.run({ $to: id, $from: profileOnly.id });
         rels.delete(profileOnly.id);
         deletePerson.run(profileOnly.id);
