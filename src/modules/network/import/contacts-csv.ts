@@ -11,7 +11,7 @@
 // rows are imported; a file whose header is none of these fails naming what it has.
 import { ImportError as CsvImportError, parseCsv, type CsvRecord } from "../../../lib/csv.ts";
 import { normalizeEmail, readLinkedin } from "../network.identity.ts";
-import type { ContactCard, ContactsRead } from "./contacts.ts";
+import type { ContactCard, ContactsRead } from "./contact-card.ts";
 import { ImportError } from "./errors.ts";
 
 export type CsvDialect = "contract" | "linkedin" | "google" | "outlook";

@@ -8,20 +8,10 @@ import { isPreferred, parseVcards, vcardParts, vcardText, VcardFileError, type V
 import type { GraphWriter } from "../network.graph.ts";
 import { normalizeEmail, readLinkedin } from "../network.identity.ts";
 import { parseContactsCsv } from "./contacts-csv.ts";
+import type { ContactCard, ContactsRead } from "./contact-card.ts";
 import { ImportError, skip, type ImportStats } from "./errors.ts";
 
-export type ContactCard = {
-  line: number;
-  /** Valid addresses, the preferred one first. */
-  emails: string[];
-  name: string | null;
-  title: string | null;
-  company: string | null;
-  linkedinUrl: string | null;
-  location: string | null;
-};
-
-export type ContactsRead = { cards: ContactCard[]; errors: { line: number; reason: string }[] };
+export type { ContactCard, ContactsRead } from "./contact-card.ts";
 
 /** A vCard's facts; an EMAIL that is not an address or a broken LinkedIn URL makes the card an error at that line. */
 function vcardToCard(card: Vcard): ContactCard | { line: number; reason: string } {
