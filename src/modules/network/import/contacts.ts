@@ -11,8 +11,6 @@ import { parseContactsCsv } from "./contacts-csv.ts";
 import type { ContactCard, ContactsRead } from "./contact-card.ts";
 import { ImportError, skip, type ImportStats } from "./errors.ts";
 
-export type { ContactCard, ContactsRead } from "./contact-card.ts";
-
 /** A vCard's facts; an EMAIL that is not an address or a broken LinkedIn URL makes the card an error at that line. */
 function vcardToCard(card: Vcard): ContactCard | { line: number; reason: string } {
   const all = (name: string) => card.props.filter((p) => p.name === name);
