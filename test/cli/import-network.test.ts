@@ -99,6 +99,21 @@ describe("dealgraph import mail|calendar|contacts", () => {
     expect(contacts.json).toMatchObject({ persons_created: 1 }); // the failed imports left nothing behind
   });
 
+  test("admin user time-zone: floating calendar times are read in the user's zone; --time-zone wins; bad zones refused", async () => {
+    const { d, alice } = await firm();
+    const set = await cli(d, "admin", "user", "time-zone", "--user", alice, "Europe/Paris", "--json");
+    expect([set.code, set.json]).toEqual([0, { user_id: alice, time_zone: "Europe/Paris" }]);
+    const bad = await cli(d, "admin", "user", "time-zone", "--user", alice, "Paris");
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/"Paris" is not an IANA time zone name/);
+    const ics = writeTo(filesDir(), "f.ics", "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:f@x\nDTSTART:20260301T120000\nORGANIZER:mailto:alice@acme.vc\nATTENDEE:mailto:kim@target.com\nEND:VEVENT\nEND:VCALENDAR\n");
+    const paris = await cli(d, "import", "calendar", "--user", alice, ics, "--json");
+    expect(paris.json).toMatchObject({ imported: 1, floating_time_zone: "Europe/Paris", time_zones: { floating: 1 } });
+    const human = await cli(d, "import", "calendar", "--user", alice, "--time-zone", "Asia/Tokyo", ics);
+    expect(human.stdout).toMatch(/; 1 floating times read in Asia\/Tokyo$/);
+    expect((await cli(d, "admin", "user", "time-zone", "--user", alice, "none", "--json")).json).toEqual({ user_id: alice, time_zone: null });
+  });
+
   test("unusable messages are skipped and the summary says where the first is; in an .eml folder a bad file fails alone (exit 1)", async () => {
     const { d, alice } = await firm();
     const undated = writeTo(filesDir(), "undated.mbox", mbox([MAIL[0], { from: "jane@target.com", to: "alice@acme.vc", date: "yesterday" }]));
