@@ -16,6 +16,7 @@ import m13 from "./0013_uneven_hammerhead.sql" with { type: "text" };
 import m14 from "./0014_deals_list_index.sql" with { type: "text" };
 import m15 from "./0015_smart_wolf_cub.sql" with { type: "text" };
 import m16 from "./0016_action_kind_columns.sql" with { type: "text" };
+import m17 from "./0017_user_time_zone.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -35,4 +36,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0014_deals_list_index", sql: m14 },
   { tag: "0015_smart_wolf_cub", sql: m15 },
   { tag: "0016_action_kind_columns", sql: m16 },
+  { tag: "0017_user_time_zone", sql: m17 },
 ];

@@ -55,9 +55,17 @@ async function userCommand(verb: string | undefined, args: string[], io: Io) {
     report(io, values.json, { user_id: user.id, share_network: user.shareNetwork }, `network sharing for ${user.name}: ${state}`);
     return;
   }
+  if (verb === "time-zone") {
+    const { values, positionals } = parse(args, { user: { type: "string" } });
+    if (positionals.length !== 1) throw new UsageError("usage: dealgraph admin user time-zone --user USER_ID ZONE|none   (an IANA zone such as Europe/Paris)");
+    const zone = positionals[0] === "none" ? null : positionals[0];
+    const user = orgsService(openDeps(io, values)).setTimeZone(required("user", values.user), zone);
+    report(io, values.json, { user_id: user.id, time_zone: user.timeZone }, `time zone for ${user.name}: ${user.timeZone ?? "none (UTC)"}`);
+    return;
+  }
   if (verb === "password") return userPasswordCommand(args, io);
   if (verb === "link") return userLinkCommand(args, io);
-  throw new UsageError("usage: dealgraph admin user create|share|password|link ...");
+  throw new UsageError("usage: dealgraph admin user create|share|time-zone|password|link ...");
 }
 
 async function keyCommand(verb: string | undefined, args: string[], io: Io) {

@@ -1,13 +1,14 @@
 // `dealgraph import mail|calendar|contacts`: a user's mailbox, calendar or address book into the
 // network graph. Progress on stderr for long files; `--json` prints the stats object on stdout.
-// A file that cannot be imported fails with `error: FILE:LINE: reason` and writes nothing; in a
-// folder of .eml files the others are imported, each failed file gets its line, and the exit code is 1.
+// A file that cannot be imported at all fails with `error: FILE:LINE: reason` and writes nothing;
+// a bad event, card or CSV row (or a bad file of a folder of .eml files) is reported the same way
+// on stderr while the others are imported, and the exit code is 1.
 // The mail is also the user's connected inbox: a document host's verification mail for a gated
 // submission of the user's organization that waits for it completes that verification
 // (`verified_document_links`), through the deals module's own completion.
 import type { Deps } from "../deps.ts";
 import { importCalendar, importContacts, importMail, type InboxHook, type ImportOptions, type ImportStats } from "../modules/network/import/network.import.ts";
-import { orgsService } from "../modules/identity/orgs.service.ts";
+import { isTimeZoneName, orgsService } from "../modules/identity/orgs.service.ts";
 import { openDeps } from "./context.ts";
 import { parse, required, UsageError, type Io } from "./io.ts";
 
@@ -15,7 +16,7 @@ export type NetworkImportKind = "mail" | "calendar" | "contacts";
 
 const USAGE: Record<NetworkImportKind, string> = {
   mail: "usage: dealgraph import mail --user USER_ID [--alias EMAIL ...] PATH   (an mbox file, or a folder of .eml files)",
-  calendar: "usage: dealgraph import calendar --user USER_ID [--alias EMAIL ...] FILE.ics",
+  calendar: "usage: dealgraph import calendar --user USER_ID [--alias EMAIL ...] [--time-zone ZONE] FILE.ics   (ZONE: IANA, for floating times; default the user's time zone, else UTC)",
   contacts: "usage: dealgraph import contacts --user USER_ID [--alias EMAIL ...] FILE.vcf|FILE.csv",
 };
 
@@ -35,6 +36,10 @@ const UNUSABLE = new Set(["no_date", "no_sender"]);
 export type MailImportStats = ImportStats & { verified_document_links: number };
 
 function summary(kind: NetworkImportKind, path: string, s: ImportStats | MailImportStats): string {
+  const notPersons = Object.entries(s.not_persons)
+    .sort((a, b) => b[1]! - a[1]!)
+    .map(([reason, count]) => `${n(count!)} ${reason}`)
+    .join(", ");
   const reasons = Object.entries(s.skipped_by_reason)
     .sort((a, b) => b[1]! - a[1]!)
     .map(([reason, count]) => {
@@ -42,11 +47,15 @@ function summary(kind: NetworkImportKind, path: string, s: ImportStats | MailImp
       return `${n(count!)} ${reason}${at ? ` (first at ${at})` : ""}`;
     })
     .join(", ");
-  const failed = s.failed_files ? `; ${n(s.failed_files)} of ${n(s.files)} files failed and wrote nothing` : "";
+  const failed =
+    (s.failed_files ? `; ${n(s.failed_files)} of ${n(s.files)} files failed and wrote nothing` : "") +
+    (s.failed_items ? `; ${n(s.failed_items)} ${kind === "calendar" ? "events" : kind === "contacts" ? "contacts" : "items"} could not be read (listed below)` : "");
+  const occurrences = s.occurrences !== undefined && s.occurrences !== s.read ? ` (${n(s.occurrences)} occurrences)` : "";
+  const floating = s.time_zones?.floating ? `; ${n(s.time_zones.floating)} floating times read in ${s.floating_time_zone}` : "";
   const verified = "verified_document_links" in s && s.verified_document_links > 0 ? `; ${n(s.verified_document_links)} gated document link${s.verified_document_links === 1 ? "" : "s"} verified (analysis proceeds)` : "";
   return (
-    `${path}: ${n(s.read)} ${UNIT[kind]} read, ${n(s.imported)} imported, ${n(s.duplicates)} duplicates, ${n(s.skipped)} skipped` +
-    `${reasons ? ` (${reasons})` : ""}; ${n(s.persons_created)} persons and ${n(s.relationships_created)} relationships created in ${(s.ms / 1000).toFixed(1)} s${verified}${failed}`
+    `${path}: ${n(s.read)} ${UNIT[kind]} read${occurrences}, ${n(s.imported)} imported, ${n(s.duplicates)} duplicates, ${n(s.skipped)} skipped` +
+    `${reasons ? ` (${reasons})` : ""}${notPersons ? `; not persons: ${notPersons}` : ""}; ${n(s.persons_created)} persons and ${n(s.relationships_created)} relationships created in ${(s.ms / 1000).toFixed(1)} s${floating}${verified}${failed}`
   );
 }
 
@@ -82,19 +91,25 @@ async function verificationInbox(deps: Deps, userId: string): Promise<{ hook?: I
 }
 
 export async function importNetworkCommand(kind: NetworkImportKind, args: string[], io: Io): Promise<ImportStats> {
-  const { values, positionals } = parse(args, { user: { type: "string" }, alias: { type: "string", multiple: true } });
+  const { values, positionals } = parse(args, {
+    user: { type: "string" },
+    alias: { type: "string", multiple: true },
+    ...(kind === "calendar" ? { "time-zone": { type: "string" as const } } : {}),
+  });
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `a path is required; ${USAGE[kind]}` : `one path only; ${USAGE[kind]}`);
   const userId = required("user", values.user);
+  const timeZone = (values as { "time-zone"?: string })["time-zone"];
+  if (timeZone !== undefined && !isTimeZoneName(timeZone)) throw new UsageError(`--time-zone ${JSON.stringify(timeZone)} is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC)`);
   const deps = openDeps(io, values);
   try {
-    return await importWith(deps, kind, userId, positionals[0], values, io);
+    return await importWith(deps, kind, userId, positionals[0], { ...values, timeZone }, io);
   } finally {
     deps.db.$client.close();
   }
 }
 
-async function importWith(deps: Deps, kind: NetworkImportKind, userId: string, path: string, values: { alias?: string[]; json?: boolean }, io: Io): Promise<ImportStats> {
-  const opts: ImportOptions = { userId, aliases: values.alias ?? [], path, onProgress: (s) => io.err(progressLine(kind, s)) };
+async function importWith(deps: Deps, kind: NetworkImportKind, userId: string, path: string, values: { alias?: string[]; json?: boolean; timeZone?: string }, io: Io): Promise<ImportStats> {
+  const opts: ImportOptions = { userId, aliases: values.alias ?? [], path, timeZone: values.timeZone, onProgress: (s) => io.err(progressLine(kind, s)) };
   let stats: ImportStats | MailImportStats;
   if (kind === "mail") {
     const inbox = await verificationInbox(deps, userId);
@@ -104,11 +119,12 @@ async function importWith(deps: Deps, kind: NetworkImportKind, userId: string, p
     stats = (kind === "calendar" ? importCalendar : importContacts)(deps, opts);
   }
   io.out(values.json ? JSON.stringify(stats) : summary(kind, path, stats));
-  // The files of a folder that failed: one line each, and a non-zero exit (the others were imported).
+  // The files of a folder, or the events, cards and rows, that failed: one line each, and a
+  // non-zero exit (the others were imported).
   for (const line of stats.errors) io.err(`error: ${line}`);
-  if (stats.failed_files > 0) {
-    const unlisted = stats.failed_files - stats.errors.length;
-    throw new Error(`${n(stats.failed_files)} of ${n(stats.files)} files could not be imported${unlisted > 0 ? ` (${n(unlisted)} not listed)` : ""}; the others were`);
-  }
+  const unlisted = stats.failed_files + stats.failed_items - stats.errors.length;
+  const more = unlisted > 0 ? ` (${n(unlisted)} not listed)` : "";
+  if (stats.failed_files > 0) throw new Error(`${n(stats.failed_files)} of ${n(stats.files)} files could not be imported${more}; the others were`);
+  if (stats.failed_items > 0) throw new Error(`${n(stats.failed_items)} ${kind === "calendar" ? "events" : kind === "contacts" ? "contacts" : "items"} could not be imported${more}; the others were`);
   return stats;
 }

@@ -66,16 +66,27 @@ describe("dealgraph import mail|calendar|contacts", () => {
     expect(human.stdout).toMatch(/: 1 contacts read, 1 imported, 0 duplicates, 0 skipped; 1 persons and 1 relationships created in/);
   });
 
-  test("bad input: exit 1 and one line naming the file and line; nothing written", async () => {
+  test("bad input: a file that cannot be imported fails with one line and writes nothing; bad rows, cards and events are listed, the rest imported, exit 1", async () => {
     const { d, alice } = await firm();
     const cards = writeTo(filesDir(), "cards.csv", "email,linkedin_url\nok@target.com,\nbad@target.com,https://www.linkedin.com/in/%E0%A4%A\n");
     const res = await cli(d, "import", "contacts", "--user", alice, cards, "--json");
     expect(res.code).toBe(1);
-    expect(res.stdout).toBe("");
-    expect(res.stderr).toBe(`error: ${cards}:3: linkedin_url "https://www.linkedin.com/in/%E0%A4%A": the LinkedIn profile name "%E0%A4%A" has a broken percent-encoding`);
+    expect(res.json).toMatchObject({ read: 1, imported: 1, failed_items: 1 });
+    expect(res.stderr.split("\n").filter((l) => l.startsWith("error:"))).toEqual([
+      `error: ${cards}:3: linkedin_url "https://www.linkedin.com/in/%E0%A4%A": the LinkedIn profile name "%E0%A4%A" has a broken percent-encoding`,
+      "error: 1 contacts could not be imported; the others were",
+    ]);
     const vcf = writeTo(filesDir(), "cards.vcf", "BEGIN:VCARD\nFN:X\nEMAIL:not-an-email\nEND:VCARD\n");
     const card = await cli(d, "import", "contacts", "--user", alice, vcf);
-    expect([card.code, card.stderr]).toEqual([1, `error: ${vcf}:3: EMAIL "not-an-email" is not an email address`]);
+    expect([card.code, card.stderr.split("\n").find((l) => l.startsWith("error:"))]).toEqual([1, `error: ${vcf}:3: EMAIL "not-an-email" is not an email address`]);
+    const ics = writeTo(filesDir(), "cal.ics", "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:a\nDTSTART:20260230T100000Z\nEND:VEVENT\nEND:VCALENDAR\n");
+    const cal = await cli(d, "import", "calendar", "--user", alice, ics);
+    expect(cal.code).toBe(1);
+    expect(cal.stdout).toMatch(/: 1 events read \(0 occurrences\), 0 imported, .*; 1 events could not be read \(listed below\)$/);
+    expect(cal.stderr.split("\n").find((l) => l.startsWith("error:"))).toBe(`error: ${ics}:4: DTSTART "20260230T100000Z": February 2026 has no day 30`);
+    const zone = await cli(d, "import", "calendar", "--user", alice, "--time-zone", "Paris", ics);
+    expect([zone.code, zone.stderr]).toEqual([2, 'error: --time-zone "Paris" is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC)']);
+    const before = (await cli(d, "import", "contacts", "--user", alice, "--json", writeTo(filesDir(), "ok0.csv", "email\nok@target.com\n"))).json;
     const csv = writeTo(filesDir(), "c.csv", "name\nJane\n");
     const col = await cli(d, "import", "contacts", "--user", alice, csv);
     expect(col.code).toBe(1);
@@ -84,7 +95,23 @@ describe("dealgraph import mail|calendar|contacts", () => {
     const missing = await cli(d, "import", "calendar", "--user", alice, "/no/such.ics");
     expect([missing.code, missing.stderr]).toEqual([1, "error: /no/such.ics: no such file or folder"]);
     const contacts = await cli(d, "import", "contacts", "--user", alice, "--json", writeTo(filesDir(), "ok.csv", "email\nok@x.com\n"));
+    expect(before).toMatchObject({ persons_created: 0 });
     expect(contacts.json).toMatchObject({ persons_created: 1 }); // the failed imports left nothing behind
+  });
+
+  test("admin user time-zone: floating calendar times are read in the user's zone; --time-zone wins; bad zones refused", async () => {
+    const { d, alice } = await firm();
+    const set = await cli(d, "admin", "user", "time-zone", "--user", alice, "Europe/Paris", "--json");
+    expect([set.code, set.json]).toEqual([0, { user_id: alice, time_zone: "Europe/Paris" }]);
+    const bad = await cli(d, "admin", "user", "time-zone", "--user", alice, "Paris");
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/"Paris" is not an IANA time zone name/);
+    const ics = writeTo(filesDir(), "f.ics", "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:f@x\nDTSTART:20260301T120000\nORGANIZER:mailto:alice@acme.vc\nATTENDEE:mailto:kim@target.com\nEND:VEVENT\nEND:VCALENDAR\n");
+    const paris = await cli(d, "import", "calendar", "--user", alice, ics, "--json");
+    expect(paris.json).toMatchObject({ imported: 1, floating_time_zone: "Europe/Paris", time_zones: { floating: 1 } });
+    const human = await cli(d, "import", "calendar", "--user", alice, "--time-zone", "Asia/Tokyo", ics);
+    expect(human.stdout).toMatch(/; 1 floating times read in Asia\/Tokyo$/);
+    expect((await cli(d, "admin", "user", "time-zone", "--user", alice, "none", "--json")).json).toEqual({ user_id: alice, time_zone: null });
   });
 
   test("unusable messages are skipped and the summary says where the first is; in an .eml folder a bad file fails alone (exit 1)", async () => {

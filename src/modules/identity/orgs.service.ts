@@ -4,6 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
 import { isUuid, newId } from "../../lib/ids.ts";
+import { ianaZone } from "../../lib/icalendar-zones.ts";
 import { orgs, users } from "./orgs.tables.ts";
 
 export type Org = typeof orgs.$inferSelect;
@@ -18,6 +19,9 @@ export type CreateUserInput = {
 };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** An IANA zone name Intl knows (`Area/City`, or UTC); offsets and abbreviations are not names. */
+export const isTimeZoneName = (name: string) => name === "UTC" || (/^[A-Za-z_]+(?:\/[A-Za-z0-9_+-]+)+$/.test(name) && ianaZone(name) !== null);
 
 export const orgsService = perDeps((deps: Deps) => {
   const { db, clock } = deps;
@@ -79,6 +83,16 @@ export const orgsService = perDeps((deps: Deps) => {
     return db.update(users).set({ shareNetwork: share }).where(eq(users.id, userId)).returning().get();
   }
 
+  /** The IANA zone (e.g. Europe/Paris) the user's floating calendar times are read in; null clears it (UTC). */
+  function setTimeZone(userId: string, zone: string | null): User {
+    const clean = zone?.trim() || null;
+    if (clean !== null && !isTimeZoneName(clean)) {
+      throw new ApiError(422, [{ loc: ["time_zone"], msg: `${JSON.stringify(clean.slice(0, 60))} is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC)`, type: "value_error" }]);
+    }
+    mustGetUser(userId);
+    return db.update(users).set({ timeZone: clean }).where(eq(users.id, userId)).returning().get();
+  }
+
   /** The user with this address (case-insensitive), if any. */
   function findUserByEmail(email: string): User | undefined {
     return db.select().from(users).where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`).get();
@@ -95,5 +109,5 @@ export const orgsService = perDeps((deps: Deps) => {
     return db.select().from(users).where(eq(users.orgId, orgId)).orderBy(sql`lower(${users.name})`).all();
   }
 
-  return { createOrg, isEmpty, getOrg, createUser, getUser, mustGetUser, setSharing, findUserByEmail, setPasswordHash, listMembers };
+  return { createOrg, isEmpty, getOrg, createUser, getUser, mustGetUser, setSharing, setTimeZone, findUserByEmail, setPasswordHash, listMembers };
 });

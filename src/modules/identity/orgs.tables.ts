@@ -18,6 +18,8 @@ export const users = sqliteTable(
     // Network-sharing opt-in: only sharers' relationships are pooled into who-knows.
     shareNetwork: integer("share_network", { mode: "boolean" }).notNull().default(false),
     isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
+    // IANA zone the user's floating calendar times (no TZID) and all-day dates are read in; null: UTC.
+    timeZone: text("time_zone"),
     passwordHash: text("password_hash"),
     createdAt: text("created_at").notNull(),
   },

@@ -105,6 +105,15 @@ export function graphWriter(deps: Deps, userId: string, aliases: string[] = []) 
     .returning()
     .prepare();
 
+  // LinkedIn-only persons (a connection known by profile, no address yet): found by profile.
+  const personByProfile = db.$client.query<{ id: string; emails: number }, [string, string]>(
+    "SELECT p.id, (SELECT count(*) FROM person_emails e WHERE e.person_id = p.id) AS emails FROM persons p WHERE p.org_id = ? AND p.linkedin_url = ? ORDER BY p.created_at LIMIT 1",
+  );
+  const moveRelationships = db.$client.query(
+    "UPDATE relationships SET person_id = $to WHERE person_id = $from AND user_id NOT IN (SELECT user_id FROM relationships WHERE person_id = $to)",
+  );
+  const deletePerson = db.$client.query("DELETE FROM persons WHERE id = ?");
+
   const personIds = new Map<string, string>();
   const rels = new Map<string, RelState>();
   const stats: GraphStats = { interactions: 0, duplicates: 0, personsCreated: 0, relationshipsCreated: 0 };
@@ -116,6 +125,27 @@ export function graphWriter(deps: Deps, userId: string, aliases: string[] = []) 
     let id = personIds.get(email) ?? personByEmail.get({ email })?.id;
     const linkedin = normalizeLinkedin(facts.linkedinUrl);
     const clean = (v: string | null | undefined) => (v?.trim() ? v.trim() : null);
+    // A card giving both an address and a profile joins them: the LinkedIn-only person of that
+    // profile gets the address, or (when the address already has its person) is merged into it.
+    const profileOnly = linkedin && authoritative ? personByProfile.get(orgId, linkedin) : null;
+    if (profileOnly && profileOnly.emails === 0 && profileOnly.id !== id) {
+      if (!id) {
+        id = profileOnly.id;
+        insertEmail.run(orgId, email, id);
+      } else {
+        // What the profile says fills what the mail person lacks; touch-less relationships (all a
+        // LinkedIn-only person has) move where the mail person has none.
+        const [a, b] = [personRow.get({ id })!, personRow.get({ id: profileOnly.id })!];
+        const displayName = a.displayName ?? b.displayName;
+        db.update(persons)
+          .set({ displayName, nameKey: nameKey(displayName), title: a.title ?? b.title, company: a.company ?? b.company, location: a.location ?? b.location, linkedinUrl: a.linkedinUrl ?? b.linkedinUrl, updatedAt: now })
+          .where(eq(persons.id, id))
+          .run();
+        moveRelationships.run({ $to: id, $from: profileOnly.id });
+        rels.delete(profileOnly.id);
+        deletePerson.run(profileOnly.id);
+      }
+    }
     if (!id) {
       id = newId();
       insertPersonRow.run(id, orgId, clean(facts.name), nameKey(facts.name), clean(facts.title), clean(facts.company), employerDomain(email), linkedin, clean(facts.location), now, now);
@@ -157,6 +187,35 @@ export function graphWriter(deps: Deps, userId: string, aliases: string[] = []) 
   function contact(facts: PersonFacts): string | null {
     const id = person(facts, true);
     if (id) relationship(id);
+    return id;
+  }
+
+  /**
+   * A contact known only by a LinkedIn profile (no address): the person of that profile, created
+   * on first sight, and the user's relationship. Null when the URL is no readable profile.
+   */
+  function contactByProfile(facts: Omit<PersonFacts, "email">): string | null {
+    const linkedin = normalizeLinkedin(facts.linkedinUrl);
+    if (!linkedin) return null;
+    const clean = (v: string | null | undefined) => (v?.trim() ? v.trim() : null);
+    let id = personByProfile.get(orgId, linkedin)?.id;
+    if (!id) {
+      id = newId();
+      insertPersonRow.run(id, orgId, clean(facts.name), nameKey(facts.name), clean(facts.title), clean(facts.company), null, linkedin, clean(facts.location), now, now);
+      stats.personsCreated++;
+    } else {
+      const row = personRow.get({ id })!;
+      const next = {
+        displayName: clean(facts.name) ?? row.displayName,
+        title: clean(facts.title) ?? row.title,
+        company: clean(facts.company) ?? row.company,
+        location: clean(facts.location) ?? row.location,
+      };
+      if (Object.entries(next).some(([k, v]) => row[k as keyof typeof row] !== v)) {
+        db.update(persons).set({ ...next, nameKey: nameKey(next.displayName), updatedAt: now }).where(eq(persons.id, id)).run();
+      }
+    }
+    relationship(id);
     return id;
   }
 
@@ -214,7 +273,7 @@ export function graphWriter(deps: Deps, userId: string, aliases: string[] = []) 
     }
   }
 
-  return { orgId, isOwn, person, contact, interaction, flush, stats };
+  return { orgId, isOwn, person, contact, contactByProfile, interaction, flush, stats };
 }
 
 export type GraphWriter = ReturnType<typeof graphWriter>;

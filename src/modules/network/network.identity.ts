@@ -49,17 +49,47 @@ export function normalizeLinkedin(raw: string | null | undefined): string | null
 export const linkedinUrl = (normalized: string | null) => (normalized ? `https://www.${normalized}` : null);
 
 // The local part of an automated sender: one of these words, alone or as a dot/dash/underscore
-// separated part (`no_reply`, `calendar-notification`, `jira.notifications`, `bounces+123`).
+// separated part (`no_reply`, `calendar-notification`, `jira.notifications`).
 const AUTOMATED_WORD =
-  /(?:^|[._-])(?:no[._-]?reply|do[._-]?not[._-]?reply|notifications?|notify|notifier|mailer[._-]?daemon|postmaster|bounces?|invites?|invitations?|alerts?|news(?:letters?)?|updates|automated|auto[._-]?(?:reply|confirm|responder)|system|daemon)(?:[._-]|$)/;
+  /(?:^|[._-])(?:no[._-]?reply|do[._-]?not[._-]?reply|notifications?|notify|notifier|invites?|invitations?|alerts?|news(?:letters?)?|updates|automated|auto[._-]?(?:reply|confirm|responder)|system)(?:[._-]|$)/;
 
-/** Automated senders (by the local part of the address, any tag after `+` ignored) are not relationships. */
-export function isAutomatedAddress(email: string): boolean {
+// Mail-system role addresses (RFC 2142 mailboxes, MTA and list-manager addresses): a whole local
+// part (`postmaster`, `post_master`, `mailer-daemon`, `abuse`), a list manager's suffix
+// (`team-admin`, `list-owner`, `list-request`, `list-bounces`, `bounces+123`) or prefix (`owner-list`).
+const ROLE_LOCAL = /^(?:post[._-]?master|host[._-]?master|web[._-]?master|abuse|mailer[._-]?daemon|mail[._-]?daemon|daemon|listserv|majordomo|mailman|root|nobody|bounces?)$/;
+const ROLE_AFFIX = /(?:[._-](?:admin|owner|request|bounces?|daemon|postmaster)$)|(?:^owner-)/;
+
+// Google's calendars that are not people: group (shared) calendars, holiday and contact-birthday
+// calendars, imported calendars; rooms and resources.
+const GROUP_CALENDAR = /(?:^|\.)(?:group\.calendar|group\.v\.calendar|import\.calendar)\.google\.com$/;
+const RESOURCE_CALENDAR = /(?:^|\.)resource\.calendar\.google\.com$/;
+// Mailing-list hosts: Google Groups, groups.io, Yahoo Groups, and `lists.` / `list.` / `listserv.` hosts.
+const LIST_DOMAIN = /(?:^|\.)(?:googlegroups\.com|groups\.io|yahoogroups\.com|freelists\.org)$|^(?:lists?|listserv|mailman)\./;
+
+/** Why an address is no person: what it is (the import summary counts each). */
+export type NonPersonReason = "automated" | "role_address" | "mailing_list" | "group_calendar" | "room_or_resource";
+
+/**
+ * What an address is when it is not a person (a no-reply style sender, a mail system's role
+ * address, a mailing list, a group calendar, a room), by its local part (any `+tag` ignored) and
+ * its domain; null for an address that may be a person's.
+ */
+export function nonPersonReason(email: string): NonPersonReason | null {
   const at = email.lastIndexOf("@");
-  const local = email.slice(0, at < 0 ? email.length : at).toLowerCase();
-  const plus = local.indexOf("+");
-  return AUTOMATED_WORD.test(plus < 0 ? local : local.slice(0, plus));
+  const domain = at < 0 ? "" : email.slice(at + 1).toLowerCase();
+  if (GROUP_CALENDAR.test(domain)) return "group_calendar";
+  if (RESOURCE_CALENDAR.test(domain)) return "room_or_resource";
+  if (LIST_DOMAIN.test(domain)) return "mailing_list";
+  const full = email.slice(0, at < 0 ? email.length : at).toLowerCase();
+  const plus = full.indexOf("+");
+  const local = plus < 0 ? full : full.slice(0, plus);
+  if (ROLE_LOCAL.test(local) || ROLE_AFFIX.test(local)) return "role_address";
+  if (AUTOMATED_WORD.test(local)) return "automated";
+  return null;
 }
+
+/** Automated senders, role addresses, lists and calendars are not relationships. */
+export const isAutomatedAddress = (email: string) => nonPersonReason(email) !== null;
 
 /** Participant limit: a thread or meeting with more people than this is not a relationship signal. */
 export const MAX_PARTICIPANTS = 20;

@@ -3,6 +3,7 @@
 // events counted once, time zones, dedupe by UID, and bad files failing at their line.
 import { afterEach, describe, expect, test } from "bun:test";
 import { ImportError, importCalendar } from "../../../src/modules/network/import/network.import.ts";
+import { orgsService } from "../../../src/modules/identity/orgs.service.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 import { cleanupFiles, filesDir, personByEmail, relationshipsOf, snapshot, writeTo } from "../../helpers/import-files.ts";
@@ -92,20 +93,23 @@ describe("import calendar", () => {
     expect(relationshipsOf(t.deps, f.users.alice.id).get("jane@target.com")).toMatchObject({ meetings: 1 });
   });
 
-  test("a recurring event counts once at DTSTART; a moved occurrence (RECURRENCE-ID) is its own meeting", () => {
-    setup();
+  test("a recurring series counts at every past occurrence; a moved occurrence counts where it moved; future ones never", () => {
+    setup(); // the clock reads 2026-11-22T12:00Z (a Sunday)
     const who = ["ORGANIZER:mailto:alice@acme.vc", "ATTENDEE:mailto:jane@target.com"];
     const path = writeIcs(
       { uid: "weekly@test", start: "20250106T090000Z", lines: [...who, "RRULE:FREQ=WEEKLY;BYDAY=MO"] },
       { uid: "weekly@test", start: "20250115T100000Z", lines: [...who, "RECURRENCE-ID:20250113T090000Z"] },
     );
-    expect(importFor(f.users.alice.id, path)).toMatchObject({ read: 2, imported: 2 });
+    // Mondays from 2025-01-06 to 2026-11-16: 98; the one of 2025-01-13 took place on the 15th.
+    expect(importFor(f.users.alice.id, path)).toMatchObject({ read: 2, occurrences: 98, imported: 98, failed_items: 0 });
     expect(occurredAt("evt:weekly@test")).toBe("2025-01-06T09:00:00.000Z");
     expect(occurredAt("evt:weekly@test:2025-01-13T09:00:00.000Z")).toBe("2025-01-15T10:00:00.000Z");
-    expect(relationshipsOf(t.deps, f.users.alice.id).get("jane@target.com")).toMatchObject({ meetings: 2 });
+    expect(occurredAt("evt:weekly@test:2026-11-16T09:00:00.000Z")).toBe("2026-11-16T09:00:00.000Z");
+    expect(occurredAt("evt:weekly@test:2026-11-23T09:00:00.000Z")).toBeUndefined();
+    expect(relationshipsOf(t.deps, f.users.alice.id).get("jane@target.com")).toMatchObject({ meetings: 98 });
   });
 
-  test("times: UTC, TZID (IANA and Windows names), floating and all-day as UTC; folded lines", () => {
+  test("times: UTC, TZID (IANA and Windows names), floating and all-day in the user's zone (else UTC); an unknown zone is reported", () => {
     setup();
     const who = ["ORGANIZER:mailto:alice@acme.vc", "ATTENDEE;CN=Jane Doe;PARTSTAT=ACC", " EPTED:mailto:jane@target.com"];
     const path = writeIcs(
@@ -117,15 +121,28 @@ describe("import calendar", () => {
       { uid: "all-day", start: "", lines: ["DTSTART;VALUE=DATE:20260302", ...who] },
       { uid: "unknown-zone", start: "", lines: ["DTSTART;TZID=Mars/Olympus:20260303T120000", ...who] },
     );
-    expect(importFor(f.users.alice.id, path)).toMatchObject({ read: 7, imported: 7 });
+    const stats = importFor(f.users.alice.id, path);
+    expect(stats).toMatchObject({ read: 7, imported: 6, failed_items: 1, floating_time_zone: "UTC", time_zones: { iana: 2, windows: 1, path: 1, floating: 2 } });
+    expect(stats.errors).toEqual([`${path}:48: DTSTART: the time zone "Mars/Olympus" is not defined in the file (VTIMEZONE) and is no IANA, Windows or Lotus zone name`]);
     expect(occurredAt("evt:ny-winter")).toBe("2026-01-15T14:00:00.000Z");
     expect(occurredAt("evt:ny-summer")).toBe("2026-07-15T13:00:00.000Z");
     expect(occurredAt("evt:win")).toBe("2026-07-15T07:00:00.000Z");
     expect(occurredAt("evt:mozilla")).toBe("2026-07-15T08:00:00.000Z");
     expect(occurredAt("evt:floating")).toBe("2026-03-01T12:00:00.000Z");
     expect(occurredAt("evt:all-day")).toBe("2026-03-02T00:00:00.000Z");
-    expect(occurredAt("evt:unknown-zone")).toBe("2026-03-03T12:00:00.000Z");
+    expect(occurredAt("evt:unknown-zone")).toBeUndefined();
     expect(personByEmail(t.deps, "jane@target.com")).toMatchObject({ display_name: "Jane Doe" });
+
+    // Bob's floating times in his own zone: --time-zone, else his user setting.
+    const floating = writeIcs({ uid: "f1", start: "", lines: ["DTSTART:20260301T120000", "ORGANIZER:mailto:bob@acme.vc", "ATTENDEE:mailto:kim@target.com"] });
+    orgsService(t.deps).setTimeZone(f.users.bob.id, "America/Los_Angeles");
+    expect(importFor(f.users.bob.id, floating)).toMatchObject({ imported: 1, floating_time_zone: "America/Los_Angeles" });
+    expect(occurredAt("evt:f1")).toBe("2026-03-01T20:00:00.000Z");
+    const carol = importCalendar(t.deps, { userId: f.users.carol.id, path: floating, aliases: ["bob@acme.vc"], timeZone: "Asia/Tokyo" });
+    expect(carol).toMatchObject({ imported: 1, floating_time_zone: "Asia/Tokyo" });
+    const atTokyo = t.deps.db.$client.query("SELECT occurred_at FROM interactions WHERE source_key = 'evt:f1' AND user_id = ?").get(f.users.carol.id) as { occurred_at: string };
+    expect(atTokyo.occurred_at).toBe("2026-03-01T03:00:00.000Z");
+    expect(() => importCalendar(t.deps, { userId: f.users.carol.id, path: floating, timeZone: "Paris" })).toThrow(/--time-zone "Paris" is not an IANA time zone name/);
   });
 
   test("a re-import changes nothing; the same event in two calendars is a meeting for each user and one person", () => {
@@ -141,8 +158,9 @@ describe("import calendar", () => {
     expect(relationshipsOf(t.deps, f.users.bob.id).get("alice@acme.vc")).toMatchObject({ meetings: 1 });
   });
 
-  const fails = (content: string, line: number | null, reason: RegExp) => {
-    const path = writeTo(filesDir(), "bad.ics", content);
+  test("a file that is no calendar fails at its line and writes nothing", () => {
+    setup();
+    const path = writeTo(filesDir(), "bad.ics", "BEGIN:VCARD\r\nEND:VCARD\r\n");
     const before = snapshot(t.deps);
     let error: unknown;
     try {
@@ -151,19 +169,39 @@ describe("import calendar", () => {
       error = e;
     }
     expect(error).toBeInstanceOf(ImportError);
-    expect((error as ImportError).message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}${line === null ? "" : `:${line}`}: `));
-    expect((error as ImportError).reason).toMatch(reason);
+    expect((error as ImportError).message).toBe(`${path}:1: not an iCalendar file: it must start with BEGIN:VCALENDAR (got "BEGIN:VCARD")`);
     expect(snapshot(t.deps)).toEqual(before);
-  };
+  });
 
-  test("bad files fail at their line and write nothing", () => {
+  test("a bad event is reported at its line and the others import", () => {
     setup();
     const ok = { uid: "ok", lines: ["ORGANIZER:mailto:alice@acme.vc", "ATTENDEE:mailto:jane@target.com"] };
-    fails("BEGIN:VCARD\r\nEND:VCARD\r\n", 1, /must start with BEGIN:VCALENDAR/);
-    fails(calendar(ok, { uid: "", lines: ["ATTENDEE:mailto:jane@target.com"] }), 10, /has no UID/);
-    fails(calendar(ok, { uid: "nostart", start: "" }), 10, /nostart has no DTSTART/);
-    fails(calendar(ok, { uid: "badstart", start: "", lines: ["DTSTART:2026-11-01"] }), 12, /DTSTART "2026-11-01" is not/);
-    fails(calendar(ok).replace("END:VCALENDAR\r\n", "BEGIN:VEVENT\r\nUID:x\r\n"), 10, /BEGIN:VEVENT is never closed/);
-    fails(calendar(ok).replace(/END:VEVENT/, "END:VTODO"), 9, /END:VTODO closes BEGIN:VEVENT of line 4/);
+    const cases: [content: string, line: number, reason: RegExp][] = [
+      [calendar(ok, { uid: "nostart", start: "" }), 10, /the event nostart has no DTSTART/],
+      [calendar(ok, { uid: "badstart", start: "", lines: ["DTSTART:2026-11-01"] }), 12, /DTSTART "2026-11-01" is not an iCalendar date/],
+      [calendar(ok, { uid: "feb30", start: "20260230T100000Z" }), 12, /DTSTART "20260230T100000Z": February 2026 has no day 30/],
+      [calendar(ok).replace("END:VCALENDAR\r\n", "BEGIN:VEVENT\r\nUID:x\r\n"), 10, /BEGIN:VEVENT is never closed/],
+      [calendar(ok, { uid: "two", lines: ["DTSTART:20261102T100000Z"] }), 13, /DTSTART appears twice in the event \(lines 12 and 13\)/],
+      [calendar(ok, { uid: "rule", lines: ["RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30"] }), 13, /can never occur/],
+    ];
+    for (const [content, line, reason] of cases) {
+      const path = writeTo(filesDir(), "bad.ics", content);
+      const stats = importFor(f.users.alice.id, path);
+      expect(stats).toMatchObject({ failed_items: 1 });
+      expect(stats.errors).toHaveLength(1);
+      expect(stats.errors[0]).toStartWith(`${path}:${line}: `);
+      expect(stats.errors[0]).toMatch(reason);
+    }
+    // The good event was imported (once: the later imports were duplicates).
+    expect(occurredAt("evt:ok")).toBe("2026-11-01T10:00:00.000Z");
+    // A broken line inside a component no reader needs costs nothing; an END that closes nothing spoils its event only.
+    const path = writeTo(
+      filesDir(),
+      "mixed.ics",
+      calendar({ uid: "fine", lines: ["ORGANIZER:mailto:alice@acme.vc", "ATTENDEE:mailto:kim@target.com", "BEGIN:VALARM", "TRIGGER broken", "END:VALARM", "X-APPLE-RADIUS=49.9"] }, { uid: "endless" }).replace(/(UID:endless\r\n)/, "$1END:VTODO\r\n"),
+    );
+    const stats = importFor(f.users.alice.id, path);
+    expect(stats).toMatchObject({ read: 2, imported: 1, failed_items: 1 });
+    expect(stats.errors[0]).toMatch(/END:VTODO closes nothing open/);
   });
 });

@@ -2,7 +2,7 @@
 // LinkedIn URLs normalised; a later mail import lands on the same person; bad files name their
 // line (or the missing column) and write nothing.
 import { afterEach, describe, expect, test } from "bun:test";
-import { contactsFormat, ImportError, importContacts, importMail } from "../../../src/modules/network/import/network.import.ts";
+import { contactsFormat, importContacts, importMail } from "../../../src/modules/network/import/network.import.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 import { cleanupFiles, filesDir, mbox, personByEmail, relationshipsOf, snapshot, writeTo } from "../../helpers/import-files.ts";
@@ -104,28 +104,29 @@ describe("import contacts: vCard", () => {
     expect(relationshipsOf(t.deps, f.users.alice.id).get("jane@target.com")).toMatchObject({ sent: 1, received: 1, name: "Jane Doe" });
   });
 
-  test("a card that is never closed fails at its BEGIN line and writes nothing", () => {
+  test("a card that is never closed is reported at its BEGIN line; the others import; a file that is no vCard fails", () => {
     setup();
-    const before = snapshot(t.deps);
     const open = writeTo(filesDir(), "open.vcf", VCARDS.replace(/END:VCARD\r\n\r\nBEGIN:VCARD/, "\r\nBEGIN:VCARD"));
-    expect(() => importFor(f.users.alice.id, open)).toThrow(`${open}:14: the card (BEGIN:VCARD) has no END:VCARD before the next card`);
+    const stats = importFor(f.users.alice.id, open);
+    expect(stats).toMatchObject({ read: 3, imported: 1, failed_items: 1, errors: [`${open}:14: the card has no END:VCARD before the next BEGIN:VCARD (line 24)`] });
+    expect(personByEmail(t.deps, "raj@target.com")).toBeNull();
+    expect(personByEmail(t.deps, "jane@target.com")).not.toBeNull();
     const truncated = writeTo(filesDir(), "truncated.vcf", VCARDS.slice(0, VCARDS.lastIndexOf("END:VCARD")));
-    expect(() => importFor(f.users.alice.id, truncated)).toThrow(`${truncated}:30: the card (BEGIN:VCARD) has no END:VCARD`);
+    expect(importFor(f.users.alice.id, truncated)).toMatchObject({ failed_items: 1, errors: [`${truncated}:30: the card (BEGIN:VCARD) has no END:VCARD (the file may be cut short)`] });
+    const before = snapshot(t.deps);
     const notVcard = writeTo(filesDir(), "x.vcf", "hello\n");
     expect(() => importFor(f.users.alice.id, notVcard)).toThrow(`${notVcard}:1: not a vCard file`);
     expect(snapshot(t.deps)).toEqual(before);
   });
-  test("an EMAIL that is not an address and a LinkedIn URL with a broken percent-encoding are line errors, as in CSV; nothing is written", () => {
+
+  test("an EMAIL that is not an address and a LinkedIn URL with a broken percent-encoding are errors of their card, at their line", () => {
     setup();
-    const before = snapshot(t.deps);
     const card = (...lines: string[]) => ["BEGIN:VCARD", "VERSION:3.0", "FN:Someone", ...lines, "END:VCARD"].join("\n");
     const badEmail = writeTo(filesDir(), "a.vcf", [card("EMAIL:ok@target.com"), card("EMAIL:not-an-email")].join("\n") + "\n");
-    expect(() => importFor(f.users.alice.id, badEmail)).toThrow(`${badEmail}:9: EMAIL "not-an-email" is not an email address`);
+    expect(importFor(f.users.alice.id, badEmail)).toMatchObject({ imported: 1, failed_items: 1, errors: [`${badEmail}:9: EMAIL "not-an-email" is not an email address`] });
     const badUrl = writeTo(filesDir(), "b.vcf", card("EMAIL:jane@target.com", "URL:https://www.linkedin.com/in/%E0%A4%A", "EMAIL:also bad") + "\n");
-    expect(() => importFor(f.users.alice.id, badUrl)).toThrow(
-      `${badUrl}:5: URL: the LinkedIn profile name "%E0%A4%A" has a broken percent-encoding (and 1 more bad line: line 6)`,
-    );
-    expect(snapshot(t.deps)).toEqual(before);
+    expect(importFor(f.users.alice.id, badUrl)).toMatchObject({ imported: 0, failed_items: 1, errors: [`${badUrl}:6: EMAIL "also bad" is not an email address`] });
+    expect(personByEmail(t.deps, "jane@target.com")).toBeNull();
     // An empty EMAIL is no address (the card is skipped as having none); a mobile LinkedIn URL is one.
     const ok = writeTo(filesDir(), "c.vcf", [card("EMAIL:"), card("EMAIL:m@target.com", "URL:https://m.linkedin.com/in/Mobile-Person/")].join("\n") + "\n");
     expect(importFor(f.users.alice.id, ok)).toMatchObject({ read: 2, imported: 1, skipped_by_reason: { no_email: 1 } });
@@ -146,28 +147,22 @@ describe("import contacts: CSV", () => {
     expect(personByEmail(t.deps, "raj@target.com")).toMatchObject({ display_name: "Raj Patel", title: null, company: null, linkedin_url: null, location: null });
   });
 
-  test("a missing email column is named; bad rows are reported by line; nothing of the file is written", () => {
+  test("a header no dialect knows fails naming what it has; each bad row is reported by line and the others import", () => {
     setup();
     const before = snapshot(t.deps);
     const noEmail = writeTo(filesDir(), "a.csv", "name,title\nJane,CEO\n");
-    expect(() => importFor(f.users.alice.id, noEmail)).toThrow(new RegExp(`^${noEmail}:1: missing required column email`));
-    const bad = writeTo(filesDir(), "b.csv", 'email,name\nok@target.com,Ok\n"multi\nline",Bad\nalso-bad,Bad\n,Empty\n');
-    let error: ImportError | undefined;
-    try {
-      importFor(f.users.alice.id, bad);
-    } catch (e) {
-      error = e as ImportError;
-    }
-    expect(error).toBeInstanceOf(ImportError);
-    expect(error!.line).toBe(3);
-    expect(error!.message).toBe(`${bad}:3: email "multi\\nline" is not an email address (and 2 more bad rows: lines 5, 6)`);
-    const linkedin = writeTo(filesDir(), "l.csv", "email,linkedin_url\nok@target.com,https://m.linkedin.com/in/ok\nbad@target.com,https://www.linkedin.com/in/%E0%A4%A\n");
-    expect(() => importFor(f.users.alice.id, linkedin)).toThrow(
-      `${linkedin}:3: linkedin_url "https://www.linkedin.com/in/%E0%A4%A": the LinkedIn profile name "%E0%A4%A" has a broken percent-encoding`,
-    );
-    const ragged = writeTo(filesDir(), "c.csv", "email,name\nok@target.com,Ok,extra\n");
-    expect(() => importFor(f.users.alice.id, ragged)).toThrow(`${ragged}:2: 3 fields, the header has 2`);
+    expect(() => importFor(f.users.alice.id, noEmail)).toThrow(new RegExp(`^${noEmail}:1: missing required column email \\(the header has: name, title\\)`));
     expect(snapshot(t.deps)).toEqual(before);
+    const bad = writeTo(filesDir(), "b.csv", 'email,name\nok@target.com,Ok\n"multi\nline",Bad\nalso-bad,Bad\n,Empty\n');
+    const stats = importFor(f.users.alice.id, bad);
+    expect(stats).toMatchObject({ read: 1, imported: 1, failed_items: 3 });
+    expect(stats.errors).toEqual([`${bad}:3: email "multi\\nline" is not an email address`, `${bad}:5: email "also-bad" is not an email address`, `${bad}:6: email is empty`]);
+    const linkedin = writeTo(filesDir(), "l.csv", "email,linkedin_url\nok2@target.com,https://m.linkedin.com/in/ok\nbad@target.com,https://www.linkedin.com/in/%E0%A4%A\n");
+    expect(importFor(f.users.alice.id, linkedin).errors).toEqual([`${linkedin}:3: linkedin_url "https://www.linkedin.com/in/%E0%A4%A": the LinkedIn profile name "%E0%A4%A" has a broken percent-encoding`]);
+    const ragged = writeTo(filesDir(), "c.csv", "email,name\nok3@target.com,Ok,extra\n");
+    expect(importFor(f.users.alice.id, ragged).errors).toEqual([`${ragged}:2: 3 fields, the header has 2`]);
+    expect(personByEmail(t.deps, "bad@target.com")).toBeNull();
+    expect(personByEmail(t.deps, "ok2@target.com")).not.toBeNull();
   });
 
   test("the format is read from the extension, else from the first line", () => {

@@ -132,7 +132,8 @@ describe("import mail: what is skipped", () => {
     expect(stats.skipped_by_reason).toEqual({
       mailing_list: 3,
       bulk: 1,
-      automated: 2,
+      automated: 1,
+      auto_reply: 1,
       too_many_participants: 1,
       not_addressed_to_user: 1,
       no_other_participants: 1,
@@ -148,7 +149,7 @@ describe("import mail: what is skipped", () => {
     expect(latest).toBe("2026-11-22T12:10:00.000Z");
   });
 
-  test("automated senders and the headers automated mail carries are skipped, with no other header needed", () => {
+  test("automated senders, mail-system role addresses and the headers automated mail carries are skipped, with no other header needed", () => {
     setup();
     const senders = [
       "no_reply@x.com", "calendar-notification@google.com", "invites@linkedin.com", "notifications@github.com",
@@ -165,7 +166,8 @@ describe("import mail: what is skipped", () => {
       { from: "jane@target.com", to: "alice@acme.vc", headers: ["Return-Path: <jane@target.com>"], id: "p3@x" },
     ]);
     const stats = importFor(f.users.alice.id, path);
-    expect(stats.skipped_by_reason).toEqual({ automated: senders.length + 3, bulk: 1 });
+    // Mail-system role addresses (MAILER-DAEMON, postmaster, bounce, bounces+tag) are counted as such.
+    expect(stats.skipped_by_reason).toEqual({ automated: senders.length - 4 + 3, role_address: 4, bulk: 1 });
     expect(stats.imported).toBe(3);
     expect([...relationshipsOf(t.deps, f.users.alice.id).keys()]).toEqual(["ben.systemic@target.com", "invitee@target.com", "jane@target.com"]);
   });

@@ -1,47 +1,68 @@
-// What one calendar event says about the user's relationships: when the user organizes or
-// attends it, a `meeting` touch for every other participant who did not decline. Skipped, never
-// an error: cancelled events (STATUS:CANCELLED, or sent in a METHOD:CANCEL calendar), events the
-// user declined, events the user is not on, events with more than MAX_PARTICIPANTS people
-// (all-hands, conferences), events that have not happened yet.
-// A recurring event (RRULE/RDATE) counts once, at its DTSTART: expanding the rule would invent
-// meetings nobody can confirm took place. A moved or edited occurrence (RECURRENCE-ID) is its own
-// interaction.
+// What one occurrence of a calendar event says about the user's relationships: when the user
+// organizes or attends it, a `meeting` touch for every other participant who is a person and did
+// not decline. A recurring series counts at each past occurrence (icalendar-recurrence.ts expands
+// it, with its exceptions); a moved occurrence counts where it moved to. Skipped, never an error:
+// cancelled occurrences (STATUS:CANCELLED, or sent in a METHOD:CANCEL calendar), ones the user
+// declined, ones the user is not on, ones with more than MAX_PARTICIPANTS people (all-hands,
+// conferences), ones that have not happened yet. Participants that are no persons (rooms,
+// resources, groups, Google group calendars, mailing lists, role addresses) are left out and
+// counted by what they are.
+import type { CalendarPerson } from "../../../lib/icalendar.ts";
+import type { Occurrence } from "../../../lib/icalendar-recurrence.ts";
 import type { InteractionInput } from "../network.graph.ts";
-import { isAutomatedAddress, MAX_PARTICIPANTS } from "../network.identity.ts";
+import { MAX_PARTICIPANTS, nonPersonReason, type NonPersonReason } from "../network.identity.ts";
 import type { SkipReason } from "./errors.ts";
-import type { CalendarEvent, CalendarPerson } from "./ics.ts";
 
-export type CalendarSignal = { interaction: InteractionInput } | { skip: SkipReason };
+export type CalendarSignal = { interaction: InteractionInput; notPersons: NonPersonReason[] } | { skip: SkipReason; notPersons: NonPersonReason[] };
 
-/** `evt:<UID>`, plus `:<RECURRENCE-ID>` for one occurrence of a recurring event. */
-export const eventKey = (e: CalendarEvent) => `evt:${e.uid}${e.recurrenceId ? `:${e.recurrenceId}` : ""}`;
+/**
+ * `evt:<UID>` for an event that does not repeat and for a series' first instance (what earlier
+ * imports recorded for a series), `evt:<UID>:<instance ISO>` for every other instance: the same
+ * meeting from a file and from a calendar sync is one interaction.
+ */
+export function occurrenceKey(o: Occurrence): string {
+  if (o.recurrenceId === null || o.recurrenceId === o.seriesStart) return `evt:${o.uid}`;
+  return `evt:${o.uid}:${new Date(o.recurrenceId).toISOString()}`;
+}
 
-/** Rooms and resources (and groups, which stand for people not named) are not persons. */
-const isPerson = (p: CalendarPerson) => p.cutype === null || p.cutype === "INDIVIDUAL";
+/** Rooms and resources are not persons; a GROUP stands for people it does not name. */
+function notPerson(p: CalendarPerson): NonPersonReason | null {
+  if (p.cutype === "ROOM" || p.cutype === "RESOURCE") return "room_or_resource";
+  if (p.cutype === "GROUP") return "mailing_list";
+  if (p.cutype !== null && p.cutype !== "INDIVIDUAL") return "room_or_resource";
+  return nonPersonReason(p.email);
+}
 
-export function calendarSignal(event: CalendarEvent, isOwn: (email: string) => boolean, now: Date): CalendarSignal {
+export function calendarSignal(o: Occurrence, isOwn: (email: string) => boolean, now: Date): CalendarSignal {
+  const notPersons: NonPersonReason[] = [];
   // A cancellation notice (METHOD:CANCEL) withdraws its events even when they carry no STATUS.
-  if (event.status === "CANCELLED" || (event.status === null && event.method === "CANCEL")) return { skip: "cancelled" };
+  if (o.status === "CANCELLED" || (o.status === null && o.method === "CANCEL")) return { skip: "cancelled", notPersons };
   const byEmail = new Map<string, CalendarPerson>();
-  for (const p of [...(event.organizer ? [event.organizer] : []), ...event.attendees]) {
-    if (!isPerson(p)) continue;
+  for (const p of [...(o.organizer ? [o.organizer] : []), ...o.attendees]) {
     const seen = byEmail.get(p.email);
-    // The attendee line carries PARTSTAT; the organizer line usually does not.
-    if (!seen || (!seen.partstat && p.partstat)) byEmail.set(p.email, { ...p, name: p.name ?? seen?.name ?? null });
+    // The attendee line carries PARTSTAT and CUTYPE; the organizer line usually does not.
+    if (!seen) byEmail.set(p.email, p);
+    else byEmail.set(p.email, { ...seen, partstat: seen.partstat ?? p.partstat, cutype: seen.cutype ?? p.cutype, name: seen.name ?? p.name });
   }
-  const people = [...byEmail.values()];
+  const people: CalendarPerson[] = [];
+  for (const p of byEmail.values()) {
+    const why = isOwn(p.email) ? null : notPerson(p);
+    if (why) notPersons.push(why);
+    else people.push(p);
+  }
   const mine = people.filter((p) => isOwn(p.email));
-  if (mine.length === 0) return { skip: "not_attended_by_user" };
-  if (mine.every((p) => p.partstat === "DECLINED")) return { skip: "declined" };
-  if (people.length > MAX_PARTICIPANTS) return { skip: "too_many_participants" };
-  if (event.start.getTime() > now.getTime()) return { skip: "future" };
-  const others = people.filter((p) => !isOwn(p.email) && !isAutomatedAddress(p.email) && p.partstat !== "DECLINED");
-  if (others.length === 0) return { skip: "no_other_participants" };
+  if (mine.length === 0) return { skip: "not_attended_by_user", notPersons };
+  if (mine.every((p) => p.partstat === "DECLINED")) return { skip: "declined", notPersons };
+  if (people.length > MAX_PARTICIPANTS) return { skip: "too_many_participants", notPersons };
+  if (o.start > now.getTime()) return { skip: "future", notPersons };
+  const others = people.filter((p) => !isOwn(p.email) && p.partstat !== "DECLINED");
+  if (others.length === 0) return { skip: "no_other_participants", notPersons };
   return {
+    notPersons,
     interaction: {
-      sourceKey: eventKey(event),
+      sourceKey: occurrenceKey(o),
       kind: "meeting",
-      occurredAt: event.start,
+      occurredAt: new Date(o.start),
       participantCount: people.length,
       touches: others.map((p) => ({ person: { email: p.email, name: p.name }, direction: "meeting" })),
     },

@@ -1,5 +1,7 @@
 // What a network import reports: the one error that fails a file (naming the file and the line a
 // person will find the problem on in an editor), and the counts of a finished import.
+import type { TimeReading } from "../../../lib/icalendar.ts";
+import type { NonPersonReason } from "../network.identity.ts";
 
 /** A file that cannot be imported. Nothing of it was written. */
 export class ImportError extends Error {
@@ -32,6 +34,13 @@ export type SkipReason =
   | "mailing_list"
   | "bulk"
   | "automated"
+  | "auto_reply"
+  | "delivery_report"
+  | "spam_report"
+  | "read_receipt"
+  | "role_address"
+  | "group_calendar"
+  | "superseded"
   | "too_many_participants"
   | "no_sender"
   | "no_other_participants"
@@ -44,6 +53,7 @@ export type SkipReason =
   | "own_address";
 
 export type ImportKind = "mail" | "calendar" | "contacts";
+
 
 export type ImportStats = {
   kind: ImportKind;
@@ -62,11 +72,21 @@ export type ImportStats = {
   first_skipped_at: Partial<Record<SkipReason, string>>;
   /** Files of a folder that could not be read as mail: reported, nothing of them written, the others imported. */
   failed_files: number;
-  /** `FILE:LINE: reason` of each failed file (the first MAX_ERRORS). */
+  /** Events, cards or CSV rows that could not be read: each reported, nothing of it written, the others imported. */
+  failed_items: number;
+  /** `FILE:LINE: reason` of each failed file or item (the first MAX_ERRORS). */
   errors: string[];
+  /** Participants and senders that are not persons (a list, a group calendar, a role address, a room), left out: by what they are. */
+  not_persons: Partial<Record<NonPersonReason, number>>;
   persons_created: number;
   relationships_created: number;
   ms: number;
+  /** Calendar: the occurrences weighed (an event once, a series at each past instance); each imported, a duplicate or skipped. */
+  occurrences?: number;
+  /** Calendar: how the start times were read (UTC, IANA zone, the file's VTIMEZONE, a Windows name, a floating time...). */
+  time_zones?: TimeReading;
+  /** Calendar: the zone floating times and all-day dates were read in (`--time-zone`, else the user's, else UTC). */
+  floating_time_zone?: string;
 };
 
 export function emptyStats(kind: ImportKind, userId: string): ImportStats {
@@ -81,7 +101,9 @@ export function emptyStats(kind: ImportKind, userId: string): ImportStats {
     skipped_by_reason: {},
     first_skipped_at: {},
     failed_files: 0,
+    failed_items: 0,
     errors: [],
+    not_persons: {},
     persons_created: 0,
     relationships_created: 0,
     ms: 0,
@@ -95,6 +117,17 @@ export function skip(stats: ImportStats, reason: SkipReason, where?: string): vo
   stats.skipped++;
   stats.skipped_by_reason[reason] = (stats.skipped_by_reason[reason] ?? 0) + 1;
   if (where && !stats.first_skipped_at[reason]) stats.first_skipped_at[reason] = where;
+}
+
+/** One event, card or row that could not be read: counted and reported at its line, the import goes on. */
+export function itemFailed(stats: ImportStats, file: string, line: number | null, reason: string): void {
+  stats.failed_items++;
+  if (stats.errors.length < MAX_ERRORS) stats.errors.push(new ImportError(file, line, reason).message);
+}
+
+/** A participant left out because it is no person. */
+export function notPerson(stats: ImportStats, reason: NonPersonReason): void {
+  stats.not_persons[reason] = (stats.not_persons[reason] ?? 0) + 1;
 }
 
 /** A file of a folder that failed on its own: counted and reported, the import goes on. */

@@ -9,16 +9,17 @@
 import { readFileSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import type { Deps } from "../../../deps.ts";
+import { CalendarFileError, parseCalendar } from "../../../lib/icalendar.ts";
+import { expandOccurrences } from "../../../lib/icalendar-recurrence.ts";
+import { isTimeZoneName, orgsService } from "../../identity/orgs.service.ts";
 import { graphWriter, type GraphWriter } from "../network.graph.ts";
 import { calendarSignal } from "./calendar-signal.ts";
-import { parseContactsCsv } from "./contacts-csv.ts";
 import { emlFiles, readEmlHeaders } from "./eml.ts";
-import { emptyStats, fileFailed, ImportError, skip, type ImportKind, type ImportStats } from "./errors.ts";
+import { emptyStats, fileFailed, ImportError, itemFailed, notPerson, skip, type ImportKind, type ImportStats } from "./errors.ts";
 import { header, mailboxes, type HeaderBlock } from "./headers.ts";
-import { readIcs } from "./ics.ts";
 import { mailSignal } from "./mail-signal.ts";
 import { MAX_WHOLE_MESSAGE_BYTES, readMbox } from "./mbox.ts";
-import { parseVcards, type ContactCard } from "./vcard.ts";
+import { readContacts, writeContacts } from "./contacts.ts";
 
 export { ImportError, type ImportStats } from "./errors.ts";
 
@@ -32,6 +33,8 @@ export type ImportOptions = {
   progressEvery?: number;
   /** Mail only: messages handed whole to another module (the relationship rules apply to them as to any other). */
   inbox?: InboxHook;
+  /** Calendar only: the IANA zone floating times and all-day dates are read in; else the user's own setting, else UTC. */
+  timeZone?: string;
 };
 
 /**
@@ -99,11 +102,11 @@ function inTransaction(deps: Deps, kind: ImportKind, opts: ImportOptions, body: 
   return stats;
 }
 
-function ticker(opts: ImportOptions, stats: ImportStats) {
+function ticker(opts: ImportOptions, stats: ImportStats, count = () => stats.read) {
   const every = opts.progressEvery ?? 10_000;
   const started = performance.now();
   return () => {
-    if (opts.onProgress && stats.read % every === 0) {
+    if (opts.onProgress && count() % every === 0) {
       stats.ms = Math.round(performance.now() - started);
       opts.onProgress(stats, false);
     }
@@ -128,6 +131,7 @@ export function importMail(deps: Deps, opts: ImportOptions): ImportStats {
     const take = (file: string) => (block: HeaderBlock) => {
       stats.read++;
       const signal = mailSignal(block, isOwn, now);
+      if (signal.notPersons) for (const reason of signal.notPersons) notPerson(stats, reason);
       if ("skip" in signal) skip(stats, signal.skip, `${file}:${signal.line ?? block.line}`);
       else if (writer.interaction(signal.interaction)) stats.imported++;
       tick();
@@ -162,19 +166,58 @@ export function importMail(deps: Deps, opts: ImportOptions): ImportStats {
   });
 }
 
-/** An iCalendar file. */
+/** The zone a user's floating calendar times are read in: the one given, else the user's setting. */
+function floatingZone(deps: Deps, opts: ImportOptions): string | null {
+  if (opts.timeZone !== undefined) {
+    if (!isTimeZoneName(opts.timeZone)) throw new ImportError(opts.path, null, `--time-zone ${JSON.stringify(opts.timeZone.slice(0, 60))} is not an IANA time zone name (e.g. Europe/Paris)`);
+    return opts.timeZone;
+  }
+  return orgsService(deps).getUser(opts.userId)?.timeZone ?? null;
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ImportError(path, null, `cannot be read (${(error as { code?: string }).code ?? (error as Error).message})`);
+  }
+}
+
+/**
+ * An iCalendar file: each event once, each series at every past occurrence (with its exceptions).
+ * An event that cannot be read is reported at its line (`failed_items`, `errors`) and the others
+ * are imported; only a file that is no calendar at all fails as a whole.
+ */
 export function importCalendar(deps: Deps, opts: ImportOptions): ImportStats {
   const info = statOrFail(opts.path);
   if (info.isDirectory()) throw new ImportError(opts.path, null, "is a folder; give an .ics file");
   const now = deps.clock.now();
+  const timeZone = floatingZone(deps, opts);
+  let parsed;
+  try {
+    parsed = parseCalendar(readText(opts.path), { timeZone });
+  } catch (error) {
+    if (!(error instanceof CalendarFileError)) throw error;
+    throw new ImportError(opts.path, error.line, error.reason);
+  }
+  const expansion = expandOccurrences(parsed.events, now.getTime());
+  const file = opts.path;
   return inTransaction(deps, "calendar", opts, (writer, stats) => {
     stats.files = 1;
-    const tick = ticker(opts, stats);
+    stats.read = parsed.events.length + parsed.errors.length;
+    stats.occurrences = 0;
+    stats.time_zones = parsed.times;
+    stats.floating_time_zone = parsed.floatingZone;
+    for (const e of [...parsed.errors, ...expansion.errors].sort((a, b) => a.line - b.line)) itemFailed(stats, file, e.line, e.reason);
+    for (const e of expansion.superseded) skip(stats, "superseded", `${file}:${e.line}`);
+    for (const e of expansion.futureSeries) skip(stats, "future", `${file}:${e.line}`);
+    const tick = ticker(opts, stats, () => stats.occurrences!);
     const isOwn = (email: string) => writer.isOwn(email);
-    for (const event of readIcs(opts.path)) {
-      stats.read++;
-      const signal = calendarSignal(event, isOwn, now);
-      if ("skip" in signal) skip(stats, signal.skip, `${opts.path}:${event.line}`);
+    for (const occurrence of expansion.occurrences) {
+      stats.occurrences!++;
+      const signal = calendarSignal(occurrence, isOwn, now);
+      for (const reason of signal.notPersons) notPerson(stats, reason);
+      if ("skip" in signal) skip(stats, signal.skip, `${file}:${occurrence.line}`);
       else if (writer.interaction(signal.interaction)) stats.imported++;
       tick();
     }
@@ -189,42 +232,19 @@ export function contactsFormat(path: string, firstLine: string): "vcard" | "csv"
   return /^\uFEFF?\s*BEGIN:VCARD\s*$/i.test(firstLine) ? "vcard" : "csv";
 }
 
-/** A vCard or contacts CSV file: persons and the user's (touch-less) relationships with them. */
+/**
+ * A vCard or contacts CSV file (the contract's columns, or a LinkedIn, Google or Outlook export):
+ * persons and the user's (touch-less) relationships with them. A card or row that cannot be read
+ * is reported at its line and the others are imported.
+ */
 export function importContacts(deps: Deps, opts: ImportOptions): ImportStats {
   const info = statOrFail(opts.path);
   if (info.isDirectory()) throw new ImportError(opts.path, null, "is a folder; give a .vcf or .csv file");
+  const bytes = readFileSync(opts.path);
+  const read = readContacts(bytes, opts.path, contactsFormat(opts.path, bytes.subarray(0, 200).toString("latin1").split(/\r?\n/, 1)[0]));
   return inTransaction(deps, "contacts", opts, (writer, stats) => {
     stats.files = 1;
-    const content = readFileSync(opts.path, "utf8");
-    const firstLine = content.slice(0, 200).split(/\r?\n/, 1)[0];
-    const cards = contactsFormat(opts.path, firstLine) === "vcard" ? parseVcards(content, opts.path) : parseContactsCsv(content, opts.path);
-    const tick = ticker(opts, stats);
-    const known = deps.db.$client.query<{ person_id: string }, [string, string]>("SELECT person_id FROM person_emails WHERE org_id = ? AND email = ?");
-    const addEmail = deps.db.$client.query("INSERT OR IGNORE INTO person_emails (org_id, email, person_id) VALUES (?, ?, ?)");
-    for (const card of cards) {
-      stats.read++;
-      writeCard(writer, card, stats, known, addEmail, `${opts.path}:${card.line}`);
-      tick();
-    }
+    for (const e of read.errors) itemFailed(stats, opts.path, e.line, e.reason);
+    writeContacts(deps, writer, read.cards, stats, opts.path, ticker(opts, stats));
   });
-}
-
-function writeCard(
-  writer: GraphWriter,
-  card: ContactCard,
-  stats: ImportStats,
-  known: { get(org: string, email: string): { person_id: string } | null },
-  addEmail: { run(org: string, email: string, person: string): unknown },
-  where: string,
-) {
-  const emails = card.emails.filter((e) => !writer.isOwn(e));
-  if (card.emails.length === 0) return skip(stats, "no_email", where);
-  if (emails.length === 0) return skip(stats, "own_address", where);
-  // The card's facts go to the person already known by one of its addresses, if any; its other
-  // addresses become that person's too (unless another person has them already).
-  const primary = emails.find((e) => known.get(writer.orgId, e)) ?? emails[0];
-  const id = writer.contact({ email: primary, name: card.name, title: card.title, company: card.company, linkedinUrl: card.linkedinUrl, location: card.location });
-  if (!id) return skip(stats, "no_email", where);
-  for (const e of emails) if (e !== primary) addEmail.run(writer.orgId, e, id);
-  stats.imported++;
 }
