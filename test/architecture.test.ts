@@ -55,37 +55,6 @@ function graph(): Map<string, string[]> {
 
 const edges = graph();
 
-/** Reads still to move behind their owner's service (being worked off; the list only shrinks). */
-const KNOWN_DEBT = new Set<string>([
-  "src/demo/load-deals.ts reads action_runs (owned by actions)",
-  "src/demo/load-deals.ts reads deals (owned by deals)",
-  "src/demo/load-network.ts -> src/modules/identity/orgs.tables.ts",
-  "src/demo/load-network.ts reads interactions (owned by network)",
-  "src/demo/load-network.ts reads persons (owned by network)",
-  "src/demo/load-network.ts reads relationships (owned by network)",
-  "src/modules/deals/deals.service.ts reads action_runs (owned by actions)",
-  "src/modules/deals/deals.verification.inbox.ts reads action_runs (owned by actions)",
-  "src/modules/founders/founders.evidence.ts reads deals (owned by deals)",
-  "src/modules/founders/founders.evidence.ts reads persons (owned by network)",
-  "src/modules/founders/founders.evidence.ts reads search_index (owned by research)",
-  "src/modules/founders/founders.service.ts reads action_runs (owned by actions)",
-  "src/modules/network/network.graph.ts -> src/modules/identity/orgs.tables.ts",
-  "src/modules/research/research.corpus.ts reads deals (owned by deals)",
-  "src/modules/research/research.corpus.ts reads portfolio_holdings (owned by portfolio)",
-  "src/modules/research/research.corpus.ts reads portfolio_metric_points (owned by portfolio)",
-  "src/modules/research/research.entities.ts reads deals (owned by deals)",
-  "src/modules/research/research.entities.ts reads fund_commitments (owned by funds)",
-  "src/modules/research/research.entities.ts reads persons (owned by network)",
-  "src/modules/research/research.entities.ts reads portfolio_holdings (owned by portfolio)",
-  "src/modules/research/research.service.ts reads action_runs (owned by actions)",
-  "src/modules/web/web.contacts.ts reads person_emails (owned by network)",
-  "src/modules/web/web.contacts.ts reads persons (owned by network)",
-  "src/modules/web/web.contacts.ts reads relationships (owned by network)",
-  "src/modules/webhooks/webhooks.delivery.ts reads outbox_events (owned by actions)",
-
-]);
-const owed = (found: string[]) => found.filter((f) => !KNOWN_DEBT.has(f));
-
 /** Tables made by hand-written migrations (not drizzle's), and the module that owns each. */
 const VIRTUAL_TABLES: Record<string, string> = { search_index: "research" };
 const allEdges = [...edges].flatMap(([from, tos]) => tos.map((to) => ({ from, to })));
@@ -148,7 +117,7 @@ describe("the import graph", () => {
     });
     // Above the modules (app, jobs, demo, cli) the same holds: they call services.
     const above = allEdges.filter(({ from, to }) => !from.startsWith("src/modules/") && /^src\/modules\/.*\.(tables|queries)\.ts$/.test(to));
-    expect(owed([...wrong, ...above].map(({ from, to }) => `${from} -> ${to}`))).toEqual([]);
+    expect([...wrong, ...above].map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
   });
 
   test("SQL in a module names only its own tables (identity's orgs and users may be joined for names)", () => {
@@ -170,7 +139,7 @@ describe("the import graph", () => {
         if (by && by !== module && !shared.has(table)) wrong.push(`${file} reads ${table} (owned by ${by})`);
       }
     }
-    expect(owed([...new Set(wrong)])).toEqual([]);
+    expect([...new Set(wrong)]).toEqual([]);
   });
 
   test("the action engine knows no domain: each module hands it its own run handlers", () => {

@@ -8,7 +8,10 @@ import { createApp } from "../app.ts";
 import type { Deps } from "../deps.ts";
 import { runHandlers } from "../../jobs/index.ts";
 import { startRunner } from "../modules/actions/runner.ts";
+import { actionsService } from "../modules/actions/actions.service.ts";
+import { DEAL_ANALYSIS, dealsService } from "../modules/deals/deals.service.ts";
 import { apiKeysService } from "../modules/identity/keys.service.ts";
+import { orgsService } from "../modules/identity/orgs.service.ts";
 import { findLibreOffice } from "../modules/health/health.routes.ts";
 
 export type DemoDealsOptions = {
@@ -23,7 +26,6 @@ const n = (x: number) => x.toLocaleString("en-US");
 
 export async function loadDemoDeals(deps: Deps, orgId: string, sourceDir: string, progress: (line: string) => void, o: DemoDealsOptions = {}): Promise<DemoDealsSummary> {
   const started = performance.now();
-  const sqlite = deps.db.$client;
   const decks = generateDeals({ seed: o.seed ?? 7 });
   const written = await writeDeals(sourceDir, decks);
   const officeCount = written.filter((w) => w.office).length;
@@ -36,7 +38,7 @@ export async function loadDemoDeals(deps: Deps, orgId: string, sourceDir: string
 
   // Deals come in through the team (the lead keeps the printed keys to themselves): one intake
   // key per member, with an actions budget for the whole flow, revoked once the flow is in.
-  const members = sqlite.query<{ id: string }, [string]>("SELECT id FROM users WHERE org_id = ? ORDER BY created_at, rowid").all(orgId);
+  const members = orgsService(deps).membersInJoinOrder(orgId);
   if (members.length === 0) throw new Error("the demo organization has no users to source its deals");
   const sourcers = members.length > 1 ? members.slice(1) : members;
   const keys = apiKeysService(deps);
@@ -64,14 +66,12 @@ export async function loadDemoDeals(deps: Deps, orgId: string, sourceDir: string
 
   // The analyses: the real runner over the queued runs, until every one has ended.
   const analysing = performance.now();
-  const ended = sqlite.query<{ status: string; n: number }, [string]>(
-    "SELECT status, count(*) AS n FROM action_runs WHERE org_id = ? AND kind = 'deal_analysis' AND status IN ('succeeded', 'failed') GROUP BY status",
-  );
-  const counts = () => Object.fromEntries(ended.all(orgId).map((r) => [r.status, r.n])) as { succeeded?: number; failed?: number };
+  const actions = actionsService(deps);
+  const counts = () => actions.endedCounts(orgId, DEAL_ANALYSIS.kind);
   let reported = 0;
   const tick = setInterval(() => {
     const c = counts();
-    const done = (c.succeeded ?? 0) + (c.failed ?? 0);
+    const done = c.succeeded + c.failed;
     if (done - reported >= 6 && done < ids.length) progress(`analysed ${(reported = done)}/${ids.length}`);
   }, 250);
   const runner = startRunner(deps, runHandlers(deps), { concurrency: 2, pollMs: 60_000 });
@@ -86,21 +86,22 @@ export async function loadDemoDeals(deps: Deps, orgId: string, sourceDir: string
 
   // Where each deal stands: the pipeline and the day it came in (demo data set in place, as
   // `dealgraph deals stage` would over time).
-  const place = sqlite.query("UPDATE deals SET stage = ?, created_at = ?, updated_at = ? WHERE id = ?");
   const now = deps.clock.now().getTime();
-  sqlite.transaction(() => {
-    for (const { id, w } of ids) {
-      const day = new Date(now - w.deck.daysAgo * 86_400_000).toISOString();
-      place.run(w.deck.pipeline, day, new Date(Math.min(now, now - w.deck.daysAgo * 86_400_000 + 3 * 86_400_000)).toISOString(), id);
-    }
-  })();
+  dealsService(deps).placeInPipeline(
+    ids.map(({ id, w }) => ({
+      dealId: id,
+      stage: w.deck.pipeline,
+      createdAt: new Date(now - w.deck.daysAgo * 86_400_000).toISOString(),
+      updatedAt: new Date(Math.min(now, now - w.deck.daysAgo * 86_400_000 + 3 * 86_400_000)).toISOString(),
+    })),
+  );
   const stages = new Map<string, number>();
   for (const { w } of ids) stages.set(w.deck.pipeline, (stages.get(w.deck.pipeline) ?? 0) + 1);
   progress(
-    `analysed ${ids.length} deals in ${((performance.now() - analysing) / 1000).toFixed(1)} s: ${c.succeeded ?? 0} succeeded${c.failed ? `, ${c.failed} failed` : ""}; ` +
+    `analysed ${ids.length} deals in ${((performance.now() - analysing) / 1000).toFixed(1)} s: ${c.succeeded} succeeded${c.failed ? `, ${c.failed} failed` : ""}; ` +
       `pipeline: ${[...stages].map(([s, k]) => `${s} ${k}`).join(", ")}`,
   );
   const seconds = (performance.now() - started) / 1000;
   progress(`deals loaded in ${seconds.toFixed(1)} s`);
-  return { deals: ids.length, succeeded: c.succeeded ?? 0, failed: c.failed ?? 0, office: convertOffice ? officeCount : 0, seconds };
+  return { deals: ids.length, succeeded: c.succeeded, failed: c.failed, office: convertOffice ? officeCount : 0, seconds };
 }

@@ -1,21 +1,22 @@
 // The demo firm's network: each team member's generated mailbox, calendar and address book
 // (scripts/gen-network.ts) loaded through the real importers, then the nightly network jobs run
 // once so going-stale signals and reach candidates are there from the first request.
-import { eq } from "drizzle-orm";
 import { findJob } from "../../jobs/index.ts";
 import type { FirmManifest } from "./firm.ts";
 import { writeNetwork } from "./network.ts";
 import type { Deps } from "../deps.ts";
 import { dealsService } from "../modules/deals/deals.service.ts";
 import { importCalendar, importContacts, importMail } from "../modules/network/import/network.import.ts";
-import { users } from "../modules/identity/orgs.tables.ts";
+import { orgsService } from "../modules/identity/orgs.service.ts";
+import { networkService } from "../modules/network/network.service.ts";
 
 const n = (x: number) => x.toLocaleString("en-US");
 
 export async function loadDemoNetwork(deps: Deps, firm: FirmManifest, sourceDir: string, progress: (line: string) => void): Promise<void> {
   const started = performance.now();
   // Companies in the deal flow (the deals are loaded first): some of their CEOs get introduced to the team.
-  const lead = deps.db.select({ orgId: users.orgId }).from(users).where(eq(users.email, firm.team[0].email)).get();
+  const orgs = orgsService(deps);
+  const lead = orgs.findUserByEmail(firm.team[0].email);
   const pipeline = lead?.orgId
     ? dealsService(deps)
         .list(lead.orgId, { limit: 200, offset: 0 })
@@ -28,7 +29,7 @@ export async function loadDemoNetwork(deps: Deps, firm: FirmManifest, sourceDir:
       `(${(counts.bytes / 1e6).toFixed(1)} MB) in ${Math.round(performance.now() - started)} ms`,
   );
   for (const f of files) {
-    const user = deps.db.select({ id: users.id }).from(users).where(eq(users.email, f.email)).get();
+    const user = orgs.findUserByEmail(f.email);
     if (!user) continue;
     const opts = (path: string) => ({ userId: user.id, path });
     const contacts = importContacts(deps, opts(f.vcf));
@@ -43,11 +44,7 @@ export async function loadDemoNetwork(deps: Deps, firm: FirmManifest, sourceDir:
     const job = findJob(id);
     if (job) await job.runOnce(deps);
   }
-  const total = deps.db.$client
-    .query<{ persons: number; relationships: number; interactions: number }, []>(
-      "SELECT (SELECT count(*) FROM persons) AS persons, (SELECT count(*) FROM relationships) AS relationships, (SELECT count(*) FROM interactions) AS interactions",
-    )
-    .get()!;
+  const total = networkService(deps).totals();
   progress(
     `network: ${n(total.persons)} persons, ${n(total.relationships)} relationships, ${n(total.interactions)} interactions; ` +
       `loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`,

@@ -5,8 +5,10 @@ import { perDeps, type Deps } from "../../deps.ts";
 import type { Principal } from "../identity/auth.macro.ts";
 import { chargeAction } from "../identity/budgets.http.ts";
 import { newId } from "../../lib/ids.ts";
+import { columnList, type RowOf } from "../../db/rows.ts";
+import { actionRuns, outboxEvents } from "./actions.tables.ts";
 
-export type RunStatus = "queued" | "running" | "succeeded" | "failed";
+export type RunStatus = RowOf<typeof actionRuns>["status"];
 export type Progress = Record<string, unknown> & { stage: string };
 
 /** What a kind of action is called in webhook events, and where its result is read. */
@@ -17,31 +19,15 @@ export type ActionKind = {
   resultUrl(subjectId: string): string;
 };
 
-export type Run = {
-  id: string;
-  orgId: string;
-  userId: string;
-  keyId: string | null;
-  kind: string;
-  eventPrefix: string;
-  resultUrl: string;
-  subjectId: string;
-  status: RunStatus;
-  progress: Progress | null;
-  error: string | null;
-  input: Record<string, unknown>;
-  waitingFor: string | null;
-  attempts: number;
-  heartbeatAt: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-};
+/** A run as the engine hands it around: its row, with `progress` and `input` parsed. */
+export type Run = Omit<RowOf<typeof actionRuns>, "progress" | "input"> & { progress: Progress | null; input: Record<string, unknown> };
 
-type RunRow = Omit<Run, "progress" | "input"> & { progress: string | null; input: string };
+type RunRow = RowOf<typeof actionRuns>;
 
-const COLUMNS = `id, org_id AS orgId, user_id AS userId, key_id AS keyId, kind, event_prefix AS eventPrefix, result_url AS resultUrl, subject_id AS subjectId, status, progress, error, input,
-  waiting_for AS waitingFor, attempts, heartbeat_at AS heartbeatAt, created_at AS createdAt, started_at AS startedAt, finished_at AS finishedAt`;
+/** A terminal transition's webhook event, as the outbox keeps it. */
+export type OutboxEvent = RowOf<typeof outboxEvents>;
+
+const COLUMNS = columnList(actionRuns);
 
 const parse = (row: RunRow | null | undefined): Run | null =>
   row ? { ...row, progress: row.progress ? (JSON.parse(row.progress) as Progress) : null, input: JSON.parse(row.input) } : null;
@@ -71,8 +57,8 @@ export const actionsService = perDeps((deps: Deps) => {
     `SELECT ${COLUMNS} FROM action_runs WHERE subject_id = ? AND org_id = ? ORDER BY created_at DESC, id DESC LIMIT 1`,
   );
   const insert = sqlite.query(
-    `INSERT INTO action_runs (id, org_id, user_id, key_id, kind, event_prefix, result_url, subject_id, status, input, created_at)
-     VALUES ($id, $org, $user, $key, $kind, $eventPrefix, $resultUrl, $subject, 'queued', $input, $now)`,
+    `INSERT INTO action_runs (id, org_id, user_id, key_id, kind, event_prefix, result_url, subject_id, status, input, waiting_for, created_at)
+     VALUES ($id, $org, $user, $key, $kind, $eventPrefix, $resultUrl, $subject, 'queued', $input, $waitingFor, $now)`,
   );
   const claim = sqlite.query<RunRow, { id: string; now: string }>(
     `UPDATE action_runs SET status = 'running', started_at = $now, heartbeat_at = $now, attempts = attempts + 1,
@@ -113,6 +99,29 @@ export const actionsService = perDeps((deps: Deps) => {
     `UPDATE action_runs SET input = json_patch(input, $patch), waiting_for = NULL
      WHERE id = $id AND status = 'queued' AND waiting_for IS NOT NULL RETURNING ${COLUMNS}`,
   );
+  // What other modules read of the runs of their subjects (a deal's live analysis, a founder
+  // analysis' latest status, a user's live research): named here, next to the table.
+  const liveOfSubjects = sqlite.query<RunRow, { org: string; ids: string }>(
+    `SELECT ${COLUMNS} FROM action_runs WHERE subject_id IN (SELECT value FROM json_each($ids)) AND org_id = $org AND status IN ('queued', 'running') LIMIT 1`,
+  );
+  const waitingOfOrg = sqlite.query<RunRow, { org: string; waitingFor: string }>(
+    `SELECT ${COLUMNS} FROM action_runs WHERE org_id = $org AND status = 'queued' AND waiting_for = $waitingFor ORDER BY created_at, id`,
+  );
+  const latestStatusOf = sqlite.query<{ subject: string; status: RunStatus | null }, { ids: string }>(
+    `SELECT s.value AS subject, (SELECT a.status FROM action_runs a WHERE a.subject_id = s.value ORDER BY a.created_at DESC, a.id DESC LIMIT 1) AS status
+     FROM json_each($ids) s`,
+  );
+  const liveOfUser = sqlite.query<{ n: number }, { user: string; kind: string }>(
+    "SELECT count(*) AS n FROM action_runs WHERE user_id = $user AND kind = $kind AND status IN ('queued', 'running')",
+  );
+  const endedOfOrg = sqlite.query<{ status: "succeeded" | "failed"; n: number }, { org: string; kind: string }>(
+    "SELECT status, count(*) AS n FROM action_runs WHERE org_id = $org AND kind = $kind AND status IN ('succeeded', 'failed') GROUP BY status",
+  );
+  // The outbox, in the order events were written (the webhook dispatcher fans it out from a cursor).
+  const eventsAfterSeq = sqlite.query<OutboxEvent, { after: number; limit: number }>(
+    `SELECT ${columnList(outboxEvents)} FROM outbox_events WHERE seq > $after ORDER BY seq LIMIT $limit`,
+  );
+  const anyEventAfter = sqlite.query<{ one: number }, { after: number }>("SELECT 1 AS one FROM outbox_events WHERE seq > $after LIMIT 1");
   const addEvent = sqlite.query(
     `INSERT INTO outbox_events (id, org_id, event, entity_id, result_url, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
@@ -120,9 +129,10 @@ export const actionsService = perDeps((deps: Deps) => {
   /**
    * Queues a run and charges the key's actions budget, in the caller's transaction (so whatever
    * the caller writes with it, and the charge, stand or fall together). Returns the run and the
-   * X-Actions-* headers for the 202; throws the 429 when the budget is spent.
+   * X-Actions-* headers for the 202; throws the 429 when the budget is spent. `waitingFor`: the run
+   * waits (queued) for something outside (e.g. "email_verification") until resume() ends the wait.
    */
-  function dispatch(principal: Principal, kind: ActionKind, subjectId: string, input: Record<string, unknown>) {
+  function dispatch(principal: Principal, kind: ActionKind, subjectId: string, input: Record<string, unknown>, opts: { waitingFor?: string | null } = {}) {
     const headers = chargeAction(deps, principal);
     const id = newId();
     insert.run({
@@ -135,6 +145,7 @@ export const actionsService = perDeps((deps: Deps) => {
       resultUrl: kind.resultUrl(subjectId),
       subject: subjectId,
       input: JSON.stringify(input),
+      waitingFor: opts.waitingFor ?? null,
       now: clock.now().toISOString(),
     });
     // Runners pick it up after the caller's transaction commits (they read committed rows only).
@@ -215,8 +226,68 @@ export const actionsService = perDeps((deps: Deps) => {
     return announce(parse(resumeWaiting.get({ id: runId, patch: JSON.stringify(patch) })), true);
   }
 
+  /** The queued or running run of any of these subjects in the org (one subject has one at most), or null. */
+  function liveRunOf(orgId: string, subjectIds: string[]): Run | null {
+    return subjectIds.length ? parse(liveOfSubjects.get({ org: orgId, ids: JSON.stringify(subjectIds) })) : null;
+  }
+
+  /** The org's queued runs waiting for `waitingFor` (e.g. "email_verification"), oldest first. */
+  function waitingRuns(orgId: string, waitingFor: string): Run[] {
+    return waitingOfOrg.all({ org: orgId, waitingFor }).map((row) => parse(row)!);
+  }
+
+  /** The status of each subject's latest run (as latestFor judges it); subjects without a run are left out. */
+  function latestStatuses(subjectIds: string[]): Map<string, RunStatus> {
+    const out = new Map<string, RunStatus>();
+    if (subjectIds.length === 0) return out;
+    for (const r of latestStatusOf.all({ ids: JSON.stringify(subjectIds) })) if (r.status) out.set(r.subject, r.status);
+    return out;
+  }
+
+  /** How many runs of a kind the user has queued or running. */
+  function liveCount(userId: string, kind: string): number {
+    return liveOfUser.get({ user: userId, kind })!.n;
+  }
+
+  /** The org's ended runs of a kind, by outcome. */
+  function endedCounts(orgId: string, kind: string): { succeeded: number; failed: number } {
+    const counts = { succeeded: 0, failed: 0 };
+    for (const r of endedOfOrg.all({ org: orgId, kind })) counts[r.status] = r.n;
+    return counts;
+  }
+
+  /** Outbox events written after `seq`, in order, at most `limit`. */
+  function eventsAfter(seq: number, limit: number): OutboxEvent[] {
+    return eventsAfterSeq.all({ after: seq, limit });
+  }
+
+  /** Whether any outbox event was written after `seq` (the dispatcher's cheap check before a fan-out). */
+  function hasEventsAfter(seq: number): boolean {
+    return !!anyEventAfter.get({ after: seq });
+  }
+
   const succeed = (runId: string) => terminate(runId, "succeeded", null);
   const fail = (runId: string, error: string, from: RunStatus = "running") => terminate(runId, "failed", error, from);
 
-  return { dispatch, get, latestFor, start, progress, heartbeat, succeed, fail, dueWaitSteps, claimWaitStep, endWaitStep, resume };
+  return {
+    dispatch,
+    get,
+    latestFor,
+    start,
+    progress,
+    heartbeat,
+    succeed,
+    fail,
+    dueWaitSteps,
+    claimWaitStep,
+    endWaitStep,
+    resume,
+    liveRunOf,
+    waitingRuns,
+    latestStatuses,
+    liveCount,
+    endedCounts,
+    eventsAfter,
+    hasEventsAfter,
+  };
 });

@@ -18,6 +18,7 @@ import { fetchHostedDocument, type FetchContext, type HostedDocument } from "../
 import { VerificationPending, type Credentials } from "../../documents/hosts.gates.ts";
 import { HostSession, type StoredCookie } from "../../documents/hosts.session.ts";
 import { HostError, recognizeHost, type HostedLink } from "../../documents/hosts.ts";
+import type { DealDocumentRow } from "./deals.queries.ts";
 import { describeFetchFailure } from "./deals.website.ts";
 
 /** What a document-link run keeps while it waits for an email verification (in its input, under `gate`). */
@@ -89,7 +90,7 @@ export function linkFailure(link: HostedLink, url: string, error: unknown): Erro
   return error as Error;
 }
 
-type LinkDocument = { id: string; sha256: string; status: string; pages: string | null };
+type LinkDocument = Pick<DealDocumentRow, "id" | "sha256" | "status" | "pages">;
 
 export type LinkReadOptions = {
   /** Aborts the visit (and a conversion) when the runner stops. */

@@ -13,13 +13,14 @@ import { ConversionError, conversionRoot } from "../../documents/convert.ts";
 import { extractPages, ExtractionError } from "../../documents/extract.ts";
 import { CONTENT_TYPES, type FileKind } from "../../documents/file-type.ts";
 import { readDocumentLink } from "./deals.document-link.ts";
+import type { DealDocumentRow } from "./deals.queries.ts";
 import { DEAL_ANALYSIS, dealsService } from "./deals.service.ts";
 import { documentGateStep } from "./deals.verification.service.ts";
 import { readWebsite } from "./deals.website.ts";
 
 type Input = { website_url?: string; document_url?: string; detect_kind?: boolean; data_room?: boolean };
 
-type DocRow = { id: string; sha256: string; content_type: string; filename: string; folder: string | null; kind: "primary_upload" | "data_room"; status: string; pages: string | null };
+type DocRow = Pick<DealDocumentRow, "id" | "sha256" | "content_type" | "filename" | "folder" | "kind" | "status" | "pages">;
 
 const kindOfContentType = Object.fromEntries(Object.entries(CONTENT_TYPES).map(([k, v]) => [v, k as FileKind]));
 

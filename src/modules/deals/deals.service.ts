@@ -10,7 +10,10 @@ import { isUuid, newId } from "../../lib/ids.ts";
 import { actionsService, statusView, type RunStatus } from "../actions/actions.service.ts";
 import type { DealAnalysis, DealFacts } from "../../engines/deal-engine.ts";
 import { DEAL_STAGES } from "./deals.model.ts";
+import { dealQueries, type DealRow } from "./deals.queries.ts";
 import { waitingSubmissionConflict } from "./deals.verification.model.ts";
+
+export type { DealBookFacts, DealDirectoryEntry, DealRow, DealScoreRow } from "./deals.queries.ts";
 
 export const DEAL_ANALYSIS = {
   kind: "deal_analysis",
@@ -18,38 +21,10 @@ export const DEAL_ANALYSIS = {
   resultUrl: (dealId: string) => `/api/v1/deals/${dealId}`,
 };
 
-export type DealRow = {
-  id: string;
-  org_id: string;
-  company_name: string | null;
-  domain: string | null;
-  website: string | null;
-  kind: "company" | "fund";
-  stage: string;
-  source: string;
-  target_key: string;
-  score: number | null;
-  score_confidence: number | null;
-  facts: string | null;
-  analysis: string | null;
-  created_at: string;
-  updated_at: string;
-  analysis_status: RunStatus | null;
-};
-
-type ListRow = Pick<DealRow, "id" | "company_name" | "domain" | "website" | "kind" | "stage" | "source" | "score" | "analysis_status" | "created_at" | "updated_at">;
-
-/** A deal as the firm's book sees it (the reach-candidates job's thesis and fit). */
-export type DealBookFacts = {
-  name: string | null;
-  domain: string | null;
-  kind: "company" | "fund";
-  /** Pipeline stage: new, screening, diligence, ic, invested, passed. */
-  pipelineStage: string;
-  sector: string | null;
-  /** The round the deal is raising, as its analysis found it (free text). */
-  roundStage: string | null;
-};
+/** The columns of a list row: never the wide `facts` and `analysis` JSON. */
+const LIST_KEYS = ["id", "company_name", "domain", "website", "kind", "stage", "source", "score", "analysis_status", "created_at", "updated_at"] as const;
+const LIST_COLUMNS = LIST_KEYS.map((k) => `d.${k}`).join(", ");
+type ListRow = Pick<DealRow, (typeof LIST_KEYS)[number]>;
 
 /** A received data-room file: its temp file, and what the route judged it to be. */
 export type DataRoomFile = { path: string; sha256: string; size: number; filename: string; folder: string | null; category: string; contentType: string };
@@ -59,18 +34,12 @@ export type DealFilters = { status?: RunStatus; stage?: string; kind?: "company"
 /** The "same target" key of CONTRACT.md for a name: lower-cased letters and digits only. */
 export const nameTarget = (name: string) => `name:${name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "")}`;
 
-/** The columns of a list row: never the wide `facts` and `analysis` JSON. */
-const LIST_COLUMNS = "d.id, d.company_name, d.domain, d.website, d.kind, d.stage, d.source, d.score, d.analysis_status, d.created_at, d.updated_at";
-
 export const dealsService = perDeps((deps: Deps) => {
   const sqlite = deps.db.$client;
   const actions = actionsService(deps);
 
   const byId = sqlite.query<DealRow, { org: string; id: string }>(`SELECT d.* FROM deals d WHERE d.id = $id AND d.org_id = $org`);
-  const activeForTarget = sqlite.query<{ id: string; waiting_for: string | null }, { org: string; target: string }>(
-    `SELECT d.id, a.waiting_for FROM deals d JOIN action_runs a ON a.subject_id = d.id
-     WHERE d.org_id = $org AND d.target_key = $target AND a.status IN ('queued', 'running') LIMIT 1`,
-  );
+  const idsForTarget = sqlite.query<{ id: string }, { org: string; target: string }>("SELECT id FROM deals WHERE org_id = $org AND target_key = $target");
   const documentsOf = sqlite.query<Record<string, unknown>, [string]>(
     `SELECT id, filename, kind, folder, category, content_type, size_bytes, sha256, page_count, status, uploaded_at
      FROM deal_documents WHERE deal_id = ? ORDER BY uploaded_at, id`,
@@ -165,9 +134,9 @@ export const dealsService = perDeps((deps: Deps) => {
 
   /** 409 while another analysis of the same target is queued or running in the org. */
   function assertNoLiveSubmission(orgId: string, target: string) {
-    const live = activeForTarget.get({ org: orgId, target });
-    if (live?.waiting_for) throw conflict(waitingSubmissionConflict(live.id));
-    if (live) throw conflict(`An analysis of the same company is already in progress (deal ${live.id}); poll its status instead of submitting again.`);
+    const live = actions.liveRunOf(orgId, idsForTarget.all({ org: orgId, target }).map((d) => d.id));
+    if (live?.waitingFor) throw conflict(waitingSubmissionConflict(live.subjectId));
+    if (live) throw conflict(`An analysis of the same company is already in progress (deal ${live.subjectId}); poll its status instead of submitting again.`);
   }
 
   type NewDeal = {
@@ -223,8 +192,7 @@ export const dealsService = perDeps((deps: Deps) => {
           )
           .run(id, principal.orgId, principal.userId, deal.companyName, deal.domain ?? null, deal.website ?? null, deal.kind, deal.source, deal.targetKey, deal.documentUrl ?? null, now, now);
         withDocuments(id);
-        const { run, headers } = actions.dispatch(principal, DEAL_ANALYSIS, id, input);
-        if (opts.waitingFor) sqlite.query("UPDATE action_runs SET waiting_for = ? WHERE id = ?").run(opts.waitingFor, run.id);
+        const { run, headers } = actions.dispatch(principal, DEAL_ANALYSIS, id, input, { waitingFor: opts.waitingFor });
         adoptAll(opts.files ?? [], adopted);
         return { dealId: id, run, headers };
       })();
@@ -303,45 +271,28 @@ export const dealsService = perDeps((deps: Deps) => {
       );
   }
 
-  // What detail() would say of each deal's company and round, read by SQLite from the stored facts:
-  // no JSON is parsed per deal, and the analysis is never read.
-  const bookRows = sqlite.query<DealBookFacts, [string]>(
-    `SELECT COALESCE(json_extract(facts, '$.company.name'), company_name) AS name,
-            COALESCE(json_extract(facts, '$.company.domain'), domain) AS domain,
-            kind, stage AS pipelineStage,
-            json_extract(facts, '$.company.sector') AS sector,
-            json_extract(facts, '$.round.stage') AS roundStage
-     FROM deals WHERE org_id = ? ORDER BY created_at DESC, id DESC`,
-  );
+  const place = sqlite.query("UPDATE deals SET stage = $stage, created_at = $createdAt, updated_at = $updatedAt WHERE id = $id");
 
-  /** Every deal of the org, newest first, with its analysed sector and round (null before an analysis). */
-  function bookFacts(orgId: string): DealBookFacts[] {
-    return bookRows.all(orgId);
+  /** Sets where demo deals stand and when they came in (the demo firm's pipeline, as `deals stage` would over time). */
+  function placeInPipeline(placements: { dealId: string; stage: (typeof DEAL_STAGES)[number]; createdAt: string; updatedAt: string }[]): void {
+    sqlite.transaction(() => {
+      for (const p of placements) place.run({ id: p.dealId, stage: p.stage, createdAt: p.createdAt, updatedAt: p.updatedAt });
+    })();
   }
 
-  // What a person may call a deal by (its name, domain or website), newest first: one statement,
-  // no count, no analysis JSON (the MCP door matches questions against it).
-  const directoryRows = sqlite.query<DealDirectoryEntry, { org: string; limit: number }>(
-    `SELECT id AS deal_id, company_name, domain, website FROM deals WHERE org_id = $org ORDER BY created_at DESC, id DESC LIMIT $limit`,
-  );
-  // The same host key a submission's 409 is judged by (indexed), else a deal whose domain was read from its material.
-  const byHost = sqlite.query<{ id: string }, { org: string; target: string; host: string }>(
-    `SELECT id FROM (
-       SELECT id, created_at FROM deals WHERE org_id = $org AND target_key = $target
-       UNION ALL SELECT id, created_at FROM deals WHERE org_id = $org AND domain = $host
-     ) ORDER BY created_at DESC, id DESC LIMIT 1`,
-  );
-
-  function directory(orgId: string, limit: number): DealDirectoryEntry[] {
-    return directoryRows.all({ org: orgId, limit });
-  }
-
-  /** The org's newest deal at a website host (lower-cased, without www. or a trailing dot), if any. */
-  function findByHost(orgId: string, host: string): string | null {
-    return byHost.get({ org: orgId, target: `host:${host}`, host })?.id ?? null;
-  }
-
-  return { list, mustGet, detail, analysisStatus, documents, submit, assertNotAnalysing, addDataRoom, setStage, storeAnalysis, bookFacts, directory, findByHost };
+  return {
+    list,
+    mustGet,
+    detail,
+    analysisStatus,
+    documents,
+    submit,
+    assertNotAnalysing,
+    addDataRoom,
+    setStage,
+    placeInPipeline,
+    storeAnalysis,
+    // The reads other modules make of deals (the firm's book, the MCP directory, founder evidence, research).
+    ...dealQueries(deps),
+  };
 });
-
-export type DealDirectoryEntry = { deal_id: string; company_name: string | null; domain: string | null; website: string | null };

@@ -8,6 +8,7 @@ import type { Address, Email } from "postal-mime";
 import { perDeps, type Deps } from "../../deps.ts";
 import { ApiError } from "../../http/errors.ts";
 import { withinDomain } from "../../documents/hosts.ts";
+import { actionsService } from "../actions/actions.service.ts";
 import type { LinkInput } from "./deals.document-link.ts";
 import { dealVerificationService, EMAIL_VERIFICATION, isUnderDocument, linksIn, parseMail, pickVerificationLink } from "./deals.verification.service.ts";
 
@@ -42,15 +43,13 @@ function recipientsOf(email: Email): Set<string> {
 
 export const inboxVerification = perDeps((deps: Deps) => {
   const verification = dealVerificationService(deps);
-  const waitingRows = deps.db.$client.query<{ subjectId: string; input: string }, [string, string]>(
-    "SELECT subject_id AS subjectId, input FROM action_runs WHERE org_id = ? AND status = 'queued' AND waiting_for = ? ORDER BY created_at, id",
-  );
+  const actions = actionsService(deps);
 
   /** The org's runs whose host has mailed its verification link (oldest first). */
   function waitingRuns(orgId: string): WaitingRun[] {
     const runs: WaitingRun[] = [];
-    for (const row of waitingRows.all(orgId, EMAIL_VERIFICATION)) {
-      const input = JSON.parse(row.input) as Partial<LinkInput>;
+    for (const row of actions.waitingRuns(orgId, EMAIL_VERIFICATION)) {
+      const input = row.input as Partial<LinkInput>;
       const openedAt = Date.parse(input.gate?.opened_at ?? "");
       if (!input.document_url || !input.document_email || input.gate?.outcome !== "verification_sent" || Number.isNaN(openedAt)) continue;
       runs.push({ dealId: row.subjectId, documentUrl: input.document_url, email: input.document_email.toLowerCase(), openedAt });

@@ -11,25 +11,17 @@ import type { DealEvidence, FounderEvidence, MatchedPerson, Mention, Namesake, S
 import { normalizeDomain } from "../../lib/hosts.ts";
 import { nameKey } from "../../lib/names.ts";
 import { linkedinUrl, normalizeLinkedin } from "../network/network.identity.ts";
-import { networkService } from "../network/network.service.ts";
+import { dealsService, type DealScoreRow } from "../deals/deals.service.ts";
+import { networkService, type PersonCard } from "../network/network.service.ts";
+import { researchService } from "../research/research.service.ts";
 import { companyIdentity } from "./founders.input.ts";
 import { readGithub } from "./founders.github.ts";
 import type { FounderRow, FounderRunInput } from "./founders.service.ts";
 
-type PersonRow = { id: string; display_name: string | null; title: string | null; company: string | null; domain: string | null; linkedin_url: string | null };
-type DealRow = {
-  id: string;
-  company_name: string | null;
-  domain: string | null;
-  score: number | null;
-  analysis: string | null;
-  team_title: string | null;
-  team_linkedin: string | null;
-  via: "team" | "company";
-};
+/** A deal that tells about the founder: its team lists them, or it is their company. */
+type DealHit = DealScoreRow & { team_title: string | null; team_linkedin: string | null; via: "team" | "company" };
 /** A company the founder is known to be at: the one given, or a LinkedIn-matched contact's. */
 type Employer = { name: string | null; domain: string | null };
-type HitRow = { source_id: string; page: number; title: string; body: string };
 
 const MAX_PERSONS = 5;
 const MAX_MENTIONS = 20;
@@ -38,43 +30,16 @@ const QUOTE_CHARS = 300;
 export type Stage = "resolve" | "enrich" | "network" | "documents";
 
 export const founderEvidence = perDeps((deps: Deps) => {
-  const sqlite = deps.db.$client;
-  const PERSON = "SELECT id, display_name, title, company, domain, linkedin_url FROM persons";
-  const byLinkedin = sqlite.query<PersonRow, [string, string]>(`${PERSON} WHERE org_id = ? AND linkedin_url = ? ORDER BY id LIMIT ${MAX_PERSONS}`);
-  const byName = sqlite.query<PersonRow, [string, string]>(`${PERSON} WHERE org_id = ? AND name_key = ? ORDER BY id LIMIT 50`);
-  const domainOfDeal = sqlite.query<{ domain: string }, [string, string]>(
-    "SELECT domain FROM deals WHERE org_id = ? AND lower(company_name) = ? AND domain IS NOT NULL ORDER BY updated_at DESC LIMIT 1",
-  );
-  const domainOfPeople = sqlite.query<{ domain: string }, [string, string]>(
-    `SELECT domain FROM persons WHERE org_id = ? AND lower(company) = ? AND domain IS NOT NULL GROUP BY domain ORDER BY COUNT(*) DESC, domain LIMIT 1`,
-  );
-  // Every team listing of the org's analysed deals, newest deal first, compared in JS: SQLite's
-  // lower() folds ASCII only, so "ÉLODIE" never equalled the key of "Élodie" in SQL. Only the
-  // listing is read here; a matching deal's row (with its analysis) is read after.
-  const teamListings = sqlite.query<{ id: string; name: string | null; title: string | null; linkedin: string | null }, [string]>(
-    `SELECT d.id, json_extract(t.value, '$.name') AS name, json_extract(t.value, '$.title') AS title, json_extract(t.value, '$.linkedin_url') AS linkedin
-     FROM deals d, json_each(d.facts, '$.team') t
-     WHERE d.org_id = ? AND d.facts IS NOT NULL
-     ORDER BY d.updated_at DESC, d.id`,
-  );
-  const dealOfListing = sqlite.query<DealRow, { id: string; title: string | null; linkedin: string | null }>(
-    "SELECT id, company_name, domain, score, analysis, $title AS team_title, $linkedin AS team_linkedin, 'team' AS via FROM deals WHERE id = $id",
-  );
-  const dealsOfCompany = sqlite.query<DealRow, [string]>(
-    `SELECT id, company_name, domain, score, analysis, NULL AS team_title, NULL AS team_linkedin, 'company' AS via FROM deals WHERE org_id = ? AND company_name IS NOT NULL ORDER BY updated_at DESC`,
-  );
-  const pagesNaming = sqlite.query<HitRow, { org: string; q: string }>(
-    `SELECT source_id, page, title, body FROM search_index
-     WHERE search_index MATCH $q AND org_id = $org AND source_type = 'document' ORDER BY rank LIMIT 50`,
-  );
+  const network = networkService(deps);
+  const dealsOf = dealsService(deps);
+  const research = researchService(deps);
 
-  const persons = (rows: PersonRow[], matchedBy: MatchedPerson["matchedBy"]): MatchedPerson[] =>
+  const persons = (rows: PersonCard[], matchedBy: MatchedPerson["matchedBy"]): MatchedPerson[] =>
     rows.map((r) => ({ id: r.id, name: r.display_name, title: r.title, company: r.company, domain: r.domain, linkedinUrl: linkedinUrl(r.linkedin_url), matchedBy }));
 
   function companyDomain(orgId: string, company: string | null): string | null {
     if (!company) return null;
-    const c = company.toLowerCase();
-    return domainOfDeal.get(orgId, c)?.domain ?? domainOfPeople.get(orgId, c)?.domain ?? null;
+    return dealsOf.companyDomain(orgId, company) ?? network.commonDomainAt(orgId, company);
   }
 
   /**
@@ -85,9 +50,9 @@ export const founderEvidence = perDeps((deps: Deps) => {
   function personsByName(orgId: string, name: string, employer: Employer | null, linkedinKey: string | null) {
     const key = nameKey(name);
     if (!key) return { confirmed: [] as MatchedPerson[], namesakes: [] as Namesake[] };
-    const confirmed: PersonRow[] = [];
+    const confirmed: PersonCard[] = [];
     const namesakes: Namesake[] = [];
-    for (const r of byName.all(orgId, key)) {
+    for (const r of network.personsNamed(orgId, key, 50)) {
       const tie = employer ? sameCompany(employer, { name: r.company, domain: r.domain }) : null;
       const where = [r.title, r.company, r.domain].filter(Boolean).join(", ");
       const namesake = (reason: Namesake["reason"]) => namesakes.push({ source: "person", id: r.id, name: r.display_name ?? name, where, reason });
@@ -95,7 +60,7 @@ export const founderEvidence = perDeps((deps: Deps) => {
       else if (tie === true) confirmed.push(r);
       else namesake(tie === false ? "other_company" : "unconfirmed");
     }
-    const byDomain = (r: PersonRow) => (employer?.domain && r.domain === employer.domain ? "name_and_domain" : "name_and_company");
+    const byDomain = (r: PersonCard) => (employer?.domain && r.domain === employer.domain ? "name_and_domain" : "name_and_company");
     return {
       confirmed: confirmed.slice(0, MAX_PERSONS).flatMap((r) => persons([r], byDomain(r))),
       namesakes: namesakes.slice(0, MAX_PERSONS),
@@ -108,7 +73,7 @@ export const founderEvidence = perDeps((deps: Deps) => {
     const paths: WarmPath[] = [];
     let anyCard = false;
     for (const p of matched) {
-      const res = networkService(deps).whoKnows(principal, { person: p.id, limit: 10 });
+      const res = network.whoKnows(principal, { person: p.id, limit: 10 });
       if (res.unavailable_reason === "no_relationship_data") anyCard = true;
       for (const path of res.paths) {
         const s = path.signals;
@@ -133,13 +98,15 @@ export const founderEvidence = perDeps((deps: Deps) => {
    * at; other listings of the name are namesakes), then the deals of their company.
    */
   function deals(orgId: string, name: string | null, linkedinKey: string | null, company: string | null, employers: Employer[]) {
-    const rows: DealRow[] = [];
+    const rows: DealHit[] = [];
     const namesakes: Namesake[] = [];
     if (name || linkedinKey) {
       const key = name ? nameKey(name) : null;
-      const listings = teamListings.all(orgId).filter((l) => (key !== null && nameKey(l.name) === key) || (linkedinKey !== null && normalizeLinkedin(l.linkedin) === linkedinKey));
+      const listings = dealsOf.teamListings(orgId).filter((l) => (key !== null && nameKey(l.name) === key) || (linkedinKey !== null && normalizeLinkedin(l.linkedin) === linkedinKey));
       for (const l of listings.slice(0, 10)) {
-        const r = dealOfListing.get({ id: l.id, title: l.title, linkedin: l.linkedin })!;
+        const deal = dealsOf.scoreRow(orgId, l.dealId);
+        if (!deal) continue;
+        const r: DealHit = { ...deal, team_title: l.title, team_linkedin: l.linkedin, via: "team" };
         const listed = normalizeLinkedin(r.team_linkedin);
         const tie = employers.map((e) => sameCompany(e, { name: r.company_name, domain: r.domain }));
         const reason: Namesake["reason"] | null =
@@ -154,7 +121,10 @@ export const founderEvidence = perDeps((deps: Deps) => {
     }
     if (company) {
       const key = companyIdentity(company);
-      if (key) rows.push(...dealsOfCompany.all(orgId).filter((d) => d.company_name && companyIdentity(d.company_name) === key).slice(0, 5));
+      if (key) {
+        const theirs = dealsOf.namedScoreRows(orgId).filter((d) => d.company_name && companyIdentity(d.company_name) === key);
+        rows.push(...theirs.slice(0, 5).map((d) => ({ ...d, team_title: null, team_linkedin: null, via: "company" as const })));
+      }
     }
     const out = new Map<string, DealEvidence>();
     for (const r of rows) {
@@ -181,7 +151,7 @@ export const founderEvidence = perDeps((deps: Deps) => {
     // The sentence after goes with it when it goes on about them ("She ...", "Doe ...").
     const goesOn = new RegExp(`^(?:He|She|They|His|Her|Their|${words.map(escapeRe).join("|")})\\b`);
     const out: Mention[] = [];
-    for (const hit of pagesNaming.all({ org: orgId, q: phrase })) {
+    for (const hit of research.documentPagesMatching(orgId, phrase, 50)) {
       const sentences = hit.body.replace(/\s+/g, " ").split(/(?<=[.!?])\s+(?=[A-Z0-9"“])/);
       sentences.forEach((s, i) => {
         if (!s.toLowerCase().includes(needle)) return;
@@ -200,7 +170,7 @@ export const founderEvidence = perDeps((deps: Deps) => {
     const orgId = row.org_id;
     stage("resolve");
     const domain = companyDomain(orgId, row.company);
-    let matched = input.linkedin_key ? persons(byLinkedin.all(orgId, input.linkedin_key), "linkedin") : [];
+    let matched = input.linkedin_key ? persons(network.personsByLinkedin(orgId, input.linkedin_key, MAX_PERSONS), "linkedin") : [];
 
     stage("enrich");
     const github = input.github_login ? await readGithub(deps, input.github_login) : null;

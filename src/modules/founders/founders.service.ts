@@ -13,7 +13,9 @@ import { isUuid, newId } from "../../lib/ids.ts";
 import { metricLabel, type FounderAssessment } from "../../engines/founder-engine.ts";
 import { actionsService, type Run, type RunStatus } from "../actions/actions.service.ts";
 import { budgetsService } from "../identity/budgets.service.ts";
+import type { SqlRowOf } from "../../db/rows.ts";
 import { parseFounderRequest, type FounderRequest } from "./founders.input.ts";
+import type { founderAnalyses } from "./founders.tables.ts";
 
 export const FOUNDER_ANALYSIS = {
   kind: "founder_analysis",
@@ -21,20 +23,8 @@ export const FOUNDER_ANALYSIS = {
   resultUrl: (analysisId: string) => `/api/v1/founders/analyses/${analysisId}`,
 };
 
-export type FounderRow = {
-  id: string;
-  org_id: string;
-  created_by: string;
-  founder_key: string;
-  name: string | null;
-  linkedin_url: string | null;
-  github_url: string | null;
-  company: string | null;
-  overall_score: number | null;
-  result: string | null;
-  created_at: string;
-  updated_at: string;
-};
+/** A founder analysis' row as `SELECT *` reads it. */
+export type FounderRow = SqlRowOf<typeof founderAnalyses>;
 
 /** What the run needs besides the row: the normalised identifiers. */
 export type FounderRunInput = { linkedin_key: string | null; github_login: string | null };
@@ -68,11 +58,11 @@ export const foundersService = perDeps((deps: Deps) => {
        company = COALESCE($company, company), updated_at = $now WHERE id = $id`,
   );
   const saveResult = sqlite.query("UPDATE founder_analyses SET overall_score = ?, result = ?, name = COALESCE(name, ?), updated_at = ? WHERE id = ?");
-  const succeededByName = sqlite.query<{ id: string }, { org: string; q: string; limit: number }>(
-    `SELECT f.id FROM founder_analyses f
-     WHERE f.org_id = $org AND lower(f.name) LIKE $q ESCAPE '\\' AND f.result IS NOT NULL
-       AND (SELECT status FROM action_runs a WHERE a.subject_id = f.id ORDER BY a.created_at DESC, a.id DESC LIMIT 1) = 'succeeded'
-     ORDER BY f.updated_at DESC, f.id DESC LIMIT $limit`,
+  // Every analysis with a result whose name matches, newest first: whether its latest run
+  // succeeded is the actions service's to say.
+  const withResultByName = sqlite.query<{ id: string }, { org: string; q: string }>(
+    `SELECT id FROM founder_analyses WHERE org_id = $org AND lower(name) LIKE $q ESCAPE '\\' AND result IS NOT NULL
+     ORDER BY updated_at DESC, id DESC`,
   );
 
   /** The X-Actions-* figures as they stand, without charging (for a deduplicated request). */
@@ -185,7 +175,9 @@ export const foundersService = perDeps((deps: Deps) => {
     const q = text.trim().toLowerCase();
     if (!q) return [];
     const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return succeededByName.all({ org: orgId, q: pattern, limit }).map((r) => read(orgId, r.id, "summary"));
+    const ids = withResultByName.all({ org: orgId, q: pattern }).map((r) => r.id);
+    const status = actions.latestStatuses(ids);
+    return ids.filter((id) => status.get(id) === "succeeded").slice(0, limit).map((id) => read(orgId, id, "summary"));
   }
 
   function storeResult(analysisId: string, a: FounderAssessment, resolvedName: string | null) {

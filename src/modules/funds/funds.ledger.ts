@@ -3,11 +3,12 @@
 // each for JSON.stringify. So the rows are read in index order (commitment, date, type, amount),
 // put in date order by one numeric sort, and written as JSON text by hand.
 import { money } from "../../lib/figures.ts";
+import type { fundCommitments } from "./funds.tables.ts";
 
 /** A ledger row in index order: id, commitment, date, its day number, type, amount. */
 export type LedgerRow = [cashflowId: string, commitmentId: string, cashflowDate: string, day: number, type: string, amount: number];
 /** Commitments in fund-name order: the tie-break between cashflows of one date. */
-export type LedgerCommitment = { id: string; fundName: string; currency: string | null };
+export type LedgerCommitment = Pick<typeof fundCommitments.$inferSelect, "id" | "fundName" | "currency">;
 
 const text = JSON.stringify;
 

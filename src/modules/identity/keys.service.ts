@@ -4,6 +4,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
 import { isUuid, newId } from "../../lib/ids.ts";
+import { columnList } from "../../db/rows.ts";
 import { users } from "./orgs.tables.ts";
 import { apiKeys } from "./keys.tables.ts";
 import { hashSecret, isWellFormed, newSecret } from "./key-secrets.ts";
@@ -59,10 +60,8 @@ export const apiKeysService = perDeps((deps: Deps) => {
   // directly (drizzle's row mapping was a tenth of a request's cost here). It reads everything the
   // key resolves to, so GET /me needs no second statement.
   const byHash = db.$client.query<KeyRecord & { userName: string; userEmail: string; userShare: number; orgId: string | null; orgName: string | null }, [string]>(
-    `SELECT k.id, k.user_id AS userId, k.name, k.prefix, k.secret_hash AS secretHash, k.scope, k.created_at AS createdAt,
-            k.expires_at AS expiresAt, k.revoked_at AS revokedAt, k.daily_requests AS dailyRequests, k.daily_actions AS dailyActions,
-            k.rotated_from_id AS rotatedFromId, u.name AS userName, u.email AS userEmail, u.share_network AS userShare,
-            u.org_id AS orgId, o.name AS orgName
+    `SELECT ${columnList(apiKeys, { alias: "k" })},
+            u.name AS userName, u.email AS userEmail, u.share_network AS userShare, u.org_id AS orgId, o.name AS orgName
        FROM api_keys k JOIN users u ON u.id = k.user_id LEFT JOIN orgs o ON o.id = u.org_id
       WHERE k.secret_hash = ?`,
   );

@@ -109,5 +109,23 @@ export const orgsService = perDeps((deps: Deps) => {
     return db.select().from(users).where(eq(users.orgId, orgId)).orderBy(sql`lower(${users.name})`).all();
   }
 
-  return { createOrg, isEmpty, getOrg, createUser, getUser, mustGetUser, setSharing, setTimeZone, findUserByEmail, setPasswordHash, listMembers };
+  /** An organization's users in the order they joined (the first is the one who set it up). */
+  function membersInJoinOrder(orgId: string): User[] {
+    return db.select().from(users).where(eq(users.orgId, orgId)).orderBy(users.createdAt, sql`rowid`).all();
+  }
+
+  return {
+    createOrg,
+    isEmpty,
+    getOrg,
+    createUser,
+    getUser,
+    mustGetUser,
+    setSharing,
+    setTimeZone,
+    findUserByEmail,
+    setPasswordHash,
+    listMembers,
+    membersInJoinOrder,
+  };
 });

@@ -6,7 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../http/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import { users } from "../identity/orgs.tables.ts";
+import { orgsService } from "../identity/orgs.service.ts";
 import { nameKey } from "../../lib/names.ts";
 import { employerDomain, normalizeEmail, normalizeLinkedin } from "./network.identity.ts";
 import { addTouch, type Aggregates, type Direction } from "./network.scoring.ts";
@@ -41,7 +41,7 @@ type RelState = Aggregates & { seq: number; dirty: boolean };
  */
 export function graphWriter(deps: Deps, userId: string, aliases: string[] = []) {
   const { db, clock } = deps;
-  const user = db.select({ id: users.id, orgId: users.orgId, email: users.email }).from(users).where(eq(users.id, userId)).get();
+  const user = orgsService(deps).getUser(userId);
   if (!user) throw new ApiError(404, `No user with id ${userId}`);
   if (!user.orgId) throw new ApiError(422, [{ loc: ["user"], msg: `User ${userId} belongs to no organization`, type: "value_error" }]);
   const orgId = user.orgId;

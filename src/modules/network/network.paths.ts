@@ -2,30 +2,21 @@
 // plus teammates who opted into sharing), the scores at the clock's now, and the row shape.
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../identity/auth.macro.ts";
+import type { SqlRowOf } from "../../db/rows.ts";
 import { linkedinUrl } from "./network.identity.ts";
+import type { PersonRow } from "./network.queries.ts";
 import { ACTIVITY_HALF_LIFE_DAYS, label, signals, strength, warmth, type Aggregates } from "./network.scoring.ts";
+import type { relationships } from "./network.tables.ts";
+
+/** A relationship's row as `SELECT *` reads it. */
+export type RelationshipRow = SqlRowOf<typeof relationships>;
 
 /** A relationship joined to its person and owner, as the path queries select it. */
-export type PathRow = {
-  seq: number;
-  person_id: string;
-  display_name: string | null;
-  title: string | null;
-  domain: string | null;
-  linkedin_url: string | null;
-  location: string | null;
-  email: string | null;
-  owner_id: string;
-  owner_name: string;
-  first_touch_at: string | null;
-  last_touch_at: string | null;
-  last_touch_direction: Aggregates["lastTouchDirection"];
-  sent_count: number;
-  received_count: number;
-  meeting_count: number;
-  decayed_score: number;
-  score_at: string | null;
-};
+export type PathRow = Pick<
+  RelationshipRow,
+  "seq" | "person_id" | "first_touch_at" | "last_touch_at" | "last_touch_direction" | "sent_count" | "received_count" | "meeting_count" | "decayed_score" | "score_at"
+> &
+  Pick<PersonRow, "display_name" | "title" | "domain" | "linkedin_url" | "location"> & { email: string | null; owner_id: string; owner_name: string };
 
 /** The columns every path query selects; `pool` must be the relationships alias `r`, persons `p`, users `u`. */
 export const PATH_COLUMNS = `r.seq, r.person_id, p.display_name, p.title, p.domain, p.linkedin_url, p.location,

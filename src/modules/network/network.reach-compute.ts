@@ -11,6 +11,7 @@ import { newId } from "../../lib/ids.ts";
 import { dealsService } from "../deals/deals.service.ts";
 import { portfolioService } from "../portfolio/portfolio.service.ts";
 import { PATH_COLUMNS, scorePath, type PathRow } from "./network.paths.ts";
+import { networkQueries } from "./network.queries.ts";
 import { contactReason, dealOf, founderReason, indexBook, isHeldCompany, proxyReason, sectorFit, stageFit, type BookIndex } from "./network.reach-reasons.ts";
 import { thesisFrom, type BookSource, type Thesis } from "./network.thesis.ts";
 
@@ -25,7 +26,6 @@ const MAX_PROXIES = 200;
 const WEIGHTS = { sector: 0.45, stage: 0.15, proxy: 0.25, contact: 0.15 };
 
 type CoContact = { candidate: string; shared: number; meetings: number; last_shared: string; via: string };
-type PersonRow = { id: string; display_name: string | null; title: string | null; company: string | null; domain: string | null; linkedin_url: string | null; location: string | null };
 
 /**
  * The nightly reach-candidates job: every org's candidates, scored against the firm's own book as
@@ -61,7 +61,7 @@ export function computeReachCandidates(deps: Deps, bookSource: BookSource) {
      WHERE ip1.person_id = $proxy AND u.org_id = $org AND (u.share_network = 1 OR u.id = $me) AND i.occurred_at >= $since
      GROUP BY ip2.person_id HAVING COUNT(DISTINCT i.source_key) >= $min`,
   );
-  const personById = sqlite.query<PersonRow, [string]>("SELECT id, display_name, title, company, domain, linkedin_url, location FROM persons WHERE id = ?");
+  const people = networkQueries(deps);
   const existing = sqlite.query<{ person_id: string; id: string; first_seen_at: string; status: string }, [string]>(
     "SELECT person_id, id, first_seen_at, status FROM reach_candidates WHERE user_id = ?",
   );
@@ -114,7 +114,7 @@ export function computeReachCandidates(deps: Deps, bookSource: BookSource) {
     const kept = new Set<string>();
     sqlite.transaction(() => {
       for (const [candidateId, { proxy, co }] of best) {
-        const row = personById.get(candidateId);
+        const row = people.person(candidateId);
         if (!row?.display_name || row.domain === firmDomain) continue;
         const person = { ...row, display_name: row.display_name };
         const deal = dealOf(person, firm.index);

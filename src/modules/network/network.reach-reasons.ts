@@ -4,13 +4,15 @@
 import { normalizeDomain } from "../../lib/hosts.ts";
 import { label } from "./network.scoring.ts";
 import { sectorNoun, sectorsByMention, sectorTitle, stageIn, stageName } from "../../lib/sectors.ts";
+import type { PersonCard } from "./network.queries.ts";
 import type { BookDeal, FirmBook, Thesis } from "./network.thesis.ts";
 
 /** Founder wording in a title. A CEO without it is a founder candidate only when the firm has their company's round on record. */
 export const FOUNDER_TITLE = /\b(co-?founder|founder|founding (ceo|cto|partner))\b/i;
 const CEO_TITLE = /\b(ceo|chief executive)\b/i;
 
-export type CandidatePerson = { display_name: string; title: string | null; company: string | null; domain: string | null };
+/** A candidate's person, known by name. */
+export type CandidatePerson = Pick<PersonCard, "title" | "company" | "domain"> & { display_name: string };
 
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 const day = (iso: string) => iso.slice(0, 10);

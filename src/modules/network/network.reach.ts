@@ -3,24 +3,12 @@
 // what rests on mail a teammate no longer shares.
 import { perDeps, type Deps } from "../../deps.ts";
 import type { Principal } from "../identity/auth.macro.ts";
+import type { SqlRowOf } from "../../db/rows.ts";
 import { linkedinUrl } from "./network.identity.ts";
+import type { reachCandidates } from "./network.tables.ts";
 
-type CandidateRow = {
-  id: string;
-  full_name: string;
-  linkedin_url: string | null;
-  headline: string | null;
-  current_title: string | null;
-  current_company: string | null;
-  location: string | null;
-  candidate_type: string;
-  fit_score: number;
-  fit_reasons: string;
-  path_quality: string;
-  status: string;
-  first_seen_at: string;
-  updated_at: string;
-};
+/** A stored candidate's row as `SELECT rc.*` reads it. */
+type CandidateRow = SqlRowOf<typeof reachCandidates>;
 
 export const reachService = perDeps((deps: Deps) => {
   // A candidate whose evidence came from a teammate's mail is served only while that teammate

@@ -5,6 +5,8 @@
 //   90 days; the decayed sum is kept incrementally (`decayedScore` at `scoreAt`).
 // - Reciprocity: two-way relationships are worth more than one-way ones; meetings count both ways.
 // - Recency: warmth leans on how recently the two were in touch (30-day half-life).
+import type { RowOf } from "../../db/rows.ts";
+import type { relationships } from "./network.tables.ts";
 
 export const ACTIVITY_HALF_LIFE_DAYS = 90;
 export const RECENCY_HALF_LIFE_DAYS = 30;
@@ -13,16 +15,11 @@ const DAY_MS = 86_400_000;
 
 export type Direction = keyof typeof TOUCH_WEIGHT;
 
-export type Aggregates = {
-  firstTouchAt: string | null;
-  lastTouchAt: string | null;
-  lastTouchDirection: Direction | null;
-  sentCount: number;
-  receivedCount: number;
-  meetingCount: number;
-  decayedScore: number;
-  scoreAt: string | null;
-};
+/** The aggregates of a relationship (its row's touch columns) every score is computed from. */
+export type Aggregates = Pick<
+  RowOf<typeof relationships>,
+  "firstTouchAt" | "lastTouchAt" | "lastTouchDirection" | "sentCount" | "receivedCount" | "meetingCount" | "decayedScore" | "scoreAt"
+>;
 
 const decay = (days: number, halfLife: number) => Math.pow(0.5, days / halfLife);
 

@@ -7,7 +7,10 @@ import { isUuid } from "../../lib/ids.ts";
 import { normalizeDomain } from "../../lib/hosts.ts";
 import { nameKey } from "../../lib/names.ts";
 import { normalizeEmail, readLinkedin } from "./network.identity.ts";
-import { anyPath, asContactPath, byStrength, NOT_FOUND_PATH, PATH_COLUMNS, poolParams, queryPaths, queryTopPaths, scorePath, type PathRow } from "./network.paths.ts";
+import { anyPath, asContactPath, byStrength, NOT_FOUND_PATH, PATH_COLUMNS, poolParams, queryPaths, queryTopPaths, scorePath, type PathRow, type RelationshipRow, type ScoredPath } from "./network.paths.ts";
+import { networkQueries } from "./network.queries.ts";
+
+export type { PersonCard, PersonRow } from "./network.queries.ts";
 
 export type WhoKnowsInput = { domain?: string; person?: string; limit: number };
 
@@ -26,7 +29,13 @@ function personMatch(identifier: string): { where: string; params: Record<string
   return name ? { where: "p.name_key = $name", params: { name } } : null;
 }
 
-/** The migrations-ledger tag of the one-time name folding below. */
+/** A contact of the key user's own, as the workspace's contacts page lists it: its path and keep-in-touch settings. */
+export type OwnContact = ScoredPath & Pick<RelationshipRow, "declared_cadence_days" | "learned_cadence_days" | "snoozed_until">;
+
+// The user's own relationships whose person's name or one of whose addresses contains the text.
+const OWN_MATCH = `r.user_id = $me AND ($like = '%%' OR lower(COALESCE(p.display_name, '')) LIKE $like ESCAPE '\\'
+  OR EXISTS (SELECT 1 FROM person_emails e WHERE e.person_id = p.id AND e.email LIKE $like ESCAPE '\\'))`;
+
 export const networkService = perDeps((deps: Deps) => {
   const now = () => deps.clock.now();
 
@@ -107,5 +116,38 @@ export const networkService = perDeps((deps: Deps) => {
     };
   }
 
-  return { whoKnows, warmthLookup, contacts };
+  const ownContacts = deps.db.$client.query<PathRow & Pick<RelationshipRow, "declared_cadence_days" | "learned_cadence_days" | "snoozed_until">, { me: string; like: string; take: number; skip: number }>(
+    `SELECT ${PATH_COLUMNS}, r.declared_cadence_days, r.learned_cadence_days, r.snoozed_until
+     FROM relationships r JOIN persons p ON p.id = r.person_id JOIN users u ON u.id = r.user_id
+     WHERE ${OWN_MATCH}
+     ORDER BY r.last_touch_at IS NULL, r.last_touch_at DESC, r.seq
+     LIMIT $take OFFSET $skip`,
+  );
+  const ownContactsCount = deps.db.$client.query<{ n: number }, { me: string; like: string }>(
+    `SELECT COUNT(*) AS n FROM relationships r JOIN persons p ON p.id = r.person_id WHERE ${OWN_MATCH}`,
+  );
+  const ownCount = deps.db.$client.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM relationships WHERE user_id = ?");
+
+  /**
+   * The user's own relationships whose name or an address contains `q` (case-insensitive; "" for
+   * all), most recently touched first, with the keep-in-touch settings; and how many match.
+   */
+  function searchOwnContacts(userId: string, input: { q: string; offset: number; limit: number }): { contacts: OwnContact[]; total: number } {
+    const params = { me: userId, like: `%${input.q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` };
+    const t = now();
+    const contacts = ownContacts.all({ ...params, take: input.limit, skip: input.offset }).map((r) => ({
+      ...scorePath(r, t),
+      declared_cadence_days: r.declared_cadence_days,
+      learned_cadence_days: r.learned_cadence_days,
+      snoozed_until: r.snoozed_until,
+    }));
+    return { contacts, total: ownContactsCount.get(params)!.n };
+  }
+
+  /** How many relationships the user has. */
+  function ownContactCount(userId: string): number {
+    return ownCount.get(userId)!.n;
+  }
+
+  return { whoKnows, warmthLookup, contacts, searchOwnContacts, ownContactCount, ...networkQueries(deps) };
 });

@@ -6,11 +6,14 @@ import { invalid, notFound } from "../../http/errors.ts";
 import { isCalendarDate } from "../../lib/csv-fields.ts";
 import { money, multiple } from "../../lib/figures.ts";
 import { isUuid } from "../../lib/ids.ts";
+import type { SqlRowOf } from "../../db/rows.ts";
 import { portfolioHoldings as h, portfolioMetricPoints as mp } from "./portfolio.tables.ts";
 
 export type HoldingFilters = { status?: string; fundName?: string; q?: string; limit: number; offset: number };
 export type MetricValue = { value: number; unit: string | null; currency: string | null; statement_date: string };
 type Holding = typeof h.$inferSelect;
+/** A company's latest actual of a metric, with its point's id and the company's name. */
+export type MetricLeader = Pick<SqlRowOf<typeof mp>, "id" | "metric" | "value" | "unit" | "currency" | "statement_date"> & { name: string };
 
 const P = sql.placeholder;
 
@@ -74,6 +77,26 @@ export const portfolioService = perDeps((deps: Deps) => {
     .prepare();
 
   const bookRows = db.select({ name: h.name, website: h.website, sector: h.sector, stage: h.stage }).from(h).where(eq(h.orgId, P("org"))).orderBy(asc(h.nameFold), asc(h.fundName)).prepare();
+
+  // What research retrieval looks up: the org's company names, one metric point's id, a metric's leaders.
+  const holdingNames = db
+    .select({ name: h.name, companyKey: sql<string>`min(${h.companyKey})` })
+    .from(h)
+    .where(eq(h.orgId, P("org")))
+    .groupBy(h.nameFold)
+    .prepare();
+  const pointId = db
+    .select({ id: mp.id })
+    .from(mp)
+    .where(and(eq(mp.orgId, P("org")), eq(mp.companyKey, P("key")), eq(mp.kind, "actual"), eq(mp.metric, P("metric")), eq(mp.statementDate, P("date"))))
+    .prepare();
+  // With max(), SQLite takes the bare columns from the row holding the latest statement of each company's metric.
+  const leaders = deps.db.$client.query<MetricLeader, { org: string; metric: string; limit: number }>(
+    `SELECT p.id, (SELECT h.name FROM portfolio_holdings h WHERE h.org_id = p.org_id AND h.company_key = p.company_key LIMIT 1) AS name,
+       p.metric, p.value, p.unit, p.currency, max(p.statement_date) AS statement_date
+     FROM portfolio_metric_points p WHERE p.org_id = $org AND p.kind = 'actual' AND instr(p.metric, $metric) > 0
+     GROUP BY p.company_key, p.metric ORDER BY p.value DESC LIMIT $limit`,
+  );
 
   function metricsOf(orgId: string, companyKeys: string[]): Map<string, Record<string, MetricValue>> {
     const byCompany = new Map<string, Record<string, MetricValue>>(companyKeys.map((k) => [k, {}]));
@@ -146,5 +169,20 @@ export const portfolioService = perDeps((deps: Deps) => {
     return bookRows.all({ org: orgId });
   }
 
-  return { list, mustGetHolding, metricHistory, bookHoldings };
+  /** Each company name of the org's book once (case-insensitively), with the least company key among its holdings. */
+  function companyNames(orgId: string): { name: string; companyKey: string }[] {
+    return holdingNames.all({ org: orgId });
+  }
+
+  /** The id of a company's actual metric point of that statement date, if stored. */
+  function actualPointId(orgId: string, companyKey: string, metric: string, statementDate: string): number | null {
+    return pointId.get({ org: orgId, key: companyKey, metric, date: statementDate })?.id ?? null;
+  }
+
+  /** The companies with the highest latest actual of each metric whose name contains `metric`, highest first. */
+  function metricLeaders(orgId: string, metric: string, limit: number): MetricLeader[] {
+    return leaders.all({ org: orgId, metric, limit });
+  }
+
+  return { list, mustGetHolding, metricHistory, bookHoldings, companyNames, actualPointId, metricLeaders };
 });

@@ -7,11 +7,13 @@
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../identity/auth.macro.ts";
 import type { Entities, Findings, Passage } from "../../engines/research-engine.ts";
+import { dealsService } from "../deals/deals.service.ts";
 import { fundsService } from "../funds/funds.service.ts";
 import { networkService } from "../network/network.service.ts";
 import { portfolioService } from "../portfolio/portfolio.service.ts";
 import { entityFinder, METRIC_WORDS } from "./research.entities.ts";
 import { FRAMING, namesIn, relevance } from "./research.relevance.ts";
+import type { SearchIndexRow } from "./research.tables.ts";
 
 const STOPWORDS = new Set(
   `a an and are as at be been by can could did do does for from had has have how i if in into is it its me my of on or our should
@@ -35,7 +37,7 @@ const fmt = (v: number) => (Number.isInteger(v) ? v.toLocaleString("en-US") : v.
 const possessive = (name: string) => (name.endsWith("s") ? `${name}'` : `${name}'s`);
 const orNA = (v: number | null, f: (x: number) => string = fmt) => (v === null ? "not available" : f(v));
 
-type FtsRow = { rowid: number; title: string; source_type: "document" | "deal"; source_id: string; page: number | null; quote: string };
+type FtsRow = Pick<SearchIndexRow, "rowid" | "title" | "source_type" | "source_id" | "page"> & { quote: string };
 
 /** What the text search found for a question, and what it set aside. */
 export type TextSearch = {
@@ -52,6 +54,7 @@ export function researchCorpus(deps: Deps, who: { orgId: string; userId: string 
   const portfolio = portfolioService(deps);
   const funds = fundsService(deps);
   const network = networkService(deps);
+  const dealBook = dealsService(deps);
   const relevant = relevance(sqlite, who.orgId);
   // The network pools by org and user only (the run's user and teammates who share).
   const principal = { orgId: who.orgId, userId: who.userId } as Principal;
@@ -71,19 +74,6 @@ export function researchCorpus(deps: Deps, who: { orgId: string; userId: string 
     `SELECT rowid, title, source_type, source_id, page, snippet(search_index, 1, '', '', '…', 40) AS quote
      FROM search_index WHERE search_index MATCH $q AND rowid IN (SELECT value FROM json_each($ids))`,
   );
-  const pointId = sqlite.query<{ id: number }, [string, string, string, string]>(
-    "SELECT id FROM portfolio_metric_points WHERE org_id = ? AND company_key = ? AND kind = 'actual' AND metric = ? AND statement_date = ?",
-  );
-  const dealsNamed = sqlite.query<{ id: string; company_name: string; stage: string; score: number | null; analysis: string | null }, [string, string]>(
-    "SELECT id, company_name, stage, score, analysis FROM deals WHERE org_id = ? AND lower(company_name) = ? ORDER BY created_at DESC LIMIT 2",
-  );
-  const topOfMetric = sqlite.query<{ id: number; name: string; metric: string; value: number; unit: string | null; currency: string | null; statement_date: string }, [string, string]>(
-    `SELECT p.id, (SELECT h.name FROM portfolio_holdings h WHERE h.org_id = p.org_id AND h.company_key = p.company_key LIMIT 1) AS name,
-       p.metric, p.value, p.unit, p.currency, max(p.statement_date) AS statement_date
-     FROM portfolio_metric_points p WHERE p.org_id = ? AND p.kind = 'actual' AND instr(p.metric, ?) > 0
-     GROUP BY p.company_key, p.metric ORDER BY p.value DESC LIMIT 5`,
-  );
-
   /**
    * Document pages and deal analyses that answer the question: those carrying all its terms, then
    * the best-ranked of those carrying some, when they answer (enough weight, a distinctive term).
@@ -137,16 +127,16 @@ export function researchCorpus(deps: Deps, who: { orgId: string; userId: string 
       .filter(([metric]) => wanted.length === 0 || wanted.some((w) => metric.includes(w)))
       .slice(0, 6)
       .flatMap(([metric, m]) => {
-        const row = pointId.get(who.orgId, key, metric, m.statement_date);
-        if (!row) return [];
+        const pointId = portfolio.actualPointId(who.orgId, key, metric, m.statement_date);
+        if (pointId === null) return [];
         const amount = `${fmt(m.value)}${m.unit && m.unit.toLowerCase() !== (m.currency ?? "").toLowerCase() ? ` ${m.unit}` : ""}${m.currency ? ` ${m.currency}` : ""}`;
         const date = m.statement_date.slice(0, 10);
-        return [{ source_type: "metric_point" as const, source_id: String(row.id), page: null, title: `${holding.name}: ${metric}`, quote: `${metric} = ${amount} (actual, ${date})`, claim: `${possessive(holding.name)} latest actual ${metric} is ${amount} (statement of ${date}).` }];
+        return [{ source_type: "metric_point" as const, source_id: String(pointId), page: null, title: `${holding.name}: ${metric}`, quote: `${metric} = ${amount} (actual, ${date})`, claim: `${possessive(holding.name)} latest actual ${metric} is ${amount} (statement of ${date}).` }];
       });
   }
 
   function dealPassages(company: string): Passage[] {
-    return dealsNamed.all(who.orgId, company.toLowerCase()).map((d) => {
+    return dealBook.scoreRowsNamed(who.orgId, company, 2).map((d) => {
       const analysis = d.analysis ? (JSON.parse(d.analysis) as { summary?: string }) : null;
       const summary = analysis?.summary?.trim();
       const claim = summary
@@ -196,7 +186,7 @@ export function researchCorpus(deps: Deps, who: { orgId: string; userId: string 
 
   function metricLeaders(asked: string[]): Passage[] {
     return asked.slice(0, 2).flatMap((w) =>
-      topOfMetric.all(who.orgId, METRIC_WORDS[w]?.[0] ?? w).map((m) => {
+      portfolio.metricLeaders(who.orgId, METRIC_WORDS[w]?.[0] ?? w, 5).map((m) => {
         const amount = `${fmt(m.value)}${m.currency ? ` ${m.currency}` : m.unit ? ` ${m.unit}` : ""}`;
         const date = m.statement_date.slice(0, 10);
         return { source_type: "metric_point" as const, source_id: String(m.id), page: null, title: `${m.name}: ${m.metric}`, quote: `${m.metric} = ${amount} (actual, ${date})`, claim: `${possessive(m.name)} latest actual ${m.metric} is ${amount} (statement of ${date}).` };

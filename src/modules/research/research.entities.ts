@@ -4,6 +4,10 @@
 import type { Deps } from "../../deps.ts";
 import type { Entities } from "../../engines/research-engine.ts";
 import { normalizeDomain } from "../../lib/hosts.ts";
+import { dealsService } from "../deals/deals.service.ts";
+import { fundsService } from "../funds/funds.service.ts";
+import { networkService } from "../network/network.service.ts";
+import { portfolioService } from "../portfolio/portfolio.service.ts";
 
 const fold = (s: string) => s.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
 
@@ -42,26 +46,19 @@ const FUND_BOOK = /(?<![\p{L}])(tvpi|dpi|rvpi|irr|lps?|commitments?|fund book|di
 const NAME_RUN = /\b\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){1,2}\b/gu;
 
 export function entityFinder(deps: Deps) {
-  const sqlite = deps.db.$client;
-  const holdings = sqlite.query<{ name: string; company_key: string }, [string]>(
-    "SELECT name, min(company_key) AS company_key FROM portfolio_holdings WHERE org_id = ? GROUP BY name_fold",
-  );
-  const dealNames = sqlite.query<{ name: string; domain: string | null }, [string]>(
-    "SELECT company_name AS name, min(domain) AS domain FROM deals WHERE org_id = ? AND company_name IS NOT NULL GROUP BY lower(company_name)",
-  );
-  const funds = sqlite.query<{ fund_name: string }, [string]>("SELECT fund_name FROM fund_commitments WHERE org_id = ?");
-  const person = sqlite.query<{ display_name: string }, [string, string]>(
-    "SELECT display_name FROM persons WHERE org_id = ? AND name_key = ? LIMIT 1",
-  );
+  const portfolio = portfolioService(deps);
+  const deals = dealsService(deps);
+  const funds = fundsService(deps);
+  const network = networkService(deps);
 
   return function entitiesIn(orgId: string, text: string): Entities {
     const hay = fold(text);
     const companies = new Map<string, { name: string; domain: string | null }>();
-    for (const h of holdings.all(orgId)) {
-      const domain = normalizeDomain(h.company_key);
+    for (const h of portfolio.companyNames(orgId)) {
+      const domain = normalizeDomain(h.companyKey);
       if (mentions(hay, fold(h.name)) || (domain && mentions(hay, domain))) companies.set(fold(h.name), { name: h.name, domain });
     }
-    for (const d of dealNames.all(orgId)) {
+    for (const d of deals.companyNames(orgId)) {
       const key = fold(d.name);
       const hit = mentions(hay, key) || (d.domain && mentions(hay, d.domain));
       if (!hit) continue;
@@ -69,17 +66,14 @@ export function entityFinder(deps: Deps) {
       if (known) known.domain ??= d.domain;
       else companies.set(key, { name: d.name, domain: d.domain });
     }
-    const fundNames = funds
-      .all(orgId)
-      .map((f) => f.fund_name)
-      .filter((name) => mentions(hay, fold(name)));
+    const fundNames = funds.fundNames(orgId).filter((name) => mentions(hay, fold(name)));
     const taken = [...companies.keys(), ...fundNames.map(fold)];
     const persons: string[] = [];
     for (const run of [...new Set(text.match(NAME_RUN) ?? [])].slice(0, 8)) {
       const key = fold(run).replace(/['’]s$/, "");
       if (taken.some((t) => t.includes(key) || key.includes(t))) continue;
-      const found = person.get(orgId, key);
-      if (found && !persons.includes(found.display_name)) persons.push(found.display_name);
+      const found = network.displayNameOf(orgId, key);
+      if (found && !persons.includes(found)) persons.push(found);
     }
     const metrics = Object.keys(METRIC_WORDS).filter((w) => mentions(hay, w));
     return { companies: [...companies.values()], funds: fundNames, persons, metrics, fundBook: FUND_BOOK.test(text) };

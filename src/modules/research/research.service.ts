@@ -9,8 +9,10 @@ import type { Citation, ResearchReport } from "../../engines/research-engine.ts"
 import { researchEngine } from "../../engines/select.ts";
 import { isUuid, newId } from "../../lib/ids.ts";
 import { actionsService, statusView, type Run } from "../actions/actions.service.ts";
+import type { SqlRowOf } from "../../db/rows.ts";
 import { researchCorpus } from "./research.corpus.ts";
 import { KEY_MAX, QUERY_MAX } from "./research.model.ts";
+import type { researchRuns, SearchIndexRow } from "./research.tables.ts";
 
 export const RESEARCH = {
   kind: "research",
@@ -22,20 +24,11 @@ export const RESEARCH = {
 export const LIVE_RUNS_PER_USER = 2;
 const GATE_RETRY_AFTER_SECONDS = 30;
 
-export type ResearchRow = {
-  id: string;
-  org_id: string;
-  created_by: string;
-  idempotency_key: string;
-  query: string;
-  plan: string;
-  engine: string | null;
-  executive_summary: string | null;
-  report_markdown: string | null;
-  citations: string | null;
-  created_at: string;
-  updated_at: string;
-};
+/** A research run's row as `SELECT *` reads it. */
+export type ResearchRow = SqlRowOf<typeof researchRuns>;
+
+/** A page of a deal document in the research index: the document (source_id), its page, file name (title) and text. */
+export type DocumentPageHit = Pick<SearchIndexRow, "source_id" | "title" | "body"> & { page: number };
 
 export type StartInput = { query: unknown; idempotency_key: unknown };
 
@@ -56,12 +49,13 @@ export const researchService = perDeps((deps: Deps) => {
 
   const byKey = sqlite.query<ResearchRow, [string]>("SELECT * FROM research_runs WHERE idempotency_key = ?");
   const byId = sqlite.query<ResearchRow, [string, string]>("SELECT * FROM research_runs WHERE id = ? AND org_id = ?");
-  const liveOfUser = sqlite.query<{ n: number }, [string]>(
-    "SELECT count(*) AS n FROM action_runs WHERE user_id = ? AND kind = 'research' AND status IN ('queued', 'running')",
-  );
   const insert = sqlite.query(
     `INSERT INTO research_runs (id, org_id, created_by, idempotency_key, query, plan, created_at, updated_at)
      VALUES ($id, $org, $user, $key, $query, $plan, $now, $now)`,
+  );
+  const documentPages = sqlite.query<DocumentPageHit, { org: string; q: string; limit: number }>(
+    `SELECT source_id, page, title, body FROM search_index
+     WHERE search_index MATCH $q AND org_id = $org AND source_type = 'document' ORDER BY rank LIMIT $limit`,
   );
   const saveReport = sqlite.query(
     "UPDATE research_runs SET engine = ?, executive_summary = ?, report_markdown = ?, citations = ?, updated_at = ? WHERE id = ?",
@@ -94,7 +88,7 @@ export const researchService = perDeps((deps: Deps) => {
   }
 
   function assertGate(principal: Principal) {
-    const live = liveOfUser.get(principal.userId)!.n;
+    const live = actions.liveCount(principal.userId, RESEARCH.kind);
     if (live >= LIVE_RUNS_PER_USER) {
       throw new ApiError(
         429,
@@ -141,7 +135,7 @@ export const researchService = perDeps((deps: Deps) => {
     return actions.latestFor(orgId, row.id)?.status ?? null;
   }
 
-    function mustGetRow(orgId: string, researchId: string): ResearchRow {
+  function mustGetRow(orgId: string, researchId: string): ResearchRow {
     const row = isUuid(researchId) ? byId.get(researchId, orgId) : null;
     if (!row) throw notFound("Research run not found");
     return row;
@@ -183,7 +177,12 @@ export const researchService = perDeps((deps: Deps) => {
     saveReport.run(engine, report.executive_summary, report.report_markdown, JSON.stringify(report.citations), asOf(), researchId);
   }
 
-  return { start, read, view, mustGetRow, runOf, storeReport, statusOfKey };
+  /** The org's document pages that match an FTS5 query (e.g. a quoted phrase), best first, at most `limit`. */
+  function documentPagesMatching(orgId: string, ftsQuery: string, limit: number): DocumentPageHit[] {
+    return documentPages.all({ org: orgId, q: ftsQuery, limit });
+  }
+
+  return { start, read, view, mustGetRow, runOf, storeReport, statusOfKey, documentPagesMatching };
 });
 
 export type ResearchRecordView = ReturnType<ReturnType<typeof researchService>["read"]>;

@@ -25,3 +25,16 @@ export const researchRuns = sqliteTable(
   },
   (t) => [uniqueIndex("research_runs_idempotency_idx").on(t.idempotencyKey), index("research_runs_org_created_idx").on(t.orgId, t.createdAt)],
 );
+
+// The FTS5 index of the firm's own corpus (migration 0010_search_index.sql: drizzle declares no
+// virtual tables), kept in step with deal documents and deal analyses by triggers. Its row, once.
+export type SearchIndexRow = {
+  rowid: number;
+  title: string;
+  body: string;
+  org_id: string;
+  source_type: "document" | "deal";
+  source_id: string;
+  /** The page of a document (from 1); null for a deal's analysis. */
+  page: number | null;
+};

@@ -7,8 +7,10 @@ import type { Deps } from "../../deps.ts";
 import { safeFetch, SafeFetchError } from "../../lib/safe-fetch.ts";
 import { actionsService, RUN_QUEUED_TOPIC, runTopic, type Run } from "../actions/actions.service.ts";
 import { newId } from "../../lib/ids.ts";
+import { columnList, type RowOf } from "../../db/rows.ts";
 import { classify, nextStep, parseRetryAfter } from "./webhooks.schedule.ts";
 import { signatureHeader } from "./webhooks.secrets.ts";
+import { webhookCursor, webhookDeliveries, webhookEndpoints } from "./webhooks.tables.ts";
 import { DELIVERY_COLUMNS, ENDPOINT_COLUMNS, webhookResolver, WEBHOOKS_WAKE_TOPIC, type DeliveryRow, type EndpointRow } from "./webhooks.service.ts";
 
 export type DispatcherOptions = {
@@ -47,16 +49,13 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}) {
   let stopped = false;
   // Stopping aborts attempts in flight: their rows are released untouched and tried again later.
   const abort = new AbortController();
+  const actions = actionsService(deps);
 
   sqlite.query("INSERT OR IGNORE INTO webhook_cursor (id, last_seq) VALUES (1, 0)").run();
-  const cursor = sqlite.query<{ lastSeq: number }, []>("SELECT last_seq AS lastSeq FROM webhook_cursor WHERE id = 1");
-  const batchEnd = sqlite.query<{ upTo: number | null }, [number, number]>(
-    "SELECT MAX(seq) AS upTo FROM (SELECT seq FROM outbox_events WHERE seq > ? ORDER BY seq LIMIT ?)",
-  );
-  const pairs = sqlite.query<{ eventId: string; orgId: string; event: string; entityId: string; resultUrl: string; createdAt: string; endpointId: string }, [number, number]>(
-    `SELECT e.id AS eventId, e.org_id AS orgId, e.event, e.entity_id AS entityId, e.result_url AS resultUrl, e.created_at AS createdAt, w.id AS endpointId
-     FROM outbox_events e JOIN webhook_endpoints w ON w.org_id = e.org_id AND w.deleted_at IS NULL AND w.created_at <= e.created_at
-     WHERE e.seq > ? AND e.seq <= ? ORDER BY e.seq, w.created_at`,
+  const cursor = sqlite.query<Pick<RowOf<typeof webhookCursor>, "lastSeq">, []>(`SELECT ${columnList(webhookCursor, { only: ["lastSeq"] })} FROM webhook_cursor WHERE id = 1`);
+  // An event goes to every endpoint of its org that was live when it was written.
+  const liveEndpointsOf = sqlite.query<Pick<EndpointRow, "id" | "createdAt">, [string]>(
+    `SELECT ${columnList(webhookEndpoints, { only: ["id", "createdAt"] })} FROM webhook_endpoints WHERE org_id = ? AND deleted_at IS NULL ORDER BY created_at, id`,
   );
   const insertDelivery = sqlite.query(
     `INSERT OR IGNORE INTO webhook_deliveries (id, org_id, endpoint_id, outbox_event_id, event, entity_id, result_url, event_created_at,
@@ -66,13 +65,12 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}) {
   const advance = sqlite.query("UPDATE webhook_cursor SET last_seq = ? WHERE id = 1 AND last_seq < ?");
   // Oldest due first, straight off the (status, next_attempt_at) index; `$skip` (a JSON array) leaves
   // out endpoints already at their in-flight cap, so one endpoint's backlog cannot starve the others.
-  const due = sqlite.query<{ id: string; endpointId: string }, { now: string; skip: string; limit: number }>(
-    `SELECT id, endpoint_id AS endpointId FROM webhook_deliveries
+  const due = sqlite.query<Pick<DeliveryRow, "id" | "endpointId">, { now: string; skip: string; limit: number }>(
+    `SELECT ${columnList(webhookDeliveries, { only: ["id", "endpointId"] })} FROM webhook_deliveries
      WHERE status = 'pending' AND next_attempt_at <= $now AND (lease_until IS NULL OR lease_until <= $now)
        AND endpoint_id NOT IN (SELECT value FROM json_each($skip))
      ORDER BY next_attempt_at LIMIT $limit`,
   );
-  const anyNew = sqlite.query<{ one: number }, [number]>("SELECT 1 AS one FROM outbox_events WHERE seq > ? LIMIT 1");
   const claim = sqlite.query<DeliveryRow, { id: string; now: string; lease: string }>(
     `UPDATE webhook_deliveries SET lease_until = $lease
      WHERE id = $id AND status = 'pending' AND next_attempt_at <= $now AND (lease_until IS NULL OR lease_until <= $now)
@@ -100,27 +98,33 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}) {
   /** Writes the ledger rows for outbox events not yet fanned out. Returns how many. */
   function fanOut(): number {
     let created = 0;
-    if (!anyNew.get(cursor.get()!.lastSeq)) return 0;
+    if (!actions.hasEventsAfter(cursor.get()!.lastSeq)) return 0;
     for (;;) {
       const done = sqlite.transaction(() => {
-        const from = cursor.get()!.lastSeq;
-        const upTo = batchEnd.get(from, FANOUT_BATCH)?.upTo;
-        if (upTo == null) return true;
+        const events = actions.eventsAfter(cursor.get()!.lastSeq, FANOUT_BATCH);
+        if (events.length === 0) return true;
         const now = clock.now().toISOString();
-        for (const p of pairs.all(from, upTo)) {
-          const r = insertDelivery.run({
-            id: newId(),
-            org: p.orgId,
-            endpoint: p.endpointId,
-            eventId: p.eventId,
-            event: p.event,
-            entity: p.entityId,
-            result: p.resultUrl,
-            eventAt: p.createdAt,
-            now,
-          });
-          created += r.changes;
+        const endpointsOf = new Map<string, Pick<EndpointRow, "id" | "createdAt">[]>();
+        for (const e of events) {
+          let endpoints = endpointsOf.get(e.orgId);
+          if (!endpoints) endpointsOf.set(e.orgId, (endpoints = liveEndpointsOf.all(e.orgId)));
+          for (const w of endpoints) {
+            if (w.createdAt > e.createdAt) break; // registered after the event: not its receiver
+            const r = insertDelivery.run({
+              id: newId(),
+              org: e.orgId,
+              endpoint: w.id,
+              eventId: e.id,
+              event: e.event,
+              entity: e.entityId,
+              result: e.resultUrl,
+              eventAt: e.createdAt,
+              now,
+            });
+            created += r.changes;
+          }
         }
+        const upTo = events[events.length - 1].seq;
         advance.run(upTo, upTo);
         return false;
       }).immediate();
@@ -319,7 +323,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}) {
       });
       watching.set(runId, off);
       // It may have ended before this (the queued notice comes after the dispatching transaction).
-      const now = actionsService(deps).get(runId)?.status;
+      const now = actions.get(runId)?.status;
       if (now === "succeeded" || now === "failed") {
         off();
         watching.delete(runId);

@@ -5,8 +5,10 @@ import { perDeps, type Deps } from "../../deps.ts";
 import { ApiError, conflict, invalid, notFound } from "../../http/errors.ts";
 import { checkPublicUrl, SafeFetchError, systemResolver, type Resolver } from "../../lib/safe-fetch.ts";
 import { isUuid, newId } from "../../lib/ids.ts";
+import { columnList, type RowOf } from "../../db/rows.ts";
 import { WEBHOOK_EVENTS } from "./webhooks.model.ts";
 import { newWebhookSecret } from "./webhooks.secrets.ts";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "./webhooks.tables.ts";
 
 /** Published to wake the dispatcher now (a redelivery, a new outbox event). */
 export const WEBHOOKS_WAKE_TOPIC = "webhooks:wake";
@@ -16,45 +18,35 @@ const resolvers = new WeakMap<Deps, Resolver>();
 export const setWebhookResolver = (deps: Deps, resolver: Resolver) => resolvers.set(deps, resolver);
 export const webhookResolver = (deps: Deps): Resolver => resolvers.get(deps) ?? deps.outbound?.resolver ?? systemResolver;
 
-export type EndpointRow = {
-  id: string;
-  orgId: string;
-  url: string;
-  description: string;
-  secretEnc: string | null;
-  previousSecretEnc: string | null;
-  previousSecretUntil: string | null;
-  secretRotatedAt: string | null;
-  createdAt: string;
-  deletedAt: string | null;
-};
+export type EndpointRow = RowOf<typeof webhookEndpoints>;
 
-export type DeliveryRow = {
-  id: string;
-  orgId: string;
-  endpointId: string;
-  event: string;
-  entityId: string;
-  resultUrl: string;
-  eventCreatedAt: string;
-  status: "pending" | "succeeded" | "failed";
-  attempts: number;
-  roundAttempts: number;
-  roundStartedAt: string;
-  lastResponseCode: number | null;
-  lastError: string | null;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  createdAt: string;
-};
+/** A delivery as the API and the dispatcher read it (the lease and the outbox event's id stay inside). */
+export type DeliveryRow = Omit<RowOf<typeof webhookDeliveries>, "leaseUntil" | "outboxEventId">;
 
-type AttemptRow = { attempt: number; attemptedAt: string; durationMs: number; responseCode: number | null; error: string | null; outcome: "succeeded" | "retry" | "failed" };
+type AttemptRow = Omit<RowOf<typeof webhookAttempts>, "seq" | "deliveryId">;
 
-export const ENDPOINT_COLUMNS = `id, org_id AS orgId, url, description, secret_enc AS secretEnc, previous_secret_enc AS previousSecretEnc,
-  previous_secret_until AS previousSecretUntil, secret_rotated_at AS secretRotatedAt, created_at AS createdAt, deleted_at AS deletedAt`;
-export const DELIVERY_COLUMNS = `id, org_id AS orgId, endpoint_id AS endpointId, event, entity_id AS entityId, result_url AS resultUrl,
-  event_created_at AS eventCreatedAt, status, attempts, round_attempts AS roundAttempts, round_started_at AS roundStartedAt,
-  last_response_code AS lastResponseCode, last_error AS lastError, last_attempt_at AS lastAttemptAt, next_attempt_at AS nextAttemptAt, created_at AS createdAt`;
+const DELIVERY_KEYS = [
+  "id",
+  "orgId",
+  "endpointId",
+  "event",
+  "entityId",
+  "resultUrl",
+  "eventCreatedAt",
+  "status",
+  "attempts",
+  "roundAttempts",
+  "roundStartedAt",
+  "lastResponseCode",
+  "lastError",
+  "lastAttemptAt",
+  "nextAttemptAt",
+  "createdAt",
+] as const satisfies readonly (keyof DeliveryRow)[];
+
+export const ENDPOINT_COLUMNS = columnList(webhookEndpoints);
+export const DELIVERY_COLUMNS = columnList(webhookDeliveries, { only: DELIVERY_KEYS });
+const ATTEMPT_COLUMNS = columnList(webhookAttempts, { only: ["attempt", "attemptedAt", "durationMs", "responseCode", "error", "outcome"] });
 
 export function endpointView(e: EndpointRow, now: Date) {
   const overlap = e.previousSecretUntil && e.previousSecretUntil > now.toISOString() ? e.previousSecretUntil : null;
@@ -143,8 +135,7 @@ export const webhooksService = perDeps((deps: Deps) => {
     `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ? AND endpoint_id = ?`,
   );
   const attemptsOf = sqlite.query<AttemptRow, [string]>(
-    `SELECT attempt, attempted_at AS attemptedAt, duration_ms AS durationMs, response_code AS responseCode, error, outcome
-     FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt`,
+    `SELECT ${ATTEMPT_COLUMNS} FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt`,
   );
   // Never while a worker holds the row: its attempt's finish would overwrite the new schedule, and
   // clearing its lease would let a second worker send the same delivery at once.
@@ -152,7 +143,9 @@ export const webhooksService = perDeps((deps: Deps) => {
     `UPDATE webhook_deliveries SET status = 'pending', round_attempts = 0, round_started_at = $now, next_attempt_at = $now
      WHERE id = $id AND (lease_until IS NULL OR lease_until <= $now) RETURNING ${DELIVERY_COLUMNS}`,
   );
-  const leaseOf = sqlite.query<{ leaseUntil: string | null }, [string]>("SELECT lease_until AS leaseUntil FROM webhook_deliveries WHERE id = ?");
+  const leaseOf = sqlite.query<Pick<RowOf<typeof webhookDeliveries>, "leaseUntil">, [string]>(
+    `SELECT ${columnList(webhookDeliveries, { only: ["leaseUntil"] })} FROM webhook_deliveries WHERE id = ?`,
+  );
 
   function mustGet(orgId: string, webhookId: string): EndpointRow {
     const row = isUuid(webhookId) ? liveById.get(webhookId, orgId) : null;
