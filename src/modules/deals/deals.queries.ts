@@ -1,6 +1,6 @@
 // Named reads of deals that other modules make, through the deals service (which hands these out
-// with its own verbs): the firm's book for the reach job, the MCP door's directory, what founder
-// evidence and research retrieval look up. Each statement is prepared once and org-scoped by its
+// with its own verbs): the firm's book for the reach job, the MCP door's directory and the `ask`
+// tool's pipeline and document inventory, what founder evidence and research retrieval look up. Each statement is prepared once and org-scoped by its
 // caller's org (a deal id given here came from an org-scoped read).
 import { perDeps, type Deps } from "../../deps.ts";
 import type { SqlRowOf } from "../../db/rows.ts";
@@ -32,6 +32,21 @@ export type DealScoreRow = Pick<DealRow, "id" | "company_name" | "domain" | "sta
 
 /** A team member listed in a deal's analysed facts. */
 export type TeamListing = { dealId: string; name: string | null; title: string | null; linkedin: string | null };
+
+/** A deal with what its analysis read of its company and round (the `ask` tool's pipeline). */
+export type PipelineDeal = { deal_id: string } & Pick<DealRow, "company_name" | "domain" | "kind" | "stage" | "score" | "analysis_status" | "created_at"> & {
+  sector: string | null;
+  location: string | null;
+  round_stage: string | null;
+  round_amount: number | null;
+  round_currency: string | null;
+};
+
+/** A document held on a deal, without its text. */
+export type DocumentInventoryEntry = { document_id: string; company_name: string | null } & Pick<
+  DealDocumentRow,
+  "deal_id" | "filename" | "kind" | "category" | "page_count" | "status" | "uploaded_at"
+>;
 
 const SCORE_COLUMNS = "id, company_name, domain, stage, score, analysis";
 
@@ -82,7 +97,27 @@ export const dealQueries = perDeps((deps: Deps) => {
     "SELECT company_name AS name, min(domain) AS domain FROM deals WHERE org_id = ? AND company_name IS NOT NULL GROUP BY lower(company_name)",
   );
 
+  // Every deal with what its analysis found of its company and round, read by SQLite from the
+  // stored facts (no JSON parsed per deal, the analysis never read): the `ask` tool filters,
+  // ranks and totals the pipeline over it.
+  const pipelineRows = sqlite.query<PipelineDeal, [string]>(
+    `SELECT id AS deal_id, COALESCE(company_name, json_extract(facts, '$.company.name')) AS company_name,
+            COALESCE(domain, json_extract(facts, '$.company.domain')) AS domain, kind, stage, score, analysis_status, created_at,
+            json_extract(facts, '$.company.sector') AS sector, json_extract(facts, '$.company.location') AS location,
+            json_extract(facts, '$.round.stage') AS round_stage, json_extract(facts, '$.round.amount') AS round_amount,
+            json_extract(facts, '$.round.currency') AS round_currency
+     FROM deals WHERE org_id = ? ORDER BY created_at DESC, id DESC`,
+  );
+  const inventoryRows = sqlite.query<DocumentInventoryEntry, [string]>(
+    `SELECT dd.id AS document_id, dd.deal_id, d.company_name, dd.filename, dd.kind, dd.category, dd.page_count, dd.status, dd.uploaded_at
+     FROM deal_documents dd JOIN deals d ON d.id = dd.deal_id WHERE dd.org_id = ? ORDER BY dd.uploaded_at DESC, dd.id`,
+  );
+
   return {
+    /** Every deal of the org, newest first, with its analysed sector, location and round (null before an analysis). */
+    pipeline: (orgId: string): PipelineDeal[] => pipelineRows.all(orgId),
+    /** Every document the org holds on its deals (decks and data rooms), newest first, without their text. */
+    documentInventory: (orgId: string): DocumentInventoryEntry[] => inventoryRows.all(orgId),
     /** Every deal of the org, newest first, with its analysed sector and round (null before an analysis). */
     bookFacts: (orgId: string): DealBookFacts[] => bookRows.all(orgId),
     directory: (orgId: string, limit: number): DealDirectoryEntry[] => directoryRows.all({ org: orgId, limit }),

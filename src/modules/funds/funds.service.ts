@@ -11,6 +11,7 @@ type Commitment = typeof fc.$inferSelect;
 export type CurrencyTotals = Figures & { currency: string | null; position_count: number };
 /** A totals_by_currency entry: an unknown-currency commitment is an entry of its own, named. */
 export type CurrencyGroup = CurrencyTotals & { commitment_id: string | null };
+export type LedgerEntry = { id: string; fund_name: string; cashflow_date: string; type: "call" | "distribution"; amount: number; currency: string | null };
 
 const P = sql.placeholder;
 
@@ -161,5 +162,19 @@ export const fundsService = perDeps((deps: Deps) => {
     })();
   }
 
-  return { positions, fundNames, cashflowsJsonArray, marks };
+  /** The ledger as typed rows, oldest first (each with its fund and currency): for reads that filter and total it. */
+  function ledgerEntries(orgId: string, fundName?: string): LedgerEntry[] {
+    const params = { org: orgId, fund: fundName ?? null } as Params;
+    return sqlite.transaction(() => {
+      const list = commitments.all(params);
+      const byId = new Map(list.map((c) => [c.id, c]));
+      const rows = (params.fund === null ? cashflowsOfOrg : cashflowsOfFund).values(params) as LedgerRow[];
+      return rows
+        .map(([id, commitmentId, date, day, type, amount]) => ({ id, day, fund_name: byId.get(commitmentId)?.fundName ?? "", cashflow_date: date, type: type as LedgerEntry["type"], amount, currency: byId.get(commitmentId)?.currency ?? null }))
+        .sort((a, b) => a.day - b.day || a.fund_name.localeCompare(b.fund_name))
+        .map(({ day, ...entry }) => entry);
+    })();
+  }
+
+  return { positions, fundNames, cashflowsJsonArray, marks, ledgerEntries };
 });

@@ -149,5 +149,22 @@ export const networkService = perDeps((deps: Deps) => {
     return ownCount.get(userId)!.n;
   }
 
-  return { whoKnows, warmthLookup, contacts, searchOwnContacts, ownContactCount, ...networkQueries(deps) };
+  /**
+   * The display names of pooled people whose name is this first name or starts with it ("dana" ->
+   * Dana Scully, Dana Whitaker), distinct and sorted: how a question naming only a first name is
+   * resolved, or asked back about.
+   */
+  function namesByFirstName(principal: Principal, firstName: string): string[] {
+    const first = nameKey(firstName);
+    if (!first || first.includes(" ")) return [];
+    const rows = queryPaths(deps, "p.org_id = $org AND (p.name_key = $first OR (p.name_key >= $lo AND p.name_key < $hi))", {
+      ...poolParams(principal),
+      first,
+      lo: `${first} `,
+      hi: `${first}!`,
+    });
+    return [...new Set(rows.map((r) => r.display_name).filter((n): n is string => !!n))].sort();
+  }
+
+  return { whoKnows, warmthLookup, contacts, searchOwnContacts, ownContactCount, namesByFirstName, ...networkQueries(deps) };
 });

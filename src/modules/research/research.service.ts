@@ -182,7 +182,22 @@ export const researchService = perDeps((deps: Deps) => {
     return documentPages.all({ org: orgId, q: ftsQuery, limit });
   }
 
-  return { start, read, view, mustGetRow, runOf, storeReport, statusOfKey, documentPagesMatching };
+  const newestOfOrg = sqlite.query<ResearchRow, [string, number]>("SELECT * FROM research_runs WHERE org_id = ? ORDER BY created_at DESC, id DESC LIMIT ?");
+
+  /** The org's newest research runs (summary view: no report, no citations), newest first. */
+  function list(orgId: string, limit: number) {
+    return newestOfOrg.all(orgId, limit).flatMap((row) => {
+      const run = actions.latestFor(row.org_id, row.id);
+      return run ? [{ ...view(row, run, "summary"), created_at: row.created_at }] : [];
+    });
+  }
+
+  /** Passages of the org's documents and deal analyses that answer a text (the runs' own full-text search), best first. */
+  function searchDocuments(principal: Principal, text: string) {
+    return researchCorpus(deps, principal).searchText(text);
+  }
+
+  return { start, read, view, mustGetRow, runOf, storeReport, statusOfKey, documentPagesMatching, list, searchDocuments };
 });
 
 export type ResearchRecordView = ReturnType<ReturnType<typeof researchService>["read"]>;
