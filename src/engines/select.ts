@@ -1,6 +1,7 @@
 // Which engine analyses: the built-in one (offline, deterministic) unless an OpenAI-compatible
 // endpoint is configured (DEALGRAPH_LLM_BASE_URL), then the LLM engine behind the same interface.
-// No fallback between them: a configured model that fails fails the run, with the reason.
+// No fallback between them for runs: a configured model that fails fails the run, with the reason.
+// (The `ask` tool answers a partner waiting for it: its door falls back to the built-in engine.)
 import type { Deps } from "../deps.ts";
 import { builtinDealEngine } from "./builtin/deal-engine.ts";
 import type { DealEngine } from "./deal-engine.ts";
@@ -12,6 +13,9 @@ import type { ResearchEngine } from "./research-engine.ts";
 import { builtinFounderEngine } from "./builtin/founder-engine.ts";
 import type { FounderEngine } from "./founder-engine.ts";
 import { llmFounderEngine } from "./llm/founder-engine.ts";
+import type { AskEngine } from "./ask-engine.ts";
+import { builtinAskEngine } from "./builtin/ask-engine.ts";
+import { llmAskEngine } from "./llm/ask-engine.ts";
 
 export function dealEngine(deps: Deps): DealEngine {
   return deps.config.llm ? llmDealEngine(deps.config.llm) : builtinDealEngine;
@@ -23,4 +27,8 @@ export function researchEngine(deps: Deps): ResearchEngine {
 
 export function founderEngine(deps: Deps): FounderEngine {
   return deps.config.llm ? llmFounderEngine(deps.config.llm) : builtinFounderEngine;
+}
+
+export function askEngine(deps: Deps): AskEngine {
+  return deps.config.llm ? llmAskEngine(deps.config.llm) : builtinAskEngine;
 }

@@ -32,3 +32,6 @@ export function normalizeDomain(raw: string | null | undefined): string | null {
   d = d.replace(/^[a-z]+:\/\//, "").replace(/[/?#].*$/, "").replace(/:\d+$/, "").replace(/^www\./, "").replace(/\.$/, "");
   return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(d) ? d : null;
 }
+
+/** A bare domain written in text, such as acme.com (not an email, not part of a URL): group 1. */
+export const DOMAIN_IN_TEXT = /(?<![@/\w.-])((?:[a-z0-9-]+\.)+(?:[a-z]{2,24}))(?![\w@-])/i;

@@ -3,10 +3,11 @@
 import { perDeps, type Deps } from "../../deps.ts";
 import type { Principal } from "../identity/auth.macro.ts";
 import { isUuid, newId } from "../../lib/ids.ts";
-import type { Entities } from "./ask.types.ts";
+import type { AskCall, Entities } from "../../engines/ask-engine.ts";
 
 export type Turn = { question: string; answer: string; functions: string[]; at: string };
-export type ConversationState = { turns: Turn[]; entities: Entities; last_function: string | null };
+/** `last_call`: the last operation and its arguments, so a follow-up can narrow or re-order it ("only the fintech ones"). */
+export type ConversationState = { turns: Turn[]; entities: Entities; last_function: string | null; last_call: AskCall | null };
 
 export const MAX_TURNS = 8;
 const MAX_ANSWER_CHARS = 1500;
@@ -30,16 +31,16 @@ export const conversationsService = perDeps((deps: Deps) => {
     if (!row) return null;
     try {
       const state = JSON.parse(row.state) as Partial<ConversationState>;
-      return { turns: state.turns ?? [], entities: state.entities ?? {}, last_function: state.last_function ?? null };
+      return { turns: state.turns ?? [], entities: state.entities ?? {}, last_function: state.last_function ?? null, last_call: state.last_call ?? null };
     } catch {
-      return { turns: [], entities: {}, last_function: null };
+      return { turns: [], entities: {}, last_function: null, last_call: null };
     }
   }
 
   function start(principal: Principal): { id: string; state: ConversationState } {
     const id = newId();
     const now = deps.clock.now().toISOString();
-    const state: ConversationState = { turns: [], entities: {}, last_function: null };
+    const state: ConversationState = { turns: [], entities: {}, last_function: null, last_call: null };
     sqlite.transaction(() => {
       insert.run(id, principal.orgId, principal.userId, JSON.stringify(state), now, now);
       prune.run({ user: principal.userId });
@@ -48,11 +49,12 @@ export const conversationsService = perDeps((deps: Deps) => {
   }
 
   /** Adds a turn (keeping the last MAX_TURNS) and merges what it was about. */
-  function record(principal: Principal, id: string, state: ConversationState, turn: Turn, entities: Entities, lastFunction: string | null) {
+  function record(principal: Principal, id: string, state: ConversationState, turn: Turn, entities: Entities, lastCall: AskCall | null) {
     const next: ConversationState = {
       turns: [...state.turns, { ...turn, answer: turn.answer.slice(0, MAX_ANSWER_CHARS) }].slice(-MAX_TURNS),
       entities: { ...state.entities, ...entities },
-      last_function: lastFunction ?? state.last_function,
+      last_function: lastCall?.fn ?? state.last_function,
+      last_call: lastCall ?? state.last_call,
     };
     update.run(JSON.stringify(next), deps.clock.now().toISOString(), id, principal.orgId, principal.userId);
     return next;

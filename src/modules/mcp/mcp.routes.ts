@@ -8,7 +8,7 @@ import type { Deps } from "../../deps.ts";
 import { authPlugin, type Principal } from "../identity/auth.macro.ts";
 import { API_VERSION } from "../../http/openapi.ts";
 import { MB, readBounded } from "../../http/request-body.ts";
-import { CAPABILITIES } from "./ask.builtin.ts";
+import { CAPABILITIES } from "../../engines/ask-engine.ts";
 import { ask, MAX_QUESTION_CHARS } from "./ask.service.ts";
 import { boundAddress, originAllowed } from "./mcp.origin.ts";
 

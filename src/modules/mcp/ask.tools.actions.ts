@@ -1,13 +1,13 @@
 // Starting actions from a question: a deal analysis of a website or document link, a founder
 // analysis, a research run. Each goes through the same submission as its REST endpoint, so it
-// checks the same things and charges the same actions budget; the caller (ask.functions.ts)
+// checks the same things and charges the same actions budget; the caller (ask.tools.ts)
 // has already refused read-only keys.
 import { createHash } from "node:crypto";
 import { submitDealUrl } from "../deals/deals.submissions.ts";
 import { foundersService } from "../founders/founders.service.ts";
 import { researchService } from "../research/research.service.ts";
-import { fold } from "./ask.text.ts";
-import { str, type Answer, type AskContext, type AskFunction } from "./ask.types.ts";
+import { fold } from "../../lib/prose.ts";
+import { str, type Answer, type AskContext, type AskFunction } from "./ask.context.ts";
 
 const accepted = (what: string, body: { status: string; status_url: string; result_url: string }, headers: Record<string, string>) => {
   const left = headers["X-Actions-Remaining"];

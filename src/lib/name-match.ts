@@ -3,9 +3,21 @@
 // wins; else a phrase that is part of exactly one name ("Fund II" -> "Alpha Fund II"); else the
 // name whose brand word is said, sharing the most distinctive words ("beta growth" -> "Beta Growth II"). Several equally
 // good names are reported as such, for the caller to ask which one.
-import { fold, numerals } from "./ask.text.ts";
+import { fold } from "./prose.ts";
 
 export type NameMatch = { kind: "one"; name: string; partial: boolean } | { kind: "several"; names: string[] } | { kind: "none" };
+
+const ROMAN: Record<string, string> = { i: "1", ii: "2", iii: "3", iv: "4", v: "5", vi: "6", vii: "7", viii: "8", ix: "9", x: "10" };
+// Words after which "i" is the pronoun, not a numeral ("am i", "should i", "and i").
+const BEFORE_PRONOUN = new Set(
+  "am do does did can could should would will shall may might must have has had and or but so if when what who how where why which that then as than because since while until where whom whose is are was were not".split(" "),
+);
+
+/** Roman numerals after a naming word read as numbers: "alpha fund ii" -> "alpha fund 2" (but "am i" stays). */
+export function numerals(folded: string): string {
+  const words = folded.split(" ");
+  return words.map((w, i) => (ROMAN[w] && i > 0 && !BEFORE_PRONOUN.has(words[i - 1]) ? ROMAN[w] : w)).join(" ");
+}
 
 /** Folded, dots as spaces, roman numerals after a word as numbers: "Alpha Fund II" -> "alpha fund 2". */
 export const canon = (s: string) => numerals(fold(s).replace(/\./g, " ").replace(/\s+/g, " ").trim());

@@ -5,8 +5,8 @@ import { ApiError } from "../../http/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { foundersService } from "../founders/founders.service.ts";
 import { researchService } from "../research/research.service.ts";
-import { fold, listing, num } from "./ask.text.ts";
-import { str, type Answer, type AskContext, type AskFunction } from "./ask.types.ts";
+import { fold, listing, num } from "../../lib/prose.ts";
+import { str, type Answer, type AskContext, type AskFunction } from "./ask.context.ts";
 
 type FounderRecord = ReturnType<ReturnType<typeof foundersService>["read"]>;
 

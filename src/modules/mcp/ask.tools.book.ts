@@ -1,38 +1,52 @@
-// The firm's book: deals in the pipeline (status and score), portfolio companies (runway, ARR,
-// burn) and LP fund positions (TVPI, DPI, IRR). Same services as REST; a figure that is not in
-// the database is said to be missing, with the reason, never estimated.
+// The firm's book, one record at a time: a deal in the pipeline (status, score, round, and a
+// figure its deck states), a portfolio company (runway, ARR, burn, any imported metric, positions)
+// and LP fund positions (TVPI, DPI, IRR). Same services as REST; a figure that is not in the
+// database is said to be missing, with the reason and what the records hold instead, never estimated.
 import { isUuid } from "../../lib/ids.ts";
 import { ApiError } from "../../http/errors.ts";
-import { dealsService, type DealDirectoryEntry } from "../deals/deals.service.ts";
+import { DOMAIN_IN_TEXT as DOMAIN } from "../../lib/hosts.ts";
+import { nameForPhrase } from "../../lib/name-match.ts";
+import { fold, listing, money, num, percent, times } from "../../lib/prose.ts";
+import { dealsService } from "../deals/deals.service.ts";
 import { fundsService } from "../funds/funds.service.ts";
 import { portfolioService, type MetricValue } from "../portfolio/portfolio.service.ts";
-import { nameForPhrase } from "./ask.match.ts";
-import { DOMAIN, fold, hostOf, listing, money, num, percent, times } from "./ask.text.ts";
-import { str, type Answer, type AskContext, type AskFunction } from "./ask.types.ts";
+import { str, type Answer, type AskContext, type AskFunction } from "./ask.context.ts";
+import { allHoldings, dealByDomain, pipelineDeals } from "./ask.names.ts";
+import { METRIC_LABELS, metricLabel } from "./ask.query.fields.ts";
 
+type Evidence = { quote: string; document_id: string | null; page: number | null };
+type Section = { key: string; evidence: Evidence[] };
 
-/**
- * How many of the org's newest deals a question's names are matched against. A deal older than
- * that is still found by its id, its domain, or by name through deal_status's search.
- */
-const DEALS_READ = 5000;
-const dealsOfTurn = new WeakMap<AskContext["turn"], DealDirectoryEntry[]>();
+/** Figures a deck may state, and the words its quotes state them in (a deal has no imported metrics). */
+const DECK_FIGURES: Record<string, RegExp> = {
+  arr: /arr|recurring revenue|revenue/i,
+  mrr: /mrr|monthly recurring revenue/i,
+  revenue: /revenue|arr/i,
+  monthly_burn: /burn/i,
+  runway_months: /runway/i,
+  headcount: /team of|employees|headcount|people/i,
+  gross_margin: /gross margin/i,
+  customers: /customers?|clients?|pilots?/i,
+  growth: /growing|growth/i,
+  retention: /retention|churn/i,
+  valuation: /valuation|pre-money/i,
+  market: /tam|market/i,
+};
 
-/** The org's deal names and domains (newest first), read once per question however many names it has. */
-export function orgDeals(ctx: AskContext): DealDirectoryEntry[] {
-  const cached = dealsOfTurn.get(ctx.turn);
-  if (cached) return cached;
-  const out = dealsService(ctx.deps).directory(ctx.principal.orgId, DEALS_READ);
-  dealsOfTurn.set(ctx.turn, out);
-  return out;
-}
-
-/** The newest deal at a domain ("ledgerly.io", or a URL's host), by the key its submission was judged by. */
-export function dealByDomain(ctx: AskContext, domainOrUrl: string) {
-  const domain = hostOf(domainOrUrl);
-  if (!domain) return null;
-  const id = dealsService(ctx.deps).findByHost(ctx.principal.orgId, domain);
-  return id ? (orgDeals(ctx).find((d) => d.deal_id === id) ?? { deal_id: id, company_name: null, domain, website: null }) : null;
+/** What a deal's analysis quotes from its material about a figure: the quote, and where it stands. */
+function deckSays(analysis: { sections?: Section[] } | null, figure: string): { quote: string; where: string }[] {
+  const re = DECK_FIGURES[figure];
+  if (!re || !analysis?.sections) return [];
+  const seen = new Set<string>();
+  const out: { quote: string; where: string }[] = [];
+  for (const s of analysis.sections) {
+    for (const e of s.evidence) {
+      if (!re.test(e.quote) || seen.has(e.quote)) continue;
+      seen.add(e.quote);
+      out.push({ quote: e.quote, where: e.page !== null ? `page ${e.page} of its material` : "its material" });
+    }
+  }
+  return out.slice(0, 3);
 }
 
 async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
@@ -43,7 +57,7 @@ async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promi
   if (!name) return { ...base, links: [], data: null, text: "Which deal? Give the company's name." };
   let id: string | undefined;
   if (isUuid(name)) id = name;
-  else if (DOMAIN.test(name) && !/\s/.test(name)) id = dealByDomain(ctx, name)?.deal_id;
+  else if (DOMAIN.test(name) && !/\s/.test(name)) id = dealByDomain(ctx, name)?.id;
   else {
     const found = deals.list(orgId, { q: name, limit: 20, offset: 0 }).deals;
     const exact = found.find((d) => d.company_name && fold(d.company_name) === fold(name));
@@ -58,9 +72,10 @@ async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promi
     const start = domain ? ` To start a deal analysis of it, say "analyze https://${name.replace(/^https?:\/\//, "")}" (it spends one action).` : "";
     return { ...base, links: [], data: null, text: `There is no deal ${domain ? "at" : "called"} ${name} in your firm's pipeline.${start}` };
   }
+  const figure = str(args.figure)?.toLowerCase();
   let detail;
   try {
-    detail = deals.detail(orgId, id, "summary");
+    detail = deals.detail(orgId, id, figure ? "full" : "summary");
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) return { ...base, links: [], data: null, text: `There is no deal ${name} in your firm's pipeline.` };
     throw e;
@@ -80,11 +95,27 @@ async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promi
   if (detail.score !== null) parts.push(`Score: ${num(detail.score)}/100${detail.score_confidence !== null ? ` (confidence ${num(detail.score_confidence)}: the share of sections with evidence)` : ""}.`);
   else parts.push(status?.status === "succeeded" ? "Score: none, the material held no evidence to score." : "Score: none yet.");
   const r = detail.round;
-  if (r.amount !== null) parts.push(`Round: ${r.stage ?? "stage unknown"}, raising ${money(r.amount, r.currency)}.`);
+  if (r.amount !== null) parts.push(`Round: ${r.stage ?? "stage unknown"}, raising ${money(r.amount, r.currency)}${r.pre_money_valuation !== null ? ` at ${money(r.pre_money_valuation, r.currency)} pre-money` : ""}.`);
+  if (detail.company.sector || detail.company.location) parts.push(`Sector: ${detail.company.sector ?? "not stated"}${detail.company.location ? `; based in ${detail.company.location}` : ""}.`);
+  const { analysis, ...summary } = detail;
+  let deck: { quote: string; where: string }[] | null = null;
+  if (figure === "team" || figure === "founders") {
+    parts.push(detail.team.length ? `Team (from its material): ${detail.team.map((m) => `${m.name}${m.title ? ` (${m.title})` : ""}`).join("; ")}.` : "Its material names no team.");
+  } else if (figure) {
+    // A deal is not a portfolio company: no metric of it is imported. What its own material states is what there is.
+    deck = deckSays(analysis, figure);
+    const label = metricLabel(figure);
+    const held = METRIC_LABELS[figure] ? ` ${title} is a deal in your pipeline, not a portfolio company: no ${label} is imported for it (metrics are imported for portfolio companies only).` : "";
+    parts.push(
+      deck.length
+        ? `${held} What its analysed material states: ${deck.map((d) => `"${d.quote}" (${d.where})`).join("; ")}.`.trim()
+        : `${held} Its analysed material states no ${label} either.`.trim(),
+    );
+  }
   return {
     ...base,
     links: [`/api/v1/deals/${id}`, `/api/v1/deals/${id}/analysis`],
-    data: { deal: detail, analysis: status },
+    data: { deal: summary, analysis: status, ...(deck ? { material_says: deck } : {}) },
     text: parts.join(" "),
     entities: { deal: { id, name: title }, company: { name: title, domain: detail.domain } },
   };
@@ -129,7 +160,11 @@ async function portfolioCompany(ctx: AskContext, args: Record<string, unknown>):
     }
     rows = match.kind === "one" ? all.filter((c) => c.name === match.name) : [];
   }
-  if (rows.length === 0) return { ...base, links: ["/api/v1/portfolio/companies"], data: null, text: `${name} is not in your firm's portfolio.` };
+  if (rows.length === 0) {
+    const deal = dealNamed(ctx, name);
+    const instead = deal ? ` It is a deal in your pipeline (stage "${deal.stage}", score ${deal.score === null ? "none" : `${num(deal.score)}/100`}): ask "what is the status of ${deal.company_name}?"` : "";
+    return { ...base, links: ["/api/v1/portfolio/companies"], data: deal ? { deal } : null, text: `${name} is not in your firm's portfolio.${instead}` };
+  }
   const company = rows[0];
   const m = company.metrics;
   const missing = (metric: string) => `no actual ${metric} has been imported for ${company.name}`;
@@ -139,6 +174,16 @@ async function portfolioCompany(ctx: AskContext, args: Record<string, unknown>):
     metricText("ARR", m.arr, missing("arr")),
     metricText("Monthly burn", m.monthly_burn ?? m.burn, missing("monthly_burn")),
   ];
+  // Another metric asked for by name: its latest actual, or that it is not in the records and which are.
+  const asked = str(args.metric)?.toLowerCase().replace(/\s+/g, "_");
+  if (asked && !["arr", "runway_months", "monthly_burn", "burn"].includes(asked)) {
+    const imported = Object.keys(m).sort();
+    lines.push(
+      m[asked]
+        ? metricText(metricLabel(asked), m[asked], missing(asked))
+        : `${metricLabel(asked)}: not in your records for ${company.name} (no actual ${asked} has been imported; its imported metrics: ${imported.length ? listing(imported) : "none"}).`,
+    );
+  }
   const positions = rows.map(
     (c) =>
       `${c.fund_name}: ${c.holding_type.replaceAll("_", " ")}, ${c.stage}, ${c.status}, invested ${money(c.invested, c.currency) ?? "unknown"}, valued ${money(c.current_valuation, c.currency) ?? "unknown"}${c.value_multiple !== null ? ` (${times(c.value_multiple)})` : ""}${c.ownership_percentage !== null ? `, ${num(c.ownership_percentage)}% owned` : ""}`,
@@ -153,18 +198,7 @@ async function portfolioCompany(ctx: AskContext, args: Record<string, unknown>):
   };
 }
 
-type Holding = ReturnType<ReturnType<typeof portfolioService>["list"]>["companies"][number];
-
-/** Every holding of the org (a portfolio is small: a few pages at most). */
-export function allHoldings(ctx: AskContext): Holding[] {
-  const portfolio = portfolioService(ctx.deps);
-  const out: Holding[] = [];
-  for (let offset = 0; ; offset += 200) {
-    const page = portfolio.list(ctx.principal.orgId, { limit: 200, offset });
-    out.push(...page.companies);
-    if (offset + 200 >= page.total) return out;
-  }
-}
+type Holding = ReturnType<typeof allHoldings>[number];
 
 /** The reported runway; else cash over monthly burn when both are reported for the same date. */
 function runwayOf(m: Record<string, MetricValue>): { months: number | null; date: string | null; how: string; reason?: string } {
@@ -179,6 +213,11 @@ function runwayOf(m: Record<string, MetricValue>): { months: number | null; date
   return { months: null, date: null, how: "", reason: cash || burn ? "the reported cash and monthly burn are not of the same date, and no runway_months was reported" : undefined };
 }
 
+/** The org's deal of exactly this name (case and accents aside), newest first; null when none. */
+function dealNamed(ctx: AskContext, name: string) {
+  return pipelineDeals(ctx).find((d) => d.company_name && fold(d.company_name) === fold(name)) ?? null;
+}
+
 async function fundPositions(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
   const fund = str(args.fund);
   const funds = fundsService(ctx.deps);
@@ -190,11 +229,17 @@ async function fundPositions(ctx: AskContext, args: Record<string, unknown>): Pr
   // Case, accents and roman/arabic numerals do not matter; "Fund II" finds "Alpha Fund II" when no other fund has it.
   const match = fund ? nameForPhrase(names, fund) : null;
   if (match?.kind === "none") {
+    // One of the firm's own funds is not an LP position: say what the records hold of it instead.
+    const own = nameForPhrase([...new Set(allHoldings(ctx).map((h) => h.fund_name))], fund!);
+    const ownFund = own.kind === "one" ? own.name : null;
+    const instead = ownFund
+      ? ` ${ownFund} is one of your own funds, holding ${allHoldings(ctx).filter((h) => h.fund_name === ownFund).length} portfolio positions: TVPI, DPI and IRR are kept for LP positions only. Ask "portfolio companies in ${ownFund}" for its holdings, what was invested and their valuations.`
+      : "";
     return {
       ...base,
       links: ["/api/v1/funds/positions"],
-      data: { candidates: names, unavailable_reason: "fund_not_found" },
-      text: `There is no LP position in a fund called ${fund}. Your funds: ${listing(names)}.`,
+      data: { candidates: names, unavailable_reason: "fund_not_found", ...(ownFund ? { own_fund: ownFund } : {}) },
+      text: `There is no LP position in a fund called ${fund}. Your funds: ${listing(names)}.${instead}`,
     };
   }
   if (match?.kind === "several") {
@@ -228,8 +273,12 @@ const text = (description: string) => ({ type: "string", description });
 export const BOOK_FUNCTIONS: AskFunction[] = [
   {
     name: "deal_status",
-    description: "A deal in the firm's pipeline: stage, analysis status and score, round.",
-    parameters: { type: "object", properties: { deal: text("Company name or deal id") }, required: ["deal"] },
+    description: "A deal in the firm's pipeline: stage, analysis status and score, round, sector; with `figure`, what its analysed material states of it (a deal has no imported metrics).",
+    parameters: {
+      type: "object",
+      properties: { deal: text("Company name, domain or deal id"), figure: text("A figure asked about: arr, monthly_burn, runway_months, headcount, gross_margin, customers, growth, valuation, market, team") },
+      required: ["deal"],
+    },
     action: false,
     run: dealStatus,
   },
@@ -242,8 +291,8 @@ export const BOOK_FUNCTIONS: AskFunction[] = [
   },
   {
     name: "portfolio_company",
-    description: "A portfolio company's runway, ARR, monthly burn and positions (latest actuals).",
-    parameters: { type: "object", properties: { company: text("Portfolio company name") }, required: ["company"] },
+    description: "A portfolio company's runway, ARR, monthly burn and positions (latest actuals); with `metric`, that imported metric too (or which are imported).",
+    parameters: { type: "object", properties: { company: text("Portfolio company name"), metric: text("Another metric asked about, e.g. headcount, gross_margin") }, required: ["company"] },
     action: false,
     run: portfolioCompany,
   },

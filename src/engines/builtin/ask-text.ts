@@ -1,30 +1,14 @@
 // Reading a partner's question as text: normalising it (quotes and apostrophes, contractions,
-// possessives, URLs read as their domains), folding for comparison, the runs of words that may
-// name something, and figures written for people.
-import { websiteHost } from "../../lib/hosts.ts";
+// possessives, URLs read as their domains, misspelt words of the firm's vocabulary), and the runs
+// of words that may name something.
+import { DOMAIN_IN_TEXT, websiteHost } from "../../lib/hosts.ts";
+import { fold } from "../../lib/prose.ts";
 
-/** Lower case, accents off, punctuation to spaces: "Échelle's ARR?" -> "echelle s arr". */
-export function fold(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9@.]+/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
-/** Whether `name` occurs in `question` as whole words (both folded). */
-export function mentions(question: string, name: string): boolean {
-  const n = fold(name).replace(/\./g, " ").trim();
-  if (!n) return false;
-  return ` ${fold(question).replace(/\./g, " ")} `.includes(` ${n} `);
-}
+export { fold };
 
 export const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
 export const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"')]+/i;
-/** A bare domain such as acme.com (not an email, not part of a URL). */
-export const DOMAIN = /(?<![@/\w.-])((?:[a-z0-9-]+\.)+(?:[a-z]{2,24}))(?![\w@-])/i;
+export const DOMAIN = DOMAIN_IN_TEXT;
 export const LINKEDIN_URL = /^https?:\/\/(?:[\w-]+\.)?linkedin\.com\/(?:in|pub)\/[^\s?#]+/i;
 export const GITHUB_URL = /^https?:\/\/(?:www\.)?github\.com\/[^\s?#/]+\/?$/i;
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
@@ -96,8 +80,12 @@ function foldToken(chunk: string): string {
     .join(" ");
 }
 
-/** The question made comparable: see `Normalised`. Each whitespace-separated word is read on its own, so every token knows where it was asked. */
-export function normalise(question: string): Normalised {
+/**
+ * The question made comparable: see `Normalised`. Each whitespace-separated word is read on its own,
+ * so every token knows where it was asked; `correct` respells a folded word (a misspelling of the
+ * firm's vocabulary) in `f`, never in `raw`.
+ */
+export function normalise(question: string, correct: (word: string, written: string) => string = (w) => w): Normalised {
   const raw = question.trim();
   const out: Normalised = { raw, tokens: [], folded: "", urls: [], domains: [], emails: [], linkedin: null, github: null, uuids: [] };
   const addDomain = (d: string) => {
@@ -124,20 +112,15 @@ export function normalise(question: string): Normalised {
     for (const u of chunk.matchAll(UUID)) out.uuids.push(u[0].toLowerCase());
     for (const [re, to] of CONTRACTIONS) chunk = chunk.replace(re, to);
     for (const piece of chunk.split(/\s+/)) {
-      const f = foldToken(piece);
+      const f = foldToken(piece)
+        .split(" ")
+        .map((w) => (w ? correct(w, piece) : w))
+        .join(" ");
       if (f) out.tokens.push({ raw: piece.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "") || piece, f, end: /[,;:?!.)"]$/.test(piece), at: m.index! });
     }
   }
   out.folded = out.tokens.map((t) => t.f).join(" ");
   return out;
-}
-
-const ROMAN: Record<string, string> = { i: "1", ii: "2", iii: "3", iv: "4", v: "5", vi: "6", vii: "7", viii: "8", ix: "9", x: "10" };
-
-/** Roman numerals after a naming word read as numbers: "alpha fund ii" -> "alpha fund 2" (but "am i" stays). */
-export function numerals(folded: string): string {
-  const words = folded.split(" ");
-  return words.map((w, i) => (ROMAN[w] && i > 0 && !STOP.has(words[i - 1]) ? ROMAN[w] : w)).join(" ");
 }
 
 /** A run of consecutive tokens, as written and folded. */
@@ -192,22 +175,4 @@ export function runAfter(n: Normalised, words: string[], skip: (word: string) =>
     if (k > j) return runOf(t, j, k);
   }
   return null;
-}
-
-const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
-const decimal = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
-
-export function money(value: number | null, currency: string | null): string | null {
-  if (value === null) return null;
-  return `${integer.format(value)}${currency ? ` ${currency}` : ""}`;
-}
-
-export const num = (value: number | null) => (value === null ? null : decimal.format(value));
-export const times = (value: number | null) => (value === null ? null : `${decimal.format(value)}x`);
-export const percent = (value: number | null) => (value === null ? null : `${decimal.format(value * 100)}%`);
-
-/** "a, b and c" */
-export function listing(items: string[]): string {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }

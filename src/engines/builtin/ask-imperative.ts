@@ -4,8 +4,8 @@
 // starts anything. When the subject of a requested action cannot be read cleanly (no founder
 // name, no website), the answer asks for it instead of starting something.
 import { hostFamily } from "../../documents/hosts.ts";
-import { CUE_WORDS } from "./ask.intents.ts";
-import { STOP, type Normalised, type Token } from "./ask.text.ts";
+import { CUE_WORDS } from "./ask-intents.ts";
+import { STOP, type Normalised, type Token } from "./ask-text.ts";
 
 export type ActionIntent =
   | { fn: "start_research" | "start_founder_analysis" | "start_deal_analysis"; args: Record<string, unknown> }

@@ -1,16 +1,20 @@
-// Every function the `ask` tool can call, for the built-in engine and the model alike, and the one
-// place that governs a call by the key: a read-only key cannot start an action (no run, no
-// charge), one question starts at most MAX_ACTIONS_PER_QUESTION actions, and a service's refusal
-// (spent budget, a bad URL, a conflict) becomes a sentence.
+// Every operation the `ask` tool's engines can call (the built-in reader and the model alike),
+// and the one place that governs a call by the key: a read-only key cannot start an action (no
+// run, no charge), one question starts at most MAX_ACTIONS_PER_QUESTION actions, and a service's
+// refusal (spent budget, a bad URL, a conflict) becomes a sentence. `askTools` is what an engine
+// is handed for one question: these operations, the firm's names, and who is asking.
+import type { AskCall, AskTools } from "../../engines/ask-engine.ts";
 import type { ToolSpec } from "../../engines/llm/client.ts";
 import { ApiError } from "../../http/errors.ts";
-import { ACTION_FUNCTIONS } from "./ask.actions.ts";
-import { BOOK_FUNCTIONS } from "./ask.book.ts";
-import { NETWORK_FUNCTIONS } from "./ask.network.ts";
-import { RUN_FUNCTIONS } from "./ask.runs.ts";
-import type { Answer, AskContext, AskFunction } from "./ask.types.ts";
+import type { Answer, AskContext, AskFunction } from "./ask.context.ts";
+import { askNames } from "./ask.names.ts";
+import { QUERY_FUNCTION } from "./ask.query.ts";
+import { ACTION_FUNCTIONS } from "./ask.tools.actions.ts";
+import { BOOK_FUNCTIONS } from "./ask.tools.book.ts";
+import { NETWORK_FUNCTIONS } from "./ask.tools.network.ts";
+import { RUN_FUNCTIONS } from "./ask.tools.runs.ts";
 
-export const FUNCTIONS: AskFunction[] = [...NETWORK_FUNCTIONS, ...BOOK_FUNCTIONS, ...RUN_FUNCTIONS, ...ACTION_FUNCTIONS];
+export const FUNCTIONS: AskFunction[] = [...NETWORK_FUNCTIONS, ...BOOK_FUNCTIONS, QUERY_FUNCTION, ...RUN_FUNCTIONS, ...ACTION_FUNCTIONS];
 const byName = new Map(FUNCTIONS.map((f) => [f.name, f]));
 
 /** A model that asks for more is told no (nothing started, nothing charged) and the answer says so. */
@@ -19,16 +23,14 @@ export const MAX_ACTIONS_PER_QUESTION = 2;
 export const READ_ONLY_REFUSAL =
   "This API key is read-only, so I cannot start actions with it: nothing was started and nothing was charged. Create a read-and-write key on the API-key page (/app/keys) to start analyses and research.";
 
-/** The functions in the OpenAI tools format (the model sees the same list the built-in engine uses). */
-export function toolSpecs(): ToolSpec[] {
-  return FUNCTIONS.map((f) => ({ type: "function", function: { name: f.name, description: f.description, parameters: f.parameters } }));
-}
+/** The operations in the OpenAI tools format (the model sees the same list the built-in engine uses). */
+export const TOOL_SPECS: ToolSpec[] = FUNCTIONS.map((f) => ({ type: "function", function: { name: f.name, description: f.description, parameters: f.parameters } }));
 
 function sentence(detail: ApiError["detail"]): string {
   return typeof detail === "string" ? detail : detail.map((d) => `${d.loc[d.loc.length - 1]}: ${d.msg}`).join("; ");
 }
 
-/** Calls one function under the key's rules; never throws for anything a caller did. */
+/** Calls one operation under the key's rules; never throws for anything a caller did. */
 export async function callFunction(ctx: AskContext, name: string, args: Record<string, unknown>): Promise<Answer> {
   const fn = byName.get(name);
   if (!fn) return { function: name, arguments: args, text: `There is no function called ${name}.`, data: null, links: [] };
@@ -63,4 +65,15 @@ export async function callFunction(ctx: AskContext, name: string, args: Record<s
             : why;
     return { function: name, arguments: args, text, data: { error: { status: error.status, detail: error.detail } }, links: [] };
   }
+}
+
+/** What an engine is handed for one question. */
+export function askTools(ctx: AskContext): AskTools {
+  return {
+    names: askNames(ctx),
+    call: (c: AskCall) => callFunction(ctx, c.fn, c.args),
+    specs: TOOL_SPECS,
+    caller: { userName: ctx.principal.userName, canStart: ctx.principal.scope === "write", today: ctx.deps.clock.now(), maxActionsPerQuestion: MAX_ACTIONS_PER_QUESTION },
+    actionsOverCap: () => ctx.turn.actionsOverCap,
+  };
 }

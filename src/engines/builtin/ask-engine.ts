@@ -1,32 +1,25 @@
-// The built-in engine: deterministic, offline. It normalises the question (ask.text.ts), checks
-// whether it explicitly asks to start an action (ask.imperative.ts), hears which read it asks for
-// by families of cues (ask.intents.ts), and finds what it names in the firm's own data
-// (ask.directory.ts); follow-ups ("how warm is she?", "and its runway?") resolve against what the
-// conversation last talked about. When what it matched is ambiguous it says so and asks.
-import { directory, type Directory } from "./ask.directory.ts";
-import { actionRequested } from "./ask.imperative.ts";
-import { hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent, type SubjectKind } from "./ask.intents.ts";
-import { canon } from "./ask.match.ts";
-import { listing, normalise, type Normalised } from "./ask.text.ts";
-import type { AskContext, Entities } from "./ask.types.ts";
+// The built-in engine: deterministic, offline. It respells misspelt words of the firm's
+// vocabulary and names, checks whether the question explicitly asks to start an action
+// (ask-imperative.ts), hears which single-record read it asks for by families of cues
+// (ask-intents.ts), reads a question about a set of records into a typed query (ask-query.ts), and
+// finds what it names in the firm's own records (ask-directory.ts); follow-ups ("how warm is she?",
+// "and its runway?", "only the fintech ones") resolve against what the conversation last talked
+// about. When what it matched is ambiguous it says so and asks; when the records do not hold what
+// is asked, the operation it calls says so, with what they hold instead.
+import { HELP, type AskEngine, type AskTools, type Entities, type Memory, type Query } from "../ask-engine.ts";
+import { canon } from "../../lib/name-match.ts";
+import { listing } from "../../lib/prose.ts";
+import { directory, type Directory } from "./ask-directory.ts";
+import { actionRequested } from "./ask-imperative.ts";
+import { CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent, type SubjectKind } from "./ask-intents.ts";
+import { LEXICON_WORDS } from "./ask-lexicon.ts";
+import { readSet, type SetRead } from "./ask-query.ts";
+import { speller } from "./ask-spelling.ts";
+import { normalise, STOP, type Normalised } from "./ask-text.ts";
 
-/** `note`: said after the function's answer (what was not done, and how to do it). */
+/** `note`: said after the operation's answer (what was not done, and how to do it). */
 export type Intent = { fn: string; args: Record<string, unknown>; note?: string };
 export type Recognised = Intent | { clarify: string } | null;
-
-export const CAPABILITIES = [
-  "who knows someone at a company, or a person (\"who do we know at Stripe?\", \"introduce me to Dana Scully\")",
-  "how warm a contact is (\"how close am I to Dana?\")",
-  "which of your relationships are going stale (\"who haven't I talked to in a while?\")",
-  "founders you can reach through people you know well",
-  "a deal's status and score (\"what's the status of Ledgerly?\"), or the newest deals in the pipeline",
-  "a portfolio company's runway, ARR and burn (\"what is Acme Robotics' runway?\", \"how's Acme doing?\")",
-  "a fund's TVPI, DPI and IRR (\"TVPI of Alpha Fund I?\")",
-  "a founder analysis already made (\"what score did founder Jane Doe get?\") and a research run's status (by its id)",
-  "with a read-and-write key, when you ask to start one: a deal analysis of a website (\"analyze https://ledgerly.io\"), a founder analysis (\"analyze founder Jane Doe of Ledgerly\") or a research run (\"research payroll APIs in Europe\")",
-];
-
-export const HELP = `I did not understand that question. I can answer:\n${CAPABILITIES.map((c) => `- ${c}`).join("\n")}`;
 
 const several = (what: string, asked: string, names: string[]) => ({ clarify: `Several ${what} match ${asked}: ${listing(names)}. Which one?` });
 
@@ -50,7 +43,7 @@ function has(d: Directory, n: Normalised, kind: SubjectKind): boolean {
 }
 
 /** The arguments of a read intent, from what the question names, else what the conversation was about. */
-function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entities, lastFunction: string | null): Recognised {
+function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entities, lastFunction: string | null, set: SetRead | null): Recognised {
   const pronounPerson = PERSON_PRONOUN.test(n.folded);
   const pronounThing = THING_PRONOUN.test(n.folded);
   const call = (fn: string, args: Record<string, unknown> = {}): Intent => ({ fn, args });
@@ -130,18 +123,26 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
     }
 
     case "portfolio_company": {
+      const metric = set?.fields.find((f) => f.metric)?.field;
+      // A metric beyond the three every answer shows is asked for by name.
+      const extra = metric && !["arr", "runway_months", "monthly_burn"].includes(metric) ? { metric } : {};
       const h = d.holdings();
-      if (h.kind === "one") return call(intent, { company: h.name });
+      if (h.kind === "one") return call(intent, { company: h.name, ...extra });
       if (h.kind === "several") return several("portfolio companies", "that", h.names);
+      // A deal is not a portfolio company: what its own material states, said as such.
+      const deal = d.deal();
+      if (deal) return call("deal_status", { deal: deal.id, figure: metric ?? "arr" });
       const named = d.anyName();
-      const remembered = memory.holding?.name ?? memory.company?.name ?? memory.deal?.name;
-      if (remembered && (pronounThing || !named)) return call(intent, { company: remembered });
-      return call(intent, named ? { company: named } : {});
+      const remembered = memory.holding?.name ?? memory.company?.name;
+      if (memory.deal && !memory.holding && (pronounThing || !named)) return call("deal_status", { deal: memory.deal.id, figure: metric ?? "arr" });
+      if (remembered && (pronounThing || !named)) return call(intent, { company: remembered, ...extra });
+      return call(intent, named ? { company: named, ...extra } : {});
     }
 
     case "deal_status": {
       const deal = d.deal();
-      if (deal) return call(intent, { deal: deal.id });
+      const figure = set?.fields.find((f) => f.metric || ["valuation", "round_amount"].includes(f.field))?.field ?? (/\bwho (?:founded|started|runs|leads)\b|\bteam\b/.test(n.folded) ? "team" : undefined);
+      if (deal) return call(intent, { deal: deal.id, ...(figure ? { figure: figure === "round_amount" ? "valuation" : figure } : {}) });
       if (n.uuids[0]) return call(intent, { deal: n.uuids[0] });
       if (n.domains[0]) return call(intent, { deal: n.domains[0] });
       const named = d.anyName() ?? (d.holdings().kind === "one" ? (d.holdings() as { name: string }).name : null);
@@ -174,10 +175,42 @@ function followUp(d: Directory, lastFunction: string | null): Recognised {
   return null;
 }
 
+
+/** Reads that answer about people and runs: their own operations, unless people are counted or ranked. */
+const NETWORK_AND_RUNS = new Set<ReadIntent>(["going_stale", "reach_candidates", "contact_warmth", "founder_analysis", "research_status", "who_knows"]);
+
+/** Whether a set read is a question about several records (not one record, not nothing). */
+function isSetQuestion(set: SetRead): boolean {
+  const s = set.signals;
+  if (s.includes("aggregate") || s.includes("order") || s.includes("top") || s.includes("threshold") || s.includes("follow-up")) return true;
+  // A filter or a noun over a kind, without one named record of it ("deals at IC", "fintech deals", "our portfolio").
+  return (s.includes("filter") || s.includes("noun") || s.includes("dates")) && (set.named === null || s.includes("filter"));
+}
+
+/** The operation for a query: the established single-record reads where they say it all, else `query`. */
+function operationFor(q: Query): Intent {
+  const keys = Object.keys(q).filter((k) => k !== "kind" && k !== "show");
+  if (q.kind === "deals" && keys.length === 0) return { fn: "list_deals", args: {} };
+  if (q.kind === "positions" && keys.every((k) => k === "fund")) return { fn: "fund_positions", args: q.fund ? { fund: q.fund } : {} };
+  if (q.kind === "holdings" && keys.length === 1 && q.name) return { fn: "portfolio_company", args: { company: q.name } };
+  return { fn: "query", args: q as unknown as Record<string, unknown> };
+}
+
+/** Respelling over what the reader knows and what the firm's records call things. */
+function spellerFor(tools: AskTools) {
+  const words = new Set<string>([...LEXICON_WORDS, ...CUE_WORDS]);
+  const nameWords = new Set<string>();
+  const names = tools.names;
+  for (const name of [...names.holdings().map((h) => h.name), ...names.deals().map((d) => d.name), ...names.ownFunds(), ...names.lpFunds(), ...names.sectors()]) {
+    for (const w of canon(name).split(" ")) if (w.length >= 4) nameWords.add(w);
+  }
+  return speller(words, nameWords, (w) => STOP.has(w));
+}
+
 /** What the question asks, with its arguments; a question back when it is ambiguous; null when it is not understood. */
-export function recognise(ctx: AskContext, question: string, memory: Entities, lastFunction: string | null): Recognised {
-  const n = normalise(question);
-  const d = directory(ctx, n);
+export function recognise(tools: AskTools, question: string, memory: Memory): Recognised {
+  const n = normalise(question, spellerFor(tools));
+  const d = directory(tools.names, n);
   const knownCompany = (phrase: string) => {
     const p = canon(phrase);
     const deal = d.deal();
@@ -185,13 +218,26 @@ export function recognise(ctx: AskContext, question: string, memory: Entities, l
     const h = d.holdings();
     return h.kind === "one" && canon(h.name).startsWith(p) ? h.name : null;
   };
+  const lastFunction = memory.last?.fn ?? null;
 
   const action = actionRequested(n, knownCompany);
   if (action && !("clarify" in action && action.readFirst)) return action;
 
   const heard = hear(n.folded, (kind) => has(d, n, kind));
+  const set = readSet({ n, d, today: tools.caller.today, memory });
+  const top = heard[0]?.intent;
+  const ranksPeople = set?.query.kind === "persons" && (set.signals.includes("aggregate") || set.signals.includes("order") || set.signals.includes("top"));
+  const readsResearch = set?.query.kind === "research" && !!set.query.text && top === "research_status" && !d.research();
+  if (top && NETWORK_AND_RUNS.has(top) && !ranksPeople && !readsResearch) return argsFor(top, n, d, memory.entities, lastFunction, set);
+
+  // A record named by its id is one record, whatever noun the question uses for it.
+  if (set && isSetQuestion(set) && !(n.uuids.length && !set.signals.includes("aggregate"))) {
+    const ambiguous = ambiguousFund(set, d);
+    if (ambiguous) return ambiguous;
+    return operationFor(set.query);
+  }
   if (heard.length) {
-    const read = argsFor(heard[0].intent, n, d, memory, lastFunction);
+    const read = argsFor(heard[0].intent, n, d, memory.entities, lastFunction, set);
     if (action && read && "fn" in read && read.fn === "deal_status") {
       // "Analyze Ledgerly" without a website: its status, and how to start a new analysis; "analyze the market": the question back.
       if (!d.deal()) return action;
@@ -201,3 +247,27 @@ export function recognise(ctx: AskContext, question: string, memory: Entities, l
   }
   return action ?? followUp(d, lastFunction);
 }
+
+/**
+ * "Fund II" said where both the firm's own funds and its LP funds have one, with nothing in the
+ * question to tell which (a portfolio word, an LP figure): asked back, naming both.
+ */
+function ambiguousFund(set: SetRead, d: Directory): Recognised {
+  const phrase = d.fundPhrase();
+  if (!phrase || set.query.kind !== "holdings" || set.signals.includes("noun")) return null;
+  const own = d.ownFunds().match;
+  const lp = d.funds().match;
+  if (own.kind !== "one" || lp.kind !== "one") return null;
+  return { clarify: `${phrase} could be your own fund ${own.name} (its portfolio companies) or your LP position in ${lp.name}. Which one?` };
+}
+
+export const builtinAskEngine: AskEngine = {
+  name: "builtin",
+  async answer(question: string, memory: Memory, tools: AskTools) {
+    const intent = recognise(tools, question, memory);
+    if (!intent) return { engine: "builtin", text: HELP, answers: [] };
+    if ("clarify" in intent) return { engine: "builtin", text: intent.clarify, answers: [] };
+    const answer = await tools.call({ fn: intent.fn, args: intent.args });
+    return { engine: "builtin", text: intent.note ? `${answer.text}\n\n${intent.note}` : answer.text, answers: [answer] };
+  },
+};

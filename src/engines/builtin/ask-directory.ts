@@ -1,20 +1,13 @@
 // What a question names, found in the firm's own data rather than by where a word sits in the
-// sentence: portfolio companies (name, brand word or website), deals (name or domain), LP funds
-// (fuzzy: case, numerals, "Fund II" inside "Alpha Fund II"), people in the pooled network (email,
-// LinkedIn, full name or a first name), analysed founders and research runs (by id). Each lookup
-// runs once per question and only when asked for.
-import { ApiError } from "../../http/errors.ts";
-import { dealsService } from "../deals/deals.service.ts";
-import { foundersService } from "../founders/founders.service.ts";
-import { fundsService } from "../funds/funds.service.ts";
-import { queryPaths } from "../network/network.paths.ts";
-import { networkService } from "../network/network.service.ts";
-import { researchService } from "../research/research.service.ts";
-import { allHoldings, dealByDomain, orgDeals } from "./ask.book.ts";
-import { CUE_WORDS } from "./ask.intents.ts";
-import { canon, nameForPhrase, namesInQuestion, type NameMatch } from "./ask.match.ts";
-import { fold, hostOf, nameRuns, runAfter, STOP, type Normalised, type Run } from "./ask.text.ts";
-import type { AskContext } from "./ask.types.ts";
+// sentence: portfolio companies (name, brand word or website), deals (name or domain), the firm's
+// own funds and LP funds (fuzzy: case, numerals, "Fund II" inside "Alpha Fund II"), people in the
+// pooled network (email, LinkedIn, full name or a first name), analysed founders and research runs
+// (by id). Each lookup runs once per question and only when asked for; the names come from the
+// module (AskNames), never from its tables.
+import type { AskNames, DealName } from "../ask-engine.ts";
+import { canon, nameForPhrase, namesInQuestion, type NameMatch } from "../../lib/name-match.ts";
+import { CUE_WORDS } from "./ask-intents.ts";
+import { hostOf, nameRuns, runAfter, STOP, type Normalised, type Run } from "./ask-text.ts";
 
 export type Person = { identifier: string; name: string };
 export type PersonFind = { kind: "one"; person: Person } | { kind: "several"; first: string; names: string[] } | { kind: "none" };
@@ -31,49 +24,37 @@ function once<T>(compute: () => T): () => T {
   return () => (done ? value! : ((done = true), (value = compute())));
 }
 
-function notFoundAsNull<T>(read: () => T): T | null {
-  try {
-    return read();
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return null;
-    throw e;
-  }
-}
-
-export function directory(ctx: AskContext, n: Normalised) {
-  const { orgId } = ctx.principal;
+export function directory(names: AskNames, n: Normalised) {
   const plain = n.tokens.filter((t) => !/[.@]/.test(t.f));
   const questionCanon = canon(plain.map((t) => t.f).join(" "));
   const words = questionCanon.split(" ").filter((w) => w && !notAName(w));
 
   const holdings = once((): NameMatch => {
-    const byName = new Map<string, string | null>();
-    for (const c of allHoldings(ctx)) if (!byName.has(c.name)) byName.set(c.name, hostOf(c.website));
-    const byDomain = [...byName].filter(([, host]) => host && n.domains.includes(host)).map(([name]) => name);
+    const list = names.holdings();
+    const byDomain = list.filter((h) => { const host = hostOf(h.website); return host && n.domains.includes(host); }).map((h) => h.name);
     if (byDomain.length === 1) return { kind: "one", name: byDomain[0], partial: false };
-    return namesInQuestion([...byName.keys()], questionCanon, words);
+    return namesInQuestion(list.map((h) => h.name), questionCanon, words);
   });
 
-  const deal = once((): { id: string; name: string; domain: string | null } | null => {
-    const deals = dealsService(ctx.deps);
+  const deal = once((): DealName | null => {
     for (const id of n.uuids) {
-      const d = notFoundAsNull(() => deals.detail(orgId, id, "summary"));
-      if (d) return { id: d.deal_id, name: d.company_name ?? d.domain ?? id, domain: d.domain };
+      const d = names.dealById(id);
+      if (d) return d;
     }
     for (const domain of n.domains) {
-      const found = dealByDomain(ctx, domain);
-      if (found) return { id: found.deal_id, name: found.company_name ?? domain, domain };
+      const found = names.dealByDomain(domain);
+      if (found) return found;
     }
     // Every deal name the question says in full, the longest one winning ("Acme Robotics" over "Acme");
     // a name made only of stop words or short words ("The", "AI") is not taken from a question's grammar.
-    let best: { id: string; name: string; domain: string | null; key: string } | null = null;
+    let best: (DealName & { key: string }) | null = null;
     const spaced = ` ${questionCanon} `;
     const naming = [...new Set(words.filter((w) => w.length >= 3))];
     if (naming.length === 0) return null;
-    for (const d of orgDeals(ctx)) {
-      const key = d.company_name ? canon(d.company_name) : "";
+    for (const d of names.deals()) {
+      const key = canon(d.name);
       if (!key || !spaced.includes(` ${key} `) || !naming.some((w) => key.includes(w))) continue;
-      if (!best || key.length > best.key.length) best = { id: d.deal_id, name: d.company_name!, domain: d.domain, key };
+      if (!best || key.length > best.key.length) best = { ...d, key };
     }
     return best && { id: best.id, name: best.name, domain: best.domain };
   });
@@ -90,14 +71,16 @@ export function directory(ctx: AskContext, n: Normalised) {
     return null;
   });
 
-  const funds = once((): FundFind => {
-    const names = fundsService(ctx.deps).fundNames(orgId);
+  /** A fund named among `list` (the LP funds, or the firm's own). */
+  const fundsAmong = (list: string[]): FundFind => {
     const phrase = fundPhrase();
-    const whole = namesInQuestion(names, questionCanon, []);
-    if (whole.kind !== "none") return { match: whole, phrase, names, whole: true };
-    if (phrase) return { match: nameForPhrase(names, phrase), phrase, names, whole: false };
-    return { match: namesInQuestion(names, questionCanon, words), phrase, names, whole: false };
-  });
+    const whole = namesInQuestion(list, questionCanon, []);
+    if (whole.kind !== "none") return { match: whole, phrase, names: list, whole: true };
+    if (phrase) return { match: nameForPhrase(list, phrase), phrase, names: list, whole: false };
+    return { match: namesInQuestion(list, questionCanon, words), phrase, names: list, whole: false };
+  };
+  const funds = once(() => fundsAmong(names.lpFunds()));
+  const ownFunds = once(() => fundsAmong(names.ownFunds()));
 
   /** Words of the names already found, so "Acme Robotics" is not also tried as a person. */
   const taken = once(() => {
@@ -118,52 +101,37 @@ export function directory(ctx: AskContext, n: Normalised) {
     if (n.emails[0]) return { kind: "one", person: { identifier: n.emails[0], name: n.emails[0] } };
     if (n.linkedin) return { kind: "one", person: { identifier: n.linkedin, name: n.linkedin } };
     const runs = nameRuns(n, skipForNames).filter(nameLike);
-    const network = networkService(ctx.deps);
     const full = runs.filter((r) => r.to - r.from >= 2).slice(0, 12);
-    if (full.length) {
-      const hit = network.warmthLookup(ctx.principal, full.map((r) => r.raw)).results.find((r) => r.contact_id !== null);
-      if (hit) return { kind: "one", person: { identifier: hit.name ?? hit.query, name: hit.name ?? hit.query } };
-    }
+    const hit = names.personNamed(full.map((r) => r.raw));
+    if (hit) return { kind: "one", person: hit };
     // A first name: the pooled people whose name starts with it ("Dana" -> Dana Scully).
     for (const r of runs.filter((r) => r.to - r.from === 1 && r.f.length >= 2).slice(0, 6)) {
-      const rows = queryPaths(ctx.deps, "p.org_id = $org AND (p.name_key = $first OR (p.name_key >= $lo AND p.name_key < $hi))", {
-        org: orgId,
-        me: ctx.principal.userId,
-        first: r.f,
-        lo: `${r.f} `,
-        hi: `${r.f}!`,
-      });
-      const names = [...new Map(rows.filter((x) => x.display_name).map((x) => [x.person_id, x.display_name!])).values()];
-      const distinct = [...new Set(names)];
+      const distinct = names.personsByFirstName(r.f);
       if (distinct.length === 1) return { kind: "one", person: { identifier: distinct[0], name: distinct[0] } };
-      if (distinct.length > 1) return { kind: "several", first: r.raw, names: distinct.sort() };
+      if (distinct.length > 1) return { kind: "several", first: r.raw, names: distinct };
     }
     return { kind: "none" };
   });
 
   /** A finished founder analysis of a person the question names, or the newest one of that name. */
   const founder = once((): { kind: "one"; founder: Founder } | { kind: "several"; names: string[] } | { kind: "none" } => {
-    const founders = foundersService(ctx.deps);
     for (const id of n.uuids) {
-      const a = notFoundAsNull(() => founders.read(orgId, id));
-      if (a) return { kind: "one", founder: { id: a.analysis_id, name: a.founder.name ?? id } };
+      const a = names.founderById(id);
+      if (a) return { kind: "one", founder: a };
     }
     for (const r of nameRuns(n, skipForNames).filter((r) => nameLike(r) && r.to - r.from >= 2).slice(0, 8)) {
-      const found = founders.findByName(orgId, r.f, 10);
-      const exact = found.filter((a) => a.founder.name && fold(a.founder.name) === r.f);
-      const pick = exact.length ? exact : found;
-      const names = [...new Set(pick.map((a) => a.founder.name ?? a.analysis_id))];
-      if (names.length === 1) return { kind: "one", founder: { id: pick[0].analysis_id, name: names[0] } };
-      if (names.length > 1) return { kind: "several", names };
+      const found = names.foundersNamed(r.f);
+      const distinct = [...new Set(found.map((a) => a.name))];
+      if (distinct.length === 1) return { kind: "one", founder: found[0] };
+      if (distinct.length > 1) return { kind: "several", names: distinct };
     }
     return { kind: "none" };
   });
 
   const research = once(() => {
-    const runs = researchService(ctx.deps);
     for (const id of n.uuids) {
-      const r = notFoundAsNull(() => runs.read(orgId, id, "summary"));
-      if (r) return { id: r.research_id, query: r.query };
+      const r = names.researchById(id);
+      if (r) return r;
     }
     return null;
   });
@@ -174,7 +142,7 @@ export function directory(ctx: AskContext, n: Normalised) {
   /** The longest run of words that may be a name nothing else matched: what "not found" answers quote. */
   const anyName = once((): string | null => nameRuns(n, skipForNames)[0]?.raw ?? null);
 
-  return { holdings, deal, funds, fundPhrase, person, founder, research, companyPhrase, targetPhrase, anyName, words };
+  return { holdings, deal, funds, ownFunds, fundPhrase, person, founder, research, companyPhrase, targetPhrase, anyName, words, questionCanon, names };
 }
 
 export type Directory = ReturnType<typeof directory>;

@@ -1,13 +1,13 @@
 // The network questions: who knows someone at a company (or a person), how warm a contact is,
 // which relationships are going stale, and which founders the key user can reach. Each calls the
 // same service as its REST endpoint and says in words what the figures are.
+import { DOMAIN_IN_TEXT as DOMAIN, websiteHost as hostOf } from "../../lib/hosts.ts";
+import { fold, listing, num } from "../../lib/prose.ts";
 import { reachService } from "../network/network.reach.ts";
 import { networkService } from "../network/network.service.ts";
 import { networkSignals } from "../network/network.signals.ts";
-import { dealsService } from "../deals/deals.service.ts";
-import { allHoldings } from "./ask.book.ts";
-import { DOMAIN, fold, hostOf, listing, num } from "./ask.text.ts";
-import { str, type Answer, type AskContext, type AskFunction } from "./ask.types.ts";
+import { str, type Answer, type AskContext, type AskFunction } from "./ask.context.ts";
+import { allHoldings, pipelineDeals } from "./ask.names.ts";
 
 type Path = ReturnType<ReturnType<typeof networkService>["whoKnows"]>["paths"][number];
 
@@ -24,18 +24,15 @@ function describePath(p: Path): string {
  * company or a deal of that name, else the usual domains of the name that people in the pooled
  * network actually work at. Null when nothing in the database supports one.
  */
-function companyDomain(ctx: AskContext, company: string): { domain: string; how: string } | null {
+export function companyDomain(ctx: AskContext, company: string): { domain: string; how: string } | null {
   const written = DOMAIN.exec(company)?.[1];
   if (written) return { domain: written.toLowerCase().replace(/^www\./, ""), how: "as written" };
-  const { orgId } = ctx.principal;
   const folded = fold(company);
   const holding = allHoldings(ctx).find((c) => fold(c.name) === folded);
   const fromHolding = hostOf(holding?.website ?? null);
   if (fromHolding) return { domain: fromHolding, how: `the website of portfolio company ${holding!.name}` };
-  const deal = dealsService(ctx.deps)
-    .list(orgId, { q: company, limit: 20, offset: 0 })
-    .deals.find((d) => d.company_name && fold(d.company_name) === folded);
-  const fromDeal = deal?.domain ?? hostOf(deal?.website ?? null);
+  const deal = pipelineDeals(ctx).find((d) => d.company_name && fold(d.company_name) === folded);
+  const fromDeal = deal?.domain;
   if (fromDeal) return { domain: fromDeal, how: `the domain of deal ${deal!.company_name}` };
   const slug = folded.replace(/[^a-z0-9]+/g, "");
   if (!slug) return null;

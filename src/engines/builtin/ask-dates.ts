@@ -1,0 +1,121 @@
+// Dates as partners say them, turned into calendar-day ranges with the caller's clock: "this
+// month", "last quarter", "in the past 90 days", "since March", "in 2025", "Q3 2026", "June",
+// "year to date", "between 2024-01-01 and 2024-06-30". Weeks start on Monday; "last month" is the
+// previous calendar month, "the past month" the last 30 days. All in UTC, like the records' dates.
+import type { DateRange } from "../ask-engine.ts";
+
+const DAY = 86_400_000;
+const iso = (d: Date) => d.toISOString().slice(0, 10);
+const utc = (y: number, m: number, d: number) => new Date(Date.UTC(y, m, d));
+const endOfMonth = (y: number, m: number) => utc(y, m + 1, 0);
+
+const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const MONTH = String.raw`(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)`;
+const monthIndex = (word: string) => MONTHS.findIndex((m) => m.startsWith(word.slice(0, 3)));
+
+const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, couple: 2, few: 3, several: 3 };
+const COUNT = String.raw`(\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple|few|several)(?: of)?`;
+const countOf = (w: string) => (/^\d+$/.test(w) ? Number(w) : NUMBER_WORDS[w]);
+
+type Rule = [RegExp, (m: RegExpExecArray, today: Date) => { from: Date | null; to: Date | null } | null];
+
+function quarterOf(q: number, year: number) {
+  return { from: utc(year, (q - 1) * 3, 1), to: endOfMonth(year, q * 3 - 1) };
+}
+
+/** A month (or quarter) without a year: this year's, unless it has not begun yet (then last year's). */
+const yearFor = (monthStart: number, today: Date) => (monthStart > today.getUTCMonth() ? today.getUTCFullYear() - 1 : today.getUTCFullYear());
+
+const RULES: Rule[] = [
+  [/\bbetween (\d{4}-\d{2}-\d{2}) and (\d{4}-\d{2}-\d{2})\b|\bfrom (\d{4}-\d{2}-\d{2}) (?:to|until|through) (\d{4}-\d{2}-\d{2})\b/, (m) => ({ from: new Date(m[1] ?? m[3]), to: new Date(m[2] ?? m[4]) })],
+  [/\b(?:since|after|from) (\d{4}-\d{2}-\d{2})\b/, (m, t) => ({ from: new Date(m[1]), to: t })],
+  [/\bbefore (\d{4}-\d{2}-\d{2})\b/, (m) => ({ from: null, to: new Date(Date.parse(m[1]) - DAY) })],
+  [/\btoday\b/, (_m, t) => ({ from: t, to: t })],
+  [/\byesterday\b/, (_m, t) => ({ from: new Date(t.getTime() - DAY), to: new Date(t.getTime() - DAY) })],
+  [
+    new RegExp(String.raw`\b(?:in |over |during |within |for )?(?:the )?(?:last|past|previous|prior|trailing) ${COUNT} (day|week|month|quarter|year)s?\b`),
+    (m, t) => {
+      const n = countOf(m[1]);
+      if (!n) return null;
+      const unit = m[2];
+      const from = new Date(t);
+      if (unit === "day") from.setUTCDate(from.getUTCDate() - n);
+      else if (unit === "week") from.setUTCDate(from.getUTCDate() - 7 * n);
+      else if (unit === "month") from.setUTCMonth(from.getUTCMonth() - n);
+      else if (unit === "quarter") from.setUTCMonth(from.getUTCMonth() - 3 * n);
+      else from.setUTCFullYear(from.getUTCFullYear() - n);
+      return { from, to: t };
+    },
+  ],
+  [
+    // "over the last month": a rolling window, not the calendar month before this one.
+    /\b(?:over|in|within|during) the (?:last|past) (week|month|quarter|year)\b/,
+    (m, t) => {
+      const from = new Date(t);
+      if (m[1] === "week") from.setUTCDate(from.getUTCDate() - 7);
+      else if (m[1] === "month") from.setUTCMonth(from.getUTCMonth() - 1);
+      else if (m[1] === "quarter") from.setUTCMonth(from.getUTCMonth() - 3);
+      else from.setUTCFullYear(from.getUTCFullYear() - 1);
+      return { from, to: t };
+    },
+  ],
+  [/\b(?:this|current) week\b|\bweek to date\b/, (_m, t) => ({ from: new Date(t.getTime() - ((t.getUTCDay() + 6) % 7) * DAY), to: t })],
+  [
+    /\b(?:last|previous|prior) week\b/,
+    (_m, t) => {
+      const monday = new Date(t.getTime() - ((t.getUTCDay() + 6) % 7) * DAY);
+      return { from: new Date(monday.getTime() - 7 * DAY), to: new Date(monday.getTime() - DAY) };
+    },
+  ],
+  [/\b(?:the )?past week\b/, (_m, t) => ({ from: new Date(t.getTime() - 7 * DAY), to: t })],
+  [/\b(?:this|current) month\b|\bmonth to date\b|\bmtd\b|\bso far this month\b/, (_m, t) => ({ from: utc(t.getUTCFullYear(), t.getUTCMonth(), 1), to: t })],
+  [/\b(?:last|previous|prior) month\b/, (_m, t) => ({ from: utc(t.getUTCFullYear(), t.getUTCMonth() - 1, 1), to: endOfMonth(t.getUTCFullYear(), t.getUTCMonth() - 1) })],
+  [/\b(?:the )?past month\b/, (_m, t) => ({ from: new Date(t.getTime() - 30 * DAY), to: t })],
+  [/\b(?:this|current) quarter\b|\bquarter to date\b|\bqtd\b/, (_m, t) => ({ from: quarterOf(Math.floor(t.getUTCMonth() / 3) + 1, t.getUTCFullYear()).from, to: t })],
+  [
+    /\b(?:last|previous|prior) quarter\b/,
+    (_m, t) => {
+      const q = Math.floor(t.getUTCMonth() / 3);
+      return q === 0 ? quarterOf(4, t.getUTCFullYear() - 1) : quarterOf(q, t.getUTCFullYear());
+    },
+  ],
+  [/\b(?:this|current) year\b|\byear to date\b|\bytd\b|\bso far this year\b/, (_m, t) => ({ from: utc(t.getUTCFullYear(), 0, 1), to: t })],
+  [/\b(?:last|previous|prior) year\b/, (_m, t) => ({ from: utc(t.getUTCFullYear() - 1, 0, 1), to: utc(t.getUTCFullYear() - 1, 11, 31) })],
+  [/\b(?:the )?past year\b|\blast twelve months\b|\bltm\b/, (_m, t) => ({ from: new Date(t.getTime() - 365 * DAY), to: t })],
+  [/\bq([1-4])(?: of)? (20\d{2})\b/, (m) => quarterOf(Number(m[1]), Number(m[2]))],
+  [/\b(?:in |during |for )?(?:the )?q([1-4])\b/, (m, t) => quarterOf(Number(m[1]), yearFor((Number(m[1]) - 1) * 3, t))],
+  [new RegExp(String.raw`\bsince ${MONTH}(?: (20\d{2}))?\b`), (m, t) => ({ from: utc(m[2] ? Number(m[2]) : yearFor(monthIndex(m[1]), t), monthIndex(m[1]), 1), to: t })],
+  [/\bsince (20\d{2}|19\d{2})\b/, (m, t) => ({ from: utc(Number(m[1]), 0, 1), to: t })],
+  [/\bbefore (20\d{2}|19\d{2})\b/, (m) => ({ from: null, to: utc(Number(m[1]) - 1, 11, 31) })],
+  [/\bafter (20\d{2}|19\d{2})\b/, (m, t) => ({ from: utc(Number(m[1]) + 1, 0, 1), to: t })],
+  [
+    new RegExp(String.raw`\b${MONTH} (20\d{2})\b`),
+    (m) => ({ from: utc(Number(m[2]), monthIndex(m[1]), 1), to: endOfMonth(Number(m[2]), monthIndex(m[1])) }),
+  ],
+  [
+    // A month alone, after a preposition ("in June", "during may"): "may" alone is a verb.
+    new RegExp(String.raw`\b(?:in|during|for|of|from) ${MONTH}\b`),
+    (m, t) => {
+      const month = monthIndex(m[1]);
+      const year = yearFor(month, t);
+      return { from: utc(year, month, 1), to: endOfMonth(year, month) };
+    },
+  ],
+  [/\b(?:in|during|for|from|of) (20\d{2}|19\d{2})\b/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
+];
+
+export type DatesFound = { range: DateRange; matched: string };
+
+/** The first date range a (folded) question speaks of, and the words that said it; null when it names none. */
+export function datesIn(folded: string, today: Date): DatesFound | null {
+  let best: { at: number; found: DatesFound } | null = null;
+  for (const [re, make] of RULES) {
+    const m = re.exec(folded);
+    if (!m || (best && best.at <= m.index)) continue;
+    const r = make(m, today);
+    if (!r) continue;
+    const to = r.to && r.to > today ? today : r.to;
+    best = { at: m.index, found: { range: { from: r.from ? iso(r.from) : null, to: to ? iso(to) : null, label: m[0].trim() }, matched: m[0] } };
+  }
+  return best?.found ?? null;
+}

@@ -1,0 +1,148 @@
+// The words partners use for the firm's records, read on the folded question: which kind of
+// record a question is about (deals, portfolio companies, LP positions, calls and distributions,
+// people, research, documents), which figure (runway, burn, TVPI, score...), which order
+// ("shortest", "best-scoring", "newest"), which aggregate ("how many", "total", "average",
+// "how has it changed") and which filters (pipeline stage, status, round, kind of deal, currency).
+import type { Aggregate, RecordKind } from "../ask-engine.ts";
+
+export type FieldCue = { field: string; kinds: RecordKind[]; re: RegExp; metric?: true };
+
+/** Figures, by the words for them; `kinds` in order of likelihood (a metric is a holding's figure). */
+export const FIELD_CUES: FieldCue[] = [
+  { field: "runway_months", kinds: ["holdings"], re: /\brunways?\b|\bmonths of (?:cash|runway)\b|\bhow long (?:can|will|could) .+ (?:last|survive|keep going)\b|\bout of (?:cash|money)\b/, metric: true },
+  { field: "monthly_burn", kinds: ["holdings"], re: /\b(?:cash |monthly |net )?burn(?:ing| rate|s)?\b|\bmonthly spend\b/, metric: true },
+  { field: "arr", kinds: ["holdings"], re: /\barr\b|\bannual(?:ized)? recurring revenue\b|\brecurring revenue\b|\brevenues?\b|\btop line\b/, metric: true },
+  { field: "mrr", kinds: ["holdings"], re: /\bmrr\b|\bmonthly recurring revenue\b/, metric: true },
+  { field: "headcount", kinds: ["holdings"], re: /\bheadcount\b|\bemployees\b|\bstaff\b|\bteam sizes?\b|\bftes?\b|\bhow many people (?:work|are employed)\b/, metric: true },
+  { field: "gross_margin", kinds: ["holdings"], re: /\bgross margins?\b|\bmargins?\b/, metric: true },
+  { field: "cash", kinds: ["holdings"], re: /\bcash (?:balance|on hand|position)\b|\bbank balance\b/, metric: true },
+  { field: "customers", kinds: ["holdings"], re: /\bcustomers?\b|\bclients\b|\blogos\b/, metric: true },
+  { field: "churn", kinds: ["holdings"], re: /\bchurn\b|\bretention\b|\bnrr\b/, metric: true },
+  // Figures partners ask for that a book may or may not hold: asked by name, answered from the records or said to be missing.
+  { field: "nps", kinds: ["holdings"], re: /\bnps\b|\bnet promoter\b/, metric: true },
+  { field: "cac", kinds: ["holdings"], re: /\bcac\b|\bcustomer acquisition cost\b/, metric: true },
+  { field: "ltv", kinds: ["holdings"], re: /\bltv\b|\blifetime value\b/, metric: true },
+  { field: "ebitda", kinds: ["holdings"], re: /\bebitda\b|\bprofits?\b|\bnet income\b|\bprofitab(?:le|ility)\b/, metric: true },
+  { field: "score", kinds: ["deals"], re: /\bscor(?:e|es|ed|ing)\b|\brat(?:ing|ed)\b|\bhighest rated\b/ },
+  { field: "round_amount", kinds: ["deals"], re: /\bround sizes?\b|\bsize of (?:the |their )?rounds?\b|\braising the most\b|\b(?:biggest|largest|smallest) (?:rounds?|raises?)\b|\bamount raised\b|\bhow much (?:are|is) .+ raising\b/ },
+  { field: "created", kinds: ["deals"], re: /\bcame in\b|\bcome in\b|\bcoming in\b|\barrived\b|\bsubmitted\b|\badded\b|\breceived\b|\binbound\b|\bsourced\b/ },
+  { field: "tvpi", kinds: ["positions"], re: /\btvpi\b|\btotal value (?:to|over) paid in\b/ },
+  { field: "dpi", kinds: ["positions"], re: /\bdpi\b/ },
+  { field: "rvpi", kinds: ["positions"], re: /\brvpi\b/ },
+  { field: "irr", kinds: ["positions"], re: /\birrs?\b|\binternal rate of return\b/ },
+  { field: "nav", kinds: ["positions"], re: /\bnavs?\b|\bnet asset value\b/ },
+  { field: "unfunded", kinds: ["positions"], re: /\bunfunded\b|\buncalled\b|\bdry powder\b|\bremaining commitments?\b|\bleft to (?:be )?call(?:ed)?\b/ },
+  { field: "commitment", kinds: ["positions"], re: /\bcommit(?:ted|ments?)\b|\bpledged\b/ },
+  { field: "called", kinds: ["positions", "cashflows"], re: /\bcalled\b|\bpaid in\b|\bcontributed\b|\bdrawn down\b/ },
+  { field: "distributed", kinds: ["positions", "cashflows"], re: /\bdistributed\b|\bpaid out\b|\breturned to us\b/ },
+  { field: "vintage", kinds: ["positions"], re: /\bvintages?\b/ },
+  { field: "invested", kinds: ["holdings"], re: /\binvested\b|\bdeployed\b|\bcheques?\b|\bchecks?\b|\bcost basis\b|\bamount invested\b|\bput (?:in|into)\b|\binvestment sizes?\b|\bcapital deployed\b/ },
+  { field: "valuation", kinds: ["holdings"], re: /\bvaluations?\b|\bvalued\b|\bmarked (?:at|up|down)\b|\bfair value\b|\bcurrent value\b|\bworth\b|\bmark(?:s|ed)?\b/ },
+  { field: "multiple", kinds: ["holdings"], re: /\bmultiples?\b|\bmoic\b|\bperform(?:ing|ers?|ance)\b|\breturns?\b|\bwinners\b|\blosers\b/ },
+  { field: "ownership", kinds: ["holdings"], re: /\bownership\b|\bstakes?\b|\bequity\b|\bhow much (?:of|do we own)\b|\bpercent (?:we )?own\b/ },
+  { field: "strength", kinds: ["persons"], re: /\bstrongest\b|\bweakest\b|\bstrength\b|\bclosest\b/ },
+  { field: "warmth", kinds: ["persons"], re: /\bwarmest\b|\bcoldest\b/ },
+];
+
+/** The kinds of records, by the nouns that name only them (generic ones, such as "companies", are the reader's WEAK_NOUNS). */
+export const KIND_CUES: [RecordKind, RegExp][] = [
+  ["cashflows", /\bcapital calls?\b|\bcash ?flows?\b|\bdrawdowns?\b|\bdistributions?\b|\bcalls\b|\bcontributions\b/],
+  ["research", /\bresearch(?:es)? (?:runs?|reports?|projects?)\b|\bresearch(?:ed)? (?:on|about|into|of|for)\b|\b(?:any|our|my|the|all) research\b|\bresearched\b/],
+  ["documents", /\bdocuments?\b|\bfiles?\b|\bdata ?rooms?\b|\bpdfs?\b|\bpages\b|\bmention(?:s|ing|ed)?\b/],
+  ["positions", /\blp (?:positions?|funds?|commitments?|book|portfolio|investments?|stakes?)\b|\bfund positions?\b|\bpositions\b|\bfunds? (?:we|i) (?:are |re )?(?:lps? in|invested in|committed to|backed)\b|\bfund investments\b|\bmanagers\b|\bour funds\b/],
+  ["persons", /\bcontacts\b|\brelationships\b|\bconnections\b|\bpeople (?:we|i) know\b|\bour network\b|\bmy network\b/],
+  ["deals", /\bdeals?\b|\bpipeline\b|\bdeal ?flow\b|\bopportunit(?:y|ies)\b|\bprospects\b|\bpitch(?:es|ed)\b|\bdecks\b|\binbound\b|\bleads\b|\blp decks?\b/],
+  ["holdings", /\bportfolio\b|\bportcos?\b|\bholdings?\b|\binvestments\b|\bcompan(?:y|ies) (?:we|i) (?:have )?(?:invested in|backed|funded|hold|own)\b|\bour (?:companies|startups|businesses)\b/],
+];
+
+/** Words that make a question about a set of records rather than one: lists, rankings, totals. */
+export const LISTING = /\b(?:which|list|show|all|every|each|any|give me|find|rank|sort|compare|what (?:are|were) (?:the|our|my))\b/;
+
+export type OrderCue = { re: RegExp; dir: "asc" | "desc"; /** the field it implies by itself, per kind */ field?: Partial<Record<RecordKind, string>> };
+
+export const ORDER_CUES: OrderCue[] = [
+  { re: /\bshortest\b/, dir: "asc", field: { holdings: "runway_months" } },
+  { re: /\blongest\b/, dir: "desc", field: { holdings: "runway_months" } },
+  { re: /\b(?:best|top|highest)[ -]?(?:scor(?:ing|ed)|rated)\b/, dir: "desc", field: { deals: "score" } },
+  { re: /\b(?:worst|lowest|bottom)[ -]?(?:scor(?:ing|ed)|rated)\b/, dir: "asc", field: { deals: "score" } },
+  { re: /\b(?:best|top|strongest)[ -]?perform(?:ing|ers?|ance)\b|\bwinners\b|\bbest\b/, dir: "desc", field: { holdings: "multiple", positions: "tvpi", deals: "score", persons: "strength" } },
+  { re: /\b(?:worst|weakest)[ -]?perform(?:ing|ers?|ance)\b|\blosers\b|\bworst\b/, dir: "asc", field: { holdings: "multiple", positions: "tvpi", deals: "score", persons: "strength" } },
+  { re: /\b(?:newest|latest|most recent|recent(?:ly)?|last few)\b/, dir: "desc", field: { deals: "created", holdings: "investment_date", cashflows: "date", research: "created", documents: "uploaded" } },
+  { re: /\boldest\b|\bearliest\b|\bfirst ones\b/, dir: "asc", field: { deals: "created", holdings: "investment_date", cashflows: "date", research: "created", documents: "uploaded" } },
+  { re: /\b(?:biggest|largest|greatest)\b/, dir: "desc", field: { holdings: "valuation", positions: "commitment", cashflows: "amount", deals: "round_amount" } },
+  { re: /\bsmallest\b/, dir: "asc", field: { holdings: "valuation", positions: "commitment", cashflows: "amount", deals: "round_amount" } },
+  { re: /\bstrongest\b|\bclosest\b|\bwarmest\b/, dir: "desc", field: { persons: "strength" } },
+  { re: /\bweakest\b|\bcoldest\b/, dir: "asc", field: { persons: "strength" } },
+  { re: /\b(?:highest|most|top|leading|fastest|max(?:imum)?|burning the most|most cash)\b/, dir: "desc" },
+  { re: /\b(?:lowest|least|fewest|bottom|min(?:imum)?|slowest)\b/, dir: "asc" },
+];
+
+/** "by ARR", "sorted by score", "ranked by TVPI": the order's field named after "by". */
+export const ORDER_BY = /\b(?:sort(?:ed)?|rank(?:ed)?|order(?:ed)?|list(?:ed)?|by)\b/;
+export const ASCENDING = /\bascending\b|\blowest first\b|\bsmallest first\b|\bworst first\b|\bshortest first\b|\boldest first\b|\bleast first\b/;
+
+export const AGGREGATE_CUES: [Aggregate, RegExp][] = [
+  ["count", /\bhow many\b|\bnumber of\b|\bcount\b|\bhow much of (?:a|the) (?:pipeline|portfolio)\b/],
+  ["avg", /\baverage\b|\bavg\b|\bmean\b|\btypical\b|\bon average\b/],
+  ["change", /\bchang(?:e|ed|es|ing)\b|\bgr[eo]w(?:n|th|ing|s)?\b|\bincreas(?:e|ed|es|ing)\b|\bdecreas(?:e|ed|es|ing)\b|\bdeclin(?:e|ed|es|ing)\b|\bdrop(?:ped|s)?\b|\btrend(?:ing|s)?\b|\bevolv(?:e|ed|ing)\b|\bover time\b|\bdelta\b|\bup or down\b|\bmoved\b|\bhistory\b/],
+  ["sum", /\btotal\b|\bsum\b|\bcombined\b|\baltogether\b|\bin total\b|\baggregate\b|\bacross (?:all|the|our)\b|\boverall\b|\bhow much (?:have|has|did|was|were|is|are|do)\b/],
+];
+
+/** Pipeline stages, by the words for them. "new" only with "stage" near it ("new deals" are recent ones). */
+export const DEAL_STAGE_CUES: [string, RegExp][] = [
+  ["ic", /\bic\b|\binvestment committee\b|\bcommittee\b/],
+  ["diligence", /\b(?:due )?dil+igence\b|\bdd\b/],
+  ["screening", /\bscreen(?:ing|ed)?\b|\btriage\b/],
+  ["invested", /\b(?:we )?invested in\b|\bclosed\b|\bwon\b|\bstage invested\b|\binvested stage\b|\bare invested\b/],
+  ["passed", /\bpass(?:ed)?\b|\brejected\b|\bdeclined\b|\bturned down\b|\bkilled\b|\bdropped\b|\blost\b/],
+  ["new", /\bstage new\b|\bnew stage\b|\b(?:at|in) (?:the )?new\b|\buntriaged\b|\bnot yet screened\b/],
+];
+
+export const HOLDING_STATUS_CUES: [string, RegExp][] = [
+  ["exited", /\bexit(?:ed|s)?\b|\bsold\b|\brealized\b|\brealised\b/],
+  ["written_off", /\bwritten off\b|\bwrite ?offs?\b|\bwrote off\b|\bdead\b|\bfailed\b|\bshut down\b/],
+  ["active", /\bactive\b|\blive\b|\bstill (?:in|held)\b|\bcurrent (?:holdings|investments|companies|portfolio)\b/],
+];
+
+export const ROUND_CUES: [string, RegExp][] = [
+  ["pre-seed", /\bpre[ -]?seed\b/],
+  ["seed", /\bseed\b/],
+  ["series a", /\bseries a\b|\ba rounds?\b/],
+  ["series b", /\bseries b\b|\bb rounds?\b/],
+  ["series c", /\bseries [c-f]\b/],
+  ["growth", /\bgrowth(?: stage| round| equity)\b|\blate stage\b/],
+];
+
+export const FUND_DEAL = /\b(?:fund|lp|gp) (?:deals?|decks?|pitches|managers?|raises?|opportunities)\b|\bfunds? (?:raising|pitching|in (?:the|our) pipeline)\b|\bmanagers? (?:raising|pitching)\b|\bfundraising funds\b/;
+export const COMPANY_DEAL = /\bcompany deals\b|\bstartup deals\b|\bdirect deals\b/;
+
+export const CURRENCY_CUES: [string, RegExp][] = [
+  ["USD", /\busd\b|\bdollars?\b|\bus\$/],
+  ["EUR", /\beur\b|\beuros?\b|\beuro(?:-denominated)?\b/],
+  ["GBP", /\bgbp\b|\bpounds?\b|\bsterling\b/],
+  ["CHF", /\bchf\b|\bfrancs?\b/],
+];
+
+export const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twelve: 12, fifteen: 15, twenty: 20 };
+const N = String.raw`(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)`;
+/** "top 5", "5 best", "first three", "bottom 3", "the three largest". */
+export const TOP_N = new RegExp(String.raw`\b(?:top|first|bottom|best|worst|last) ${N}\b|\b${N} (?:best|worst|top|biggest|largest|highest|lowest|smallest|newest|latest|most|least|oldest|strongest|warmest|closest|weakest|shortest|longest|fastest|deals|companies|portfolio|funds|positions|calls|distributions|contacts|people|holdings|startups)\b`);
+
+/** The figure words of every field and kind: what is never taken for part of a name. */
+export const LEXICON_WORDS = `portfolio portcos portco holdings holding investments investment companies company startups businesses deals deal pipeline flow
+  opportunities opportunity prospects pitches decks deck inbound leads lp lps positions position funds fund managers manager commitments commitment
+  capital calls call cashflows cashflow distributions distribution drawdowns contributions research runs reports documents document files file
+  pages data room rooms mention mentions mentioning contacts relationships connections network people runway runways burn burning rate arr mrr
+  revenue revenues recurring annual annualized headcount employees staff margin margins gross cash customers churn retention score scores scored
+  scoring rating rated round rounds raising raise raised size sizes amount tvpi dpi rvpi irr nav navs unfunded uncalled called paid distributed
+  vintage vintages invested deployed valuation valuations valued marked worth multiple multiples moic performing performance performers returns
+  ownership stake stakes equity strongest weakest warmest coldest closest strength shortest longest best worst top highest lowest newest latest
+  recent recently oldest earliest biggest largest greatest smallest most least fewest bottom leading fastest slowest total sum combined
+  altogether aggregate overall average avg mean typical change changed growth grew grown growing increase increased decrease decreased decline
+  declined trend trending history count number many much stage stages ic committee diligence dd screening screened passed rejected declined
+  exited exits exit sold realized written off write offs active live seed series pre growth usd eur gbp dollars euros pounds sector sectors
+  fintech health climate ai robotics logistics security edtech proptech saas marketplaces consumer developer tools payments infrastructure
+  sort sorted rank ranked order ordered list listed by ascending descending per each every vs versus above below over under least more less
+  than months month years year weeks week days day quarter quarters today yesterday since before after between ytd`
+  .split(/\s+/)
+  .filter(Boolean);

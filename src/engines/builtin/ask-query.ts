@@ -1,0 +1,325 @@
+// Reading a question about a set of records into a typed query: which kind of record (by its
+// noun, else by the figure asked, else by the name said), the filters (pipeline stage, status,
+// round, sector, fund, vintage, currency, dates, thresholds), the order and how many, and the
+// aggregate. Names the question says are resolved against the firm's own records first, so a
+// name is never read as a filter ("Juniper Ledger" is a company, not the fintech sector).
+import type { Aggregate, Memory, Query, RecordKind, Threshold } from "../ask-engine.ts";
+import { canon } from "../../lib/name-match.ts";
+import { sectorsIn } from "../../lib/sectors.ts";
+import { datesIn } from "./ask-dates.ts";
+import type { Directory } from "./ask-directory.ts";
+import {
+  AGGREGATE_CUES,
+  ASCENDING,
+  COMPANY_DEAL,
+  CURRENCY_CUES,
+  DEAL_STAGE_CUES,
+  FIELD_CUES,
+  FUND_DEAL,
+  HOLDING_STATUS_CUES,
+  KIND_CUES,
+  LEXICON_WORDS,
+  NUMBER_WORDS,
+  ORDER_BY,
+  ORDER_CUES,
+  ROUND_CUES,
+  TOP_N,
+  type FieldCue,
+} from "./ask-lexicon.ts";
+import { STOP, type Normalised } from "./ask-text.ts";
+
+/** Why a question reads as one about a set of records (none: it is about one record, or nothing). */
+export type Signal = "noun" | "aggregate" | "order" | "top" | "filter" | "threshold" | "dates" | "follow-up";
+
+export type SetRead = {
+  query: Query;
+  signals: Signal[];
+  /** A single record of the query's kind the question names (a company, a deal, a fund). */
+  named: string | null;
+  /** Figures asked for, whatever their kind. */
+  fields: FieldCue[];
+};
+
+/** Kinds by a noun that names only them; generic nouns ("companies", "people", "funds") count less. */
+const WEAK_NOUNS: Partial<Record<RecordKind, RegExp>> = {
+  holdings: /\bcompan(?:y|ies)\b|\bstartups\b|\bbusinesses\b/,
+  persons: /\bpeople\b/,
+  positions: /\bfunds\b/,
+};
+
+const LEXICON = new Set(LEXICON_WORDS);
+const SINGULAR_NOUN = /^(?:deal|holding|document|file|pdf|capital call|distribution|cash ?flow|drawdown|fund position|lp fund|lp commitment|contribution|pitched)$/;
+const HOLDING_STAGE: Record<string, string> = { "pre-seed": "pre_seed", seed: "seed", "series a": "series_a", "series b": "series_b", "series c": "series_c", growth: "growth" };
+const SINGULAR = /\bwhich (?:one|company|deal|fund|portfolio company|startup|holding|investment|position|call|distribution|contact|person|manager)\b|\bwhat (?:company|deal|fund)\b|\b(?:which|what|who) (?:\w+ ){0,3}(?:has|is|was|had)\b(?! (?:the )?(?:\d|top))/;
+
+const COMPARE = String.raw`(above|over|more than|greater than|higher than|exceeding|at least|no less than|below|under|less than|lower than|fewer than|at most|no more than|>=|<=|>|<)`;
+const AMOUNT = String.raw`(\d[\d,]*(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)`;
+const SUFFIX = String.raw`(k|m|mm|mn|million|bn|billion|thousand|%|percent|x|months?|years?|employees|people|points)?`;
+const THRESHOLD = new RegExp(String.raw`${COMPARE} (?:usd |eur |\$|€|£)?${AMOUNT} ?${SUFFIX}\b`, "g");
+const OR_MORE = new RegExp(String.raw`${AMOUNT} ?${SUFFIX} or (more|higher|above|greater|less|lower|fewer|below)\b`, "g");
+
+const OP_OF: Record<string, Threshold["op"]> = {
+  above: "gt", over: "gt", "more than": "gt", "greater than": "gt", "higher than": "gt", exceeding: "gt", ">": "gt",
+  "at least": "gte", "no less than": "gte", ">=": "gte",
+  below: "lt", under: "lt", "less than": "lt", "lower than": "lt", "fewer than": "lt", "<": "lt",
+  "at most": "lte", "no more than": "lte", "<=": "lte",
+};
+
+function amountOf(raw: string, suffix: string | undefined, field: string): number | null {
+  const base = /^\d/.test(raw) ? Number(raw.replace(/,/g, "")) : (NUMBER_WORDS[raw] ?? (raw === "a" || raw === "an" ? 1 : NaN));
+  if (!Number.isFinite(base)) return null;
+  const s = suffix ?? "";
+  let v = base;
+  if (s === "k" || s === "thousand") v *= 1e3;
+  else if (s === "m" || s === "mm" || s === "mn" || s === "million") v *= 1e6;
+  else if (s === "bn" || s === "billion") v *= 1e9;
+  else if (/^years?$/.test(s)) v *= 12;
+  // A percentage of a ratio field (IRR) is the ratio; of a percent field (margin) it stays as written.
+  if ((s === "%" || s === "percent") && field === "irr") v /= 100;
+  return v;
+}
+
+/** A folded text with every occurrence of `phrase` blanked (so a name's words are not read as filters). */
+const without = (text: string, phrase: string) => (phrase ? ` ${text} `.split(` ${phrase} `).join("  ").trim() : text);
+
+export type ReadContext = { n: Normalised; d: Directory; today: Date; memory: Memory };
+
+/** The query a question about a set of records asks; null when it names no kind, figure or filter at all. */
+export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
+  const signals: Signal[] = [];
+  let text = canon(n.folded);
+  const dates = datesIn(n.folded, today);
+  if (dates) text = without(text, canon(dates.matched));
+
+  // Names first: what the records call things is not a filter word.
+  const h = d.holdings();
+  const deal = d.deal();
+  const lp = d.funds();
+  const own = d.ownFunds();
+  const namedHolding = h.kind === "one" ? h.name : null;
+  const namedDeal = deal?.name ?? null;
+  for (const name of [namedHolding, namedDeal, lp.match.kind === "one" ? lp.match.name : null, own.match.kind === "one" ? own.match.name : null, lp.phrase]) {
+    if (name) text = without(text, canon(name));
+  }
+  const fundPhrase = lp.phrase ?? own.phrase;
+
+  // The figures asked for, in the order said.
+  const fields = FIELD_CUES.map((c) => ({ c, at: c.re.exec(text)?.index ?? -1 }))
+    .filter((x) => x.at >= 0)
+    .sort((a, b) => a.at - b.at)
+    .map((x) => x.c);
+
+  // The kind: its noun (a specific one over a generic one), else the figure's, else the name's.
+  const nouns = KIND_CUES.filter(([, re]) => re.test(text)).map(([k]) => k);
+  // "the deal", "this document": one record's noun; a set is named in the plural or collectively.
+  const plural = KIND_CUES.some(([, re]) => [...text.matchAll(new RegExp(re.source, "g"))].some((m) => !SINGULAR_NOUN.test(m[0])));
+  const weak = (Object.entries(WEAK_NOUNS) as [RecordKind, RegExp][]).filter(([, re]) => re.test(text)).map(([k]) => k);
+  const fieldKinds = fields.flatMap((f) => f.kinds);
+  let kind: RecordKind | null =
+    nouns.find((k) => fieldKinds.length === 0 || fieldKinds.includes(k)) ??
+    nouns[0] ??
+    fieldKinds[0] ??
+    weak[0] ??
+    (namedDeal ? "deals" : namedHolding ? "holdings" : null);
+  if (plural || weak.some((k) => /s$/.test(WEAK_NOUNS[k]!.exec(text)![0]))) signals.push("noun");
+  // "fund" as a noun on its own: the firm's own funds hold companies; "portfolio companies in Fund II".
+  if (kind === "positions" && weak.includes("holdings") && !nouns.includes("positions") && !fieldKinds.includes("positions")) kind = "holdings";
+
+  // The aggregate.
+  let aggregate: Aggregate | undefined = AGGREGATE_CUES.find(([, re]) => re.test(text))?.[0];
+  if (aggregate === "change" && /\bgrowth (?:stage|round|equity|fund)/.test(text)) aggregate = undefined;
+  const fastest = /\bfastest[ -]growing\b|\bgrowing (?:the )?fastest\b|\bgrew (?:the )?most\b/.test(text);
+  if (fastest) aggregate = "change";
+  if (aggregate) signals.push("aggregate");
+
+  const follow = kind === null && memory.last !== null && (memory.last.fn === "query" || memory.last.fn === "list_deals" || memory.last.fn === "fund_positions");
+  if (follow) {
+    const last = memory.last!;
+    kind = last.fn === "query" ? ((last.args as Query).kind ?? null) : last.fn === "list_deals" ? "deals" : "positions";
+    signals.push("follow-up");
+  }
+  if (!kind) return null;
+
+  const q: Query = follow && memory.last!.fn === "query" ? structuredClone(memory.last!.args as Query) : { kind };
+  if (follow) delete q.limit;
+
+  // A metric's change over time is the metrics kind, for one company or all.
+  const metricField = fields.find((f) => f.metric);
+  if (aggregate === "change" && (kind === "holdings" || kind === "metrics" || (metricField && kind !== "positions"))) {
+    q.kind = "metrics";
+    q.metric = metricField?.field ?? "arr";
+    if (namedHolding) q.name = namedHolding;
+  }
+
+  // Filters, by kind.
+  const stageCues = DEAL_STAGE_CUES.filter(([, re]) => re.test(text)).map(([s]) => s);
+  const round = ROUND_CUES.find(([, re]) => re.test(text))?.[0];
+  const currency = CURRENCY_CUES.find(([, re]) => re.test(text))?.[0];
+  const sector = sectorOf(text, d, writtenNames(n));
+  const filter = () => signals.includes("filter") || signals.push("filter");
+  if (q.kind === "deals") {
+    const stages = stageCues.filter((s) => s !== "invested" || !/\bhow much\b/.test(text));
+    if (stages.length) (q.stage = stages), filter();
+    if (round) (q.round = round), filter();
+    if (FUND_DEAL.test(text)) (q.type = "fund"), filter();
+    else if (COMPANY_DEAL.test(text)) (q.type = "company"), filter();
+    if (/\bfailed analys[ie]s\b|\banalys[ie]s (?:that )?failed\b/.test(text)) (q.status = ["failed"]), filter();
+  }
+  if (q.kind === "holdings") {
+    const statuses = HOLDING_STATUS_CUES.filter(([, re]) => re.test(text)).map(([s]) => s);
+    if (statuses.length) (q.status = statuses), filter();
+    if (round && HOLDING_STAGE[round]) (q.stage = [HOLDING_STAGE[round]]), filter();
+    const fund = own.match.kind === "one" ? own.match.name : fundPhrase && own.match.kind === "none" ? fundPhrase : null;
+    if (fund) (q.fund = fund), filter();
+  }
+  if (q.kind === "positions" || q.kind === "cashflows") {
+    // A phrase inside one fund's name goes as said ("Fund II"), so the answer says what it was read as.
+    const fund = lp.match.kind === "one" ? (lp.match.partial && lp.phrase ? lp.phrase : lp.match.name) : (lp.phrase ?? (own.match.kind === "one" ? own.match.name : null));
+    if (fund) (q.fund = fund), filter();
+  }
+  if (q.kind === "positions") {
+    const v = /\bvintages? (?:of |from |in )?(\d{4})(?: (?:or|and) (later|newer|after|earlier|older|before))?\b|\b(\d{4}) vintages?\b/.exec(n.folded);
+    const after = /\bvintages? (?:after|since|from) (\d{4})\b|\bvintages? (\d{4}) or later\b/.exec(n.folded);
+    const before = /\bvintages? (?:before|prior to) (\d{4})\b|\bvintages? (\d{4}) or (?:earlier|older)\b/.exec(n.folded);
+    if (after) (q.vintage = { from: Number(after[1] ?? after[2]) + (/after/.test(after[0]) ? 1 : 0) }), filter();
+    else if (before) (q.vintage = { to: Number(before[1] ?? before[2]) - (/before|prior/.test(before[0]) ? 1 : 0) }), filter();
+    else if (v) {
+      const year = Number(v[1] ?? v[3]);
+      q.vintage = v[2] ? (/later|newer|after/.test(v[2]) ? { from: year } : { to: year }) : { from: year, to: year };
+      filter();
+    }
+  }
+  if (q.kind === "cashflows") {
+    const calls = /\bcalls?\b|\bcalled\b|\bdrawdowns?\b|\bcontributions?\b|\bpaid in\b/.test(text);
+    const dists = /\bdistribut(?:ions?|ed)\b|\bpaid out\b|\breturned\b/.test(text);
+    if (calls !== dists) q.type = calls ? "call" : "distribution";
+  }
+  if ((q.kind === "deals" || q.kind === "holdings") && sector) (q.sector = sector), filter();
+  if (currency && ["deals", "holdings", "positions", "cashflows"].includes(q.kind) && /\b(?:in|denominated|held in)\b|\beur\b|\busd\b|\bgbp\b/.test(text)) (q.currency = currency), filter();
+  if (dates && q.kind !== "positions" && q.kind !== "persons") {
+    q.dates = dates.range;
+    signals.push("dates");
+  }
+
+  // Names within a set question: the company a metric history or its documents are of, a topic.
+  if (q.kind === "persons") {
+    const target = n.domains[0] ?? namedHolding ?? namedDeal ?? d.companyPhrase();
+    if (target) q.name = target;
+  }
+  if (q.kind === "documents") {
+    const about = /\b(?:mention(?:s|ing|ed)?|about|on|containing|that say|saying|with the words?|regarding|discuss(?:es|ing)?)\b (.+)$/.exec(n.raw.toLowerCase().replace(/[?!.]+$/, ""));
+    if (namedDeal && (!about || canon(about[1]) === canon(namedDeal))) q.name = namedDeal;
+    else if (about) q.text = about[1].replace(/^(?:the|our|a|an) /, "").trim();
+  }
+  if (q.kind === "research") {
+    const about = /\b(?:research(?:ed)?|researching|run|runs|report|reports|investigat\w*|looked into|look into)\b (?:(?:on|about|into|of|for|regarding) )?(?:the )?(.+?)(?: (?:find|found|say|conclude|show)\w*)?$/.exec(n.raw.toLowerCase().replace(/[?!.]+$/, ""));
+    const topic = about?.[1]?.trim();
+    if (topic && !/^(?:runs?|status|reports?|done|have we done|do we have)$/.test(topic)) q.text = topic;
+  }
+
+  // Thresholds: "runway under 12 months", "ARR above $2M", "score of 70 or more".
+  const where: Threshold[] = [];
+  const nearestField = (at: number) => {
+    const cues = (q.kind === "metrics" ? [] : FIELD_CUES.filter((c) => c.kinds.includes(q.kind)))
+      .map((c) => {
+        const all = [...text.matchAll(new RegExp(c.re.source, "g"))];
+        return all.map((m) => ({ c, dist: Math.abs(m.index - at) }));
+      })
+      .flat()
+      .sort((a, b) => a.dist - b.dist);
+    return cues[0]?.c.field ?? null;
+  };
+  for (const m of text.matchAll(THRESHOLD)) {
+    const field = nearestField(m.index);
+    const value = field ? amountOf(m[2], m[3], field) : null;
+    if (field && value !== null) where.push({ field, op: OP_OF[m[1]], value });
+  }
+  for (const m of text.matchAll(OR_MORE)) {
+    const field = nearestField(m.index);
+    const value = field ? amountOf(m[1], m[2], field) : null;
+    if (field && value !== null) where.push({ field, op: /more|higher|above|greater/.test(m[3]) ? "gte" : "lte", value });
+  }
+  if (where.length) (q.where = where), signals.push("threshold");
+
+  // The order: "by ARR", else a superlative and the figure it goes with.
+  const kindFields = fields.filter((f) => f.kinds.includes(q.kind) && !q.where?.some((w) => w.field === f.field));
+  const byAt = ORDER_BY.exec(text);
+  const byField = byAt ? fields.find((f) => f.kinds.includes(q.kind) && (f.re.exec(text.slice(byAt.index))?.index ?? -1) >= 0) : undefined;
+  const cue = ORDER_CUES.find((c) => c.re.test(text));
+  const top = TOP_N.exec(text);
+  let order: Query["order"] | undefined;
+  if (byField && byAt && /\bby\b/.test(text.slice(byAt.index, byAt.index + 12))) order = { by: byField.field, dir: ASCENDING.test(text) ? "asc" : (cue?.dir ?? "desc") };
+  else if (cue && q.kind !== "metrics") {
+    const by = cue.field?.[q.kind] && !(cue.field[q.kind] === "runway_months" && kindFields.length && kindFields[0].field !== "runway_months") ? cue.field[q.kind] : (kindFields[0]?.field ?? cue.field?.[q.kind]);
+    if (by) order = { by, dir: cue.dir };
+  }
+  if (order) (q.order = order), signals.push("order");
+  if (top) {
+    const raw = top[1] ?? top[2];
+    q.limit = /^\d+$/.test(raw) ? Number(raw) : (NUMBER_WORDS[raw] ?? 5);
+    signals.push("top");
+    if (!q.order && q.kind !== "metrics") {
+      const last = /\b(?:last|latest|newest)\b/.test(top[0]);
+      const by = last ? ORDER_CUES[6].field?.[q.kind] : (kindFields[0]?.field ?? ORDER_CUES[4].field?.[q.kind]);
+      if (by) q.order = { by, dir: /\bbottom|worst|lowest|smallest|oldest|least\b/.test(top[0]) ? "asc" : "desc" };
+    }
+  } else if (q.order && q.kind !== "metrics" && !aggregate) {
+    // "the shortest runway": the one; "which companies have the shortest runway": a few.
+    q.limit = SINGULAR.test(text) && !nouns.length ? 1 : 5;
+    if (/\bcompanies|deals|funds|positions|holdings|contacts|people|calls|distributions|runs|documents\b/.test(text) && !SINGULAR.test(text)) q.limit = 5;
+  }
+  if (q.kind === "metrics" && fastest && top) q.limit = Number(q.limit);
+
+  // What else to show: the figures asked for that the order, an aggregate or a threshold does not already show.
+  if (aggregate && aggregate !== "change" && aggregate !== "count") {
+    const f = kindFields[0]?.field ?? q.order?.by;
+    if (f) q.field = f;
+    q.aggregate = aggregate;
+    if (q.field && q.order?.by === q.field) delete q.order, delete q.limit;
+  } else if (aggregate === "count") q.aggregate = "count";
+  else if (aggregate === "change" && q.kind === "metrics") q.aggregate = "change";
+  const shown = kindFields.map((f) => f.field).filter((f) => f !== q.order?.by && f !== q.field);
+  if (shown.length && q.kind !== "metrics") q.show = [...new Set([...(q.show ?? []), ...shown])];
+  // "What's the burn of our portfolio companies?": the figure asked, highest first.
+  if (!q.order && !q.aggregate && q.show?.length === 1 && q.kind === "holdings" && !namedHolding) {
+    q.order = { by: q.show[0], dir: "desc" };
+    delete q.show;
+  }
+  if (!q.order && q.where?.length === 1 && !q.aggregate) q.order = { by: q.where[0].field, dir: q.where[0].op.startsWith("l") ? "asc" : "desc" };
+  if (namedHolding && q.kind === "holdings" && !signals.includes("filter") && !signals.includes("noun")) q.name = namedHolding;
+  return { query: q, signals, named: q.kind === "deals" ? namedDeal : q.kind === "holdings" || q.kind === "metrics" ? namedHolding : null, fields };
+}
+
+/**
+ * Words of names the question writes that the records do not hold ("Acme Robotics" asked of a
+ * firm without it): runs of capitalised words with a word the reader does not know. Their words
+ * name a company, not a sector.
+ */
+function writtenNames(n: Normalised): Set<string> {
+  const out = new Set<string>();
+  const known = (f: string) => LEXICON.has(f) || STOP.has(f);
+  let run: string[] = [];
+  const flush = () => {
+    if (run.length >= 2 && run.some((w) => !known(w))) run.forEach((w) => out.add(w));
+    run = [];
+  };
+  n.tokens.forEach((t, i) => {
+    if (/^\p{Lu}/u.test(t.raw) && (i > 0 || /^\p{Lu}/u.test(n.tokens[1]?.raw ?? ""))) run.push(...canon(t.f).split(" "));
+    else flush();
+    if (t.end) flush();
+  });
+  flush();
+  return out;
+}
+
+/** The sector a question names: as the records write it ("Payments infrastructure"), else a canonical one ("fintech"). */
+function sectorOf(text: string, d: Directory, nameWords: Set<string>): string | null {
+  text = text.split(" ").filter((w) => !nameWords.has(w)).join(" ");
+  const stored = d.names.sectors();
+  const spaced = ` ${text} `;
+  const said = stored.filter((s) => spaced.includes(` ${canon(s)} `)).sort((a, b) => b.length - a.length)[0];
+  if (said) return said;
+  // Words that name a sector only in company names or questions' grammar are not enough on their own.
+  const canonical = sectorsIn(text.replace(/\b(?:platform|infrastructure|cloud|apis?|data science|care|credit|mobility|commerce|retail|media|social|ev|identity|privacy|workflow|productivity|hardware|industrial|property|delivery|shipping|construction|learning platform|schools?)\b/g, " "));
+  return canonical[0] ?? null;
+}

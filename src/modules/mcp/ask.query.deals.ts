@@ -1,0 +1,97 @@
+// The pipeline as records: every deal with its stage, kind, score, when it came in, and what its
+// analysis read of its company and round (sector, location, the round raised), through the deals
+// service. Newest first unless asked otherwise.
+import { nameForPhrase } from "../../lib/name-match.ts";
+import { fold, listing, money } from "../../lib/prose.ts";
+import { stageIn, stageName } from "../../lib/sectors.ts";
+import { DEAL_STAGES } from "../deals/deals.model.ts";
+import type { AskContext } from "./ask.context.ts";
+import { pipelineDeals } from "./ask.names.ts";
+import { datesWords, FIELDS, inRange, sectorMatcher, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
+
+type Deal = ReturnType<typeof pipelineDeals>[number];
+
+const STAGE_WORDS: Record<string, string> = { ic: "IC", new: "new", screening: "screening", diligence: "diligence", invested: "invested", passed: "passed" };
+
+function record(d: Deal): Rec {
+  const name = d.company_name ?? d.domain ?? d.deal_id;
+  const round = d.round_amount !== null ? `${d.round_stage ?? "round"} raising ${money(d.round_amount, d.round_currency)}` : d.round_stage;
+  const about = [d.kind === "fund" ? "fund" : d.sector, round].filter(Boolean).join("; ") || null;
+  return {
+    name,
+    about,
+    values: {
+      score: { value: d.score },
+      created: { value: null, date: d.created_at },
+      round_amount: { value: d.round_amount, currency: d.round_currency },
+    },
+    facts: [`stage ${STAGE_WORDS[d.stage] ?? d.stage}`, d.score === null ? "no score" : `score ${d.score}/100`, `came in ${d.created_at.slice(0, 10)}`],
+    entities: { deal: { id: d.deal_id, name }, company: { name, domain: d.domain } },
+    data: d,
+  };
+}
+
+export const DEALS: KindReader = {
+  noun: ["deal", "deals"],
+  field: (name) => FIELDS.deals[name] ?? null,
+  show: [],
+  order: { by: "created", dir: "desc" },
+  load(ctx: AskContext, q): Loaded | { answer: string } {
+    let list = pipelineDeals(ctx);
+    if (list.length === 0) return { answer: "Your firm's pipeline has no deals yet." };
+    const scope: string[] = [];
+    const params = new URLSearchParams();
+    if (q.type) {
+      const kind = /fund|lp|manager|gp/.test(fold(q.type)) ? "fund" : "company";
+      list = list.filter((d) => d.kind === kind);
+      scope.push(kind === "fund" ? " of funds raising (LP decks)" : " of companies");
+      params.set("kind", kind);
+    }
+    if (q.stage?.length) {
+      const wanted = q.stage.map((s) => fold(s).replace(/ /g, "_")).map((s) => (s === "investment_committee" ? "ic" : s));
+      const unknown = wanted.filter((s) => !(DEAL_STAGES as readonly string[]).includes(s));
+      if (unknown.length) return { answer: `${listing(unknown)} is not a pipeline stage. Your pipeline's stages: ${listing([...DEAL_STAGES])}.` };
+      list = list.filter((d) => wanted.includes(d.stage));
+      scope.push(` at ${listing(wanted.map((s) => STAGE_WORDS[s] ?? s))}`);
+      if (wanted.length === 1) params.set("stage", wanted[0]);
+    }
+    if (q.status?.length) {
+      const wanted = q.status.map((s) => fold(s));
+      list = list.filter((d) => d.analysis_status !== null && wanted.includes(d.analysis_status));
+      scope.push(` whose analysis is ${listing(wanted)}`);
+    }
+    if (q.sector) {
+      const matches = sectorMatcher(list.map((d) => d.sector), q.sector);
+      list = list.filter((d) => matches(d.sector));
+      scope.push(` in ${q.sector}`);
+    }
+    if (q.round) {
+      const wanted = stageIn(q.round.replaceAll("_", " ")) ?? fold(q.round);
+      list = list.filter((d) => d.round_stage !== null && (stageIn(d.round_stage) ?? fold(d.round_stage)) === wanted);
+      scope.push(` raising a ${stageName(wanted)} round`);
+    }
+    if (q.currency) {
+      const c = q.currency.toUpperCase();
+      list = list.filter((d) => d.round_currency === c);
+      scope.push(` raising in ${c}`);
+    }
+    if (q.name) {
+      const m = nameForPhrase([...new Set(list.flatMap((d) => (d.company_name ? [d.company_name] : [])))], q.name);
+      if (m.kind === "several") return { answer: `Several deals match ${q.name}: ${listing(m.names)}. Which one?` };
+      if (m.kind === "none") return { answer: `There is no deal called ${q.name} in your firm's pipeline${scope.join("")}.` };
+      list = list.filter((d) => d.company_name === m.name);
+    }
+    if (q.dates) {
+      const range = q.dates;
+      list = list.filter((d) => inRange(d.created_at, range));
+      scope.push(` that came in ${datesWords(range)}`);
+    }
+    const query = params.toString();
+    return {
+      rows: list.map(record),
+      scope: scope.join(""),
+      source: `your pipeline (/api/v1/deals${query ? `?${query}` : ""}); sector and round as each deal's analysis read them from its material.`,
+      links: [`/api/v1/deals${query ? `?${query}` : ""}`],
+    };
+  },
+};

@@ -1,0 +1,176 @@
+// The fields of each record kind the `query` operation reads: what each is called, its unit, and
+// how a value is written for people (money with its currency, months, multiples, percentages,
+// dates). A value the records do not hold is null and stays null: it is left out of rankings,
+// sums and averages, and the answer says how many records lacked it.
+import type { Answer, DateRange, Entities, Query, RecordKind } from "../../engines/ask-engine.ts";
+import { fold, money, num, times } from "../../lib/prose.ts";
+import { sectorsIn } from "../../lib/sectors.ts";
+import type { AskContext } from "./ask.context.ts";
+
+export type Unit = "money" | "months" | "people" | "percent" | "ratio" | "multiple" | "score" | "date" | "number" | "metric";
+
+/** A value of a record: a number (money carries its currency) or a date; null when not in the records. */
+export type Value = { value: number | null; currency?: string | null; unit?: string | null; date?: string | null };
+
+export type FieldSpec = { label: string; unit: Unit };
+
+/** The imported metrics people ask about by name (any other imported metric is read under its own name). */
+export const METRIC_LABELS: Record<string, string> = {
+  arr: "ARR",
+  mrr: "MRR",
+  revenue: "revenue",
+  monthly_burn: "monthly burn",
+  runway_months: "runway",
+  headcount: "headcount",
+  gross_margin: "gross margin",
+  cash: "cash",
+  customers: "customers",
+  churn: "churn",
+  nrr: "net revenue retention",
+};
+
+export const metricLabel = (metric: string) => METRIC_LABELS[metric] ?? metric.replaceAll("_", " ");
+
+export const FIELDS: Record<RecordKind, Record<string, FieldSpec>> = {
+  deals: {
+    score: { label: "score", unit: "score" },
+    created: { label: "came in", unit: "date" },
+    round_amount: { label: "raising", unit: "money" },
+  },
+  holdings: {
+    invested: { label: "invested", unit: "money" },
+    valuation: { label: "valued at", unit: "money" },
+    multiple: { label: "multiple", unit: "multiple" },
+    ownership: { label: "ownership", unit: "percent" },
+    investment_date: { label: "invested on", unit: "date" },
+    // Every imported metric is a field too (metricField below): its latest actual.
+  },
+  metrics: {
+    value: { label: "value", unit: "metric" },
+    change: { label: "change", unit: "metric" },
+    change_pct: { label: "change", unit: "ratio" },
+    date: { label: "statement of", unit: "date" },
+  },
+  positions: {
+    commitment: { label: "committed", unit: "money" },
+    called: { label: "called", unit: "money" },
+    distributed: { label: "distributed", unit: "money" },
+    nav: { label: "NAV", unit: "money" },
+    unfunded: { label: "unfunded", unit: "money" },
+    tvpi: { label: "TVPI", unit: "multiple" },
+    dpi: { label: "DPI", unit: "multiple" },
+    rvpi: { label: "RVPI", unit: "multiple" },
+    irr: { label: "IRR", unit: "ratio" },
+    vintage: { label: "vintage", unit: "number" },
+  },
+  cashflows: {
+    amount: { label: "amount", unit: "money" },
+    date: { label: "date", unit: "date" },
+  },
+  persons: {
+    strength: { label: "strength", unit: "score" },
+    warmth: { label: "warmth", unit: "number" },
+    days_since_last_touch: { label: "days since the last touch", unit: "number" },
+  },
+  research: { created: { label: "started", unit: "date" } },
+  documents: { pages: { label: "pages", unit: "number" }, uploaded: { label: "received", unit: "date" } },
+};
+
+/** A holding's metric as a field: its latest actual, written in the metric's own unit. */
+export const metricField = (metric: string): FieldSpec => ({ label: metricLabel(metric), unit: "metric" });
+
+/** A value written for people, in the field's unit; null when the records do not hold it. */
+export function written(spec: FieldSpec, v: Value | undefined): string | null {
+  if (!v) return null;
+  if (spec.unit === "date") return v.date ? v.date.slice(0, 10) : null;
+  if (v.value === null) return null;
+  switch (spec.unit) {
+    case "money":
+      return money(v.value, v.currency ?? null);
+    case "months":
+      return `${num(v.value)} months`;
+    case "people":
+      return `${num(v.value)} people`;
+    case "percent":
+      return `${num(v.value)}%`;
+    case "ratio":
+      return `${num(Math.round(v.value * 10000) / 100)}%`;
+    case "multiple":
+      return times(v.value);
+    case "score":
+      return `${num(v.value)}/100`;
+    case "metric":
+      return metricValue(v);
+    default:
+      return num(v.value);
+  }
+}
+
+/** An imported metric's value in its own unit: money in its currency, months, people, percent. */
+export function metricValue(v: Value): string | null {
+  if (v.value === null) return null;
+  if (v.currency) return money(v.value, v.currency);
+  const unit = v.unit?.toLowerCase();
+  if (unit === "percent" || unit === "%") return `${num(v.value)}%`;
+  return `${num(v.value)}${unit ? ` ${unit}` : ""}`;
+}
+
+/**
+ * Which sectors as the records write them ("Payments infrastructure") are the one asked for: those
+ * that say it in the same words ("payments infrastructure", "payments") when any does, else those of
+ * the same canonical sector ("fintech" takes in Payments infrastructure).
+ */
+export function sectorMatcher(stored: (string | null)[], asked: string): (sector: string | null) => boolean {
+  const a = fold(asked);
+  const words = (s: string | null) => !!s && (fold(s) === a || ` ${fold(s)} `.includes(` ${a} `));
+  if (stored.some(words)) return words;
+  const canonical = sectorsIn(asked);
+  return (s) => !!s && canonical.length > 0 && sectorsIn(s).some((x) => canonical.includes(x));
+}
+
+/** Whether a date or timestamp falls within the range's calendar days (inclusive). */
+export function inRange(when: string | null, range: DateRange): boolean {
+  if (!when) return false;
+  const day = when.slice(0, 10);
+  return (!range.from || day >= range.from) && (!range.to || day <= range.to);
+}
+
+/** A range as the question said it, with its days: "this month (2026-10-01 to 2026-10-15)". */
+export const datesWords = (r: DateRange) => `${r.label} (${r.from ?? "the start"} to ${r.to ?? "today"})`;
+
+/** One record as a kind's reader hands it over. */
+export type Rec = {
+  name: string;
+  /** What the record is, said after its name: "(Fintech; Northwind Fund II)". */
+  about: string | null;
+  values: Record<string, Value>;
+  /** Words said after the figures: its stage, status. */
+  facts?: string[];
+  entities?: Entities;
+  /** The record as the REST API has it (structured content). */
+  data: Record<string, unknown>;
+};
+
+export type Loaded = {
+  rows: Rec[];
+  /** How the filters read in words: " in Northwind Fund II", " at stage ic". */
+  scope: string;
+  source: string;
+  links: string[];
+  notes?: string[];
+};
+
+/** Each kind's reader: its records (filtered by what only it knows), its fields, its defaults. */
+export type KindReader = {
+  noun: [one: string, many: string];
+  field(name: string, ctx: AskContext): FieldSpec | null;
+  /** Every field this kind holds, when more than FIELDS lists (a holding's imported metrics). */
+  fieldNames?(ctx: AskContext): string[];
+  /** Fields every line shows when the question names none. */
+  show: string[];
+  order: { by: string; dir: "asc" | "desc" } | null;
+  /** The records, or a finished answer (a name that matches nothing, several, ...). */
+  load(ctx: AskContext, q: Query): Loaded | { answer: string; data?: Record<string, unknown> };
+  /** An aggregate only this kind can make (a metric's change over a period). */
+  aggregate?(ctx: AskContext, q: Query, loaded: Loaded): Answer | null;
+};

@@ -1,0 +1,151 @@
+// The LP book as records: positions (one per fund the firm committed to: committed, called,
+// distributed, NAV with its mark date, unfunded, TVPI, DPI, RVPI, IRR, vintage) and cashflows
+// (each call and distribution, dated, in its fund's currency). Read through the funds service; a
+// total of multiples is the pooled figure per currency the service computes, never a sum of them.
+import type { Answer, Query } from "../../engines/ask-engine.ts";
+import { nameForPhrase } from "../../lib/name-match.ts";
+import { count, fold, listing } from "../../lib/prose.ts";
+import { fundsService } from "../funds/funds.service.ts";
+import type { AskContext } from "./ask.context.ts";
+import { allHoldings } from "./ask.names.ts";
+import { datesWords, FIELDS, inRange, written, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
+
+const positionsOf = (ctx: AskContext) => fundsService(ctx.deps).positions(ctx.principal.orgId);
+type Position = ReturnType<typeof positionsOf>["positions"][number];
+
+/** An LP fund named by a phrase, or the answer saying why not (one of the firm's own funds is said to be one). */
+function lpFund(ctx: AskContext, phrase: string): { name: string } | { answer: string } {
+  const names = fundsService(ctx.deps).fundNames(ctx.principal.orgId);
+  const m = nameForPhrase(names, phrase);
+  if (m.kind === "one") return { name: m.name };
+  if (m.kind === "several") return { answer: `Several of your LP funds match ${phrase}: ${listing(m.names)}. Which one?` };
+  const own = nameForPhrase([...new Set(allHoldings(ctx).map((h) => h.fund_name))], phrase);
+  const instead =
+    own.kind === "one"
+      ? ` ${own.name} is one of your own funds: its portfolio companies, what was invested and their valuations are in your records ("portfolio companies in ${own.name}"); LP figures (calls, distributions, NAV, TVPI) are kept for the funds you are an LP in.`
+      : "";
+  return { answer: `There is no LP position in a fund called ${phrase}. Your LP funds: ${names.length ? listing(names) : "none imported"}.${instead}` };
+}
+
+function filtered<T>(ctx: AskContext, q: Query, list: T[], fundOf: (x: T) => string, currencyOf: (x: T) => string | null) {
+  const scope: string[] = [];
+  if (q.fund) {
+    const f = lpFund(ctx, q.fund);
+    if ("answer" in f) return f;
+    list = list.filter((x) => fundOf(x) === f.name);
+    scope.push(` in ${f.name}`);
+  }
+  if (q.currency) {
+    const c = q.currency.toUpperCase();
+    list = list.filter((x) => currencyOf(x) === c);
+    scope.push(` in ${c}`);
+  }
+  return { list, scope };
+}
+
+function positionRecord(p: Position): Rec {
+  const money = (v: number | null) => ({ value: v, currency: p.currency });
+  return {
+    name: p.fund_name,
+    about: `${p.vintage_year ?? "vintage unknown"}, ${p.currency ?? "currency unknown"}`,
+    values: {
+      commitment: money(p.commitment),
+      called: money(p.called),
+      distributed: money(p.distributed),
+      nav: { ...money(p.nav), date: p.nav_date },
+      unfunded: money(p.unfunded),
+      tvpi: { value: p.tvpi },
+      dpi: { value: p.dpi },
+      rvpi: { value: p.rvpi },
+      irr: { value: p.irr },
+      vintage: { value: p.vintage_year },
+    },
+    facts: p.data_quality_flags.length ? [`data quality: ${p.data_quality_flags.join(", ")}`] : [],
+    entities: { fund: { name: p.fund_name } },
+    data: p,
+  };
+}
+
+export const POSITIONS: KindReader = {
+  noun: ["LP position", "LP positions"],
+  field: (name) => FIELDS.positions[name] ?? null,
+  show: ["tvpi", "dpi", "irr", "nav"],
+  order: null,
+  load(ctx, q): Loaded | { answer: string } {
+    const all = positionsOf(ctx).positions;
+    if (all.length === 0) return { answer: "Your firm has no LP fund commitments imported." };
+    const f = filtered(ctx, q, all, (p) => p.fund_name, (p) => p.currency);
+    if ("answer" in f) return f;
+    let list = f.list;
+    if (q.vintage) {
+      const { from, to } = q.vintage;
+      list = list.filter((p) => p.vintage_year !== null && (from === undefined || p.vintage_year >= from) && (to === undefined || p.vintage_year <= to));
+      f.scope.push(from !== undefined && from === to ? ` of vintage ${from}` : ` of vintage ${from ?? "any"} to ${to ?? "now"}`);
+    }
+    return { rows: list.map(positionRecord), scope: f.scope.join(""), source: "your LP book (/api/v1/funds/positions): figures from the imported commitments, cashflows and marks.", links: ["/api/v1/funds/positions"] };
+  },
+  // A total of a multiple (TVPI, DPI, RVPI, IRR) is the pooled figure per currency, over every position.
+  aggregate(ctx, q, loaded): Answer | null {
+    const field = q.field ?? q.order?.by;
+    if (q.aggregate !== "sum" || !field || !["tvpi", "dpi", "rvpi", "irr"].includes(field)) return null;
+    const all = positionsOf(ctx);
+    if (loaded.rows.length !== all.positions.length) return null;
+    const spec = FIELDS.positions[field];
+    const groups = all.totals_by_currency.map((g) => ({ currency: g.currency, value: g[field as "tvpi"], positions: g.position_count }));
+    const parts = groups.map((g) => `${written(spec, { value: g.value }) ?? "not available"} in ${g.currency ?? "an unknown currency"} (${count(g.positions, "position")})`);
+    return {
+      function: "query",
+      arguments: {},
+      text: `${spec.label} of all your LP positions together, pooled per currency: ${listing(parts)}${groups.length > 1 ? " (not pooled across currencies)" : ""}.\nSource: your LP book (/api/v1/funds/positions), totals_by_currency.`,
+      data: { field, totals_by_currency: all.totals_by_currency },
+      links: ["/api/v1/funds/positions"],
+    };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+
+type Entry = ReturnType<ReturnType<typeof fundsService>["ledgerEntries"]>[number];
+
+function cashflowRecord(e: Entry): Rec {
+  return {
+    name: e.fund_name,
+    about: e.type === "call" ? "capital call" : "distribution",
+    values: { amount: { value: e.amount, currency: e.currency }, date: { value: null, date: e.cashflow_date } },
+    facts: [`on ${e.cashflow_date.slice(0, 10)}`],
+    entities: { fund: { name: e.fund_name } },
+    data: e,
+  };
+}
+
+export const CASHFLOWS: KindReader = {
+  noun: ["cashflow", "cashflows"],
+  field: (name) => FIELDS.cashflows[name] ?? null,
+  show: ["amount"],
+  order: { by: "date", dir: "desc" },
+  load(ctx, q): Loaded | { answer: string } {
+    const funds = fundsService(ctx.deps);
+    const all = funds.ledgerEntries(ctx.principal.orgId);
+    if (all.length === 0) return { answer: "Your LP book has no cashflows imported (no capital calls or distributions)." };
+    const f = filtered(ctx, q, all, (e) => e.fund_name, (e) => e.currency);
+    if ("answer" in f) return f;
+    let list = f.list;
+    let noun = "";
+    if (q.type) {
+      const type = /call|paid|contribut/.test(fold(q.type)) ? "call" : "distribution";
+      list = list.filter((e) => e.type === type);
+      noun = type === "call" ? " that are capital calls" : " that are distributions";
+    }
+    if (q.dates) {
+      const range = q.dates;
+      list = list.filter((e) => inRange(e.cashflow_date, range));
+      f.scope.push(` dated ${datesWords(range)}`);
+    }
+    return {
+      rows: list.map(cashflowRecord),
+      scope: noun + f.scope.join(""),
+      source: "your LP book's cashflows as imported (/api/v1/funds/cashflows); each in its fund's currency.",
+      links: ["/api/v1/funds/cashflows"],
+    };
+  },
+};

@@ -1,0 +1,226 @@
+// The portfolio as records: holdings (one record per company, or per position when a fund is
+// asked for) with what was invested, their valuation, multiple, ownership, and the latest actual of
+// every imported metric; and metrics (a company's dated history of one metric, or each company's
+// change over a period). Read through the portfolio service; budgets are never taken for actuals.
+import type { Query } from "../../engines/ask-engine.ts";
+import { nameForPhrase } from "../../lib/name-match.ts";
+import { fold, listing, num } from "../../lib/prose.ts";
+import { stageIn, stageName } from "../../lib/sectors.ts";
+import { portfolioService } from "../portfolio/portfolio.service.ts";
+import type { AskContext } from "./ask.context.ts";
+import { allHoldings } from "./ask.names.ts";
+import { datesWords, FIELDS, inRange, metricField, metricLabel, metricValue, sectorMatcher, type Value, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
+
+type Holding = ReturnType<typeof allHoldings>[number];
+
+const metricsHeld = (ctx: AskContext) => [...new Set(allHoldings(ctx).flatMap((h) => Object.keys(h.metrics)))].sort();
+const SOURCE = "your portfolio book (/api/v1/portfolio/companies): holdings as imported; metrics are the latest actuals imported (budgets are not actuals).";
+
+/** One of the firm's own funds named by a phrase ("Fund II" -> "Northwind Fund II"), or the answer saying why not. */
+function ownFund(ctx: AskContext, phrase: string): { name: string } | { answer: string } {
+  const funds = [...new Set(allHoldings(ctx).map((h) => h.fund_name))].sort();
+  const m = nameForPhrase(funds, phrase);
+  if (m.kind === "one") return { name: m.name };
+  if (m.kind === "several") return { answer: `Several of your own funds match ${phrase}: ${listing(m.names)}. Which one?` };
+  return { answer: `None of your own funds is called ${phrase}. Your funds holding portfolio companies: ${funds.length ? listing(funds) : "none (no portfolio is imported)"}.` };
+}
+
+/** The sum of a money field over positions of one currency; null when any is missing or currencies differ. */
+function summed(list: Holding[], pick: (h: Holding) => number | null): Value {
+  const currencies = new Set(list.map((h) => h.currency));
+  if (currencies.size !== 1 || list.some((h) => pick(h) === null)) return { value: null, currency: list[0].currency };
+  return { value: list.reduce((s, h) => s + pick(h)!, 0), currency: list[0].currency };
+}
+
+/** One record for a company (its positions together) or for one position. */
+function record(list: Holding[], byPosition: boolean): Rec {
+  const h = list[0];
+  const invested = summed(list, (x) => x.invested);
+  const valuation = summed(list, (x) => x.current_valuation);
+  const ownership = list.some((x) => x.ownership_percentage === null) ? null : list.reduce((s, x) => s + x.ownership_percentage!, 0);
+  const values: Record<string, Value> = {
+    invested,
+    valuation,
+    multiple: { value: invested.value && valuation.value !== null ? Math.round((valuation.value / invested.value) * 100) / 100 : null },
+    ownership: { value: ownership === null ? null : Math.round(ownership * 100) / 100 },
+    investment_date: { value: null, date: list.map((x) => x.investment_date).sort()[0] },
+  };
+  for (const [metric, m] of Object.entries(h.metrics)) values[metric] = { value: m.value, currency: m.currency, unit: m.unit, date: m.statement_date };
+  const funds = [...new Set(list.map((x) => x.fund_name))];
+  const statuses = [...new Set(list.map((x) => x.status.replaceAll("_", " ")))];
+  return {
+    name: h.name,
+    about: `${h.sector}; ${byPosition ? stageName(stageIn(h.stage) ?? h.stage) : listing(funds)}`,
+    values,
+    facts: [statuses.join("/")],
+    entities: { holding: { id: h.company_id, name: h.name }, company: { name: h.name, domain: null } },
+    data: { company_id: h.company_id, name: h.name, sector: h.sector, funds, positions: list.map(({ metrics: _m, ...p }) => p), metrics: h.metrics },
+  };
+}
+
+export const HOLDINGS: KindReader & { metrics(ctx: AskContext): string[] } = {
+  noun: ["portfolio company", "portfolio companies"],
+  field: (name, ctx) => FIELDS.holdings[name] ?? (metricsHeld(ctx).includes(name) ? metricField(name) : null),
+  fieldNames: (ctx) => [...Object.keys(FIELDS.holdings), ...metricsHeld(ctx)],
+  metrics: metricsHeld,
+  show: ["invested", "valuation"],
+  order: null,
+  load(ctx, q): Loaded | { answer: string } {
+    let list = allHoldings(ctx);
+    if (list.length === 0) return { answer: "Your firm has no portfolio imported: there are no portfolio companies in your records." };
+    const scope: string[] = [];
+    const links: string[] = [];
+    if (q.fund) {
+      const fund = ownFund(ctx, q.fund);
+      if ("answer" in fund) return fund;
+      list = list.filter((h) => h.fund_name === fund.name);
+      scope.push(` in ${fund.name}`);
+      links.push(`/api/v1/portfolio/companies?fund_name=${encodeURIComponent(fund.name)}`);
+    }
+    if (q.name) {
+      const m = nameForPhrase([...new Set(list.map((h) => h.name))], q.name);
+      if (m.kind === "several") return { answer: `Several portfolio companies match ${q.name}: ${listing(m.names)}. Which one?` };
+      if (m.kind === "none") return { answer: `${q.name} is not in your firm's portfolio.` };
+      list = list.filter((h) => h.name === m.name);
+      scope.push(` named ${m.name}`);
+    }
+    if (q.status?.length) {
+      const wanted = q.status.map((s) => fold(s).replace(/ /g, "_"));
+      list = list.filter((h) => wanted.includes(h.status));
+      scope.push(` ${listing(wanted.map((s) => s.replaceAll("_", " ")))}`);
+    }
+    if (q.stage?.length) {
+      const wanted = q.stage.map((s) => stageIn(s.replaceAll("_", " ")) ?? fold(s));
+      list = list.filter((h) => wanted.includes(stageIn(h.stage) ?? fold(h.stage)));
+      scope.push(` at ${listing(wanted.map(stageName))}`);
+    }
+    if (q.sector) {
+      const matches = sectorMatcher(list.map((h) => h.sector), q.sector);
+      list = list.filter((h) => matches(h.sector));
+      scope.push(` in ${q.sector}`);
+    }
+    if (q.currency) {
+      const c = q.currency.toUpperCase();
+      list = list.filter((h) => h.currency === c);
+      scope.push(` held in ${c}`);
+    }
+    if (q.dates) {
+      const range = q.dates;
+      list = list.filter((h) => inRange(h.investment_date, range));
+      scope.push(` invested in ${datesWords(range)}`);
+    }
+    // A company held by two funds is one company; a fund's positions are its own.
+    const byPosition = !!q.fund;
+    const groups = new Map<string, Holding[]>();
+    for (const h of list) {
+      const key = byPosition ? h.company_id : h.name;
+      groups.set(key, [...(groups.get(key) ?? []), h]);
+    }
+    const rows = [...groups.values()].map((g) => record(g, byPosition));
+    return { rows, scope: scope.join(""), source: SOURCE, links: links.length ? links : ["/api/v1/portfolio/companies"] };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+
+type Point = { value: number; unit: string | null; currency: string | null; statement_date: string };
+
+/** A company's actual points of a metric within the dates (all of them without dates), oldest first. */
+function actuals(ctx: AskContext, companyId: string, metric: string, q: Query): Point[] {
+  const points = portfolioService(ctx.deps).metricHistory(ctx.principal.orgId, companyId, { metric, from: q.dates?.from ?? undefined, to: q.dates?.to ?? undefined }).points;
+  return points.filter((p) => p.kind === "actual");
+}
+
+const pointValue = (p: Point): Value => ({ value: p.value, currency: p.currency, unit: p.unit, date: p.statement_date });
+
+function change(points: Point[]): { first: Point; last: Point; delta: number; pct: number | null } | null {
+  if (points.length < 2) return null;
+  const first = points[0];
+  const last = points[points.length - 1];
+  const delta = Math.round((last.value - first.value) * 100) / 100;
+  return { first, last, delta, pct: first.value !== 0 ? Math.round(((last.value - first.value) / Math.abs(first.value)) * 10000) / 10000 : null };
+}
+
+const pctWords = (pct: number | null) => (pct === null ? "" : ` (${pct >= 0 ? "+" : ""}${num(Math.round(pct * 1000) / 10)}%)`);
+
+export const METRICS: KindReader = {
+  noun: ["metric point", "metric points"],
+  field: (name) => FIELDS.metrics[name] ?? null,
+  show: ["value"],
+  order: { by: "date", dir: "asc" },
+  load(ctx, q): Loaded | { answer: string } {
+    const held = metricsHeld(ctx);
+    if (held.length === 0) return { answer: "No portfolio metrics are imported: there is no metric history in your records." };
+    const metric = q.metric?.toLowerCase().replace(/\s+/g, "_");
+    if (!metric) return { answer: `Which metric? Imported for your portfolio: ${listing(held)}.` };
+    if (!held.includes(metric)) return { answer: `${metricLabel(metric)} is not in your records: no actual ${metric} is imported for any portfolio company. Imported metrics: ${listing(held)}.` };
+    const companies = [...new Map(allHoldings(ctx).map((h) => [h.name, h])).values()];
+    const when = q.dates ? ` in ${datesWords(q.dates)}` : "";
+    if (q.name) {
+      const m = nameForPhrase(companies.map((h) => h.name), q.name);
+      if (m.kind === "several") return { answer: `Several portfolio companies match ${q.name}: ${listing(m.names)}. Which one?` };
+      if (m.kind === "none") return { answer: `${q.name} is not in your firm's portfolio, so no ${metricLabel(metric)} of it is in your records.` };
+      const h = companies.find((c) => c.name === m.name)!;
+      const points = actuals(ctx, h.company_id, metric, q);
+      const rows: Rec[] = points.map((p) => ({ name: p.statement_date.slice(0, 10), about: null, values: { value: pointValue(p), date: { value: null, date: p.statement_date } }, data: p }));
+      return {
+        rows,
+        scope: ` of ${h.name}'s ${metricLabel(metric)}${when}`,
+        source: `the actuals imported for ${h.name} (/api/v1/portfolio/companies/${h.company_id}/metrics?metric=${metric}).`,
+        links: [`/api/v1/portfolio/companies/${h.company_id}/metrics?metric=${metric}`],
+        notes: rows.length ? [] : [`No actual ${metric} of ${h.name} is in your records${when}.`],
+      };
+    }
+    // Every company: the latest actual within the dates and the change over them.
+    const rows: Rec[] = companies.flatMap((h) => {
+      const points = actuals(ctx, h.company_id, metric, q);
+      if (points.length === 0) return [];
+      const c = change(points);
+      const last = points[points.length - 1];
+      return [
+        {
+          name: h.name,
+          about: h.sector,
+          values: {
+            value: pointValue(last),
+            date: { value: null, date: last.statement_date },
+            change: c ? { value: c.delta, currency: last.currency, unit: last.unit } : { value: null },
+            change_pct: { value: c?.pct ?? null },
+          },
+          entities: { holding: { id: h.company_id, name: h.name }, company: { name: h.name, domain: null } },
+          data: { company_id: h.company_id, name: h.name, latest: last, change: c },
+        },
+      ];
+    });
+    return { rows, scope: ` (${metricLabel(metric)})${when}`, source: `the actuals imported per company (/api/v1/portfolio/companies/{id}/metrics?metric=${metric}).`, links: ["/api/v1/portfolio/companies"] };
+  },
+  aggregate(ctx, q, loaded) {
+    if (q.aggregate !== "change") return null;
+    const metric = q.metric!.toLowerCase().replace(/\s+/g, "_");
+    const label = metricLabel(metric);
+    const when = q.dates ? datesWords(q.dates) : "all the history in your records";
+    const base = { function: "query", arguments: {}, links: loaded.links };
+    if (q.name) {
+      const points = loaded.rows.map((r) => r.data as Point);
+      const c = change(points);
+      const company = loaded.scope.replace(/^ of (.*)'s .*$/, "$1");
+      if (!c) {
+        const only = points.length === 1 ? ` Only one actual is in your records for that period: ${metricValue(pointValue(points[0]))} on ${points[0].statement_date.slice(0, 10)}.` : "";
+        return { ...base, text: `There are not two actuals of ${company}'s ${label} in ${when} to compare, so its change is not in your records.${only}\nSource: ${loaded.source}`, data: { points } };
+      }
+      const text = `${company}'s ${label} went from ${metricValue(pointValue(c.first))} (${c.first.statement_date.slice(0, 10)}) to ${metricValue(pointValue(c.last))} (${c.last.statement_date.slice(0, 10)}): a change of ${c.delta >= 0 ? "+" : ""}${metricValue({ value: c.delta, currency: c.last.currency, unit: c.last.unit })}${pctWords(c.pct)} over ${when}.\nSource: ${loaded.source}`;
+      return { ...base, text, data: { metric, first: c.first, last: c.last, change: c.delta, change_pct: c.pct, points: points.length }, entities: undefined };
+    }
+    const ranked = loaded.rows.filter((r) => r.values.change_pct.value !== null).sort((a, b) => b.values.change_pct.value! - a.values.change_pct.value!);
+    const lacking = loaded.rows.filter((r) => r.values.change_pct.value === null).map((r) => r.name);
+    const shown = ranked.slice(0, q.limit ?? 25);
+    const lines = shown.map((r, i) => {
+      const d = r.data as { change: NonNullable<ReturnType<typeof change>> };
+      return `${i + 1}. ${r.name}: ${metricValue(pointValue(d.change.first))} (${d.change.first.statement_date.slice(0, 10)}) to ${metricValue(pointValue(d.change.last))} (${d.change.last.statement_date.slice(0, 10)})${pctWords(d.change.pct)}`;
+    });
+    const text = ranked.length
+      ? `Change of ${label} over ${when}, by portfolio company (largest growth first):\n${lines.join("\n")}${lacking.length ? `\n(${lacking.length} without two actuals in that period: ${listing(lacking)}.)` : ""}\nSource: ${loaded.source}`
+      : `No portfolio company has two actuals of ${label} in ${when} to compare.\nSource: ${loaded.source}`;
+    return { ...base, text, data: { metric, companies: shown.map((r) => r.data), lacking }, entities: shown[0]?.entities };
+  },
+};

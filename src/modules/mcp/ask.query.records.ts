@@ -1,0 +1,146 @@
+// People, research runs and documents as records. People: the warm paths of the pooled network
+// (the key user and teammates who share), at a company or overall, strongest first. Research: the
+// org's runs by topic, with their status and summary. Documents: the passages of the firm's own
+// documents and deal analyses that answer some words (the research runs' full-text search), or the
+// documents held on the deals.
+import { fold, listing } from "../../lib/prose.ts";
+import { nameForPhrase } from "../../lib/name-match.ts";
+import { dealsService } from "../deals/deals.service.ts";
+import { networkService } from "../network/network.service.ts";
+import { researchService } from "../research/research.service.ts";
+import { datesWords, FIELDS, inRange, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
+import { companyDomain } from "./ask.tools.network.ts";
+
+const PATHS_READ = 100;
+
+export const PERSONS: KindReader = {
+  noun: ["person", "people"],
+  field: (name) => FIELDS.persons[name] ?? null,
+  show: ["strength", "warmth"],
+  order: null,
+  load(ctx, q): Loaded | { answer: string } {
+    const network = networkService(ctx.deps);
+    let domain: string | undefined;
+    let person: string | undefined;
+    let scope = " in your shared network";
+    if (q.name) {
+      const found = q.name.includes("@") ? null : companyDomain(ctx, q.name);
+      if (found) (domain = found.domain), (scope = ` at ${domain}`);
+      else (person = q.name), (scope = ` named ${q.name}`);
+    }
+    const result = network.whoKnows(ctx.principal, { domain, person, limit: Math.min(PATHS_READ, q.limit ?? PATHS_READ) });
+    const rows: Rec[] = result.paths.map((p) => ({
+      name: p.name ?? p.email ?? "someone",
+      about: [p.title, p.domain].filter(Boolean).join("; ") || null,
+      values: { strength: { value: p.strength_score }, warmth: { value: p.warmth }, days_since_last_touch: { value: p.signals?.days_since_last_touch ?? null } },
+      facts: [`through ${p.path_owner}`, p.relationship ?? "no relationship data"],
+      entities: { person: { id: p.contact_id, name: p.name ?? p.email ?? "someone" } },
+      data: p,
+    }));
+    const params = new URLSearchParams({ ...(domain ? { domain } : {}), ...(person ? { person } : {}) });
+    return {
+      rows,
+      scope,
+      source: `warm paths of your shared network (/api/v1/network/who-knows${params.size ? `?${params}` : ""}): you and the teammates who share theirs.`,
+      links: [`/api/v1/network/who-knows${params.size ? `?${params}` : ""}`],
+      notes: rows.length === PATHS_READ ? [`(The ${PATHS_READ} strongest are read; there may be more.)`] : [],
+    };
+  },
+};
+
+const RUNS_READ = 200;
+// Words of a topic that say nothing about it.
+const FILLER = new Set("the a an of on in for about and or to with our my we research run runs report reports study did do we have".split(" "));
+
+export const RESEARCH: KindReader = {
+  noun: ["research run", "research runs"],
+  field: (name) => FIELDS.research[name] ?? null,
+  show: [],
+  order: { by: "created", dir: "desc" },
+  load(ctx, q): Loaded | { answer: string } {
+    const all = researchService(ctx.deps).list(ctx.principal.orgId, RUNS_READ);
+    let list = all;
+    const scope: string[] = [];
+    const topic = q.text ?? q.name;
+    if (topic) {
+      const words = fold(topic).split(" ").filter((w) => w.length > 2 && !FILLER.has(w));
+      list = list.filter((r) => words.some((w) => ` ${fold(r.query)} `.includes(` ${w}`)));
+      scope.push(` about ${topic}`);
+    }
+    if (q.status?.length) {
+      const wanted = q.status.map(fold);
+      list = list.filter((r) => wanted.includes(r.status));
+      scope.push(` that are ${listing(wanted)}`);
+    }
+    if (q.dates) {
+      const range = q.dates;
+      list = list.filter((r) => inRange(r.created_at, range));
+      scope.push(` started ${datesWords(range)}`);
+    }
+    const rows: Rec[] = list.map((r) => ({
+      name: `"${r.query}"`,
+      about: r.status,
+      values: { created: { value: null, date: r.created_at } },
+      facts: [`started ${r.created_at.slice(0, 10)}`, r.executive_summary ? `summary: ${r.executive_summary}` : r.status === "succeeded" ? "no summary" : "no findings yet", `/api/v1/research/${r.research_id}`],
+      entities: { research: { id: r.research_id, query: r.query } },
+      data: r,
+    }));
+    // None about that: what research the workspace does hold.
+    const notes = rows.length === 0 && all.length ? [`Your research runs: ${listing(all.slice(0, 5).map((r) => `"${r.query}" (${r.status})`))}${all.length > 5 ? ` and ${all.length - 5} more` : ""}.`] : [];
+    return { rows, scope: scope.join(""), source: "your workspace's research runs (/api/v1/research/{id}).", links: list.slice(0, 5).map((r) => `/api/v1/research/${r.research_id}`), notes };
+  },
+};
+
+export const DOCUMENTS: KindReader = {
+  noun: ["document", "documents"],
+  field: (name) => FIELDS.documents[name] ?? null,
+  show: [],
+  order: null,
+  load(ctx, q): Loaded | { answer: string } {
+    if (q.text) {
+      const passages = researchService(ctx.deps).searchDocuments(ctx.principal, q.text);
+      const rows: Rec[] = passages.map((p) => ({
+        name: p.source_type === "document" ? `${p.title}, page ${p.page}` : `the analysis of ${p.title}`,
+        about: null,
+        values: {},
+        facts: [`"${p.quote}"`],
+        data: p,
+      }));
+      return {
+        rows,
+        scope: ` with passages on "${q.text}"`,
+        source: "the full-text index of your documents and deal analyses (the research runs' search).",
+        links: [...new Set(passages.filter((p) => p.source_type === "deal").map((p) => `/api/v1/deals/${p.source_id}`))],
+      };
+    }
+    let list = dealsService(ctx.deps).documentInventory(ctx.principal.orgId);
+    const scope: string[] = [];
+    if (q.name) {
+      const names = [...new Set(list.flatMap((d) => (d.company_name ? [d.company_name] : [])))];
+      const m = nameForPhrase(names, q.name);
+      if (m.kind === "several") return { answer: `Several deals with documents match ${q.name}: ${listing(m.names)}. Which one?` };
+      if (m.kind === "none") return { answer: `Your records hold no documents on a deal called ${q.name}.` };
+      list = list.filter((d) => d.company_name === m.name);
+      scope.push(` on ${m.name}`);
+    }
+    if (q.type) {
+      const kind = /room/.test(fold(q.type)) ? "data_room" : "primary_upload";
+      list = list.filter((d) => d.kind === kind);
+      scope.push(kind === "data_room" ? " in data rooms" : " submitted as the deal's material");
+    }
+    if (q.dates) {
+      const range = q.dates;
+      list = list.filter((d) => inRange(d.uploaded_at, range));
+      scope.push(` received ${datesWords(range)}`);
+    }
+    const rows: Rec[] = list.map((d) => ({
+      name: d.filename,
+      about: d.company_name,
+      values: { pages: { value: d.page_count }, uploaded: { value: null, date: d.uploaded_at } },
+      facts: [d.kind === "data_room" ? "data room" : "deal material", d.page_count === null ? "pages not counted" : `${d.page_count} pages`, `received ${d.uploaded_at.slice(0, 10)}`],
+      entities: { deal: { id: d.deal_id, name: d.company_name ?? d.filename } },
+      data: d,
+    }));
+    return { rows, scope: scope.join(""), source: "the documents held on your deals (/api/v1/deals/{id}/documents).", links: [...new Set(list.slice(0, 5).map((d) => `/api/v1/deals/${d.deal_id}/documents`))] };
+  },
+};
