@@ -33,3 +33,6 @@ export function listing(items: string[]): string {
 
 /** "1 deal", "3 deals". */
 export const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
+/** "Acme's", "Bolt Payments'". */
+export const possessive = (name: string) => (/s$/i.test(name) ? `${name}'` : `${name}'s`);

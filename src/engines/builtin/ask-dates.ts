@@ -48,8 +48,8 @@ const RULES: Rule[] = [
     },
   ],
   [
-    // "over the last month": a rolling window, not the calendar month before this one.
-    /\b(?:over|in|within|during) the (?:last|past) (week|month|quarter|year)\b/,
+    // "over the last month": a rolling window, not the calendar month before this one ("last quarter" is the calendar one).
+    /\b(?:over|in|within|during) the (?:last|past) (week|month|year)\b/,
     (m, t) => {
       const from = new Date(t);
       if (m[1] === "week") from.setUTCDate(from.getUTCDate() - 7);
@@ -115,7 +115,8 @@ export function datesIn(folded: string, today: Date): DatesFound | null {
     const r = make(m, today);
     if (!r) continue;
     const to = r.to && r.to > today ? today : r.to;
-    best = { at: m.index, found: { range: { from: r.from ? iso(r.from) : null, to: to ? iso(to) : null, label: m[0].trim() }, matched: m[0] } };
+    const label = m[0].trim().replace(/^(?:in|over|during|within|for) (?:the )?/, "");
+    best = { at: m.index, found: { range: { from: r.from ? iso(r.from) : null, to: to ? iso(to) : null, label }, matched: m[0] } };
   }
   return best?.found ?? null;
 }

@@ -15,8 +15,19 @@ export type PersonFind = { kind: "one"; person: Person } | { kind: "several"; fi
 export type FundFind = { match: NameMatch; phrase: string | null; names: string[]; whole: boolean };
 export type Founder = { id: string; name: string };
 
-const isRoman = (w: string) => /^(?:i{1,3}|iv|v|vi{0,3}|ix|x|\d{1,2})$/.test(w);
+const isRoman = (w: string) => /^(?:x{0,2}(?:i{1,3}|iv|v|vi{1,3}|ix)|x{1,2}v?|\d{1,2})$/.test(w);
 const notAName = (w: string) => STOP.has(w) || CUE_WORDS.has(w);
+
+/** Two and three neighbouring words written as one: "mosaic treasury" -> "mosaictreasury". */
+function joinedPairs(text: string): string {
+  const w = text.split(" ");
+  const out: string[] = [];
+  for (let i = 0; i + 1 < w.length; i++) {
+    out.push(w[i] + w[i + 1]);
+    if (i + 2 < w.length) out.push(w[i] + w[i + 1] + w[i + 2]);
+  }
+  return out.join(" ");
+}
 
 function once<T>(compute: () => T): () => T {
   let done = false;
@@ -48,8 +59,9 @@ export function directory(names: AskNames, n: Normalised) {
     // Every deal name the question says in full, the longest one winning ("Acme Robotics" over "Acme");
     // a name made only of stop words or short words ("The", "AI") is not taken from a question's grammar.
     let best: (DealName & { key: string }) | null = null;
-    const spaced = ` ${questionCanon} `;
-    const naming = [...new Set(words.filter((w) => w.length >= 3))];
+    // A one-word name said as words ("mosaic treasury" for MosaicTreasury) is said too.
+    const spaced = ` ${questionCanon} ${joinedPairs(questionCanon)} `;
+    const naming = [...new Set([...words.filter((w) => w.length >= 3), ...joinedPairs(words.join(" ")).split(" ")])];
     if (naming.length === 0) return null;
     for (const d of names.deals()) {
       const key = canon(d.name);

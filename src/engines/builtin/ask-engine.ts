@@ -42,6 +42,14 @@ function has(d: Directory, n: Normalised, kind: SubjectKind): boolean {
   }
 }
 
+/** The figure a question about one deal asks for: a metric, its valuation, its team. */
+function figureAsked(n: Normalised, set: SetRead | null): string | undefined {
+  const f = set?.fields.find((x) => x.metric || ["valuation", "round_amount"].includes(x.field))?.field;
+  if (f) return f === "round_amount" ? "valuation" : f;
+  return TEAM.test(n.folded) ? "team" : undefined;
+}
+const TEAM = /\bwho (?:founded|started|co founded|cofounded|runs|leads)\b|\b(?:on|in) the team\b|\bteam (?:at|of|behind)\b|\bfounding team\b|\bwho (?:are|is) the founders?\b/;
+
 /** The arguments of a read intent, from what the question names, else what the conversation was about. */
 function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entities, lastFunction: string | null, set: SetRead | null): Recognised {
   const pronounPerson = PERSON_PRONOUN.test(n.folded);
@@ -61,6 +69,9 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
     }
 
     case "founder_analysis": {
+      // "Who founded MosaicTreasury?": its team, as its material names it.
+      const teamOf = d.deal();
+      if (teamOf && TEAM.test(n.folded) && !/\bscor|\banaly|\bassess/.test(n.folded)) return call("deal_status", { deal: teamOf.id, figure: "team" });
       const f = d.founder();
       if (f.kind === "one") return call(intent, n.uuids.includes(f.founder.id) ? { analysis_id: f.founder.id } : { founder: f.founder.name });
       if (f.kind === "several") return several("analysed founders", "that name", f.names);
@@ -78,6 +89,9 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
 
     case "fund_positions": {
       const f = d.funds();
+      // "Bluewater Fund II" is a fund raising in the pipeline, not an LP position.
+      const deal = d.deal();
+      if (deal && f.match.kind === "none" && (!f.phrase || canon(deal.name).includes(canon(f.phrase)))) return call("deal_status", { deal: deal.id });
       // A phrase inside one fund's name ("Fund II") goes as said, so the answer says what it was read as.
       if (f.match.kind === "one") return call(intent, { fund: f.match.partial && f.phrase ? f.phrase : f.match.name });
       // Several funds named in full: every position, with totals (they are all in it).
@@ -90,6 +104,8 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
     }
 
     case "who_knows": {
+      const teamOf = d.deal();
+      if (teamOf && TEAM.test(n.folded)) return call("deal_status", { deal: teamOf.id, figure: "team" });
       if (n.emails[0]) return call(intent, { person: n.emails[0] });
       if (n.linkedin) return call(intent, { person: n.linkedin });
       if (n.domains[0]) return call(intent, { company: n.domains[0] });
@@ -141,8 +157,8 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
 
     case "deal_status": {
       const deal = d.deal();
-      const figure = set?.fields.find((f) => f.metric || ["valuation", "round_amount"].includes(f.field))?.field ?? (/\bwho (?:founded|started|runs|leads)\b|\bteam\b/.test(n.folded) ? "team" : undefined);
-      if (deal) return call(intent, { deal: deal.id, ...(figure ? { figure: figure === "round_amount" ? "valuation" : figure } : {}) });
+      const figure = figureAsked(n, set);
+      if (deal) return call(intent, { deal: deal.id, ...(figure ? { figure } : {}) });
       if (n.uuids[0]) return call(intent, { deal: n.uuids[0] });
       if (n.domains[0]) return call(intent, { deal: n.domains[0] });
       const named = d.anyName() ?? (d.holdings().kind === "one" ? (d.holdings() as { name: string }).name : null);
@@ -158,13 +174,14 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
 }
 
 /** A question that only names something ("and Bolt Payments?"): the last question again, or what that thing is. */
-function followUp(d: Directory, lastFunction: string | null): Recognised {
+function followUp(d: Directory, lastFunction: string | null, n: Normalised, set: SetRead | null): Recognised {
   const h = d.holdings();
   const deal = d.deal();
   const fund = d.funds().match;
   const asLast = (fn: string) => lastFunction === fn;
+  const figure = figureAsked(n, set);
   if (h.kind === "one" && (asLast("portfolio_company") || !deal)) return { fn: "portfolio_company", args: { company: h.name } };
-  if (deal) return { fn: "deal_status", args: { deal: deal.id } };
+  if (deal) return { fn: "deal_status", args: { deal: deal.id, ...(figure ? { figure } : {}) } };
   if (fund.kind === "one") return { fn: "fund_positions", args: { fund: fund.name } };
   if (asLast("contact_warmth") || asLast("who_knows")) {
     const p = d.person();
@@ -202,7 +219,8 @@ function spellerFor(tools: AskTools) {
   const nameWords = new Set<string>();
   const names = tools.names;
   for (const name of [...names.holdings().map((h) => h.name), ...names.deals().map((d) => d.name), ...names.ownFunds(), ...names.lpFunds(), ...names.sectors()]) {
-    for (const w of canon(name).split(" ")) if (w.length >= 4) nameWords.add(w);
+    // "MosaicTreasury" is also "mosaic" and "treasury": a misspelt part is respelt to the part.
+    for (const w of canon(name.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2")).split(" ").concat(canon(name).split(" "))) if (w.length >= 4) nameWords.add(w);
   }
   return speller(words, nameWords, (w) => STOP.has(w));
 }
@@ -227,7 +245,8 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   const set = readSet({ n, d, today: tools.caller.today, memory });
   const top = heard[0]?.intent;
   const ranksPeople = set?.query.kind === "persons" && (set.signals.includes("aggregate") || set.signals.includes("order") || set.signals.includes("top"));
-  const readsResearch = set?.query.kind === "research" && !!set.query.text && top === "research_status" && !d.research();
+  // Research runs asked about by topic or as a list are read as records; a run's status by its id or the conversation.
+  const readsResearch = set?.query.kind === "research" && top === "research_status" && !d.research() && !n.uuids.length && !/\bstatus\b|\bprogress\b/.test(n.folded);
   if (top && NETWORK_AND_RUNS.has(top) && !ranksPeople && !readsResearch) return argsFor(top, n, d, memory.entities, lastFunction, set);
 
   // A record named by its id is one record, whatever noun the question uses for it.
@@ -245,7 +264,7 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
     }
     return read;
   }
-  return action ?? followUp(d, lastFunction);
+  return action ?? followUp(d, lastFunction, n, set);
 }
 
 /**

@@ -61,7 +61,7 @@ export const CUES: Record<ReadIntent, Cues> = {
   },
   who_knows: {
     core: [
-      /\bwho (?:knows|do (?:we|i|you) know|does (?:anyone|anybody) know|can (?:intro|introduce|connect)|(?:has|have) (?:a |any )?(?:contacts?|connections?|relationships?|lines?|paths?|ins?))\b|\b(?:know|knows) (?:anyone|anybody|someone|somebody|people|folks)\b|\bany(?:one|body) (?:\w+ ){0,3}(?:connected|linked|close|knows?)\b/,
+      /\bwho (?:else )?(?:knows|do (?:we|i|you) know|does (?:anyone|anybody) know|can (?:intro|introduce|connect)|(?:has|have) (?:a |any )?(?:contacts?|connections?|relationships?|lines?|paths?|ins?))\b|\b(?:know|knows) (?:anyone|anybody|someone|somebody|people|folks)\b|\bany(?:one|body) (?:\w+ ){0,3}(?:connected|linked|close|knows?)\b/,
       /\bwho (?:is|are|works?) (?:\w+ ){0,3}(?:at|from)\b|\b(?:people|someone|anyone|somebody|folks) (?:at|from|inside)\b|\bintro(?:duce|duction|ductions|s)?\b|\bwarm (?:path|intro|introduction|lead)s?\b|\bpaths? (?:to|into)\b|\bget (?:me )?(?:to|into|in front of)\b|\bconnect(?:ed|ion|ions)? (?:to|with|at|into)\b|\bcontacts? (?:at|in|inside)\b/,
     ],
     subject: ["company", "person"],
@@ -72,7 +72,10 @@ export const CUES: Record<ReadIntent, Cues> = {
     about: true,
   },
   portfolio_company: {
-    core: [/\brunway\b|\barr\b|\bmrr\b|\brevenue\b|\bburn\b|\bcash\b|\bmetrics?\b|\bkpis?\b|\bheadcount\b/],
+    core: [
+      /\brunway\b|\barr\b|\bmrr\b|\brevenue\b|\bburn\b|\bcash\b|\bmetrics?\b|\bkpis?\b|\bheadcount\b/,
+      /\bmargins?\b|\bemployees\b|\bstaff\b|\bcustomers?\b|\bchurn\b|\bretention\b|\bnps\b|\bcac\b|\bltv\b|\bebitda\b|\bprofit(?:s|able|ability)?\b/,
+    ],
     support: [/\bportfolio\b|\bownership\b|\binvested\b|\bpositions?\b|\bstake\b|\bvaluation\b|\bvalued\b/],
     subject: ["holding"],
     about: true,

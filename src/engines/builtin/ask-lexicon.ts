@@ -10,14 +10,14 @@ export type FieldCue = { field: string; kinds: RecordKind[]; re: RegExp; metric?
 /** Figures, by the words for them; `kinds` in order of likelihood (a metric is a holding's figure). */
 export const FIELD_CUES: FieldCue[] = [
   { field: "runway_months", kinds: ["holdings"], re: /\brunways?\b|\bmonths of (?:cash|runway)\b|\bhow long (?:can|will|could) .+ (?:last|survive|keep going)\b|\bout of (?:cash|money)\b/, metric: true },
-  { field: "monthly_burn", kinds: ["holdings"], re: /\b(?:cash |monthly |net )?burn(?:ing| rate|s)?\b|\bmonthly spend\b/, metric: true },
+  { field: "monthly_burn", kinds: ["holdings"], re: /\b(?:cash |monthly |net )?burn(?:ing|ers|ed| rates?|s)?\b|\bmonthly spend\b/, metric: true },
   { field: "arr", kinds: ["holdings"], re: /\barr\b|\bannual(?:ized)? recurring revenue\b|\brecurring revenue\b|\brevenues?\b|\btop line\b/, metric: true },
   { field: "mrr", kinds: ["holdings"], re: /\bmrr\b|\bmonthly recurring revenue\b/, metric: true },
   { field: "headcount", kinds: ["holdings"], re: /\bheadcount\b|\bemployees\b|\bstaff\b|\bteam sizes?\b|\bftes?\b|\bhow many people (?:work|are employed)\b/, metric: true },
   { field: "gross_margin", kinds: ["holdings"], re: /\bgross margins?\b|\bmargins?\b/, metric: true },
   { field: "cash", kinds: ["holdings"], re: /\bcash (?:balance|on hand|position)\b|\bbank balance\b/, metric: true },
-  { field: "customers", kinds: ["holdings"], re: /\bcustomers?\b|\bclients\b|\blogos\b/, metric: true },
-  { field: "churn", kinds: ["holdings"], re: /\bchurn\b|\bretention\b|\bnrr\b/, metric: true },
+  { field: "customers", kinds: ["holdings"], re: /\bcustomers?\b(?! (?:churn|retention|acquisition))|\bclients\b|\blogos\b/, metric: true },
+  { field: "churn", kinds: ["holdings"], re: /\b(?:customer |logo |revenue )?churn\b|\bretention\b|\bnrr\b/, metric: true },
   // Figures partners ask for that a book may or may not hold: asked by name, answered from the records or said to be missing.
   { field: "nps", kinds: ["holdings"], re: /\bnps\b|\bnet promoter\b/, metric: true },
   { field: "cac", kinds: ["holdings"], re: /\bcac\b|\bcustomer acquisition cost\b/, metric: true },
@@ -33,10 +33,10 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "nav", kinds: ["positions"], re: /\bnavs?\b|\bnet asset value\b/ },
   { field: "unfunded", kinds: ["positions"], re: /\bunfunded\b|\buncalled\b|\bdry powder\b|\bremaining commitments?\b|\bleft to (?:be )?call(?:ed)?\b/ },
   { field: "commitment", kinds: ["positions"], re: /\bcommit(?:ted|ments?)\b|\bpledged\b/ },
-  { field: "called", kinds: ["positions", "cashflows"], re: /\bcalled\b|\bpaid in\b|\bcontributed\b|\bdrawn down\b/ },
-  { field: "distributed", kinds: ["positions", "cashflows"], re: /\bdistributed\b|\bpaid out\b|\breturned to us\b/ },
+  { field: "called", kinds: ["positions", "cashflows"], re: /\bcalled\b|\bpaid in\b|\bcontributed\b|\bdrawn down\b|\bcall(?:ed)? (?:in|up)\b/ },
+  { field: "distributed", kinds: ["positions", "cashflows"], re: /\bdistribut(?:e|ed)\b|\bpaid out\b|\breturned to us\b/ },
   { field: "vintage", kinds: ["positions"], re: /\bvintages?\b/ },
-  { field: "invested", kinds: ["holdings"], re: /\binvested\b|\bdeployed\b|\bcheques?\b|\bchecks?\b|\bcost basis\b|\bamount invested\b|\bput (?:in|into)\b|\binvestment sizes?\b|\bcapital deployed\b/ },
+  { field: "invested", kinds: ["holdings"], re: /\binvest(?:ed)?\b|\bdeployed\b|\bcheques?\b|\bchecks?\b|\bcost basis\b|\bamount invested\b|\bput (?:in|into)\b|\binvestment sizes?\b|\bcapital deployed\b/ },
   { field: "valuation", kinds: ["holdings"], re: /\bvaluations?\b|\bvalued\b|\bmarked (?:at|up|down)\b|\bfair value\b|\bcurrent value\b|\bworth\b|\bmark(?:s|ed)?\b/ },
   { field: "multiple", kinds: ["holdings"], re: /\bmultiples?\b|\bmoic\b|\bperform(?:ing|ers?|ance)\b|\breturns?\b|\bwinners\b|\blosers\b/ },
   { field: "ownership", kinds: ["holdings"], re: /\bownership\b|\bstakes?\b|\bequity\b|\bhow much (?:of|do we own)\b|\bpercent (?:we )?own\b/ },
@@ -47,7 +47,7 @@ export const FIELD_CUES: FieldCue[] = [
 /** The kinds of records, by the nouns that name only them (generic ones, such as "companies", are the reader's WEAK_NOUNS). */
 export const KIND_CUES: [RecordKind, RegExp][] = [
   ["cashflows", /\bcapital calls?\b|\bcash ?flows?\b|\bdrawdowns?\b|\bdistributions?\b|\bcalls\b|\bcontributions\b/],
-  ["research", /\bresearch(?:es)? (?:runs?|reports?|projects?)\b|\bresearch(?:ed)? (?:on|about|into|of|for)\b|\b(?:any|our|my|the|all) research\b|\bresearched\b/],
+  ["research", /\bresearch(?:es)? (?:runs?|reports?|projects?)\b|\bresearch(?:ed)? (?:on|about|into|of|for)\b|\b(?:any|our|my|the|all|what|which) research\b|\bresearched\b|\bresearch (?:have|has|did|do) (?:we|i)\b/],
   ["documents", /\bdocuments?\b|\bfiles?\b|\bdata ?rooms?\b|\bpdfs?\b|\bpages\b|\bmention(?:s|ing|ed)?\b/],
   ["positions", /\blp (?:positions?|funds?|commitments?|book|portfolio|investments?|stakes?)\b|\bfund positions?\b|\bpositions\b|\bfunds? (?:we|i) (?:are |re )?(?:lps? in|invested in|committed to|backed)\b|\bfund investments\b|\bmanagers\b|\bour funds\b/],
   ["persons", /\bcontacts\b|\brelationships\b|\bconnections\b|\bpeople (?:we|i) know\b|\bour network\b|\bmy network\b/],
@@ -60,15 +60,19 @@ export const LISTING = /\b(?:which|list|show|all|every|each|any|give me|find|ran
 
 export type OrderCue = { re: RegExp; dir: "asc" | "desc"; /** the field it implies by itself, per kind */ field?: Partial<Record<RecordKind, string>> };
 
+/** What "newest" and "best" order each kind by. */
+export const NEWEST_FIELD: Partial<Record<RecordKind, string>> = { deals: "created", holdings: "investment_date", cashflows: "date", research: "created", documents: "uploaded" };
+export const BEST_FIELD: Partial<Record<RecordKind, string>> = { holdings: "multiple", positions: "tvpi", deals: "score", persons: "strength" };
+
 export const ORDER_CUES: OrderCue[] = [
-  { re: /\bshortest\b/, dir: "asc", field: { holdings: "runway_months" } },
+  { re: /\bshortest\b|\bsoonest\b/, dir: "asc", field: { holdings: "runway_months" } },
   { re: /\blongest\b/, dir: "desc", field: { holdings: "runway_months" } },
   { re: /\b(?:best|top|highest)[ -]?(?:scor(?:ing|ed)|rated)\b/, dir: "desc", field: { deals: "score" } },
   { re: /\b(?:worst|lowest|bottom)[ -]?(?:scor(?:ing|ed)|rated)\b/, dir: "asc", field: { deals: "score" } },
-  { re: /\b(?:best|top|strongest)[ -]?perform(?:ing|ers?|ance)\b|\bwinners\b|\bbest\b/, dir: "desc", field: { holdings: "multiple", positions: "tvpi", deals: "score", persons: "strength" } },
-  { re: /\b(?:worst|weakest)[ -]?perform(?:ing|ers?|ance)\b|\blosers\b|\bworst\b/, dir: "asc", field: { holdings: "multiple", positions: "tvpi", deals: "score", persons: "strength" } },
-  { re: /\b(?:newest|latest|most recent|recent(?:ly)?|last few)\b/, dir: "desc", field: { deals: "created", holdings: "investment_date", cashflows: "date", research: "created", documents: "uploaded" } },
-  { re: /\boldest\b|\bearliest\b|\bfirst ones\b/, dir: "asc", field: { deals: "created", holdings: "investment_date", cashflows: "date", research: "created", documents: "uploaded" } },
+  { re: /\b(?:best|top|strongest)[ -]?perform(?:ing|ers?|ance)\b|\bwinners\b|\bbest\b/, dir: "desc", field: BEST_FIELD },
+  { re: /\b(?:worst|weakest)[ -]?perform(?:ing|ers?|ance)\b|\blosers\b|\bworst\b/, dir: "asc", field: BEST_FIELD },
+  { re: /\b(?:newest|latest|most recent|recent(?:ly)?|last few)\b/, dir: "desc", field: NEWEST_FIELD },
+  { re: /\boldest\b|\bearliest\b|\bfirst ones\b/, dir: "asc", field: NEWEST_FIELD },
   { re: /\b(?:biggest|largest|greatest)\b/, dir: "desc", field: { holdings: "valuation", positions: "commitment", cashflows: "amount", deals: "round_amount" } },
   { re: /\bsmallest\b/, dir: "asc", field: { holdings: "valuation", positions: "commitment", cashflows: "amount", deals: "round_amount" } },
   { re: /\bstrongest\b|\bclosest\b|\bwarmest\b/, dir: "desc", field: { persons: "strength" } },
@@ -78,14 +82,15 @@ export const ORDER_CUES: OrderCue[] = [
 ];
 
 /** "by ARR", "sorted by score", "ranked by TVPI": the order's field named after "by". */
-export const ORDER_BY = /\b(?:sort(?:ed)?|rank(?:ed)?|order(?:ed)?|list(?:ed)?|by)\b/;
+/** "by ARR", "ranked by TVPI": the order's figure is the one named after "by". */
+export const ORDER_BY = /\bby\b/;
 export const ASCENDING = /\bascending\b|\blowest first\b|\bsmallest first\b|\bworst first\b|\bshortest first\b|\boldest first\b|\bleast first\b/;
 
 export const AGGREGATE_CUES: [Aggregate, RegExp][] = [
   ["count", /\bhow many\b|\bnumber of\b|\bcount\b|\bhow much of (?:a|the) (?:pipeline|portfolio)\b/],
   ["avg", /\baverage\b|\bavg\b|\bmean\b|\btypical\b|\bon average\b/],
   ["change", /\bchang(?:e|ed|es|ing)\b|\bgr[eo]w(?:n|th|ing|s)?\b|\bincreas(?:e|ed|es|ing)\b|\bdecreas(?:e|ed|es|ing)\b|\bdeclin(?:e|ed|es|ing)\b|\bdrop(?:ped|s)?\b|\btrend(?:ing|s)?\b|\bevolv(?:e|ed|ing)\b|\bover time\b|\bdelta\b|\bup or down\b|\bmoved\b|\bhistory\b/],
-  ["sum", /\btotal\b|\bsum\b|\bcombined\b|\baltogether\b|\bin total\b|\baggregate\b|\bacross (?:all|the|our)\b|\boverall\b|\bhow much (?:have|has|did|was|were|is|are|do)\b/],
+  ["sum", /\btotal\b|\bsum\b|\bcombined\b|\baltogether\b|\bin total\b|\baggregate\b|\bacross (?:all|the|our)\b|\boverall\b|\bhow much\b/],
 ];
 
 /** Pipeline stages, by the words for them. "new" only with "stage" near it ("new deals" are recent ones). */
@@ -113,7 +118,7 @@ export const ROUND_CUES: [string, RegExp][] = [
   ["growth", /\bgrowth(?: stage| round| equity)\b|\blate stage\b/],
 ];
 
-export const FUND_DEAL = /\b(?:fund|lp|gp) (?:deals?|decks?|pitches|managers?|raises?|opportunities)\b|\bfunds? (?:raising|pitching|in (?:the|our) pipeline)\b|\bmanagers? (?:raising|pitching)\b|\bfundraising funds\b/;
+export const FUND_DEAL = /\b(?:fund|lp|gp) (?:deals?|decks?|pitches|raises?|opportunities)\b|\b(?:lp )?fund decks?\b|\bfunds? (?:raising|pitching|in (?:the|our) pipeline)\b|\bmanagers? (?:\w+ )?(?:raising|pitching)\b|\bfundraising funds\b/;
 export const COMPANY_DEAL = /\bcompany deals\b|\bstartup deals\b|\bdirect deals\b/;
 
 export const CURRENCY_CUES: [string, RegExp][] = [
@@ -143,6 +148,8 @@ export const LEXICON_WORDS = `portfolio portcos portco holdings holding investme
   exited exits exit sold realized written off write offs active live seed series pre growth usd eur gbp dollars euros pounds sector sectors
   fintech health climate ai robotics logistics security edtech proptech saas marketplaces consumer developer tools payments infrastructure
   sort sorted rank ranked order ordered list listed by ascending descending per each every vs versus above below over under least more less
-  than months month years year weeks week days day quarter quarters today yesterday since before after between ytd`
+  than months month years year weeks week days day quarter quarters today yesterday since before after between ytd
+  commit commits committed investing invest invests distribute distributes distributing calling raised raising burned scoring
+  employees employee customer customers clients staff headcounts margins`
   .split(/\s+/)
   .filter(Boolean);

@@ -4,7 +4,7 @@
 // aggregate. Names the question says are resolved against the firm's own records first, so a
 // name is never read as a filter ("Juniper Ledger" is a company, not the fintech sector).
 import type { Aggregate, Memory, Query, RecordKind, Threshold } from "../ask-engine.ts";
-import { canon } from "../../lib/name-match.ts";
+import { canon, numerals } from "../../lib/name-match.ts";
 import { sectorsIn } from "../../lib/sectors.ts";
 import { datesIn } from "./ask-dates.ts";
 import type { Directory } from "./ask-directory.ts";
@@ -22,6 +22,8 @@ import {
   NUMBER_WORDS,
   ORDER_BY,
   ORDER_CUES,
+  BEST_FIELD,
+  NEWEST_FIELD,
   ROUND_CUES,
   TOP_N,
   type FieldCue,
@@ -48,9 +50,12 @@ const WEAK_NOUNS: Partial<Record<RecordKind, RegExp>> = {
 };
 
 const LEXICON = new Set(LEXICON_WORDS);
+const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|^(?:and|what about|how about|only|just|sort|rank|order|by|now|same|also)\b/;
 const SINGULAR_NOUN = /^(?:deal|holding|document|file|pdf|capital call|distribution|cash ?flow|drawdown|fund position|lp fund|lp commitment|contribution|pitched)$/;
+/** The figure a total or a threshold is of when the question names none ("calls over 1 million"). */
+const DEFAULT_FIELD: Partial<Record<RecordKind, string>> = { cashflows: "amount", deals: "score", persons: "strength" };
 const HOLDING_STAGE: Record<string, string> = { "pre-seed": "pre_seed", seed: "seed", "series a": "series_a", "series b": "series_b", "series c": "series_c", growth: "growth" };
-const SINGULAR = /\bwhich (?:one|company|deal|fund|portfolio company|startup|holding|investment|position|call|distribution|contact|person|manager)\b|\bwhat (?:company|deal|fund)\b|\b(?:which|what|who) (?:\w+ ){0,3}(?:has|is|was|had)\b(?! (?:the )?(?:\d|top))/;
+const SINGULAR = /\b(?:which|what) (?:\w+ ){0,2}(?:one|company|deal|fund|startup|holding|investment|position|call|distribution|contact|person|manager|relationship)\b|\b(?:which|who) (?:has|is|was|had)\b/;
 
 const COMPARE = String.raw`(above|over|more than|greater than|higher than|exceeding|at least|no less than|below|under|less than|lower than|fewer than|at most|no more than|>=|<=|>|<)`;
 const AMOUNT = String.raw`(\d[\d,]*(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)`;
@@ -79,6 +84,22 @@ function amountOf(raw: string, suffix: string | undefined, field: string): numbe
   return v;
 }
 
+const pluralCompanies = (text: string) => /\b(?:companies|portcos|startups|holdings|investments|businesses|rates|ones)\b/.test(text);
+
+/** A text without a name, also where a one-word name is said as words ("mosaic treasury" for MosaicTreasury). */
+function withoutName(text: string, name: string): string {
+  let out = without(text, name);
+  if (name.includes(" ")) return out;
+  const w = out.split(" ");
+  for (let i = 0; i < w.length; i++) {
+    for (let k = 2; k <= 3 && i + k <= w.length; k++) {
+      if (w.slice(i, i + k).join("") === name) w.splice(i, k, ...Array(k).fill(""));
+    }
+  }
+  out = w.join(" ").replace(/\s+/g, " ").trim();
+  return out;
+}
+
 /** A folded text with every occurrence of `phrase` blanked (so a name's words are not read as filters). */
 const without = (text: string, phrase: string) => (phrase ? ` ${text} `.split(` ${phrase} `).join("  ").trim() : text);
 
@@ -87,9 +108,10 @@ export type ReadContext = { n: Normalised; d: Directory; today: Date; memory: Me
 /** The query a question about a set of records asks; null when it names no kind, figure or filter at all. */
 export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const signals: Signal[] = [];
-  let text = canon(n.folded);
+  // The words as said (decimals kept: "1.5x"), without addresses (a domain's ".ai" is no sector) and the dates.
+  let text = numerals(n.tokens.filter((t) => !t.f.includes("@") && !/\.[a-z]/.test(t.f)).map((t) => t.f).join(" "));
   const dates = datesIn(n.folded, today);
-  if (dates) text = without(text, canon(dates.matched));
+  if (dates) text = without(text, numerals(dates.matched.trim()));
 
   // Names first: what the records call things is not a filter word.
   const h = d.holdings();
@@ -99,7 +121,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const namedHolding = h.kind === "one" ? h.name : null;
   const namedDeal = deal?.name ?? null;
   for (const name of [namedHolding, namedDeal, lp.match.kind === "one" ? lp.match.name : null, own.match.kind === "one" ? own.match.name : null, lp.phrase]) {
-    if (name) text = without(text, canon(name));
+    if (name) text = withoutName(text, canon(name));
   }
   const fundPhrase = lp.phrase ?? own.phrase;
 
@@ -115,11 +137,19 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const plural = KIND_CUES.some(([, re]) => [...text.matchAll(new RegExp(re.source, "g"))].some((m) => !SINGULAR_NOUN.test(m[0])));
   const weak = (Object.entries(WEAK_NOUNS) as [RecordKind, RegExp][]).filter(([, re]) => re.test(text)).map(([k]) => k);
   const fieldKinds = fields.flatMap((f) => f.kinds);
+  // Words only one kind has: a pipeline stage ("at IC", "passed on"), a company's fate ("write-offs").
+  const stageKind: RecordKind | null = /\b(?:ic|investment committee|dil+igence|dd|screening|passed on|turned down)\b/.test(text)
+    ? "deals"
+    : /\bexit(?:ed|s)\b|\bwritten off\b|\bwrite ?offs?\b|\bwrote off\b/.test(text)
+      ? "holdings"
+      : null;
   let kind: RecordKind | null =
+    (FUND_DEAL.test(text) ? "deals" : null) ??
     nouns.find((k) => fieldKinds.length === 0 || fieldKinds.includes(k)) ??
     nouns[0] ??
     fieldKinds[0] ??
     weak[0] ??
+    stageKind ??
     (namedDeal ? "deals" : namedHolding ? "holdings" : null);
   if (plural || weak.some((k) => /s$/.test(WEAK_NOUNS[k]!.exec(text)![0]))) signals.push("noun");
   // "fund" as a noun on its own: the firm's own funds hold companies; "portfolio companies in Fund II".
@@ -127,21 +157,33 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
 
   // The aggregate.
   let aggregate: Aggregate | undefined = AGGREGATE_CUES.find(([, re]) => re.test(text))?.[0];
+  // "How many employees does X have": a metric, not a count of records.
+  if (aggregate === "count" && /\bhow many (?:employees|people work|staff|customers|clients|ftes)\b/.test(text)) aggregate = undefined;
   if (aggregate === "change" && /\bgrowth (?:stage|round|equity|fund)/.test(text)) aggregate = undefined;
   const fastest = /\bfastest[ -]growing\b|\bgrowing (?:the )?fastest\b|\bgrew (?:the )?most\b/.test(text);
   if (fastest) aggregate = "change";
+  // "How much runway does Acme have": one record's figure; a total only over several, or when said ("in total").
+  // (What was invested in one company is a total over its positions.)
+  const overPositions = namedHolding && fields.some((f) => f.field === "invested" || f.field === "valuation");
+  if (aggregate === "sum" && !overPositions && (namedHolding || namedDeal || lp.match.kind === "one") && !/\btotal\b|\bin total\b|\baltogether\b|\bcombined\b|\bsum\b/.test(text)) aggregate = undefined;
   if (aggregate) signals.push("aggregate");
 
-  const follow = kind === null && memory.last !== null && (memory.last.fn === "query" || memory.last.fn === "list_deals" || memory.last.fn === "fund_positions");
+  // A follow-up narrows, re-orders or counts the last set: it names no kind of its own, or only the
+  // last one's with words that point back at it ("sort them by score", "and their burn?").
+  const last = memory.last;
+  const lastKind: RecordKind | null = !last ? null : last.fn === "query" ? ((last.args as Query).kind ?? null) : last.fn === "list_deals" ? "deals" : last.fn === "fund_positions" ? "positions" : null;
+  const pointsBack = FOLLOW_UP.test(text) && !plural && !namedHolding && !namedDeal;
+  const follow = lastKind !== null && (kind === null || (kind === lastKind && pointsBack) || (lastKind === "metrics" && kind === "holdings" && pointsBack));
   if (follow) {
-    const last = memory.last!;
-    kind = last.fn === "query" ? ((last.args as Query).kind ?? null) : last.fn === "list_deals" ? "deals" : "positions";
+    kind = lastKind;
     signals.push("follow-up");
   }
   if (!kind) return null;
 
   const q: Query = follow && memory.last!.fn === "query" ? structuredClone(memory.last!.args as Query) : { kind };
-  if (follow) delete q.limit;
+
+  // Calls and distributions within dates are cashflows (a position's figures have no dates).
+  if (q.kind === "positions" && dates && fields.some((f) => f.field === "called" || f.field === "distributed")) q.kind = "cashflows";
 
   // A metric's change over time is the metrics kind, for one company or all.
   const metricField = fields.find((f) => f.metric);
@@ -149,6 +191,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     q.kind = "metrics";
     q.metric = metricField?.field ?? "arr";
     if (namedHolding) q.name = namedHolding;
+    else if (/\b(?:its|it|their|they)\b/.test(text) && memory.entities.holding && !q.name) q.name = memory.entities.holding.name;
   }
 
   // Filters, by kind.
@@ -191,14 +234,18 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
   if (q.kind === "cashflows") {
     const calls = /\bcalls?\b|\bcalled\b|\bdrawdowns?\b|\bcontributions?\b|\bpaid in\b/.test(text);
-    const dists = /\bdistribut(?:ions?|ed)\b|\bpaid out\b|\breturned\b/.test(text);
+    const dists = /\bdistribut(?:e|es|ed|ions?)\b|\bpaid out\b|\breturned\b/.test(text);
     if (calls !== dists) q.type = calls ? "call" : "distribution";
   }
   if ((q.kind === "deals" || q.kind === "holdings") && sector) (q.sector = sector), filter();
   if (currency && ["deals", "holdings", "positions", "cashflows"].includes(q.kind) && /\b(?:in|denominated|held in)\b|\beur\b|\busd\b|\bgbp\b/.test(text)) (q.currency = currency), filter();
-  if (dates && q.kind !== "positions" && q.kind !== "persons") {
+  // "Worth today", "right now": the current figures, not records dated today.
+  const now = dates && /^(?:today|this week)$/.test(dates.range.label) && (q.kind === "holdings" || q.kind === "persons" || q.kind === "positions");
+  if (dates && !now && q.kind !== "persons" && (q.kind !== "positions" || fields.some((f) => f.field === "nav"))) {
     q.dates = dates.range;
     signals.push("dates");
+    // "Our NAV in 2024": the NAV as of then, totalled.
+    if (q.kind === "positions" && !aggregate) aggregate = "sum";
   }
 
   // Names within a set question: the company a metric history or its documents are of, a topic.
@@ -227,7 +274,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
       })
       .flat()
       .sort((a, b) => a.dist - b.dist);
-    return cues[0]?.c.field ?? null;
+    return cues[0]?.c.field ?? DEFAULT_FIELD[q.kind] ?? null;
   };
   for (const m of text.matchAll(THRESHOLD)) {
     const field = nearestField(m.index);
@@ -242,15 +289,19 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (where.length) (q.where = where), signals.push("threshold");
 
   // The order: "by ARR", else a superlative and the figure it goes with.
-  const kindFields = fields.filter((f) => f.kinds.includes(q.kind) && !q.where?.some((w) => w.field === f.field));
+  // A call or a distribution's figure is its amount.
+  const asKind = (f: FieldCue): FieldCue => (q.kind === "cashflows" && (f.field === "called" || f.field === "distributed") ? { ...f, field: "amount" } : f);
+  const kindFields = fields.filter((f) => f.kinds.includes(q.kind) && !q.where?.some((w) => w.field === f.field)).map(asKind);
   const byAt = ORDER_BY.exec(text);
-  const byField = byAt ? fields.find((f) => f.kinds.includes(q.kind) && (f.re.exec(text.slice(byAt.index))?.index ?? -1) >= 0) : undefined;
+  const afterBy = byAt ? text.slice(byAt.index) : "";
+  const byField = byAt ? kindFields.map((f) => ({ f, at: f.re.exec(afterBy)?.index ?? -1 })).filter((x) => x.at >= 0).sort((a, b) => a.at - b.at)[0]?.f : undefined;
   const cue = ORDER_CUES.find((c) => c.re.test(text));
   const top = TOP_N.exec(text);
   let order: Query["order"] | undefined;
-  if (byField && byAt && /\bby\b/.test(text.slice(byAt.index, byAt.index + 12))) order = { by: byField.field, dir: ASCENDING.test(text) ? "asc" : (cue?.dir ?? "desc") };
+  if (byField) order = { by: byField.field, dir: ASCENDING.test(text) ? "asc" : (cue?.dir ?? "desc") };
   else if (cue && q.kind !== "metrics") {
-    const by = cue.field?.[q.kind] && !(cue.field[q.kind] === "runway_months" && kindFields.length && kindFields[0].field !== "runway_months") ? cue.field[q.kind] : (kindFields[0]?.field ?? cue.field?.[q.kind]);
+    // The figure the question names, else the one the superlative stands for ("best-scoring", "biggest").
+    const by = kindFields[0]?.field ?? cue.field?.[q.kind];
     if (by) order = { by, dir: cue.dir };
   }
   if (order) (q.order = order), signals.push("order");
@@ -258,26 +309,30 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     const raw = top[1] ?? top[2];
     q.limit = /^\d+$/.test(raw) ? Number(raw) : (NUMBER_WORDS[raw] ?? 5);
     signals.push("top");
+    // "Top 5 deals", "the last 3 calls": the kind's best, or its newest.
     if (!q.order && q.kind !== "metrics") {
-      const last = /\b(?:last|latest|newest)\b/.test(top[0]);
-      const by = last ? ORDER_CUES[6].field?.[q.kind] : (kindFields[0]?.field ?? ORDER_CUES[4].field?.[q.kind]);
+      const by = /\b(?:last|latest|newest)\b/.test(top[0]) ? NEWEST_FIELD[q.kind] : (kindFields[0]?.field ?? BEST_FIELD[q.kind]);
       if (by) q.order = { by, dir: /\bbottom|worst|lowest|smallest|oldest|least\b/.test(top[0]) ? "asc" : "desc" };
     }
-  } else if (q.order && q.kind !== "metrics" && !aggregate) {
-    // "the shortest runway": the one; "which companies have the shortest runway": a few.
-    q.limit = SINGULAR.test(text) && !nouns.length ? 1 : 5;
-    if (/\bcompanies|deals|funds|positions|holdings|contacts|people|calls|distributions|runs|documents\b/.test(text) && !SINGULAR.test(text)) q.limit = 5;
+  } else if (order && !byField && q.kind !== "metrics" && !aggregate) {
+    // A superlative: "the shortest runway" is one; "which companies have the shortest runway", a few.
+    const pluralSaid = plural || /\b(?:companies|deals|funds|positions|holdings|contacts|people|calls|distributions|runs|documents|startups|investments|relationships|ones)\b/.test(text);
+    q.limit = SINGULAR.test(text) && !pluralSaid ? 1 : 5;
   }
-  if (q.kind === "metrics" && fastest && top) q.limit = Number(q.limit);
 
   // What else to show: the figures asked for that the order, an aggregate or a threshold does not already show.
   if (aggregate && aggregate !== "change" && aggregate !== "count") {
-    const f = kindFields[0]?.field ?? q.order?.by;
+    const f = kindFields[0]?.field ?? q.order?.by ?? DEFAULT_FIELD[q.kind];
     if (f) q.field = f;
     q.aggregate = aggregate;
     if (q.field && q.order?.by === q.field) delete q.order, delete q.limit;
   } else if (aggregate === "count") q.aggregate = "count";
   else if (aggregate === "change" && q.kind === "metrics") q.aggregate = "change";
+  // "What's the portfolio worth?", "our portfolio's ARR": one figure for the whole, a total.
+  if (!q.aggregate && !q.order && q.kind === "holdings" && kindFields.length && /\b(?:the|our|my|whole|entire) portfolio\b(?! compan)/.test(text) && !pluralCompanies(text)) {
+    q.aggregate = "sum";
+    q.field = kindFields[0].field;
+  }
   const shown = kindFields.map((f) => f.field).filter((f) => f !== q.order?.by && f !== q.field);
   if (shown.length && q.kind !== "metrics") q.show = [...new Set([...(q.show ?? []), ...shown])];
   // "What's the burn of our portfolio companies?": the figure asked, highest first.
@@ -287,6 +342,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
   if (!q.order && q.where?.length === 1 && !q.aggregate) q.order = { by: q.where[0].field, dir: q.where[0].op.startsWith("l") ? "asc" : "desc" };
   if (namedHolding && q.kind === "holdings" && !signals.includes("filter") && !signals.includes("noun")) q.name = namedHolding;
+  // A follow-up that re-filters, re-orders or totals is over the whole set again; one that only adds a figure keeps the same records.
+  if (follow && !top && signals.some((x) => x === "filter" || x === "aggregate" || x === "threshold" || x === "dates") && q.limit === (last!.args as Query).limit) delete q.limit;
+  if (follow && JSON.stringify(q) === JSON.stringify(last!.args)) return null;
   return { query: q, signals, named: q.kind === "deals" ? namedDeal : q.kind === "holdings" || q.kind === "metrics" ? namedHolding : null, fields };
 }
 

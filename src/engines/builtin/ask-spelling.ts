@@ -25,9 +25,22 @@ export function editDistance(a: string, b: string, max: number): number {
   return prev[b.length];
 }
 
-/** Edits allowed for a word of this length: short words only by swapping two neighbours ("fnud"), none under four letters. */
-const allowed = (word: string) => (word.length >= 7 ? 2 : word.length >= 6 ? 1 : word.length >= 4 ? 1 : 0);
-const swapOnly = (word: string) => word.length < 6;
+/**
+ * Edits allowed for a word of this length: one, and for words under seven letters only a swap of
+ * two neighbours ("runwya", "fnud"); none under four letters. Ordinary words a letter away from a
+ * word of the firm's vocabulary are known words (COMMON), never respelt.
+ */
+const allowed = (word: string) => (word.length >= 4 ? 1 : 0);
+const swapOnly = (word: string) => word.length < 7;
+
+/** Ordinary words within one edit of a vocabulary word ("founded" is not a misspelt "founder"). */
+export const COMMON = `founded funded founding fundraising excited exist exists existing started starting raised raises scoped scoping
+  staged dated rated rates rater scored scorer dealt dealer trading traded burned burner earned earner learned leaner leaders leader
+  managed manages marked market marketing marketed months mouths invests investor investors inverse holdings holder holders posted
+  poster called caller caller costs coast cashed cashier earlier easier latest lately largely worth worthy north growth grown growing
+  rounds rounded sounds bounds pounds founds mounts counts county account accounts amounts amount mounted counted fundings fundraise`
+  .split(/\s+/)
+  .filter(Boolean);
 
 function swapped(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
@@ -43,11 +56,12 @@ function swapped(a: string, b: string): boolean {
 export function speller(vocabulary: Iterable<string>, names: Iterable<string>, keep: (word: string) => boolean): (word: string, written: string) => string {
   const nameWords = new Set(names);
   const known = new Set([...vocabulary, ...nameWords]);
+  const ordinary = new Set(COMMON);
   const byLength = new Map<number, string[]>();
   for (const w of known) byLength.set(w.length, [...(byLength.get(w.length) ?? []), w]);
   const memo = new Map<string, string>();
   return (word, written) => {
-    if (known.has(word) || keep(word) || /\d/.test(word)) return word;
+    if (known.has(word) || ordinary.has(word) || keep(word) || /\d/.test(word)) return word;
     const max = allowed(word);
     if (max === 0) return word;
     const capital = /^\p{Lu}/u.test(written);

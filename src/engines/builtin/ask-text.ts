@@ -111,6 +111,8 @@ export function normalise(question: string, correct: (word: string, written: str
     }
     for (const u of chunk.matchAll(UUID)) out.uuids.push(u[0].toLowerCase());
     for (const [re, to] of CONTRACTIONS) chunk = chunk.replace(re, to);
+    // "10%" is ten percent: the sign would be folded away.
+    chunk = chunk.replace(/(\d)\s?%/g, "$1 percent");
     for (const piece of chunk.split(/\s+/)) {
       const f = foldToken(piece)
         .split(" ")

@@ -25,7 +25,7 @@ function record(d: Deal): Rec {
       created: { value: null, date: d.created_at },
       round_amount: { value: d.round_amount, currency: d.round_currency },
     },
-    facts: [`stage ${STAGE_WORDS[d.stage] ?? d.stage}`, d.score === null ? "no score" : `score ${d.score}/100`, `came in ${d.created_at.slice(0, 10)}`],
+    facts: [`stage ${STAGE_WORDS[d.stage] ?? d.stage}`],
     entities: { deal: { id: d.deal_id, name }, company: { name, domain: d.domain } },
     data: d,
   };
@@ -35,6 +35,7 @@ export const DEALS: KindReader = {
   noun: ["deal", "deals"],
   field: (name) => FIELDS.deals[name] ?? null,
   show: [],
+  always: ["score", "created"],
   order: { by: "created", dir: "desc" },
   load(ctx: AskContext, q): Loaded | { answer: string } {
     let list = pipelineDeals(ctx);

@@ -27,6 +27,10 @@ export const METRIC_LABELS: Record<string, string> = {
   customers: "customers",
   churn: "churn",
   nrr: "net revenue retention",
+  nps: "NPS",
+  cac: "CAC",
+  ltv: "LTV",
+  ebitda: "EBITDA",
 };
 
 export const metricLabel = (metric: string) => METRIC_LABELS[metric] ?? metric.replaceAll("_", " ");
@@ -136,7 +140,7 @@ export function inRange(when: string | null, range: DateRange): boolean {
 }
 
 /** A range as the question said it, with its days: "this month (2026-10-01 to 2026-10-15)". */
-export const datesWords = (r: DateRange) => `${r.label} (${r.from ?? "the start"} to ${r.to ?? "today"})`;
+export const datesWords = (r: DateRange) => `${/^(?:last|past|previous|prior|trailing) /.test(r.label) ? "the " : ""}${r.label} (${r.from ?? "the start"} to ${r.to ?? "today"})`;
 
 /** One record as a kind's reader hands it over. */
 export type Rec = {
@@ -158,6 +162,8 @@ export type Loaded = {
   source: string;
   links: string[];
   notes?: string[];
+  /** The one record the set is of (a company whose metric history this is). */
+  subject?: string;
 };
 
 /** Each kind's reader: its records (filtered by what only it knows), its fields, its defaults. */
@@ -168,6 +174,8 @@ export type KindReader = {
   fieldNames?(ctx: AskContext): string[];
   /** Fields every line shows when the question names none. */
   show: string[];
+  /** Fields every line shows whatever is asked (a deal's score and when it came in). */
+  always?: string[];
   order: { by: string; dir: "asc" | "desc" } | null;
   /** The records, or a finished answer (a name that matches nothing, several, ...). */
   load(ctx: AskContext, q: Query): Loaded | { answer: string; data?: Record<string, unknown> };

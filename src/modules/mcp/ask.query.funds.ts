@@ -85,8 +85,10 @@ export const POSITIONS: KindReader = {
     return { rows: list.map(positionRecord), scope: f.scope.join(""), source: "your LP book (/api/v1/funds/positions): figures from the imported commitments, cashflows and marks.", links: ["/api/v1/funds/positions"] };
   },
   // A total of a multiple (TVPI, DPI, RVPI, IRR) is the pooled figure per currency, over every position.
+  // NAV within dates is each fund's latest mark by then (the marks trace), not today's.
   aggregate(ctx, q, loaded): Answer | null {
     const field = q.field ?? q.order?.by;
+    if (q.dates && field === "nav") return navAsOf(ctx, q, loaded);
     if (q.aggregate !== "sum" || !field || !["tvpi", "dpi", "rvpi", "irr"].includes(field)) return null;
     const all = positionsOf(ctx);
     if (loaded.rows.length !== all.positions.length) return null;
@@ -102,6 +104,34 @@ export const POSITIONS: KindReader = {
     };
   },
 };
+
+/** Each position's NAV at its latest mark on or before the range's end, summed per currency. */
+function navAsOf(ctx: AskContext, q: Query, loaded: Loaded): Answer {
+  const until = q.dates!.to ?? ctx.deps.clock.now().toISOString().slice(0, 10);
+  const wanted = new Set(loaded.rows.map((r) => r.name));
+  const traces = fundsService(ctx.deps).marks(ctx.principal.orgId).filter((m) => wanted.has(m.fund_name));
+  const marked = traces.flatMap((t) => {
+    const point = t.points.filter((p) => p.mark_date.slice(0, 10) <= until && (!q.dates!.from || p.mark_date.slice(0, 10) >= q.dates!.from)).at(-1);
+    return point ? [{ fund: t.fund_name, currency: t.currency, nav: point.nav, date: point.mark_date.slice(0, 10) }] : [];
+  });
+  const unmarked = traces.filter((t) => !marked.some((m) => m.fund === t.fund_name)).map((t) => t.fund_name);
+  const base = { function: "query", arguments: {}, links: ["/api/v1/funds/marks"] };
+  const source = "\nSource: the NAV marks of your LP book (/api/v1/funds/marks).";
+  if (marked.length === 0) {
+    const first = traces.flatMap((t) => t.points.map((p) => p.mark_date.slice(0, 10))).sort()[0];
+    return { ...base, text: `No LP position has a NAV mark dated ${datesWords(q.dates!)} in your records${first ? `; the earliest mark is of ${first}` : ""}.${source}`, data: { marks: [], unmarked } };
+  }
+  const totals = new Map<string, number>();
+  for (const m of marked) totals.set(m.currency ?? "an unknown currency", (totals.get(m.currency ?? "an unknown currency") ?? 0) + m.nav);
+  const parts = [...totals].map(([c, v]) => written(FIELDS.positions.nav, { value: Math.round(v), currency: c })!);
+  const lines = marked.map((m, i) => `${i + 1}. ${m.fund}: NAV ${written(FIELDS.positions.nav, { value: m.nav, currency: m.currency })} (mark of ${m.date})`);
+  const missing = unmarked.length ? `\n(${count(unmarked.length, "position")} had no mark by then: ${listing(unmarked)}.)` : "";
+  return {
+    ...base,
+    text: `NAV of your LP positions as of ${datesWords(q.dates!)}, each at its latest mark by then: ${listing(parts)}${totals.size > 1 ? " (not pooled across currencies)" : ""}.\n${lines.join("\n")}${missing}${source}`,
+    data: { as_of: until, marks: marked, unmarked },
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
 

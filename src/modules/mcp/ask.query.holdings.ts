@@ -4,7 +4,7 @@
 // change over a period). Read through the portfolio service; budgets are never taken for actuals.
 import type { Query } from "../../engines/ask-engine.ts";
 import { nameForPhrase } from "../../lib/name-match.ts";
-import { fold, listing, num } from "../../lib/prose.ts";
+import { fold, listing, num, possessive } from "../../lib/prose.ts";
 import { stageIn, stageName } from "../../lib/sectors.ts";
 import { portfolioService } from "../portfolio/portfolio.service.ts";
 import type { AskContext } from "./ask.context.ts";
@@ -12,6 +12,12 @@ import { allHoldings } from "./ask.names.ts";
 import { datesWords, FIELDS, inRange, metricField, metricLabel, metricValue, sectorMatcher, type Value, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
 
 type Holding = ReturnType<typeof allHoldings>[number];
+
+/** Whether a query ranks, filters, totals or shows an imported metric. */
+function usesMetric(ctx: AskContext, q: Query): boolean {
+  const named = [q.order?.by, q.field, ...(q.show ?? []), ...(q.where ?? []).map((w) => w.field)];
+  return named.some((f) => f !== undefined && !(f in FIELDS.holdings) && metricsHeld(ctx).includes(f));
+}
 
 const metricsHeld = (ctx: AskContext) => [...new Set(allHoldings(ctx).flatMap((h) => Object.keys(h.metrics)))].sort();
 const SOURCE = "your portfolio book (/api/v1/portfolio/companies): holdings as imported; metrics are the latest actuals imported (budgets are not actuals).";
@@ -84,10 +90,17 @@ export const HOLDINGS: KindReader & { metrics(ctx: AskContext): string[] } = {
       list = list.filter((h) => h.name === m.name);
       scope.push(` named ${m.name}`);
     }
+    const notes: string[] = [];
     if (q.status?.length) {
       const wanted = q.status.map((s) => fold(s).replace(/ /g, "_"));
       list = list.filter((h) => wanted.includes(h.status));
       scope.push(` ${listing(wanted.map((s) => s.replaceAll("_", " ")))}`);
+    } else if (usesMetric(ctx, q) && !q.name) {
+      // An exited or written-off company's last metrics are history, not its state: ranked apart only when asked.
+      const gone = [...new Set(list.filter((h) => h.status !== "active").map((h) => h.name))];
+      list = list.filter((h) => h.status === "active");
+      scope.push(" (active)");
+      if (gone.length) notes.push(`(${gone.length} exited or written-off ${gone.length === 1 ? "company is" : "companies are"} left out; ask for them by status.)`);
     }
     if (q.stage?.length) {
       const wanted = q.stage.map((s) => stageIn(s.replaceAll("_", " ")) ?? fold(s));
@@ -117,7 +130,7 @@ export const HOLDINGS: KindReader & { metrics(ctx: AskContext): string[] } = {
       groups.set(key, [...(groups.get(key) ?? []), h]);
     }
     const rows = [...groups.values()].map((g) => record(g, byPosition));
-    return { rows, scope: scope.join(""), source: SOURCE, links: links.length ? links : ["/api/v1/portfolio/companies"] };
+    return { rows, scope: scope.join(""), source: SOURCE, links: links.length ? links : ["/api/v1/portfolio/companies"], notes };
   },
 };
 
@@ -165,7 +178,8 @@ export const METRICS: KindReader = {
       const rows: Rec[] = points.map((p) => ({ name: p.statement_date.slice(0, 10), about: null, values: { value: pointValue(p), date: { value: null, date: p.statement_date } }, data: p }));
       return {
         rows,
-        scope: ` of ${h.name}'s ${metricLabel(metric)}${when}`,
+        scope: ` of ${possessive(h.name)} ${metricLabel(metric)}${when}`,
+        subject: h.name,
         source: `the actuals imported for ${h.name} (/api/v1/portfolio/companies/${h.company_id}/metrics?metric=${metric}).`,
         links: [`/api/v1/portfolio/companies/${h.company_id}/metrics?metric=${metric}`],
         notes: rows.length ? [] : [`No actual ${metric} of ${h.name} is in your records${when}.`],
@@ -203,12 +217,12 @@ export const METRICS: KindReader = {
     if (q.name) {
       const points = loaded.rows.map((r) => r.data as Point);
       const c = change(points);
-      const company = loaded.scope.replace(/^ of (.*)'s .*$/, "$1");
+      const company = possessive(loaded.subject ?? "The company");
       if (!c) {
         const only = points.length === 1 ? ` Only one actual is in your records for that period: ${metricValue(pointValue(points[0]))} on ${points[0].statement_date.slice(0, 10)}.` : "";
-        return { ...base, text: `There are not two actuals of ${company}'s ${label} in ${when} to compare, so its change is not in your records.${only}\nSource: ${loaded.source}`, data: { points } };
+        return { ...base, text: `There are not two actuals of ${company} ${label} in ${when} to compare, so its change is not in your records.${only}\nSource: ${loaded.source}`, data: { points } };
       }
-      const text = `${company}'s ${label} went from ${metricValue(pointValue(c.first))} (${c.first.statement_date.slice(0, 10)}) to ${metricValue(pointValue(c.last))} (${c.last.statement_date.slice(0, 10)}): a change of ${c.delta >= 0 ? "+" : ""}${metricValue({ value: c.delta, currency: c.last.currency, unit: c.last.unit })}${pctWords(c.pct)} over ${when}.\nSource: ${loaded.source}`;
+      const text = `${company} ${label} went from ${metricValue(pointValue(c.first))} (${c.first.statement_date.slice(0, 10)}) to ${metricValue(pointValue(c.last))} (${c.last.statement_date.slice(0, 10)}): a change of ${c.delta >= 0 ? "+" : ""}${metricValue({ value: c.delta, currency: c.last.currency, unit: c.last.unit })}${pctWords(c.pct)} over ${when}.\nSource: ${loaded.source}`;
       return { ...base, text, data: { metric, first: c.first, last: c.last, change: c.delta, change_pct: c.pct, points: points.length }, entities: undefined };
     }
     const ranked = loaded.rows.filter((r) => r.values.change_pct.value !== null).sort((a, b) => b.values.change_pct.value! - a.values.change_pct.value!);

@@ -26,7 +26,10 @@ export const PERSONS: KindReader = {
     if (q.name) {
       const found = q.name.includes("@") ? null : companyDomain(ctx, q.name);
       if (found) (domain = found.domain), (scope = ` at ${domain}`);
-      else (person = q.name), (scope = ` named ${q.name}`);
+      else if (!q.name.includes("@") && !/\s/.test(q.name.trim())) {
+        // One word that names no company the records know: not a person's name either.
+        return { answer: `Nobody at ${q.name} is in your shared network: no portfolio company, deal or contact's email domain matches it. Ask again with its domain (for example ${q.name.toLowerCase().replace(/[^a-z0-9]+/g, "")}.com).` };
+      } else (person = q.name), (scope = ` named ${q.name}`);
     }
     const result = network.whoKnows(ctx.principal, { domain, person, limit: Math.min(PATHS_READ, q.limit ?? PATHS_READ) });
     const rows: Rec[] = result.paths.map((p) => ({

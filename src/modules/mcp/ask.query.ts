@@ -96,8 +96,9 @@ const numberOf = (r: Rec, field: string, spec: FieldSpec): number | null => {
   return v.value;
 };
 
-function describeOrder(spec: FieldSpec, dir: "asc" | "desc"): string {
+function describeOrder(field: string, spec: FieldSpec, dir: "asc" | "desc"): string {
   if (spec.unit === "date") return dir === "desc" ? "newest first" : "oldest first";
+  if (field === "runway_months") return dir === "desc" ? "longest first" : "shortest first";
   return dir === "desc" ? "highest first" : "lowest first";
 }
 
@@ -164,12 +165,14 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
       const v = numberOf(r, w.field, spec);
       return v !== null && test(v, w.value);
     });
-    scope += ` with ${spec.label} ${words} ${spec.unit === "ratio" ? `${num(w.value * 100)}%` : num(w.value)}`;
+    // The threshold in the figure's own unit (a metric's, from a record that has it).
+    const like = rows.map((r) => valueOf(r, w.field)).find((v) => v && v.value !== null);
+    scope += ` with ${spec.label} ${words} ${written(spec, { value: w.value, currency: like?.currency ?? null, unit: like?.unit ?? null, date: null }) ?? num(w.value)}`;
     if (lacking.length) notes.push(lackingNote(lacking, spec).trim());
   }
 
   const shownFields = [...new Set([...(q.show ?? []), ...(q.order ? [q.order.by] : []), ...(q.field && q.aggregate !== "count" ? [q.field] : []), ...(q.where ?? []).map((w) => w.field)])];
-  const fields = shownFields.length ? shownFields : reader.show;
+  const fields = [...new Set([...(shownFields.length ? shownFields : reader.show), ...(reader.always ?? [])])];
   const [one, many] = reader.noun;
   const head = (n: number) => `${n === 1 ? one : many}${scope}`;
   const source = `\nSource: ${loaded.source}`;
@@ -232,7 +235,7 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
   }
   const limit = q.aggregate === "min" || q.aggregate === "max" || q.aggregate === "latest" ? 1 : (q.limit ?? SHOWN);
   const shown = rows.slice(0, Math.min(limit, SHOWN));
-  const orderWords = order && q.order ? `, by ${reader.field(order.by, ctx)!.label} (${describeOrder(reader.field(order.by, ctx)!, order.dir)})` : "";
+  const orderWords = order && q.order ? `, by ${reader.field(order.by, ctx)!.label} (${describeOrder(order.by, reader.field(order.by, ctx)!, order.dir)})` : "";
   const cut = rows.length > shown.length ? `, the ${shown.length === 1 ? "first" : `first ${shown.length}`} of ${rows.length}` : "";
   const listed = shown.map((r, i) => line(r, i, fields, reader, ctx)).join("\n");
   const header = rows.length

@@ -12,26 +12,28 @@ import { fundsService } from "../funds/funds.service.ts";
 import { portfolioService, type MetricValue } from "../portfolio/portfolio.service.ts";
 import { str, type Answer, type AskContext, type AskFunction } from "./ask.context.ts";
 import { allHoldings, dealByDomain, pipelineDeals } from "./ask.names.ts";
-import { METRIC_LABELS, metricLabel } from "./ask.query.fields.ts";
+import { metricLabel } from "./ask.query.fields.ts";
 
 type Evidence = { quote: string; document_id: string | null; page: number | null };
 type Section = { key: string; evidence: Evidence[] };
 
 /** Figures a deck may state, and the words its quotes state them in (a deal has no imported metrics). */
 const DECK_FIGURES: Record<string, RegExp> = {
-  arr: /arr|recurring revenue|revenue/i,
-  mrr: /mrr|monthly recurring revenue/i,
-  revenue: /revenue|arr/i,
-  monthly_burn: /burn/i,
-  runway_months: /runway/i,
-  headcount: /team of|employees|headcount|people/i,
+  arr: /\barr\b|annual(?:ized)? (?:recurring )?revenue|\brecurring revenue\b/i,
+  mrr: /\bmrr\b|monthly recurring revenue/i,
+  revenue: /\brevenue\b(?! retention)|\barr\b/i,
+  monthly_burn: /\bburn\b/i,
+  runway_months: /\brunway\b/i,
+  headcount: /\bteam of\b|\bemployees\b|\bheadcount\b|\bpeople\b/i,
   gross_margin: /gross margin/i,
-  customers: /customers?|clients?|pilots?/i,
-  growth: /growing|growth/i,
-  retention: /retention|churn/i,
-  valuation: /valuation|pre-money/i,
-  market: /tam|market/i,
+  customers: /\bcustomers?\b|\bclients?\b|\bpilots?\b/i,
+  growth: /\bgrowing\b|\bgrowth\b/i,
+  retention: /\bretention\b|\bchurn\b/i,
+  valuation: /\bvaluation\b|\bpre-money\b/i,
+  market: /\btam\b|\bmarket\b/i,
 };
+
+const DEAL_FIGURES = new Set(["valuation", "market", "team", "founders", "growth", "customers"]);
 
 /** What a deal's analysis quotes from its material about a figure: the quote, and where it stands. */
 function deckSays(analysis: { sections?: Section[] } | null, figure: string): { quote: string; where: string }[] {
@@ -99,17 +101,19 @@ async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promi
   if (detail.company.sector || detail.company.location) parts.push(`Sector: ${detail.company.sector ?? "not stated"}${detail.company.location ? `; based in ${detail.company.location}` : ""}.`);
   const { analysis, ...summary } = detail;
   let deck: { quote: string; where: string }[] | null = null;
+  // The figure asked for comes first; the deal's status after it.
   if (figure === "team" || figure === "founders") {
-    parts.push(detail.team.length ? `Team (from its material): ${detail.team.map((m) => `${m.name}${m.title ? ` (${m.title})` : ""}`).join("; ")}.` : "Its material names no team.");
+    parts.unshift(detail.team.length ? `Team (from its material): ${detail.team.map((m) => `${m.name}${m.title ? ` (${m.title})` : ""}`).join("; ")}.` : "Its material names no team.");
   } else if (figure) {
     // A deal is not a portfolio company: no metric of it is imported. What its own material states is what there is.
     deck = deckSays(analysis, figure);
     const label = metricLabel(figure);
-    const held = METRIC_LABELS[figure] ? ` ${title} is a deal in your pipeline, not a portfolio company: no ${label} is imported for it (metrics are imported for portfolio companies only).` : "";
-    parts.push(
+    // Figures a deal's own analysis reads (its valuation, market, team) are a deal's; any other is a portfolio metric.
+    const held = !DEAL_FIGURES.has(figure) ? ` ${title} is a deal in your pipeline, not a portfolio company: no ${label} is imported for it (metrics are imported for portfolio companies only).` : "";
+    parts.unshift(
       deck.length
         ? `${held} What its analysed material states: ${deck.map((d) => `"${d.quote}" (${d.where})`).join("; ")}.`.trim()
-        : `${held} Its analysed material states no ${label} either.`.trim(),
+        : `${held} Its analysed material states no ${label}${held ? " either" : ""}.`.trim(),
     );
   }
   return {
@@ -186,7 +190,7 @@ async function portfolioCompany(ctx: AskContext, args: Record<string, unknown>):
   }
   const positions = rows.map(
     (c) =>
-      `${c.fund_name}: ${c.holding_type.replaceAll("_", " ")}, ${c.stage}, ${c.status}, invested ${money(c.invested, c.currency) ?? "unknown"}, valued ${money(c.current_valuation, c.currency) ?? "unknown"}${c.value_multiple !== null ? ` (${times(c.value_multiple)})` : ""}${c.ownership_percentage !== null ? `, ${num(c.ownership_percentage)}% owned` : ""}`,
+      `${c.fund_name}: ${c.holding_type.replaceAll("_", " ")}, ${c.stage}, ${c.status}, invested ${money(c.invested, c.currency) ?? "unknown"}, valued ${money(c.current_valuation, c.currency) ?? "unknown"}${c.value_multiple !== null ? ` (${times(c.value_multiple)})` : ""}${c.ownership_percentage !== null ? `, ${num(c.ownership_percentage)}% owned` : ", ownership not recorded"}`,
   );
   const id = company.company_id;
   return {

@@ -1,0 +1,452 @@
+// The `ask` corpus: questions partners ask, phrased the many ways different people write them
+// (terse, chatty, misspelt, with relative dates), each with the operation that answers it and,
+// for many, figures the answer must carry (worked out from the REST API in ask-corpus-facts.ts).
+// Asked of the demo firm (ask-demo.ts) at its fixed "now", 2026-11-20, with its read key: a
+// request to start an action is answered by that action's operation, refused for the read key.
+// Follow-ups (`then`) are asked in the same conversation. The test (ask-corpus.test.ts) and the
+// benchmark (scripts/bench/ask.ts) both run it through ask-corpus-run.ts.
+import type { Facts } from "./ask-corpus-facts.ts";
+
+export type Category =
+  | "issue"
+  | "holdings"
+  | "metrics"
+  | "deals"
+  | "deal"
+  | "positions"
+  | "cashflows"
+  | "network"
+  | "runs"
+  | "documents"
+  | "not-in-data"
+  | "follow-up"
+  | "actions";
+
+/** The operation that answers, its arguments (a subset), or a question back, or the help answer. */
+export type Expect = { fn: string; args?: Record<string, unknown> } | { clarify: string } | { help: true };
+
+export type Row = {
+  q: string;
+  cat: Category;
+  expect: Expect;
+  /** What the answer's text must say. */
+  says?: string[] | ((f: Facts) => string[]);
+  /** Follow-ups asked next, in the same conversation. */
+  then?: Row[];
+};
+
+const q = (kind: string, args: Record<string, unknown> = {}): Expect => ({ fn: "query", args: { kind, ...args } });
+const fn = (name: string, args?: Record<string, unknown>): Expect => ({ fn: name, ...(args ? { args } : {}) });
+const days = (from: string, to: string) => ({ dates: { from, to } });
+
+const THIS_MONTH = days("2026-11-01", "2026-11-20");
+const LAST_MONTH = days("2026-10-01", "2026-10-31");
+const THIS_WEEK = days("2026-11-16", "2026-11-20");
+const LAST_WEEK = days("2026-11-09", "2026-11-15");
+const THIS_YEAR = days("2026-01-01", "2026-11-20");
+const LAST_YEAR = days("2025-01-01", "2025-12-31");
+const LAST_QUARTER = days("2026-07-01", "2026-09-30");
+const THIS_QUARTER = days("2026-10-01", "2026-11-20");
+const SHORTEST_RUNWAY = { order: { by: "runway_months", dir: "asc" } };
+const NOT_HELD = "not in your records";
+
+export const CORPUS: Row[] = [
+  // ---------------------------------------------------------------------------------------------
+  // The eight questions issue 21 found answered wrongly, and the same asked other ways.
+  { cat: "issue", q: "Which portfolio companies have the shortest runway?", expect: q("holdings", { ...SHORTEST_RUNWAY, limit: 5 }), says: (f) => f.shortestRunway.slice(0, 5) },
+  { cat: "issue", q: "which portcos are running out of cash soonest", expect: q("holdings", { order: { by: "runway_months" } }), says: (f) => [f.shortestRunway[0]] },
+  { cat: "issue", q: "shortest runways in the portfolio?", expect: q("holdings", SHORTEST_RUNWAY), says: (f) => [f.shortestRunway[0]] },
+  { cat: "issue", q: "Which company has the shortest runway?", expect: q("holdings", { ...SHORTEST_RUNWAY, limit: 1 }), says: (f) => [f.shortestRunway[0]] },
+  { cat: "issue", q: "What's the burn of our portfolio companies?", expect: q("holdings", { order: { by: "monthly_burn", dir: "desc" } }), says: (f) => [f.highestBurn[0], "monthly burn"] },
+  { cat: "issue", q: "portfolio burn rates", expect: q("holdings", { order: { by: "monthly_burn" } }), says: (f) => [f.highestBurn[0]] },
+  { cat: "issue", q: "how much are our portfolio companies burning each month?", expect: q("holdings", { aggregate: "sum", field: "monthly_burn" }), says: (f) => ["Total monthly burn", f.highestBurn[0]] },
+  { cat: "issue", q: "Show me our best-scoring deals in diligence", expect: q("deals", { stage: ["diligence"], order: { by: "score", dir: "desc" } }), says: (f) => [f.bestInDiligence] },
+  { cat: "issue", q: "top scoring deals in due diligence", expect: q("deals", { stage: ["diligence"], order: { by: "score", dir: "desc" } }), says: (f) => [f.bestInDiligence] },
+  { cat: "issue", q: "highest rated deals currently in DD?", expect: q("deals", { stage: ["diligence"], order: { by: "score", dir: "desc" } }) },
+  { cat: "issue", q: "What fintech deals came in this month?", expect: q("deals", { sector: "fintech", ...THIS_MONTH }), says: (f) => f.fintechThisMonth },
+  { cat: "issue", q: "any new fintech deals this month?", expect: q("deals", { sector: "fintech", ...THIS_MONTH }), says: (f) => f.fintechThisMonth },
+  { cat: "issue", q: "fintech pipeline additions in November", expect: q("deals", { sector: "fintech", ...THIS_MONTH }) },
+  { cat: "issue", q: "Which deals are at IC stage?", expect: q("deals", { stage: ["ic"] }), says: (f) => f.icDeals },
+  { cat: "issue", q: "whats going to IC", expect: q("deals", { stage: ["ic"] }), says: (f) => f.icDeals },
+  { cat: "issue", q: "deals in front of the investment committee", expect: q("deals", { stage: ["ic"] }), says: (f) => f.icDeals },
+  { cat: "issue", q: "list the IC deals", expect: q("deals", { stage: ["ic"] }) },
+  { cat: "issue", q: "List portfolio companies in Fund II", expect: q("holdings", { fund: "Northwind Fund II" }), says: (f) => f.fundII },
+  { cat: "issue", q: "what companies are in fund 2?", expect: q("holdings", { fund: "Northwind Fund II" }), says: (f) => f.fundII },
+  { cat: "issue", q: "Fund II portfolio", expect: q("holdings", { fund: "Northwind Fund II" }) },
+  { cat: "issue", q: "which startups did Northwind Fund III back?", expect: q("holdings", { fund: "Northwind Fund III" }), says: (f) => f.fundIII },
+  { cat: "issue", q: "What is MosaicTreasury's ARR?", expect: fn("deal_status", { figure: "arr" }), says: (f) => ["not a portfolio company", f.mosaicArrQuote] },
+  { cat: "issue", q: "mosaic treasury arr", expect: fn("deal_status", { figure: "arr" }), says: (f) => [f.mosaicArrQuote] },
+  { cat: "issue", q: "how much revenue does MosaicTreasury have?", expect: fn("deal_status", { figure: "arr" }) },
+  { cat: "issue", q: "What is our total NAV?", expect: q("positions", { aggregate: "sum", field: "nav" }), says: (f) => f.totalNav },
+  { cat: "issue", q: "total nav across all LP positions", expect: q("positions", { aggregate: "sum", field: "nav" }), says: (f) => f.totalNav },
+  { cat: "issue", q: "what's the combined NAV of our fund investments", expect: q("positions", { aggregate: "sum", field: "nav" }), says: (f) => f.totalNav },
+  { cat: "issue", q: "sum of NAV", expect: q("positions", { aggregate: "sum", field: "nav" }) },
+
+  // ---------------------------------------------------------------------------------------------
+  // Portfolio companies as a set: filters, rankings, totals.
+  { cat: "holdings", q: "how many portfolio companies do we have?", expect: q("holdings", { aggregate: "count" }), says: (f) => [`${f.companyCount} portfolio companies`] },
+  { cat: "holdings", q: "number of portcos", expect: q("holdings", { aggregate: "count" }), says: (f) => [`${f.companyCount} portfolio companies`] },
+  { cat: "holdings", q: "list our portfolio", expect: q("holdings") },
+  { cat: "holdings", q: "show me all our portfolio companies", expect: q("holdings") },
+  { cat: "holdings", q: "Total invested across the portfolio", expect: q("holdings", { aggregate: "sum", field: "invested" }), says: (f) => f.totalInvested },
+  { cat: "holdings", q: "how much have we invested in total?", expect: q("holdings", { aggregate: "sum", field: "invested" }), says: (f) => f.totalInvested },
+  { cat: "holdings", q: "total capital deployed into our portfolio companies", expect: q("holdings", { aggregate: "sum", field: "invested" }) },
+  { cat: "holdings", q: "what's the portfolio worth today", expect: q("holdings", { aggregate: "sum", field: "valuation" }) },
+  { cat: "holdings", q: "total valuation of the portfolio", expect: q("holdings", { aggregate: "sum", field: "valuation" }) },
+  { cat: "holdings", q: "average multiple across our portfolio companies", expect: q("holdings", { aggregate: "avg", field: "multiple" }) },
+  { cat: "holdings", q: "which portfolio companies have the longest runway", expect: q("holdings", { order: { by: "runway_months", dir: "desc" } }), says: (f) => [f.longestRunway[0]] },
+  { cat: "holdings", q: "Top 5 portfolio companies by ARR", expect: q("holdings", { order: { by: "arr", dir: "desc" }, limit: 5 }), says: (f) => f.highestArr.slice(0, 5) },
+  { cat: "holdings", q: "rank portcos by arr", expect: q("holdings", { order: { by: "arr", dir: "desc" } }), says: (f) => [f.highestArr[0]] },
+  { cat: "holdings", q: "which company has the highest ARR?", expect: q("holdings", { order: { by: "arr", dir: "desc" }, limit: 1 }), says: (f) => [f.highestArr[0]] },
+  { cat: "holdings", q: "biggest burners in the portfolio", expect: q("holdings", { order: { by: "monthly_burn", dir: "desc" } }), says: (f) => [f.highestBurn[0]] },
+  { cat: "holdings", q: "who is burning the most cash?", expect: q("holdings", { order: { by: "monthly_burn", dir: "desc" } }), says: (f) => [f.highestBurn[0]] },
+  { cat: "holdings", q: "best performing portfolio companies", expect: q("holdings", { order: { by: "multiple", dir: "desc" } }) },
+  { cat: "holdings", q: "our worst performers", expect: q("holdings", { order: { by: "multiple", dir: "asc" } }) },
+  { cat: "holdings", q: "largest holdings by valuation", expect: q("holdings", { order: { by: "valuation", dir: "desc" } }) },
+  { cat: "holdings", q: "where do we have the biggest ownership stakes?", expect: q("holdings", { order: { by: "ownership", dir: "desc" } }) },
+  { cat: "holdings", q: "portfolio companies with runway under 12 months", expect: q("holdings", { where: [{ field: "runway_months", op: "lt", value: 12 }] }) },
+  { cat: "holdings", q: "which companies have less than a year of runway?", expect: q("holdings", { where: [{ field: "runway_months", op: "lt", value: 12 }] }) },
+  { cat: "holdings", q: "companies with less than 9 months runway", expect: q("holdings", { where: [{ field: "runway_months", op: "lt", value: 9 }] }) },
+  { cat: "holdings", q: "portfolio companies with ARR above 5M", expect: q("holdings", { where: [{ field: "arr", op: "gt", value: 5_000_000 }] }) },
+  { cat: "holdings", q: "which portcos have more than $3 million ARR", expect: q("holdings", { where: [{ field: "arr", op: "gt", value: 3_000_000 }] }) },
+  { cat: "holdings", q: "companies with more than 50 employees", expect: q("holdings", { where: [{ field: "headcount", op: "gt", value: 50 }] }) },
+  { cat: "holdings", q: "companies burning more than 500k a month", expect: q("holdings", { where: [{ field: "monthly_burn", op: "gt", value: 500_000 }] }) },
+  { cat: "holdings", q: "gross margin above 80%", expect: q("holdings", { where: [{ field: "gross_margin", op: "gt", value: 80 }] }) },
+  { cat: "holdings", q: "exited companies", expect: q("holdings", { status: ["exited"] }), says: (f) => f.exited },
+  { cat: "holdings", q: "which of our investments have exited?", expect: q("holdings", { status: ["exited"] }), says: (f) => f.exited },
+  { cat: "holdings", q: "which companies did we write off?", expect: q("holdings", { status: ["written_off"] }) },
+  { cat: "holdings", q: "how many write-offs do we have", expect: q("holdings", { status: ["written_off"], aggregate: "count" }) },
+  { cat: "holdings", q: "active portfolio companies", expect: q("holdings", { status: ["active"] }) },
+  { cat: "holdings", q: "how many active companies are in the portfolio?", expect: q("holdings", { status: ["active"], aggregate: "count" }) },
+  { cat: "holdings", q: "fintech portfolio companies", expect: q("holdings", { sector: "Fintech" }) },
+  { cat: "holdings", q: "our robotics companies", expect: q("holdings", { sector: "Robotics" }) },
+  { cat: "holdings", q: "climate investments in the portfolio", expect: q("holdings", { sector: "climate" }) },
+  { cat: "holdings", q: "which portfolio companies are in payments infrastructure?", expect: q("holdings", { sector: "Payments infrastructure" }) },
+  { cat: "holdings", q: "seed stage portfolio companies", expect: q("holdings", { stage: ["seed"] }) },
+  { cat: "holdings", q: "our series A companies", expect: q("holdings", { stage: ["series_a"] }) },
+  { cat: "holdings", q: "portfolio companies held in EUR", expect: q("holdings", { currency: "EUR" }) },
+  { cat: "holdings", q: "which companies did we invest in last year", expect: q("holdings", LAST_YEAR) },
+  { cat: "holdings", q: "new investments this year", expect: q("holdings", THIS_YEAR) },
+  { cat: "holdings", q: "How many companies are in Fund I?", expect: q("holdings", { fund: "Northwind Fund I", aggregate: "count" }) },
+  { cat: "holdings", q: "total invested from Fund III", expect: q("holdings", { fund: "Northwind Fund III", aggregate: "sum", field: "invested" }) },
+  { cat: "holdings", q: "runway of fund 2 companies", expect: q("holdings", { fund: "Northwind Fund II", order: { by: "runway_months" } }) },
+  { cat: "holdings", q: "average runway across the portfolio", expect: q("holdings", { aggregate: "avg", field: "runway_months" }) },
+  { cat: "holdings", q: "total ARR of the portfolio", expect: q("holdings", { aggregate: "sum", field: "arr" }) },
+  { cat: "holdings", q: "whats the combined headcount of our portfolio", expect: q("holdings", { aggregate: "sum", field: "headcount" }) },
+  { cat: "holdings", q: "fintech companies with the longest runway", expect: q("holdings", { sector: "Fintech", order: { by: "runway_months", dir: "desc" } }) },
+  { cat: "holdings", q: "3 smallest holdings", expect: q("holdings", { order: { by: "valuation", dir: "asc" }, limit: 3 }) },
+  { cat: "holdings", q: "which portfolio companies have the lowest gross margin", expect: q("holdings", { order: { by: "gross_margin", dir: "asc" } }) },
+
+  // ---------------------------------------------------------------------------------------------
+  // One portfolio company's figures, and how a metric moved over time.
+  { cat: "metrics", q: "What is the runway of Acme Robotics?", expect: fn("portfolio_company", { company: "Acme Robotics" }), says: ["Runway: "] },
+  { cat: "metrics", q: "acme robotics runway", expect: fn("portfolio_company", { company: "Acme Robotics" }) },
+  { cat: "metrics", q: "How's Nimbus Pay doing?", expect: fn("portfolio_company", { company: "Nimbus Pay" }), says: ["ARR: ", "Runway: "] },
+  { cat: "metrics", q: "tell me about Kestrel Rails", expect: fn("portfolio_company", { company: "Kestrel Rails" }) },
+  { cat: "metrics", q: "what's quill pay's burn", expect: fn("portfolio_company", { company: "Quill Pay" }), says: ["Monthly burn: "] },
+  { cat: "metrics", q: "ARR of Fathom Grid?", expect: fn("portfolio_company", { company: "Fathom Grid" }), says: ["ARR: "] },
+  { cat: "metrics", q: "Juniper Ledger arr", expect: fn("portfolio_company", { company: "Juniper Ledger" }) },
+  { cat: "metrics", q: "What's the headcount at Quill Pay?", expect: fn("portfolio_company", { company: "Quill Pay", metric: "headcount" }), says: ["headcount: "] },
+  { cat: "metrics", q: "how many employees does Lumen Exchange have", expect: fn("portfolio_company", { company: "Lumen Exchange", metric: "headcount" }) },
+  { cat: "metrics", q: "gross margin of Helio Rails", expect: fn("portfolio_company", { company: "Helio Rails", metric: "gross_margin" }), says: ["gross margin: "] },
+  { cat: "metrics", q: "how is cobalt market doing", expect: fn("portfolio_company", { company: "Cobalt Market" }) },
+  { cat: "metrics", q: "how much did we invest in Quill Dynamics?", expect: q("holdings", { name: "Quill Dynamics", aggregate: "sum", field: "invested" }), says: ["17,100,000 USD"] },
+  { cat: "metrics", q: "how much have we put into Quill Dynamics in total", expect: q("holdings", { name: "Quill Dynamics", aggregate: "sum", field: "invested" }), says: ["17,100,000 USD"] },
+  { cat: "metrics", q: "what's our stake in Relay Robotics?", expect: fn("portfolio_company", { company: "Relay Robotics" }), says: ["Positions: Northwind Fund II"] },
+  { cat: "metrics", q: "How has Acme Robotics' ARR changed over the last 6 months?", expect: q("metrics", { name: "Acme Robotics", metric: "arr", aggregate: "change", ...days("2026-05-20", "2026-11-20") }), says: ["Acme Robotics' ARR went from"] },
+  { cat: "metrics", q: "Nimbus Pay ARR growth this year", expect: q("metrics", { name: "Nimbus Pay", metric: "arr", aggregate: "change", ...THIS_YEAR }) },
+  { cat: "metrics", q: "how did Fathom AI's burn change since January?", expect: q("metrics", { name: "Fathom AI", metric: "monthly_burn", aggregate: "change", ...days("2026-01-01", "2026-11-20") }) },
+  { cat: "metrics", q: "has Drift Freight's headcount grown over the past year", expect: q("metrics", { name: "Drift Freight", metric: "headcount", aggregate: "change", ...days("2025-11-20", "2026-11-20") }) },
+  { cat: "metrics", q: "Juniper Ledger revenue trend in 2025", expect: q("metrics", { name: "Juniper Ledger", metric: "arr", aggregate: "change", ...days("2025-01-01", "2025-12-31") }) },
+  { cat: "metrics", q: "how has Kestrel Rails' runway evolved over the last quarter", expect: q("metrics", { name: "Kestrel Rails", metric: "runway_months", aggregate: "change", ...LAST_QUARTER }) },
+  { cat: "metrics", q: "fastest growing portfolio companies this year", expect: q("metrics", { metric: "arr", aggregate: "change", ...THIS_YEAR }) },
+  { cat: "metrics", q: "which companies grew ARR the most in the last 12 months", expect: q("metrics", { metric: "arr", aggregate: "change", ...days("2025-11-20", "2026-11-20") }) },
+  { cat: "metrics", q: "ARR growth across the portfolio last quarter", expect: q("metrics", { metric: "arr", aggregate: "change", ...LAST_QUARTER }) },
+  { cat: "metrics", q: "what's the runwya of acme robotcs", expect: fn("portfolio_company", { company: "Acme Robotics" }) },
+  { cat: "metrics", q: "nimbus pay ar?", expect: fn("portfolio_company", { company: "Nimbus Pay" }) },
+  { cat: "metrics", q: "Hey, quick one: how long can Quill Pay keep going on its current cash?", expect: fn("portfolio_company", { company: "Quill Pay" }), says: ["Runway: "] },
+  { cat: "metrics", q: "umbra freight metrics", expect: fn("portfolio_company", { company: "Umbra Freight" }) },
+  { cat: "metrics", q: "Tessera Capital", expect: fn("portfolio_company", { company: "Tessera Capital" }) },
+
+  // ---------------------------------------------------------------------------------------------
+  // The pipeline as a set.
+  { cat: "deals", q: "how many deals do we have", expect: q("deals", { aggregate: "count" }), says: (f) => [`${f.dealCount} deals`] },
+  { cat: "deals", q: "how many deals are in the pipeline?", expect: q("deals", { aggregate: "count" }), says: (f) => [`${f.dealCount} deals`] },
+  { cat: "deals", q: "Show me the pipeline", expect: fn("list_deals") },
+  { cat: "deals", q: "what deals do we have?", expect: fn("list_deals") },
+  { cat: "deals", q: "latest deals", expect: q("deals", { order: { by: "created", dir: "desc" } }) },
+  { cat: "deals", q: "5 newest deals", expect: q("deals", { order: { by: "created", dir: "desc" }, limit: 5 }) },
+  { cat: "deals", q: "top 3 deals by score", expect: q("deals", { order: { by: "score", dir: "desc" }, limit: 3 }), says: (f) => [f.topScore] },
+  { cat: "deals", q: "best deals in the pipeline", expect: q("deals", { order: { by: "score", dir: "desc" } }), says: (f) => [f.topScore] },
+  { cat: "deals", q: "lowest scoring deals", expect: q("deals", { order: { by: "score", dir: "asc" } }) },
+  { cat: "deals", q: "deals that came in last week", expect: q("deals", LAST_WEEK), says: (f) => f.dealsLastWeek },
+  { cat: "deals", q: "what came in this week?", expect: q("deals", THIS_WEEK) },
+  { cat: "deals", q: "new deals in the last 30 days", expect: q("deals", days("2026-10-21", "2026-11-20")) },
+  { cat: "deals", q: "deals added last month", expect: q("deals", LAST_MONTH) },
+  { cat: "deals", q: "how many deals came in this quarter?", expect: q("deals", { aggregate: "count", ...THIS_QUARTER }) },
+  { cat: "deals", q: "deals received since September", expect: q("deals", days("2026-09-01", "2026-11-20")) },
+  { cat: "deals", q: "deals in screening", expect: q("deals", { stage: ["screening"] }) },
+  { cat: "deals", q: "which deals are we screening right now", expect: q("deals", { stage: ["screening"] }) },
+  { cat: "deals", q: "deals in dilligence", expect: q("deals", { stage: ["diligence"] }) },
+  { cat: "deals", q: "what have we passed on?", expect: q("deals", { stage: ["passed"] }) },
+  { cat: "deals", q: "rejected deals this quarter", expect: q("deals", { stage: ["passed"], ...THIS_QUARTER }) },
+  { cat: "deals", q: "deals we invested in", expect: q("deals", { stage: ["invested"] }) },
+  { cat: "deals", q: "how many deals at each of screening and diligence", expect: q("deals", { stage: ["diligence", "screening"], aggregate: "count" }) },
+  { cat: "deals", q: "average score of deals in screening", expect: q("deals", { stage: ["screening"], aggregate: "avg", field: "score" }) },
+  { cat: "deals", q: "average deal score", expect: q("deals", { aggregate: "avg", field: "score" }) },
+  { cat: "deals", q: "deals scoring above 70", expect: q("deals", { where: [{ field: "score", op: "gt", value: 70 }] }) },
+  { cat: "deals", q: "deals with a score of 72 or more", expect: q("deals", { where: [{ field: "score", op: "gte", value: 72 }] }) },
+  { cat: "deals", q: "fintech deals", expect: q("deals", { sector: "fintech" }) },
+  { cat: "deals", q: "health deals in the pipeline", expect: q("deals", { sector: "health" }) },
+  { cat: "deals", q: "any climate opportunities?", expect: q("deals", { sector: "climate" }) },
+  { cat: "deals", q: "robotics deals we are looking at", expect: q("deals", { sector: "robotics" }) },
+  { cat: "deals", q: "developer tools deals in screening", expect: q("deals", { sector: "developer tools", stage: ["screening"] }) },
+  { cat: "deals", q: "seed deals", expect: q("deals", { round: "seed" }) },
+  { cat: "deals", q: "which deals are raising a series A?", expect: q("deals", { round: "series a" }) },
+  { cat: "deals", q: "series b deals in diligence", expect: q("deals", { round: "series b", stage: ["diligence"] }) },
+  { cat: "deals", q: "biggest rounds in the pipeline", expect: q("deals", { order: { by: "round_amount", dir: "desc" } }) },
+  { cat: "deals", q: "LP fund decks in the pipeline", expect: q("deals", { type: "fund" }) },
+  { cat: "deals", q: "which fund managers are pitching us?", expect: q("deals", { type: "fund" }) },
+  { cat: "deals", q: "deals raising in EUR", expect: q("deals", { currency: "EUR" }) },
+  { cat: "deals", q: "deals whose analysis failed", expect: q("deals", { status: ["failed"] }) },
+  { cat: "deals", q: "Pls list fintech deals from last month, best first", expect: q("deals", { sector: "fintech", ...LAST_MONTH, order: { by: "score", dir: "desc" } }) },
+  { cat: "deals", q: "proptech deals at IC", expect: q("deals", { sector: "proptech", stage: ["ic"] }) },
+
+  // ---------------------------------------------------------------------------------------------
+  // One deal.
+  { cat: "deal", q: "What's the status of MosaicTreasury?", expect: fn("deal_status"), says: ['MosaicTreasury (mosaictreasury.ai) is at pipeline stage "new"'] },
+  { cat: "deal", q: "tell me about KeystoneLedger", expect: fn("deal_status"), says: ['pipeline stage "ic"'] },
+  { cat: "deal", q: "what score did UmberBuild get", expect: fn("deal_status"), says: ["Score: 73/100"] },
+  { cat: "deal", q: "emberroute.com status", expect: fn("deal_status"), says: ["EmberRoute"] },
+  { cat: "deal", q: "What round is EmberRoute raising?", expect: fn("deal_status"), says: ["Round: series b, raising 33,500,000 EUR"] },
+  { cat: "deal", q: "Who founded MosaicTreasury?", expect: fn("deal_status", { figure: "team" }), says: ["Felix Chen"] },
+  { cat: "deal", q: "who's on the team at KeystoneDev", expect: fn("deal_status", { figure: "team" }) },
+  { cat: "deal", q: "What's WillowTreasury's valuation?", expect: fn("deal_status", { figure: "valuation" }), says: ["pre-money"] },
+  { cat: "deal", q: "what is the burn of GarnetFleet", expect: fn("deal_status", { figure: "monthly_burn" }), says: ["not a portfolio company"] },
+  { cat: "deal", q: "runway of QuarryAI?", expect: fn("deal_status", { figure: "runway_months" }) },
+  { cat: "deal", q: "how many customers does ZenithSecure have", expect: fn("deal_status", { figure: "customers" }) },
+  { cat: "deal", q: "How is the analysis of SummitEnergy going?", expect: fn("deal_status"), says: ["Its analysis succeeded"] },
+  { cat: "deal", q: "whats the status of the Ironbridge Fund IV deal", expect: fn("deal_status"), says: ["Ironbridge Fund IV"] },
+  { cat: "deal", q: "is Bluewater Fund II in the pipeline?", expect: fn("deal_status"), says: ['stage "invested"'] },
+  { cat: "deal", q: "garnetledger score", expect: fn("deal_status"), says: ["Score: 74/100"] },
+  { cat: "deal", q: "Mosiac Treasury status", expect: fn("deal_status"), says: ["MosaicTreasury"] },
+
+  // ---------------------------------------------------------------------------------------------
+  // LP fund positions.
+  { cat: "positions", q: "What's the TVPI of Halcyon Fund V?", expect: fn("fund_positions", { fund: "Halcyon Fund V" }), says: ["Halcyon Fund V (2021, EUR): TVPI"] },
+  { cat: "positions", q: "redwood peak fund ii irr", expect: fn("fund_positions", { fund: "Redwood Peak Fund II" }), says: ["IRR"] },
+  { cat: "positions", q: "how's Silverline doing", expect: fn("fund_positions", { fund: "Silverline Fund I" }) },
+  { cat: "positions", q: "DPI on Atlas Bridge Fund 4", expect: fn("fund_positions", { fund: "Atlas Bridge Fund IV" }) },
+  { cat: "positions", q: "show me the LP book", expect: fn("fund_positions") },
+  { cat: "positions", q: "How are our funds doing on TVPI?", expect: fn("fund_positions") },
+  { cat: "positions", q: "our LP positions", expect: fn("fund_positions") },
+  { cat: "positions", q: "Which LP fund has the highest IRR?", expect: q("positions", { order: { by: "irr", dir: "desc" }, limit: 1 }), says: (f) => [f.highestIrr] },
+  { cat: "positions", q: "rank our fund positions by TVPI", expect: q("positions", { order: { by: "tvpi", dir: "desc" } }), says: (f) => [f.highestTvpi] },
+  { cat: "positions", q: "best performing funds we're LPs in", expect: q("positions", { order: { by: "tvpi", dir: "desc" } }), says: (f) => [f.highestTvpi] },
+  { cat: "positions", q: "lowest DPI positions", expect: q("positions", { order: { by: "dpi", dir: "asc" } }) },
+  { cat: "positions", q: "biggest LP commitments", expect: q("positions", { order: { by: "commitment", dir: "desc" } }) },
+  { cat: "positions", q: "how much have we committed as an LP in total?", expect: q("positions", { aggregate: "sum", field: "commitment" }), says: (f) => f.totalCommitted },
+  { cat: "positions", q: "total unfunded commitments", expect: q("positions", { aggregate: "sum", field: "unfunded" }) },
+  { cat: "positions", q: "how much dry powder is left to be called", expect: q("positions", { aggregate: "sum", field: "unfunded" }) },
+  { cat: "positions", q: "total called capital across our LP funds", expect: q("positions", { aggregate: "sum", field: "called" }) },
+  { cat: "positions", q: "how much have our funds distributed to us overall", expect: q("positions", { aggregate: "sum", field: "distributed" }) },
+  { cat: "positions", q: "what's our overall TVPI", expect: q("positions", { aggregate: "sum", field: "tvpi" }), says: ["pooled per currency"] },
+  { cat: "positions", q: "average IRR of our LP positions", expect: q("positions", { aggregate: "avg", field: "irr" }) },
+  { cat: "positions", q: "LP funds of vintage 2019 or later", expect: q("positions", { vintage: { from: 2019 } }) },
+  { cat: "positions", q: "our 2021 vintage funds", expect: q("positions", { vintage: { from: 2021, to: 2021 } }) },
+  { cat: "positions", q: "funds with vintages before 2018", expect: q("positions", { vintage: { to: 2017 } }) },
+  { cat: "positions", q: "EUR denominated LP positions", expect: q("positions", { currency: "EUR" }) },
+  { cat: "positions", q: "LP positions with TVPI above 1.5x", expect: q("positions", { where: [{ field: "tvpi", op: "gt", value: 1.5 }] }) },
+  { cat: "positions", q: "funds with an IRR over 10%", expect: q("positions", { where: [{ field: "irr", op: "gt", value: 0.1 }] }) },
+  { cat: "positions", q: "how many LP funds are we in?", expect: q("positions", { aggregate: "count" }), says: ["6 LP positions"] },
+  { cat: "positions", q: "Kinetic Seed fund nav", expect: fn("fund_positions", { fund: "Kinetic Seed Fund I" }) },
+
+  // ---------------------------------------------------------------------------------------------
+  // Capital calls and distributions.
+  { cat: "cashflows", q: "capital calls this year", expect: q("cashflows", { type: "call", ...THIS_YEAR }) },
+  { cat: "cashflows", q: "how much was called this year?", expect: q("cashflows", { type: "call", ...THIS_YEAR, aggregate: "sum", field: "amount" }), says: (f) => f.callsThisYear },
+  { cat: "cashflows", q: "total capital calls in 2026 so far", expect: q("cashflows", { type: "call", aggregate: "sum", ...THIS_YEAR }), says: (f) => f.callsThisYear },
+  { cat: "cashflows", q: "How much did we distribute last quarter?", expect: q("cashflows", { type: "distribution", ...LAST_QUARTER, aggregate: "sum", field: "amount" }), says: (f) => f.distributionsLastQuarter },
+  { cat: "cashflows", q: "distributions received last quarter", expect: q("cashflows", { type: "distribution", ...LAST_QUARTER }) },
+  { cat: "cashflows", q: "What's the largest distribution we received?", expect: q("cashflows", { type: "distribution", order: { by: "amount", dir: "desc" } }), says: (f) => [f.largestDistribution.fund_name] },
+  { cat: "cashflows", q: "biggest capital call ever", expect: q("cashflows", { type: "call", order: { by: "amount", dir: "desc" } }) },
+  { cat: "cashflows", q: "latest capital calls", expect: q("cashflows", { type: "call", order: { by: "date", dir: "desc" } }) },
+  { cat: "cashflows", q: "most recent distribution", expect: q("cashflows", { type: "distribution", order: { by: "date", dir: "desc" } }) },
+  { cat: "cashflows", q: "calls from Kinetic Seed Fund I", expect: q("cashflows", { type: "call", fund: "Kinetic Seed Fund I" }) },
+  { cat: "cashflows", q: "distributions from Redwood Peak Fund II since 2024", expect: q("cashflows", { type: "distribution", fund: "Redwood Peak Fund II", ...days("2024-01-01", "2026-11-20") }) },
+  { cat: "cashflows", q: "how many capital calls did we get last year", expect: q("cashflows", { type: "call", aggregate: "count", ...LAST_YEAR }) },
+  { cat: "cashflows", q: "cash flows in october", expect: q("cashflows", LAST_MONTH) },
+  { cat: "cashflows", q: "Halcyon distributions in 2025", expect: q("cashflows", { type: "distribution", fund: "Halcyon Fund V", ...LAST_YEAR }) },
+  { cat: "cashflows", q: "capital calls in Q3", expect: q("cashflows", { type: "call", ...LAST_QUARTER }) },
+  { cat: "cashflows", q: "total distributions this year", expect: q("cashflows", { type: "distribution", aggregate: "sum", ...THIS_YEAR }) },
+  { cat: "cashflows", q: "drawdowns in the past 90 days", expect: q("cashflows", { type: "call", ...days("2026-08-22", "2026-11-20") }) },
+  { cat: "cashflows", q: "calls over 1 million", expect: q("cashflows", { type: "call", where: [{ field: "amount", op: "gt", value: 1_000_000 }] }) },
+
+  // ---------------------------------------------------------------------------------------------
+  // People: who knows whom, warmth, going stale, reach, the strongest relationships.
+  { cat: "network", q: "Who do we know at mosaicworks.io?", expect: fn("who_knows", { company: "mosaicworks.io" }) },
+  { cat: "network", q: "anyone connected to atlaspath.io", expect: fn("who_knows", { company: "atlaspath.io" }) },
+  { cat: "network", q: "who can introduce me to Rosa Nowak?", expect: fn("who_knows", { person: "Rosa Nowak" }) },
+  { cat: "network", q: "warm intro to relayscale.com?", expect: fn("who_knows", { company: "relayscale.com" }) },
+  { cat: "network", q: "who knows someone at Acme Robotics?", expect: fn("who_knows", { company: "Acme Robotics" }), says: ["acmerobotics.io"] },
+  { cat: "network", q: "How warm is Sean Kumar?", expect: fn("contact_warmth", { contact: "Sean Kumar" }), says: ["Sean Kumar", "warmth"] },
+  { cat: "network", q: "how close are we to Mateo Rossi", expect: fn("contact_warmth", { contact: "Mateo Rossi" }) },
+  { cat: "network", q: "whats my relationship with Anika Albrecht like", expect: fn("contact_warmth", { contact: "Anika Albrecht" }) },
+  { cat: "network", q: "Which relationships are going stale?", expect: fn("going_stale"), says: ["going stale"] },
+  { cat: "network", q: "who haven't I talked to in a while", expect: fn("going_stale") },
+  { cat: "network", q: "who should I reconnect with?", expect: fn("going_stale") },
+  { cat: "network", q: "anyone I'm losing touch with?", expect: fn("going_stale") },
+  { cat: "network", q: "Which founders can I reach?", expect: fn("reach_candidates"), says: ["Founders you can reach"] },
+  { cat: "network", q: "reach candidates pls", expect: fn("reach_candidates") },
+  { cat: "network", q: "Who are our strongest relationships?", expect: q("persons", { order: { by: "strength", dir: "desc" } }) },
+  { cat: "network", q: "top 10 warmest contacts", expect: q("persons", { order: { by: "warmth", dir: "desc" }, limit: 10 }) },
+  { cat: "network", q: "our closest connections at mosaicworks.io", expect: q("persons", { name: "mosaicworks.io", order: { by: "strength", dir: "desc" } }) },
+  { cat: "network", q: "how many people do we know at atlaspath.io?", expect: q("persons", { name: "atlaspath.io", aggregate: "count" }) },
+  { cat: "network", q: "how many contacts do we have at Stripe?", expect: q("persons", { name: "Stripe", aggregate: "count" }), says: ["Nobody at Stripe is in your shared network"] },
+
+  // ---------------------------------------------------------------------------------------------
+  // What actions left behind: research runs, founder analyses.
+  { cat: "runs", q: "What did the research on treasury APIs find?", expect: q("research", { text: "treasury apis" }), says: ["Two deals in the pipeline sell treasury APIs"] },
+  { cat: "runs", q: "list research runs", expect: q("research") },
+  { cat: "runs", q: "what research have we done?", expect: q("research") },
+  { cat: "runs", q: "have we researched robotics?", expect: q("research", { text: "robotics" }), says: ["No research runs about robotics", "treasury APIs for mid-market finance teams"] },
+  { cat: "runs", q: "research runs started this month", expect: q("research", THIS_MONTH) },
+  { cat: "runs", q: "What score did founder Felix Chen get?", expect: fn("founder_analysis", { founder: "Felix Chen" }), says: ["an overall score of 78/100"] },
+  { cat: "runs", q: "how did Felix Chen score as a founder", expect: fn("founder_analysis"), says: ["78/100", "First-time CEO"] },
+  { cat: "runs", q: "Is there a founder analysis of Maya Okafor?", expect: fn("founder_analysis", { founder: "Maya Okafor" }), says: ["There is no finished founder analysis of Maya Okafor"] },
+  { cat: "runs", q: "Research status?", expect: fn("research_status"), says: ["Which research run?"] },
+
+  // ---------------------------------------------------------------------------------------------
+  // Documents the firm holds.
+  { cat: "documents", q: "documents mentioning carried interest", expect: q("documents", { text: "carried interest" }), says: ["carried interest"] },
+  { cat: "documents", q: "which decks mention a management fee?", expect: q("documents", { text: "management fee" }), says: ["management fee"] },
+  { cat: "documents", q: "find documents about grid flexibility", expect: q("documents", { text: "grid flexibility" }) },
+  { cat: "documents", q: "what documents do we have on MosaicTreasury?", expect: q("documents", { name: "MosaicTreasury" }), says: ["mosaictreasury.pdf"] },
+  { cat: "documents", q: "files for EmberRoute", expect: q("documents", { name: "EmberRoute" }) },
+  { cat: "documents", q: "how many documents do we have?", expect: q("documents", { aggregate: "count" }) },
+  { cat: "documents", q: "documents received this week", expect: q("documents", THIS_WEEK) },
+  { cat: "documents", q: "pages that mention net revenue retention", expect: q("documents", { text: "net revenue retention" }) },
+
+  // ---------------------------------------------------------------------------------------------
+  // What the records do not hold: said so, with what they hold instead; never a figure.
+  { cat: "not-in-data", q: "What's the NPS of Acme Robotics?", expect: fn("portfolio_company", { company: "Acme Robotics", metric: "nps" }), says: [NOT_HELD, "its imported metrics"] },
+  { cat: "not-in-data", q: "customer churn at Nimbus Pay", expect: fn("portfolio_company", { company: "Nimbus Pay", metric: "churn" }), says: [NOT_HELD] },
+  { cat: "not-in-data", q: "What is the CAC of Quill Pay?", expect: fn("portfolio_company", { company: "Quill Pay", metric: "cac" }), says: [NOT_HELD] },
+  { cat: "not-in-data", q: "is Kestrel Rails profitable?", expect: fn("portfolio_company", { company: "Kestrel Rails", metric: "ebitda" }), says: [NOT_HELD] },
+  { cat: "not-in-data", q: "Which portfolio companies have the highest churn?", expect: q("holdings", { order: { by: "churn" } }), says: ["churn is not in your records for portfolio companies", "What they hold"] },
+  { cat: "not-in-data", q: "rank portcos by NPS", expect: q("holdings", { order: { by: "nps" } }), says: [NOT_HELD] },
+  { cat: "not-in-data", q: "What's the TVPI of Northwind Fund II?", expect: fn("fund_positions", { fund: "Northwind Fund II" }), says: ["There is no LP position in a fund called Northwind Fund II", "one of your own funds"] },
+  { cat: "not-in-data", q: "What is Stripe's ARR?", expect: fn("portfolio_company", { company: "Stripe" }), says: ["Stripe is not in your firm's portfolio"] },
+  { cat: "not-in-data", q: "how is OpenAI doing", expect: { help: true } },
+  { cat: "not-in-data", q: "What's the weather in Berlin?", expect: { help: true } },
+  { cat: "not-in-data", q: "who won the world cup", expect: { help: true } },
+  { cat: "not-in-data", q: "What is the score of Initech?", expect: fn("deal_status", { deal: "Initech" }), says: ["There is no deal called Initech in your firm's pipeline"] },
+  { cat: "not-in-data", q: "runway of Globex Robotics", expect: fn("portfolio_company", { company: "Globex Robotics" }), says: ["Globex Robotics is not in your firm's portfolio"] },
+  { cat: "not-in-data", q: "What was our NAV in 2010?", expect: q("positions", { aggregate: "sum", field: "nav", ...days("2010-01-01", "2010-12-31") }), says: ["No LP position has a NAV mark dated 2010", "the earliest mark is of"] },
+  { cat: "not-in-data", q: "deals that came in in 2019", expect: q("deals", days("2019-01-01", "2019-12-31")), says: ["No deals that came in 2019"] },
+  { cat: "not-in-data", q: "capital calls in 2030", expect: q("cashflows", { type: "call" }), says: ["No cashflows"] },
+  { cat: "not-in-data", q: "biotech portfolio companies", expect: q("holdings", { sector: "health" }), says: ["Acme Care"] },
+  { cat: "not-in-data", q: "crypto deals", expect: q("deals", { sector: "fintech" }) },
+  { cat: "not-in-data", q: "what's MosaicTreasury's EBITDA", expect: fn("deal_status", { figure: "ebitda" }), says: ["not a portfolio company"] },
+  { cat: "not-in-data", q: "headcount of CinderCloud", expect: fn("deal_status", { figure: "headcount" }), says: ["not a portfolio company"] },
+  { cat: "not-in-data", q: "What's the IRR of Sequoia Capital Fund XV?", expect: fn("fund_positions"), says: ["There is no LP position in a fund called"] },
+  { cat: "not-in-data", q: "documents about quantum computing", expect: q("documents", { text: "quantum computing" }), says: ["No documents"] },
+  { cat: "not-in-data", q: "what's the meaning of life", expect: { help: true } },
+
+  // ---------------------------------------------------------------------------------------------
+  // Follow-ups in one conversation: a pronoun, a narrowed set, a new order, another record.
+  {
+    cat: "follow-up",
+    q: "What is the runway of Acme Robotics?",
+    expect: fn("portfolio_company", { company: "Acme Robotics" }),
+    then: [
+      { cat: "follow-up", q: "and its ARR?", expect: fn("portfolio_company", { company: "Acme Robotics" }), says: ["ARR: "] },
+      { cat: "follow-up", q: "what about Nimbus Pay?", expect: fn("portfolio_company", { company: "Nimbus Pay" }) },
+      { cat: "follow-up", q: "and its headcount?", expect: fn("portfolio_company", { company: "Nimbus Pay", metric: "headcount" }) },
+      { cat: "follow-up", q: "how has its ARR changed this year?", expect: q("metrics", { name: "Nimbus Pay", metric: "arr", aggregate: "change", ...THIS_YEAR }), says: ["Nimbus Pay's ARR went from"] },
+    ],
+  },
+  {
+    cat: "follow-up",
+    q: "Which deals are at IC?",
+    expect: q("deals", { stage: ["ic"] }),
+    then: [
+      { cat: "follow-up", q: "only the fintech ones", expect: q("deals", { stage: ["ic"], sector: "fintech" }), says: ["KeystoneLedger"] },
+      // Narrowing stacks: still the fintech ones.
+      { cat: "follow-up", q: "and in diligence?", expect: q("deals", { stage: ["diligence"], sector: "fintech" }) },
+      { cat: "follow-up", q: "what about all deals in diligence?", expect: q("deals", { stage: ["diligence"] }), says: ["7 deals at diligence"] },
+      { cat: "follow-up", q: "sort them by score", expect: q("deals", { stage: ["diligence"], order: { by: "score", dir: "desc" } }) },
+      { cat: "follow-up", q: "just the top 2", expect: q("deals", { stage: ["diligence"], order: { by: "score" }, limit: 2 }) },
+      { cat: "follow-up", q: "how many?", expect: q("deals", { stage: ["diligence"], aggregate: "count" }), says: ["7 deals"] },
+    ],
+  },
+  {
+    cat: "follow-up",
+    q: "List portfolio companies in Fund II",
+    expect: q("holdings", { fund: "Northwind Fund II" }),
+    then: [
+      { cat: "follow-up", q: "what about Fund III?", expect: q("holdings", { fund: "Northwind Fund III" }), says: (f) => f.fundIII },
+      { cat: "follow-up", q: "by ARR", expect: q("holdings", { fund: "Northwind Fund III", order: { by: "arr", dir: "desc" } }) },
+      { cat: "follow-up", q: "only the fintech ones", expect: q("holdings", { fund: "Northwind Fund III", sector: "fintech" }) },
+    ],
+  },
+  {
+    cat: "follow-up",
+    q: "Which portfolio companies have the shortest runway?",
+    expect: q("holdings", SHORTEST_RUNWAY),
+    then: [
+      { cat: "follow-up", q: "and their burn?", expect: q("holdings", { ...SHORTEST_RUNWAY, show: ["monthly_burn"] }), says: ["monthly burn"] },
+      { cat: "follow-up", q: "top 3 only", expect: q("holdings", { ...SHORTEST_RUNWAY, limit: 3 }) },
+    ],
+  },
+  {
+    cat: "follow-up",
+    q: "How warm is Sean Kumar?",
+    expect: fn("contact_warmth", { contact: "Sean Kumar" }),
+    then: [{ cat: "follow-up", q: "who else knows him?", expect: fn("who_knows") }],
+  },
+  {
+    cat: "follow-up",
+    q: "capital calls this year",
+    expect: q("cashflows", { type: "call", ...THIS_YEAR }),
+    then: [
+      { cat: "follow-up", q: "what's the total?", expect: q("cashflows", { type: "call", ...THIS_YEAR, aggregate: "sum" }), says: (f) => f.callsThisYear },
+      { cat: "follow-up", q: "and last year?", expect: q("cashflows", { type: "call", ...LAST_YEAR }) },
+    ],
+  },
+  {
+    cat: "follow-up",
+    q: "tell me about MosaicTreasury",
+    expect: fn("deal_status"),
+    then: [
+      { cat: "follow-up", q: "what's its ARR?", expect: fn("deal_status", { figure: "arr" }), says: (f) => [f.mosaicArrQuote] },
+      { cat: "follow-up", q: "And UmberBuild?", expect: fn("deal_status"), says: ["UmberBuild"] },
+    ],
+  },
+  {
+    cat: "follow-up",
+    q: "show me the LP book",
+    expect: fn("fund_positions"),
+    then: [{ cat: "follow-up", q: "only the EUR ones", expect: q("positions", { currency: "EUR" }), says: ["Halcyon Fund V"] }],
+  },
+
+  // ---------------------------------------------------------------------------------------------
+  // Explicit requests to start an action (the read key refuses them), and reads that start nothing.
+  { cat: "actions", q: "Analyze https://newco.example", expect: fn("start_deal_analysis", { website_url: "https://newco.example" }), says: ["read-only"] },
+  { cat: "actions", q: "please evaluate the deck at https://docsend.com/view/abc123", expect: fn("start_deal_analysis", { document_url: "https://docsend.com/view/abc123" }), says: ["read-only"] },
+  { cat: "actions", q: "Research payroll APIs in Europe", expect: fn("start_research", { query: "payroll APIs in Europe" }), says: ["read-only"] },
+  { cat: "actions", q: "can you research the market for treasury software?", expect: fn("start_research"), says: ["read-only"] },
+  { cat: "actions", q: "Analyze founder Felix Chen of MosaicTreasury", expect: fn("start_founder_analysis", { name: "Felix Chen", company: "MosaicTreasury" }), says: ["read-only"] },
+  { cat: "actions", q: "kick off a deep dive on grid flexibility", expect: fn("start_research"), says: ["read-only"] },
+  { cat: "actions", q: "Analyze MosaicTreasury", expect: fn("deal_status"), says: ["Nothing was started"] },
+  { cat: "actions", q: "Analyze the market", expect: { clarify: "To start a deal analysis I need the company's website" } },
+  { cat: "actions", q: "What score did MosaicTreasury get?", expect: fn("deal_status"), says: ["Score: 74/100"] },
+  { cat: "actions", q: "Did we analyze mosaictreasury.ai?", expect: fn("deal_status"), says: ["Its analysis succeeded"] },
+  { cat: "actions", q: "Should we evaluate https://newco.example?", expect: fn("deal_status"), says: ["There is no deal"] },
+  { cat: "actions", q: "Review the founders of KeystoneLedger", expect: { clarify: "Which founder of KeystoneLedger?" } },
+];
+
+/** Every phrasing in the corpus, follow-ups included. */
+export function allRows(rows: Row[] = CORPUS): Row[] {
+  return rows.flatMap((r) => [r, ...allRows(r.then ?? [])]);
+}
