@@ -15,6 +15,7 @@ export type PersonFind = { kind: "one"; person: Person } | { kind: "several"; fi
 export type FundFind = { match: NameMatch; phrase: string | null; names: string[]; whole: boolean };
 export type Founder = { id: string; name: string };
 
+const ORDINAL: Record<string, string> = { first: "I", "1st": "I", second: "II", "2nd": "II", third: "III", "3rd": "III", fourth: "IV", "4th": "IV", fifth: "V", "5th": "V" };
 const isRoman = (w: string) => /^(?:x{0,2}(?:i{1,3}|iv|v|vi{1,3}|ix)|x{1,2}v?|\d{1,2})$/.test(w);
 const notAName = (w: string) => STOP.has(w) || CUE_WORDS.has(w);
 
@@ -80,7 +81,9 @@ export function directory(names: AskNames, n: Normalised) {
       while (start > 0 && !notAName(t[start - 1].f) && !t[start - 1].end && !/[.@]/.test(t[start - 1].f)) start--;
       return t.slice(start, k + 2).map((x) => x.raw).join(" ");
     }
-    return null;
+    // "our third fund": the firm's own funds are numbered.
+    const nth = /\b(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th) fund\b/.exec(n.folded);
+    return nth ? `Fund ${ORDINAL[nth[1]]}` : null;
   });
 
   /** A fund named among `list` (the LP funds, or the firm's own). */

@@ -17,9 +17,12 @@ import { readSet, type SetRead } from "./ask-query.ts";
 import { speller } from "./ask-spelling.ts";
 import { normalise, STOP, type Normalised } from "./ask-text.ts";
 
-/** `note`: said after the operation's answer (what was not done, and how to do it). */
-export type Intent = { fn: string; args: Record<string, unknown>; note?: string };
+/** `note`: said after the operation's answer (what was not done, and how to do it); `preface`: before it (what the records do not hold). */
+export type Intent = { fn: string; args: Record<string, unknown>; note?: string; preface?: string };
 export type Recognised = Intent | { clarify: string } | null;
+
+/** Words only an LP position has: its figures, the LP role. */
+const LP_WORDS = /\btvpi\b|\bdpi\b|\brvpi\b|\birr\b|\bnav\b|\blp\b|\bcalled\b|\bdistribut|\bcommit|\bunfunded\b|\bvintage\b/;
 
 const several = (what: string, asked: string, names: string[]) => ({ clarify: `Several ${what} match ${asked}: ${listing(names)}. Which one?` });
 
@@ -48,7 +51,7 @@ function figureAsked(n: Normalised, set: SetRead | null): string | undefined {
   if (f) return f === "round_amount" ? "valuation" : f;
   return TEAM.test(n.folded) ? "team" : undefined;
 }
-const TEAM = /\bwho (?:founded|started|co founded|cofounded|runs|leads)\b|\b(?:on|in) the team\b|\bteam (?:at|of|behind)\b|\bfounding team\b|\bwho (?:are|is) the founders?\b/;
+const TEAM = /\bwho (?:founded|started|co founded|cofounded|runs|leads)\b|\bwho (?:is|are|s) (?:the )?(?:ceo|cto|coo|cfo|founders?|co ?founders?)\b|\b(?:on|in) the team\b|\bteam (?:at|of|behind)\b|\bfounding team\b|\bwho (?:are|is) the founders?\b/;
 
 /** The arguments of a read intent, from what the question names, else what the conversation was about. */
 function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entities, lastFunction: string | null, set: SetRead | null): Recognised {
@@ -89,6 +92,11 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
 
     case "fund_positions": {
       const f = d.funds();
+      // "Fund II" where both the firm's own funds and its LP funds have one, and nothing says which: asked back.
+      const own = d.ownFunds().match;
+      if (f.phrase && f.match.kind === "one" && f.match.partial && own.kind === "one" && !LP_WORDS.test(n.folded)) {
+        return { clarify: `${f.phrase} could be your own fund ${own.name} (its portfolio companies) or your LP position in ${f.match.name}. Which one?` };
+      }
       // "Bluewater Fund II" is a fund raising in the pipeline, not an LP position.
       const deal = d.deal();
       if (deal && f.match.kind === "none" && (!f.phrase || canon(deal.name).includes(canon(f.phrase)))) return call("deal_status", { deal: deal.id });
@@ -241,6 +249,17 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   const action = actionRequested(n, knownCompany);
   if (action && !("clarify" in action && action.readFirst)) return action;
 
+  // "How much did Tiger Global invest in Acme?": another investor's money is not in the firm's records; its own is.
+  const investor = /\b(?:how much did|how much has|how much have|what did) ((?:\p{Lu}[\p{L}&.-]* ?){1,4})(?:invest|put|pay)/u.exec(n.raw);
+  const holding = d.holdings();
+  if (investor && holding.kind === "one" && !/^(?:we|you|i|the firm|our firm|us)$/i.test(investor[1].trim())) {
+    return {
+      fn: "portfolio_company",
+      args: { company: holding.name },
+      preface: `What ${investor[1].trim()} invested in ${holding.name} is not in your records: they hold your firm's own positions, which are these.\n`,
+    };
+  }
+
   const heard = hear(n.folded, (kind) => has(d, n, kind));
   const set = readSet({ n, d, today: tools.caller.today, memory });
   const top = heard[0]?.intent;
@@ -251,8 +270,6 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
 
   // A record named by its id is one record, whatever noun the question uses for it.
   if (set && isSetQuestion(set) && !(n.uuids.length && !set.signals.includes("aggregate"))) {
-    const ambiguous = ambiguousFund(set, d);
-    if (ambiguous) return ambiguous;
     return operationFor(set.query);
   }
   if (heard.length) {
@@ -264,20 +281,11 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
     }
     return read;
   }
-  return action ?? followUp(d, lastFunction, n, set);
-}
-
-/**
- * "Fund II" said where both the firm's own funds and its LP funds have one, with nothing in the
- * question to tell which (a portfolio word, an LP figure): asked back, naming both.
- */
-function ambiguousFund(set: SetRead, d: Directory): Recognised {
-  const phrase = d.fundPhrase();
-  if (!phrase || set.query.kind !== "holdings" || set.signals.includes("noun")) return null;
-  const own = d.ownFunds().match;
-  const lp = d.funds().match;
-  if (own.kind !== "one" || lp.kind !== "one") return null;
-  return { clarify: `${phrase} could be your own fund ${own.name} (its portfolio companies) or your LP position in ${lp.name}. Which one?` };
+  const known = action ?? followUp(d, lastFunction, n, set);
+  if (known) return known;
+  // A figure of a company the records do not hold ("the valuation of Stripe"): said so, with what they hold instead.
+  const unknown = set?.fields.some((f) => f.kinds.includes("holdings")) ? d.anyName() : null;
+  return unknown && /^\p{Lu}/u.test(unknown) ? { fn: "portfolio_company", args: { company: unknown } } : null;
 }
 
 export const builtinAskEngine: AskEngine = {
@@ -287,6 +295,6 @@ export const builtinAskEngine: AskEngine = {
     if (!intent) return { engine: "builtin", text: HELP, answers: [] };
     if ("clarify" in intent) return { engine: "builtin", text: intent.clarify, answers: [] };
     const answer = await tools.call({ fn: intent.fn, args: intent.args });
-    return { engine: "builtin", text: intent.note ? `${answer.text}\n\n${intent.note}` : answer.text, answers: [answer] };
+    return { engine: "builtin", text: `${intent.preface ?? ""}${answer.text}${intent.note ? `\n\n${intent.note}` : ""}`, answers: [answer] };
   },
 };

@@ -30,7 +30,7 @@ export const CUES: Record<ReadIntent, Cues> = {
     core: [
       /\bstale\b|\b(?:going|gone|grown|growing|gotten) cold\b|\b(?:lost|lose|losing|out of) touch\b|\boverdue\b|\bneglect/,
       /\bhave not (?:\w+ ){0,2}(?:talked|spoken|written|emailed|met|seen|contacted|been in touch|caught up)\b|\bin a (?:while|long time)\b|\bfor (?:ages|a while)\b/,
-      /\breconnect|\bkeep(?:ing)? in touch\b|\b(?:catch up|follow up) with\b|\bshould (?:i|we) (?:ping|email|call|write to)\b/,
+      /\breconnect|\bkeep(?:ing)? in touch\b|\b(?:catch up|follow up) with\b|\bshould (?:i |we )?(?:ping|email|call|write to)\b|\b(?:ping|email|call|write to) again\b/,
     ],
   },
   reach_candidates: {

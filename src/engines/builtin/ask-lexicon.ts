@@ -24,7 +24,7 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "ltv", kinds: ["holdings"], re: /\bltv\b|\blifetime value\b/, metric: true },
   { field: "ebitda", kinds: ["holdings"], re: /\bebitda\b|\bprofits?\b|\bnet income\b|\bprofitab(?:le|ility)\b/, metric: true },
   { field: "score", kinds: ["deals"], re: /\bscor(?:e|es|ed|ing)\b|\brat(?:ing|ed)\b|\bhighest rated\b/ },
-  { field: "round_amount", kinds: ["deals"], re: /\bround sizes?\b|\bsize of (?:the |their )?rounds?\b|\braising the most\b|\b(?:biggest|largest|smallest) (?:rounds?|raises?)\b|\bamount raised\b|\bhow much (?:are|is) .+ raising\b/ },
+  { field: "round_amount", kinds: ["deals"], re: /\braising\b(?! an? )|\bround sizes?\b|\bsize of (?:the |their )?rounds?\b|\braising the most\b|\b(?:biggest|largest|smallest) (?:rounds?|raises?)\b|\bamount raised\b|\bhow much (?:are|is) .+ raising\b/ },
   { field: "created", kinds: ["deals"], re: /\bcame in\b|\bcome in\b|\bcoming in\b|\barrived\b|\bsubmitted\b|\badded\b|\breceived\b|\binbound\b|\bsourced\b/ },
   { field: "tvpi", kinds: ["positions"], re: /\btvpi\b|\btotal value (?:to|over) paid in\b/ },
   { field: "dpi", kinds: ["positions"], re: /\bdpi\b/ },
@@ -34,7 +34,7 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "unfunded", kinds: ["positions"], re: /\bunfunded\b|\buncalled\b|\bdry powder\b|\bremaining commitments?\b|\bleft to (?:be )?call(?:ed)?\b/ },
   { field: "commitment", kinds: ["positions"], re: /\bcommit(?:ted|ments?)\b|\bpledged\b/ },
   { field: "called", kinds: ["positions", "cashflows"], re: /\bcalled\b|\bpaid in\b|\bcontributed\b|\bdrawn down\b|\bcall(?:ed)? (?:in|up)\b/ },
-  { field: "distributed", kinds: ["positions", "cashflows"], re: /\bdistribut(?:e|ed)\b|\bpaid out\b|\breturned to us\b/ },
+  { field: "distributed", kinds: ["positions", "cashflows"], re: /\bdistribut(?:e|ed)\b|\bpaid out\b|\breturned to us\b|\b(?:sent|send|paid|pay) us\b|\bgot back\b/ },
   { field: "vintage", kinds: ["positions"], re: /\bvintages?\b/ },
   { field: "invested", kinds: ["holdings"], re: /\binvest(?:ed)?\b|\bdeployed\b|\bcheques?\b|\bchecks?\b|\bcost basis\b|\bamount invested\b|\bput (?:in|into)\b|\binvestment sizes?\b|\bcapital deployed\b/ },
   { field: "valuation", kinds: ["holdings"], re: /\bvaluations?\b|\bvalued\b|\bmarked (?:at|up|down)\b|\bfair value\b|\bcurrent value\b|\bworth\b|\bmark(?:s|ed)?\b/ },
@@ -47,12 +47,12 @@ export const FIELD_CUES: FieldCue[] = [
 /** The kinds of records, by the nouns that name only them (generic ones, such as "companies", are the reader's WEAK_NOUNS). */
 export const KIND_CUES: [RecordKind, RegExp][] = [
   ["cashflows", /\bcapital calls?\b|\bcash ?flows?\b|\bdrawdowns?\b|\bdistributions?\b|\bcalls\b|\bcontributions\b/],
-  ["research", /\bresearch(?:es)? (?:runs?|reports?|projects?)\b|\bresearch(?:ed)? (?:on|about|into|of|for)\b|\b(?:any|our|my|the|all|what|which) research\b|\bresearched\b|\bresearch (?:have|has|did|do) (?:we|i)\b/],
+  ["research", /\bresearch(?:es)? (?:runs?|reports?|projects?)\b|\bresearch(?:ed)? (?:on|about|into|of|for)\b|\b(?:any|our|my|the|all|what|which) research\b|\bresearched\b|\bresearch (?:have|has|did|do) (?:we|i)\b|\b(?:did|have|has) (?:we|i|anyone|anybody) (?:already )?research(?:ed)?\b/],
   ["documents", /\bdocuments?\b|\bfiles?\b|\bdata ?rooms?\b|\bpdfs?\b|\bpages\b|\bmention(?:s|ing|ed)?\b/],
   ["positions", /\blp (?:positions?|funds?|commitments?|book|portfolio|investments?|stakes?)\b|\bfund positions?\b|\bpositions\b|\bfunds? (?:we|i) (?:are |re )?(?:lps? in|invested in|committed to|backed)\b|\bfund investments\b|\bmanagers\b|\bour funds\b/],
   ["persons", /\bcontacts\b|\brelationships\b|\bconnections\b|\bpeople (?:we|i) know\b|\bour network\b|\bmy network\b/],
   ["deals", /\bdeals?\b|\bpipeline\b|\bdeal ?flow\b|\bopportunit(?:y|ies)\b|\bprospects\b|\bpitch(?:es|ed)\b|\bdecks\b|\binbound\b|\bleads\b|\blp decks?\b/],
-  ["holdings", /\bportfolio\b|\bportcos?\b|\bholdings?\b|\binvestments\b|\bcompan(?:y|ies) (?:we|i) (?:have )?(?:invested in|backed|funded|hold|own)\b|\bour (?:companies|startups|businesses)\b/],
+  ["holdings", /\bportfolio compan(?:y|ies)\b|\bportfolio\b|\bportcos?\b|\bholdings?\b|\binvestments\b|\bwhat do (?:we|i) (?:own|hold)\b|\bwe (?:own|hold) in\b|\bcompan(?:y|ies) (?:we|i) (?:have )?(?:invested in|backed|funded|hold|own)\b|\bour (?:companies|startups|businesses)\b/],
 ];
 
 /** Words that make a question about a set of records rather than one: lists, rankings, totals. */
@@ -89,7 +89,7 @@ export const ASCENDING = /\bascending\b|\blowest first\b|\bsmallest first\b|\bwo
 export const AGGREGATE_CUES: [Aggregate, RegExp][] = [
   ["count", /\bhow many\b|\bnumber of\b|\bcount\b|\bhow much of (?:a|the) (?:pipeline|portfolio)\b/],
   ["avg", /\baverage\b|\bavg\b|\bmean\b|\btypical\b|\bon average\b/],
-  ["change", /\bchang(?:e|ed|es|ing)\b|\bgr[eo]w(?:n|th|ing|s)?\b|\bincreas(?:e|ed|es|ing)\b|\bdecreas(?:e|ed|es|ing)\b|\bdeclin(?:e|ed|es|ing)\b|\bdrop(?:ped|s)?\b|\btrend(?:ing|s)?\b|\bevolv(?:e|ed|ing)\b|\bover time\b|\bdelta\b|\bup or down\b|\bmoved\b|\bhistory\b/],
+  ["change", /\bchang(?:e|ed|es|ing)\b|\b(?:gone|go|went|going) (?:up|down)\b|\bris(?:en|ing)\b|\bfall(?:en|ing)\b|\bgr[eo]w(?:n|th|ing|s)?\b|\bincreas(?:e|ed|es|ing)\b|\bdecreas(?:e|ed|es|ing)\b|\bdeclin(?:e|ed|es|ing)\b|\bdrop(?:ped|s)?\b|\btrend(?:ing|s)?\b|\bevolv(?:e|ed|ing)\b|\bover time\b|\bdelta\b|\bup or down\b|\bmoved\b|\bhistory\b/],
   ["sum", /\btotal\b|\bsum\b|\bcombined\b|\baltogether\b|\bin total\b|\baggregate\b|\bacross (?:all|the|our)\b|\boverall\b|\bhow much\b/],
 ];
 

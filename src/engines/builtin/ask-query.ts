@@ -51,11 +51,14 @@ const WEAK_NOUNS: Partial<Record<RecordKind, RegExp>> = {
 
 const LEXICON = new Set(LEXICON_WORDS);
 const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|^(?:and|what about|how about|only|just|sort|rank|order|by|now|same|also)\b/;
-const SINGULAR_NOUN = /^(?:deal|holding|document|file|pdf|capital call|distribution|cash ?flow|drawdown|fund position|lp fund|lp commitment|contribution|pitched)$/;
+const SINGULAR_NOUN = /^(?:deal|holding|portfolio company|document|file|pdf|capital call|distribution|cash ?flow|drawdown|fund position|lp fund|lp commitment|contribution|pitched)$/;
 /** The figure a total or a threshold is of when the question names none ("calls over 1 million"). */
 const DEFAULT_FIELD: Partial<Record<RecordKind, string>> = { cashflows: "amount", deals: "score", persons: "strength" };
 const HOLDING_STAGE: Record<string, string> = { "pre-seed": "pre_seed", seed: "seed", "series a": "series_a", "series b": "series_b", "series c": "series_c", growth: "growth" };
-const SINGULAR = /\b(?:which|what) (?:\w+ ){0,2}(?:one|company|deal|fund|startup|holding|investment|position|call|distribution|contact|person|manager|relationship)\b|\b(?:which|who) (?:has|is|was|had)\b/;
+const SINGULAR_NOUNS = String.raw`(?:one|company|deal|fund|startup|holding|investment|position|call|distribution|contact|person|manager|relationship|portco)`;
+const SINGULAR = new RegExp(
+  String.raw`\b(?:which|what) (?:\w+ ){0,2}${SINGULAR_NOUNS}\b|\b(?:which|who) (?:has|is|was|had)\b|\b(?:highest|lowest|biggest|largest|smallest|best|worst|newest|latest|oldest|most recent|strongest|warmest)[ -](?:\w+ ){0,2}${SINGULAR_NOUNS}\b(?!s)`,
+);
 
 const COMPARE = String.raw`(above|over|more than|greater than|higher than|exceeding|at least|no less than|below|under|less than|lower than|fewer than|at most|no more than|>=|<=|>|<)`;
 const AMOUNT = String.raw`(\d[\d,]*(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)`;
@@ -145,6 +148,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
       : null;
   let kind: RecordKind | null =
     (FUND_DEAL.test(text) ? "deals" : null) ??
+    // An LP fund within dates: its calls and distributions (a position's figures have no dates, its NAV marks do).
+    (lp.match.kind === "one" && dates && !fields.some((f) => f.field === "nav") && !nouns.length ? "cashflows" : null) ??
+    // An LP fund named: its position ("Halcyon Fund V performance"), unless the question is about companies.
+    (lp.match.kind === "one" && !fields.some((f) => f.metric) && !weak.includes("holdings") && !nouns.length ? "positions" : null) ??
     nouns.find((k) => fieldKinds.length === 0 || fieldKinds.includes(k)) ??
     nouns[0] ??
     fieldKinds[0] ??
@@ -215,6 +222,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     const fund = own.match.kind === "one" ? own.match.name : fundPhrase && own.match.kind === "none" ? fundPhrase : null;
     if (fund) (q.fund = fund), filter();
   }
+  // "its distributions this year": the fund the conversation is about.
+  if ((q.kind === "positions" || q.kind === "cashflows") && lp.match.kind === "none" && !lp.phrase && /\b(?:its|it|their|that fund|this fund)\b/.test(text) && memory.entities.fund) {
+    q.fund = memory.entities.fund.name;
+  }
   if (q.kind === "positions" || q.kind === "cashflows") {
     // A phrase inside one fund's name goes as said ("Fund II"), so the answer says what it was read as.
     const fund = lp.match.kind === "one" ? (lp.match.partial && lp.phrase ? lp.phrase : lp.match.name) : (lp.phrase ?? (own.match.kind === "one" ? own.match.name : null));
@@ -260,7 +271,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
   if (q.kind === "research") {
     const about = /\b(?:research(?:ed)?|researching|run|runs|report|reports|investigat\w*|looked into|look into)\b (?:(?:on|about|into|of|for|regarding) )?(?:the )?(.+?)(?: (?:find|found|say|conclude|show)\w*)?$/.exec(n.raw.toLowerCase().replace(/[?!.]+$/, ""));
-    const topic = about?.[1]?.trim();
+    const topic = about?.[1]?.replace(/\b(?:already|yet|before|so far|recently|ever)$/, "").trim();
     if (topic && !/^(?:runs?|status|reports?|done|have we done|do we have)$/.test(topic)) q.text = topic;
   }
 
@@ -298,10 +309,14 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const cue = ORDER_CUES.find((c) => c.re.test(text));
   const top = TOP_N.exec(text);
   let order: Query["order"] | undefined;
+  // "NAV by fund", "burn per company": the figure, record by record.
+  const perRecord = !byField && /\b(?:by|per|for each|for every) (?:fund|company|deal|position|portco|portfolio company|manager|holding)s?\b/.test(text);
   if (byField) order = { by: byField.field, dir: ASCENDING.test(text) ? "asc" : (cue?.dir ?? "desc") };
+  else if (perRecord && kindFields[0]) order = { by: kindFields[0].field, dir: "desc" };
   else if (cue && q.kind !== "metrics") {
     // The figure the question names, else the one the superlative stands for ("best-scoring", "biggest").
-    const by = kindFields[0]?.field ?? cue.field?.[q.kind];
+    // (A figure this kind does not hold is still the order asked for: the answer says it is not in the records.)
+    const by = kindFields[0]?.field ?? cue.field?.[q.kind] ?? fields[0]?.field;
     if (by) order = { by, dir: cue.dir };
   }
   if (order) (q.order = order), signals.push("order");
@@ -314,7 +329,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
       const by = /\b(?:last|latest|newest)\b/.test(top[0]) ? NEWEST_FIELD[q.kind] : (kindFields[0]?.field ?? BEST_FIELD[q.kind]);
       if (by) q.order = { by, dir: /\bbottom|worst|lowest|smallest|oldest|least\b/.test(top[0]) ? "asc" : "desc" };
     }
-  } else if (order && !byField && q.kind !== "metrics" && !aggregate) {
+  } else if (order && !byField && !perRecord && q.kind !== "metrics" && !aggregate) {
     // A superlative: "the shortest runway" is one; "which companies have the shortest runway", a few.
     const pluralSaid = plural || /\b(?:companies|deals|funds|positions|holdings|contacts|people|calls|distributions|runs|documents|startups|investments|relationships|ones)\b/.test(text);
     q.limit = SINGULAR.test(text) && !pluralSaid ? 1 : 5;
