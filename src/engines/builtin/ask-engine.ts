@@ -11,7 +11,7 @@ import { canon } from "../../lib/name-match.ts";
 import { listing } from "../../lib/prose.ts";
 import { directory, type Directory } from "./ask-directory.ts";
 import { actionRequested } from "./ask-imperative.ts";
-import { CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent, type SubjectKind } from "./ask-intents.ts";
+import { ABOUT, CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent, type SubjectKind } from "./ask-intents.ts";
 import { LEXICON_WORDS } from "./ask-lexicon.ts";
 import { readSet, type SetRead } from "./ask-query.ts";
 import { speller } from "./ask-spelling.ts";
@@ -283,8 +283,8 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   }
   const known = action ?? followUp(d, lastFunction, n, set);
   if (known) return known;
-  // A figure of a company the records do not hold ("the valuation of Stripe"): said so, with what they hold instead.
-  const unknown = set?.fields.some((f) => f.kinds.includes("holdings")) ? d.anyName() : null;
+  // A figure of a company the records do not hold ("the valuation of Stripe"), or how it is doing: said so, with what they hold instead.
+  const unknown = set?.fields.some((f) => f.kinds.includes("holdings")) || ABOUT.test(n.folded) ? d.anyName() : null;
   return unknown && /^\p{Lu}/u.test(unknown) ? { fn: "portfolio_company", args: { company: unknown } } : null;
 }
 

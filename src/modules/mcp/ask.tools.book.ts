@@ -166,7 +166,12 @@ async function portfolioCompany(ctx: AskContext, args: Record<string, unknown>):
   }
   if (rows.length === 0) {
     const deal = dealNamed(ctx, name);
-    const instead = deal ? ` It is a deal in your pipeline (stage "${deal.stage}", score ${deal.score === null ? "none" : `${num(deal.score)}/100`}): ask "what is the status of ${deal.company_name}?"` : "";
+    const fund = nameForPhrase(fundsService(ctx.deps).fundNames(ctx.principal.orgId), name);
+    const instead = deal
+      ? ` It is a deal in your pipeline (stage "${deal.stage}", score ${deal.score === null ? "none" : `${num(deal.score)}/100`}): ask "what is the status of ${deal.company_name}?"`
+      : fund.kind === "one" && !fund.partial
+        ? ` It is one of your LP funds: ask "how is ${fund.name} doing?"`
+        : " Nor is it a deal in your pipeline or one of your LP funds.";
     return { ...base, links: ["/api/v1/portfolio/companies"], data: deal ? { deal } : null, text: `${name} is not in your firm's portfolio.${instead}` };
   }
   const company = rows[0];

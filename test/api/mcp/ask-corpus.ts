@@ -337,7 +337,7 @@ export const CORPUS: Row[] = [
   { cat: "not-in-data", q: "rank portcos by NPS", expect: q("holdings", { order: { by: "nps" } }), says: [NOT_HELD] },
   { cat: "not-in-data", q: "What's the TVPI of Northwind Fund II?", expect: fn("fund_positions", { fund: "Northwind Fund II" }), says: ["There is no LP position in a fund called Northwind Fund II", "one of your own funds"] },
   { cat: "not-in-data", q: "What is Stripe's ARR?", expect: fn("portfolio_company", { company: "Stripe" }), says: ["Stripe is not in your firm's portfolio"] },
-  { cat: "not-in-data", q: "how is OpenAI doing", expect: { help: true } },
+  { cat: "not-in-data", q: "how is OpenAI doing", expect: fn("portfolio_company", { company: "OpenAI" }), says: ["OpenAI is not in your firm's portfolio. Nor is it a deal in your pipeline or one of your LP funds."] },
   { cat: "not-in-data", q: "What's the weather in Berlin?", expect: { help: true } },
   { cat: "not-in-data", q: "who won the world cup", expect: { help: true } },
   { cat: "not-in-data", q: "What is the score of Initech?", expect: fn("deal_status", { deal: "Initech" }), says: ["There is no deal called Initech in your firm's pipeline"] },

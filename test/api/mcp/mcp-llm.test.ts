@@ -50,6 +50,38 @@ describe("ask with a language model", () => {
     expect(stub.requests[2].messages[0].content).toContain("Acme Robotics");
   });
 
+  test("the model queries a set of records; a figure its answer invents is removed and counted, the operation's kept", async () => {
+    setup((req, n) =>
+      n === 0
+        ? { tool_calls: [{ name: "query", arguments: { kind: "holdings", order: { by: "runway_months", dir: "desc" }, limit: 1 } }] }
+        : { content: "Acme Robotics has the longest runway: 18 months, with 42 customers and 1.2M USD ARR." },
+    );
+    const client = await h.connect(h.f.keys.read.secret);
+    const res = await h.ask(client, "Which portfolio company can last the longest?");
+    expect(res.data.answers[0]).toMatchObject({ function: "query", arguments: { kind: "holdings", limit: 1 } });
+    expect(res.data.answers[0].data.records[0].name).toBe("Acme Robotics");
+    expect(res.text).toStartWith("Acme Robotics has the longest runway: 18 months, with [removed] customers and 1.2M USD ARR.");
+    expect(res.text).toContain("(1 figure the model wrote was not returned by any operation and was removed.)");
+    expect(res.data.figures_removed).toBe(1);
+    // The model is offered the typed query with its record kinds.
+    const query = stub.requests[0].tools!.find((t: any) => t.function.name === "query") as any;
+    expect(query.function.parameters.properties.kind.enum).toEqual(["deals", "holdings", "metrics", "positions", "cashflows", "persons", "research", "documents"]);
+  });
+
+  test("a query the model gets wrong is answered in words: an unknown kind, or a figure the records do not hold", async () => {
+    setup((req, n) =>
+      n === 0
+        ? { tool_calls: [{ name: "query", arguments: { kind: "unicorns" } }, { name: "query", arguments: { kind: "deals", order: { by: "nps", dir: "desc" } } }] }
+        : { content: "I could not answer that from your records." },
+    );
+    const client = await h.connect(h.f.keys.read.secret);
+    const res = await h.ask(client, "Rank deals by NPS");
+    expect(res.isError).toBe(false);
+    const tool = stub.requests[1].messages.filter((m) => m.role === "tool").map((m) => m.content);
+    expect(tool[0]).toContain("kind must be one of deals, holdings, metrics");
+    expect(tool[1]).toContain("nps is not in your records for deals. What they hold: score, came in and raising.");
+  });
+
   test("a read key cannot start an action through the model either: refused, no run, no charge", async () => {
     setup((req, n) => (n === 0 ? { tool_calls: [{ name: "start_deal_analysis", arguments: { website_url: "https://ledgerly.example" } }] } : { content: "I cannot start that with this key." }));
     const deals = h.t.deps.db.$client.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM deals").get()!.n;
