@@ -5,14 +5,13 @@
 // and a reach candidate.
 import { reachCandidates } from "../../../jobs/reach-candidates.ts";
 import { FUNDS_AS_OF, importFundsBook, importPortfolioBook } from "../../helpers/book.ts";
+import { finishedFounderAnalysis, finishedResearch } from "../../helpers/finished-runs.ts";
 import { principalOf } from "../../helpers/fixtures.ts";
 import { knows, thread } from "../../helpers/network.ts";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
 import { dealsService, nameTarget } from "../../../src/modules/deals/deals.service.ts";
-import { foundersService } from "../../../src/modules/founders/founders.service.ts";
 import { graphWriter, type PersonFacts } from "../../../src/modules/network/network.graph.ts";
 import { networkSignals } from "../../../src/modules/network/network.signals.ts";
-import { researchService } from "../../../src/modules/research/research.service.ts";
 import type { McpHarness } from "./mcp-harness.ts";
 
 export const SEEDED_AT = FUNDS_AS_OF;
@@ -63,34 +62,8 @@ function copied(h: McpHarness, from: PersonFacts, others: PersonFacts[], daysAgo
 export async function seedRuns(h: McpHarness) {
   const deps = h.t.deps;
   const principal = principalOf(deps, h.f.keys.write.secret);
-  const actions = actionsService(deps);
-  const founders = foundersService(deps);
-  const { body: founder } = founders.analyze(principal, { name: "Sam Rivera", company: "Ledgerly" });
-  const founderRun = actions.latestFor(principal.orgId, founder.analysis_id)!;
-  actions.start(founderRun.id);
-  founders.storeResult(
-    founder.analysis_id,
-    {
-      engine: "builtin",
-      overall_score: 81,
-      metrics: [
-        { key: "domain_expertise", label: "Domain expertise", score: 88, confidence: 0.9, reasoning: "Ten years in payments.", missing_info: [] },
-        { key: "leadership", label: "Leadership", score: null, confidence: 0, reasoning: "No evidence.", missing_info: ["team history"] },
-      ],
-      strengths: ["Built two payments products"],
-      risks: ["First-time CEO"],
-      sources: [],
-    },
-    "Sam Rivera",
-  );
-  actions.succeed(founderRun.id);
-
-  const research = researchService(deps);
-  const { body: run } = await research.start(principal, { query: "payroll APIs in Europe", idempotency_key: "seed-research-payroll" });
-  const researchRun = actions.latestFor(principal.orgId, run.research_id)!;
-  actions.start(researchRun.id);
-  research.storeReport(run.research_id, "builtin", { title: "Payroll APIs", executive_summary: "Three payroll API vendors lead in Europe.", report_markdown: "# Payroll APIs", citations: [] });
-  actions.succeed(researchRun.id);
+  const founderAnalysisId = finishedFounderAnalysis(deps, principal, { name: "Sam Rivera", company: "Ledgerly", score: 81, expertise: 88, why: "Ten years in payments.", strength: "Built two payments products" });
+  const researchId = await finishedResearch(deps, principal, { query: "payroll APIs in Europe", key: "seed-research-payroll", title: "Payroll APIs", summary: "Three payroll API vendors lead in Europe." });
 
   const proxy = { email: "jane@bank.com", name: "Jane Proxy", title: "Partner" };
   const candidate = { email: "priya@quillpay.io", name: "Priya Raman", title: "Co-founder & CEO", company: "Quillpay (payments infrastructure)" };
@@ -101,5 +74,5 @@ export async function seedRuns(h: McpHarness) {
   reachCandidates.runOnce(deps);
 
   deps.db.$client.query("DELETE FROM key_usage").run();
-  return { founderAnalysisId: founder.analysis_id, researchId: run.research_id };
+  return { founderAnalysisId, researchId };
 }
