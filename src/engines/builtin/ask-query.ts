@@ -3,9 +3,8 @@
 // round, sector, fund, vintage, currency, dates, thresholds), the order and how many, and the
 // aggregate. Names the question says are resolved against the firm's own records first, so a
 // name is never read as a filter ("Juniper Ledger" is a company, not the fintech sector).
-import type { Aggregate, Memory, Query, RecordKind, Threshold } from "../ask-engine.ts";
+import type { Aggregate, Memory, Query, RecordKind } from "../ask-engine.ts";
 import { canon, numerals } from "../../lib/name-match.ts";
-import { sectorsIn } from "../../lib/sectors.ts";
 import { datesIn } from "./ask-dates.ts";
 import type { Directory } from "./ask-directory.ts";
 import {
@@ -18,7 +17,6 @@ import {
   FUND_DEAL,
   HOLDING_STATUS_CUES,
   KIND_CUES,
-  LEXICON_WORDS,
   NUMBER_WORDS,
   ORDER_BY,
   ORDER_CUES,
@@ -28,7 +26,8 @@ import {
   TOP_N,
   type FieldCue,
 } from "./ask-lexicon.ts";
-import { STOP, type Normalised } from "./ask-text.ts";
+import { sectorOf, thresholdsIn, writtenNames } from "./ask-filters.ts";
+import type { Normalised } from "./ask-text.ts";
 
 /** Why a question reads as one about a set of records (none: it is about one record, or nothing). */
 export type Signal = "noun" | "aggregate" | "order" | "top" | "filter" | "threshold" | "dates" | "follow-up";
@@ -49,7 +48,6 @@ const WEAK_NOUNS: Partial<Record<RecordKind, RegExp>> = {
   positions: /\bfunds\b/,
 };
 
-const LEXICON = new Set(LEXICON_WORDS);
 const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|^(?:and|what about|how about|only|just|sort|rank|order|by|now|same|also)\b/;
 const SINGULAR_NOUN = /^(?:deal|holding|portfolio company|document|file|pdf|capital call|distribution|cash ?flow|drawdown|fund position|lp fund|lp commitment|contribution|pitched)$/;
 /** The figure a total or a threshold is of when the question names none ("calls over 1 million"). */
@@ -59,33 +57,6 @@ const SINGULAR_NOUNS = String.raw`(?:one|company|deal|fund|startup|holding|inves
 const SINGULAR = new RegExp(
   String.raw`\b(?:which|what) (?:\w+ ){0,2}${SINGULAR_NOUNS}\b|\b(?:which|who) (?:has|is|was|had)\b|\b(?:highest|lowest|biggest|largest|smallest|best|worst|newest|latest|oldest|most recent|strongest|warmest)[ -](?:\w+ ){0,2}${SINGULAR_NOUNS}\b(?!s)`,
 );
-
-const COMPARE = String.raw`(above|over|more than|greater than|higher than|exceeding|at least|no less than|below|under|less than|lower than|fewer than|at most|no more than|>=|<=|>|<)`;
-const AMOUNT = String.raw`(\d[\d,]*(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)`;
-const SUFFIX = String.raw`(k|m|mm|mn|million|bn|billion|thousand|%|percent|x|months?|years?|employees|people|points)?`;
-const THRESHOLD = new RegExp(String.raw`${COMPARE} (?:usd |eur |\$|€|£)?${AMOUNT} ?${SUFFIX}\b`, "g");
-const OR_MORE = new RegExp(String.raw`${AMOUNT} ?${SUFFIX} or (more|higher|above|greater|less|lower|fewer|below)\b`, "g");
-
-const OP_OF: Record<string, Threshold["op"]> = {
-  above: "gt", over: "gt", "more than": "gt", "greater than": "gt", "higher than": "gt", exceeding: "gt", ">": "gt",
-  "at least": "gte", "no less than": "gte", ">=": "gte",
-  below: "lt", under: "lt", "less than": "lt", "lower than": "lt", "fewer than": "lt", "<": "lt",
-  "at most": "lte", "no more than": "lte", "<=": "lte",
-};
-
-function amountOf(raw: string, suffix: string | undefined, field: string): number | null {
-  const base = /^\d/.test(raw) ? Number(raw.replace(/,/g, "")) : (NUMBER_WORDS[raw] ?? (raw === "a" || raw === "an" ? 1 : NaN));
-  if (!Number.isFinite(base)) return null;
-  const s = suffix ?? "";
-  let v = base;
-  if (s === "k" || s === "thousand") v *= 1e3;
-  else if (s === "m" || s === "mm" || s === "mn" || s === "million") v *= 1e6;
-  else if (s === "bn" || s === "billion") v *= 1e9;
-  else if (/^years?$/.test(s)) v *= 12;
-  // A percentage of a ratio field (IRR) is the ratio; of a percent field (margin) it stays as written.
-  if ((s === "%" || s === "percent") && field === "irr") v /= 100;
-  return v;
-}
 
 const pluralCompanies = (text: string) => /\b(?:companies|portcos|startups|holdings|investments|businesses|rates|ones)\b/.test(text);
 
@@ -276,27 +247,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
 
   // Thresholds: "runway under 12 months", "ARR above $2M", "score of 70 or more".
-  const where: Threshold[] = [];
-  const nearestField = (at: number) => {
-    const cues = (q.kind === "metrics" ? [] : FIELD_CUES.filter((c) => c.kinds.includes(q.kind)))
-      .map((c) => {
-        const all = [...text.matchAll(new RegExp(c.re.source, "g"))];
-        return all.map((m) => ({ c, dist: Math.abs(m.index - at) }));
-      })
-      .flat()
-      .sort((a, b) => a.dist - b.dist);
-    return cues[0]?.c.field ?? DEFAULT_FIELD[q.kind] ?? null;
-  };
-  for (const m of text.matchAll(THRESHOLD)) {
-    const field = nearestField(m.index);
-    const value = field ? amountOf(m[2], m[3], field) : null;
-    if (field && value !== null) where.push({ field, op: OP_OF[m[1]], value });
-  }
-  for (const m of text.matchAll(OR_MORE)) {
-    const field = nearestField(m.index);
-    const value = field ? amountOf(m[1], m[2], field) : null;
-    if (field && value !== null) where.push({ field, op: /more|higher|above|greater/.test(m[3]) ? "gte" : "lte", value });
-  }
+  const where = thresholdsIn(text, q.kind === "metrics" ? [] : FIELD_CUES.filter((c) => c.kinds.includes(q.kind)), DEFAULT_FIELD[q.kind] ?? null);
   if (where.length) (q.where = where), signals.push("threshold");
 
   // The order: "by ARR", else a superlative and the figure it goes with.
@@ -361,38 +312,4 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (follow && !top && signals.some((x) => x === "filter" || x === "aggregate" || x === "threshold" || x === "dates") && q.limit === (last!.args as Query).limit) delete q.limit;
   if (follow && JSON.stringify(q) === JSON.stringify(last!.args)) return null;
   return { query: q, signals, named: q.kind === "deals" ? namedDeal : q.kind === "holdings" || q.kind === "metrics" ? namedHolding : null, fields };
-}
-
-/**
- * Words of names the question writes that the records do not hold ("Acme Robotics" asked of a
- * firm without it): runs of capitalised words with a word the reader does not know. Their words
- * name a company, not a sector.
- */
-function writtenNames(n: Normalised): Set<string> {
-  const out = new Set<string>();
-  const known = (f: string) => LEXICON.has(f) || STOP.has(f);
-  let run: string[] = [];
-  const flush = () => {
-    if (run.length >= 2 && run.some((w) => !known(w))) run.forEach((w) => out.add(w));
-    run = [];
-  };
-  n.tokens.forEach((t, i) => {
-    if (/^\p{Lu}/u.test(t.raw) && (i > 0 || /^\p{Lu}/u.test(n.tokens[1]?.raw ?? ""))) run.push(...canon(t.f).split(" "));
-    else flush();
-    if (t.end) flush();
-  });
-  flush();
-  return out;
-}
-
-/** The sector a question names: as the records write it ("Payments infrastructure"), else a canonical one ("fintech"). */
-function sectorOf(text: string, d: Directory, nameWords: Set<string>): string | null {
-  text = text.split(" ").filter((w) => !nameWords.has(w)).join(" ");
-  const stored = d.names.sectors();
-  const spaced = ` ${text} `;
-  const said = stored.filter((s) => spaced.includes(` ${canon(s)} `)).sort((a, b) => b.length - a.length)[0];
-  if (said) return said;
-  // Words that name a sector only in company names or questions' grammar are not enough on their own.
-  const canonical = sectorsIn(text.replace(/\b(?:platform|infrastructure|cloud|apis?|data science|care|credit|mobility|commerce|retail|media|social|ev|identity|privacy|workflow|productivity|hardware|industrial|property|delivery|shipping|construction|learning platform|schools?)\b/g, " "));
-  return canonical[0] ?? null;
 }

@@ -1,0 +1,95 @@
+// The filters a question states in its own words: thresholds on a figure ("runway under 12 months",
+// "ARR above $2M", "a score of 70 or more", "TVPI over 1.5x", "IRR over 10%"), the sector it names
+// (as the records write it, else a canonical one), and the words of names it writes that the
+// records do not hold (which name a company, never a sector).
+import type { Threshold } from "../ask-engine.ts";
+import { canon } from "../../lib/name-match.ts";
+import { sectorsIn } from "../../lib/sectors.ts";
+import type { Directory } from "./ask-directory.ts";
+import { LEXICON_WORDS, NUMBER_WORDS, type FieldCue } from "./ask-lexicon.ts";
+import { STOP, type Normalised } from "./ask-text.ts";
+
+const LEXICON = new Set(LEXICON_WORDS);
+
+const COMPARE = String.raw`(above|over|more than|greater than|higher than|exceeding|at least|no less than|below|under|less than|lower than|fewer than|at most|no more than|>=|<=|>|<)`;
+const AMOUNT = String.raw`(\d[\d,]*(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)`;
+const SUFFIX = String.raw`(k|m|mm|mn|million|bn|billion|thousand|%|percent|x|months?|years?|employees|people|points)?`;
+const THRESHOLD = new RegExp(String.raw`${COMPARE} (?:usd |eur |\$|€|£)?${AMOUNT} ?${SUFFIX}\b`, "g");
+const OR_MORE = new RegExp(String.raw`${AMOUNT} ?${SUFFIX} or (more|higher|above|greater|less|lower|fewer|below)\b`, "g");
+
+const OP_OF: Record<string, Threshold["op"]> = {
+  above: "gt", over: "gt", "more than": "gt", "greater than": "gt", "higher than": "gt", exceeding: "gt", ">": "gt",
+  "at least": "gte", "no less than": "gte", ">=": "gte",
+  below: "lt", under: "lt", "less than": "lt", "lower than": "lt", "fewer than": "lt", "<": "lt",
+  "at most": "lte", "no more than": "lte", "<=": "lte",
+};
+
+function amountOf(raw: string, suffix: string | undefined, field: string): number | null {
+  const base = /^\d/.test(raw) ? Number(raw.replace(/,/g, "")) : (NUMBER_WORDS[raw] ?? (raw === "a" || raw === "an" ? 1 : NaN));
+  if (!Number.isFinite(base)) return null;
+  const s = suffix ?? "";
+  let v = base;
+  if (s === "k" || s === "thousand") v *= 1e3;
+  else if (s === "m" || s === "mm" || s === "mn" || s === "million") v *= 1e6;
+  else if (s === "bn" || s === "billion") v *= 1e9;
+  else if (/^years?$/.test(s)) v *= 12;
+  // A percentage of a ratio field (IRR) is the ratio; of a percent field (margin) it stays as written.
+  if ((s === "%" || s === "percent") && field === "irr") v /= 100;
+  return v;
+}
+
+/** The thresholds a text states, each on the figure named nearest to it (else `fallback`, the kind's usual figure). */
+export function thresholdsIn(text: string, cues: FieldCue[], fallback: string | null): Threshold[] {
+  const nearestField = (at: number) => {
+    const near = cues
+      .flatMap((c) => [...text.matchAll(new RegExp(c.re.source, "g"))].map((m) => ({ c, dist: Math.abs(m.index - at) })))
+      .sort((a, b) => a.dist - b.dist);
+    return near[0]?.c.field ?? fallback;
+  };
+  const where: Threshold[] = [];
+  for (const m of text.matchAll(THRESHOLD)) {
+    const field = nearestField(m.index);
+    const value = field ? amountOf(m[2], m[3], field) : null;
+    if (field && value !== null) where.push({ field, op: OP_OF[m[1]], value });
+  }
+  for (const m of text.matchAll(OR_MORE)) {
+    const field = nearestField(m.index);
+    const value = field ? amountOf(m[1], m[2], field) : null;
+    if (field && value !== null) where.push({ field, op: /more|higher|above|greater/.test(m[3]) ? "gte" : "lte", value });
+  }
+  return where;
+}
+
+/**
+ * Words of names the question writes that the records do not hold ("Acme Robotics" asked of a
+ * firm without it): runs of capitalised words with a word the reader does not know. Their words
+ * name a company, not a sector.
+ */
+export function writtenNames(n: Normalised): Set<string> {
+  const out = new Set<string>();
+  const known = (f: string) => LEXICON.has(f) || STOP.has(f);
+  let run: string[] = [];
+  const flush = () => {
+    if (run.length >= 2 && run.some((w) => !known(w))) run.forEach((w) => out.add(w));
+    run = [];
+  };
+  n.tokens.forEach((t, i) => {
+    if (/^\p{Lu}/u.test(t.raw) && (i > 0 || /^\p{Lu}/u.test(n.tokens[1]?.raw ?? ""))) run.push(...canon(t.f).split(" "));
+    else flush();
+    if (t.end) flush();
+  });
+  flush();
+  return out;
+}
+
+/** The sector a question names: as the records write it ("Payments infrastructure"), else a canonical one ("fintech"). */
+export function sectorOf(text: string, d: Directory, nameWords: Set<string>): string | null {
+  text = text.split(" ").filter((w) => !nameWords.has(w)).join(" ");
+  const stored = d.names.sectors();
+  const spaced = ` ${text} `;
+  const said = stored.filter((s) => spaced.includes(` ${canon(s)} `)).sort((a, b) => b.length - a.length)[0];
+  if (said) return said;
+  // Words that name a sector only in company names or questions' grammar are not enough on their own.
+  const canonical = sectorsIn(text.replace(/\b(?:platform|infrastructure|cloud|apis?|data science|care|credit|mobility|commerce|retail|media|social|ev|identity|privacy|workflow|productivity|hardware|industrial|property|delivery|shipping|construction|learning platform|schools?)\b/g, " "));
+  return canonical[0] ?? null;
+}
