@@ -104,7 +104,7 @@ for (const row of CORPUS) {
 }
 await client.close();
 server.stop(true);
-log(`\n3. Over /mcp with the SDK client (${httpTimes.length} questions, one tool call each)`);
+log(`\n3. Over /mcp with the SDK client (${httpTimes.length} questions: each first question, one tool call each; follow-ups need their conversation)`);
 log(`  /mcp        p50 ${ms(pct(httpTimes, 50))} ms   p99 ${ms(pct(httpTimes, 99))} ms   max ${ms(Math.max(...httpTimes))} ms`);
 
 sqlite.close();
