@@ -13,3 +13,13 @@ declare module "swagger-ui-dist/swagger-ui.css" {
   const path: string;
   export default path;
 }
+
+// The web app's chart library, embedded the same way.
+declare module "uplot/dist/uPlot.iife.min.js" {
+  const path: string;
+  export default path;
+}
+declare module "uplot/dist/uPlot.min.css" {
+  const path: string;
+  export default path;
+}

@@ -35,6 +35,7 @@ import { findLibreOffice } from "../../src/modules/health/health.routes.ts";
 import { orgsService } from "../../src/modules/identity/orgs.service.ts";
 import { rng } from "../../src/demo/rng.ts";
 import { deckPdf, deckPptx, generateDeals, longDeck } from "../../src/demo/decks.ts";
+import { seedDeals, timeBoth } from "../lib/bench.ts";
 import { Child, cleanEnv } from "../lib/child-process.ts";
 
 const { values: opts } = parseArgs({
@@ -232,29 +233,7 @@ if (runs("list")) {
   }
   const facts = sqlite.query<{ facts: string; analysis: string }, []>("SELECT facts, analysis FROM deals WHERE analysis IS NOT NULL LIMIT 1").get()!;
   let t0 = performance.now();
-  const seedRand = rng(42);
-  const ids: string[] = [];
-  sqlite.transaction(() => {
-    const deal = sqlite.prepare(
-      `INSERT INTO deals (id, org_id, created_by, company_name, domain, website, kind, stage, source, target_key, score, score_confidence, facts, analysis, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'upload', ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const run = sqlite.prepare(
-      `INSERT INTO action_runs (id, org_id, user_id, key_id, kind, subject_id, status, input, attempts, created_at, started_at, finished_at)
-       VALUES (?, ?, ?, NULL, 'deal_analysis', ?, ?, '{}', 1, ?, ?, ?)`,
-    );
-    const base = Date.UTC(2024, 0, 1);
-    for (let i = 0; i < DEALS; i++) {
-      const id = Bun.randomUUIDv7();
-      const name = `Company ${String(i).padStart(5, "0")} ${seedRand.pick(["Labs", "AI", "Pay", "Health", "Grid"])}`;
-      const at = new Date(base + i * 3_600_000).toISOString();
-      const status = seedRand.chance(0.9) ? "succeeded" : seedRand.pick(["failed", "queued", "running"]);
-      deal.run(id, org.id, user.id, name, `c${i}.io`, `https://c${i}.io`, i % 10 === 0 ? "fund" : "company", seedRand.pick(STAGES), `name:${name.toLowerCase().replace(/[^a-z0-9]+/g, "")}`,
-        status === "succeeded" ? seedRand.int(20, 90) : null, status === "succeeded" ? 0.75 : null, status === "succeeded" ? facts.facts : null, status === "succeeded" ? facts.analysis : null, at, at);
-      run.run(Bun.randomUUIDv7(), org.id, user.id, id, status, at, status === "queued" ? null : at, status === "succeeded" || status === "failed" ? at : null);
-      ids.push(id);
-    }
-  })();
+  const ids = seedDeals(sqlite, { orgId: org.id, userId: user.id, count: DEALS, facts: facts.facts, analysis: facts.analysis });
   log("");
   log(`seeded ${DEALS.toLocaleString()} deals with a run each (analysis JSON ${mb(facts.analysis.length + facts.facts.length)} per deal) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
@@ -300,21 +279,6 @@ if (runs("list")) {
 
   async function timeEach<T>(items: T[], run: (item: T) => unknown): Promise<number[]> {
     return (await timeBoth(items, run, () => {}))[0];
-  }
-
-  /** Each item through both sides, one after the other, so a noisy moment hits both alike. */
-  async function timeBoth<T>(items: T[], a: (item: T) => unknown, b: (item: T) => unknown): Promise<[number[], number[]]> {
-    const ta: number[] = [];
-    const tb: number[] = [];
-    for (const item of items) {
-      let start = performance.now();
-      await a(item);
-      ta.push(performance.now() - start);
-      start = performance.now();
-      await b(item);
-      tb.push(performance.now() - start);
-    }
-    return [ta, tb];
   }
 
   for (const q of queries.slice(0, 50)) {

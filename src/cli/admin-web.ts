@@ -1,7 +1,7 @@
 // `dealgraph admin user password|link`: the operator's way into the web app for a user: set a
 // password (read from stdin, never from the command line where `ps` and shell history see it),
 // or print a one-time sign-in link (valid 15 minutes, single use).
-import { LINK_PATH, webAuth } from "../modules/web/web.auth.ts";
+import { signInUrl, webAuth } from "../modules/web/web.auth.ts";
 import { openDeps } from "./context.ts";
 import { parse, report, required, UsageError, type Io } from "./io.ts";
 
@@ -23,7 +23,6 @@ export async function userLinkCommand(args: string[], io: Io) {
   if (positionals.length) throw new UsageError("usage: dealgraph admin user link --user USER_ID");
   const deps = openDeps(io, values);
   const { token, expiresAt } = webAuth(deps).issueLink(required("user", values.user));
-  const base = deps.config.publicUrl ?? DEFAULT_PUBLIC_URL;
-  const url = `${base}${LINK_PATH}?token=${encodeURIComponent(token)}`;
+  const url = signInUrl(deps.config.publicUrl ?? DEFAULT_PUBLIC_URL, token);
   report(io, values.json, { url, expires_at: expiresAt }, url);
 }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { Deps } from "../deps.ts";
 import { apiKeysService } from "../modules/identity/keys.service.ts";
 import { orgsService } from "../modules/identity/orgs.service.ts";
+import { webAuth } from "../modules/web/web.auth.ts";
 import { generateFirm, writeFirm, type FirmManifest } from "./firm.ts";
 import { loadDemoBook } from "./load-book.ts";
 import { loadDemoDeals } from "./load-deals.ts";
@@ -12,11 +13,38 @@ import { loadDemoNetwork } from "./load-network.ts";
 
 export type Progress = { err(line: string): void };
 
-export type DemoKeys = { user_id: string; read: { key_id: string; secret: string }; write: { key_id: string; secret: string } };
+export type DemoKeys = {
+  user_id: string;
+  read: { key_id: string; secret: string };
+  write: { key_id: string; secret: string };
+  /** The token of the demo's web sign-in link (reusable; see demoSignInToken). */
+  sign_in_token?: string;
+};
 
-// The demo's keys are kept in plain text beside the database so every restart can print them
-// again. That is for demo data dirs only; real keys are never stored, only their hashes.
+// The demo's keys (and its sign-in link's token) are kept in plain text beside the database so
+// every restart can print them again. That is for demo data dirs only; real keys and links are
+// never stored, only their hashes.
 const keysFile = (deps: Deps) => join(deps.config.dataDir, "demo-keys.json");
+
+/**
+ * The demo's one-click sign-in link, as the lead partner. Unlike `admin user link` (one use, 15
+ * minutes), it is reusable and does not expire: it is printed at every start next to the demo keys,
+ * which give the same access for as long, and an evaluator opens it from a terminal at any time,
+ * in more than one browser. Only `dealgraph demo` makes such a link, for the data dir it built.
+ * The token is kept (and reused) while it still signs in.
+ */
+async function demoSignInToken(deps: Deps, keys: DemoKeys): Promise<string> {
+  const auth = webAuth(deps);
+  if (keys.sign_in_token && auth.peekLink(keys.sign_in_token).status === "valid") return keys.sign_in_token;
+  keys.sign_in_token = auth.issueLink(keys.user_id, { reusable: true }).token;
+  await writeKeys(deps, keys);
+  return keys.sign_in_token;
+}
+
+async function writeKeys(deps: Deps, keys: DemoKeys) {
+  await Bun.write(keysFile(deps), JSON.stringify(keys, null, 2) + "\n");
+  chmodSync(keysFile(deps), 0o600);
+}
 
 /** Loads the generated firm through the same services the admin CLI uses. */
 export function loadFirm(deps: Deps, firm: FirmManifest, progress: (line: string) => void): DemoKeys {
@@ -55,8 +83,7 @@ export async function buildDemo(deps: Deps, io: Progress): Promise<DemoKeys> {
   await loadDemoDeals(deps, orgId, sourceDir, (line) => io.err(`  ${line}`));
   step(5, 5, "generating the team's mail, calendars and address books, and importing them");
   await loadDemoNetwork(deps, firm, sourceDir, (line) => io.err(`  ${line}`));
-  await Bun.write(keysFile(deps), JSON.stringify(keys, null, 2) + "\n");
-  chmodSync(keysFile(deps), 0o600);
+  await demoSignInToken(deps, keys);
   io.err(`[demo] built in ${Math.round(performance.now() - started)} ms`);
   return keys;
 }
@@ -65,6 +92,8 @@ export async function existingDemoKeys(deps: Deps): Promise<DemoKeys | null> {
   if (!existsSync(keysFile(deps))) return null;
   const keys = (await Bun.file(keysFile(deps)).json()) as DemoKeys;
   const valid = apiKeysService(deps);
-  return valid.verify(keys.read.secret).status === "VALID" && valid.verify(keys.write.secret).status === "VALID" ? keys : null;
+  if (valid.verify(keys.read.secret).status !== "VALID" || valid.verify(keys.write.secret).status !== "VALID") return null;
+  await demoSignInToken(deps, keys); // a data dir built before the link existed gets one now
+  return keys;
 }
 

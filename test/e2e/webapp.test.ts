@@ -7,24 +7,24 @@
 // Without /usr/bin/chromium this file skips, except under CI (CI=true), where it must run:
 // .ci/run installs Debian's chromium.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { SESSION_IDLE_MS } from "../../src/modules/web/web.service.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { browserTestsMustRun, CHROMIUM, chromiumAvailable, launchChromium } from "../helpers/chromium.ts";
 import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
 import { knows, thread } from "../helpers/network.ts";
 import { PASSWORD, withPassword } from "../helpers/web.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = join(import.meta.dir, "..", "..", "test-artifacts", "screenshots");
 const STEP = 30_000;
 // A fresh machine's first page and first screenshot are slow (Chromium builds its font cache), so
 // the launch warms both up under its own allowance and every wait gets more than a cold start.
 const LAUNCH = 90_000;
 const WAIT = 20_000;
-const available = existsSync(CHROMIUM);
-const mustRun = !!process.env.CI;
+const available = chromiumAvailable;
+const mustRun = browserTestsMustRun;
 
 if (!available && !mustRun) {
   console.warn(`test/e2e/webapp.test.ts: skipped: ${CHROMIUM} is missing (apt-get install chromium; CI installs it and always runs these)`);
@@ -51,7 +51,6 @@ describe.skipIf(!available && !mustRun)("web app in headless Chromium", () => {
   };
 
   beforeAll(async () => {
-    if (!available) throw new Error(`${CHROMIUM} is missing, and CI must run the browser tests: .ci/run should have installed Debian's chromium`);
     mkdirSync(SHOTS, { recursive: true });
     t = createTestApp();
     f = seedIdentity(t.deps);
@@ -62,13 +61,7 @@ describe.skipIf(!available && !mustRun)("web app in headless Chromium", () => {
     server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => t.app.handle(request) });
     base = `http://127.0.0.1:${server.port}`;
 
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // playwright gives every launch a fresh, empty profile directory of its own.
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     page = await context.newPage();
     page.setDefaultTimeout(LAUNCH);

@@ -2,6 +2,8 @@
 // a browser would (same Origin, the page's CSRF token), and the last page's HTML at hand.
 import { expect } from "bun:test";
 import { webAuth } from "../../src/modules/web/web.auth.ts";
+import { SESSION_COOKIE } from "../../src/modules/web/web.http.ts";
+import { webService } from "../../src/modules/web/web.service.ts";
 import type { TestApp } from "./app.ts";
 
 export const PASSWORD = "correct horse battery";
@@ -50,7 +52,7 @@ export class Browser {
     }
   }
 
-  async request(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Page> {
+  async request(method: string, path: string, init: { body?: string | FormData; headers?: Record<string, string> } = {}): Promise<Page> {
     const headers = new Headers(init.headers);
     if (this.jar.size && !headers.has("cookie")) headers.set("cookie", this.cookieHeader());
     const res = await this.t.app.handle(new Request(`${ORIGIN}${path}`, { method, headers, body: init.body }));
@@ -77,10 +79,33 @@ export class Browser {
     return this.request("POST", path, { body, headers });
   }
 
+  /**
+   * Posts a multipart form (a file upload) as a browser does: the CSRF token a field of it, taken
+   * from the last page unless `csrf` says otherwise (null: none), this server's Origin.
+   */
+  upload(path: string, fields: Record<string, string>, files: { field: string; bytes: Uint8Array | string; filename: string }[], o: { csrf?: string | null; origin?: string | null } = {}): Promise<Page> {
+    const form = new FormData();
+    const csrf = o.csrf === undefined ? csrfOf(this.last?.html ?? "") : o.csrf;
+    if (csrf !== null) form.append("csrf", csrf);
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    for (const f of files) form.append(f.field, new Blob([f.bytes]), f.filename);
+    const headers: Record<string, string> = {};
+    const origin = o.origin === undefined ? ORIGIN : o.origin;
+    if (origin !== null) headers.origin = origin;
+    return this.request("POST", path, { body: form, headers });
+  }
+
   /** Follows a 303 like a browser (GET the Location). */
   async follow(page: Page): Promise<Page> {
     expect(page.status, `expected a redirect, got ${page.status}: ${textOf(page.html).slice(0, 300)}`).toBe(303);
     return this.get(page.location!);
+  }
+
+  /** A session for the user made directly (no password hashing): for tests of the pages behind sign-in. */
+  async signInAs(userId: string, landing = "/app"): Promise<Page> {
+    const { token } = webService(this.t.deps).createSession(userId, "password", "test");
+    this.jar.set(SESSION_COOKIE, encodeURIComponent(token));
+    return this.get(landing);
   }
 
   async signIn(email: string, password = PASSWORD): Promise<Page> {

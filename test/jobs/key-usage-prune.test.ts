@@ -20,10 +20,10 @@ test("key-usage-prune drops counters older than 400 days and keeps the rest", as
   clock.set("2026-02-06T08:00:00.000Z");
   budgets.countRequest(f.keys.read.id, 10); // today
   const job = findJob("key-usage-prune")!;
-  expect(await job.runOnce(t.deps)).toEqual({ deleted: 1, sign_in_failures_deleted: 0 });
+  expect(await job.runOnce(t.deps)).toEqual({ deleted: 1, web_usage_deleted: 0, sign_in_failures_deleted: 0 });
   const days = t.deps.db.$client.query<{ day: string }, []>("SELECT day FROM key_usage ORDER BY day").all().map((r) => r.day);
   expect(days).toEqual(["2025-01-03", "2026-02-06"]);
-  expect(await job.runOnce(t.deps)).toEqual({ deleted: 0, sign_in_failures_deleted: 0 });
+  expect(await job.runOnce(t.deps)).toEqual({ deleted: 0, web_usage_deleted: 0, sign_in_failures_deleted: 0 });
   // Last use survives in what is kept.
   expect(budgetsService(t.deps).lastUsed([f.keys.read.id]).get(f.keys.read.id)).toBe("2026-02-06T08:00:00.000Z");
 });
@@ -39,10 +39,10 @@ test("key-usage-prune also drops web sign-in failures older than a day; a sign-i
   await auth.signInWithPassword(f.users.bob.email, "wrong", "198.51.100.8");
   // Pruning is the job's: the attempts above left the day-old failure alone.
   expect(auth.failureCount("alice@acme.vc")).toBe(2);
-  expect(await findJob("key-usage-prune")!.runOnce(t.deps)).toEqual({ deleted: 0, sign_in_failures_deleted: 1 });
+  expect(await findJob("key-usage-prune")!.runOnce(t.deps)).toEqual({ deleted: 0, web_usage_deleted: 0, sign_in_failures_deleted: 1 });
   expect(auth.failureCount("alice@acme.vc")).toBe(1);
   expect(auth.failureCount(f.users.bob.email)).toBe(1);
-  expect(await findJob("key-usage-prune")!.runOnce(t.deps)).toEqual({ deleted: 0, sign_in_failures_deleted: 0 });
+  expect(await findJob("key-usage-prune")!.runOnce(t.deps)).toEqual({ deleted: 0, web_usage_deleted: 0, sign_in_failures_deleted: 0 });
 });
 
 test("every job has a unique id, a valid UTC cron pattern and a description", () => {

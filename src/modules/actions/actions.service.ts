@@ -3,7 +3,7 @@
 // outbox event in the same transaction. Progress changes are published on the bus for SSE.
 import { perDeps, type Deps } from "../../deps.ts";
 import type { Principal } from "../identity/auth.macro.ts";
-import { chargeAction } from "../identity/budgets.http.ts";
+import { chargePrincipalAction } from "../identity/web-budgets.service.ts";
 import { newId } from "../../lib/ids.ts";
 import { columnList, type RowOf } from "../../db/rows.ts";
 import { actionRuns, outboxEvents } from "./actions.tables.ts";
@@ -127,13 +127,14 @@ export const actionsService = perDeps((deps: Deps) => {
   );
 
   /**
-   * Queues a run and charges the key's actions budget, in the caller's transaction (so whatever
-   * the caller writes with it, and the charge, stand or fall together). Returns the run and the
-   * X-Actions-* headers for the 202; throws the 429 when the budget is spent. `waitingFor`: the run
-   * waits (queued) for something outside (e.g. "email_verification") until resume() ends the wait.
+   * Queues a run and charges the actions budget (the key's, or a web session's member's), in the
+   * caller's transaction (so whatever the caller writes with it, and the charge, stand or fall
+   * together). Returns the run and the X-Actions-* headers for the 202; throws the 429 when the
+   * budget is spent. `waitingFor`: the run waits (queued) for something outside (e.g.
+   * "email_verification") until resume() ends the wait.
    */
   function dispatch(principal: Principal, kind: ActionKind, subjectId: string, input: Record<string, unknown>, opts: { waitingFor?: string | null } = {}) {
-    const headers = chargeAction(deps, principal);
+    const headers = chargePrincipalAction(deps, principal);
     const id = newId();
     insert.run({
       id,

@@ -30,6 +30,12 @@ export type DealDirectoryEntry = { deal_id: string } & Pick<DealRow, "company_na
 /** A deal with its score and analysis (JSON), as evidence about a company or a founder. */
 export type DealScoreRow = Pick<DealRow, "id" | "company_name" | "domain" | "stage" | "score" | "analysis">;
 
+/** The round a deal is raising, as its analysis found it (all null before an analysis). */
+export type DealRound = { stage: string | null; amount: number | null; currency: string | null };
+
+/** A document of a deal with its extracted pages (JSON), as the web app's document page reads it. */
+export type DealDocument = Omit<DealDocumentRow, "id" | "org_id"> & { document_id: string };
+
 /** A team member listed in a deal's analysed facts. */
 export type TeamListing = { dealId: string; name: string | null; title: string | null; linkedin: string | null };
 
@@ -113,11 +119,32 @@ export const dealQueries = perDeps((deps: Deps) => {
      FROM deal_documents dd JOIN deals d ON d.id = dd.deal_id WHERE dd.org_id = ? ORDER BY dd.uploaded_at DESC, dd.id`,
   );
 
+  // The web app's reads: the round of the deals a page shows (read by SQLite from the stored facts,
+  // no JSON parsed per deal; driven from the ids, CROSS JOIN keeping that order, so each deal is one
+  // primary-key lookup, where "org_id = ? AND id IN (...)" walked the org's whole index), one
+  // document with its pages, and the deal a document belongs to (a research citation's link).
+  const roundsOf = sqlite.query<DealRound & { id: string }, { org: string; ids: string }>(
+    `SELECT d.id, json_extract(d.facts, '$.round.stage') AS stage, json_extract(d.facts, '$.round.amount') AS amount,
+            json_extract(d.facts, '$.round.currency') AS currency
+     FROM json_each($ids) AS ids CROSS JOIN deals d ON d.id = ids.value WHERE d.org_id = $org`,
+  );
+  const documentById = sqlite.query<DealDocument, { org: string; deal: string; id: string }>(
+    `SELECT id AS document_id, deal_id, filename, kind, folder, category, content_type, size_bytes, sha256, page_count, status, uploaded_at, pages
+     FROM deal_documents WHERE id = $id AND deal_id = $deal AND org_id = $org`,
+  );
+  const dealOfDocument = sqlite.query<{ deal_id: string }, { org: string; id: string }>("SELECT deal_id FROM deal_documents WHERE id = $id AND org_id = $org");
+
   return {
     /** Every deal of the org, newest first, with its analysed sector, location and round (null before an analysis). */
     pipeline: (orgId: string): PipelineDeal[] => pipelineRows.all(orgId),
     /** Every document the org holds on its deals (decks and data rooms), newest first, without their text. */
     documentInventory: (orgId: string): DocumentInventoryEntry[] => inventoryRows.all(orgId),
+    /** The round each of these deals of the org is raising (absent for a deal of another org). */
+    rounds: (orgId: string, dealIds: string[]): Map<string, DealRound> =>
+      new Map(dealIds.length ? roundsOf.all({ org: orgId, ids: JSON.stringify(dealIds) }).map(({ id, ...round }) => [id, round]) : []),
+    documentRow: (orgId: string, dealId: string, documentId: string): DealDocument | null => documentById.get({ org: orgId, deal: dealId, id: documentId }),
+    /** The deal of the org a document belongs to, or null. */
+    documentDeal: (orgId: string, documentId: string): string | null => dealOfDocument.get({ org: orgId, id: documentId })?.deal_id ?? null,
     /** Every deal of the org, newest first, with its analysed sector and round (null before an analysis). */
     bookFacts: (orgId: string): DealBookFacts[] => bookRows.all(orgId),
     directory: (orgId: string, limit: number): DealDirectoryEntry[] => directoryRows.all({ org: orgId, limit }),

@@ -10,10 +10,10 @@ import { isUuid, newId } from "../../lib/ids.ts";
 import { actionsService, statusView, type RunStatus } from "../actions/actions.service.ts";
 import type { DealAnalysis, DealFacts } from "../../engines/deal-engine.ts";
 import { DEAL_STAGES } from "./deals.model.ts";
-import { dealQueries, type DealRow } from "./deals.queries.ts";
+import { dealQueries, type DealDocument, type DealRow } from "./deals.queries.ts";
 import { waitingSubmissionConflict } from "./deals.verification.model.ts";
 
-export type { DealBookFacts, DealDirectoryEntry, DealRow, DealScoreRow } from "./deals.queries.ts";
+export type { DealBookFacts, DealDirectoryEntry, DealDocument, DealRound, DealRow, DealScoreRow } from "./deals.queries.ts";
 
 export const DEAL_ANALYSIS = {
   kind: "deal_analysis",
@@ -37,6 +37,7 @@ export const nameTarget = (name: string) => `name:${name.toLowerCase().normalize
 export const dealsService = perDeps((deps: Deps) => {
   const sqlite = deps.db.$client;
   const actions = actionsService(deps);
+  const queries = dealQueries(deps);
 
   const byId = sqlite.query<DealRow, { org: string; id: string }>(`SELECT d.* FROM deals d WHERE d.id = $id AND d.org_id = $org`);
   const idsForTarget = sqlite.query<{ id: string }, { org: string; target: string }>("SELECT id FROM deals WHERE org_id = $org AND target_key = $target");
@@ -50,14 +51,19 @@ export const dealsService = perDeps((deps: Deps) => {
    * triggers), so the count and the page's ids come from the index alone; only the page's rows
    * are then read, and without their JSON.
    */
-  function list(orgId: string, f: DealFilters) {
+  /** The WHERE of a list's filters (every one a column of deals_org_list_idx), and its parameters. */
+  function filtered(orgId: string, f: Omit<DealFilters, "limit" | "offset">): { cond: string; params: Record<string, string | number> } {
     const where = ["d.org_id = $org"];
     const params: Record<string, string | number> = { org: orgId };
     if (f.status) (where.push("d.analysis_status = $status"), (params.status = f.status));
     if (f.stage) (where.push("d.stage = $stage"), (params.stage = f.stage));
     if (f.kind) (where.push("d.kind = $kind"), (params.kind = f.kind));
     if (f.q) (where.push("lower(d.company_name) LIKE $q ESCAPE '\\'"), (params.q = `%${f.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
-    const cond = where.join(" AND ");
+    return { cond: where.join(" AND "), params };
+  }
+
+  function list(orgId: string, f: DealFilters) {
+    const { cond, params } = filtered(orgId, f);
     const total = sqlite.query<{ n: number }, Record<string, string | number>>(`SELECT COUNT(*) AS n FROM deals d WHERE ${cond}`).get(params)!.n;
     const rows = sqlite
       .query<ListRow, Record<string, string | number>>(
@@ -69,6 +75,28 @@ export const dealsService = perDeps((deps: Deps) => {
       .all({ ...params, limit: f.limit, offset: f.offset });
     return { total, deals: rows.map(listRow) };
   }
+
+  /**
+   * The pipeline board's read (the web app): each stage's total and its newest `perStage` deals,
+   * under the same filters as list(). One pass over the list index, newest first, reading only ids
+   * and stages (ranking in SQL sorted every row: several times slower at 10,000 deals), then the
+   * shown rows by primary key.
+   */
+  function board(orgId: string, f: Omit<DealFilters, "stage" | "limit" | "offset">, perStage: number) {
+    const { cond, params } = filtered(orgId, f);
+    const ordered = sqlite.query(`SELECT d.id, d.stage FROM deals d WHERE ${cond} ORDER BY d.created_at DESC, d.id DESC`).values(params) as [string, string][];
+    const stages = new Map(DEAL_STAGES.map((stage) => [stage as string, { total: 0, ids: [] as string[] }]));
+    for (const [id, stage] of ordered) {
+      const s = stages.get(stage);
+      if (!s) continue;
+      s.total++;
+      if (s.ids.length < perStage) s.ids.push(id);
+    }
+    const shown = [...stages.values()].flatMap((s) => s.ids);
+    const rows = new Map(shown.length ? byIds.all({ ids: JSON.stringify(shown) }).map((r) => [r.id, listRow(r)]) : []);
+    return [...stages].map(([stage, s]) => ({ stage, total: s.total, deals: s.ids.map((id) => rows.get(id)!) }));
+  }
+  const byIds = sqlite.query<ListRow, { ids: string }>(`SELECT ${LIST_COLUMNS} FROM json_each($ids) AS ids CROSS JOIN deals d ON d.id = ids.value`);
 
   function listRow(d: ListRow) {
     return {
@@ -280,19 +308,29 @@ export const dealsService = perDeps((deps: Deps) => {
     })();
   }
 
+  /** One document of a deal of the org, with its extracted page texts; another org's or deal's is 404. */
+  function document(orgId: string, dealId: string, documentId: string): DealDocument & { pageTexts: string[] | null } {
+    const deal = mustGet(orgId, dealId);
+    const doc = isUuid(documentId) ? queries.documentRow(orgId, deal.id, documentId) : null;
+    if (!doc) throw notFound("Document not found");
+    return { ...doc, pageTexts: doc.pages ? (JSON.parse(doc.pages) as string[]) : null };
+  }
+
   return {
     list,
+    board,
     mustGet,
     detail,
     analysisStatus,
     documents,
+    document,
     submit,
     assertNotAnalysing,
     addDataRoom,
     setStage,
     placeInPipeline,
     storeAnalysis,
-    // The reads other modules make of deals (the firm's book, the MCP directory, founder evidence, research).
-    ...dealQueries(deps),
+    // The reads other modules make of deals (the firm's book, the MCP directory, founder evidence, research, the web app).
+    ...queries,
   };
 });

@@ -184,5 +184,51 @@ export const portfolioService = perDeps((deps: Deps) => {
     return leaders.all({ org: orgId, metric, limit });
   }
 
-  return { list, mustGetHolding, metricHistory, bookHoldings, companyNames, actualPointId, metricLeaders };
+
+  // The web app's reads: a company page (the holding as the list shows it, every position of the
+  // same company, and every metric's whole history in one statement), the fund names to filter by,
+  // and the holding a metric point belongs to (a research citation's link).
+  const allPointsOf = db
+    .select({ metric: mp.metric, value: mp.value, unit: mp.unit, currency: mp.currency, statement_date: mp.statementDate, kind: mp.kind })
+    .from(mp)
+    .where(and(eq(mp.orgId, P("org")), eq(mp.companyKey, P("key"))))
+    .orderBy(asc(mp.metric), asc(mp.statementDate), asc(mp.kind))
+    .prepare();
+  const sameCompanyOf = db.select().from(h).where(and(eq(h.orgId, P("org")), eq(h.companyKey, P("key")))).orderBy(asc(h.fundName)).prepare();
+  const fundNamesOf = db.selectDistinct({ fund: h.fundName }).from(h).where(eq(h.orgId, P("org"))).orderBy(asc(h.fundName)).prepare();
+  const holdingOfPoint = db
+    .select({ id: h.id })
+    .from(mp)
+    .innerJoin(h, and(eq(h.orgId, mp.orgId), eq(h.companyKey, mp.companyKey)))
+    .where(and(eq(mp.orgId, P("org")), eq(mp.id, P("id"))))
+    .orderBy(asc(h.fundName))
+    .limit(1)
+    .prepare();
+
+  /** A holding with every position of its company (this one first) and each metric's dated points, oldest first. */
+  function company(orgId: string, companyId: string) {
+    const holding = mustGetHolding(orgId, companyId);
+    const positions = sameCompanyOf.all({ org: orgId, key: holding.companyKey });
+    const latest = metricsOf(orgId, [holding.companyKey]).get(holding.companyKey)!;
+    const metrics = new Map<string, { value: number; unit: string | null; currency: string | null; statement_date: string; kind: "actual" | "budget" }[]>();
+    for (const { metric, ...point } of allPointsOf.all({ org: orgId, key: holding.companyKey })) {
+      const points = metrics.get(metric);
+      if (points) points.push(point);
+      else metrics.set(metric, [point]);
+    }
+    const views = positions.map((p) => view(p, positions.length, latest));
+    return { holding: views.find((v) => v.company_id === holding.id)!, positions: views, metrics };
+  }
+
+  function fundNames(orgId: string): string[] {
+    return fundNamesOf.all({ org: orgId }).map((r) => r.fund);
+  }
+
+  /** The org's holding (the first by fund) of the company a metric point belongs to, or null. */
+  function holdingOfMetricPoint(orgId: string, pointId: string): string | null {
+    const id = Number(pointId);
+    return Number.isSafeInteger(id) ? (holdingOfPoint.get({ org: orgId, id })?.id ?? null) : null;
+  }
+
+  return { list, mustGetHolding, metricHistory, bookHoldings, companyNames, actualPointId, metricLeaders, company, fundNames, holdingOfMetricPoint };
 });

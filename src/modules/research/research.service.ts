@@ -182,14 +182,23 @@ export const researchService = perDeps((deps: Deps) => {
     return documentPages.all({ org: orgId, q: ftsQuery, limit });
   }
 
-  const newestOfOrg = sqlite.query<ResearchRow, [string, number]>("SELECT * FROM research_runs WHERE org_id = ? ORDER BY created_at DESC, id DESC LIMIT ?");
+  const pageOf = sqlite.query<ResearchRow, { org: string; limit: number; offset: number }>(
+    "SELECT * FROM research_runs WHERE org_id = $org ORDER BY created_at DESC, id DESC LIMIT $limit OFFSET $offset",
+  );
+  const countOf = sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM research_runs WHERE org_id = ?");
+
+  /** A page of the org's runs, newest first, in the summary view (no report, no citations), with who asked and when; and how many there are. */
+  function listPage(orgId: string, page: { limit: number; offset: number }) {
+    const runs = pageOf.all({ org: orgId, ...page }).flatMap((row) => {
+      const run = actions.latestFor(row.org_id, row.id);
+      return run ? [{ ...view(row, run, "summary"), created_by: row.created_by, created_at: row.created_at }] : [];
+    });
+    return { runs, total: countOf.get(orgId)!.n };
+  }
 
   /** The org's newest research runs (summary view: no report, no citations), newest first. */
   function list(orgId: string, limit: number) {
-    return newestOfOrg.all(orgId, limit).flatMap((row) => {
-      const run = actions.latestFor(row.org_id, row.id);
-      return run ? [{ ...view(row, run, "summary"), created_at: row.created_at }] : [];
-    });
+    return listPage(orgId, { limit, offset: 0 }).runs;
   }
 
   /** Passages of the org's documents and deal analyses that answer a text (the runs' own full-text search), best first. */
@@ -197,7 +206,7 @@ export const researchService = perDeps((deps: Deps) => {
     return researchCorpus(deps, principal).searchText(text);
   }
 
-  return { start, read, view, mustGetRow, runOf, storeReport, statusOfKey, documentPagesMatching, list, searchDocuments };
+  return { start, read, view, mustGetRow, runOf, storeReport, statusOfKey, documentPagesMatching, list, listPage, searchDocuments };
 });
 
 export type ResearchRecordView = ReturnType<ReturnType<typeof researchService>["read"]>;

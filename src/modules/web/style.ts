@@ -1,5 +1,7 @@
-// The web app's stylesheet and script, embedded as strings and served from the binary
-// (/app/assets/...): no CDN, no web fonts, works offline.
+// The web app's stylesheet, embedded as a string and served from the binary (/app/assets/app.css):
+// no CDN, no web fonts, works offline. The script is in client.ts.
+
+import { WORKSPACE_CSS } from "./style.workspace.ts";
 
 export const CSS = `
 :root {
@@ -24,7 +26,7 @@ p { margin: 0 0 .75rem; }
 .small { font-size: .85rem; }
 
 .topbar { background: var(--brand); color: var(--brand-ink); }
-.topbar-inner { max-width: 1180px; margin: 0 auto; padding: 0 24px; display: flex; align-items: center; gap: 28px; height: 56px; }
+.topbar-inner { max-width: 1360px; margin: 0 auto; padding: 0 24px; display: flex; align-items: center; gap: 28px; height: 56px; }
 .brand { color: #fff; font-weight: 700; font-size: 1.05rem; display: flex; align-items: center; gap: 8px; }
 .brand:hover { text-decoration: none; }
 .brand-mark { width: 22px; height: 22px; border-radius: 6px; background: linear-gradient(135deg, #6ea8ff, #2f6fde); display: inline-block; }
@@ -38,7 +40,7 @@ p { margin: 0 0 .75rem; }
 .linkish { background: none; border: 0; color: #fff; cursor: pointer; font: inherit; padding: 0; }
 .linkish:hover { text-decoration: underline; }
 
-main { flex: 1; width: 100%; max-width: 1180px; margin: 0 auto; padding: 28px 24px 48px; }
+main { flex: 1; width: 100%; max-width: 1360px; margin: 0 auto; padding: 28px 24px 48px; }
 .page-head { display: flex; align-items: flex-end; justify-content: space-between; gap: 16px; margin-bottom: 20px; }
 .page-head p { margin: 0; color: var(--muted); }
 footer { color: var(--faint); font-size: .8rem; text-align: center; padding: 16px; }
@@ -48,7 +50,8 @@ footer { color: var(--faint); font-size: .8rem; text-align: center; padding: 16p
 .card.flush > h2, .card.flush > .card-head { padding: 18px 22px 0; }
 .card-head { display: flex; justify-content: space-between; align-items: baseline; gap: 12px; margin-bottom: 12px; }
 .card-head h2 { margin: 0; }
-.grid { display: grid; gap: 20px; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); }
+.grid { display: grid; gap: 16px; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); margin-bottom: 20px; }
+.grid > .card { margin-bottom: 0; }
 .stat { font-size: 1.9rem; font-weight: 650; letter-spacing: -.02em; }
 .stat-label { color: var(--muted); font-size: .85rem; }
 
@@ -122,41 +125,8 @@ details.menu[open] > .menu-body { position: absolute; right: 0; z-index: 5; marg
 .switch-state { display: flex; align-items: center; justify-content: space-between; gap: 16px; }
 .pager { display: flex; justify-content: space-between; align-items: center; padding: 12px 22px; border-top: 1px solid var(--line); }
 .search { display: flex; gap: 8px; max-width: 460px; }
-`;
+${WORKSPACE_CSS}`;
 
 export const METER_CSS = Array.from({ length: 21 }, (_, i) => `.meter-bar span.w${i * 5} { width: ${i * 5}%; }`).join("\n");
-
-export const JS = `
-(function () {
-  // Forms that ask first: <form data-confirm="...">.
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    var question = form && form.getAttribute && form.getAttribute("data-confirm");
-    if (question && !window.confirm(question)) event.preventDefault();
-  }, true);
-  // Copy buttons: <button data-copy="element-id">.
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("[data-copy]");
-    if (!button) return;
-    var source = document.getElementById(button.getAttribute("data-copy"));
-    if (!source) return;
-    var text = source.textContent.trim();
-    var done = function () { button.textContent = "Copied"; setTimeout(function () { button.textContent = "Copy"; }, 2000); };
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(text).then(done, function () { selectText(source); });
-    } else {
-      selectText(source);
-      try { if (document.execCommand("copy")) done(); } catch (e) {}
-    }
-  });
-  function selectText(el) {
-    var range = document.createRange();
-    range.selectNodeContents(el);
-    var sel = window.getSelection();
-    sel.removeAllRanges();
-    sel.addRange(range);
-  }
-})();
-`;
 
 export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#6ea8ff"/><stop offset="1" stop-color="#2f6fde"/></linearGradient></defs><rect width="32" height="32" rx="8" fill="url(#g)"/><circle cx="11" cy="12" r="3.2" fill="#fff"/><circle cx="21" cy="10" r="2.6" fill="#fff"/><circle cx="19" cy="22" r="3.6" fill="#fff"/><path d="M11 12 21 10 19 22Z" fill="none" stroke="#fff" stroke-width="1.6"/></svg>`;

@@ -18,13 +18,17 @@ export const MAX_FAILURES_PER_ADDRESS = 20;
 /** Failures are kept a day (the limits look back a minute; the rest is for an operator's eyes). */
 export const FAILURE_RETENTION_MS = 24 * 3600_000;
 export const LINK_PATH = "/app/sign-in/link";
+/** A sign-in link for a token, at the address people reach the server at. */
+export const signInUrl = (base: string, token: string) => `${base}${LINK_PATH}?token=${encodeURIComponent(token)}`;
+/** The expiry of a reusable (demo) link: none in practice. */
+const REUSABLE_EXPIRY = "9999-12-31T23:59:59.999Z";
 
 export type PasswordSignIn =
   | { ok: true; user: User }
   | { ok: false; reason: "invalid" }
   | { ok: false; reason: "rate_limited"; by: "email" | "address"; retryAfterSeconds: number };
 
-export type LinkState = { status: "valid"; user: User } | { status: "unknown" | "used" | "expired" };
+export type LinkState = { status: "valid"; user: User; reusable: boolean } | { status: "unknown" | "used" | "expired" };
 
 /** Why a password is refused, or null when it is acceptable. */
 export function passwordProblem(password: string): string | null {
@@ -114,13 +118,17 @@ export const webAuth = perDeps((deps: Deps) => {
     return Bun.password.verify(password, user.passwordHash);
   }
 
-  /** A new one-time sign-in link token for the user (valid LINK_TTL_MS); only its hash is stored. */
-  function issueLink(userId: string): { token: string; expiresAt: string } {
+  /**
+   * A new one-time sign-in link token for the user (valid LINK_TTL_MS); only its hash is stored.
+   * `reusable` is for the demo's link only (`dealgraph demo` on the data dir it built): it never
+   * expires and is not used up, like the demo keys it is printed beside.
+   */
+  function issueLink(userId: string, opts: { reusable?: boolean } = {}): { token: string; expiresAt: string } {
     orgs.mustGetUser(userId);
     const token = randomToken();
     const now = clock.now();
-    const expiresAt = new Date(now.getTime() + LINK_TTL_MS).toISOString();
-    db.insert(webSignInLinks).values({ tokenHash: sha256(token), userId, createdAt: now.toISOString(), expiresAt }).run();
+    const expiresAt = opts.reusable ? REUSABLE_EXPIRY : new Date(now.getTime() + LINK_TTL_MS).toISOString();
+    db.insert(webSignInLinks).values({ tokenHash: sha256(token), userId, createdAt: now.toISOString(), expiresAt, reusable: opts.reusable ?? false }).run();
     db.delete(webSignInLinks).where(lt(webSignInLinks.expiresAt, new Date(now.getTime() - 7 * 24 * 3600_000).toISOString())).run();
     return { token, expiresAt };
   }
@@ -137,13 +145,14 @@ export const webAuth = perDeps((deps: Deps) => {
     if (row.usedAt) return { status: "used" };
     if (row.expiresAt <= clock.now().toISOString()) return { status: "expired" };
     const user = orgs.getUser(row.userId);
-    return user ? { status: "valid", user } : { status: "unknown" };
+    return user ? { status: "valid", user, reusable: row.reusable } : { status: "unknown" };
   }
 
   /** Uses the link up, atomically: of two concurrent uses only one succeeds. */
   function consumeLink(token: string): LinkState {
     const state = peekLink(token);
     if (state.status !== "valid") return state;
+    if (state.reusable) return state;
     const now = clock.now().toISOString();
     const used = db
       .update(webSignInLinks)

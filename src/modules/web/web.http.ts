@@ -142,6 +142,11 @@ export function redirect(location: string, setCookies: string[] = []): Response 
   return new Response(null, { status: 303, headers: h });
 }
 
+/** The `page` of a paged list: a whole number from 1 (anything else is the first page). */
+export function pageNumber(url: URL): number {
+  return Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
+}
+
 /** A `next` path we will send a browser to after sign-in: only our own pages. */
 export function safeNext(next: string | null | undefined): string {
   if (!next || !next.startsWith("/app") || next.startsWith("//") || /[\\\r\n]/.test(next)) return "/app";

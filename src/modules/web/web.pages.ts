@@ -1,4 +1,4 @@
-// The signed-in pages: overview, API keys, network settings, contacts, admin. Each handler makes
+// The signed-in pages: overview (the workspace at a glance), API keys, network settings, contacts, admin. Each handler makes
 // its service calls (api-keys, orgs, network) and renders; every POST answers with a redirect
 // and a flash message (or the same form again with inline errors).
 import { Elysia } from "elysia";
@@ -8,7 +8,11 @@ import { isCalendarDate } from "../../lib/dates.ts";
 import { backupsService } from "../backups/backups.service.ts";
 import { apiKeysService } from "../identity/keys.service.ts";
 import { keyViews } from "../identity/keys.views.ts";
+import { dealsService, type DealFilters } from "../deals/deals.service.ts";
+import { fundsService } from "../funds/funds.service.ts";
 import { networkSignals } from "../network/network.signals.ts";
+import { portfolioService } from "../portfolio/portfolio.service.ts";
+import { researchService } from "../research/research.service.ts";
 import { orgsService } from "../identity/orgs.service.ts";
 import { adminPage } from "./pages/admin.ts";
 import { contactsPage } from "./pages/contacts.ts";
@@ -16,25 +20,24 @@ import { homePage } from "./pages/home.ts";
 import { EMPTY_KEY_FORM, keysPage, type KeyForm } from "./pages/keys.ts";
 import { isoDay } from "./pages/layout.ts";
 import { networkPage } from "./pages/network.ts";
+import { stageLabel } from "./pages/pipeline.ts";
 import { contactCount, searchContacts } from "./web.contacts.ts";
-import { guard, sessionPrincipal, type WebCtx } from "./web.guard.ts";
-import { htmlResponse, redirect, safeNext } from "./web.http.ts";
+import { guard, refusalText, sessionPrincipal, type WebCtx } from "./web.guard.ts";
+import { htmlResponse, pageNumber, redirect, safeNext } from "./web.http.ts";
 
 const hidden = { detail: { hide: true } };
 const DAY_MS = 86_400_000;
 const CONTACTS_PAGE_SIZE = 25;
 const STALE_LIMIT = 100;
 
-/** A service's refusal as a message for a flash; anything else is thrown on. */
-function refusal(error: unknown): string {
-  if (!(error instanceof ApiError)) throw error;
-  return typeof error.detail === "string" ? error.detail : error.detail.map((d) => d.msg).join(" ");
-}
-
 export function pageRoutes(deps: Deps) {
   const keys = apiKeysService(deps);
   const orgs = orgsService(deps);
   const signals = networkSignals(deps);
+  const deals = dealsService(deps);
+  const portfolio = portfolioService(deps);
+  const funds = fundsService(deps);
+  const research = researchService(deps);
   const inDays = (n: number) => isoDay(new Date(deps.clock.now().getTime() + n * DAY_MS));
 
   function renderKeys(c: WebCtx, form: KeyForm, status = 200): Response {
@@ -69,7 +72,8 @@ export function pageRoutes(deps: Deps) {
         "",
         guard(deps, {}, (c) => {
           const views = keyViews(deps, keys.listForUser(c.user.id));
-          const stale = signals.goingStale(sessionPrincipal(c.user, c.org), 1);
+          const stale = signals.goingStale(sessionPrincipal(deps, c.user, c.org), 1);
+          const counted = (f: Partial<DealFilters>) => deals.list(c.org.id, { limit: 1, offset: 0, ...f }).total;
           const page = homePage(c.shell("Overview", "home"), {
             firstName: c.user.name.split(/\s+/)[0] || c.user.name,
             activeKeys: views.filter((k) => k.status === "active").length,
@@ -77,6 +81,11 @@ export function pageRoutes(deps: Deps) {
             goingStale: stale.total,
             sharing: c.user.shareNetwork,
             members: c.user.isAdmin ? orgs.listMembers(c.org.id).length : null,
+            pipeline: deals.board(c.org.id, {}, 0).map((s) => ({ stage: s.stage, label: stageLabel(s.stage), count: s.total })),
+            analysing: counted({ status: "running" }) + counted({ status: "queued" }),
+            holdings: { total: portfolio.list(c.org.id, { limit: 1, offset: 0 }).total, active: portfolio.list(c.org.id, { status: "active", limit: 1, offset: 0 }).total },
+            funds: funds.fundNames(c.org.id).length,
+            research: research.listPage(c.org.id, { limit: 0, offset: 0 }).total,
           });
           return htmlResponse(page);
         }),
@@ -118,7 +127,7 @@ export function pageRoutes(deps: Deps) {
               secret: { keyId: rotated.keyId, name: owned.name, value: rotated.secret },
             });
           } catch (error) {
-            c.flash({ kind: "error", text: refusal(error) });
+            c.flash({ kind: "error", text: refusalText(error) });
           }
           return redirect("/app/keys");
         }),
@@ -138,7 +147,7 @@ export function pageRoutes(deps: Deps) {
       .get(
         "/network",
         guard(deps, {}, (c) => {
-          const stale = signals.goingStale(sessionPrincipal(c.user, c.org), STALE_LIMIT);
+          const stale = signals.goingStale(sessionPrincipal(deps, c.user, c.org), STALE_LIMIT);
           const page = networkPage(c.shell("Network", "network"), {
             sharing: c.user.shareNetwork,
             orgName: c.org.name,
@@ -185,7 +194,7 @@ export function pageRoutes(deps: Deps) {
               text: days === 0 ? `Cleared the cadence for ${contact}: the learned one applies.` : `Keeping in touch with ${contact} every ${days} days.`,
             });
           } catch (error) {
-            c.flash({ kind: "error", text: refusal(error) });
+            c.flash({ kind: "error", text: refusalText(error) });
           }
           return redirect(back);
         }),
@@ -202,7 +211,7 @@ export function pageRoutes(deps: Deps) {
             const active = result.snoozed_until > deps.clock.now().toISOString();
             c.flash({ kind: "success", text: active ? `${contact} is snoozed until ${until}.` : `${contact} is no longer snoozed.` });
           } catch (error) {
-            c.flash({ kind: "error", text: refusal(error) });
+            c.flash({ kind: "error", text: refusalText(error) });
           }
           return redirect(back);
         }),
@@ -212,7 +221,7 @@ export function pageRoutes(deps: Deps) {
         "/contacts",
         guard(deps, {}, (c) => {
           const q = (c.url.searchParams.get("q") ?? "").slice(0, 200);
-          const page = Math.max(1, Math.min(100_000, Number.parseInt(c.url.searchParams.get("page") ?? "1", 10) || 1));
+          const page = pageNumber(c.url);
           const found = searchContacts(deps, c.user.id, { q, offset: (page - 1) * CONTACTS_PAGE_SIZE, limit: CONTACTS_PAGE_SIZE });
           const back = `/app/contacts?${new URLSearchParams({ ...(q ? { q } : {}), ...(page > 1 ? { page: String(page) } : {}) })}`;
           const view = { q, page, pageSize: CONTACTS_PAGE_SIZE, total: found.total, contacts: found.contacts, back, now: deps.clock.now().toISOString(), defaultSnooze: inDays(14), minSnooze: inDays(1) };

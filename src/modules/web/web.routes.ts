@@ -8,7 +8,8 @@ import { orgsService } from "../identity/orgs.service.ts";
 import { accountPage, type AccountView } from "./pages/account.ts";
 import { errorPage } from "./pages/home.ts";
 import { linkPage, signInPage, type SignInView } from "./pages/sign-in.ts";
-import { CSS, FAVICON_SVG, JS, METER_CSS } from "./style.ts";
+import { JS, UPLOT_FILES } from "./client.ts";
+import { CSS, FAVICON_SVG, METER_CSS } from "./style.ts";
 import { passwordProblem, webAuth } from "./web.auth.ts";
 import { crossOriginRefused, guard, shellFor, type WebCtx } from "./web.guard.ts";
 import {
@@ -25,14 +26,19 @@ import {
   sameOrigin,
   SESSION_COOKIE,
 } from "./web.http.ts";
+import { bookPages } from "./web.book.ts";
+import { dealPages, dealUploads } from "./web.deals.ts";
+import { whoKnowsPages } from "./web.who-knows.ts";
 import { pageRoutes } from "./web.pages.ts";
+import { researchPages } from "./web.research.ts";
+import { settingsPages } from "./web.settings.ts";
 import { constantTimeEqual, randomToken, SESSION_ABSOLUTE_MS, webService, type SignInMethod } from "./web.service.ts";
 
 const hidden = { detail: { hide: true } };
 const PRE_SESSION_MAX_AGE = 2 * 3600;
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,100}$/;
 
-function asset(body: string, type: string) {
+function asset(body: string | Blob, type: string) {
   return () => new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" } });
 }
 
@@ -93,6 +99,8 @@ export function webRoutes(deps: Deps) {
     .get("/app/assets/app.css", asset(CSS + METER_CSS, "text/css; charset=utf-8"), hidden)
     .get("/app/assets/app.js", asset(JS, "text/javascript; charset=utf-8"), hidden)
     .get("/app/assets/favicon.svg", asset(FAVICON_SVG, "image/svg+xml"), hidden)
+    .get("/app/assets/uplot.js", asset(Bun.file(UPLOT_FILES.js), "text/javascript; charset=utf-8"), hidden)
+    .get("/app/assets/uplot.css", asset(Bun.file(UPLOT_FILES.css), "text/css; charset=utf-8"), hidden)
     // Signing in with a password
     .get(
       "/app/sign-in",
@@ -159,8 +167,8 @@ export function webRoutes(deps: Deps) {
         }
         const state = auth.consumeLink(f.token ?? "");
         if (state.status !== "valid") return htmlResponse(linkPage({ state: state.status }), state.status === "unknown" ? 404 : 410);
-        const response = startSession(request, state.user.id, "link", state.user.passwordHash ? "/app" : "/app/account");
-        return response;
+        // A first sign-in goes on to set a password; the demo's reusable link goes straight in.
+        return startSession(request, state.user.id, "link", state.user.passwordHash || state.reusable ? "/app" : "/app/account");
       },
       hidden,
     )
@@ -205,7 +213,13 @@ export function webRoutes(deps: Deps) {
       }),
       hidden,
     )
-    .use(pageRoutes(deps));
+    .use(pageRoutes(deps))
+    // the firm's workspace
+    .use(dealPages(deps))
+    .use(whoKnowsPages(deps))
+    .use(bookPages(deps))
+    .use(researchPages(deps))
+    .use(settingsPages(deps));
 
   // Anything else under /app: HTML 404 and 405 pages, not the API's JSON ones.
   const allowedMethods = allowedMethodsIn(() => plugin.routes);
@@ -224,5 +238,7 @@ export function webRoutes(deps: Deps) {
     }
     return htmlResponse(errorPage(shell, 404, title, "There is no page at this address."), 404);
   };
-  return plugin.all("/app", elsewhere, hidden).all("/app/*", elsewhere, hidden);
+  // File uploads stream their multipart bodies to disk (web.guard.ts), so they sit outside the
+  // forms' parser, which would refuse them.
+  return new Elysia().use(dealUploads(deps)).use(plugin.all("/app", elsewhere, hidden).all("/app/*", elsewhere, hidden));
 }

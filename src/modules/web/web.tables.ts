@@ -33,6 +33,8 @@ export const webSignInLinks = sqliteTable(
     createdAt: text("created_at").notNull(),
     expiresAt: text("expires_at").notNull(),
     usedAt: text("used_at"),
+    // 1 only for the demo's sign-in link (`dealgraph demo`): used again and again, never used up.
+    reusable: integer("reusable", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("web_sign_in_links_user_idx").on(t.userId)],
 );

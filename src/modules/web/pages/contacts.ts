@@ -2,7 +2,7 @@
 // snooze for each contact.
 import { html, type Html } from "../html.ts";
 import type { ContactRow } from "../web.contacts.ts";
-import { badge, csrfField, layout, pageHead, when, type Shell } from "./layout.ts";
+import { badge, csrfField, layout, pageHead, pager, when, type Shell } from "./layout.ts";
 
 export type ContactsView = {
   q: string;
@@ -50,19 +50,6 @@ function snoozeForm(c: ContactRow, v: ContactsView, csrf: string | null): Html {
 </form>`;
 }
 
-function pager(v: ContactsView): Html {
-  const pages = Math.max(1, Math.ceil(v.total / v.pageSize));
-  if (pages <= 1) return html``;
-  const href = (p: number) => `/app/contacts?${new URLSearchParams({ ...(v.q ? { q: v.q } : {}), page: String(p) })}`;
-  return html`<div class="pager">
-  <span class="small muted">Page ${v.page} of ${pages}</span>
-  <span class="actions">
-    ${v.page > 1 ? html`<a class="btn small secondary" href="${href(v.page - 1)}">Previous</a>` : ""}
-    ${v.page < pages ? html`<a class="btn small secondary" href="${href(v.page + 1)}">Next</a>` : ""}
-  </span>
-</div>`;
-}
-
 function table(v: ContactsView, csrf: string | null): Html {
   if (v.contacts.length === 0) {
     return html`<div class="empty">${v.q ? html`No contact matches “${v.q}”.` : "No contacts yet: import your mail, calendar or contacts (dealgraph import …)."}</div>`;
@@ -81,7 +68,7 @@ ${v.contacts.map(
 </tr>`,
 )}
 </tbody></table></div>
-${pager(v)}`;
+${pager(v.page, Math.max(1, Math.ceil(v.total / v.pageSize)), (p) => `/app/contacts?${new URLSearchParams({ ...(v.q ? { q: v.q } : {}), page: String(p) })}`)}`;
 }
 
 export function contactsPage(shell: Shell, v: ContactsView): Html {

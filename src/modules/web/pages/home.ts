@@ -9,25 +9,46 @@ export type HomeView = {
   goingStale: number;
   sharing: boolean;
   members: number | null;
+  pipeline: { stage: string; label: string; count: number }[];
+  analysing: number;
+  holdings: { total: number; active: number };
+  funds: number;
+  research: number;
 };
+
+function pipelineCard(v: HomeView): Html {
+  const total = v.pipeline.reduce((n, s) => n + s.count, 0);
+  return html`<div class="card" data-testid="home-pipeline">
+  <div class="card-head"><h2>Pipeline</h2><a href="/app/deals">Open the board →</a></div>
+  <div class="section-scores">${v.pipeline.map(
+    (s) => html`<a class="section-score" href="/app/deals?stage=${s.stage}"><span>${s.label}</span><strong data-stage-count="${s.stage}">${s.count.toLocaleString("en-US")}</strong></a>`,
+  )}</div>
+  <p class="small muted">${total.toLocaleString("en-US")} deal${total === 1 ? "" : "s"}${v.analysing ? ` · ${v.analysing} being analysed now` : ""}</p>
+</div>`;
+}
 
 export function homePage(shell: Shell, v: HomeView): Html {
   return layout(
     shell,
-    html`${pageHead(`Welcome, ${v.firstName}`, html`Everything you can set up for <strong>${shell.orgName}</strong> from here.`)}
+    html`${pageHead(`Welcome, ${v.firstName}`, html`The workspace of <strong>${shell.orgName}</strong>.`)}
+${pipelineCard(v)}
 <div class="grid">
-  <a class="card" href="/app/keys"><div class="stat">${v.activeKeys}</div><div class="stat-label">active API key${v.activeKeys === 1 ? "" : "s"}</div></a>
+  <a class="card" href="/app/portfolio"><div class="stat">${v.holdings.active.toLocaleString("en-US")}</div><div class="stat-label">active holding${v.holdings.active === 1 ? "" : "s"} of ${v.holdings.total.toLocaleString("en-US")} in the portfolio</div></a>
+  <a class="card" href="/app/funds"><div class="stat">${v.funds}</div><div class="stat-label">LP commitment${v.funds === 1 ? "" : "s"} in the fund book</div></a>
+  <a class="card" href="/app/research"><div class="stat">${v.research.toLocaleString("en-US")}</div><div class="stat-label">research run${v.research === 1 ? "" : "s"}</div></a>
   <a class="card" href="/app/contacts"><div class="stat">${v.contacts.toLocaleString("en-US")}</div><div class="stat-label">contact${v.contacts === 1 ? "" : "s"} in your network</div></a>
   <a class="card" href="/app/network"><div class="stat">${v.goingStale}</div><div class="stat-label">relationship${v.goingStale === 1 ? "" : "s"} going stale</div></a>
+  <a class="card" href="/app/keys"><div class="stat">${v.activeKeys}</div><div class="stat-label">active API key${v.activeKeys === 1 ? "" : "s"}</div></a>
   <a class="card" href="/app/network"><div class="stat">${v.sharing ? badge("Sharing on", "ok") : badge("Sharing off")}</div><div class="stat-label">network sharing with your team</div></a>
 </div>
 <div class="card">
   <h2>Getting started</h2>
   <ol>
-    <li>Create an API key on the <a href="/app/keys">API-key page</a> and use it as <code>Authorization: Bearer ak_…</code>
-      (see the <a href="/api/v1/docs">API reference</a>).</li>
-    <li>Decide whether teammates' who-knows searches may see your relationships: <a href="/app/network">network settings</a>.</li>
-    <li>Tell Dealgraph how often you want to stay in touch with the people who matter: <a href="/app/contacts">contacts</a>.</li>
+    <li>Look through the <a href="/app/deals">pipeline</a>: every deal's score comes with the quotes behind it. Upload a deck with <em>New deal</em>.</li>
+    <li>Before a call, ask <a href="/app/who-knows">who knows</a> the company or the person, and ask that teammate for an intro.</li>
+    <li>Follow the <a href="/app/portfolio">portfolio's metrics</a> and the <a href="/app/funds">fund book</a>, or ask a <a href="/app/research">research</a> question across all of it.</li>
+    <li>Decide whether teammates may see your relationships: <a href="/app/network">network sharing</a>.</li>
+    <li>For scripts and integrations, create an API key on the <a href="/app/keys">API-key page</a> and see the <a href="/api/v1/docs">API reference</a>.</li>
     ${v.members !== null
       ? html`<li>As an administrator, review your ${v.members} member${v.members === 1 ? "" : "s"}, their sharing and every key of the organization on the <a href="/app/admin">admin page</a>.</li>`
       : ""}

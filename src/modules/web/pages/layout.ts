@@ -3,7 +3,20 @@
 import { html, type Html } from "../html.ts";
 import type { Flash } from "../web.service.ts";
 
-export type NavKey = "home" | "keys" | "network" | "contacts" | "admin" | "account";
+export type NavKey =
+  | "home"
+  | "deals"
+  | "who-knows"
+  | "portfolio"
+  | "funds"
+  | "research"
+  | "network"
+  | "contacts"
+  | "keys"
+  | "webhooks"
+  | "connections"
+  | "admin"
+  | "account";
 
 export type Shell = {
   title: string;
@@ -15,39 +28,68 @@ export type Shell = {
   flashes?: Flash[];
 };
 
-const NAV: { key: NavKey; href: string; label: string; admin?: boolean }[] = [
+type NavItem = { key: NavKey; href: string; label: string; admin?: boolean };
+
+/** The firm's workspace, in the top bar. */
+const NAV: NavItem[] = [
   { key: "home", href: "/app", label: "Overview" },
-  { key: "keys", href: "/app/keys", label: "API keys" },
-  { key: "network", href: "/app/network", label: "Network" },
+  { key: "deals", href: "/app/deals", label: "Deals" },
+  { key: "who-knows", href: "/app/who-knows", label: "Who knows" },
+  { key: "portfolio", href: "/app/portfolio", label: "Portfolio" },
+  { key: "funds", href: "/app/funds", label: "Funds" },
+  { key: "research", href: "/app/research", label: "Research" },
   { key: "contacts", href: "/app/contacts", label: "Contacts" },
+];
+
+/** Settings and integrations, under one menu. */
+const SETTINGS: NavItem[] = [
+  { key: "network", href: "/app/network", label: "Network sharing" },
+  { key: "keys", href: "/app/keys", label: "API keys" },
+  { key: "webhooks", href: "/app/webhooks", label: "Webhooks" },
+  { key: "connections", href: "/app/connections", label: "Connections" },
   { key: "admin", href: "/app/admin", label: "Admin", admin: true },
 ];
 
-function head(title: string): Html {
+/** Pages with charts also load uPlot (served from the binary, like everything else). */
+export type PageAssets = { charts?: boolean };
+
+function head(title: string, assets: PageAssets = {}): Html {
   return html`<head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Dealgraph</title>
 <link rel="icon" href="/app/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/app/assets/app.css">
+${assets.charts ? html`<link rel="stylesheet" href="/app/assets/uplot.css">
+<script src="/app/assets/uplot.js" defer></script>` : ""}
 <script src="/app/assets/app.js" defer></script>
 </head>`;
 }
 
-export function layout(shell: Shell, body: Html): Html {
+function navLink(n: NavItem, active: NavKey | undefined): Html {
+  return html`<a href="${n.href}" class="${n.key === active ? "active" : ""}"${n.key === active ? html` aria-current="page"` : ""}>${n.label}</a>`;
+}
+
+export function layout(shell: Shell, body: Html, assets: PageAssets = {}): Html {
   const { user } = shell;
-  const nav = user && shell.orgName ? NAV.filter((n) => !n.admin || user.isAdmin) : [];
+  const inOrg = !!(user && shell.orgName);
+  const settings = inOrg ? SETTINGS.filter((n) => !n.admin || user!.isAdmin) : [];
+  const settingsActive = settings.some((n) => n.key === shell.active);
   return html`<html lang="en">
-${head(shell.title)}
+${head(shell.title, assets)}
 <body>
 <header class="topbar"><div class="topbar-inner">
   <a class="brand" href="/app"><span class="brand-mark"></span>Dealgraph</a>
   <nav class="nav" aria-label="Main">
-    ${nav.map((n) => html`<a href="${n.href}" class="${n.key === shell.active ? "active" : ""}"${n.key === shell.active ? html` aria-current="page"` : ""}>${n.label}</a>`)}
+    ${inOrg ? NAV.map((n) => navLink(n, shell.active)) : ""}
+    ${settings.length
+      ? html`<details class="menu nav-menu"><summary class="${settingsActive ? "active" : ""}">Settings</summary>
+      <div class="menu-body nav-menu-body">${settings.map((n) => navLink(n, shell.active))}</div></details>`
+      : ""}
   </nav>
   ${user
     ? html`<div class="who">
-    ${shell.orgName ? html`<span>${shell.orgName}</span><span aria-hidden="true">·</span>` : ""}
+    ${shell.orgName ? html`<span class="org-name">${shell.orgName}</span><span aria-hidden="true">·</span>` : ""}
     <a href="/app/account" class="${shell.active === "account" ? "active" : ""}">${user.name}</a>
     <form method="post" action="/app/sign-out">${csrfField(shell.csrf)}<button class="linkish" type="submit">Sign out</button></form>
   </div>`
@@ -144,5 +186,17 @@ export function meter(used: number, limit: number, unit: string): Html {
   return html`<div class="meter" title="${used} of ${limit} ${unit} today (UTC)">
   <div class="meter-bar"><span class="w${step}${pct >= 90 ? " hot" : ""}"></span></div>
   <span class="small">${used.toLocaleString("en-US")} / ${limit.toLocaleString("en-US")} ${unit}</span>
+</div>`;
+}
+
+/** Previous and next under a paged table (nothing when there is one page). */
+export function pager(page: number, pages: number, href: (page: number) => string, note?: string): Html {
+  if (pages <= 1) return html``;
+  return html`<div class="pager">
+  <span class="small muted">Page ${page.toLocaleString("en-US")} of ${pages.toLocaleString("en-US")}${note ? ` · ${note}` : ""}</span>
+  <span class="actions">
+    ${page > 1 ? html`<a class="btn small secondary" href="${href(page - 1)}">Previous</a>` : ""}
+    ${page < pages ? html`<a class="btn small secondary" href="${href(page + 1)}">Next</a>` : ""}
+  </span>
 </div>`;
 }
