@@ -1,36 +1,26 @@
-// HTML from the internet read in one forward pass by htmlparser2's tokenizer (the browser's
-// tokenization rules: raw text of script/style/title/textarea/..., comments, every named character
-// reference), turned into a stream of tags with their attributes, text and raw text. The
-// regular expressions this once replaced backtracked quadratically on hostile input (a 5 MB page
-// blocked the event loop for minutes). htmlparser2's Parser is not used: it keeps an element stack
-// and searches it for each end tag, which is quadratic on deep nesting (80,000 nested divs then
-// stray end tags: 16 s, measured); its Tokenizer keeps no stack, so each character is looked at a
-// bounded number of times whatever the input. What nesting means (forms, anchors, dropped
-// elements) is decided by the readers below, each in one pass.
+// HTML from the internet read in one forward pass: tags with their attributes, the text between
+// them, comments and the raw text of script/style skipped the way a browser skips them, every
+// boundary found with indexOf. The regular expressions this replaces (`<form\b([^>]*)>([\s\S]*?)<\/form>`,
+// `<input[^>]+type=...`, `<[^>]+>`) backtrack quadratically on hostile input (a page of `<input`
+// without `>`, or of `<form>` without `</form>`): a 5 MB page blocked the server's event loop for
+// minutes. Here each character is looked at a bounded number of times, whatever the input.
+//
+// Hand-written rather than htmlparser2 (issue 13 weighed it; scripts/bench/html-scan.ts and the
+// commit before this one measure it): its Parser keeps an element stack and searches it for each
+// end tag, which is quadratic on deep nesting (80,000 nested divs then stray end tags: 16 s), and a
+// token stream built on its Tokenizer (no stack) read pages at about half this reader's speed
+// (tokens 1.9x, links 2.3x, page text 1.2-1.5x slower; DOCX text alike). Its entity decoder is used.
 import { Tokenizer, type TokenizerCallbacks } from "htmlparser2";
 
-/** Attribute names lower-cased; the first of a repeated name wins (as in browsers); values entity-decoded. */
-export type Attributes = Record<string, string>;
-
-export type HtmlToken =
-  | { kind: "tag"; name: string; closing: boolean; selfClosing: boolean; attrs: Attributes }
-  /** Text between tags, character references decoded. */
-  | { kind: "text"; text: string }
-  /** The content of a raw-text element (script, style, title, ...): never markup (title's references decoded). */
-  | { kind: "raw"; name: string; text: string };
-
-/** Elements whose content htmlparser2's tokenizer reads as text up to their end tag, as browsers do. */
-const RAW_TEXT = new Set(["script", "style", "title", "textarea", "xmp", "iframe", "noembed", "noframes", "plaintext"]);
-/** Raw-text elements whose character references are decoded all the same (RCDATA). */
-const DECODED_RAW = new Set(["title", "textarea"]);
-const NO_ATTRIBUTES: Attributes = Object.freeze(Object.create(null));
-/** Tokens handed on at a time: the tokenizer pauses between batches, so a reader that stops early stops the reading. */
-const BATCH = 64;
-
 const ignore = () => {};
-const IGNORED: TokenizerCallbacks = {
-  onattribdata: ignore,
-  onattribentity: ignore,
+// One decoding tokenizer per reading (text or attribute value), fed a string at a time; decoding
+// is synchronous and never nested, so the string being decoded and its result live here.
+const decoding = { input: "", out: "" };
+const decoded: TokenizerCallbacks = {
+  ontext: (start, end) => void (decoding.out += decoding.input.slice(start, end)),
+  ontextentity: (cp) => void (decoding.out += String.fromCodePoint(cp)),
+  onattribdata: (start, end) => void (decoding.out += decoding.input.slice(start, end)),
+  onattribentity: (cp) => void (decoding.out += String.fromCodePoint(cp)),
   onattribend: ignore,
   onattribname: ignore,
   oncdata: ignore,
@@ -42,151 +32,151 @@ const IGNORED: TokenizerCallbacks = {
   onopentagname: ignore,
   onprocessinginstruction: ignore,
   onselfclosingtag: ignore,
-  ontext: ignore,
-  ontextentity: ignore,
 };
+const decoder = new Tokenizer({ decodeEntities: true }, decoded);
 
 /**
- * The character references of a text (or of an attribute value: a reference without its ";"
- * before "=" or a letter stays as written there) decoded by htmlparser2's own decoder. The page is
- * tokenized without decoding, which lets the tokenizer skip ahead to the next "<" (more than twice
- * as fast, measured), and only the few texts with a "&" come here.
+ * Character references decoded as a browser decodes them (htmlparser2's decoder: every named
+ * reference, numeric ones, the legacy forms without ";"). In an attribute value (`attribute`), a
+ * legacy reference before "=" or a letter stays as written, so `?a=1&copy=2` keeps its parameter.
  */
-function decodeReferences(s: string, o: { attribute?: boolean; xml?: boolean }): string {
-  // Written so that nothing in `s` can end the text or the value it is read as.
+export function decodeEntities(s: string, o: { attribute?: boolean } = {}): string {
+  if (!s.includes("&")) return s;
+  // Written so that nothing in `s` can end the text, or the value, it is read as.
   decoding.input = o.attribute ? `<a v="${s.replaceAll('"', "&quot;")}">` : s.replaceAll("<", "&lt;");
   decoding.out = "";
-  const tokenizer = o.xml ? decoders.xml : decoders.html;
-  tokenizer.reset();
-  tokenizer.write(decoding.input);
-  tokenizer.end();
+  decoder.reset();
+  decoder.write(decoding.input);
+  decoder.end();
   return decoding.out;
 }
 
-// One decoding tokenizer per mode, reset for each use (decoding is synchronous and never nested).
-const decoding = { input: "", out: "" };
-const decoderCallbacks: TokenizerCallbacks = {
-  ...IGNORED,
-  ontext: (start, end) => void (decoding.out += decoding.input.slice(start, end)),
-  ontextentity: (cp) => void (decoding.out += String.fromCodePoint(cp)),
-  onattribdata: (start, end) => void (decoding.out += decoding.input.slice(start, end)),
-  onattribentity: (cp) => void (decoding.out += String.fromCodePoint(cp)),
-};
-const decoders = { html: new Tokenizer({ decodeEntities: true }, decoderCallbacks), xml: new Tokenizer({ xmlMode: true, decodeEntities: true }, decoderCallbacks) };
+/** Attribute names lower-cased; the first of a repeated name wins (as in browsers); values entity-decoded. */
+export type Attributes = Record<string, string>;
 
-/** Character references decoded as in the text of a page (every named reference); the rest is left as it is. */
-export function decodeEntities(s: string, o: { xml?: boolean } = {}): string {
-  return s.includes("&") ? decodeReferences(s, o) : s;
+export type HtmlToken =
+  | { kind: "tag"; name: string; closing: boolean; selfClosing: boolean; attrs: Attributes }
+  | { kind: "text"; text: string }
+  /** The content of a raw-text element (script, style, title, ...): never markup. */
+  | { kind: "raw"; name: string; text: string };
+
+/** Elements whose content is text up to their end tag, not markup. */
+const RAW_TEXT = new Set(["script", "style", "title", "textarea", "xmp", "iframe", "noembed", "noframes", "noscript"]);
+
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
+const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/** Where `</name` (any case, then a space, `/` or `>`) starts at or after `from`, or -1. */
+function endTagAt(html: string, name: string, from: number): number {
+  for (let at = html.indexOf("</", from); at >= 0; at = html.indexOf("</", at + 2)) {
+    if (html.slice(at + 2, at + 2 + name.length).toLowerCase() !== name) continue;
+    const after = html.charCodeAt(at + 2 + name.length);
+    if (Number.isNaN(after) || isSpace(after) || after === 47 || after === 62) return at;
+  }
+  return -1;
 }
 
 /**
- * The tokenizer's events turned into tokens, queued until the reader takes them. A class, so the
- * tokenizer calls the same methods for every page (one shape: measured faster than closures).
+ * The tokens of a page, in order. A tag (or comment) the input ends inside is not a tag, and
+ * nothing after it is read, as a browser drops it at the end of the file.
  */
-class TokenQueue implements TokenizerCallbacks {
-  readonly queue: HtmlToken[] = [];
-  readonly tokenizer: Tokenizer;
-  ended = false;
-  // The text being read: decoded so far (up to a CDATA section), and as written since.
-  private text = "";
-  private written = "";
-  // The raw-text element whose content is being read (its token is due even when it is empty).
-  private raw: string | null = null;
-  private name = "";
-  private attrs: Attributes = NO_ATTRIBUTES;
-  private attrName = "";
-  private attrValue = "";
-
-  constructor(
-    private readonly html: string,
-    private readonly xml: boolean,
-  ) {
-    this.tokenizer = new Tokenizer({ xmlMode: xml, decodeEntities: false }, this);
+export function* htmlTokens(html: string): Generator<HtmlToken> {
+  const end = html.length;
+  let i = 0;
+  // Text runs from here up to the next markup (a "<" that starts no markup is text too).
+  let textStart = 0;
+  const text = (upTo: number): HtmlToken | null => (upTo > textStart ? { kind: "text", text: html.slice(textStart, upTo) } : null);
+  while (i < end) {
+    const lt = html.indexOf("<", i);
+    if (lt < 0) break;
+    const next = html.charCodeAt(lt + 1);
+    const closing = next === 47; // "/"
+    if (!isLetter(closing ? html.charCodeAt(lt + 2) : next)) {
+      if (next !== 33 && next !== 63 && !closing) {
+        i = lt + 1; // "a < b": a less-than sign in text
+        continue;
+      }
+      // <!-- comment -->, <!doctype>, <?xml ?>, </ bogus>: skipped whole
+      const comment = html.startsWith("<!--", lt);
+      const stop = comment ? html.indexOf("-->", lt + 4) : html.indexOf(">", lt + 2);
+      const before = text(lt);
+      if (before) yield before;
+      if (stop < 0) return;
+      i = textStart = stop + (comment ? 3 : 1);
+      continue;
+    }
+    let p = lt + (closing ? 2 : 1);
+    const nameStart = p;
+    while (p < end) {
+      const c = html.charCodeAt(p);
+      if (isSpace(c) || c === 47 || c === 62) break;
+      p++;
+    }
+    const name = html.slice(nameStart, p).toLowerCase();
+    const attrs: Attributes = Object.create(null);
+    let closed = false;
+    let selfClosing = false;
+    while (p < end) {
+      const c = html.charCodeAt(p);
+      if (c === 62) {
+        closed = true;
+        selfClosing = html.charCodeAt(p - 1) === 47;
+        p++;
+        break;
+      }
+      if (isSpace(c) || c === 47) {
+        p++;
+        continue;
+      }
+      const attrStart = p;
+      p++; // a name's first character may be anything but space, "/" and ">" (even "=")
+      while (p < end) {
+        const d = html.charCodeAt(p);
+        if (isSpace(d) || d === 47 || d === 62 || d === 61) break;
+        p++;
+      }
+      const attrName = html.slice(attrStart, p).toLowerCase();
+      let q = p;
+      while (q < end && isSpace(html.charCodeAt(q))) q++;
+      let value = "";
+      if (html.charCodeAt(q) === 61) {
+        q++;
+        while (q < end && isSpace(html.charCodeAt(q))) q++;
+        const quote = html.charCodeAt(q);
+        if (quote === 34 || quote === 39) {
+          const close = html.indexOf(quote === 34 ? '"' : "'", q + 1);
+          if (close < 0) q = end; // the input ends inside a quoted value
+          else {
+            value = html.slice(q + 1, close);
+            q = close + 1;
+          }
+        } else {
+          const valueStart = q;
+          while (q < end) {
+            const d = html.charCodeAt(q);
+            if (isSpace(d) || d === 62) break;
+            q++;
+          }
+          value = html.slice(valueStart, q);
+        }
+      }
+      p = q;
+      if (!(attrName in attrs)) attrs[attrName] = decodeEntities(value, { attribute: true });
+    }
+    const before = text(lt);
+    if (before) yield before;
+    if (!closed) return; // the input ends inside a tag: a browser drops it, and there is nothing after it
+    yield { kind: "tag", name, closing, selfClosing, attrs };
+    i = textStart = p;
+    if (!closing && !selfClosing && RAW_TEXT.has(name)) {
+      const stop = endTagAt(html, name, i);
+      yield { kind: "raw", name, text: html.slice(i, stop < 0 ? end : stop) };
+      if (stop < 0) return;
+      i = textStart = stop;
+    }
   }
-
-  private push(token: HtmlToken) {
-    this.queue.push(token);
-    if (this.queue.length >= BATCH) this.tokenizer.pause();
-  }
-
-  private endText() {
-    const { raw, text, written } = this;
-    if (raw !== null) this.push({ kind: "raw", name: raw, text: DECODED_RAW.has(raw) ? decodeEntities(written) : written });
-    else if (text || written) this.push({ kind: "text", text: text + decodeEntities(written, { xml: this.xml }) });
-    this.text = this.written = "";
-    this.raw = null;
-  }
-
-  ontext(start: number, end: number) {
-    this.written += this.html.slice(start, end);
-  }
-  onopentagname(start: number, end: number) {
-    this.endText();
-    this.name = this.html.slice(start, end).toLowerCase();
-    this.attrs = Object.create(null);
-  }
-  onattribname(start: number, end: number) {
-    this.attrName = this.html.slice(start, end).toLowerCase();
-    this.attrValue = "";
-  }
-  onattribdata(start: number, end: number) {
-    this.attrValue += this.html.slice(start, end);
-  }
-  onattribend() {
-    const { attrs, attrName, attrValue } = this;
-    if (!(attrName in attrs)) attrs[attrName] = attrValue.includes("&") ? decodeReferences(attrValue, { attribute: true, xml: this.xml }) : attrValue;
-  }
-  onopentagend() {
-    this.push({ kind: "tag", name: this.name, closing: false, selfClosing: false, attrs: this.attrs });
-    if (!this.xml && RAW_TEXT.has(this.name)) this.raw = this.name;
-  }
-  onselfclosingtag() {
-    this.push({ kind: "tag", name: this.name, closing: false, selfClosing: true, attrs: this.attrs });
-    // In HTML a "/>" does not end a raw-text element: its content follows all the same.
-    if (!this.xml && RAW_TEXT.has(this.name)) this.raw = this.name;
-  }
-  onclosetag(start: number, end: number) {
-    this.endText();
-    this.push({ kind: "tag", name: this.html.slice(start, end).toLowerCase(), closing: true, selfClosing: false, attrs: NO_ATTRIBUTES });
-  }
-  oncdata(start: number, end: number, offset: number) {
-    if (!this.xml) return this.endText(); // in HTML, a comment
-    this.text += decodeEntities(this.written, { xml: true }) + this.html.slice(start, end - offset);
-    this.written = "";
-  }
-  oncomment() {
-    this.endText();
-  }
-  ondeclaration() {
-    this.endText();
-  }
-  onprocessinginstruction() {
-    this.endText();
-  }
-  onend() {
-    this.endText();
-    this.ended = true;
-  }
-  // Decoding is left to decodeReferences (the tokenizer runs with decodeEntities off).
-  ontextentity() {}
-  onattribentity() {}
-}
-
-/**
- * The tokens of a page, in order. A tag the input ends inside is not a tag, and nothing after it
- * is read, as a browser drops it at the end of the file. `xml`: an XML part (Office files): XML's
- * five references only, no raw-text elements, CDATA as text; names are lower-cased either way.
- */
-export function* htmlTokens(html: string, o: { xml?: boolean } = {}): Generator<HtmlToken> {
-  const q = new TokenQueue(html, o.xml ?? false);
-  q.tokenizer.write(html);
-  for (;;) {
-    yield* q.queue;
-    q.queue.length = 0;
-    if (q.ended) return;
-    if (q.tokenizer.running) q.tokenizer.end(); // the whole input is read: what is left of it, then the end
-    else q.tokenizer.resume();
-  }
+  const rest = text(end);
+  if (rest) yield rest;
 }
 
 export type HtmlForm = { attrs: Attributes; inputs: Attributes[] };

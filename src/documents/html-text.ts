@@ -1,20 +1,18 @@
 // Readable text and same-site links out of an HTML page, without a browser: scripts, styles and
-// navigation chrome dropped, block elements turned into sentence breaks, entities decoded (by the
-// tokenizer). Pages come from the internet, so the markup is read by the linear tokenizer of
-// html-scan.ts and the text's clean-up uses no pattern that backtracks over a long run.
-import { htmlAnchors, htmlTokens } from "./html-scan.ts";
+// navigation chrome dropped, block elements turned into sentence breaks, entities decoded. Pages
+// come from the internet, so the markup is read by the linear tokenizer of html-scan.ts and the
+// text's clean-up uses no pattern that backtracks over a long run.
+import { decodeEntities, htmlAnchors, htmlTokens } from "./html-scan.ts";
 
 export function htmlTitle(html: string): string | null {
   for (const t of htmlTokens(html)) {
-    if (t.kind === "raw" && t.name === "title") return t.text.replace(/\s+/g, " ").trim() || null;
+    if (t.kind === "raw" && t.name === "title") return decodeEntities(t.text).replace(/\s+/g, " ").trim() || null;
   }
   return null;
 }
 
-/** Raw-text elements whose content is left out: code and embedded frames (others, like textarea, are text). */
-const DROPPED_RAW = new Set(["script", "style", "iframe"]);
-/** Elements skipped with everything inside them: drawings, templates, what shows without scripts, navigation chrome. */
-const SKIPPED = new Set(["svg", "template", "noscript", "nav", "footer"]);
+/** Elements whose whole content is left out: code, drawings, embedded frames, navigation chrome. */
+const DROPPED = new Set(["script", "style", "noscript", "svg", "template", "iframe", "nav", "footer"]);
 /** Tags that end a sentence: a line break, and the end of a paragraph, list item, heading, cell row... */
 const BREAK_AT_END = new Set(["p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "tr", "header"]);
 
@@ -29,12 +27,13 @@ export function htmlToText(html: string): string {
       if (depth === 0) skipping = null;
       continue;
     }
-    if (t.kind === "text") parts.push(t.text);
+    // References decoded text by text: only the few with a "&" go through the decoder.
+    if (t.kind === "text") parts.push(decodeEntities(t.text));
     else if (t.kind === "raw") {
-      if (!DROPPED_RAW.has(t.name)) parts.push(t.text); // title, textarea: their text is text
-    } else if (!t.closing && !t.selfClosing && SKIPPED.has(t.name)) {
-      skipping = t.name;
-      depth = 1;
+      if (!DROPPED.has(t.name)) parts.push(decodeEntities(t.text)); // title, textarea: their text is text
+    } else if (!t.closing && DROPPED.has(t.name) && !t.selfClosing) {
+      // Raw-text elements (script, style, ...) come with their content as one token: nothing to skip.
+      if (t.name === "svg" || t.name === "template" || t.name === "nav" || t.name === "footer") (skipping = t.name), (depth = 1);
     } else parts.push(t.name === "br" || (t.closing && BREAK_AT_END.has(t.name)) ? ". " : " ");
   }
   // Whitespace is collapsed first, so no pattern below ever scans a long run of it more than once.

@@ -3,7 +3,7 @@
 // expansion ratio), and fflate never writes past a part's declared size, so a zip bomb is refused
 // without the memory it asks for.
 import { Unzip, UnzipInflate, unzipSync } from "fflate";
-import { htmlTokens } from "./html-scan.ts";
+import { decodeEntities, htmlTokens } from "./html-scan.ts";
 
 export class OfficeTextError extends Error {}
 
@@ -85,9 +85,6 @@ export function verifyZipExpansion(bytes: Uint8Array, limits = ZIP_LIMITS): void
   if (problem) throw problem;
 }
 
-/** XML parts are read as XML: its five references, CDATA as text, no raw-text elements. */
-const XML = { xml: true };
-
 /**
  * Paragraphs (`<w:p>` / `<a:p>`) as lines; a paragraph without closing punctuation gets a full
  * stop, so a heading stays its own sentence. The XML is read by the linear tokenizer (an uploaded
@@ -100,10 +97,10 @@ function paragraphs(xml: string, ns: "w" | "a"): string[] {
   const [p, t, tab, br] = [`${ns}:p`, `${ns}:t`, `${ns}:tab`, `${ns}:br`];
   let inText = false;
   const flush = (parts: string[] | undefined) => {
-    const text = (parts ?? []).join("").replace(/[ \t]+/g, " ").trim();
+    const text = decodeEntities((parts ?? []).join("")).replace(/[ \t]+/g, " ").trim();
     if (text) out.push(/[.!?:;]$/.test(text) ? text : `${text}.`);
   };
-  for (const tok of htmlTokens(xml, XML)) {
+  for (const tok of htmlTokens(xml)) {
     const current = open.at(-1);
     if (tok.kind === "text") {
       if (inText) current?.push(tok.text);
@@ -146,14 +143,14 @@ export function xlsxPages(bytes: Uint8Array): string[] {
   const parts = readParts(bytes, (n) => n === "xl/workbook.xml" || n === "xl/_rels/workbook.xml.rels" || n === "xl/sharedStrings.xml" || /^xl\/worksheets\/[^/]+\.xml$/.test(n));
   const workbook = need(parts, "xl/workbook.xml");
   const rels = new Map<string, string>();
-  for (const tok of htmlTokens(parts.get("xl/_rels/workbook.xml.rels") ?? "", XML)) {
+  for (const tok of htmlTokens(parts.get("xl/_rels/workbook.xml.rels") ?? "")) {
     if (tok.kind !== "tag" || tok.closing || tok.name !== "relationship") continue;
     const { id, target } = tok.attrs;
     if (id && target) rels.set(id, target.startsWith("/") ? target.slice(1) : `xl/${target}`);
   }
   const shared = sharedStrings(parts.get("xl/sharedStrings.xml") ?? "");
   const sheets: { name: string; part: string }[] = [];
-  for (const tok of htmlTokens(workbook, XML)) {
+  for (const tok of htmlTokens(workbook)) {
     if (tok.kind !== "tag" || tok.closing || tok.name !== "sheet") continue;
     const i = sheets.length;
     sheets.push({ name: tok.attrs.name ?? `Sheet${i + 1}`, part: rels.get(tok.attrs["r:id"] ?? "") ?? `xl/worksheets/sheet${i + 1}.xml` });
@@ -166,12 +163,12 @@ function sharedStrings(xml: string): string[] {
   const out: string[] = [];
   let item: string[] | null = null;
   let inText = false;
-  for (const tok of htmlTokens(xml, XML)) {
+  for (const tok of htmlTokens(xml)) {
     if (tok.kind === "text") {
       if (item && inText) item.push(tok.text);
     } else if (tok.kind === "tag") {
       if (tok.name === "si") {
-        if (tok.closing && item) out.push(item.join(""));
+        if (tok.closing && item) out.push(decodeEntities(item.join("")));
         item = tok.closing || tok.selfClosing ? null : [];
         if (tok.selfClosing) out.push("");
       } else if (tok.name === "t") inText = !tok.closing && !tok.selfClosing;
@@ -192,8 +189,8 @@ function sheetRows(xml: string, shared: string[]): string[] {
     const v = cell.v === null ? undefined : cell.v.join("");
     let value: string | null;
     if (cell.type === "s") value = v !== undefined ? (shared[Number(v)] ?? null) : null;
-    else if (cell.type === "inlineStr") value = cell.t.join("");
-    else value = v ?? null;
+    else if (cell.type === "inlineStr") value = decodeEntities(cell.t.join(""));
+    else value = v !== undefined ? decodeEntities(v) : null;
     const ref = cell.ref;
     cell = null;
     if (value === null || value.trim() === "") return;
@@ -201,7 +198,7 @@ function sheetRows(xml: string, shared: string[]): string[] {
     while (cells.length < col) cells.push("");
     cells[col] = value.trim();
   };
-  for (const tok of htmlTokens(xml, XML)) {
+  for (const tok of htmlTokens(xml)) {
     if (tok.kind === "text") {
       into?.push(tok.text);
       continue;
