@@ -12,9 +12,9 @@ import { createDeps } from "../../../src/deps.ts";
 import { silentLog } from "../../../src/lib/log.ts";
 import { importCalendar, importContacts, importMail } from "../../../src/modules/network/import/network.import.ts";
 import { networkSignals } from "../../../src/modules/network/network.signals.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
 import { TestClock } from "../../helpers/clock.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 import { cleanupFiles, filesDir, mbox, snapshot, writeTo, type TestMessage } from "../../helpers/import-files.ts";
 import { personId } from "../../helpers/network.ts";
 
@@ -25,7 +25,6 @@ const ago = (days: number) => new Date(Date.parse(NOW) - days * DAY).toISOString
 let t: TestApp;
 let f: Fixture;
 afterEach(() => {
-  t?.close();
   cleanupFiles();
 });
 
@@ -73,8 +72,7 @@ const CARD = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Cardie Only\r\nEMAIL:card@target.
 
 /** Imports every hand-built file; returns Alice's paths for a re-import. */
 function importAll() {
-  t = createTestApp({ clock: new TestClock(NOW), file: true });
-  f = seedIdentity(t.deps); // Alice shares; Bob does not; Carol is Globex's
+  ({ t, f } = seededApp({ clock: new TestClock(NOW), file: true })); // Alice shares; Bob does not; Carol is Globex's
   const dir = filesDir();
   const alice = {
     mail: writeTo(dir, "alice.mbox", mbox(aliceMail())),
