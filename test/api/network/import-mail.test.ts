@@ -1,19 +1,15 @@
 // The mail importer on hand-built mailboxes: who gets which touch, the user's aliases, every skip
 // reason, dedupe on re-import, a failing file writing nothing, .eml folders, and persons shared
 // across the mailboxes of one organization.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { ApiError } from "../../../src/http/errors.ts";
 import { ImportError, importMail } from "../../../src/modules/network/import/network.import.ts";
 import { seededApp, type TestApp } from "../../helpers/app.ts";
 import type { Fixture } from "../../helpers/fixtures.ts";
-import { cleanupFiles, filesDir, mbox, message, personByEmail, relationshipsOf, snapshot, writeTo, type TestMessage } from "../../helpers/import-files.ts";
+import { filesDir, mbox, message, personByEmail, relationshipsOf, snapshot, writeTo, type TestMessage } from "../../helpers/import-files.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => {
-  cleanupFiles();
-});
-
 function setup() {
   ({ t, f } = seededApp());
 }
