@@ -5,16 +5,17 @@
 // without `>`, or of `<form>` without `</form>`): a 5 MB page blocked the server's event loop for
 // minutes. Here each character is looked at a bounded number of times, whatever the input.
 //
-// Hand-written rather than htmlparser2 (issue 13 weighed it; scripts/bench/html-scan.ts and the
-// commit before this one measure it): its Parser keeps an element stack and searches it for each
-// end tag, which is quadratic on deep nesting (80,000 nested divs then stray end tags: 16 s), and a
-// token stream built on its Tokenizer (no stack) read pages at about half this reader's speed
-// (tokens 1.9x, links 2.3x, page text 1.2-1.5x slower; DOCX text alike). Its entity decoder is used.
+// Hand-written rather than htmlparser2 (issue 13 weighed it: scripts/bench/html-scan.ts measures,
+// and the commit "HTML on htmlparser2's Tokenizer (a candidate ...)" holds the candidate): its
+// Parser keeps an element stack and searches it for each end tag, which is quadratic on deep
+// nesting (80,000 nested divs then stray end tags: 16 s), and a token stream built on its
+// Tokenizer (no stack) read pages at about half this reader's speed (tokens 1.9x, links 2.3x,
+// page text 1.2-1.5x slower; DOCX text alike). Its decoder of character references is used.
 import { Tokenizer, type TokenizerCallbacks } from "htmlparser2";
 
 const ignore = () => {};
-// One decoding tokenizer per reading (text or attribute value), fed a string at a time; decoding
-// is synchronous and never nested, so the string being decoded and its result live here.
+// One decoding tokenizer, reset and fed a string at a time; decoding is synchronous and never
+// nested, so the string being decoded and its result live here.
 const decoding = { input: "", out: "" };
 const decoded: TokenizerCallbacks = {
   ontext: (start, end) => void (decoding.out += decoding.input.slice(start, end)),
@@ -39,12 +40,16 @@ const decoder = new Tokenizer({ decodeEntities: true }, decoded);
  * Character references decoded as a browser decodes them (htmlparser2's decoder: every named
  * reference, numeric ones, the legacy forms without ";"). In an attribute value (`attribute`), a
  * legacy reference before "=" or a letter stays as written, so `?a=1&copy=2` keeps its parameter.
+ * (The 16-name table this replaced left "Z&uuml;rich" as written; page text costs ~15% more.)
  */
 export function decodeEntities(s: string, o: { attribute?: boolean } = {}): string {
-  if (!s.includes("&")) return s;
-  // Written so that nothing in `s` can end the text, or the value, it is read as.
-  decoding.input = o.attribute ? `<a v="${s.replaceAll('"', "&quot;")}">` : s.replaceAll("<", "&lt;");
-  decoding.out = "";
+  const first = s.indexOf("&");
+  if (first < 0) return s;
+  // Only what follows the first "&" goes through the decoder, written so that nothing in it can
+  // end the text, or the value, it is read as.
+  const rest = s.slice(first);
+  decoding.input = o.attribute ? `<a v="${rest.replaceAll('"', "&quot;")}">` : rest.replaceAll("<", "&lt;");
+  decoding.out = s.slice(0, first);
   decoder.reset();
   decoder.write(decoding.input);
   decoder.end();
