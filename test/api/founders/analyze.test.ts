@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
 import { serveApp } from "../../helpers/app.ts";
 import { actionsUsed, analyze, readAnalysis, runAll, runCount, setup, type Ctx } from "./helpers.ts";
-import { readFrames } from "../../helpers/sse.ts";
+import { framesOf, readFrames } from "../../helpers/sse.ts";
 
 let c: Ctx;
 
@@ -237,8 +237,7 @@ describe("events", () => {
     failRun(id, "gone");
     const res = await c.t.request("GET", `/api/v1/founders/analyses/${id}/events`, { key: c.f.keys.read.secret });
     expect(res.status).toBe(200);
-    const events = res.text.split("\n\n").filter((b) => b.startsWith("event:")).map((b) => b.split("\n")[0]);
-    expect(events).toEqual(["event: progress", "event: done"]);
+    expect(framesOf(res.text).map((frame) => frame.event)).toEqual(["progress", "done"]);
     expect(res.text).toContain('"error":"gone"');
   });
 });
