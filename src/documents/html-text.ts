@@ -4,8 +4,6 @@
 // text's clean-up uses no pattern that backtracks over a long run.
 import { decodeEntities, htmlAnchors, htmlTokens } from "./html-scan.ts";
 
-export { decodeEntities };
-
 export function htmlTitle(html: string): string | null {
   for (const t of htmlTokens(html)) {
     if (t.kind === "raw" && t.name === "title") return decodeEntities(t.text).replace(/\s+/g, " ").trim() || null;
@@ -29,16 +27,18 @@ export function htmlToText(html: string): string {
       if (depth === 0) skipping = null;
       continue;
     }
-    if (t.kind === "text") parts.push(t.text);
+    // References decoded text by text: only the few with a "&" go through the decoder.
+    if (t.kind === "text") parts.push(decodeEntities(t.text));
     else if (t.kind === "raw") {
-      if (!DROPPED.has(t.name)) parts.push(t.text); // title, textarea: their text is text
+      if (!DROPPED.has(t.name)) parts.push(decodeEntities(t.text)); // title, textarea: their text is text
     } else if (!t.closing && DROPPED.has(t.name) && !t.selfClosing) {
       // Raw-text elements (script, style, ...) come with their content as one token: nothing to skip.
       if (t.name === "svg" || t.name === "template" || t.name === "nav" || t.name === "footer") (skipping = t.name), (depth = 1);
     } else parts.push(t.name === "br" || (t.closing && BREAK_AT_END.has(t.name)) ? ". " : " ");
   }
   // Whitespace is collapsed first, so no pattern below ever scans a long run of it more than once.
-  return decodeEntities(parts.join(""))
+  return parts
+    .join("")
     .replace(/\s+/g, " ")
     .replace(/ ([.,;:!?])/g, "$1")
     .replace(/(?:\. ?){2,}/g, ". ")

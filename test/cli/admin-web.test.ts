@@ -10,6 +10,7 @@ import { openSqlite, wrapDrizzle } from "../../src/db/client.ts";
 import { createDeps } from "../../src/deps.ts";
 import { silentLog } from "../../src/lib/log.ts";
 import { captureIo, cli, tempDataDir } from "../helpers/cli.ts";
+import { openForm, postForm, type Handle } from "../helpers/web.ts";
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -28,8 +29,8 @@ async function run(dataDir: string, argv: string[], o: { stdin?: string; env?: R
   return { code, stdout: out.join("\n"), stderr: err.join("\n") };
 }
 
-/** The real app on the data dir's database: one request, with optional cookie and form. */
-async function onApp(dataDir: string, fn: (handle: (r: Request) => Promise<Response>) => Promise<void>) {
+/** The real app on the data dir's database, to send requests to. */
+async function onApp(dataDir: string, fn: (handle: Handle) => Promise<void>) {
   const sqlite = openSqlite(join(dataDir, "dealgraph.db"), { busyTimeoutMs: 1000 });
   try {
     const app = createApp(createDeps({ db: wrapDrizzle(sqlite), config: loadConfig({}), log: silentLog }));
@@ -39,18 +40,9 @@ async function onApp(dataDir: string, fn: (handle: (r: Request) => Promise<Respo
   }
 }
 
-async function signIn(handle: (r: Request) => Promise<Response>, email: string, password: string): Promise<number> {
-  const form = await handle(new Request("http://localhost/app/sign-in"));
-  const pre = form.headers.getSetCookie()[0].split(";")[0];
-  const csrf = (await form.text()).match(/name="csrf" value="([^"]+)"/)![1];
-  const res = await handle(
-    new Request("http://localhost/app/sign-in", {
-      method: "POST",
-      headers: { cookie: pre, origin: "http://localhost", "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ csrf, email, password }),
-    }),
-  );
-  return res.status;
+async function signIn(handle: Handle, email: string, password: string): Promise<number> {
+  const form = await openForm(handle, "http://localhost/app/sign-in");
+  return (await postForm(handle, "http://localhost/app/sign-in", form, { email, password })).status;
 }
 
 describe("admin user password", () => {
@@ -103,18 +95,9 @@ describe("admin user link", () => {
     const path = new URL(r.stdout).pathname + new URL(r.stdout).search;
     const token = new URL(r.stdout).searchParams.get("token")!;
     await onApp(dataDir, async (handle) => {
-      const page = await handle(new Request(`http://localhost${path}`));
+      const page = await openForm(handle, `http://localhost${path}`);
       expect(page.status).toBe(200);
-      const pre = page.headers.getSetCookie()[0].split(";")[0];
-      const csrf = (await page.text()).match(/name="csrf" value="([^"]+)"/)![1];
-      const post = () =>
-        handle(
-          new Request("http://localhost/app/sign-in/link", {
-            method: "POST",
-            headers: { cookie: pre, origin: "http://localhost", "content-type": "application/x-www-form-urlencoded" },
-            body: new URLSearchParams({ csrf, token }),
-          }),
-        );
+      const post = () => postForm(handle, "http://localhost/app/sign-in/link", page, { token });
       const first = await post();
       expect(first.status).toBe(303);
       expect(first.headers.getSetCookie().some((c) => c.startsWith("dg_session="))).toBe(true);

@@ -6,19 +6,17 @@ import { join } from "node:path";
 import { loadDemoDeals } from "../../src/demo/load-deals.ts";
 import { findLibreOffice } from "../../src/modules/health/health.routes.ts";
 import { generateDeals } from "../../src/demo/decks.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
+import { seededApp, type TestApp } from "../helpers/app.ts";
+import type { Fixture } from "../helpers/fixtures.ts";
 
 let t: TestApp | null = null;
 let f: Fixture;
 afterEach(() => {
-  t?.close();
   t = null;
 });
 
 async function load(convertOffice?: boolean) {
-  t = createTestApp({ file: true });
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp({ file: true }));
   const lines: string[] = [];
   const summary = await loadDemoDeals(t.deps, f.orgs.acme.id, join(t.deps.config.dataDir, "demo-source"), (l) => lines.push(l), { convertOffice });
   return { summary, lines };

@@ -3,13 +3,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { cli, tempDataDir } from "../helpers/cli.ts";
-import { cleanupFiles, filesDir, mbox, writeTo, type TestMessage } from "../helpers/import-files.ts";
+import { filesDir, mbox, writeTo, type TestMessage } from "../helpers/import-files.ts";
 
 const dirs: string[] = [];
-afterEach(() => {
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-  cleanupFiles();
-});
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 async function firm() {
   const d = tempDataDir();

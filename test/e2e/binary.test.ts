@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { BINARY, binaryStaleness, ROOT } from "../../scripts/build.ts";
 import { Child, cleanEnv, run, runJson } from "../../scripts/lib/child-process.ts";
 import { dataRoomForm, docxFile, pdfDeck, uploadForm } from "../helpers/decks.ts";
+import { openForm, postForm } from "../helpers/web.ts";
 
 const BUILD_TIMEOUT = 180_000;
 const STEP_TIMEOUT = 60_000;
@@ -302,15 +303,8 @@ describe("web app sign-in (compiled binary)", () => {
       expect(linkPage.status).toBe(200);
       expect(await linkPage.text()).toContain("Continue as Web Binary");
 
-      const form = await fetch(`${served.url}/app/sign-in`);
-      const pre = form.headers.getSetCookie()[0].split(";")[0];
-      const csrf = (await form.text()).match(/name="csrf" value="([^"]+)"/)![1];
-      const signIn = await fetch(`${served.url}/app/sign-in`, {
-        method: "POST",
-        redirect: "manual",
-        headers: { cookie: pre, origin: served.url, "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ csrf, email: "wb@web.vc", password: "binary password 1" }),
-      });
+      const form = await openForm(fetch, `${served.url}/app/sign-in`);
+      const signIn = await postForm(fetch, `${served.url}/app/sign-in`, form, { email: "wb@web.vc", password: "binary password 1" });
       expect(signIn.status).toBe(303);
       const session = signIn.headers.getSetCookie().find((c) => c.startsWith("dg_session="))!.split(";")[0];
       const keys = await fetch(`${served.url}/app/keys`, { headers: { cookie: session } });

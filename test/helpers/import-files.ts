@@ -1,21 +1,16 @@
 // Hand-built mailboxes, calendars and address books for the importer tests: small files written
 // into a temp dir, and a snapshot of what the graph holds so "nothing changed" can be checked.
+import { onTestFinished } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Deps } from "../../src/deps.ts";
 
-const dirs: string[] = [];
-
-/** A temp dir removed by cleanupFiles(). */
+/** A temp dir, removed when the test finishes. */
 export function filesDir(): string {
   const d = mkdtempSync(join(tmpdir(), "dealgraph-import-"));
-  dirs.push(d);
+  onTestFinished(() => rmSync(d, { recursive: true, force: true }));
   return d;
-}
-
-export function cleanupFiles(): void {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
 export function writeTo(dir: string, name: string, content: string): string {

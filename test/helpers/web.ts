@@ -1,13 +1,20 @@
 // A browser stand-in for the web app's fast tests: app.handle with a cookie jar, forms posted as
-// a browser would (same Origin, the page's CSRF token), and the last page's HTML at hand.
+// a browser would (same Origin, the page's CSRF token), and the last page's HTML at hand; the
+// same form dance for any server (openForm/postForm: a compiled binary, a listening server); and
+// webApp(), where a web test starts.
 import { expect } from "bun:test";
 import { webAuth } from "../../src/modules/web/web.auth.ts";
 import { SESSION_COOKIE } from "../../src/modules/web/web.http.ts";
 import { webService } from "../../src/modules/web/web.service.ts";
-import type { TestApp } from "./app.ts";
+import { seededApp, type TestApp } from "./app.ts";
+import type { Fixture } from "./fixtures.ts";
 
 export const PASSWORD = "correct horse battery";
 const ORIGIN = "http://localhost";
+const FORM_TYPE = "application/x-www-form-urlencoded";
+
+/** What answers a request: app.handle, or fetch for a server that listens. */
+export type Handle = (request: Request) => Promise<Response>;
 
 export type Page = { status: number; headers: Headers; html: string; location: string | null };
 
@@ -15,6 +22,23 @@ export function csrfOf(html: string): string {
   const m = html.match(/name="csrf" value="([^"]+)"/);
   if (!m) throw new Error(`no CSRF field on the page:\n${html.slice(0, 500)}`);
   return m[1];
+}
+
+/** A form's body as a browser sends it: the CSRF token (unless null) first, then the fields. */
+const formBody = (csrf: string | null, fields: Record<string, string>) => new URLSearchParams({ ...(csrf !== null ? { csrf } : {}), ...fields }).toString();
+
+export type Form = { cookie: string; csrf: string };
+
+/** A page with a form as a browser first gets it: the cookie it sets (the pre-session one) and its CSRF token. */
+export async function openForm(handle: Handle, url: string): Promise<Form & { status: number }> {
+  const res = await handle(new Request(url));
+  return { status: res.status, cookie: res.headers.getSetCookie()[0]?.split(";")[0] ?? "", csrf: csrfOf(await res.text()) };
+}
+
+/** Posts a form as a browser does: the page's cookie, the page's own Origin, its CSRF token; a redirect is not followed. */
+export function postForm(handle: Handle, url: string, form: Form, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+  const init = { method: "POST", redirect: "manual", body: formBody(form.csrf, fields) } as const;
+  return handle(new Request(url, { ...init, headers: { cookie: form.cookie, origin: new URL(url).origin, "content-type": FORM_TYPE, ...headers } }));
 }
 
 /** The visible text of a page, tags stripped and entities decoded (enough for assertions). */
@@ -72,8 +96,8 @@ export class Browser {
    */
   post(path: string, fields: Record<string, string>, o: { csrf?: string | null; origin?: string | null; headers?: Record<string, string> } = {}): Promise<Page> {
     const csrf = o.csrf === undefined ? csrfOf(this.last?.html ?? "") : o.csrf;
-    const body = new URLSearchParams({ ...(csrf !== null ? { csrf } : {}), ...fields }).toString();
-    const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", ...o.headers };
+    const body = formBody(csrf, fields);
+    const headers: Record<string, string> = { "content-type": FORM_TYPE, ...o.headers };
     const origin = o.origin === undefined ? ORIGIN : o.origin;
     if (origin !== null) headers.origin = origin;
     return this.request("POST", path, { body, headers });
@@ -118,4 +142,16 @@ export class Browser {
 
 export async function withPassword(t: TestApp, userId: string, password = PASSWORD) {
   await webAuth(t.deps).setPassword(userId, password);
+}
+
+/**
+ * Where a web test starts: a seeded app (closed when the test finishes), a password for each user
+ * named (alice unless told), and a browser, signed in with `signIn`'s email when given.
+ */
+export async function webApp(o: { passwords?: (keyof Fixture["users"])[]; signIn?: string; env?: Record<string, string> } = {}): Promise<{ t: TestApp; f: Fixture; b: Browser }> {
+  const { t, f } = seededApp({ env: o.env });
+  for (const user of o.passwords ?? ["alice"]) await withPassword(t, f.users[user].id);
+  const b = new Browser(t);
+  if (o.signIn) await b.signIn(o.signIn);
+  return { t, f, b };
 }

@@ -12,6 +12,7 @@ import { CONVERSION_MARKER, conversionRoot, processStartTime, type ConversionMar
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { docxFile, uploadForm } from "../helpers/decks.ts";
 import { cli, tempDataDir } from "../helpers/cli.ts";
+import { alive } from "../helpers/processes.ts";
 
 const job = findJob("document-conversion")!;
 let t: TestApp;
@@ -38,16 +39,6 @@ async function orphan(dir: string) {
   const [shell, helper] = readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
   rmSync(pidFile);
   return { proc, shell, helper };
-}
-
-/** Alive and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 async function gone(...pids: number[]) {

@@ -4,9 +4,9 @@
 // the test clock (the real DEALGRAPH_WEBHOOK_RETRY_SCALE of 1: 11 attempts over about 30 minutes).
 import { afterEach, describe, expect, setSystemTime, test } from "bun:test";
 import { Webhook } from "standardwebhooks";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { seededApp, type TestApp } from "../helpers/app.ts";
 import { TestClock } from "../helpers/clock.ts";
-import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
+import type { Fixture } from "../helpers/fixtures.ts";
 import {
   closedPort,
   deliveryDetail,
@@ -29,13 +29,11 @@ afterEach(() => {
   setSystemTime();
   receiver?.stop();
   receiver = null;
-  t?.close();
 });
 
 function setup(env: Record<string, string> = {}) {
   // The clock starts at the real time so the receiver-side timestamp check of standardwebhooks holds.
-  t = createTestApp({ clock: new TestClock(new Date()), env: { DEALGRAPH_ALLOW_PRIVATE_NETWORK: "1", ...env } });
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp({ clock: new TestClock(new Date()), env: { DEALGRAPH_ALLOW_PRIVATE_NETWORK: "1", ...env } }));
 }
 
 /** Verifies a received request as a Standard Webhooks receiver would, at the time it was signed. */

@@ -9,9 +9,9 @@ import { openSqlite, wrapDrizzle } from "../../src/db/client.ts";
 import { createDeps, type Deps } from "../../src/deps.ts";
 import { silentLog } from "../../src/lib/log.ts";
 import { createDispatcher } from "../../src/modules/webhooks/webhooks.delivery.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { seededApp, type TestApp } from "../helpers/app.ts";
 import { TestClock } from "../helpers/clock.ts";
-import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
+import type { Fixture } from "../helpers/fixtures.ts";
 import { driveSchedule, finishRun, ledger, register, startReceiver, verifies, type Receiver } from "../helpers/webhooks.ts";
 
 let t: TestApp;
@@ -22,12 +22,10 @@ afterEach(async () => {
   setSystemTime();
   for (const c of cleanups.splice(0).reverse()) await c();
   receivers.splice(0).forEach((r) => r.stop());
-  t?.close();
 });
 
 function setup(opts: { file?: boolean; env?: Record<string, string> } = {}) {
-  t = createTestApp({ file: opts.file, clock: new TestClock(new Date()), env: { DEALGRAPH_ALLOW_PRIVATE_NETWORK: "1", ...opts.env } });
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp({ file: opts.file, clock: new TestClock(new Date()), env: { DEALGRAPH_ALLOW_PRIVATE_NETWORK: "1", ...opts.env } }));
 }
 
 function receiver(answer?: Parameters<typeof startReceiver>[0]) {

@@ -6,8 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { webhookDelivery } from "../../jobs/webhook-delivery.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { setWebhookResolver } from "../../src/modules/webhooks/webhooks.service.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
+import { seededApp, type TestApp } from "../helpers/app.ts";
+import type { Fixture } from "../helpers/fixtures.ts";
 import { driveSchedule, finishRun, ledger, register, startReceiver, type Receiver } from "../helpers/webhooks.ts";
 
 const realFetch = globalThis.fetch;
@@ -38,14 +38,12 @@ let receiver: Receiver | null = null;
 afterEach(() => {
   receiver?.stop();
   receiver = null;
-  t?.close();
   fetched.length = 0;
   connections = 0;
 });
 
 function setup(env: Record<string, string> = {}) {
-  t = createTestApp({ env });
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp({ env }));
 }
 
 /** An endpoint written past registration's checks (as if the rules or the network had changed since). */

@@ -37,6 +37,16 @@ describe("parseCsv", () => {
     expect(lines('a,b\r\n"x\r\ny",1\r\nz,2\r\n')).toEqual([1, 2, 4]);
   });
 
+  test("line ends mixed in one file (rows pasted from another system), each counted once", () => {
+    const text = 'a,b\n1,2\r\n"x\ry",3\r4,5\n\r\n6,7';
+    expect(fields(text)).toEqual([["a", "b"], ["1", "2"], ["x\ry", "3"], ["4", "5"], ["6", "7"]]);
+    expect(lines(text)).toEqual([1, 2, 3, 5, 7]);
+  });
+
+  test("doubled quotes anywhere in a quoted field; a trailing comma is one more empty field; no final newline", () => {
+    expect(fields('a,b,c\n"""",x,\n"a""""b","""x"""')).toEqual([["a", "b", "c"], ['"', "x", ""], ['a""b', '"x"']]);
+  });
+
   test("a quote inside an unquoted field is a character", () => {
     expect(fields('a\n5" screen\n')[1]).toEqual(['5" screen']);
   });

@@ -2,8 +2,9 @@
 // links, embedded JSON, Office XML): what a browser would see, including the markup a hostile page
 // leaves unfinished.
 import { describe, expect, test } from "bun:test";
-import { htmlAnchors, htmlForms, htmlTokens } from "../../src/documents/html-scan.ts";
+import { decodeEntities, htmlAnchors, htmlForms, htmlTokens } from "../../src/documents/html-scan.ts";
 import { findGateForm, gateTargetAllowed, looksGated } from "../../src/documents/hosts.gates.ts";
+import { embeddedText } from "../../src/documents/hosts.pages.ts";
 import { recognizeHost } from "../../src/documents/hosts.ts";
 import { htmlTitle, htmlToText, interestingLinks } from "../../src/documents/html-text.ts";
 
@@ -19,6 +20,15 @@ describe("tokens", () => {
     expect(tags(`<!doctype html><!-- <form> --><p>a < b</p><script>if (a<b) document.write("<form>")</script><br/>`)).toEqual(["p", "/p", "script", "/script", "br"]);
     const raw = [...htmlTokens("<script>x<y</script>")].find((t) => t.kind === "raw");
     expect(raw).toEqual({ kind: "raw", name: "script", text: "x<y" });
+  });
+
+  test("character references as a browser reads them: every named one, numeric ones, the legacy forms without ';'", () => {
+    expect(htmlToText(`<p>Z&uuml;rich &eacute;t&eacute; &copy 2026 &#x1F600; &bogus; &amp;amp;</p>`)).toBe("Zürich été © 2026 😀 &bogus; &amp;.");
+    expect(htmlTitle("<title>Caf&eacute; &amp; Co</title>")).toBe("Café & Co");
+    // In an attribute value a legacy reference before "=" or a letter is a URL's parameter, not a character.
+    expect([...htmlAnchors('<a href="/x?a=1&copy=2&amp;b=3&not;">x</a>')]).toEqual([{ href: "/x?a=1&copy=2&b=3¬", label: "x" }]);
+    // A "<" in decoded text is text, not markup.
+    expect(decodeEntities("a < b &lt; c <p>&AMP;")).toBe("a < b < c <p>&");
   });
 
   test("a tag, quoted value or comment the input ends inside is dropped with everything after it", () => {
@@ -81,4 +91,32 @@ describe("page text", () => {
     const links = interestingLinks(`<a href="/about-us">About</a><a href="https://other.com/team">Team</a><a href="/blog/x">Meet the founders</a><a href="#top">Team</a>`, new URL("https://www.ledgerly.io/"));
     expect(links.map((u) => u.href)).toEqual(["https://www.ledgerly.io/about-us", "https://www.ledgerly.io/blog/x"]);
   });
+});
+
+describe("pages built to be slow to read", () => {
+  // Each is 2 MB (pages may be 5 MB): deep nesting, stray end tags, one tag of half a million
+  // attributes, floods of references and less-than signs. A reader that kept an element stack and
+  // searched it per end tag (htmlparser2's Parser) takes many seconds on some of these; read in one
+  // pass, each finishes in well under one (scripts/bench/html-scan.ts measures them at 1 and 5 MB).
+  const MB2 = 2 * 1024 * 1024;
+  const fill = (unit: string) => unit.repeat(Math.floor(MB2 / unit.length));
+  const pages: [name: string, html: string, text: (read: string) => void][] = [
+    ["nested divs with text", fill("<div>x"), (read) => expect(read).toBe(Array(Math.floor(MB2 / 6)).fill("x").join(" "))],
+    ["nested divs, then stray end tags", `${"<div>".repeat(MB2 / 10)}${"</span>".repeat(MB2 / 14)}`, (read) => expect(read).toBe("")],
+    ["nested svg (dropped) then text", `<svg>${fill("<g>")}</svg><p>after</p>`, (read) => expect(read).toBe("after.")],
+    ["nested anchors", fill('<a href="/team">t'), (read) => expect(read).toStartWith("t t t")],
+    ["one tag of half a million attributes", `<p ${fill("a=b ")}>end</p>`, (read) => expect(read).toBe("end.")],
+    ["references and less-thans", fill("&amp;&#x1F600;&bogus;& < "), (read) => expect(read).toStartWith("&😀&bogus;& < &😀")],
+  ];
+  for (const [name, html, text] of pages) {
+    test(`${name}: every reader gets to the end`, () => {
+      text(htmlToText(html));
+      expect(looksGated(html)).toBeNull();
+      expect([...htmlForms(html)]).toEqual([]);
+      expect(embeddedText(html)).toBe("");
+      const anchors = [...htmlAnchors(html)];
+      if (name === "nested anchors") expect(anchors).toHaveLength(Math.floor(MB2 / 17));
+      else expect(anchors).toEqual([]);
+    }, 60_000);
+  }
 });

@@ -1,22 +1,16 @@
 // The web app answers in HTML, in its own style, whatever goes wrong: a body that is no form, a
 // method a page does not take, an address with no page. The API next door keeps its JSON.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
+import { beforeEach, describe, expect, test } from "bun:test";
+import type { TestApp } from "../helpers/app.ts";
+import type { Fixture } from "../helpers/fixtures.ts";
 import { FORM_MAX_BYTES } from "../../src/modules/web/web.http.ts";
-import { Browser, csrfOf, PASSWORD, textOf, withPassword, type Page } from "../helpers/web.ts";
+import { csrfOf, PASSWORD, textOf, webApp, type Browser, type Page } from "../helpers/web.ts";
 
 let t: TestApp;
 let f: Fixture;
 let b: Browser;
 
-beforeEach(async () => {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
-  await withPassword(t, f.users.alice.id);
-  b = new Browser(t);
-});
-afterEach(() => t.close());
+beforeEach(async () => ({ t, f, b } = await webApp()));
 
 const BROKEN_MULTIPART = { "content-type": "multipart/form-data; boundary=x", origin: "http://localhost" };
 const keyCount = () => (t.deps.db.$client.query("SELECT COUNT(*) AS n FROM api_keys").get() as { n: number }).n;

@@ -1,22 +1,15 @@
 // The API-key page: list with today's usage, create (secret shown once, then usable on the API),
 // rotate with an overlap, revoke; inline errors; other users' keys do not exist; names are escaped.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
-import { Browser, textOf, withPassword, type Page } from "../helpers/web.ts";
+import { beforeEach, describe, expect, test } from "bun:test";
+import type { TestApp } from "../helpers/app.ts";
+import type { Fixture } from "../helpers/fixtures.ts";
+import { textOf, webApp, type Browser, type Page } from "../helpers/web.ts";
 
 let t: TestApp;
 let f: Fixture;
 let b: Browser;
 
-beforeEach(async () => {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
-  await withPassword(t, f.users.alice.id);
-  b = new Browser(t);
-  await b.signIn("alice@acme.vc");
-});
-afterEach(() => t.close());
+beforeEach(async () => ({ t, f, b } = await webApp({ signIn: "alice@acme.vc" })));
 
 const secretOn = (page: Page) => page.html.match(/data-testid="new-secret">(ak_[0-9A-Za-z]+)</)?.[1] ?? null;
 const me = (secret: string) => t.request("GET", "/api/v1/me", { key: secret });

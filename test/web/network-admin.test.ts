@@ -1,23 +1,16 @@
 // Network settings (sharing opt-in, going-stale, cadence, snooze), contacts search, and the admin
 // views (members and sharing, every key of the org, revoke only; 403 for non-admins).
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
+import { beforeEach, describe, expect, test } from "bun:test";
+import type { TestApp } from "../helpers/app.ts";
+import type { Fixture } from "../helpers/fixtures.ts";
 import { knows, thread } from "../helpers/network.ts";
-import { Browser, textOf, withPassword } from "../helpers/web.ts";
+import { textOf, webApp, type Browser } from "../helpers/web.ts";
 
 let t: TestApp;
 let f: Fixture;
 let b: Browser;
 
-beforeEach(async () => {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
-  await withPassword(t, f.users.alice.id);
-  await withPassword(t, f.users.bob.id);
-  b = new Browser(t);
-});
-afterEach(() => t.close());
+beforeEach(async () => ({ t, f, b } = await webApp({ passwords: ["alice", "bob"] })));
 
 const staleRows = (html: string) => [...html.matchAll(/<tr data-contact="([^"]*)">/g)].map((m) => m[1]);
 const staleTable = (html: string) => html.split('data-testid="stale-table"')[1]?.split("</table>")[0] ?? "";

@@ -5,18 +5,16 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { MAX_FAILURES_PER_ADDRESS, MAX_FAILURES_PER_WINDOW, webAuth } from "../../src/modules/web/web.auth.ts";
 import { orgsService } from "../../src/modules/identity/orgs.service.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
-import { csrfOf, PASSWORD, withPassword } from "../helpers/web.ts";
+import type { TestApp } from "../helpers/app.ts";
+import type { Fixture } from "../helpers/fixtures.ts";
+import { openForm, PASSWORD, postForm, webApp, withPassword, type Form } from "../helpers/web.ts";
 
 let t: TestApp;
 let f: Fixture;
 let base = "";
 
 async function start(env: Record<string, string> = {}) {
-  t = createTestApp({ env });
-  f = seedIdentity(t.deps);
-  await withPassword(t, f.users.alice.id);
+  ({ t, f } = await webApp({ env }));
   t.app.listen({ hostname: "127.0.0.1", port: 0 });
   base = `http://127.0.0.1:${t.app.server!.port}`;
 }
@@ -29,30 +27,13 @@ async function restart(env: Record<string, string>) {
 }
 
 beforeEach(() => start());
-afterEach(async () => {
-  await t.app.stop(true);
-  t.close();
-});
+afterEach(() => t.app.stop(true));
 
 /** A sign-in form as a browser gets it: the pre-session cookie and its CSRF token. */
-async function signInForm(): Promise<{ cookie: string; csrf: string }> {
-  const res = await fetch(`${base}/app/sign-in`);
-  const cookie = res.headers.getSetCookie()[0].split(";")[0];
-  return { cookie, csrf: csrfOf(await res.text()) };
-}
+const signInForm = () => openForm(fetch, `${base}/app/sign-in`);
 
-async function attempt(form: { cookie: string; csrf: string }, email: string, password: string, forwardedFor?: string) {
-  const res = await fetch(`${base}/app/sign-in`, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      cookie: form.cookie,
-      origin: base,
-      "content-type": "application/x-www-form-urlencoded",
-      ...(forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor }),
-    },
-    body: new URLSearchParams({ csrf: form.csrf, email, password }),
-  });
+async function attempt(form: Form, email: string, password: string, forwardedFor?: string) {
+  const res = await postForm(fetch, `${base}/app/sign-in`, form, { email, password }, forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor });
   return { status: res.status, retryAfter: res.headers.get("retry-after"), html: await res.text() };
 }
 

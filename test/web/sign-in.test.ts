@@ -1,23 +1,17 @@
 // The web app's doors: password sign-in, one-time links, sessions (cookie attributes, expiry by the
 // clock), CSRF and cross-origin refusals, the per-email rate limit, sign-out, a user in no org.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../src/modules/web/web.service.ts";
 import { LINK_TTL_MS, MAX_FAILURES_PER_WINDOW, webAuth } from "../../src/modules/web/web.auth.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
-import { Browser, csrfOf, PASSWORD, textOf, withPassword } from "../helpers/web.ts";
+import type { TestApp } from "../helpers/app.ts";
+import type { Fixture } from "../helpers/fixtures.ts";
+import { Browser, csrfOf, PASSWORD, textOf, webApp, withPassword } from "../helpers/web.ts";
 
 let t: TestApp;
 let f: Fixture;
 let b: Browser;
 
-beforeEach(async () => {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
-  await withPassword(t, f.users.alice.id);
-  b = new Browser(t);
-});
-afterEach(() => t.close());
+beforeEach(async () => ({ t, f, b } = await webApp()));
 
 function linkToken(userId: string): string {
   return webAuth(t.deps).issueLink(userId).token;
@@ -162,17 +156,10 @@ describe("CSRF and cross-origin posts", () => {
   });
 
   test("DEALGRAPH_PUBLIC_URL's origin is ours too (behind a proxy)", async () => {
-    const proxied = createTestApp({ env: { DEALGRAPH_PUBLIC_URL: "https://dealgraph.firm.example" } });
-    try {
-      const fx = seedIdentity(proxied.deps);
-      await withPassword(proxied, fx.users.alice.id);
-      const pb = new Browser(proxied);
-      await pb.get("/app/sign-in");
-      const res = await pb.post("/app/sign-in", { email: "alice@acme.vc", password: PASSWORD }, { origin: "https://dealgraph.firm.example" });
-      expect(res.status).toBe(303);
-    } finally {
-      proxied.close();
-    }
+    const { b: pb } = await webApp({ env: { DEALGRAPH_PUBLIC_URL: "https://dealgraph.firm.example" } });
+    await pb.get("/app/sign-in");
+    const res = await pb.post("/app/sign-in", { email: "alice@acme.vc", password: PASSWORD }, { origin: "https://dealgraph.firm.example" });
+    expect(res.status).toBe(303);
   });
 });
 

@@ -125,7 +125,7 @@ describe("uploading a deck from the web", () => {
     expect(page.html).toContain('data-testid="analysis-progress"');
     expect(page.html).toContain(`data-events="/app/deals/${dealId}/events"`);
     expect(textOf(page.html)).toContain("1 / 25 actions");
-    await runAll(w);
+    await runAll(w.t);
     const done = await w.alice.get(`/app/deals/${dealId}`);
     expect(done.html).not.toContain('data-testid="analysis-progress"');
     expect(done.html).toContain('data-testid="deal-sections"');

@@ -27,7 +27,7 @@ describe("starting research from the web", () => {
     expect(textOf((await w.alice.follow(again)).html)).toContain("already sent");
     expect(webBudgets(w.t.deps).today(w.f.users.alice.id).used).toBe(1);
 
-    await runAll(w);
+    await runAll(w.t);
     const done = await w.alice.get(`/app/research/${id}`);
     expect(done.html).toContain('data-testid="report"');
     const api = (await w.t.request("GET", `/api/v1/research/${id}`, { key: w.f.keys.read.secret })).json;
@@ -58,7 +58,7 @@ describe("starting research from the web", () => {
     expect(textOf(gated.html)).toContain("research runs queued or running");
     expect(state(w.t)).toEqual(two);
 
-    await runAll(w);
+    await runAll(w.t);
     w.t.deps.config.defaultDailyActions = 2;
     form = await w.alice.get("/app/research");
     const spent = await w.alice.post("/app/research", { query: "Third question?", idempotency_key: keyOf(form.html) });
@@ -75,7 +75,7 @@ describe("a research report", () => {
     const form = await w.alice.get("/app/research");
     const started = await w.alice.post("/app/research", { query: "<img src=x onerror=alert(1)> traction?", idempotency_key: keyOf(form.html) });
     const id = started.location!.split("/").pop()!;
-    await runAll(w);
+    await runAll(w.t);
     researchService(w.t.deps).storeReport(id, "builtin", {
       title: "t",
       executive_summary: "<script>alert('summary')</script>",

@@ -61,7 +61,7 @@ export async function parseMail(raw: string): Promise<Email | null> {
 export function linksIn(email: Email): MailLink[] {
   const candidates: MailLink[] = [];
   for (const a of htmlAnchors(email.html ?? "")) candidates.push({ url: a.href, label: a.label });
-  for (const m of `${email.text ?? ""}\n${email.html ?? ""}`.matchAll(/https?:\/\/[^\s<>"'()\]]+/g)) candidates.push({ url: decodeEntities(m[0]).replace(/[.,;:!?]+$/, ""), label: "" });
+  for (const m of `${email.text ?? ""}\n${email.html ?? ""}`.matchAll(/https?:\/\/[^\s<>"'()\]]+/g)) candidates.push({ url: decodeEntities(m[0], { attribute: true }).replace(/[.,;:!?]+$/, ""), label: "" });
   return candidates.filter((c) => URL.canParse(c.url) && /^https?:$/.test(new URL(c.url).protocol));
 }
 

@@ -1,29 +1,22 @@
 // The action engine against a test kind of action: dispatch and the actions budget, the runner's
 // transitions and outbox events, bounded concurrency, crash recovery and the stale-run sweep.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { findJob } from "../../../jobs/index.ts";
 import type { Principal } from "../../../src/modules/identity/auth.macro.ts";
 import { ApiError } from "../../../src/http/errors.ts";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
 import { RunError } from "../../../src/lib/run-error.ts";
-import { recoverInterruptedRuns, startRunner, type Handler, type Runner } from "../../../src/modules/actions/runner.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { principalOf, seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { recoverInterruptedRuns, type Handler } from "../../../src/modules/actions/runner.ts";
+import { seededApp, testRunner, type TestApp } from "../../helpers/app.ts";
+import { principalOf, type Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
-let runner: Runner | null = null;
-afterEach(async () => {
-  await runner?.stop();
-  runner = null;
-  t?.close();
-});
 
 const KIND = { kind: "test_analysis", eventPrefix: "test.analysis", resultUrl: (id: string) => `/api/v1/tests/${id}` };
 
 function setup(env: Record<string, string> = {}) {
-  t = createTestApp({ file: true, env });
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp({ file: true, env }));
 }
 
 const principal = (): Principal => principalOf(t.deps, f.keys.write.secret);
@@ -82,7 +75,7 @@ describe("the runner", () => {
       progress({ stage: "score", percent: 80 });
     };
     const { run } = dispatch("deal-1");
-    runner = startRunner(t.deps, new Map([[KIND.kind, handler]]), { pollMs: 10_000 });
+    const runner = testRunner(t, new Map([[KIND.kind, handler]]), { pollMs: 10_000 });
     runner.pump();
     await runner.idle();
     expect(seen).toEqual(["running", '{"stage":"fetch"}']);
@@ -101,7 +94,7 @@ describe("the runner", () => {
       if (run.subjectId === "a") throw new RunError("The website did not answer within 10 seconds");
       throw new TypeError("Cannot read properties of undefined (reading 'x') at /srv/engine.ts:42");
     };
-    runner = startRunner(t.deps, new Map([[KIND.kind, handler]]), { pollMs: 10_000 });
+    const runner = testRunner(t, new Map([[KIND.kind, handler]]), { pollMs: 10_000 });
     await runner.idle();
     expect(actionsService(t.deps).get(a.id)).toMatchObject({ status: "failed", error: "The website did not answer within 10 seconds" });
     const failed = actionsService(t.deps).get(b.id)!;
@@ -122,7 +115,7 @@ describe("the runner", () => {
       running--;
     };
     for (let i = 0; i < 7; i++) dispatch();
-    runner = startRunner(t.deps, new Map([[KIND.kind, handler]]), { concurrency: 2, pollMs: 10_000 });
+    const runner = testRunner(t, new Map([[KIND.kind, handler]]), { concurrency: 2, pollMs: 10_000 });
     await runner.idle();
     expect(peak).toBe(2);
     expect(t.deps.db.$client.query("SELECT status, COUNT(*) AS n FROM action_runs GROUP BY status").all()).toEqual([{ status: "succeeded", n: 7 }]);
@@ -131,7 +124,7 @@ describe("the runner", () => {
   test("a run dispatched while the runner is up starts without waiting for the poll", async () => {
     setup();
     let ran = 0;
-    runner = startRunner(t.deps, new Map([[KIND.kind, async () => void ran++]]), { pollMs: 60_000 });
+    const runner = testRunner(t, new Map([[KIND.kind, async () => void ran++]]), { pollMs: 60_000 });
     dispatch();
     await Bun.sleep(50);
     await runner.idle();
@@ -150,7 +143,7 @@ describe("crash recovery", () => {
     actions.start(twice.id);
     t.deps.db.$client.query("UPDATE action_runs SET attempts = 2 WHERE id = ?").run(twice.id);
     let ran: string[] = [];
-    runner = startRunner(t.deps, new Map([[KIND.kind, async ({ run }) => void ran.push(run.subjectId)]]), { pollMs: 10_000 });
+    const runner = testRunner(t, new Map([[KIND.kind, async ({ run }) => void ran.push(run.subjectId)]]), { pollMs: 10_000 });
     await runner.idle();
     expect(ran).toEqual(["once"]);
     expect(actions.get(once.id)).toMatchObject({ status: "succeeded", attempts: 2 });

@@ -3,83 +3,49 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { openStreamCount } from "../../../src/http/sse.ts";
 import { runEvents } from "../../../src/modules/actions/actions.events.ts";
 import { actionsService, runTopic, statusView, type Run } from "../../../src/modules/actions/actions.service.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { principalOf, seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { seededApp, serveApp, type TestApp } from "../../helpers/app.ts";
+import { principalOf, type Fixture } from "../../helpers/fixtures.ts";
+import { readFrames } from "../../helpers/sse.ts";
 
 let t: TestApp;
 let f: Fixture;
-let server: ReturnType<typeof Bun.serve> | null = null;
+let base = "";
 const readRuns = new Map<string, Run>();
-afterEach(() => {
-  readRuns.clear();
-  server?.stop(true);
-  server = null;
-  t?.close();
-});
+afterEach(() => readRuns.clear());
 
 const KIND = { kind: "test_analysis", eventPrefix: "test.analysis", resultUrl: (id: string) => `/api/v1/tests/${id}` };
 
 function setup(env: Record<string, string> = {}) {
-  t = createTestApp({ env });
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp({ env }));
   const actions = actionsService(t.deps);
   const principal = principalOf(t.deps, f.keys.write.secret);
   // The route shape every action's /events endpoint has; mounted here on the real app.
   t.app.get("/test/runs/:id/events", ({ params }) => runEvents(t.deps, principal, actions.get(params.id)!, {}, (r) => statusView(r, t.clock.now())));
   // The same, with the run as a route read it a moment before the stream starts.
   t.app.get("/test/read-runs/:id/events", ({ params }) => runEvents(t.deps, principal, readRuns.get(params.id)!, {}, (r) => statusView(r, t.clock.now())));
-  server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => t.app.handle(req) });
+  base = serveApp(t);
   const run = t.deps.db.transaction(() => actions.dispatch(principal, KIND, "deal-9", {})).run;
   return { actions, run };
 }
 
-type Frame = { event?: string; data?: any; comment?: string };
-
-/** Reads frames until the stream ends or `until` says stop; returns them in order. */
-async function readFrames(res: Response, onFrame?: (f: Frame, all: Frame[]) => void, maxMs = 3000): Promise<Frame[]> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  const frames: Frame[] = [];
-  let buffer = "";
-  const deadline = Date.now() + maxMs;
-  while (Date.now() < deadline) {
-    const { value, done } = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => ({ value: undefined, done: true }))]);
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let i: number;
-    while ((i = buffer.indexOf("\n\n")) >= 0) {
-      const raw = buffer.slice(0, i);
-      buffer = buffer.slice(i + 2);
-      const frame: Frame = {};
-      for (const line of raw.split("\n")) {
-        if (line.startsWith(":")) frame.comment = line.slice(1).trim();
-        else if (line.startsWith("event: ")) frame.event = line.slice(7);
-        else if (line.startsWith("data: ")) frame.data = JSON.parse(line.slice(6));
-      }
-      frames.push(frame);
-      onFrame?.(frame, frames);
-    }
-  }
-  reader.releaseLock();
-  return frames;
-}
-
-const url = (id: string) => `http://127.0.0.1:${server!.port}/test/runs/${id}/events`;
+const url = (id: string) => `${base}/test/runs/${id}/events`;
 
 describe("run event streams", () => {
   test("the current state first, a progress on every change, done with the result URL, then the stream closes", async () => {
     const { actions, run } = setup();
     const res = await fetch(url(run.id));
     expect(res.headers.get("content-type")).toContain("text/event-stream");
-    const frames = await readFrames(res, (frame, all) => {
+    const frames = await readFrames(res, {
       // Drive the run as a runner would, one step per frame received.
-      if (all.length === 1) actions.start(run.id);
-      if (all.length === 2) actions.progress(run.id, { stage: "extract" });
-      if (all.length === 3) {
-        actions.progress(run.id, { stage: "extract" }); // no change: no event
-        actions.progress(run.id, { stage: "score" });
-      }
-      if (all.length === 4) actions.succeed(run.id);
+      onFrame: (_frame, all) => {
+        if (all.length === 1) actions.start(run.id);
+        if (all.length === 2) actions.progress(run.id, { stage: "extract" });
+        if (all.length === 3) {
+          actions.progress(run.id, { stage: "extract" }); // no change: no event
+          actions.progress(run.id, { stage: "score" });
+        }
+        if (all.length === 4) actions.succeed(run.id);
+      },
     });
     expect(frames.map((f) => f.event)).toEqual(["progress", "progress", "progress", "progress", "progress", "done"]);
     expect(frames[0].data).toMatchObject({ status: "queued", progress: null });
@@ -106,7 +72,7 @@ describe("run event streams", () => {
     const { run } = setup({ DEALGRAPH_SSE_KEEPALIVE_SECONDS: "0.05" });
     const controller = new AbortController();
     const res = await fetch(url(run.id), { signal: controller.signal });
-    const frames = await readFrames(res, undefined, 300);
+    const frames = await readFrames(res, { maxMs: 300 });
     controller.abort();
     expect(frames[0].event).toBe("progress");
     expect(frames.filter((f) => f.comment === "keep-alive").length).toBeGreaterThanOrEqual(2);
@@ -137,7 +103,7 @@ describe("run event streams", () => {
     const { run } = setup();
     readRuns.set(run.id, actionsService(t.deps).get(run.id)!);
     t.deps.db.$client.query("DELETE FROM action_runs WHERE id = ?").run(run.id);
-    const res = await fetch(`http://127.0.0.1:${server!.port}/test/read-runs/${run.id}/events`);
+    const res = await fetch(`${base}/test/read-runs/${run.id}/events`);
     expect(res.status).toBe(200);
     const frames = await readFrames(res);
     expect(frames).toEqual([{ event: "error", data: { detail: "The stream could not start; poll the status URL instead." } }]);

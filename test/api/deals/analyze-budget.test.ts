@@ -1,17 +1,15 @@
 // POST /api/v1/deals/analyze with the key's actions budget spent: 429 with the X-Actions-* headers
 // and Retry-After, and nothing created (no deal, no run, no charge), for websites and document
 // links alike; the key's other budget (requests) still counts the request.
-import { afterEach, describe, expect, test } from "bun:test";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { describe, expect, test } from "bun:test";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 
 function setup(dailyActions: number) {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp());
   t.deps.db.$client.query("UPDATE api_keys SET daily_actions = ? WHERE id = ?").run(dailyActions, f.keys.write.id);
 }
 

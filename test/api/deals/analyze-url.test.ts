@@ -1,40 +1,26 @@
 // URL submissions against real servers on loopback: a company website with about/team/pricing
 // pages, and document hosts that behave like their public links (a direct PDF, an export URL, a
 // viewer page, a gate, a refusal).
-import { afterEach, describe, expect, test } from "bun:test";
-import { startRunner } from "../../../src/modules/actions/runner.ts";
-import { runHandlers } from "../../../jobs/index.ts";
+import { describe, expect, test } from "bun:test";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
 import { dealAnalysisHandler } from "../../../src/modules/deals/deals.handlers.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { loopbackServer, runAll, seededApp, type TestApp } from "../../helpers/app.ts";
 import { LEDGERLY_DECK, pdfDeck } from "../../helpers/decks.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
-let site: ReturnType<typeof Bun.serve> | null = null;
-afterEach(() => {
-  site?.stop(true);
-  site = null;
-  t?.close();
-});
+let site: ReturnType<typeof loopbackServer>;
 
 const html = (title: string, body: string) => new Response(`<!doctype html><html><head><title>${title}</title><script>var x = "not text";</script></head><body>${body}</body></html>`, { headers: { "content-type": "text/html; charset=utf-8" } });
 
 async function setup(routes: Record<string, () => Response | Promise<Response>>, env: Record<string, string> = { DEALGRAPH_ALLOW_PRIVATE_NETWORK: "1" }) {
-  t = createTestApp({ file: true, env });
-  f = seedIdentity(t.deps);
-  site = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => (routes[new URL(req.url).pathname] ?? (() => new Response("not found", { status: 404 })))() });
+  ({ t, f } = seededApp({ file: true, env }));
+  site = loopbackServer((req) => (routes[new URL(req.url).pathname] ?? (() => new Response("not found", { status: 404 })))());
   return `http://127.0.0.1:${site.port}`;
 }
 
 const analyze = (body: unknown, key = f.keys.write.secret) => t.request("POST", "/api/v1/deals/analyze", { key, body });
-async function run() {
-  const runner = startRunner(t.deps, runHandlers(t.deps), { pollMs: 60_000 });
-  runner.pump();
-  await runner.idle();
-  await runner.stop();
-}
 const status = async (id: string) => (await t.request("GET", `/api/v1/deals/${id}/analysis`, { key: f.keys.read.secret })).json;
 
 describe("POST /api/v1/deals/analyze with website_url", () => {
@@ -48,10 +34,10 @@ describe("POST /api/v1/deals/analyze with website_url", () => {
     const res = await analyze({ website_url: `${base}/` });
     expect(res.status).toBe(202);
     expect(res.json).toMatchObject({ status: "queued", email_verification_required: null, existing: false });
-    await run();
+    await runAll(t);
     expect((await status(res.json.deal_id)).status).toBe("succeeded");
     const deal = (await t.request("GET", `/api/v1/deals/${res.json.deal_id}?view=full`, { key: f.keys.read.secret })).json;
-    expect(deal).toMatchObject({ source: "website", kind: "company", website: `http://127.0.0.1:${site!.port}`, domain: "127.0.0.1" });
+    expect(deal).toMatchObject({ source: "website", kind: "company", website: `http://127.0.0.1:${site.port}`, domain: "127.0.0.1" });
     const sections = Object.fromEntries(deal.analysis.sections.map((s: any) => [s.key, s]));
     expect(sections.team.evidence[0]).toMatchObject({ document_id: null, page: null, url: `${base}/team` });
     expect(sections.business_model.evidence[0].url).toBe(`${base}/pricing`);
@@ -70,7 +56,7 @@ describe("POST /api/v1/deals/analyze with website_url", () => {
     const base = await setup({ "/": () => new Response("oops", { status: 500 }) });
     const a = await analyze({ website_url: `${base}/` });
     const b = await analyze({ website_url: "http://localhost:1/", company_name: "Nobody" }); // another host: no 409
-    await run();
+    await runAll(t);
     expect((await status(a.json.deal_id)).error).toBe(`${base}/ answered HTTP 500`);
     expect((await status(b.json.deal_id)).error).toMatch(/^http:\/\/localhost:1\/ could not be fetched: the connection was refused/);
   });
@@ -84,7 +70,7 @@ describe("POST /api/v1/deals/analyze with website_url", () => {
     }
     // A name is only resolved (and its every address checked) when the run fetches it.
     const res = await analyze({ website_url: "http://unresolvable.invalid/" });
-    await run();
+    await runAll(t);
     expect((await status(res.json.deal_id)).error).toMatch(/could not be fetched: its host name does not resolve/);
   });
 
@@ -114,7 +100,7 @@ describe("POST /api/v1/deals/analyze with document_url", () => {
     const base = await setup({ "/files/ledgerly.pdf": () => new Response(deck, { headers: { "content-type": "application/octet-stream" } }) });
     const res = await analyze({ document_url: `${base}/files/ledgerly.pdf`, company_name: "Ledgerly" });
     expect(res.json.email_verification_required).toBe(false);
-    await run();
+    await runAll(t);
     expect((await status(res.json.deal_id)).status).toBe("succeeded");
     const docs = (await t.request("GET", `/api/v1/deals/${res.json.deal_id}/documents`, { key: f.keys.read.secret })).json.documents;
     expect(docs).toMatchObject([{ filename: "ledgerly.pdf", content_type: "application/pdf", page_count: 5, status: "extracted", size_bytes: deck.byteLength }]);
@@ -135,7 +121,7 @@ describe("POST /api/v1/deals/analyze with document_url", () => {
     expect(first).toHaveLength(1);
     // The crash hit before extraction finished: the row is back at `received` with no pages.
     t.deps.db.$client.query("UPDATE deal_documents SET status = 'received', pages = NULL, page_count = NULL").run();
-    await run(); // start-up recovery re-queues the run; the handler reads the link again
+    await runAll(t); // start-up recovery re-queues the run; the handler reads the link again
     expect((await status(dealId)).status).toBe("succeeded");
     const docs = (await t.request("GET", `/api/v1/deals/${dealId}/documents`, { key: f.keys.read.secret })).json.documents;
     expect(docs).toMatchObject([{ document_id: first[0].document_id, status: "extracted", page_count: 5 }]);
@@ -155,7 +141,7 @@ describe("POST /api/v1/deals/analyze with document_url", () => {
     const gated = await analyze({ document_url: `${base}/gated`, company_name: "Gated" });
     const refused = await analyze({ document_url: `${base}/private`, company_name: "Refused" });
     const gone = await analyze({ document_url: `${base}/gone`, company_name: "Gone" });
-    await run();
+    await runAll(t);
     expect((await status(ok.json.deal_id)).status).toBe("succeeded");
     expect((await status(gated.json.deal_id)).error).toMatch(/asks for an email address before showing the document: resubmit with document_email/);
     expect((await status(refused.json.deal_id)).error).toMatch(/refused the link \(HTTP 403\): it is not shared publicly/);

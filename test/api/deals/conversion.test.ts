@@ -8,16 +8,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deckPptx, type DeckSpec } from "../../../src/demo/decks.ts";
 import { runHandlers } from "../../../jobs/index.ts";
-import { startRunner } from "../../../src/modules/actions/runner.ts";
 import { dealAnalysisHandler } from "../../../src/modules/deals/deals.handlers.ts";
 import { DEAL_ANALYSIS } from "../../../src/modules/deals/deals.service.ts";
 import { conversionRoot, findLibreOffice } from "../../../src/documents/convert.ts";
 import { detectFileKind } from "../../../src/documents/file-type.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { runAll, seededApp, type TestApp } from "../../helpers/app.ts";
 import { docxFile, LEDGERLY_DECK, uploadForm } from "../../helpers/decks.ts";
 import { FILES } from "../../helpers/document-hosts-files.ts";
 import { startDocumentHosts } from "../../helpers/document-hosts.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { alive } from "../../helpers/processes.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
@@ -26,13 +26,11 @@ const PATH = process.env.PATH;
 afterEach(() => {
   process.env.PATH = PATH;
   delete process.env.FAKE_SOFFICE_PIDS;
-  t?.close();
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
 function setup() {
-  t = createTestApp({ file: true });
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp({ file: true }));
 }
 
 function tempDir(prefix: string) {
@@ -56,26 +54,13 @@ async function upload(bytes: Uint8Array, filename: string, fields: Record<string
 }
 
 /** Runs what is queued with the real runner; the deal handler's conversion limit as given. */
-async function runAll(conversionTimeoutMs?: number) {
+async function runDeals(conversionTimeoutMs?: number) {
   const handlers = runHandlers(t.deps);
   if (conversionTimeoutMs) handlers.set(DEAL_ANALYSIS.kind, dealAnalysisHandler(t.deps, { conversionTimeoutMs }));
-  const runner = startRunner(t.deps, handlers, { pollMs: 60_000 });
-  runner.pump();
-  await runner.idle();
-  await runner.stop();
+  await runAll(t, handlers);
 }
 
 const get = async (path: string) => (await t.request("GET", path, { key: f.keys.read.secret })).json;
-
-/** Alive and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 /** The conversion folder of the test's data dir holds nothing (every work dir removed). */
 const conversionsLeft = () => {
@@ -92,7 +77,7 @@ describe("LibreOffice misbehaving", () => {
     fakeSoffice(`trap '' TERM INT HUP\nsleep 600 &\necho "$$ $!" > "$FAKE_SOFFICE_PIDS"\nwait`);
     const res = await upload(docxFile(["Ledgerly memo."]), "memo.docx");
     expect(res.status).toBe(202);
-    await runAll(1000);
+    await runDeals(1000);
     const status = await get(`/api/v1/deals/${res.json.deal_id}/analysis`);
     expect(status).toMatchObject({ status: "failed", progress: null });
     expect(status.error).toBe("memo.docx: The conversion to PDF took longer than 1 s and was stopped (LibreOffice and its helper processes were killed)");
@@ -110,7 +95,7 @@ describe("LibreOffice misbehaving", () => {
       fakeSoffice(`trap '' TERM INT HUP\nsleep 600 &\nwait`);
       const res = await t.request("POST", "/api/v1/deals/analyze", { key: f.keys.write.secret, body: { document_url: FILES.docx, company_name: "Ledgerly" } });
       expect(res.status).toBe(202);
-      await runAll(1000);
+      await runDeals(1000);
       expect((await get(`/api/v1/deals/${res.json.deal_id}/analysis`)).error).toBe(
         "Ledgerly memo.docx: The conversion to PDF took longer than 1 s and was stopped (LibreOffice and its helper processes were killed)",
       );
@@ -133,7 +118,7 @@ describe("LibreOffice misbehaving", () => {
     fakeSoffice("exit 0");
     const res = await upload(docxFile(["Ledgerly memo."]), "memo.docx");
     expect(res.status).toBe(202);
-    await runAll();
+    await runDeals();
     const status = await get(`/api/v1/deals/${res.json.deal_id}/analysis`);
     expect(status.status).toBe("failed");
     expect(status.error).toBe(
@@ -146,7 +131,7 @@ describe("LibreOffice misbehaving", () => {
     setup();
     fakeSoffice('echo "Error: source file could not be loaded" >&2\nexit 81');
     const res = await upload(docxFile(["Ledgerly memo."]), "memo.docx");
-    await runAll();
+    await runDeals();
     expect((await get(`/api/v1/deals/${res.json.deal_id}/analysis`)).error).toBe("memo.docx: LibreOffice could not convert the file to PDF (exit 81: Error: source file could not be loaded)");
   }, 30_000);
 });
@@ -194,7 +179,7 @@ describe("real LibreOffice", () => {
       ] as const) {
         const res = await upload(bytes, name);
         expect(res.status, name).toBe(202);
-        await runAll();
+        await runDeals();
         const deal = await get(`/api/v1/deals/${res.json.deal_id}?view=full`);
         expect(deal.analysis_status, name).toBe("succeeded");
         expect(deal.round, name).toMatchObject({ stage: "seed", amount: 4_000_000, currency: "USD" });

@@ -1,12 +1,11 @@
 // Every refusal of the data room changes nothing: no document row, no run, no charge, no temp file
 // and no blob that was not there before. Unreadable files that pass the door fail the run clearly.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { strToU8, zipSync } from "fflate";
 import { dataRoomForm, xlsxBomb, xlsxFile } from "../../helpers/decks.ts";
 import { analysedDeal, count, get, post, runAll, setup, storedFiles, type Ctx } from "./data-room-helpers.ts";
 
 let c: Ctx;
-afterEach(() => c?.t.close());
 
 const CSV = "customer,acv\nAcme,120000\nGlobex,80000\n";
 
@@ -120,7 +119,7 @@ describe("files that pass the door but cannot be read", () => {
     const corrupt = whole.slice(0, whole.length - 40); // the ZIP's directory cut off: its parts are named, not readable
     const res = await post(c, `/api/v1/deals/${id}/documents`, dataRoomForm([[xlsxBomb(), "bomb.xlsx"], [corrupt, "Financials/model.xlsx"], [CSV, "customers.csv"]]));
     expect(res.status).toBe(202);
-    await runAll(c);
+    await runAll(c.t);
     const status = await get(c, `/api/v1/deals/${id}/analysis`);
     expect(status.status).toBe("failed");
     expect(status.error).toMatch(/^2 data-room files could not be read, so the deal was not re-analysed/);
@@ -133,7 +132,7 @@ describe("files that pass the door but cannot be read", () => {
 
     // The next upload re-analyses over everything readable; the failed files stay failed and out.
     expect((await post(c, `/api/v1/deals/${id}/documents`, dataRoomForm([["# Competition\n\nUnlike incumbents, Ledgerly reconciles per seller.\n- moat: payout data\n", "notes.md"]]))).status).toBe(202);
-    await runAll(c);
+    await runAll(c.t);
     expect((await get(c, `/api/v1/deals/${id}/analysis`)).status).toBe("succeeded");
     const after = await get(c, `/api/v1/deals/${id}?view=full`);
     const cited = new Set(after.analysis.sections.flatMap((s: any) => s.evidence.map((e: any) => e.document_id)));

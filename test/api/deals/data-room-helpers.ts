@@ -2,18 +2,14 @@
 // through the real runner, and the data-room request over app.handle.
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { startRunner, type Runner } from "../../../src/modules/actions/runner.ts";
-import { runHandlers } from "../../../jobs/index.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { runAll, seededApp, type TestApp } from "../../helpers/app.ts";
 import { pdfDeck, uploadForm } from "../../helpers/decks.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 export type Ctx = { t: TestApp; f: Fixture };
 
-export function setup(): Ctx {
-  const t = createTestApp({ file: true });
-  return { t, f: seedIdentity(t.deps) };
-}
+/** The app (closed when the test finishes) and the standard firm. */
+export const setup = (): Ctx => seededApp({ file: true });
 
 export async function post(c: Ctx, path: string, form: FormData | string, key = c.f.keys.write.secret, headers: Record<string, string> = {}) {
   const h = new Headers(headers);
@@ -23,20 +19,14 @@ export async function post(c: Ctx, path: string, form: FormData | string, key = 
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
 }
 
-/** Runs everything queued now, then stops (so later submissions stay queued until asked). */
-export async function runAll(c: Ctx) {
-  const runner: Runner = startRunner(c.t.deps, runHandlers(c.t.deps), { pollMs: 60_000 });
-  runner.pump();
-  await runner.idle();
-  await runner.stop();
-}
+export { runAll };
 
 /** A deal from an uploaded deck, analysed (or left queued with `run: false`). */
 export async function analysedDeal(c: Ctx, opts: { pages?: string[]; name?: string; kind?: "company" | "fund"; run?: boolean } = {}): Promise<string> {
   const fields: Record<string, string> = { company_name: opts.name ?? "Ledgerly", ...(opts.kind ? { kind: opts.kind } : {}) };
   const res = await post(c, "/api/v1/deals/analyze/upload", uploadForm(await pdfDeck(opts.pages), "deck.pdf", fields));
   if (res.status !== 202) throw new Error(`upload: ${res.status} ${JSON.stringify(res.json)}`);
-  if (opts.run !== false) await runAll(c);
+  if (opts.run !== false) await runAll(c.t);
   return res.json.deal_id;
 }
 

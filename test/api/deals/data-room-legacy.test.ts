@@ -12,7 +12,6 @@ import { analysedDeal, get, post, runAll, setup, type Ctx } from "./data-room-he
 let c: Ctx;
 const dirs: string[] = [];
 afterEach(() => {
-  c?.t.close();
   dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
@@ -39,7 +38,7 @@ test.skipIf(!findLibreOffice())(
     );
     expect(detectFileKind(doc, "scan.bin")).toBe("doc");
     expect((await post(c, `/api/v1/deals/${id}/documents`, dataRoomForm([[doc, "scan0001.doc"]]))).status).toBe(202);
-    await runAll(c);
+    await runAll(c.t);
     expect(await get(c, `/api/v1/deals/${id}/analysis`)).toMatchObject({ status: "succeeded", error: null });
     const row = (await get(c, `/api/v1/deals/${id}/documents`)).documents.find((d: any) => d.filename === "scan0001.doc");
     expect(row).toMatchObject({ kind: "data_room", content_type: "application/msword", status: "extracted", category: "legal", page_count: 1 });

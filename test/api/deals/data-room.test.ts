@@ -1,11 +1,10 @@
 // The data room end to end: real files of every kind through POST documents, the real runner,
 // the inventory and the re-analysis that quotes them.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { docxFile, dataRoomForm, pdfDeck, pptxFile, xlsxFile } from "../../helpers/decks.ts";
 import { analysedDeal, count, get, post, runAll, setup, storedFiles, type Ctx } from "./data-room-helpers.ts";
 
 let c: Ctx;
-afterEach(() => c?.t.close());
 
 const SHA = [
   "Shareholders Agreement. This Agreement is made between Ledgerly GmbH and the investors listed in Schedule 1 (the parties). Whereas the Company wishes to raise capital, the parties hereby agree as follows. Governing law: Germany. Each party shall keep its terms confidential.",
@@ -59,7 +58,7 @@ describe("POST /api/v1/deals/{deal_id}/documents", () => {
     ]);
     expect((await get(c, `/api/v1/deals/${id}/analysis`)).status).toBe("queued");
 
-    await runAll(c);
+    await runAll(c.t);
     expect(await get(c, `/api/v1/deals/${id}/analysis`)).toMatchObject({ status: "succeeded", error: null });
     const inventory = await get(c, `/api/v1/deals/${id}/documents`);
     expect(inventory).toMatchObject({ deal_id: id, scope: "org_workspace", as_of: expect.any(String) });
@@ -124,9 +123,9 @@ describe("POST /api/v1/deals/{deal_id}/documents", () => {
     expect(again.status).toBe(409);
     expect(again.json.detail).toMatch(/analysis is queued/);
     expect(count(c, "SELECT COUNT(*) AS n FROM deal_documents WHERE kind = 'data_room'")).toBe(1);
-    await runAll(c);
+    await runAll(c.t);
     expect((await post(c, `/api/v1/deals/${id}/documents`, dataRoomForm([[NOTES_MD, "notes.md"]]))).status).toBe(202);
-    await runAll(c);
+    await runAll(c.t);
     expect(count(c, "SELECT COUNT(*) AS n FROM deal_documents WHERE kind = 'data_room' AND status = 'extracted'")).toBe(2);
   });
 });
@@ -153,7 +152,7 @@ Target fund size $120M with a hard cap of $150M.
     const id = await analysedDeal(c, { pages: FUND_DECK, name: "Harbor Ventures Fund II", kind: "fund" });
     const res = await post(c, `/api/v1/deals/${id}/documents`, dataRoomForm([[LPA_MD, "Legal/Fund II terms.md"], [TRACK, "Track record.xlsx"], [LPS, "LPs.docx"]]));
     expect(res.status).toBe(202);
-    await runAll(c);
+    await runAll(c.t);
     expect((await get(c, `/api/v1/deals/${id}/analysis`)).status).toBe("succeeded");
     const deal = await get(c, `/api/v1/deals/${id}?view=full`);
     expect(deal.kind).toBe("fund");
@@ -181,7 +180,7 @@ Target fund size $120M with a hard cap of $150M.
     const id = await analysedDeal(c, { pages: FUND_DECK, name: "Harbor Ventures" });
     expect((await get(c, `/api/v1/deals/${id}`)).kind).toBe("company");
     expect((await post(c, `/api/v1/deals/${id}/documents`, dataRoomForm([[LPA_MD, "terms.md"], [LPS, "LPs.docx"]]))).status).toBe(202);
-    await runAll(c);
+    await runAll(c.t);
     const deal = await get(c, `/api/v1/deals/${id}?view=full`);
     expect(deal.kind).toBe("fund");
     expect(deal.analysis.sections.map((s: any) => s.key)).toContain("fund_terms");

@@ -8,7 +8,7 @@ let h: DocumentHostApp;
 afterEach(() => h?.close());
 
 
-const sectionsOf = async (id: string) => Object.fromEntries((await h.deal(id)).analysis.sections.map((s: any) => [s.key, s]));
+const sectionsOf = async (id: string) => Object.fromEntries((await h.deal(id)).analysis!.sections.map((s) => [s.key, s]));
 
 describe("Notion", () => {
   test("a public page (notion.so or notion.site) is read block by block through Notion's public page API", async () => {

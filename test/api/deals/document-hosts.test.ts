@@ -14,7 +14,7 @@ async function expectDeckAnalysed(dealId: string, filename: string) {
   expect(await h.documents(dealId)).toMatchObject([{ filename, content_type: "application/pdf", page_count: 5, status: "extracted", kind: "primary_upload" }]);
   const deal = await h.deal(dealId);
   expect(deal).toMatchObject({ source: "document", round: { amount: 4_000_000, currency: "USD" } });
-  expect(deal.analysis.sections.find((s: any) => s.key === "traction").evidence[0]).toMatchObject({ page: 3, document_id: expect.any(String) });
+  expect(deal.analysis!.sections.find((s) => s.key === "traction")!.evidence[0]).toMatchObject({ page: 3, document_id: expect.any(String) });
 }
 
 describe("Google Docs, Slides and Drive", () => {
@@ -29,7 +29,7 @@ describe("Google Docs, Slides and Drive", () => {
     await expectDeckAnalysed(slides.id, "Ledgerly slides.pdf");
     expect(published.status).toBe("succeeded");
     expect(await h.documents(published.id)).toEqual([]);
-    const evidence = (await h.deal(published.id)).analysis.sections.find((s: any) => s.key === "team").evidence[0];
+    const evidence = (await h.deal(published.id)).analysis!.sections.find((s) => s.key === "team")!.evidence[0];
     expect(evidence).toMatchObject({ url: "https://docs.google.com/document/d/e/2PACX-PUB/pub", page: null });
     // The editor pages a browser would open were never fetched: the export URLs were.
     expect(h.world.hits).toContain("docs.google.com /document/d/DOC_PUBLIC/export?format=pdf");

@@ -2,33 +2,17 @@
 // uploaded without a company name (its text read back by the real PDF extractor, slide titles and
 // wrapped lines included) and a website behind a cookie banner, fetched over loopback. The deal
 // record must carry what the material states and null for what it does not.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { deckPdf, type DeckSpec } from "../../../src/demo/decks.ts";
-import { startRunner } from "../../../src/modules/actions/runner.ts";
-import { runHandlers } from "../../../jobs/index.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { loopbackServer, runAll, seededApp, type TestApp } from "../../helpers/app.ts";
 import { uploadForm } from "../../helpers/decks.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
-let site: ReturnType<typeof Bun.serve> | null = null;
-afterEach(() => {
-  site?.stop(true);
-  site = null;
-  t?.close();
-});
 
 function setup() {
-  t = createTestApp({ file: true, env: { DEALGRAPH_ALLOW_PRIVATE_NETWORK: "1" } });
-  f = seedIdentity(t.deps);
-}
-
-async function runAll() {
-  const runner = startRunner(t.deps, runHandlers(t.deps), { pollMs: 60_000 });
-  runner.pump();
-  await runner.idle();
-  await runner.stop();
+  ({ t, f } = seededApp({ file: true, env: { DEALGRAPH_ALLOW_PRIVATE_NETWORK: "1" } }));
 }
 
 const read = async (id: string) => (await t.request("GET", `/api/v1/deals/${id}?view=full`, { key: f.keys.read.secret })).json;
@@ -63,7 +47,7 @@ describe("the built-in engine on real-world material", () => {
     const res = await t.app.handle(new Request("http://localhost/api/v1/deals/analyze/upload", { method: "POST", body: form, headers: { authorization: `Bearer ${f.keys.write.secret}` } }));
     expect(res.status).toBe(202);
     const { deal_id } = (await res.json()) as { deal_id: string };
-    await runAll();
+    await runAll(t);
     const deal = await read(deal_id);
     expect(deal.analysis_status).toBe("succeeded");
     expect(deal.company_name).toBe("Northwind Robotics");
@@ -85,28 +69,24 @@ describe("the built-in engine on real-world material", () => {
   test("a website behind a cookie banner: its name from its own text, its customers' money not a round, its take rate a business model", async () => {
     setup();
     const page = (title: string, body: string) => new Response(`<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`, { headers: { "content-type": "text/html" } });
-    site = Bun.serve({
-      port: 0,
-      hostname: "127.0.0.1",
-      fetch: (req) => {
-        const path = new URL(req.url).pathname;
-        if (path === "/")
-          return page(
-            "Home",
-            `<div class="cookies"><p>We use cookies to improve your experience.</p><button>Accept all</button></div><nav><a href="/pricing">Pricing</a></nav>
-             <header><a href="/">Flowcash</a></header><h1>Revenue-based financing for online merchants</h1>
-             <p>We help merchants raise $2,500,000 in working capital without giving up equity.</p>
-             <p>Our customers include Series A startups and family-owned Shopify stores.</p>
-             <p>Flowcash is a fintech company headquartered in Austin, Texas. Founded in 2021.</p>`,
-          );
-        if (path === "/pricing") return page("Pricing", "<h2>Pricing</h2><p>We charge a flat 6% fee on each advance, repaid as a share of daily sales.</p>");
-        return new Response("not found", { status: 404 });
-      },
+    const site = loopbackServer((req) => {
+      const path = new URL(req.url).pathname;
+      if (path === "/")
+        return page(
+          "Home",
+          `<div class="cookies"><p>We use cookies to improve your experience.</p><button>Accept all</button></div><nav><a href="/pricing">Pricing</a></nav>
+           <header><a href="/">Flowcash</a></header><h1>Revenue-based financing for online merchants</h1>
+           <p>We help merchants raise $2,500,000 in working capital without giving up equity.</p>
+           <p>Our customers include Series A startups and family-owned Shopify stores.</p>
+           <p>Flowcash is a fintech company headquartered in Austin, Texas. Founded in 2021.</p>`,
+        );
+      if (path === "/pricing") return page("Pricing", "<h2>Pricing</h2><p>We charge a flat 6% fee on each advance, repaid as a share of daily sales.</p>");
+      return new Response("not found", { status: 404 });
     });
     const base = `http://127.0.0.1:${site.port}`;
     const res = await t.request("POST", "/api/v1/deals/analyze", { key: f.keys.write.secret, body: { website_url: `${base}/` } });
     expect(res.status).toBe(202);
-    await runAll();
+    await runAll(t);
     const deal = await read(res.json.deal_id);
     expect(deal.analysis_status).toBe("succeeded");
     expect(deal.company_name).toBe("Flowcash");

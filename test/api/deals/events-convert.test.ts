@@ -1,44 +1,21 @@
 // A deal's event stream read over real HTTP while the real runner analyses it; and a DOCX upload
 // converted by real LibreOffice.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startRunner, type Runner } from "../../../src/modules/actions/runner.ts";
-import { runHandlers } from "../../../jobs/index.ts";
 import { findLibreOffice } from "../../../src/documents/convert.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp, serveApp, testRunner, type TestApp } from "../../helpers/app.ts";
 import { LEDGERLY_DECK, pdfDeck, uploadForm } from "../../helpers/decks.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
+import { framesOf } from "../../helpers/sse.ts";
 
 let t: TestApp;
 let f: Fixture;
-let runner: Runner | null = null;
-let server: ReturnType<typeof Bun.serve> | null = null;
-afterEach(async () => {
-  await runner?.stop();
-  server?.stop(true);
-  runner = null;
-  server = null;
-  t?.close();
-});
 
 function setup() {
-  t = createTestApp({ file: true });
-  f = seedIdentity(t.deps);
-  server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => t.app.handle(req) });
-  return `http://127.0.0.1:${server.port}`;
-}
-
-async function frames(res: Response): Promise<{ event: string; data: any }[]> {
-  const text = await res.text(); // the stream closes after `done`
-  return text
-    .split("\n\n")
-    .filter((b) => b.startsWith("event: "))
-    .map((b) => {
-      const [e, d] = b.split("\n");
-      return { event: e.slice(7), data: JSON.parse(d.slice(6)) };
-    });
+  ({ t, f } = seededApp({ file: true }));
+  return serveApp(t);
 }
 
 describe("GET /api/v1/deals/{deal_id}/analysis/events", () => {
@@ -50,8 +27,8 @@ describe("GET /api/v1/deals/{deal_id}/analysis/events", () => {
     const stream = await fetch(`${base}/api/v1/deals/${deal_id}/analysis/events`, { headers: { "x-api-key": f.keys.read.secret } });
     expect(stream.status).toBe(200);
     expect(stream.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
-    runner = startRunner(t.deps, runHandlers(t.deps), { pollMs: 60_000 });
-    const got = await frames(stream);
+    testRunner(t);
+    const got = framesOf(await stream.text()); // the stream closes after `done`
     expect(got[0]).toMatchObject({ event: "progress", data: { deal_id, status: "queued" } });
     const stages = got.filter((g) => g.data.status === "running").map((g) => g.data.progress.stage);
     expect(stages).toEqual(expect.arrayContaining(["fetch", "extract", "classify", "score", "summarize"]));
@@ -74,8 +51,7 @@ describe("Office uploads", () => {
       );
       expect(res.status).toBe(202);
       const { deal_id } = (await res.json()) as any;
-      runner = startRunner(t.deps, runHandlers(t.deps), { pollMs: 60_000 });
-      await runner.idle();
+      await testRunner(t).idle();
       const deal = await t.request("GET", `/api/v1/deals/${deal_id}?view=full`, { key: f.keys.read.secret });
       expect(deal.json.analysis_status).toBe("succeeded");
       expect(deal.json.round).toMatchObject({ amount: 4_000_000, currency: "USD" });

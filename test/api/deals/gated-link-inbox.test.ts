@@ -8,13 +8,10 @@ import { findJob } from "../../../jobs/index.ts";
 import { cli } from "../../helpers/cli.ts";
 import { LEDGERLY_DECK } from "../../helpers/decks.ts";
 import { documentHostApp, type DocumentHostApp } from "../../helpers/document-hosts.ts";
-import { cleanupFiles, filesDir, message, writeTo } from "../../helpers/import-files.ts";
+import { filesDir, message, writeTo } from "../../helpers/import-files.ts";
 
 let h: DocumentHostApp;
-afterEach(() => {
-  h?.close();
-  cleanupFiles();
-});
+afterEach(() => h?.close());
 
 const GATED = { document_url: "https://docsend.com/view/dverify", company_name: "Ledgerly", document_email: "partner@acme.vc", document_password: "hunter22" };
 const PERSONAL = message({ from: "Jane Doe <jane@target.com>", to: "alice@acme.vc", id: "jane-1@target.com" });

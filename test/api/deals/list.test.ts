@@ -2,20 +2,18 @@
 // pages from deals_org_list_idx. These tests hold it to what the list has always meant: the status
 // of the deal's latest run, through every transition the action engine makes, and check that the
 // statements stay on the index (a plan that scans deals or sorts them would undo the speed-up).
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { sweepStaleRuns } from "../../../src/modules/actions/actions.sweep.ts";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
 import { DEAL_ANALYSIS, dealsService, nameTarget } from "../../../src/modules/deals/deals.service.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { principalOf, seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
+import { principalOf, type Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 
 function setup() {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp());
 }
 
 const sqlite = () => t.deps.db.$client;

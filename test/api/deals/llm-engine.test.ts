@@ -1,19 +1,16 @@
 // The LLM deal engine end to end: a real upload, the real runner, and a local OpenAI-compatible
 // stub standing in for the model. What the model says is checked, not trusted.
 import { afterEach, describe, expect, test } from "bun:test";
-import { startRunner } from "../../../src/modules/actions/runner.ts";
-import { runHandlers } from "../../../jobs/index.ts";
 import { boundedMaterial, normalizeForMatch, readAnswer } from "../../../src/engines/llm/deal-engine.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { runAll, seededApp, type TestApp } from "../../helpers/app.ts";
 import { pdfDeck, uploadForm } from "../../helpers/decks.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 import { startLlmStub, type LlmStub, type StubReply, type StubRequest } from "../../helpers/llm-stub.ts";
 
 let t: TestApp | null = null;
 let f: Fixture;
 let stub: LlmStub | null = null;
 afterEach(() => {
-  t?.close();
   stub?.stop();
   t = null;
   stub = null;
@@ -21,8 +18,7 @@ afterEach(() => {
 
 function setup(reply: (req: StubRequest) => StubReply, env: Record<string, string> | null = {}) {
   stub = startLlmStub(reply);
-  t = createTestApp({ file: true, env: env === null ? {} : { ...stub.env, ...env } });
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp({ file: true, env: env === null ? {} : { ...stub.env, ...env } }));
   return t;
 }
 
@@ -33,10 +29,7 @@ async function analyse(fields: Record<string, string> = { company_name: "Ledgerl
   );
   expect(res.status).toBe(202);
   const { deal_id } = (await res.json()) as { deal_id: string };
-  const runner = startRunner(t!.deps, runHandlers(t!.deps), { pollMs: 60_000 });
-  runner.pump();
-  await runner.idle();
-  await runner.stop();
+  await runAll(t!);
   const status = await t!.request("GET", `/api/v1/deals/${deal_id}/analysis`, { key: f.keys.read.secret });
   const deal = await t!.request("GET", `/api/v1/deals/${deal_id}?view=full`, { key: f.keys.read.secret });
   return { id: deal_id, status: status.json, deal: deal.json };

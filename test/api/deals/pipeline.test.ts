@@ -1,17 +1,16 @@
 // dealsService.pipeline and documentInventory, the reads the `ask` tool's query layer filters and
 // totals the pipeline over: every deal of the org (newest first) with what its analysis read of
 // its company and round, and every document held on the org's deals; another org's never.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { DealAnalysis } from "../../../src/engines/deal-engine.ts";
 import { dealsService, nameTarget } from "../../../src/modules/deals/deals.service.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
 import { TestClock } from "../../helpers/clock.ts";
 import { pdfDeck, uploadForm } from "../../helpers/decks.ts";
-import { principalOf, seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { principalOf, type Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 
 function analysis(sector: string | null, round: DealAnalysis["facts"]["round"]): DealAnalysis {
   return {
@@ -28,8 +27,7 @@ function analysis(sector: string | null, round: DealAnalysis["facts"]["round"]):
 describe("dealsService.pipeline", () => {
   test("every deal of the org, newest first, with its analysed sector, location and round; null before an analysis; another org's never", () => {
     const clock = new TestClock("2026-11-20T12:00:00.000Z");
-    t = createTestApp({ clock });
-    f = seedIdentity(t.deps);
+    ({ t, f } = seededApp({ clock }));
     const deals = dealsService(t.deps);
     const submit = (name: string, secret = f.keys.write.secret) =>
       deals.submit(principalOf(t.deps, secret), { companyName: name, kind: "company", source: "upload", targetKey: nameTarget(name) }, () => {}, {}).dealId;
@@ -49,8 +47,7 @@ describe("dealsService.pipeline", () => {
 describe("dealsService.documentInventory", () => {
   test("the documents held on the org's deals, newest first, without their text; another org's never", async () => {
     const clock = new TestClock("2026-11-20T12:00:00.000Z");
-    t = createTestApp({ clock });
-    f = seedIdentity(t.deps);
+    ({ t, f } = seededApp({ clock }));
     const upload = async (name: string, key: string) => {
       const res = await t.app.handle(
         new Request("http://localhost/api/v1/deals/analyze/upload", { method: "POST", body: uploadForm(await pdfDeck(), `${name.toLowerCase()}.pdf`, { company_name: name }), headers: { authorization: `Bearer ${key}` } }),

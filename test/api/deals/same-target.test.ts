@@ -2,20 +2,18 @@
 // submission for the same website host (lower-cased, no leading www., no trailing dot; an IP
 // literal as it is) or the same normalized company name is refused with 409, costs nothing and
 // creates nothing. A failed or finished run blocks nothing.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
 import { pdfDeck, uploadForm } from "../../helpers/decks.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 
 function setup() {
   // No run is executed here: the rule is checked at submission, against the runs' states.
-  t = createTestApp({ file: true });
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp({ file: true }));
 }
 
 const analyze = (body: Record<string, string>, key = f.keys.write.secret) => t.request("POST", "/api/v1/deals/analyze", { key, body });

@@ -1,22 +1,20 @@
 // Every bad upload gets a clear answer and changes nothing: no deal, no run, no charge, no blob in
 // the store and no temp file left behind.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { strToU8, zipSync } from "fflate";
 import { startRunner } from "../../../src/modules/actions/runner.ts";
 import { runHandlers } from "../../../jobs/index.ts";
 import { findLibreOffice } from "../../../src/documents/convert.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
 import { docxFile, pdfDeck, uploadForm } from "../../helpers/decks.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 import { storedFiles } from "./data-room-helpers.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 
 function setup() {
-  t = createTestApp({ file: true });
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp({ file: true }));
 }
 
 async function upload(body: string | FormData, key: string | null = f.keys.write.secret, headers: Record<string, string> = {}) {

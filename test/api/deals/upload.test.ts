@@ -1,38 +1,20 @@
 // Upload a deck, analyse it with the built-in engine through the real runner, read it back.
-import { afterEach, describe, expect, test } from "bun:test";
-import { startRunner, type Runner } from "../../../src/modules/actions/runner.ts";
-import { runHandlers } from "../../../jobs/index.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { describe, expect, test } from "bun:test";
+import { runAll, seededApp, type TestApp } from "../../helpers/app.ts";
 import { pdfDeck, uploadForm } from "../../helpers/decks.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
-let runner: Runner | null = null;
-afterEach(async () => {
-  await runner?.stop();
-  runner = null;
-  t?.close();
-});
 
 function setup() {
-  t = createTestApp({ file: true });
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp({ file: true }));
 }
 
 async function upload(form: FormData, key = f.keys.write.secret) {
   const res = await t.app.handle(new Request("http://localhost/api/v1/deals/analyze/upload", { method: "POST", body: form, headers: { authorization: `Bearer ${key}` } }));
   const text = await res.text();
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
-}
-
-/** Runs everything queued now, then stops (so later submissions stay queued until asked). */
-async function runAll() {
-  runner = startRunner(t.deps, runHandlers(t.deps), { pollMs: 60_000 });
-  runner.pump();
-  await runner.idle();
-  await runner.stop();
-  runner = null;
 }
 
 describe("POST /api/v1/deals/analyze/upload", () => {
@@ -50,7 +32,7 @@ describe("POST /api/v1/deals/analyze/upload", () => {
     const queued = await t.request("GET", `/api/v1/deals/${id}/analysis`, { key: f.keys.read.secret });
     expect(queued.json).toMatchObject({ deal_id: id, status: "queued", progress: null, error: null, finished_at: null });
 
-    await runAll();
+    await runAll(t);
 
     const status = await t.request("GET", `/api/v1/deals/${id}/analysis`, { key: f.keys.read.secret });
     expect(status.json).toMatchObject({ status: "succeeded", progress: null, error: null });
@@ -92,7 +74,7 @@ describe("POST /api/v1/deals/analyze/upload", () => {
     setup();
     const bytes = await pdfDeck();
     const id = (await upload(uploadForm(bytes, "deck.pdf", { company_name: "Ledgerly" }))).json.deal_id;
-    await runAll();
+    await runAll(t);
     const docs = await t.request("GET", `/api/v1/deals/${id}/documents`, { key: f.keys.read.secret });
     expect(docs.json).toMatchObject({
       deal_id: id,

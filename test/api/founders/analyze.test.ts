@@ -1,14 +1,13 @@
 // POST /founders/analyze and the record: checks and 422s, the org dedupe (existing, no charge,
 // a new run after a failure), 20 concurrent identical requests, both views, outbox, SSE.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
-import { runHandlers } from "../../../jobs/index.ts";
-import { startRunner } from "../../../src/modules/actions/runner.ts";
+import { serveApp } from "../../helpers/app.ts";
 import { actionsUsed, analyze, readAnalysis, runAll, runCount, setup, type Ctx } from "./helpers.ts";
+import { framesOf, readFrames } from "../../helpers/sse.ts";
 
 let c: Ctx;
-afterEach(() => c?.t.close());
 
 const failRun = (id: string, error = "The model endpoint was down") => {
   const actions = actionsService(c.t.deps);
@@ -215,56 +214,21 @@ describe("the finished record", () => {
   });
 });
 
-type Frame = { event?: string; data?: any };
-
-async function readFrames(res: Response, maxMs = 5000): Promise<Frame[]> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  const frames: Frame[] = [];
-  let buffer = "";
-  const deadline = Date.now() + maxMs;
-  while (Date.now() < deadline) {
-    const { value, done } = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => ({ value: undefined, done: true }))]);
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let i: number;
-    while ((i = buffer.indexOf("\n\n")) >= 0) {
-      const raw = buffer.slice(0, i);
-      buffer = buffer.slice(i + 2);
-      const frame: Frame = {};
-      for (const line of raw.split("\n")) {
-        if (line.startsWith("event: ")) frame.event = line.slice(7);
-        else if (line.startsWith("data: ")) frame.data = JSON.parse(line.slice(6));
-      }
-      if (frame.event) frames.push(frame);
-    }
-  }
-  reader.releaseLock();
-  return frames;
-}
-
 describe("events", () => {
   test("a live stream: the queued state, each stage of the run, the terminal state, done with result_url", async () => {
     c = setup();
-    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => c.t.app.handle(req) });
-    try {
-      const id = (await analyze(c, { name: "Jane Doe", company: "Ledgerly" })).json.analysis_id;
-      const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/founders/analyses/${id}/events`, { headers: { authorization: `Bearer ${c.f.keys.read.secret}` } });
-      expect(res.headers.get("content-type")).toContain("text/event-stream");
-      const reading = readFrames(res);
-      const runner = startRunner(c.t.deps, runHandlers(c.t.deps), { pollMs: 60_000 });
-      runner.pump();
-      await runner.idle();
-      await runner.stop();
-      const frames = await reading;
-      expect(frames[0]).toMatchObject({ event: "progress", data: { analysis_id: id, status: "queued", progress: null } });
-      const stages = frames.filter((f) => f.data?.status === "running").map((f) => f.data.progress.stage);
-      expect(stages).toEqual(["starting", "resolve", "enrich", "network", "documents", "score"]);
-      expect(frames.at(-2)).toMatchObject({ event: "progress", data: { status: "succeeded", progress: null, error: null } });
-      expect(frames.at(-1)).toEqual({ event: "done", data: { status: "succeeded", result_url: `/api/v1/founders/analyses/${id}` } });
-    } finally {
-      server.stop(true);
-    }
+    const base = serveApp(c.t);
+    const id = (await analyze(c, { name: "Jane Doe", company: "Ledgerly" })).json.analysis_id;
+    const res = await fetch(`${base}/api/v1/founders/analyses/${id}/events`, { headers: { authorization: `Bearer ${c.f.keys.read.secret}` } });
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const reading = readFrames(res);
+    await runAll(c.t);
+    const frames = await reading;
+    expect(frames[0]).toMatchObject({ event: "progress", data: { analysis_id: id, status: "queued", progress: null } });
+    const stages = frames.filter((f) => f.data?.status === "running").map((f) => f.data.progress.stage);
+    expect(stages).toEqual(["starting", "resolve", "enrich", "network", "documents", "score"]);
+    expect(frames.at(-2)).toMatchObject({ event: "progress", data: { status: "succeeded", progress: null, error: null } });
+    expect(frames.at(-1)).toEqual({ event: "done", data: { status: "succeeded", result_url: `/api/v1/founders/analyses/${id}` } });
   });
 
   test("a stream opened after a failure: the failed state, done, close", async () => {
@@ -273,8 +237,7 @@ describe("events", () => {
     failRun(id, "gone");
     const res = await c.t.request("GET", `/api/v1/founders/analyses/${id}/events`, { key: c.f.keys.read.secret });
     expect(res.status).toBe(200);
-    const events = res.text.split("\n\n").filter((b) => b.startsWith("event:")).map((b) => b.split("\n")[0]);
-    expect(events).toEqual(["event: progress", "event: done"]);
+    expect(framesOf(res.text).map((frame) => frame.event)).toEqual(["progress", "done"]);
     expect(res.text).toContain('"error":"gone"');
   });
 });

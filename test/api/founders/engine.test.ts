@@ -3,25 +3,16 @@
 // loopback stub, refused and unreachable.
 import { afterEach, describe, expect, test } from "bun:test";
 import { hasCard, knows, personId, thread } from "../../helpers/network.ts";
-import { analyze, readAnalysis, runAll, seedDeal, seedDocument, setup, startGithubStub, type Ctx } from "./helpers.ts";
+import { assess, seedDeal, seedDocument, setup, startGithubStub, type Ctx } from "./helpers.ts";
 
 let c: Ctx;
 const stops: (() => void)[] = [];
 afterEach(() => {
   while (stops.length) stops.pop()!();
-  c?.t.close();
 });
 
 const JANE = { email: "jane@ledgerly.io", name: "Jane Doe", title: "Co-founder & CEO", company: "Ledgerly", linkedinUrl: "https://www.linkedin.com/in/jane-doe" };
 
-async function assess(body: unknown) {
-  const res = await analyze(c, body);
-  expect(res.status, res.text).toBe(202);
-  await runAll(c.t);
-  const rec = await readAnalysis(c, res.json.analysis_id, "full");
-  expect(rec.json.status, JSON.stringify(rec.json.error)).toBe("succeeded");
-  return { ...rec.json, byKey: Object.fromEntries(rec.json.metrics.map((m: any) => [m.key, m])) };
-}
 
 /** Every cited source is a real row of the org (or the GitHub login that was read). */
 function expectRealSources(sources: { type: string; id: string }[], orgId: string) {
@@ -53,7 +44,7 @@ describe("the built-in engine", () => {
     const globexDeal = seedDeal(c, "Globex Target", [], { team: 10 }, c.f.keys.otherOrgWrite.secret);
     seedDocument(c, globexDeal, "globex.pdf", ["Jane Doe failed twice and shut down both companies."], c.f.orgs.globex.id);
 
-    const r = await assess({ name: "Jane Doe", linkedin_url: JANE.linkedinUrl, company: "Ledgerly" });
+    const r = await assess(c, { name: "Jane Doe", linkedin_url: JANE.linkedinUrl, company: "Ledgerly" });
     const janeId = personId(c.t.deps, c.f.orgs.acme.id, "jane@ledgerly.io");
 
     expect(r.byKey.network_strength.score).toBeGreaterThan(30);
@@ -99,7 +90,7 @@ describe("the built-in engine", () => {
 
   test("a founder the firm knows nothing about: every metric null with missing_info, no overall score, the thinness said as a risk", async () => {
     c = setup();
-    const r = await assess({ name: "Nobody Known", company: "Stealth Co" });
+    const r = await assess(c, { name: "Nobody Known", company: "Stealth Co" });
     for (const m of r.metrics) {
       expect(m).toMatchObject({ score: null, confidence: 0 });
       expect(m.missing_info.length).toBeGreaterThan(0);
@@ -120,7 +111,7 @@ describe("the built-in engine", () => {
     knows(c.t.deps, c.f.users.alice.id, { email: "sam@other.io", name: "Sam Founder" }, thread(10, 5, 2));
     seedDeal(c, "Ledgerly", [], { team: 50 });
     c.t.deps.db.$client.query("UPDATE deals SET domain = 'ledgerly.io' WHERE company_name = 'Ledgerly'").run();
-    const r = await assess({ name: "Sam Founder", company: "Ledgerly" });
+    const r = await assess(c, { name: "Sam Founder", company: "Ledgerly" });
     expect(r.byKey.network_strength).toMatchObject({ score: null, confidence: 0 });
     expect(r.byKey.network_strength.reasoning).toContain("no mail or meetings with them are recorded");
     expect(r.byKey.network_strength.missing_info[0]).toMatch(/only a contact card is on file/);
@@ -140,7 +131,7 @@ describe("GitHub enrichment", () => {
     const gh = startGithubStub({ janedoe: { profile: PROFILE, repos: REPOS } });
     stops.push(gh.stop);
     c = setup(gh.env);
-    const r = await assess({ github_url: "https://github.com/JaneDoe" });
+    const r = await assess(c, { github_url: "https://github.com/JaneDoe" });
     expect(gh.hits).toEqual(["/users/janedoe", "/users/janedoe/repos"]);
     expect(r.founder).toEqual({ name: "Jane Doe", linkedin_url: null, github_url: "https://github.com/janedoe", company: null });
     expect(r.byKey.technical_depth.reasoning).toContain("GitHub shows 2 public repositories of their own with 340 stars (Rust, TypeScript) and 120 followers");
@@ -153,7 +144,7 @@ describe("GitHub enrichment", () => {
     const gh = startGithubStub({});
     stops.push(gh.stop);
     c = setup(gh.env);
-    const r = await assess({ name: "Jane Doe", github_url: "https://github.com/ghost-user" });
+    const r = await assess(c, { name: "Jane Doe", github_url: "https://github.com/ghost-user" });
     expect(r.byKey.technical_depth.missing_info).toContain("GitHub profile could not be read: GitHub has no user ghost-user");
     expect(r.risks.some((s: string) => s.startsWith("GitHub profile could not be read"))).toBe(true);
   });
@@ -163,13 +154,13 @@ describe("GitHub enrichment", () => {
     const closedPort = probe.port;
     probe.stop(true);
     c = setup({ DEALGRAPH_GITHUB_API_URL: `http://127.0.0.1:${closedPort}`, DEALGRAPH_ALLOW_PRIVATE_NETWORK: "1" });
-    const r = await assess({ name: "Jane Doe", github_url: "https://github.com/janedoe" });
+    const r = await assess(c, { name: "Jane Doe", github_url: "https://github.com/janedoe" });
     expect(r.byKey.technical_depth.missing_info).toContain("GitHub profile could not be read: the connection to GitHub was refused or dropped");
     c.t.close();
 
     // Without the development switch a loopback API address is never contacted.
     c = setup({ DEALGRAPH_GITHUB_API_URL: "https://127.0.0.1:9" });
-    const blocked = await assess({ name: "Jane Doe", github_url: "https://github.com/janedoe" });
+    const blocked = await assess(c, { name: "Jane Doe", github_url: "https://github.com/janedoe" });
     expect(blocked.byKey.technical_depth.missing_info).toContain("GitHub profile could not be read: the GitHub API address is not a public internet address");
   });
 });

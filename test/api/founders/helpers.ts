@@ -1,33 +1,36 @@
 // Shared set-up of the founder tests: an app on a temp file, the fixture, the real runner, and
 // the firm's evidence (a deal with a team list and a scored analysis, a data-room document).
+import { expect } from "bun:test";
 import type { DealAnalysis } from "../../../src/engines/deal-engine.ts";
 import { newId } from "../../../src/lib/ids.ts";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
-import { runHandlers } from "../../../jobs/index.ts";
-import { startRunner } from "../../../src/modules/actions/runner.ts";
 import { dealsService, nameTarget } from "../../../src/modules/deals/deals.service.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { principalOf, seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { runAll, seededApp, type TestApp } from "../../helpers/app.ts";
+import { principalOf, type Fixture } from "../../helpers/fixtures.ts";
 
 export type Ctx = { t: TestApp; f: Fixture };
 
-export function setup(env: Record<string, string> = {}): Ctx {
-  const t = createTestApp({ file: true, env });
-  return { t, f: seedIdentity(t.deps) };
-}
+/** The app (closed when the test finishes) and the standard firm. */
+export const setup = (env: Record<string, string> = {}): Ctx => seededApp({ file: true, env });
 
-/** Runs everything queued now through the real runner, then stops it. */
-export async function runAll(t: TestApp) {
-  const runner = startRunner(t.deps, runHandlers(t.deps), { pollMs: 60_000 });
-  runner.pump();
-  await runner.idle();
-  await runner.stop();
-}
+export { runAll };
 
 export const analyze = (c: Ctx, body: unknown, key = c.f.keys.write.secret) => c.t.request("POST", "/api/v1/founders/analyze", { key, body });
 
 export const readAnalysis = (c: Ctx, id: string, view?: string, key = c.f.keys.read.secret) =>
   c.t.request("GET", `/api/v1/founders/analyses/${id}${view ? `?view=${view}` : ""}`, { key });
+
+export type Metric = { key: string; score: number | null; confidence: number; reasoning: string; missing_info: string[] };
+
+/** Analyses a founder (202), runs it to success, and returns the full record with its metrics by key. */
+export async function assess(c: Ctx, body: unknown) {
+  const res = await analyze(c, body);
+  expect(res.status, res.text).toBe(202);
+  await runAll(c.t);
+  const rec = await readAnalysis(c, res.json.analysis_id, "full");
+  expect(rec.json.status, JSON.stringify(rec.json.error)).toBe("succeeded");
+  return { ...rec.json, byKey: Object.fromEntries(rec.json.metrics.map((m: Metric) => [m.key, m])) as Record<string, Metric> };
+}
 
 export const actionsUsed = (c: Ctx, keyId = c.f.keys.write.id) =>
   c.t.deps.db.$client.query<{ n: number }, [string]>("SELECT COALESCE(SUM(actions), 0) AS n FROM key_usage WHERE key_id = ?").get(keyId)!.n;

@@ -2,23 +2,12 @@
 // a namesake at another company is not them, a name alone does not pick between namesakes, a
 // LinkedIn URL identifies exactly, and a sentence that names the founder while describing someone
 // else (alongside, through, a relative clause) gives them nothing of the other person's record.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { knows, personId, thread } from "../../helpers/network.ts";
-import { analyze, readAnalysis, runAll, seedDeal, seedDocument, setup, type Ctx } from "./helpers.ts";
+import { assess, seedDeal, seedDocument, setup, type Ctx, type Metric } from "./helpers.ts";
 
 let c: Ctx;
-afterEach(() => c?.t.close());
 
-type Metric = { key: string; score: number | null; confidence: number; reasoning: string; missing_info: string[] };
-
-async function assess(body: unknown) {
-  const res = await analyze(c, body);
-  expect(res.status, res.text).toBe(202);
-  await runAll(c.t);
-  const rec = await readAnalysis(c, res.json.analysis_id, "full");
-  expect(rec.json.status, JSON.stringify(rec.json.error)).toBe("succeeded");
-  return { ...rec.json, byKey: Object.fromEntries(rec.json.metrics.map((m: Metric) => [m.key, m])) as Record<string, Metric> };
-}
 
 const BIGCORP_JANE = { email: "jane.doe@bigcorp.com", name: "Jane Doe", title: "VP Engineering", company: "BigCorp" };
 const INTERN_SENTENCE =
@@ -35,7 +24,7 @@ describe("the audited case: a namesake elsewhere and someone else's record in th
     c = setup();
     knows(c.t.deps, c.f.users.alice.id, BIGCORP_JANE, thread(30, 3, 2));
     const docId = memo([INTERN_SENTENCE]);
-    const r = await assess({ name: "Jane Doe", company: "Stealth Startup" });
+    const r = await assess(c, { name: "Jane Doe", company: "Stealth Startup" });
 
     // The network: the BigCorp Jane Doe is at another company, so not taken; said in the reasoning.
     expect(r.byKey.network_strength).toMatchObject({ score: null, confidence: 0 });
@@ -71,7 +60,7 @@ describe("identity", () => {
     c = setup();
     knows(c.t.deps, c.f.users.alice.id, BIGCORP_JANE, thread(30, 3, 2));
     knows(c.t.deps, c.f.users.alice.id, { email: "jane@doe-family.net", name: "Jane Doe" }, thread(5, 10, 4));
-    const r = await assess({ name: "Jane Doe" });
+    const r = await assess(c, { name: "Jane Doe" });
     expect(r.byKey.network_strength).toMatchObject({ score: null, confidence: 0 });
     expect(r.byKey.network_strength.reasoning).toMatch(/^2 people named Jane Doe are in the firm's network/);
     expect(r.byKey.network_strength.reasoning).toContain("Jane Doe (VP Engineering, BigCorp, bigcorp.com)");
@@ -86,7 +75,7 @@ describe("identity", () => {
   test("a name alone with one namesake: still not merged (nothing ties them to the founder)", async () => {
     c = setup();
     knows(c.t.deps, c.f.users.alice.id, BIGCORP_JANE, thread(30, 3, 2));
-    const r = await assess({ name: "Jane Doe" });
+    const r = await assess(c, { name: "Jane Doe" });
     expect(r.byKey.network_strength.score).toBeNull();
     expect(r.byKey.network_strength.reasoning).toMatch(/^1 person named Jane Doe is in the firm's network/);
     expect(r.byKey.domain_expertise.score).toBeNull();
@@ -97,7 +86,7 @@ describe("identity", () => {
     c = setup();
     knows(c.t.deps, c.f.users.alice.id, BIGCORP_JANE, thread(30, 3, 2));
     knows(c.t.deps, c.f.users.alice.id, { email: "jane@quillpay.com", name: "Jane Doe", title: "Founder & CEO", company: "Quillpay" }, thread(8, 6, 3));
-    const r = await assess({ name: "Jane Doe", company: "Quillpay" });
+    const r = await assess(c, { name: "Jane Doe", company: "Quillpay" });
     const quill = personId(c.t.deps, c.f.orgs.acme.id, "jane@quillpay.com");
     expect(r.sources.filter((s: { type: string }) => s.type === "person")).toEqual([{ type: "person", id: quill, title: "Jane Doe" }]);
     expect(r.byKey.network_strength.reasoning).toMatch(/^Alice Archer is in touch with them \(\w+, strength [\d.]+, 8 emails/);
@@ -110,7 +99,7 @@ describe("identity", () => {
     knows(c.t.deps, c.f.users.alice.id, { ...BIGCORP_JANE, linkedinUrl: "https://www.linkedin.com/in/jane-doe-bigcorp" }, thread(30, 3, 2));
     knows(c.t.deps, c.f.users.alice.id, { email: "jane@gmail.com", name: "Jane Doe", linkedinUrl: "https://www.linkedin.com/in/jane-doe-42" }, thread(6, 9, 5));
     seedDeal(c, "Megacorp Labs", [{ name: "Jane Doe", title: "CEO", linkedin_url: "https://www.linkedin.com/in/jane-doe-bigcorp" }], { team: 90 });
-    const r = await assess({ name: "Jane Doe", linkedin_url: "https://www.linkedin.com/in/jane-doe-42" });
+    const r = await assess(c, { name: "Jane Doe", linkedin_url: "https://www.linkedin.com/in/jane-doe-42" });
     const mine = personId(c.t.deps, c.f.orgs.acme.id, "jane@gmail.com");
     expect(r.sources).toEqual([{ type: "person", id: mine, title: "Jane Doe" }]);
     expect(r.byKey.network_strength.reasoning).toMatch(/^Alice Archer is in touch with them \(\w+, strength [\d.]+, 6 emails/);
@@ -121,11 +110,11 @@ describe("identity", () => {
     c = setup();
     const theirs = seedDeal(c, "Ledgerly", [{ name: "Jane Doe", title: "Co-founder & CEO", linkedin_url: null }], { team: 80 });
     seedDeal(c, "Megacorp Labs", [{ name: "Jane Doe", title: "Chief Technology Officer", linkedin_url: null }], { team: 90 });
-    const r = await assess({ name: "Jane Doe", company: "Ledgerly" });
+    const r = await assess(c, { name: "Jane Doe", company: "Ledgerly" });
     expect(r.sources).toEqual([{ type: "deal", id: theirs, title: "Ledgerly" }]);
     expect(r.byKey.technical_depth.score).toBeNull();
 
-    const nameOnly = await assess({ name: "Jane Doe", company: "Quillpay" });
+    const nameOnly = await assess(c, { name: "Jane Doe", company: "Quillpay" });
     expect(nameOnly.sources).toEqual([]);
     expect(nameOnly.byKey.leadership.score).toBeNull();
   });
@@ -135,7 +124,7 @@ describe("whose sentence is it", () => {
   test("two people in one sentence: each keeps their own facts", async () => {
     c = setup();
     memo(["John Roe is the CEO and previously sold two companies, while Jane Doe runs marketing with 6 years of experience in retail."]);
-    const r = await assess({ name: "Jane Doe", company: "Ledgerly" });
+    const r = await assess(c, { name: "Jane Doe", company: "Ledgerly" });
     expect(r.byKey.leadership.score).toBeNull();
     expect(r.byKey.execution_track_record.score).toBeNull();
     expect(r.byKey.domain_expertise.reasoning).toContain("6 years of experience");
@@ -144,7 +133,7 @@ describe("whose sentence is it", () => {
   test("the founder as object: we met Jane Doe through John Roe, who founded Paylane (and he led a team)", async () => {
     c = setup();
     memo(["We met Jane Doe through John Roe, who founded Paylane and sold it to Visa. He led a team of 80 engineers."]);
-    const r = await assess({ name: "Jane Doe", company: "Ledgerly" });
+    const r = await assess(c, { name: "Jane Doe", company: "Ledgerly" });
     for (const m of r.metrics.filter((m: Metric) => m.key !== "network_strength")) expect(m.score, m.key).toBeNull();
     expect(r.sources).toEqual([]);
   });
@@ -156,7 +145,7 @@ describe("whose sentence is it", () => {
       "Jane Doe and John Roe co-founded Ledgerly in 2021.",
       "The data platform was built by Jane Doe over three years.",
     ]);
-    const r = await assess({ name: "Jane Doe", company: "Ledgerly" });
+    const r = await assess(c, { name: "Jane Doe", company: "Ledgerly" });
     expect(r.byKey.execution_track_record.reasoning).toContain("an exit");
     expect(r.byKey.execution_track_record.reasoning).toContain("a company they founded");
     expect(r.byKey.leadership.reasoning).toContain("teams they led");
@@ -173,13 +162,13 @@ describe("which company is theirs", () => {
     seedDeal(c, "OpenAI Labs", [{ name: "Sam Park", title: "Co-founder & CEO", linkedin_url: null }], { team: 80 });
     const ledgerly = seedDeal(c, "Ledgerly", [{ name: "Ana Ruiz", title: "Co-founder & CEO", linkedin_url: null }], { team: 80 });
 
-    const meta = await assess({ name: "Jane Doe", company: "Meta" });
+    const meta = await assess(c, { name: "Jane Doe", company: "Meta" });
     expect(meta.sources).toEqual([]);
     expect(meta.byKey.leadership.score).toBeNull();
-    const openai = await assess({ name: "Sam Park", company: "Open AI" });
+    const openai = await assess(c, { name: "Sam Park", company: "Open AI" });
     expect(openai.sources).toEqual([]);
 
-    const inc = await assess({ name: "Ana Ruiz", company: "Ledgerly, Inc." });
+    const inc = await assess(c, { name: "Ana Ruiz", company: "Ledgerly, Inc." });
     expect(inc.sources).toEqual([{ type: "deal", id: ledgerly, title: "Ledgerly" }]);
     expect(inc.byKey.leadership.reasoning).toContain("a CEO role");
   });
@@ -187,7 +176,7 @@ describe("which company is theirs", () => {
   test("a team listing with letters beyond ASCII is matched to the founder's name (case folded the same way on both sides)", async () => {
     c = setup();
     const theirs = seedDeal(c, "Ledgerly", [{ name: "Élodie Brûlé", title: "Co-founder & CEO", linkedin_url: null }], { team: 80 });
-    const r = await assess({ name: "ÉLODIE BRÛLÉ", company: "Ledgerly" });
+    const r = await assess(c, { name: "ÉLODIE BRÛLÉ", company: "Ledgerly" });
     expect(r.sources).toEqual([{ type: "deal", id: theirs, title: "Ledgerly" }]);
     expect(r.byKey.leadership.reasoning).toContain("a CEO role"); // from the team listing, not only the company's deal
   });

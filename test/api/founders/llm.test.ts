@@ -10,7 +10,6 @@ let stub: LlmStub | null = null;
 afterEach(() => {
   stub?.stop();
   stub = null;
-  c?.t.close();
 });
 
 const KEYS = ["domain_expertise", "execution_track_record", "technical_depth", "leadership", "network_strength"];

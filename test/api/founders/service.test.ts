@@ -1,6 +1,6 @@
 // The service surface other modules call (MCP): analyze, read, findByName; and the responses
 // checked against the OpenAPI schemas the routes declare.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { ApiError } from "../../../src/http/errors.ts";
 import { FounderAcceptedResponse, FounderAnalysisResponse } from "../../../src/modules/founders/founders.model.ts";
@@ -10,7 +10,6 @@ import { knows, thread } from "../../helpers/network.ts";
 import { analyze, readAnalysis, runAll, setup, type Ctx } from "./helpers.ts";
 
 let c: Ctx;
-afterEach(() => c?.t.close());
 
 const schemaErrors = (schema: Parameters<typeof Value.Errors>[0], value: unknown) => [...Value.Errors(schema, value)].map((e) => `${e.path}: ${e.message}`);
 

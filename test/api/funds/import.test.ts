@@ -1,18 +1,16 @@
 // Import of commitments, cashflows and marks: problems of every file reported at once by file and
 // line, nothing written from a failing import (commitments included), re-imports idempotent.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { fundsImporter, type FundFiles } from "../../../src/modules/funds/funds.import.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
 import { CASHFLOWS_CSV, COMMITMENTS_CSV, FUNDS_AS_OF, importError, importFundsBook, MARKS_CSV } from "../../helpers/book.ts";
 import { TestClock } from "../../helpers/clock.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 function setup() {
-  t = createTestApp({ clock: new TestClock(FUNDS_AS_OF) });
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp({ clock: new TestClock(FUNDS_AS_OF) }));
 }
 
 const files = (csv: { commitments?: string; cashflows?: string; marks?: string }): FundFiles => ({

@@ -1,19 +1,14 @@
 // fundsService.ledgerEntries: the LP ledger as typed rows (fund, date, type, amount, the fund's
 // currency), oldest first, the org's own or one fund's; what the `ask` tool totals calls and
 // distributions over.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { fundsService } from "../../../src/modules/funds/funds.service.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp } from "../../helpers/app.ts";
 import { FUNDS_AS_OF, importFundsBook } from "../../helpers/book.ts";
 import { TestClock } from "../../helpers/clock.ts";
-import { seedIdentity } from "../../helpers/fixtures.ts";
-
-let t: TestApp;
-afterEach(() => t?.close());
 
 test("every cashflow of the org with its fund and currency, oldest first; one fund's; another org's book is not read", () => {
-  t = createTestApp({ clock: new TestClock(FUNDS_AS_OF) });
-  const f = seedIdentity(t.deps);
+  const { t, f } = seededApp({ clock: new TestClock(FUNDS_AS_OF) });
   importFundsBook(t.deps, f.orgs.acme.id);
   const funds = fundsService(t.deps);
   const rows = funds.ledgerEntries(f.orgs.acme.id).map(({ id, ...r }) => (expect(id).toBeString(), r));

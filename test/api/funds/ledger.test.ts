@@ -1,20 +1,18 @@
 // GET /api/v1/funds/cashflows and /api/v1/funds/marks: the ledger and each commitment's NAV/TVPI
 // trace, with the fund filter and org isolation.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { CashflowsModel, MarksModel } from "../../../src/modules/funds/funds.model.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
 import { FUNDS_AS_OF, importFundsBook } from "../../helpers/book.ts";
 import { TestClock } from "../../helpers/clock.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 
 function setup() {
-  t = createTestApp({ clock: new TestClock(FUNDS_AS_OF) });
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp({ clock: new TestClock(FUNDS_AS_OF) }));
   importFundsBook(t.deps, f.orgs.acme.id);
 }
 const get = async (path: string, key = f.keys.read.secret) => {
@@ -46,8 +44,7 @@ describe("GET /api/v1/funds/cashflows", () => {
   });
 
   test("ties on a date go by fund name, then type and amount; names are escaped; an unknown currency is null; the usual headers", async () => {
-    t = createTestApp({ clock: new TestClock(FUNDS_AS_OF) });
-    f = seedIdentity(t.deps);
+    ({ t, f } = seededApp({ clock: new TestClock(FUNDS_AS_OF) }));
     const quoted = 'Quote "Q" \\ Fünd';
     importFundsBook(t.deps, f.orgs.acme.id, {
       commitments: `fund_name,commitment,currency\nZed,1000,EUR\n"${quoted.replaceAll('"', '""')}",1000,\nAlpha,1000,USD\n`,

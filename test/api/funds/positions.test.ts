@@ -1,18 +1,17 @@
 // GET /api/v1/funds/positions: each commitment's figures and the pooled totals, against values
 // worked out by hand for the book in test/helpers/book.ts (read at FUNDS_AS_OF). Year fractions are
 // whole: 2021-01-01, 2022-01-01 and 2023-01-01 are 365 days apart.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { PositionsModel } from "../../../src/modules/funds/funds.model.ts";
 import { fundsService } from "../../../src/modules/funds/funds.service.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
 import { CASHFLOWS_CSV, COMMITMENTS_CSV, FUNDS_AS_OF, importFundsBook, MARKS_CSV } from "../../helpers/book.ts";
 import { TestClock } from "../../helpers/clock.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 
 function setup(extra: { commitments?: string; cashflows?: string; marks?: string } = {}) {
   setupBook({
@@ -23,8 +22,7 @@ function setup(extra: { commitments?: string; cashflows?: string; marks?: string
 }
 /** A book of its own instead of the standard one. */
 function setupBook(book: { commitments: string; cashflows: string; marks: string }) {
-  t = createTestApp({ clock: new TestClock(FUNDS_AS_OF) });
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp({ clock: new TestClock(FUNDS_AS_OF) }));
   importFundsBook(t.deps, f.orgs.acme.id, book);
 }
 const positions = async (query = "", key = f.keys.read.secret) => {

@@ -5,16 +5,15 @@
 // asked for: a body the server never reads stays mostly unsent.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { JSON_BODY_MAX_BYTES } from "../../../src/http/request-body.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
 let base = "";
 
 beforeEach(() => {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp());
   t.app.listen({ hostname: "127.0.0.1", port: 0 });
   base = `http://127.0.0.1:${t.app.server!.port}`;
 });

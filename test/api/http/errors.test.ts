@@ -1,19 +1,17 @@
 // The shapes of failure every endpoint shares: JSON detail, 422 lists naming the parameter,
 // 404/405 on unknown routes and methods, 503 for a dependency that is down, and no stack trace.
 import { Database } from "bun:sqlite";
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { createLog } from "../../../src/lib/log.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { seededApp, type TestApp, type TestAppOptions } from "../../helpers/app.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 import { runScenarios } from "../../helpers/scenarios.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
-const setup = (opts: Parameters<typeof createTestApp>[0] = {}) => {
-  t = createTestApp(opts);
-  f = seedIdentity(t.deps);
+const setup = (opts: TestAppOptions = {}) => {
+  ({ t, f } = seededApp(opts));
 };
 
 const rotate = (f: Fixture) => `/api/v1/keys/${f.keys.read.id}/rotate`;
@@ -134,8 +132,7 @@ describe("500: never a stack trace", () => {
   test("an unexpected error answers a plain JSON detail and is logged with the request id", async () => {
     const lines: string[] = [];
     const original = process.stderr.write.bind(process.stderr);
-    t = createTestApp({ log: createLog() });
-    f = seedIdentity(t.deps);
+    ({ t, f } = seededApp({ log: createLog() }));
     // A route that fails the way a bug would: mounted on the real app, behind its real error handler.
     t.app.get("/boom", () => {
       throw new Error("secret internals at /srv/app.ts:12");

@@ -2,17 +2,15 @@
 // new route is covered the day it is mounted: the key is judged before anything about the body
 // (401/403 first), a body that is not application/json is 415, an unreadable one 422 naming
 // ["body"], and a refused request changes nothing; a repeated query parameter is 422 naming it.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { apiKeysService } from "../../../src/modules/identity/keys.service.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 const setup = () => {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp());
 };
 
 /** Reads a read key may call (CONTRACT: warmth lookup is a read). */

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { wrapDrizzle } from "../../../src/db/client.ts";
 import { createDeps } from "../../../src/deps.ts";
@@ -7,17 +7,15 @@ import { chargeAction } from "../../../src/modules/identity/budgets.http.ts";
 import { ApiError } from "../../../src/http/errors.ts";
 import { silentLog } from "../../../src/lib/log.ts";
 import { budgetsService } from "../../../src/modules/identity/budgets.service.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp, serveApp, type TestApp, type TestAppOptions } from "../../helpers/app.ts";
 import { TestClock } from "../../helpers/clock.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 
-function setup(opts: Parameters<typeof createTestApp>[0] = {}) {
-  t = createTestApp(opts);
-  f = seedIdentity(t.deps);
+function setup(opts: TestAppOptions = {}) {
+  ({ t, f } = seededApp(opts));
 }
 
 const setLimits = (keyId: string, requests: number | null, actions: number | null = null) =>
@@ -113,19 +111,12 @@ describe("exact under concurrency", () => {
     setup({ file: true });
     const N = 40;
     setLimits(f.keys.read.id, N);
-    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => t.app.handle(req) });
-    try {
-      const url = `http://127.0.0.1:${server.port}/api/v1/me`;
-      const statuses = await Promise.all(
-        Array.from({ length: N + 25 }, () => fetch(url, { headers: { "x-api-key": f.keys.read.secret } }).then((r) => r.status)),
-      );
-      expect(statuses.filter((s) => s === 200).length).toBe(N);
-      expect(statuses.filter((s) => s === 429).length).toBe(25);
-      const next = await fetch(url, { headers: { "x-api-key": f.keys.read.secret } });
-      expect(next.status).toBe(429);
-    } finally {
-      server.stop(true);
-    }
+    const url = `${serveApp(t)}/api/v1/me`;
+    const statuses = await Promise.all(Array.from({ length: N + 25 }, () => fetch(url, { headers: { "x-api-key": f.keys.read.secret } }).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200).length).toBe(N);
+    expect(statuses.filter((s) => s === 429).length).toBe(25);
+    const next = await fetch(url, { headers: { "x-api-key": f.keys.read.secret } });
+    expect(next.status).toBe(429);
   });
 
   test("two processes' connections on one database file share one exact budget", async () => {

@@ -1,17 +1,15 @@
 // The key user's own keys over REST: what a key sees, revocation that bites on the next request,
 // rotation with overlap.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { ApiError } from "../../../src/http/errors.ts";
 import { apiKeysService, MAX_DAILY_BUDGET } from "../../../src/modules/identity/keys.service.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 const setup = () => {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp());
 };
 
 describe("GET /api/v1/me", () => {

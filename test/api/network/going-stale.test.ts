@@ -1,15 +1,14 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { findJob } from "../../../jobs/index.ts";
 import { cadenceOf } from "../../../src/modules/network/network.cadence.ts";
 import { networkSignals } from "../../../src/modules/network/network.signals.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
 import { TestClock } from "../../helpers/clock.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 import { knows, thread } from "../../helpers/network.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 
 const stale = (key = f.keys.read.secret, qs = "") => t.request("GET", `/api/v1/network/signals/going-stale${qs}`, { key });
 const learn = () => findJob("cadence-learning")!.runOnce(t.deps);
@@ -29,8 +28,7 @@ describe("cadence learning", () => {
   });
 
   test("the job stores learned cadences, leaves thin histories null, and is idempotent", async () => {
-    t = createTestApp({ clock: new TestClock("2026-11-22T12:00:00.000Z") });
-    f = seedIdentity(t.deps);
+    ({ t, f } = seededApp({ clock: new TestClock("2026-11-22T12:00:00.000Z") }));
     const alice = f.users.alice.id;
     knows(t.deps, alice, { email: "weekly@a.com" }, thread(10, 7, 1)); // every 7 days
     knows(t.deps, alice, { email: "monthly@a.com" }, thread(6, 30, 2));
@@ -55,8 +53,7 @@ describe("cadence learning", () => {
 
 describe("GET /api/v1/network/signals/going-stale", () => {
   function setup() {
-    t = createTestApp({ clock: new TestClock("2026-11-22T12:00:00.000Z") });
-    f = seedIdentity(t.deps);
+    ({ t, f } = seededApp({ clock: new TestClock("2026-11-22T12:00:00.000Z") }));
     const alice = f.users.alice.id;
     knows(t.deps, alice, { email: "weekly@a.com", name: "Wendy Weekly" }, thread(10, 7, 20)); // learned 7, 20 days silent: 2.86x
     knows(t.deps, alice, { email: "monthly@a.com", name: "Mo Monthly" }, thread(6, 30, 45)); // learned 30, 45 days: 1.5x

@@ -1,23 +1,17 @@
 // The calendar importer on hand-built .ics files: a meeting touch for every other participant,
 // what is skipped (cancelled, declined, crowded, not the user's, not yet happened), recurring
 // events counted once, time zones, dedupe by UID, and bad files failing at their line.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { ImportError, importCalendar } from "../../../src/modules/network/import/network.import.ts";
 import { orgsService } from "../../../src/modules/identity/orgs.service.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
-import { cleanupFiles, filesDir, personByEmail, relationshipsOf, snapshot, writeTo } from "../../helpers/import-files.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
+import { filesDir, personByEmail, relationshipsOf, snapshot, writeTo } from "../../helpers/import-files.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => {
-  t?.close();
-  cleanupFiles();
-});
-
 function setup() {
-  t = createTestApp(); // the clock reads 2026-11-22T12:00Z
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp()); // the clock reads 2026-11-22T12:00Z
 }
 
 type Ev = { uid?: string; start?: string; lines?: string[] };

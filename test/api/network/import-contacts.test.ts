@@ -1,22 +1,16 @@
 // The contacts importer: vCard 3/4 and CSV cards become persons and touch-less relationships;
 // LinkedIn URLs normalised; a later mail import lands on the same person; bad files name their
 // line (or the missing column) and write nothing.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { contactsFormat, importContacts, importMail } from "../../../src/modules/network/import/network.import.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
-import { cleanupFiles, filesDir, mbox, personByEmail, relationshipsOf, snapshot, writeTo } from "../../helpers/import-files.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
+import { filesDir, mbox, personByEmail, relationshipsOf, snapshot, writeTo } from "../../helpers/import-files.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => {
-  t?.close();
-  cleanupFiles();
-});
-
 function setup() {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp());
 }
 
 const importFor = (userId: string, path: string) => importContacts(t.deps, { userId, path });

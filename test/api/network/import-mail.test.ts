@@ -1,23 +1,17 @@
 // The mail importer on hand-built mailboxes: who gets which touch, the user's aliases, every skip
 // reason, dedupe on re-import, a failing file writing nothing, .eml folders, and persons shared
 // across the mailboxes of one organization.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { ApiError } from "../../../src/http/errors.ts";
 import { ImportError, importMail } from "../../../src/modules/network/import/network.import.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
-import { cleanupFiles, filesDir, mbox, message, personByEmail, relationshipsOf, snapshot, writeTo, type TestMessage } from "../../helpers/import-files.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
+import { filesDir, mbox, message, personByEmail, relationshipsOf, snapshot, writeTo, type TestMessage } from "../../helpers/import-files.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => {
-  t?.close();
-  cleanupFiles();
-});
-
 function setup() {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp());
 }
 
 const writeMbox = (messages: TestMessage[], name = "mail.mbox") => writeTo(filesDir(), name, mbox(messages));

@@ -3,13 +3,13 @@
 // bounces, feedback reports and auto-replies of some hundred mail servers making no person; an
 // Android address book decoded; LinkedIn, Google and Outlook contact exports imported, LinkedIn's
 // email-less connections joined to their mail identity once an address appears.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { cpSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { importCalendar, importContacts, importMail } from "../../../src/modules/network/import/network.import.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
-import { cleanupFiles, filesDir, mbox, personByEmail, relationshipsOf, snapshot, writeTo } from "../../helpers/import-files.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
+import { filesDir, mbox, personByEmail, relationshipsOf, snapshot, writeTo } from "../../helpers/import-files.ts";
 import { mailboxes } from "../../../src/modules/network/import/headers.ts";
 import { readEmlHeaders } from "../../../src/modules/network/import/eml.ts";
 
@@ -17,14 +17,9 @@ const REAL = join(import.meta.dir, "../../fixtures/real");
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => {
-  t?.close();
-  cleanupFiles();
-});
 
 function setup() {
-  t = createTestApp(); // the clock reads 2026-11-22T12:00Z
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp()); // the clock reads 2026-11-22T12:00Z
 }
 
 const persons = () => (t.deps.db.$client.query("SELECT count(*) AS n FROM persons").get() as { n: number }).n;

@@ -1,16 +1,9 @@
 // Bad input never crashes an importer: mutated mailboxes, calendars, cards and CSV files either
 // import or fail with a one-line ImportError naming the file (and line), never anything else.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { ImportError, importCalendar, importContacts, importMail } from "../../../src/modules/network/import/network.import.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity } from "../../helpers/fixtures.ts";
-import { cleanupFiles, filesDir, writeTo } from "../../helpers/import-files.ts";
-
-let t: TestApp;
-afterEach(() => {
-  t?.close();
-  cleanupFiles();
-});
+import { seededApp } from "../../helpers/app.ts";
+import { filesDir, writeTo } from "../../helpers/import-files.ts";
 
 const SEEDS: [ext: string, content: string][] = [
   [".mbox", 'From a@b.com Mon Jul  7 09:05:03 2025\nFrom: "A, B" <a@b.com>\nTo: alice@acme.vc, =?UTF-8?Q?J=C3=BC?= <j@x.com>\nDate: Mon, 7 Jul 2025 09:05:03 +0000\nMessage-ID: <1@b>\n\nbody\n>From x\n'],
@@ -21,8 +14,8 @@ const SEEDS: [ext: string, content: string][] = [
 const PIECES = ["\n", ":", ";", '"', "<", ">", "@", " ", "\r", "\\", ",", "=?", "\u0000", "é", "From ", "BEGIN:VEVENT\n", "END:VCARD\n", "\t"];
 
 test("mutated files import or fail with a one-line ImportError", () => {
-  t = createTestApp();
-  const alice = seedIdentity(t.deps).users.alice;
+  const { t, f } = seededApp();
+  const alice = f.users.alice;
   const dir = filesDir();
   let seed = 42;
   const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;

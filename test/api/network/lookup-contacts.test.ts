@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { graphWriter } from "../../../src/modules/network/network.graph.ts";
 import { applyMigrations } from "../../../src/db/migrate.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 import { hasCard, knows, personId, thread } from "../../helpers/network.ts";
 import { runScenarios } from "../../helpers/scenarios.ts";
 
@@ -10,11 +10,9 @@ const NAME_KEY_STEP = "js:persons-name-key";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 
 function setup() {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp());
   const { alice, bob, carol } = f.users;
   knows(t.deps, alice.id, { email: "jane@target.com", name: "Jane Doe", linkedinUrl: "https://www.linkedin.com/in/Jane-Doe/" }, thread(10, 5, 3));
   knows(t.deps, bob.id, { email: "jane@target.com" }, thread(30, 1, 1)); // Bob does not share

@@ -3,7 +3,7 @@
 // does not) and a user of another org (Carol), then read over HTTP: who-knows ranking, sharing,
 // every unavailable_reason, dedupe on re-import, cadence learning and going-stale with the test
 // clock, snooze, org isolation, and contacts paging while another connection imports.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { findJob } from "../../../jobs/index.ts";
 import { loadConfig } from "../../../src/config.ts";
@@ -12,10 +12,10 @@ import { createDeps } from "../../../src/deps.ts";
 import { silentLog } from "../../../src/lib/log.ts";
 import { importCalendar, importContacts, importMail } from "../../../src/modules/network/import/network.import.ts";
 import { networkSignals } from "../../../src/modules/network/network.signals.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
 import { TestClock } from "../../helpers/clock.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
-import { cleanupFiles, filesDir, mbox, snapshot, writeTo, type TestMessage } from "../../helpers/import-files.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
+import { filesDir, mbox, snapshot, writeTo, type TestMessage } from "../../helpers/import-files.ts";
 import { personId } from "../../helpers/network.ts";
 
 const NOW = "2026-11-22T12:00:00.000Z";
@@ -24,11 +24,6 @@ const ago = (days: number) => new Date(Date.parse(NOW) - days * DAY).toISOString
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => {
-  t?.close();
-  cleanupFiles();
-});
-
 let ids = 0;
 /** Messages between `me` and one person on the given days, alternating as `dirs` says. */
 function exchange(me: string, person: string, days: number[], dirs: ("sent" | "received")[] = ["sent", "received"]): TestMessage[] {
@@ -73,8 +68,7 @@ const CARD = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Cardie Only\r\nEMAIL:card@target.
 
 /** Imports every hand-built file; returns Alice's paths for a re-import. */
 function importAll() {
-  t = createTestApp({ clock: new TestClock(NOW), file: true });
-  f = seedIdentity(t.deps); // Alice shares; Bob does not; Carol is Globex's
+  ({ t, f } = seededApp({ clock: new TestClock(NOW), file: true })); // Alice shares; Bob does not; Carol is Globex's
   const dir = filesDir();
   const alice = {
     mail: writeTo(dir, "alice.mbox", mbox(aliceMail())),

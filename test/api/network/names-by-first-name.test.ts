@@ -1,18 +1,14 @@
 // networkService.namesByFirstName: the pooled people (the key user and teammates who share) whose
 // name is a first name or starts with it, distinct and sorted; how the `ask` tool resolves "Dana",
 // or asks which Dana. A teammate who does not share, and another org, are not in the pool.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { networkService } from "../../../src/modules/network/network.service.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { principalOf, seedIdentity } from "../../helpers/fixtures.ts";
+import { seededApp } from "../../helpers/app.ts";
+import { principalOf } from "../../helpers/fixtures.ts";
 import { knows, thread } from "../../helpers/network.ts";
 
-let t: TestApp;
-afterEach(() => t?.close());
-
 test("the pooled names of a first name; nothing for a full name, a blank or a name nobody has", () => {
-  t = createTestApp();
-  const f = seedIdentity(t.deps);
+  const { t, f } = seededApp();
   knows(t.deps, f.users.alice.id, { email: "dana@acme.com", name: "Dana Scully" }, thread(3, 5, 2));
   knows(t.deps, f.users.alice.id, { email: "dana@whitaker.io", name: "Dana Whitaker" }, thread(3, 5, 2));
   knows(t.deps, f.users.alice.id, { email: "danaher@x.io", name: "Danaher Quinn" }, thread(3, 5, 2));

@@ -2,7 +2,7 @@
 // candidate, fit against the sectors AND stages of the firm's holdings and deals, reasons that
 // state checkable facts (and say when a fact is missing), threads counted once across mailboxes,
 // and candidates resting on a teammate's mail withdrawn the moment that teammate stops sharing.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { graphWriter, type PersonFacts } from "../../../src/modules/network/network.graph.ts";
 import { dealsService } from "../../../src/modules/deals/deals.service.ts";
 import { computeReachCandidates } from "../../../src/modules/network/network.reach-compute.ts";
@@ -10,14 +10,13 @@ import { dealOf, indexBook, isHeldCompany } from "../../../src/modules/network/n
 import { thesisFrom, type FirmBook } from "../../../src/modules/network/network.thesis.ts";
 import { orgsService } from "../../../src/modules/identity/orgs.service.ts";
 import { importPortfolioBook } from "../../helpers/book.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
 import { TestClock } from "../../helpers/clock.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 import { knows, thread } from "../../helpers/network.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 
 const DAY = 86_400_000;
 let n = 0;
@@ -64,8 +63,7 @@ const book = () => BOOK;
 const proxy = { email: "jane@bank.com", name: "Jane Proxy", title: "Partner" };
 
 function setup() {
-  t = createTestApp({ clock: new TestClock("2026-11-22T12:00:00.000Z") });
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp({ clock: new TestClock("2026-11-22T12:00:00.000Z") }));
   // 16 emails (the latest 2 days ago) and a meeting 5 days ago: a strong relationship of Alice's
   // (each copied() thread adds an email from Jane).
   knows(t.deps, f.users.alice.id, proxy, [...thread(16, 6, 2), { daysAgo: 5, direction: "meeting" }]);
@@ -159,8 +157,7 @@ describe("reach candidates", () => {
   });
 
   test("a proxy who is only a weak acquaintance does not make a path", () => {
-    t = createTestApp({ clock: new TestClock("2026-11-22T12:00:00.000Z") });
-    f = seedIdentity(t.deps);
+    ({ t, f } = seededApp({ clock: new TestClock("2026-11-22T12:00:00.000Z") }));
     const weak = { email: "weak@bank.com", name: "Weak Tie" };
     knows(t.deps, f.users.alice.id, weak, thread(1, 1, 200));
     copied(f.users.alice.id, weak, [{ email: "sam@x.io", name: "Sam", title: "Founder" }], 10);

@@ -1,18 +1,16 @@
-import { afterEach, describe, expect, test } from "bun:test";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { describe, expect, test } from "bun:test";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 import { hasCard, knows, thread } from "../../helpers/network.ts";
 import { runScenarios } from "../../helpers/scenarios.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 
 // Alice (Acme, shares) and Bob (Acme, does not share) both know people at target.com; Carol is
 // at Globex and knows Jane too.
 function setup() {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp());
   const { alice, bob, carol } = f.users;
   const jane = { email: "jane@target.com", name: "Jane Doe", title: "CFO" };
   knows(t.deps, alice.id, jane, [...thread(12, 7, 2), { daysAgo: 10, direction: "meeting" }, { daysAgo: 40, direction: "meeting" }]);

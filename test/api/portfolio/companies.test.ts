@@ -1,19 +1,17 @@
 // GET /api/v1/portfolio/companies: the whole org book, every figure and null rule against the
 // book in test/helpers/book.ts, filters, paging, 422s, and org isolation.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { HoldingListModel } from "../../../src/modules/portfolio/portfolio.model.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
 import { importPortfolioBook } from "../../helpers/book.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 
 function setup() {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp());
   importPortfolioBook(t.deps, f.orgs.acme.id);
 }
 const list = (query = "") => t.request("GET", `/api/v1/portfolio/companies${query}`, { key: f.keys.read.secret });
@@ -88,8 +86,7 @@ describe("the book", () => {
   });
 
   test("an empty book is an empty page", async () => {
-    t = createTestApp();
-    f = seedIdentity(t.deps);
+    ({ t, f } = seededApp());
     const res = await list();
     expect(res.json).toMatchObject({ companies: [], total: 0, has_more: false });
   });

@@ -1,17 +1,15 @@
 // Imports of the portfolio and metrics CSVs: every bad row reported by line, nothing written from
 // a failing file, re-imports idempotent (upsert by natural key), companies matched by website or name.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { portfolioImporter } from "../../../src/modules/portfolio/portfolio.import.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
 import { importError, importPortfolioBook, METRICS_CSV, PORTFOLIO_CSV } from "../../helpers/book.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 function setup() {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp());
 }
 
 const HEADER = "name,website,sector,stage,status,fund_name,holding_type,investment_date,ownership_percentage,invested,current_valuation,currency";

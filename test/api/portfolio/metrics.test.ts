@@ -1,20 +1,18 @@
 // GET /api/v1/portfolio/companies/{company_id}/metrics: one metric's dated history, actuals and
 // budgets marked, oldest first, within from/to; 404 for any id the org cannot see.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { MetricHistoryModel } from "../../../src/modules/portfolio/portfolio.model.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
 import { holdingId } from "../../helpers/book.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 
 let t: TestApp;
 let f: Fixture;
 let acme: string;
-afterEach(() => t?.close());
 
 function setup() {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp());
   acme = holdingId(t.deps, f.orgs.acme.id);
 }
 const history = (id: string, query: string, key = f.keys.read.secret) => t.request("GET", `/api/v1/portfolio/companies/${id}/metrics${query}`, { key });

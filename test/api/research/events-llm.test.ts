@@ -1,64 +1,32 @@
 // The research event stream over a real listening server, and the LLM engine against the local
 // OpenAI-compatible stub (plan during the POST, report from the given passages only).
 import { afterEach, describe, expect, test } from "bun:test";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { seededApp, serveApp, type TestApp } from "../../helpers/app.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 import { startLlmStub, type LlmStub, type StubReply, type StubRequest } from "../../helpers/llm-stub.ts";
 import { LEDGERLY_PAGES, runAll, seedDocument } from "./seed.ts";
+import { readFrames } from "../../helpers/sse.ts";
 
 let t: TestApp;
 let f: Fixture;
-let server: ReturnType<typeof Bun.serve> | null = null;
 let stub: LlmStub | null = null;
 afterEach(() => {
-  server?.stop(true);
-  server = null;
   stub?.stop();
   stub = null;
-  t?.close();
 });
 
 function setup(env: Record<string, string> = {}) {
-  t = createTestApp({ env });
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp({ env }));
   seedDocument(t.deps, { orgId: f.orgs.acme.id, userId: f.users.alice.id, company: "Ledgerly", filename: "ledgerly-deck.pdf", pages: LEDGERLY_PAGES });
-}
-
-type Frame = { event?: string; data?: any };
-
-async function readFrames(res: Response, maxMs = 5000): Promise<Frame[]> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  const frames: Frame[] = [];
-  let buffer = "";
-  const deadline = Date.now() + maxMs;
-  while (Date.now() < deadline) {
-    const { value, done } = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => ({ value: undefined, done: true }))]);
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let i: number;
-    while ((i = buffer.indexOf("\n\n")) >= 0) {
-      const raw = buffer.slice(0, i);
-      buffer = buffer.slice(i + 2);
-      const frame: Frame = {};
-      for (const line of raw.split("\n")) {
-        if (line.startsWith("event: ")) frame.event = line.slice(7);
-        else if (line.startsWith("data: ")) frame.data = JSON.parse(line.slice(6));
-      }
-      if (frame.event) frames.push(frame);
-    }
-  }
-  reader.releaseLock();
-  return frames;
 }
 
 describe("GET /api/v1/research/{id}/events", () => {
   test("progress with stage and percent, rising, then done with the result URL", async () => {
     setup();
-    server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => t.app.handle(req) });
+    const base = serveApp(t);
     const started = await t.request("POST", "/api/v1/research", { key: f.keys.write.secret, body: { query: "What is Ledgerly's ARR? Who founded Ledgerly?", idempotency_key: "sse" } });
     const id = started.json.research_id;
-    const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/research/${id}/events`, { headers: { authorization: `Bearer ${f.keys.read.secret}` } });
+    const res = await fetch(`${base}/api/v1/research/${id}/events`, { headers: { authorization: `Bearer ${f.keys.read.secret}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const reading = readFrames(res);

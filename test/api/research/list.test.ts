@@ -1,21 +1,17 @@
 // researchService.list and searchDocuments, what the `ask` tool reads research and documents
 // through: the org's runs newest first (summary view: no report, no citations) with their status,
 // and the passages of the org's own documents that answer some words.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
 import { researchService } from "../../../src/modules/research/research.service.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp } from "../../helpers/app.ts";
 import { TestClock } from "../../helpers/clock.ts";
-import { principalOf, seedIdentity } from "../../helpers/fixtures.ts";
+import { principalOf } from "../../helpers/fixtures.ts";
 import { LEDGERLY_PAGES, seedDocument } from "./seed.ts";
-
-let t: TestApp;
-afterEach(() => t?.close());
 
 test("the org's research runs, newest first, with status and summary; another org's never", async () => {
   const clock = new TestClock("2026-11-20T12:00:00.000Z");
-  t = createTestApp({ clock });
-  const f = seedIdentity(t.deps);
+  const { t, f } = seededApp({ clock });
   const research = researchService(t.deps);
   const actions = actionsService(t.deps);
   const alice = principalOf(t.deps, f.keys.write.secret);
@@ -38,8 +34,7 @@ test("the org's research runs, newest first, with status and summary; another or
 });
 
 test("searchDocuments: passages of the org's own documents that answer the words, with where they stand", () => {
-  t = createTestApp();
-  const f = seedIdentity(t.deps);
+  const { t, f } = seededApp();
   const { documentId } = seedDocument(t.deps, { orgId: f.orgs.acme.id, userId: f.users.alice.id, company: "Ledgerly", filename: "ledgerly.pdf", pages: LEDGERLY_PAGES });
   seedDocument(t.deps, { orgId: f.orgs.globex.id, userId: f.users.carol.id, company: "Initech", filename: "initech.pdf", pages: ["Net revenue retention of 135 percent at Initech."] });
   const research = researchService(t.deps);

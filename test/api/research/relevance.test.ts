@@ -1,20 +1,18 @@
 // Thin evidence with a corpus that is there but beside the point: a passage answers a sub-question
 // only when it carries the question's distinctive terms, not because it shares an everyday word
 // ("teams") with it. Sections say what the records do not address; the summary counts honestly.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { documentsQuestion, planQuestions } from "../../../src/engines/builtin/research-planner.ts";
 import { researchCorpus } from "../../../src/modules/research/research.corpus.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 import { LEDGERLY_PAGES, runAll, seedDocument } from "./seed.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 
 function setup() {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp());
 }
 
 const QUANTUM = "What is the outlook for quantum computing teams in Europe?";

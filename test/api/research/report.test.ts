@@ -1,24 +1,22 @@
 // Research runs through the real runner: citations that resolve to real rows of the org, thin
 // evidence said plainly, org isolation of the corpus, the two views, the outbox event, the cap.
 import { Value } from "@sinclair/typebox/value";
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { ResearchAccepted, ResearchRecord } from "../../../src/modules/research/research.model.ts";
 import { runTopic, type Run } from "../../../src/modules/actions/actions.service.ts";
 import type { Handler } from "../../../src/modules/actions/runner.ts";
 import { researchHandler } from "../../../src/modules/research/research.handlers.ts";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
 import { importFundsBook, importPortfolioBook } from "../../helpers/book.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 import { knows, thread } from "../../helpers/network.ts";
 import { LEDGERLY_PAGES, runAll, seedDocument } from "./seed.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 
 function setup() {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp());
 }
 
 function seedFirm() {

@@ -2,8 +2,6 @@
 // triggers index them into search_index, as the deal analysis does), and a runner driven by hand.
 import type { Deps } from "../../../src/deps.ts";
 import { newId } from "../../../src/lib/ids.ts";
-import { runHandlers } from "../../../jobs/index.ts";
-import { startRunner, type Handler } from "../../../src/modules/actions/runner.ts";
 import { actionsService } from "../../../src/modules/actions/actions.service.ts";
 import { RESEARCH, researchService } from "../../../src/modules/research/research.service.ts";
 import type { TestApp } from "../../helpers/app.ts";
@@ -29,13 +27,7 @@ export function seedDocument(deps: Deps, o: { orgId: string; userId: string; com
   return { dealId, documentId };
 }
 
-/** Runs every queued run to its end with the given handlers (default: the app's), then stops. */
-export async function runAll(t: TestApp, handlers: Map<string, Handler> = runHandlers(t.deps)) {
-  const runner = startRunner(t.deps, handlers, { pollMs: 60_000 });
-  runner.pump();
-  await runner.idle();
-  await runner.stop();
-}
+export { runAll } from "../../helpers/app.ts";
 
 export const LEDGERLY_PAGES = [
   "Ledgerly builds accounting automation for mid-market finance teams. The product closes the books in two days instead of ten.",

@@ -1,17 +1,15 @@
 // POST /api/v1/research: bounds, idempotency (also under 20 concurrent identical POSTs), the 409
 // across orgs, the per-user live-run gate; every refusal changes nothing.
-import { afterEach, describe, expect, test } from "bun:test";
-import { createTestApp, type TestApp } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { describe, expect, test } from "bun:test";
+import { seededApp, type TestApp } from "../../helpers/app.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 import { runAll } from "./seed.ts";
 
 let t: TestApp;
 let f: Fixture;
-afterEach(() => t?.close());
 
 function setup() {
-  t = createTestApp();
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp());
 }
 
 const post = (body: unknown, key = f.keys.write.secret) => t.request("POST", "/api/v1/research", { key, body });

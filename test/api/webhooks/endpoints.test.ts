@@ -5,8 +5,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { copyFileSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { createTestApp, type TestApp, type TestAppOptions } from "../../helpers/app.ts";
-import { seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
+import { createTestApp, seededApp, type TestApp, type TestAppOptions } from "../../helpers/app.ts";
+import type { Fixture } from "../../helpers/fixtures.ts";
 import { seedEndpoint } from "../../helpers/webhooks.ts";
 import { CreatedWebhookModel, DeliveryListModel, RotatedSecretModel, WebhookDetailModel, WebhookListModel, WEBHOOK_EVENTS } from "../../../src/modules/webhooks/webhooks.model.ts";
 import { setWebhookResolver } from "../../../src/modules/webhooks/webhooks.service.ts";
@@ -21,13 +21,11 @@ let t: TestApp;
 let f: Fixture;
 const cleanups: (() => void)[] = [];
 afterEach(() => {
-  t?.close();
   cleanups.splice(0).forEach((c) => c());
 });
 
 function setup(opts: TestAppOptions = {}) {
-  t = createTestApp(opts);
-  f = seedIdentity(t.deps);
+  ({ t, f } = seededApp(opts));
 }
 
 const post = (body: unknown, key = f.keys.write.secret) => t.request("POST", "/api/v1/webhooks", { key, body });
