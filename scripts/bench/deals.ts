@@ -15,43 +15,25 @@
 //      Baseline: the same SQL statements run alone through bun:sqlite.
 //
 //   bun scripts/bench/deals.ts [--runs 5] [--requests 2000] [--keep DIR] [--only analysis|convert|upload|list]
-import type { Database } from "bun:sqlite";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { extractText, getDocumentProxy } from "unpdf";
 import { createApp } from "../../src/app.ts";
-import { loadConfig } from "../../src/config.ts";
-import { openDataDir } from "../../src/db/open.ts";
-import { createDeps } from "../../src/deps.ts";
 import { MB } from "../../src/http/multipart.ts";
-import { silentLog } from "../../src/lib/log.ts";
 import { runHandlers } from "../../jobs/index.ts";
 import { startRunner } from "../../src/modules/actions/runner.ts";
-import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
 import { convertToPdf } from "../../src/documents/convert.ts";
 import { findLibreOffice } from "../../src/modules/health/health.routes.ts";
-import { orgsService } from "../../src/modules/identity/orgs.service.ts";
 import { rng } from "../../src/demo/rng.ts";
 import { deckPdf, deckPptx, generateDeals, longDeck } from "../../src/demo/decks.ts";
-import { seedDeals, timeBoth } from "../lib/bench.ts";
+import { openBench, seedDeals, timeBoth } from "../lib/bench.ts";
 import { Child, cleanEnv } from "../lib/child-process.ts";
 
 const { values: opts } = parseArgs({
   options: { only: { type: "string" }, runs: { type: "string", default: "5" }, requests: { type: "string", default: "2000" }, keep: { type: "string" }, "serve-child": { type: "boolean" }, "data-dir": { type: "string" } },
 });
-
-/** Seeds an org with a write key and opens the data dir the way `serve` does. */
-function openBench(dir: string) {
-  const config = loadConfig({}, { dataDir: dir, port: 0, host: "127.0.0.1" });
-  const { db } = openDataDir(config);
-  const deps = createDeps({ db, config, log: silentLog });
-  const org = orgsService(deps).createOrg("Bench Ventures");
-  const user = orgsService(deps).createUser({ orgId: org.id, email: `bench-${Bun.randomUUIDv7()}@bench.vc`, name: "Bench" });
-  const key = apiKeysService(deps).create({ userId: user.id, scope: "write", dailyRequests: 10_000_000, dailyActions: 1_000_000 }).secret;
-  return { deps, sqlite: db.$client as Database, org, user, key };
-}
 
 // The child: the real app on a real port, no runner, printing where it listens and its key.
 if (opts["serve-child"]) {

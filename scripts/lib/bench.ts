@@ -10,6 +10,8 @@ import { openDataDir } from "../../src/db/open.ts";
 import { createDeps } from "../../src/deps.ts";
 import { rng } from "../../src/demo/rng.ts";
 import { silentLog } from "../../src/lib/log.ts";
+import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
+import { orgsService } from "../../src/modules/identity/orgs.service.ts";
 
 export const ms = (x: number) => x.toFixed(2);
 export const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
@@ -45,6 +47,17 @@ export function openBenchDir(prefix: string, keep?: string) {
       if (!keep) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A data dir opened the way `serve` opens one, with an org and a write key: the deals benches call the real app through it. */
+export function openBench(dir: string) {
+  const config = loadConfig({}, { dataDir: dir, port: 0, host: "127.0.0.1" });
+  const { db } = openDataDir(config);
+  const deps = createDeps({ db, config, log: silentLog });
+  const org = orgsService(deps).createOrg("Bench Ventures");
+  const user = orgsService(deps).createUser({ orgId: org.id, email: `bench-${Bun.randomUUIDv7()}@bench.vc`, name: "Bench" });
+  const key = apiKeysService(deps).create({ userId: user.id, scope: "write", dailyRequests: 10_000_000, dailyActions: 1_000_000 }).secret;
+  return { deps, sqlite: db.$client as Database, org, user, key };
 }
 
 export const PIPELINE_STAGES = ["new", "screening", "diligence", "ic", "invested", "passed"];

@@ -81,7 +81,8 @@ describe("company facts", () => {
   test("Quillstack: a range is no single amount, a valuation cap no pre-money, the next stage not this one", async () => {
     const a = await analyse(QUILLSTACK, { companyName: "Quillstack" });
     expect(a.facts.company).toMatchObject({ name: "Quillstack", founded_year: null, location: null });
-    expect(a.facts.round).toEqual({ stage: "seed", amount: null, currency: null, pre_money_valuation: null });
+    // The range states its currency, though no single amount.
+    expect(a.facts.round).toEqual({ stage: "seed", amount: null, currency: "USD", pre_money_valuation: null });
     expect(a.facts.team).toEqual([
       { name: "Maria Garcia", title: "CEO", linkedin_url: null },
       { name: "Kevin O'Brien", title: "CTO", linkedin_url: null },

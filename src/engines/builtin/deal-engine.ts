@@ -1,9 +1,12 @@
 // The built-in deal engine: deterministic, offline, explainable. It reads the material as units
-// (slide titles apart from sentences, boilerplate set aside), files each sentence under the
-// sections its words or its slide title speak to, and scores a section from the concrete signals
-// (figures, names, growth) of the sentences it quotes: a score counts only what is quoted. A
-// section the material does not speak to is null with a reason, never a guess.
+// (slide titles apart from sentences, boilerplate set aside), files each statement of a company's
+// material under the one section it is about (deal-about.ts; a fund's under the sections its words
+// or its slide title speak to), and scores a section from the concrete signals (figures, names,
+// growth) of the statements it quotes: a score counts only what is quoted. A section the material
+// does not speak to is null with a reason, never a guess; material without usable text (image-only
+// pages, a font without a usable encoding) is said to be so, and nothing is read from it.
 import { COMPANY_SECTIONS, FUND_SECTIONS, type DealAnalysis, type DealEngine, type DealEngineInput, type Evidence, type Section, type SourcePage } from "../deal-engine.ts";
+import { companySectionOf } from "./deal-about.ts";
 import { readFacts } from "./deal-facts.ts";
 import { statedFundTerms, statedTrackRecord } from "./deal-fund-terms.ts";
 import { mentionIn, moneyIn } from "./deal-money.ts";
@@ -160,7 +163,14 @@ export const builtinDealEngine: DealEngine = {
     const catalogue = kind === "fund" ? FUND_SECTIONS : COMPANY_SECTIONS;
     const filed = new Map<string, Unit[]>(catalogue.map(([k]) => [k, []]));
     const teamNames = facts.team.map((m) => m.name);
+    // A deck's cover names the company and what it does; it is evidence of no section but the round.
+    const coverOf = (u: Unit) => u.pageIndex === 0 && u.page.documentId !== null && pages.filter((p) => p.documentId === u.page.documentId).length >= 3;
     for (const u of quotable(units)) {
+      if (kind === "company") {
+        const key = companySectionOf(u, teamNames, coverOf(u));
+        if (key) filed.get(key)!.push(u);
+        continue;
+      }
       for (const [key] of catalogue) {
         const rule = RULES[key];
         const byTitle = u.topic !== null && TOPIC_SECTION[kind][u.topic] === key;

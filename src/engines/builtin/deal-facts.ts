@@ -5,7 +5,7 @@ import { websiteHost } from "../../lib/hosts.ts";
 import { sectorsIn } from "../../lib/sectors.ts";
 import type { DealEngineInput, DealFacts, SourcePage } from "../deal-engine.ts";
 import { companyRound, fundSize, type CompanyRound, type FundSize } from "./deal-round.ts";
-import { extractTeam } from "./deal-team.ts";
+import { extractTeam, isRole } from "./deal-team.ts";
 import { quotable, readMaterial, topicOfHeading, type Unit } from "./deal-text.ts";
 
 export { moneyIn, parseMoney } from "./deal-money.ts";
@@ -34,7 +34,8 @@ export function nameMatchesDomain(name: string, domain: string): boolean {
   return [letters(name), plainLetters(name)].some((n) => n.length >= 3 && label.length >= 3 && (n.includes(label) || label.includes(n)));
 }
 
-const NOT_A_COMPANY_NAME = /\b(deck|presentation|pitch|overview|update|round|series|seed|agenda|contents|introduction|thank you|appendix|vision|mission|welcome|home|homepage|coming soon)\b/i;
+const NOT_A_COMPANY_NAME =
+  /\b(deck|presentation|pitch|overview|update|round|series|seed|agenda|contents|introduction|thank you|appendix|vision|mission|welcome|home|homepage|coming soon|memorandum|memo|executive summary|name|role|background|term|details|year|total|amount|confidential)\b/i;
 
 /** A short line in title case: "Northwind Robotics", "Flowcash", "Harbor Ventures". */
 function nameLike(text: string): boolean {
@@ -46,6 +47,7 @@ function nameLike(text: string): boolean {
     /^\p{Lu}/u.test(text) &&
     !NOT_A_COMPANY_NAME.test(text) &&
     !topicOfHeading(text) &&
+    !isRole(text) &&
     !/[$€£%@:;,]|\d{3}/.test(text)
   );
 }
@@ -53,6 +55,17 @@ function nameLike(text: string): boolean {
 const GENERIC_NAME_WORD = /^(fund|the|global|group|capital|ventures|partners|labs|health|data|cloud|smart|open|next|new|first|united|digital)$/i;
 
 type Candidate = { name: string; order: number; fromTitle: boolean };
+
+const NAME_WORDS = "\\p{Lu}[\\p{L}\\d'’&-]*(?:\\s\\p{Lu}[\\p{L}\\d'’&-]*){0,2}";
+// The company named in its own prose: "At Halden Labs, we", "Lumora is a", "started Lumora in", "© 2025 Lumora AG".
+const IN_PROSE = [
+  new RegExp(`^At (${NAME_WORDS}),\\s+(?:we|our)\\b`, "u"),
+  new RegExp(`^(${NAME_WORDS}) (?:is|are) (?:a|an|the)\\b`, "u"),
+  new RegExp(`\\b(?:started|founded|launched|built|created) (${NAME_WORDS}) in\\b`, "u"),
+  new RegExp(`©\\s*(?:(?:19|20)\\d{2}\\s+)?(${NAME_WORDS})`, "u"),
+  new RegExp(`^(${NAME_WORDS}) (?:helps|builds|enables|automates|provides|offers|develops|turns|lets|makes)\\b`, "u"),
+];
+const LEGAL_FORM = /\s+(?:AG|GmbH|SA|SAS|SARL|Ltd\.?|Limited|Inc\.?|LLC|BV|B\.V\.|AB|Oy|ApS|SpA)$/;
 
 /**
  * The company's name: as submitted; else the site title's part or a cover line that the domain
@@ -68,11 +81,25 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
   }
   const firstPage = units.filter((u) => u.pageIndex === 0 && !u.boilerplate).slice(0, 12);
   for (const u of firstPage) {
-    for (const part of u.text.replace(/[.:!]$/, "").split(/\s+[|–—·-]\s+/)) if (nameLike(part.trim()) && !person(part)) candidates.push({ name: part.trim(), order: u.order, fromTitle: false });
+    // "Runnel: investment memorandum": the name before a colon that opens a description.
+    for (const part of u.text.replace(/[.:!]$/, "").replace(/^([^:]{2,40}):\s+\p{Ll}.*$/u, "$1").split(/\s+[|–—·-]\s+/)) {
+      if (nameLike(part.trim()) && !person(part)) candidates.push({ name: part.trim(), order: u.order, fromTitle: false });
+    }
+  }
+  for (const u of units) {
+    if (u.topic === "team" || u.topic === "advisors" || u.topic === "investors") continue;
+    for (const re of IN_PROSE) {
+      const name = re.exec(u.text)?.[1]?.trim().replace(LEGAL_FORM, "");
+      if (name && nameLike(name) && !person(name)) candidates.push({ name, order: u.order, fromTitle: false });
+    }
   }
   if (candidates.length === 0) return null;
-  const byDomain = candidates.find((c) => domains.some((d) => nameMatchesDomain(c.name, d)));
-  if (byDomain) return byDomain.name;
+  // The name the company's own address spells: exactly before partly ("Keel Pay" over "Keel" for keelpay.com).
+  const spelled = candidates
+    .map((c) => ({ c, exact: domains.some((d) => domainLabel(d) === letters(c.name) || domainLabel(d) === plainLetters(c.name)), partly: domains.some((d) => nameMatchesDomain(c.name, d)) }))
+    .filter((x) => x.partly)
+    .sort((a, b) => Number(b.exact) - Number(a.exact) || b.c.name.length - a.c.name.length || a.c.order - b.c.order);
+  if (spelled.length) return spelled[0].c.name;
   // The whole name repeated, else its first word when that word is distinctive ("Northwind builds").
   const recurrence = (c: Candidate) => {
     const count = (word: string) => {
@@ -178,13 +205,9 @@ export function readFacts(pages: SourcePage[], hints: Hints): ReadFacts {
   const fund = hints.kind === "fund";
   const found = domainsIn(units);
   const hinted = websiteHost(hints.website);
-  const team = extractTeam(units, fund);
-  const name = companyName(
-    units,
-    hints,
-    hinted ? [hinted] : found.map((d) => d.domain),
-    team.map((m) => m.name),
-  );
+  const ownDomains = hinted ? [hinted] : found.map((d) => d.domain);
+  const team = extractTeam(units, { fund, own: (org) => ownDomains.some((d) => nameMatchesDomain(org, d)) || (!!hints.companyName && nameMatchesDomain(org, hints.companyName.replace(/\s+/g, ""))) });
+  const name = companyName(units, hints, ownDomains, team.map((m) => m.name));
   // The company's own address: the one its name spells, else one on the cover or the closing page.
   const own =
     (name ? found.find((d) => nameMatchesDomain(name, d.domain)) : undefined) ??

@@ -1,5 +1,6 @@
 // Money as decks write it: "$12,500,000", "$2.5M", "USD 2.5m", "2,5 Mio. €", "£1.2bn", "3 million
-// euros", and ranges ("$2-3M", "€1M to €1.5M"). A figure with no currency beside it is not money.
+// euros", "CHF 1'500'000", "1 500 000 €", "4,25 M€", "750 Tsd. €", "2,5 millions d'euros", and
+// ranges ("$2-3M", "€1M to €1.5M"). A figure with no currency beside it is not money.
 
 export type MoneyMention = {
   /** null for a range: a range states two bounds, not one figure, and none is picked for it. */
@@ -15,21 +16,22 @@ export type MoneyMention = {
 
 const CURRENCY: Record<string, string> = {
   $: "USD", us$: "USD", usd: "USD", dollar: "USD", dollars: "USD",
-  "€": "EUR", eur: "EUR", euro: "EUR", euros: "EUR",
+  "€": "EUR", eur: "EUR", euro: "EUR", euros: "EUR", "d'euros": "EUR", "d’euros": "EUR",
   "£": "GBP", gbp: "GBP", pound: "GBP", pounds: "GBP",
-  chf: "CHF", "c$": "CAD", cad: "CAD", "a$": "AUD", aud: "AUD",
+  chf: "CHF", "sfr.": "CHF", "c$": "CAD", cad: "CAD", "a$": "AUD", aud: "AUD",
 };
 const SCALE: Record<string, number> = {
-  k: 1e3, thousand: 1e3,
+  k: 1e3, thousand: 1e3, tsd: 1e3,
   m: 1e6, mm: 1e6, mn: 1e6, mio: 1e6, million: 1e6, millions: 1e6,
-  b: 1e9, bn: 1e9, mrd: 1e9, billion: 1e9, billions: 1e9,
+  b: 1e9, bn: 1e9, mrd: 1e9, md: 1e9, mds: 1e9, billion: 1e9, billions: 1e9, milliard: 1e9, milliards: 1e9,
   t: 1e12, tn: 1e12, trillion: 1e12,
 };
 
-const PRE = String.raw`US\$|[AC]\$|\$|€|£|\b(?:USD|EUR|GBP|CHF|CAD|AUD)\b`;
-const NUM = String.raw`\d{1,3}(?:[,.'\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?`;
-const SCL = String.raw`thousand|millions?|billions?|trillion|mio\.?|mrd\.?|mm|mn|bn|tn|[kmbt]`;
-const SUF = String.raw`€|\$|£|\b(?:USD|EUR|GBP|CHF|CAD|AUD|euros?|dollars?|pounds?)\b`;
+const PRE = String.raw`US\$|[AC]\$|\$|€|£|\b(?:USD|EUR|GBP|CHF|CAD|AUD)\b|\bSFr\.`;
+// Thousands grouped by ",", ".", "'" (Swiss), a space or a no-break space (French); a year never starts a group.
+const NUM = String.raw`\d{1,3}(?:[,.'\u00a0\u202f ]\d{3})+(?![\d])(?:[.,]\d+)?|\d+(?:[.,]\d+)?`;
+const SCL = String.raw`thousand|tsd\.?|millions?|milliards?|billions?|trillion|mio\.?|mrd\.?|mds|md|mm|mn|bn|tn|[kmbt]`;
+const SUF = String.raw`€|\$|£|\b(?:USD|EUR|GBP|CHF|CAD|AUD|euros?|dollars?|pounds?)\b|d['’]euros\b`;
 const ONE = (n: number) => String.raw`(?<pre${n}>${PRE})?\s?(?<num${n}>${NUM})(?:\s?(?<scale${n}>${SCL})(?![\p{L}\d]))?`;
 const MONEY = new RegExp(String.raw`(?<![\p{L}\d.,])${ONE(1)}(?:\s?(?:-|–|—|to)\s?${ONE(2)})?(?:\s?(?<suf>${SUF}))?`, "giud");
 
@@ -39,7 +41,7 @@ const MONEY = new RegExp(String.raw`(?<![\p{L}\d.,])${ONE(1)}(?:\s?(?:-|–|—|
  * separator, except "." before an English scale word ("$1.250M" is 1.25 million).
  */
 function parseNumber(raw: string, scaleWord: string | undefined): number {
-  const s = raw.replace(/['\u00a0\u202f]/g, "");
+  const s = raw.replace(/['\u00a0\u202f ]/g, "");
   const seps = s.replace(/\d/g, "");
   if (!seps) return Number(s);
   const lastSep = Math.max(s.lastIndexOf("."), s.lastIndexOf(","));

@@ -1,49 +1,74 @@
-// The team as the material names it: people (a given name and a family name, never an
-// organisation) next to a role, in the order they appear. Advisors, board members and investors
-// are not the team: a heading or a label ("Advisors:", "Backed by") says where they are listed.
+// The team as the material names it: a person (a given name and a family name, an honorific or a
+// degree around it, never an organisation) with a role next to them: on the same line ("Dr. Anna
+// Keller, CEO & Co-founder", "CTO: Jonas Berg", "Jonas Berg (CTO)"), on the line below (a card:
+// the name, then "Co-founder & CEO"), or in the next cell of a table row. Roles are read by their
+// shape (founder, C-level, chief/head/VP/director of something, a lead, an engineer), not from a
+// fixed list. Advisors, board members, investors and customers' people are not the team: a heading
+// or a label says where they are listed, a role held somewhere else ("COO at Brightwave", "Former
+// CFO of SAP") or a testimonial's signature gives them away.
 import type { DealFacts } from "../deal-engine.ts";
 import type { Unit } from "./deal-text.ts";
 
 type Member = DealFacts["team"][number];
 
-const ROLE =
-  "(?:Co-?[Ff]ounder|Founder|Founding (?:Engineer|Partner)|CEO|CTO|COO|CFO|CPO|CMO|CRO|CSO|President|Chair(?:man|woman)?" +
-  "|Chief (?:[A-Z][a-z]+ ){1,2}Officer|(?:S|E)?VP(?: of)? [A-Z][a-z]+(?: [A-Z][a-z]+)?|Head of [A-Z][a-z]+(?: [A-Z][a-z]+)?|Director of [A-Z][a-z]+" +
-  "|(?:General|Managing|Venture|Operating|Founding) Partner|Partner|Principal)";
-const TITLE = `${ROLE}(?:\\s*(?:&|and|\\/)\\s*${ROLE})?`;
+const CAP = "\\p{Lu}[\\p{Ll}]+";
+const ROLE_WORD =
+  "(?:(?:[Cc]o-?)?[Ff]ounder|Founding (?:Engineer|Partner|Member|Designer|Scientist)|C(?:[EOTFPMRSIDH]|HR)O" +
+  `|Chief(?: ${CAP}){1,3} Officer|(?:Senior |Executive )?(?:Vice President|S?VP|EVP)(?: of)?(?: (?:${CAP}|&)){1,3}` +
+  `|Head of(?: (?:${CAP}|&|and)){1,4}|(?:Managing|Technical|Medical|Creative|Executive|Commercial|Finance|Sales) Director|Director(?: of)?(?: ${CAP}){1,2}` +
+  `|(?:(?:Lead|Senior|Principal|Staff) )?(?:${CAP} ){0,2}(?:Engineer|Scientist|Designer|Architect|Developer|Researcher)|(?:${CAP} )?Lead` +
+  "|General Counsel|President|Chair(?:man|woman|person)?|(?:General |Managing |Venture |Operating )?Partner|Principal" +
+  "|(?:Mit)?[Gg]ründer(?:in)?|Geschäftsführer(?:in)?|Co-?fondat(?:eur|rice)|Fondat(?:eur|rice)|Directeur(?: \\p{L}+)?|Président(?:e)?)";
+const ROLE = `${ROLE_WORD}(?:\\s*(?:,|&|and|/|\\+)\\s*${ROLE_WORD})*`;
 const TOKEN = "\\p{Lu}(?:['’]\\p{Lu})?\\p{Ll}+(?:\\p{Lu}\\p{Ll}+)?(?:-\\p{Lu}\\p{Ll}+)?";
 const PARTICLE = "(?:van|von|de|der|den|da|di|du|del|della|la|le|bin|ibn|al|el|dos|das|ten|ter|zu)";
 const NAME = `${TOKEN}(?:\\s\\p{Lu}\\.)?(?:\\s${PARTICLE}){0,2}\\s${TOKEN}(?:\\s${TOKEN})?`;
+const HONORIFIC = "(?:(?:Prof\\.|Dr\\.|Dipl\\.-Ing\\.|Mr\\.|Ms\\.|Mrs\\.|Mx\\.|Sir)\\s*)+";
+const DEGREE = "(?:,?\\s(?:PhD|Ph\\.D\\.|MBA|MD|MSc|M\\.Sc\\.|DPhil|CFA)\\b)+";
+const PERSON = `(?:${HONORIFIC})?(?<name>${NAME})(?:${DEGREE})?`;
+const END = "(?![\\p{L}])";
 
 const PATTERNS = [
-  // "Jane Smith, CEO", "Jörg Müller – CEO & Co-founder", "Sam Lee: CTO", "Ann Moss COO"
-  new RegExp(`(?<name>${NAME})(?:\\s*(?:,|–|—|-|:|\\|)\\s*|\\s+)(?<title>${TITLE})(?![\\p{L}])`, "gu"),
-  // "Maria Garcia (CEO)", "Ana Tech (CTO, ex-Google)"
-  new RegExp(`(?<name>${NAME})\\s*\\((?<title>${TITLE})(?![\\p{L}])[^)]*\\)`, "gu"),
-  // "CEO: Priya Raman", "CTO Daniel Okafor"
-  new RegExp(`(?<![\\p{L}])(?<title>${TITLE})\\s*(?:[:,–—-]\\s*)?(?<name>${NAME})`, "gu"),
+  // "Jane Smith, CEO", "Jörg Müller – CEO & Co-founder", "Sam Lee: CTO", "Ann Moss COO", "Ann Moss | CTO | ex-SAP"
+  new RegExp(`${PERSON}(?:\\s*(?:,|–|—|-|:|\\||·)\\s*|\\s+)(?<title>${ROLE})${END}`, "gu"),
+  // "Maria Garcia (CEO)", "Dr. Ana Tech, PhD (CTO, ex-Google)"
+  new RegExp(`${PERSON}\\s*\\((?<title>${ROLE})${END}[^)]*\\)`, "gu"),
+  // "CEO: Priya Raman", "CTO Daniel Okafor", "Co-founder & CTO – Dr. Jonas Berg"
+  new RegExp(`(?<![\\p{L}])(?<title>${ROLE})\\s*(?:[:,–—-]\\s*)?${PERSON}`, "gu"),
 ];
 
 // Words that make a capitalised pair an organisation, a place or a slide, not a person.
 const NOT_A_NAME = new Set(
-  ("Capital Group Ventures Venture Partners Labs Lab Inc Ltd Llc Gmbh Fund Funds Bank Holdings Technologies Technology Robotics Systems " +
-    "Solutions Healthcare Analytics Software Cloud Data Network Networks Media Studio Studios Foundation Institute University College School " +
+  ("Capital Group Ventures Venture Partners Labs Lab Inc Ltd Llc Gmbh Ag Sa Sas Fund Funds Bank Holdings Technologies Technology Robotics Systems " +
+    "Solutions Healthcare Health Analytics Software Cloud Data Network Networks Media Studio Studios Foundation Institute University College School " +
     "Global International Associates Management Consulting Advisors Advisory Investments Equity Energy Motors Pharma Therapeutics Dynamics " +
     "Series Seed Round Ask Team Board Market Product Traction Pricing Revenue Platform Services Street Road Avenue Company Group Angels " +
+    "Officer Executive Chief Head Operations Engineering Science Scientific Sales Growth Marketing Finance Product Commercial Technical " +
     "January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday").split(" "),
 );
 // Words that can start a line before a name but are not given names.
-const LEAD_INS = new Set("Team Our The Meet Founders Founder Founding Advisors Investors Board Contact Ex Former Previously Chief Head Partner Principal Managing General Venture With And".split(" "));
+const LEAD_INS = new Set("Team Our The Meet Founders Founder Founding Founded Advisors Investors Board Contact Ex Former Previously Chief Head Partner Principal Managing General Venture With And By Led".split(" "));
 
 // Labels after which a unit lists people who are not the team.
-const NOT_TEAM_LABEL = /\b(?:advis[oe]rs?|advisory board|board(?: of directors| members?)?|investors?|angels?|mentors?|board observers?)\s*:|\bbacked by\b/i;
-// A team slide laid out as blocks: the name on one line, the role on the next.
-const NAME_ALONE = new RegExp(`^(?<name>${NAME})[.,]?$`, "u");
-const TITLE_FIRST = new RegExp(`^(?<title>${TITLE})(?![\\p{L}])`, "u");
+const NOT_TEAM_LABEL = /\b(?:advis[oe]rs?|advisory board|board(?: of directors| members?)?|investors?|angels?|mentors?|board observers?)\s*[:·|–—-]|\bbacked by\b/i;
+// A role somebody holds (or held) elsewhere: not a role in this company.
+const ELSEWHERE_BEFORE = /\b(?:former(?:ly)?|ex-?|previously|past|prior|retired)\s*$/i;
+const ELSEWHERE_AFTER = /^\s*(?:at|of|@)\s+(?<org>\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*){0,3})/u;
+const NOT_TEAM_ROLE = /^(?:advis[oe]r|investor|angel|board member|mentor|observer)\b/i;
+// A testimonial's signature: "“...” — Laura Chen, CFO, Brightwave".
+const SIGNATURE = /["”»]\s*[—–-]?\s*$|^\s*[—–-]\s*$/;
 
 const INVESTOR_TITLE = /^(?:General |Managing |Venture )?Partner$|^Principal$/;
 const INVESTING = /\b(invest(?:ed|or|ors|s)?|backed|led our|angels?)\b/i;
 const LINKEDIN = /(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/[\w%-]+\/?/gi;
+
+const NAME_ALONE = new RegExp(`^${PERSON}[.,]?$`, "u");
+const ROLE_FIRST = new RegExp(`^(?<title>${ROLE})${END}`, "u");
+const CELL_SPLIT = /\s\|\s/;
+
+const ROLE_ALONE = new RegExp(`^(?:${ROLE})$`, "u");
+/** Whether a line is a role and nothing else ("Chief Scientific Officer"): never a company's name. */
+export const isRole = (text: string) => ROLE_ALONE.test(text.trim());
 
 /** The person's name when its words have the shape of one (leading words like "Team" dropped), else null. */
 function personName(raw: string): string | null {
@@ -55,39 +80,109 @@ function personName(raw: string): string | null {
   return words.join(" ");
 }
 
-type Found = { name: string; title: string; at: number; pageIndex: number; end: number };
+type Found = { name: string; title: string; at: number; pageIndex: number };
+
+export type TeamOptions = {
+  /** In a fund's deck partners are the team; in a company's a partner "who invested" is an investor. */
+  fund: boolean;
+  /** Whether an organisation named after a role ("CEO at X") is this company; any other is someone else's. */
+  own?: (org: string) => boolean;
+};
+
+/** A role as written, or null when it is held elsewhere, or is an advisor's or an investor's. */
+function roleIn(text: string, title: string, titleAt: number, titleEnd: number, opts: TeamOptions): string | null {
+  if (ELSEWHERE_BEFORE.test(text.slice(Math.max(0, titleAt - 12), titleAt))) return null;
+  const after = ELSEWHERE_AFTER.exec(text.slice(titleEnd));
+  if (after && !opts.own?.(after.groups!.org)) return null;
+  return title.replace(/\s+/g, " ").replace(/[\s,&/+]+$/, "");
+}
 
 /**
- * @param units the material in reading order
- * @param fund in a fund's deck partners are the team; in a company's a partner "who invested" is an investor
+ * Every person with a role in one unit's text (a unit of the team's own, not an advisor's or
+ * investor's list). A name never runs across a line's end: "... sold a startup to Siemens" /
+ * "Olga Moreau, CTO" is Olga Moreau.
  */
-export function extractTeam(units: Unit[], fund: boolean): Member[] {
+function peopleIn(text: string, breaks: number[], opts: TeamOptions): { name: string; title: string; at: number }[] {
+  const label = NOT_TEAM_LABEL.exec(text);
+  const own = label ? text.slice(0, label.index) : text;
+  const out: { name: string; title: string; at: number }[] = [];
+  for (const re of PATTERNS) {
+    for (const m of own.matchAll(re)) {
+      const g = m.groups!;
+      let nameAt = m.index! + m[0].indexOf(g.name);
+      const cut = breaks.filter((b) => b > nameAt && b < nameAt + g.name.length).pop();
+      const raw = cut === undefined ? g.name : g.name.slice(cut + 1 - nameAt);
+      if (cut !== undefined) nameAt = cut + 1;
+      const name = personName(raw);
+      if (!name) continue;
+      if (SIGNATURE.test(own.slice(Math.max(0, nameAt - 4), nameAt))) continue;
+      const titleAt = m.index! + m[0].indexOf(g.title);
+      const title = roleIn(own, g.title, titleAt, titleAt + g.title.length, opts);
+      if (!title) continue;
+      if (!opts.fund && INVESTOR_TITLE.test(title) && INVESTING.test(own)) continue;
+      out.push({ name, title, at: nameAt });
+    }
+  }
+  return out;
+}
+
+/** "Anna Keller" alone on its line (an honorific or degree around it): the name, else null. */
+function nameAlone(text: string): string | null {
+  const m = NAME_ALONE.exec(text.trim());
+  return m ? personName(m.groups!.name) : null;
+}
+
+/** A unit that starts with a role: the role, else null (an advisor's or investor's role is none). */
+function roleFirst(text: string, opts: TeamOptions): string | null {
+  if (NOT_TEAM_ROLE.test(text)) return null;
+  const m = ROLE_FIRST.exec(text);
+  return m ? roleIn(text, m.groups!.title, 0, m.groups!.title.length, opts) : null;
+}
+
+export function extractTeam(units: Unit[], opts: TeamOptions): Member[] {
   const found: Found[] = [];
   const links: { url: string; at: number; pageIndex: number }[] = [];
   let offset = 0;
   const excluded = (u: Unit) => u.boilerplate || u.topic === "advisors" || u.topic === "investors";
-  units.forEach((u, i) => {
+  const starts = units.map((u) => {
     const at = offset;
     offset += u.text.length + 1;
+    return at;
+  });
+  // Cards written row by row: a run of names, then as many roles, in the same order.
+  const paired = new Set<number>();
+  for (let i = 0; i < units.length; i++) {
+    let k = 0;
+    const same = (j: number) => j < units.length && units[j].pageIndex === units[i].pageIndex && !excluded(units[j]);
+    while (same(i + k) && nameAlone(units[i + k].text)) k++;
+    if (k < 2 || !Array.from({ length: k }, (_, n) => same(i + k + n) && roleFirst(units[i + k + n].text, opts)).every(Boolean)) continue;
+    for (let n = 0; n < k; n++) {
+      found.push({ name: nameAlone(units[i + n].text)!, title: roleFirst(units[i + k + n].text, opts)!, at: starts[i + n], pageIndex: units[i].pageIndex });
+      paired.add(i + n).add(i + k + n);
+    }
+    i += 2 * k - 1;
+  }
+  units.forEach((u, i) => {
+    const at = starts[i];
     for (const m of u.text.matchAll(LINKEDIN)) links.push({ url: m[0].startsWith("http") ? m[0].replace(/\/$/, "") : `https://${m[0].replace(/\/$/, "")}`, at: at + m.index!, pageIndex: u.pageIndex });
-    if (excluded(u)) return;
+    if (excluded(u) || paired.has(i)) return;
     const next = units[i + 1];
-    const alone = NAME_ALONE.exec(u.text);
-    const role = next && next.pageIndex === u.pageIndex && !excluded(next) ? TITLE_FIRST.exec(next.text) : null;
-    const stacked = alone && role ? personName(alone.groups!.name) : null;
-    if (stacked) found.push({ name: stacked, title: role!.groups!.title.replace(/\s+/g, " "), at, pageIndex: u.pageIndex, end: at + u.text.length });
-    const label = NOT_TEAM_LABEL.exec(u.text);
-    const text = label ? u.text.slice(0, label.index) : u.text;
-    for (const re of PATTERNS) {
-      for (const m of text.matchAll(re)) {
-        const name = personName(m.groups!.name);
-        const title = m.groups!.title.replace(/\s+/g, " ");
-        if (!name) continue;
-        if (!fund && INVESTOR_TITLE.test(title) && INVESTING.test(u.text)) continue;
-        const nameAt = m.index! + m[0].indexOf(name);
-        found.push({ name, title, at: at + nameAt, pageIndex: u.pageIndex, end: at + m.index! + m[0].length });
+    const below = next && next.pageIndex === u.pageIndex && !excluded(next) ? next : null;
+    // A card: the name on its line, the role on the next.
+    const alone = nameAlone(u.text);
+    const role = alone && below ? roleFirst(below.text, opts) : null;
+    if (alone && role) found.push({ name: alone, title: role, at, pageIndex: u.pageIndex });
+    // A grid of cards written row by row: a row of names over a row of roles, cell for cell.
+    const cells = u.text.split(CELL_SPLIT);
+    if (cells.length >= 2 && below) {
+      const names = cells.map(nameAlone);
+      const roles = below.text.split(CELL_SPLIT).map((c) => roleFirst(c, opts));
+      if (roles.length === names.length && names.every(Boolean) && roles.some(Boolean)) {
+        names.forEach((name, k) => roles[k] && found.push({ name: name!, title: roles[k]!, at: at + k, pageIndex: u.pageIndex }));
+        return;
       }
     }
+    for (const p of peopleIn(u.text, u.breaks, opts)) found.push({ name: p.name, title: p.title, at: at + p.at, pageIndex: u.pageIndex });
   });
   found.sort((a, b) => a.at - b.at);
   const team = new Map<string, Member & { at: number; pageIndex: number }>();

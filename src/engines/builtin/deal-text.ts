@@ -1,11 +1,15 @@
 // The material as units a reader would see: slide titles apart from the sentences under them,
-// wrapped lines joined back into sentences, list lines kept apart, and boilerplate (confidentiality
-// notices, cover labels, page numbers, dates, cookie banners) marked so it is never a fact or a quote.
+// wrapped lines joined back into sentences, list lines and table rows kept apart, a blank line (a
+// separate box on the page) ending what came before it, and boilerplate (confidentiality notices,
+// cover labels, page numbers, dates, cookie banners) marked so it is never a fact or a quote. A
+// title sets the topic of what follows it on its page; a paragraph opened by a label ("Team: ...")
+// has that label's topic.
 import type { SourcePage } from "../deal-engine.ts";
 
 /** What a slide or page heading says the sentences under it are about. */
 export type Topic =
   | "team" | "advisors" | "investors" | "market" | "product" | "traction" | "business_model" | "competition" | "financials" | "round"
+  | "problem" | "contact"
   | "strategy" | "fund_terms" | "portfolio_construction" | "track_record" | "lp_base";
 
 export type Unit = {
@@ -18,19 +22,26 @@ export type Unit = {
   topic: Topic | null;
   heading: boolean;
   boilerplate: boolean;
+  /** Where in `text` one line of the page ran on into the next (a wrapped line joined back). */
+  breaks: number[];
 };
 
+// Joins wrapped lines inside a chunk until the unit's text is made: \s matches it, and it marks the join.
+const WRAP = "\u2028";
+
 const HEADINGS: [RegExp, Topic][] = [
-  [/^(founding |management |leadership |core |investment |our )?(team|founders?|leadership|management|people|who we are|partners|general partners|the gps?)$/, "team"],
+  [/^(the |our |meet the |founding |management |leadership |core |investment )?(team|founders?|founding team|leadership( team)?|management( team)?|people|who we are|partners|general partners|the gps?)$/, "team"],
   [/^(our )?(advisors|advisers|advisory board|board( of directors)?|board (and|&) advisors|mentors)$/, "advisors"],
-  [/^(our |existing |previous )?(investors|backers|backed by|cap table|funding history|previous rounds?)$/, "investors"],
+  [/^(our |existing |previous )?(investors|backers|backed by|cap table|funding history|previous rounds?|financing history)$/, "investors"],
   [/^(the )?(market|market opportunity|market size|opportunity|why now|tam)$/, "market"],
   [/^(the |our )?(product|solution|technology|platform|how it works)$/, "product"],
-  [/^(traction|customers|key metrics|metrics|milestones|progress|results|kpis|momentum)$/, "traction"],
+  [/^(traction|customers|key metrics|metrics|progress|progress so far|results|kpis|momentum)$/, "traction"],
   [/^(business model|pricing|plans( (and|&) pricing)?|revenue model|unit economics|monetization|monetisation|how we make money)$/, "business_model"],
-  [/^(competition|competitive landscape|competitors|alternatives|why us|positioning)$/, "competition"],
-  [/^(financials|financial (plan|projections|overview)|projections|forecast|p&l)$/, "financials"],
-  [/^(the |our )?(ask|round|raise|funding|investment|investment opportunity|use of funds|fundraise|fundraising|financing|round terms)$/, "round"],
+  [/^(competition|competitive landscape|competitors|alternatives|why us|why we win|positioning)$/, "competition"],
+  [/^(financials|financial (plan|projections|overview|forecast)|projections|forecast|p&l|(\d+-year |business )plan)$/, "financials"],
+  [/^(the |our )?(ask|round|raise|funding|investment|investment opportunity|use of funds|fundraise|fundraising|financing|round terms|current round)$/, "round"],
+  [/^(the )?(problem|pain( points?)?|challenge)$/, "problem"],
+  [/^(contact( us)?|thank you|get in touch)$/, "contact"],
   [/^(investment )?(strategy|thesis|focus)$/, "strategy"],
   [/^((key|fund|main) )?terms$|^(summary of terms|economics|fund economics|fund overview|fund structure)$/, "fund_terms"],
   [/^portfolio( construction| strategy)?$/, "portfolio_construction"],
@@ -58,15 +69,25 @@ export function isBoilerplate(text: string): boolean {
   return t.length === 0 || BOILERPLATE.some((re) => re.test(t));
 }
 
+/** The topic a title names; a number before it ("01 — Team", "3. Market") is not part of it. */
 export function topicOfHeading(text: string): Topic | null {
-  const t = text.toLowerCase().replace(/[.:!]+$/, "").replace(/\s+/g, " ").trim();
+  const t = text
+    .toLowerCase()
+    .replace(/^\d{1,2}\s*(?:[.)|/—–-]\s*)?(?=\p{L})/u, "")
+    .replace(/[.:!]+$/, "")
+    .replace(/\s+/g, " ")
+    .trim();
   return HEADINGS.find(([re]) => re.test(t))?.[1] ?? null;
 }
 
-/** A title line: short, starts with a capital, no figures, at most a closing period or colon. */
+// "Team: Dr. Anna Keller, CEO ...": a paragraph opened by a label says what it is about.
+const LABEL = /^([\p{L}&' -]{3,30}):\s/u;
+
+/** A title line: short, starts with a capital, no figures, at most a closing period or colon; a section number may lead. */
 function headingLike(text: string): boolean {
-  const words = text.split(/\s+/).length;
-  return words <= 6 && text.length <= 50 && /^[\p{Lu}]/u.test(text) && !/[\d$€£,;]/.test(text) && !/[.:!?].*[.:!?]$|[.!?:]\S/.test(text) && (!/[.:]$/.test(text) || words <= 3);
+  const t = text.replace(/^\d{1,2}\s*(?:[.)|/—–-]\s*)?(?=\p{Lu})/u, "");
+  const words = t.split(/\s+/).length;
+  return words <= 6 && t.length <= 50 && /^[\p{Lu}]/u.test(t) && !/[\d$€£,;|]/.test(t) && !/[.:!?].*[.:!?]$|[.!?:]\S/.test(t) && (!/[.:]$/.test(t) || words <= 3);
 }
 
 // "John K. Doe": an initial after a given name (not "Series A." or "Fund B.").
@@ -95,29 +116,39 @@ const ENDS_WITH_ADDRESS = /(?:https?:\/\/|www\.|@|linkedin\.com\/)\S*$|\b[\w-]+\
 const NAME_LINE = /^\p{Lu}\p{Ll}+(?:\s(?:\p{Lu}\.|\p{Lu}[\p{Ll}'’-]+|van|von|de|der|da|di|du|la|le)){1,3}$/u;
 const ROLE_LINE = /^(?:[A-Z]{2,4}\b|.*\b(?:founder|partner|chief|head of|vp|director|engineer|advis[oe]r|officer|principal|president|chair)\b)/i;
 
+// A table row as the PDF layout and the Office readers write one: cells joined by " | ".
+const ROW = /\s\|\s/;
+
 /**
- * A page's running text, in chunks: a line ends its chunk when it ends a sentence, or when it is a
- * list or title line (no closing punctuation, short, and the next line starts afresh); otherwise
- * the next line is its wrapped continuation.
+ * A page's running text, in chunks: a line ends its chunk when it ends a sentence, when it is a
+ * list or title line (no closing punctuation, short, and the next line starts afresh), when a
+ * blank line follows it (the next box on the page) or when it is a table row; otherwise the next
+ * line is its wrapped continuation.
  */
 function chunksOf(text: string): string[] {
-  const lines = text.split(/\r?\n|\t|\s{2,}/).map((l) => l.trim()).filter(Boolean);
+  const lines = text.split(/\r?\n|\t|[^\S\n]{2,}/).map((l) => l.trim());
   const longest = Math.max(0, ...lines.map((l) => l.length));
   const chunks: string[] = [];
   let current = "";
+  const end = () => {
+    if (current) chunks.push(current);
+    current = "";
+  };
   lines.forEach((raw, i) => {
+    if (!raw) return end();
     const bullet = BULLET.test(raw);
     const line = raw.replace(BULLET, "").replace(/^#{1,6}\s+/, "");
-    if (current && bullet) (chunks.push(current), (current = ""));
-    current = current ? `${current} ${line}` : line;
-    const next = lines[i + 1];
+    if (bullet || ROW.test(line)) end();
+    current = current ? `${current}${WRAP}${line}` : line;
+    const next = lines.slice(i + 1).find(Boolean);
     const standalone =
       next !== undefined &&
       !/[,;]$/.test(line) &&
-      (BULLET.test(next) || /^[\p{Lu}\d$€£"“(]/u.test(next)) &&
+      (BULLET.test(next) || ROW.test(next) || /^[\p{Lu}\d$€£"“(]/u.test(next)) &&
       (line.split(/\s+/).length <= 6 || line.length < 0.75 * longest || ENDS_WITH_ADDRESS.test(line));
-    if (next === undefined || /[.!?:]["”’)]?$/.test(line) || standalone) (chunks.push(current), (current = ""));
+    if (next === undefined || ROW.test(line) || /[.!?:]["”’)]?$/.test(line) || standalone) end();
   });
+  end();
   return chunks;
 }
 
@@ -127,14 +158,19 @@ export function readMaterial(pages: SourcePage[]): Unit[] {
   pages.forEach((page, pageIndex) => {
     let topic: Topic | null = null;
     for (const chunk of chunksOf(page.text)) {
-      const sentences = sentencesIn(chunk.replace(/\s+/g, " "));
-      for (const text of sentences) {
+      const flat = chunk.replace(/\s*\u2028\s*/g, WRAP).replace(/[^\S\u2028]+/g, " ");
+      const sentences = ROW.test(chunk) ? [flat] : sentencesIn(flat);
+      const label = LABEL.exec(chunk);
+      const labelled = label ? topicOfHeading(label[1]) : null;
+      for (const marked of sentences) {
+        const breaks = [...marked.matchAll(/\u2028/g)].map((m) => m.index!);
+        const text = marked.replace(/\u2028/g, " ");
         const boilerplate = isBoilerplate(text);
         const heading = !boilerplate && headingLike(text);
         // A title sets the context of what follows it on its page; an unknown title clears it, but a
         // name on its own line (a list of advisors) does not end the list.
         if (heading && (topicOfHeading(text) || !(NAME_LINE.test(text) || ROLE_LINE.test(text)))) topic = topicOfHeading(text);
-        units.push({ text, page, pageIndex, order: units.length, topic: heading ? null : topic, heading, boilerplate });
+        units.push({ text, page, pageIndex, order: units.length, topic: heading ? null : (labelled ?? topic), heading, boilerplate, breaks });
       }
     }
   });

@@ -1,0 +1,78 @@
+// OCR of PDF pages without usable text (image-only exports, fonts without a usable encoding), with
+// Tesseract when it is installed (Debian tesseract-ocr, optional like LibreOffice; /readyz says
+// whether it is there). pdf.js draws the page on an in-memory canvas (pdf-canvas.ts), glyph
+// outlines and images included, and the page goes to `tesseract stdin stdout` as a greyscale PGM:
+// no files, no other program. Each run has a time limit and is killed when it passes it.
+import type { getDocumentProxy } from "unpdf";
+import { installCanvasGlobals, RasterCanvas, RasterCanvasFactory } from "./pdf-canvas.ts";
+
+export const DEFAULT_OCR_TIMEOUT_MS = 60_000;
+/** Pages read by OCR per document at most: a scanned 300-page annex is not a deck. */
+export const OCR_MAX_PAGES = 60;
+/** The rendered page's longer side: about 200 dpi for a slide, what Tesseract reads best. */
+const TARGET_PIXELS = 2200;
+// Languages decks come in, used when their Tesseract data is installed.
+const WANTED_LANGUAGES = ["eng", "deu", "fra", "ita", "spa", "nld"];
+
+export class OcrError extends Error {}
+
+type PDFDocumentProxy = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+/** Tesseract's binary on the PATH as it is now (a server may gain or lose it while running). */
+export function findTesseract(): string | null {
+  return Bun.which("tesseract", { PATH: process.env.PATH ?? "" });
+}
+
+let languages: { binary: string; list: string } | null = null;
+/** The installed languages among those decks come in, "eng+deu" style (Tesseract's default when it lists none). */
+async function languagesOf(binary: string): Promise<string> {
+  if (languages?.binary === binary) return languages.list;
+  const proc = Bun.spawn([binary, "--list-langs"], { stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const out = `${await new Response(proc.stdout).text()}\n${await new Response(proc.stderr).text()}`;
+  await proc.exited;
+  const have = new Set(out.split(/\s+/));
+  const list = WANTED_LANGUAGES.filter((l) => have.has(l)).join("+") || "eng";
+  languages = { binary, list };
+  return list;
+}
+
+/** Options for reading PDFs so their pages can also be drawn: glyphs as paths, scratch canvases in memory. */
+export const RENDERABLE = { disableFontFace: true, CanvasFactory: RasterCanvasFactory, isEvalSupported: false } as const;
+
+/** A page drawn at about 200 dpi, as a PGM. The document must have been opened with RENDERABLE. */
+export async function renderPage(pdf: PDFDocumentProxy, pageNumber: number): Promise<Uint8Array> {
+  installCanvasGlobals();
+  const page = await pdf.getPage(pageNumber);
+  const base = page.getViewport({ scale: 1 });
+  const viewport = page.getViewport({ scale: Math.min(4, TARGET_PIXELS / Math.max(base.width, base.height)) });
+  const canvas = new RasterCanvas(viewport.width, viewport.height);
+  // pdf.js's own render loop: the canvas answers its calls (see pdf-canvas.ts).
+  await page.render({ canvas: canvas as never, canvasContext: canvas.getContext() as never, viewport, background: "#ffffff" }).promise;
+  page.cleanup();
+  return canvas.toPgm();
+}
+
+/** Tesseract's text for one image, read from stdin; killed past the time limit. */
+export async function recognise(image: Uint8Array, timeoutMs = DEFAULT_OCR_TIMEOUT_MS): Promise<string> {
+  const binary = findTesseract();
+  if (!binary) throw new OcrError("Tesseract is not installed on this server");
+  const proc = Bun.spawn([binary, "stdin", "stdout", "-l", await languagesOf(binary), "--psm", "3"], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    // One thread per run: several documents may be read at once on a small machine.
+    env: { ...process.env, OMP_THREAD_LIMIT: "1" },
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => ((timedOut = true), proc.kill("SIGKILL")), timeoutMs);
+  try {
+    proc.stdin.write(image);
+    await proc.stdin.end();
+    const [text, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    if (timedOut) throw new OcrError(`OCR of a page took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`);
+    if (code !== 0) throw new OcrError(`Tesseract could not read the page (exit ${code}: ${err.trim().split("\n").pop()?.slice(0, 200) ?? ""})`);
+    return text.replace(/\f/g, "").trim();
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,253 @@
+// A PDF page's text as its layout shows it. pdf.js hands out text runs in content-stream order,
+// each with its position; concatenating them glues separately placed boxes together ("CHF 4.25
+// millionSeed round") and interleaves columns. Here runs are put on lines by their baselines, a
+// line is cut where a wide gap separates two boxes, the pieces are stacked into blocks (a text box,
+// a column, a person's card), and the blocks are read in the order recursive cuts along the page's
+// whitespace give (rows top to bottom, columns left to right). A grid of short cells in one font
+// size that line up row by row (a table) is read row by row, its cells joined by
+// " | " as the Office readers join table cells. Blocks are separated by a blank line, and so is a
+// line that ends its paragraph well before the block's edge.
+
+/** A pdf.js text item: its string, its text-space matrix (PDF user space) and its advance width. */
+export type PositionedText = { str: string; transform: number[]; width: number; height: number };
+
+type Run = { text: string; x0: number; x1: number; y: number; size: number; spaced: [boolean, boolean] };
+type Segment = { text: string; x0: number; x1: number; y: number; size: number; line: number };
+type Block = { segments: Segment[]; x0: number; x1: number; top: number; bottom: number; table?: string };
+
+// In ems of the larger of two neighbours' font sizes.
+const SPACE_GAP = 0.15; // wider than kerning, narrower than a word space
+const BOX_GAP = 1.8; // wider than any word space in justified text: two boxes or two columns
+const SAME_LINE = 0.45; // baselines closer than this are one line
+const LINE_GAP = 1.2; // from one line's baseline to the next line's top, within a block
+const ROW_GAP = 3; // from one table row's baseline to the next's, at most
+const ALIGNED = 1; // cell edges this close line up
+
+type Matrix = [number, number, number, number, number, number];
+const multiply = (m: Matrix, n: number[]): Matrix => [
+  m[0] * n[0] + m[2] * n[1],
+  m[1] * n[0] + m[3] * n[1],
+  m[0] * n[2] + m[2] * n[3],
+  m[1] * n[2] + m[3] * n[3],
+  m[0] * n[4] + m[2] * n[5] + m[4],
+  m[1] * n[4] + m[3] * n[5] + m[5],
+];
+
+/**
+ * @param items the page's text items as pdf.js gives them
+ * @param viewport the page viewport's transform at scale 1 (PDF space to top-down page space, the
+ * page's /Rotate included); without it y is simply flipped
+ */
+export function layoutText(items: PositionedText[], viewport: number[] = [1, 0, 0, -1, 0, 0]): string {
+  const upright: Run[] = [];
+  const turned: string[] = [];
+  for (const item of items) {
+    const text = item.str.replace(/\s+/g, " ");
+    if (!text.trim()) continue;
+    const m = multiply(viewport as Matrix, item.transform);
+    const size = Math.hypot(m[2], m[3]) || item.height || 1;
+    // Upright text runs left to right in page space; rotated labels are read on their own.
+    if (!(m[0] > 0 && Math.abs(m[1]) < 0.1 * m[0])) {
+      turned.push(text.trim());
+      continue;
+    }
+    const scale = Math.hypot(m[0], m[1]) / (Math.hypot(item.transform[0], item.transform[1]) || 1);
+    upright.push({ text: text.trim(), x0: m[4], x1: m[4] + item.width * scale, y: m[5], size, spaced: [/^\s/.test(text), /\s$/.test(text)] });
+  }
+  const { rest, tables } = tablesIn(segmentsOf(linesOf(upright)));
+  const blocks = [...stackBlocks(rest), ...tables];
+  const out = readingOrder(blocks).map(blockText);
+  if (turned.length) out.push(turned.join("\n"));
+  return out.join("\n\n");
+}
+
+/** Runs grouped by baseline, top to bottom, each line's runs left to right. */
+function linesOf(runs: Run[]): Run[][] {
+  const sorted = [...runs].sort((a, b) => a.y - b.y || a.x0 - b.x0);
+  const lines: Run[][] = [];
+  for (const run of sorted) {
+    const line = lines[lines.length - 1];
+    if (line && Math.abs(run.y - line[0].y) <= SAME_LINE * Math.min(run.size, line[0].size)) line.push(run);
+    else lines.push([run]);
+  }
+  return lines.map((line) => line.sort((a, b) => a.x0 - b.x0));
+}
+
+/** Each line cut into the pieces a wide gap separates; within a piece, a space where the page leaves one. */
+function segmentsOf(lines: Run[][]): Segment[][] {
+  return lines.map((line, index) => {
+    const segments: Segment[] = [];
+    let prev: Run | null = null;
+    for (const run of line) {
+      const current = segments[segments.length - 1];
+      const em = prev ? Math.max(prev.size, run.size) : run.size;
+      const gap = prev ? run.x0 - prev.x1 : 0;
+      // The same text drawn twice at nearly the same place (a fake bold, a shadow) is read once.
+      if (prev && run.text === prev.text && Math.abs(run.x0 - prev.x0) < 0.3 * em) continue;
+      if (!current || gap > BOX_GAP * em) {
+        segments.push({ text: run.text, x0: run.x0, x1: run.x1, y: run.y, size: run.size, line: index });
+      } else {
+        const space = gap > SPACE_GAP * em || prev!.spaced[1] || run.spaced[0];
+        current.text += (space ? " " : "") + run.text;
+        current.x1 = Math.max(current.x1, run.x1);
+        current.size = Math.max(current.size, run.size);
+      }
+      prev = run;
+    }
+    return segments;
+  });
+}
+
+// A cell that ends a sentence, or runs on into the row below, is prose laid out in columns.
+const PROSE_CELL = /[.!?]["”’)]?$|(?:,|\b(?:and|or|of|the|a|an|to|in|for|with|on|at|by|over|from|per))$/i;
+
+/**
+ * Tables: two or more consecutive lines of two or more pieces each, in one font size, whose
+ * pieces line up column by column (left edges, right edges or centres), none of them prose. Each
+ * is read row by row, its cells joined by " | " as the Office readers join table cells; a grid of
+ * cards in one size (names over roles) reads the same way. Everything else goes on to be stacked.
+ */
+function tablesIn(lines: Segment[][]): { rest: Segment[][]; tables: Block[] } {
+  const tables: Block[] = [];
+  const used = new Set<number>();
+  const row = (line: Segment[]) => line.length >= 2 && line.every((s) => !PROSE_CELL.test(s.text) && !/[.!?] \p{Lu}/u.test(s.text));
+  const sameSize = (a: Segment[], b: Segment[]) => [...a, ...b].every((s) => Math.abs(s.size - a[0].size) <= 0.15 * a[0].size);
+  const aligned = (a: Segment[], b: Segment[]) => {
+    const em = a[0].size;
+    const match = (s: Segment) => a.some((o) => Math.abs(o.x0 - s.x0) <= ALIGNED * em || Math.abs(o.x1 - s.x1) <= ALIGNED * em || Math.abs(o.x0 + o.x1 - s.x0 - s.x1) <= 2 * ALIGNED * em);
+    return b.filter(match).length >= Math.min(2, b.length);
+  };
+  for (let i = 0; i < lines.length; i++) {
+    if (!row(lines[i])) continue;
+    // Rows, and the lines a wrapped cell continues on (fewer pieces, each under a column).
+    const rows: Segment[][] = [lines[i].map((c) => ({ ...c }))];
+    let full = 1;
+    let j = i;
+    while (j + 1 < lines.length) {
+      const next = lines[j + 1];
+      const last = rows[rows.length - 1];
+      if (next[0].y - lines[j][0].y > ROW_GAP * lines[j][0].size || !sameSize(lines[i], next)) break;
+      if (row(next) && aligned(lines[j], next)) {
+        rows.push(next.map((c) => ({ ...c })));
+        full++;
+      } else if (next.length < last.length && next.every((s) => last.some((c) => Math.abs(c.x0 - s.x0) <= ALIGNED * s.size))) {
+        for (const s of next) {
+          const cell = last.find((c) => Math.abs(c.x0 - s.x0) <= ALIGNED * s.size)!;
+          cell.text += ` ${s.text}`;
+        }
+      } else break;
+      j++;
+    }
+    if (full < 2) continue;
+    const cells = rows.flat();
+    // Cells are short; lines of prose set side by side are long.
+    if (cells.reduce((n, c) => n + c.text.split(" ").length, 0) / cells.length >= 6) continue;
+    tables.push({
+      segments: cells,
+      x0: Math.min(...cells.map((c) => c.x0)),
+      x1: Math.max(...cells.map((c) => c.x1)),
+      top: rows[0][0].y - rows[0][0].size,
+      bottom: lines[j][0].y,
+      table: rows.map((r) => r.map((c) => c.text).join(" | ")).join("\n"),
+    });
+    for (let k = i; k <= j; k++) used.add(k);
+    i = j;
+  }
+  return { rest: lines.filter((_, k) => !used.has(k)), tables };
+}
+
+const overlap = (a: { x0: number; x1: number }, b: { x0: number; x1: number }) => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+
+/** Pieces stacked into blocks: a piece continues the block whose last line sits just above it and overlaps it. */
+function stackBlocks(lines: Segment[][]): Block[] {
+  const blocks: Block[] = [];
+  for (const line of lines) {
+    const taken = new Set<Block>();
+    for (const seg of line) {
+      let best: Block | null = null;
+      let bestOverlap = 0;
+      for (const block of blocks) {
+        const last = block.segments[block.segments.length - 1];
+        if (taken.has(block) || last.line >= seg.line) continue;
+        const em = Math.max(last.size, seg.size);
+        if (seg.y - seg.size - last.y > LINE_GAP * em) continue;
+        const o = overlap(seg, last);
+        if (o > bestOverlap) (best = block), (bestOverlap = o);
+      }
+      if (best) {
+        best.segments.push(seg);
+        best.x0 = Math.min(best.x0, seg.x0);
+        best.x1 = Math.max(best.x1, seg.x1);
+        best.bottom = seg.y;
+        taken.add(best);
+      } else {
+        const block = { segments: [seg], x0: seg.x0, x1: seg.x1, top: seg.y - seg.size, bottom: seg.y };
+        blocks.push(block);
+        taken.add(block);
+      }
+    }
+  }
+  return blocks;
+}
+
+/** Blocks cut in two at the widest gap (wider than `min`) along one axis (y: rows, x: columns); one group when there is none. */
+function split(blocks: Block[], axis: "x" | "y", min: number): { groups: Block[][]; gap: number } {
+  const [lo, hi] = axis === "x" ? (["x0", "x1"] as const) : (["top", "bottom"] as const);
+  const sorted = [...blocks].sort((a, b) => a[lo] - b[lo]);
+  let end = -Infinity;
+  let best = { at: -1, gap: min };
+  sorted.forEach((b, i) => {
+    if (i > 0 && b[lo] - end > best.gap) best = { at: i, gap: b[lo] - end };
+    end = Math.max(end, b[hi]);
+  });
+  return best.at < 0 ? { groups: [blocks], gap: 0 } : { groups: [sorted.slice(0, best.at), sorted.slice(best.at)], gap: best.gap };
+}
+
+const firstLine = (b: Block) => b.segments[0].line;
+
+/** A column of one-line labels, each on the first line of a block of its own beside it (a sidebar of section names). */
+function labelsBeside(columns: Block[][]): boolean {
+  const [left, ...rest] = columns;
+  const right = rest.flat();
+  if (left.length < 2 || !left.every((l) => !l.table && l.segments.length === 1)) return false;
+  const beside = left.map((l) => right.find((o) => firstLine(o) === firstLine(l)));
+  return beside.every(Boolean) && beside.filter((o) => o!.segments.length >= 2 || o!.table).length * 2 >= beside.length;
+}
+
+/**
+ * Reading order by recursive cuts (XY-cut): the page is cut in two at the widest whitespace that
+ * runs across it, into rows (read top to bottom) or columns (left to right), then each part the
+ * same way. A sidebar of labels is read label by label with its block, not as a column.
+ */
+function readingOrder(blocks: Block[]): Block[] {
+  if (blocks.length <= 1) return blocks;
+  const em = [...blocks.map((b) => b.segments[0].size)].sort((a, b) => a - b)[Math.floor(blocks.length / 2)];
+  const rows = split(blocks, "y", 0);
+  const columns = split(blocks, "x", em);
+  if (columns.groups.length > 1 && labelsBeside(columns.groups)) {
+    if (rows.groups.length > 1) return rows.groups.flatMap(readingOrder);
+    return [...blocks].sort((a, b) => firstLine(a) - firstLine(b) || a.x0 - b.x0);
+  }
+  if (columns.groups.length > 1 && (rows.groups.length === 1 || columns.gap >= rows.gap)) return columns.groups.flatMap(readingOrder);
+  if (rows.groups.length > 1) return rows.groups.flatMap(readingOrder);
+  return [...blocks].sort((a, b) => a.top - b.top || a.x0 - b.x0);
+}
+
+/**
+ * A block's lines: a line that ends well before the block's right edge, where the next line's first
+ * word would still have fitted, ends its paragraph or list item there (a blank line after it);
+ * any other line wraps into the next.
+ */
+function blockText(b: Block): string {
+  if (b.table) return b.table;
+  return b.segments
+    .map((s, i) => {
+      const next = b.segments[i + 1];
+      if (!next) return s.text;
+      const perChar = (s.x1 - s.x0) / Math.max(1, s.text.length);
+      const word = next.text.split(" ")[0].length;
+      return s.x1 + perChar * (word + 1) < b.x1 - 0.5 * s.size ? `${s.text}\n` : s.text;
+    })
+    .join("\n");
+}
+

@@ -1,0 +1,76 @@
+// What a company deck's statement is about: one section, or none. Not which keywords it shares
+// with a section ("revenue" is in a traction line and in a projection), but what it says: this
+// round's raise is the round, an earlier round is history, a projection is financials, a person
+// with a role is the team, a testimonial is a customer speaking. What the statement's slide title
+// names comes next; a statement under no known title is read by what it says alone. A section is
+// scored only from statements about it.
+import { moneyMentions } from "./deal-money.ts";
+import { isPastRound, isRaiseStatement } from "./deal-round.ts";
+import type { Topic, Unit } from "./deal-text.ts";
+
+export type CompanySection = "team" | "market" | "product" | "traction" | "business_model" | "competition" | "financials" | "round";
+
+const TOPIC_SECTION: Partial<Record<Topic, CompanySection>> = {
+  team: "team",
+  market: "market",
+  product: "product",
+  traction: "traction",
+  business_model: "business_model",
+  competition: "competition",
+  financials: "financials",
+  round: "round",
+};
+
+// This round's terms, beyond its figure.
+const ROUND_TERMS = /\b(?:pre-?money|post-?money|valuation|use of funds|SAFE|convertible notes?|lead investor|term sheet)\b/;
+// The company's money used for someone else ("we help SMEs raise"), or someone else's ("our customers raised").
+const OTHERS_MONEY = /\b(?:help(?:s|ing)?|enabl(?:e|es|ing)|let(?:s)?)\b[^.]{0,40}\braise\b|\b(?:customers|clients|users|merchants)\b[^.]{0,20}\braised\b/i;
+// A customer speaking: a quotation and its signature.
+const TESTIMONIAL = /^["“«]|["”»]\s*[—–-]\s*\p{Lu}/u;
+// The future, in figures: a plan, a forecast, a target year.
+const PROJECTION =
+  /\b(?:projected|projections?|forecasts?|expected|expect|plan(?:ned|s)?|budget(?:ed)?|target(?:ed|s)?|will (?:reach|grow|be)|by (?:20\d{2}|year \d|the end of)|(?:five|5|three|3|ten|10)-year (?:plan|forecast|projections?|outlook))\b|\b(?:ebitda|break-?even|burn(?: rate)?|runway|p&l|net (?:income|loss)|cash ?flow)\b/i;
+const FIGURE = /\d/;
+// The team, by what it is: founders, hires, headcount, experience.
+const TEAM_WORDS = /\b(?:co-?founders?|founders?|founding team|our team|team of \d+|\d+ (?:employees|engineers|people|FTEs?)|hired|hiring|years of experience)\b/i;
+
+const COMPETITION = /\b(?:competitors?|competition|competitive|alternatives?|incumbents?|unlike|versus|vs\.?|differentiat\w*|moat|we win|compared (?:to|with))\b/i;
+const BUSINESS_MODEL =
+  /\b(?:pricing|priced?|subscriptions?|saas (?:subscription|model|pricing|plans?|licen[cs]es?|fees?)|\w+-as-a-service|licen[cs](?:e|es|ing)|take rate|fees?|commissions?|monetiz\w*|monetis\w*|freemium|usage-based|pay-as-you-go|revenue share|acv|ltv|cac|payback|gross margin|contribution margin|per (?:seat|user|licen[cs]e|transaction|order|site|location|device|kwh|unit|employee|member|shipment|month|year))\b|\bwe (?:charge|bill|earn)\b/i;
+const TRACTION =
+  /\b(?:arr|mrr|recurring revenue|revenues?|paying customers|customers|clients|users|pilots?|lois?|logos?|retention|nrr|churn|gmv|bookings|signed|contracts?|month over month|mom|yoy|year over year|waitlist|downloads|deployments?)\b/i;
+const MARKET_SIZE = /\b(?:TAM|SAM|SOM)\b|\bcagr\b|\bmarket\b[^.]{0,60}(?:\d|\bgrow\w*|\bdoubl\w*)|(?:\d|\bgrow\w*)[^.]{0,60}\bmarket\b/i;
+const PRODUCT =
+  /^(?:our|the|its|it) (?:product|platform|app|solution|software|technology|system|api|engine|device|robots?|sensors?|service|dashboard|model)s?\b|^(?:it|this) (?:connects|runs|automates|integrates|works|replaces|lets)\b|\bis an? [^.]{0,60}\b(?:platform|app|tool|system|software|marketplace|service|api|device)\b|\b(?:we (?:have )?(?:built|developed|designed)|launched (?:in|on)|patent(?:ed|s|-pending)?|integrat(?:es|ions?)|open api|cloud dashboard|runs on)\b/i;
+
+/** Money with a billion-or-more scale: a market, never a company's own figure. */
+const marketMoney = (text: string) => moneyMentions(text).some((m) => (m.amount ?? m.high ?? 0) >= 1e9);
+
+/**
+ * The section a statement of a company's material is about, or null (a problem statement, a cover
+ * line, an earlier round, a customer's words outside a traction slide, someone else's money).
+ * @param teamNames the team members the material names: a statement naming one is about the team
+ */
+export function companySectionOf(u: Unit, teamNames: string[], cover: boolean): CompanySection | null {
+  const text = u.text;
+  if (isRaiseStatement(u)) return "round";
+  if (isPastRound(u) || OTHERS_MONEY.test(text)) return null;
+  if (ROUND_TERMS.test(text)) return "round";
+  if (cover) return null;
+  if (TESTIMONIAL.test(text)) return u.topic === "traction" ? "traction" : null;
+  if (u.topic === "advisors" || u.topic === "investors") return null;
+  if (teamNames.some((n) => text.includes(n))) return "team";
+  if (u.topic !== "financials" && (marketMoney(text) || MARKET_SIZE.test(text))) return "market";
+  if (PROJECTION.test(text) && FIGURE.test(text)) return "financials";
+  // A table row of figures over several columns (years) is a plan, whatever its label.
+  if (/\s\|\s/.test(text) && (text.match(/\d[\d.,]*\s?(?:%|[kmb]|mio|mn|bn)?/gi)?.length ?? 0) >= 3 && u.topic !== "traction") return "financials";
+  const titled = u.topic ? TOPIC_SECTION[u.topic] : undefined;
+  if (titled) return titled;
+  if (u.topic === "problem" || u.topic === "contact") return null;
+  if (TEAM_WORDS.test(text)) return "team";
+  if (COMPETITION.test(text)) return "competition";
+  if (BUSINESS_MODEL.test(text)) return "business_model";
+  if (TRACTION.test(text) && FIGURE.test(text)) return "traction";
+  if (PRODUCT.test(text)) return "product";
+  return null;
+}
