@@ -18,6 +18,7 @@ type Block = { segments: Segment[]; x0: number; x1: number; top: number; bottom:
 // In ems of the larger of two neighbours' font sizes.
 const SPACE_GAP = 0.15; // wider than kerning, narrower than a word space
 const BOX_GAP = 1.8; // wider than any word space in justified text: two boxes or two columns
+const COLUMN_GAP = 0.8; // wider than a word space: two cells, when other lines start a piece there too
 const SAME_LINE = 0.45; // baselines closer than this are one line
 const LINE_GAP = 1.2; // from one line's baseline to the next line's top, within a block
 const ROW_GAP = 3; // from one table row's baseline to the next's, at most
@@ -73,33 +74,43 @@ function linesOf(runs: Run[]): Run[][] {
   return lines.map((line) => line.sort((a, b) => a.x0 - b.x0));
 }
 
-/** Each line cut into the pieces a wide gap separates; within a piece, a space where the page leaves one. */
+/**
+ * Each line cut into the pieces a wide gap separates; within a piece, a space where the page
+ * leaves one. A narrower gap also cuts where a piece starts on other lines too (a table column
+ * whose cells nearly fill their width).
+ */
 function segmentsOf(lines: Run[][]): Segment[][] {
-  return lines.map((line, index) => {
-    const segments: Segment[] = [];
-    let prev: Run | null = null;
-    for (const run of line) {
-      const current = segments[segments.length - 1];
-      const em = prev ? Math.max(prev.size, run.size) : run.size;
-      const gap = prev ? run.x0 - prev.x1 : 0;
-      // The same text drawn twice at nearly the same place (a fake bold, a shadow) is read once.
-      if (prev && run.text === prev.text && Math.abs(run.x0 - prev.x0) < 0.3 * em) continue;
-      if (!current || gap > BOX_GAP * em) {
-        segments.push({ text: run.text, x0: run.x0, x1: run.x1, y: run.y, size: run.size, line: index });
-      } else {
-        const space = gap > SPACE_GAP * em || prev!.spaced[1] || run.spaced[0];
-        current.text += (space ? " " : "") + run.text;
-        current.x1 = Math.max(current.x1, run.x1);
-        current.size = Math.max(current.size, run.size);
+  const cut = (column: (run: Run, gap: number, em: number, line: number) => boolean) =>
+    lines.map((line, index) => {
+      const segments: Segment[] = [];
+      let prev: Run | null = null;
+      for (const run of line) {
+        const current = segments[segments.length - 1];
+        const em = prev ? Math.max(prev.size, run.size) : run.size;
+        const gap = prev ? run.x0 - prev.x1 : 0;
+        // The same text drawn twice at nearly the same place (a fake bold, a shadow) is read once.
+        if (prev && run.text === prev.text && Math.abs(run.x0 - prev.x0) < 0.3 * em) continue;
+        if (!current || gap > BOX_GAP * em || column(run, gap, em, index)) {
+          segments.push({ text: run.text, x0: run.x0, x1: run.x1, y: run.y, size: run.size, line: index });
+        } else {
+          const space = gap > SPACE_GAP * em || prev!.spaced[1] || run.spaced[0];
+          current.text += (space ? " " : "") + run.text;
+          current.x1 = Math.max(current.x1, run.x1);
+          current.size = Math.max(current.size, run.size);
+        }
+        prev = run;
       }
-      prev = run;
-    }
-    return segments;
-  });
+      return segments;
+    });
+  const first = cut(() => false);
+  const starts = first.map((segs) => segs.map((s) => s.x0));
+  const startsElsewhere = (x: number, line: number, em: number) => starts.filter((xs, l) => l !== line && xs.some((s) => Math.abs(s - x) <= 0.5 * em)).length >= 2;
+  return cut((run, gap, em, line) => gap > COLUMN_GAP * em && startsElsewhere(run.x0, line, em));
 }
 
-// A cell that ends a sentence, or runs on into the row below, is prose laid out in columns.
-const PROSE_CELL = /[.!?]["”’)]?$|(?:,|\b(?:and|or|of|the|a|an|to|in|for|with|on|at|by|over|from|per))$/i;
+// A cell that ends a sentence, or holds the end of one and the start of the next, is prose laid out in columns.
+const PROSE_CELL = /[.!?]["”’)]?$|\p{Ll}{4}[.!?] \p{Lu}/u;
+const WRAP_PITCH = 1.3; // a wrapped cell's next line follows this close; the next row is further down
 
 /**
  * Tables: two or more consecutive lines of two or more pieces each, in one font size, whose
@@ -110,7 +121,7 @@ const PROSE_CELL = /[.!?]["”’)]?$|(?:,|\b(?:and|or|of|the|a|an|to|in|for|wit
 function tablesIn(lines: Segment[][]): { rest: Segment[][]; tables: Block[] } {
   const tables: Block[] = [];
   const used = new Set<number>();
-  const row = (line: Segment[]) => line.length >= 2 && line.every((s) => !PROSE_CELL.test(s.text) && !/[.!?] \p{Lu}/u.test(s.text));
+  const row = (line: Segment[]) => line.length >= 2 && line.every((s) => !PROSE_CELL.test(s.text));
   const sameSize = (a: Segment[], b: Segment[]) => [...a, ...b].every((s) => Math.abs(s.size - a[0].size) <= 0.15 * a[0].size);
   const aligned = (a: Segment[], b: Segment[]) => {
     const em = a[0].size;
@@ -127,14 +138,15 @@ function tablesIn(lines: Segment[][]): { rest: Segment[][]; tables: Block[] } {
       const next = lines[j + 1];
       const last = rows[rows.length - 1];
       if (next[0].y - lines[j][0].y > ROW_GAP * lines[j][0].size || !sameSize(lines[i], next)) break;
-      if (row(next) && aligned(lines[j], next)) {
-        rows.push(next.map((c) => ({ ...c })));
-        full++;
-      } else if (next.length < last.length && next.every((s) => last.some((c) => Math.abs(c.x0 - s.x0) <= ALIGNED * s.size))) {
+      const wrapped = next.length < last.length && next[0].y - lines[j][0].y <= WRAP_PITCH * next[0].size && next.every((s) => last.some((c) => Math.abs(c.x0 - s.x0) <= ALIGNED * s.size));
+      if (wrapped) {
         for (const s of next) {
           const cell = last.find((c) => Math.abs(c.x0 - s.x0) <= ALIGNED * s.size)!;
           cell.text += ` ${s.text}`;
         }
+      } else if (row(next) && aligned(lines[j], next)) {
+        rows.push(next.map((c) => ({ ...c })));
+        full++;
       } else break;
       j++;
     }
@@ -246,7 +258,8 @@ function blockText(b: Block): string {
       if (!next) return s.text;
       const perChar = (s.x1 - s.x0) / Math.max(1, s.text.length);
       const word = next.text.split(" ")[0].length;
-      return s.x1 + perChar * (word + 1) < b.x1 - 0.5 * s.size ? `${s.text}\n` : s.text;
+      // With a margin: a word of wide letters takes more than the line's average per character.
+      return s.x1 + perChar * (word + 1) * 1.4 + s.size < b.x1 ? `${s.text}\n` : s.text;
     })
     .join("\n");
 }

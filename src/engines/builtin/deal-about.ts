@@ -6,6 +6,7 @@
 // scored only from statements about it.
 import { moneyMentions } from "./deal-money.ts";
 import { isPastRound, isRaiseStatement } from "./deal-round.ts";
+import type { SourcePage } from "../deal-engine.ts";
 import type { Topic, Unit } from "./deal-text.ts";
 
 export type CompanySection = "team" | "market" | "product" | "traction" | "business_model" | "competition" | "financials" | "round";
@@ -30,7 +31,10 @@ const TESTIMONIAL = /^["“«]|["”»]\s*[—–-]\s*\p{Lu}/u;
 // The future, in figures: a plan, a forecast, a target year.
 const PROJECTION =
   /\b(?:projected|projections?|forecasts?|expected|expect|plan(?:ned|s)?|budget(?:ed)?|target(?:ed|s)?|will (?:reach|grow|be)|by (?:20\d{2}|year \d|the end of)|(?:five|5|three|3|ten|10)-year (?:plan|forecast|projections?|outlook))\b|\b(?:ebitda|break-?even|burn(?: rate)?|runway|p&l|net (?:income|loss)|cash ?flow)\b/i;
-const FIGURE = /\d/;
+// A figure, not a digit inside a word ("B2B", "Series A1").
+const FIGURE = /(?<!\p{L})\d/u;
+// The lines of a P&L or a plan.
+const FINANCIAL_LINE = /^(?:total )?(?:revenues?|sales|turnover|ebitda|ebit|gross (?:margin|profit)|opex|operating (?:costs?|expenses)|costs?|expenses|net (?:income|loss|profit)|cash(?: flow)?|burn|headcount|fte)\b/i;
 // The team, by what it is: founders, hires, headcount, experience.
 const TEAM_WORDS = /\b(?:co-?founders?|founders?|founding team|our team|team of \d+|\d+ (?:employees|engineers|people|FTEs?)|hired|hiring|years of experience)\b/i;
 
@@ -42,6 +46,11 @@ const TRACTION =
 const MARKET_SIZE = /\b(?:TAM|SAM|SOM)\b|\bcagr\b|\bmarket\b[^.]{0,60}(?:\d|\bgrow\w*|\bdoubl\w*)|(?:\d|\bgrow\w*)[^.]{0,60}\bmarket\b/i;
 const PRODUCT =
   /^(?:our|the|its|it) (?:product|platform|app|solution|software|technology|system|api|engine|device|robots?|sensors?|service|dashboard|model)s?\b|^(?:it|this) (?:connects|runs|automates|integrates|works|replaces|lets)\b|\bis an? [^.]{0,60}\b(?:platform|app|tool|system|software|marketplace|service|api|device)\b|\b(?:we (?:have )?(?:built|developed|designed)|launched (?:in|on)|patent(?:ed|s|-pending)?|integrat(?:es|ions?)|open api|cloud dashboard|runs on)\b/i;
+
+/** A deck's cover (the first page of a document of three pages or more): it names the company, it is evidence of no section but the round. */
+export function isCover(u: Unit, pages: SourcePage[]): boolean {
+  return u.pageIndex === 0 && u.page.documentId !== null && pages.filter((p) => p.documentId === u.page.documentId).length >= 3;
+}
 
 /** Money with a billion-or-more scale: a market, never a company's own figure. */
 const marketMoney = (text: string) => moneyMentions(text).some((m) => (m.amount ?? m.high ?? 0) >= 1e9);
@@ -62,8 +71,11 @@ export function companySectionOf(u: Unit, teamNames: string[], cover: boolean): 
   if (teamNames.some((n) => text.includes(n))) return "team";
   if (u.topic !== "financials" && (marketMoney(text) || MARKET_SIZE.test(text))) return "market";
   if (PROJECTION.test(text) && FIGURE.test(text)) return "financials";
-  // A table row of figures over several columns (years) is a plan, whatever its label.
-  if (/\s\|\s/.test(text) && (text.match(/\d[\d.,]*\s?(?:%|[kmb]|mio|mn|bn)?/gi)?.length ?? 0) >= 3 && u.topic !== "traction") return "financials";
+  // A row of a financial table (a P&L line, a plan over several years) is financials.
+  if (/\s\|\s/.test(text) && u.topic !== "traction") {
+    const figures = text.match(/(?<!\p{L})\d[\d.,]*/gu)?.length ?? 0;
+    if (figures >= 3 || (figures >= 2 && FINANCIAL_LINE.test(text))) return "financials";
+  }
   const titled = u.topic ? TOPIC_SECTION[u.topic] : undefined;
   if (titled) return titled;
   if (u.topic === "problem" || u.topic === "contact") return null;

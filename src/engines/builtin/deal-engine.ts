@@ -5,8 +5,8 @@
 // growth) of the statements it quotes: a score counts only what is quoted. A section the material
 // does not speak to is null with a reason, never a guess; material without usable text (image-only
 // pages, a font without a usable encoding) is said to be so, and nothing is read from it.
-import { COMPANY_SECTIONS, FUND_SECTIONS, type DealAnalysis, type DealEngine, type DealEngineInput, type Evidence, type Section, type SourcePage } from "../deal-engine.ts";
-import { companySectionOf } from "./deal-about.ts";
+import { COMPANY_SECTIONS, FUND_SECTIONS, readablePages, unreadableAnalysis, type DealAnalysis, type DealEngine, type DealEngineInput, type Evidence, type Section, type SourcePage } from "../deal-engine.ts";
+import { companySectionOf, isCover } from "./deal-about.ts";
 import { readFacts } from "./deal-facts.ts";
 import { statedFundTerms, statedTrackRecord } from "./deal-fund-terms.ts";
 import { mentionIn, moneyIn } from "./deal-money.ts";
@@ -155,19 +155,19 @@ export function detectKind(pages: SourcePage[]): "company" | "fund" {
 
 export const builtinDealEngine: DealEngine = {
   name: "builtin",
-  async analyze({ pages, hints, progress }: DealEngineInput): Promise<DealAnalysis> {
+  async analyze({ pages: material, hints, progress }: DealEngineInput): Promise<DealAnalysis> {
     progress("extract");
+    const { readable: pages, note } = readablePages(material);
     const kind = hints.kind ?? detectKind(pages);
-    const { facts, units, round, fund } = readFacts(pages, { ...hints, kind });
+    if (pages.length === 0) return unreadableAnalysis("builtin", kind, hints, note ?? "The material has no text to read.");
+    const { facts, units, round, fund, teamSources } = readFacts(pages, { ...hints, kind });
     progress("classify");
     const catalogue = kind === "fund" ? FUND_SECTIONS : COMPANY_SECTIONS;
     const filed = new Map<string, Unit[]>(catalogue.map(([k]) => [k, []]));
     const teamNames = facts.team.map((m) => m.name);
-    // A deck's cover names the company and what it does; it is evidence of no section but the round.
-    const coverOf = (u: Unit) => u.pageIndex === 0 && u.page.documentId !== null && pages.filter((p) => p.documentId === u.page.documentId).length >= 3;
     for (const u of quotable(units)) {
       if (kind === "company") {
-        const key = companySectionOf(u, teamNames, coverOf(u));
+        const key = companySectionOf(u, teamNames, isCover(u, pages));
         if (key) filed.get(key)!.push(u);
         continue;
       }
@@ -183,11 +183,19 @@ export const builtinDealEngine: DealEngine = {
         if (byTitle || byWords) filed.get(key)!.push(u);
       }
     }
+    // A member named with a role on a card or in a table cell is a statement about the team even
+    // when no sentence names them: the name and role are quoted as they stand on the page.
+    const team = filed.get("team")!;
+    for (const { quote, unit } of teamSources) {
+      if (!team.some((u) => u.text.includes(quote) || quote.includes(u.text))) team.push({ ...unit, text: quote });
+    }
     progress("score");
     const stated: Record<string, string[]> = fund ? { fund_terms: statedFundTerms(units, fund), track_record: statedTrackRecord(units) } : {};
     const raise = round ? describeRaise(round) : "";
     const sections = catalogue.map(([key, title]) => {
-      const section = scoreSection(key, title, filed.get(key)!, stated[key] ?? []);
+      const scored = scoreSection(key, title, filed.get(key)!, stated[key] ?? []);
+      // A section nothing addresses may be on the pages that could not be read: say so.
+      const section = note && scored.unavailable_reason ? { ...scored, unavailable_reason: `${scored.unavailable_reason} ${note}` } : scored;
       return key === "round" && raise && section.summary ? { ...section, summary: `${section.summary} ${raise}` } : section;
     });
     const scored = sections.filter((s) => s.score !== null);
@@ -209,6 +217,7 @@ export const builtinDealEngine: DealEngine = {
           : raise || "No round size stated.",
       scored.length ? `Strongest: ${[...scored].sort((a, b) => b.score! - a.score!)[0].title.toLowerCase()}.` : "",
       sections.filter((s) => s.score === null).length ? `Not addressed: ${sections.filter((s) => s.score === null).map((s) => s.title.toLowerCase()).join(", ")}.` : "",
+      note ?? "",
     ]
       .filter(Boolean)
       .join(" ");

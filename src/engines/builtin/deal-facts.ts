@@ -5,7 +5,7 @@ import { websiteHost } from "../../lib/hosts.ts";
 import { sectorsIn } from "../../lib/sectors.ts";
 import type { DealEngineInput, DealFacts, SourcePage } from "../deal-engine.ts";
 import { companyRound, fundSize, type CompanyRound, type FundSize } from "./deal-round.ts";
-import { extractTeam, isRole } from "./deal-team.ts";
+import { extractTeam, isRole, type TeamSource } from "./deal-team.ts";
 import { quotable, readMaterial, topicOfHeading, type Unit } from "./deal-text.ts";
 
 export { moneyIn, parseMoney } from "./deal-money.ts";
@@ -198,7 +198,8 @@ function foundedYear(units: Unit[]): number | null {
   return null;
 }
 
-export type ReadFacts = { facts: DealFacts; units: Unit[]; round: CompanyRound | null; fund: FundSize | null };
+/** `teamSources`: where each member is named with their role (a card's name and role may be no sentence). */
+export type ReadFacts = { facts: DealFacts; units: Unit[]; round: CompanyRound | null; fund: FundSize | null; teamSources: TeamSource[] };
 
 export function readFacts(pages: SourcePage[], hints: Hints): ReadFacts {
   const units = readMaterial(pages);
@@ -225,9 +226,9 @@ export function readFacts(pages: SourcePage[], hints: Hints): ReadFacts {
     round: round
       ? { stage: round.stage, amount: round.amount, currency: round.currency, pre_money_valuation: round.pre_money_valuation }
       : { stage: null, amount: target?.amount ?? null, currency: target?.currency ?? null, pre_money_valuation: null },
-    team,
+    team: team.map(({ name, title, linkedin_url }) => ({ name, title, linkedin_url })),
   };
-  return { facts, units, round, fund: size };
+  return { facts, units, round, fund: size, teamSources: team.map((m) => m.source) };
 }
 
 export function extractFacts(pages: SourcePage[], hints: Hints): DealFacts {

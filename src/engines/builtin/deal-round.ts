@@ -51,6 +51,9 @@ const BARE_FIGURE = /(?<![\p{L}\d.,])(\d+(?:[.,]\d+)?)(?:\s?(thousand|millions?|
 /** Below this a stated raise is a figure whose multiplier was lost ("CHF 4.25"), not a round. */
 const SMALLEST_RAISE = 10_000;
 
+/** Whether a money mention can be a round's size: not a bare part of a figure whose multiplier was lost. */
+export const plausibleRaise = (m: MoneyMention) => m.amount === null || m.amount >= SMALLEST_RAISE || /\d\s?[kmb]|illion|mio|mrd|tsd|thousand/i.test(m.text);
+
 export type CompanyRound = {
   stage: string | null;
   amount: number | null;
@@ -124,6 +127,23 @@ function stageIn(u: Unit, near: number): string | null {
   return stageName(stages[0][1]);
 }
 
+/** The stages the material names for this company's round: not an earlier round's, the next one's or customers'. */
+export function statedStages(units: Unit[]): Set<string> {
+  const out = new Set<string>();
+  units.forEach((u, i) => {
+    if (u.boilerplate || isPastRound(u)) return;
+    const value = labelled(units, i, STAGE_LABEL);
+    if (value && stageOnly(value)) out.add(stageOnly(value)!);
+    for (const m of u.text.matchAll(STAGE)) {
+      if (!NEXT_ROUND.test(u.text.slice(Math.max(0, m.index! - 25), m.index!)) && !othersStage(u.text, m.index!, m[0].length)) out.add(stageName(m[1]));
+    }
+  });
+  return out;
+}
+
+/** A stage as this reader writes it: "pre-seed", "seed", "series a", "bridge". */
+export const normalStage = (raw: string) => stageName(raw.trim());
+
 /** "$16M pre-money", "a pre-money valuation of €10M". A post-money figure or a valuation cap is not one. */
 function preMoneyIn(units: Unit[]): MoneyMention | null {
   for (const [i, u] of units.entries()) {
@@ -178,7 +198,7 @@ export function companyRound(units: Unit[]): CompanyRound {
   let unestablished: string | null = null;
   const take = (found: MoneyMention, u: Unit) => {
     // "CHF 4.25" for a round: the multiplier was lost on the way, and a bare part is no amount.
-    if (found.amount !== null && found.amount < SMALLEST_RAISE && !/\d\s?[kmb]|illion|mio|mrd|tsd|thousand/i.test(found.text)) {
+    if (!plausibleRaise(found)) {
       unestablished ??= `the raise is stated as "${found.text}" with no multiplier (million, M, Mio.), so no amount is recorded`;
       return;
     }

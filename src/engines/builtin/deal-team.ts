@@ -25,7 +25,8 @@ const PARTICLE = "(?:van|von|de|der|den|da|di|du|del|della|la|le|bin|ibn|al|el|d
 const NAME = `${TOKEN}(?:\\s\\p{Lu}\\.)?(?:\\s${PARTICLE}){0,2}\\s${TOKEN}(?:\\s${TOKEN})?`;
 const HONORIFIC = "(?:(?:Prof\\.|Dr\\.|Dipl\\.-Ing\\.|Mr\\.|Ms\\.|Mrs\\.|Mx\\.|Sir)\\s*)+";
 const DEGREE = "(?:,?\\s(?:PhD|Ph\\.D\\.|MBA|MD|MSc|M\\.Sc\\.|DPhil|CFA)\\b)+";
-const PERSON = `(?:${HONORIFIC})?(?<name>${NAME})(?:${DEGREE})?`;
+// "Delft Co-founder" is no name: a name's last word is not the start of a hyphenated lower-case word.
+const PERSON = `(?:${HONORIFIC})?(?<name>${NAME})(?!-\\p{Ll})(?:${DEGREE})?`;
 const END = "(?![\\p{L}])";
 
 const PATTERNS = [
@@ -80,7 +81,10 @@ function personName(raw: string): string | null {
   return words.join(" ");
 }
 
-type Found = { name: string; title: string; at: number; pageIndex: number };
+/** Where the material names a member with their role: the words to quote, and the unit they are in. */
+export type TeamSource = { quote: string; unit: Unit };
+type Found = { name: string; title: string; at: number; pageIndex: number; source: TeamSource };
+export type TeamMember = Member & { source: TeamSource };
 
 export type TeamOptions = {
   /** In a fund's deck partners are the team; in a company's a partner "who invested" is an investor. */
@@ -110,10 +114,16 @@ function peopleIn(text: string, breaks: number[], opts: TeamOptions): { name: st
     for (const m of own.matchAll(re)) {
       const g = m.groups!;
       let nameAt = m.index! + m[0].indexOf(g.name);
+      // A line that starts with a name starts a person; a name wrapped onto the next line is one name.
       const cut = breaks.filter((b) => b > nameAt && b < nameAt + g.name.length).pop();
-      const raw = cut === undefined ? g.name : g.name.slice(cut + 1 - nameAt);
-      if (cut !== undefined) nameAt = cut + 1;
-      const name = personName(raw);
+      const after = cut === undefined ? null : personName(g.name.slice(cut + 1 - nameAt));
+      if (after) nameAt = cut! + 1;
+      let name = after ?? personName(g.name);
+      // "… 16 years at Adyen Tomás Costa (CTO)": a list run together; the word after "at" is where they worked.
+      if (name && !after && name.split(" ").length >= 3 && /\b(?:at|of|from|for|with|by|in|to|ex-)\s*$/i.test(own.slice(Math.max(0, nameAt - 8), nameAt))) {
+        const rest = personName(name.split(" ").slice(1).join(" "));
+        if (rest) (nameAt += name.indexOf(" ") + 1), (name = rest);
+      }
       if (!name) continue;
       if (SIGNATURE.test(own.slice(Math.max(0, nameAt - 4), nameAt))) continue;
       const titleAt = m.index! + m[0].indexOf(g.title);
@@ -124,6 +134,23 @@ function peopleIn(text: string, breaks: number[], opts: TeamOptions): { name: st
     }
   }
   return out;
+}
+
+/**
+ * Whether the material names a person only as someone outside the team: under an advisors' or
+ * investors' heading or label, in a testimonial's signature, or with a role held elsewhere.
+ */
+export function namedOnlyAsOutsider(units: Unit[], name: string, opts: TeamOptions): boolean {
+  const naming = units.filter((u) => !u.boilerplate && u.text.includes(name));
+  if (naming.length === 0) return false;
+  return naming.every((u) => {
+    if (u.topic === "advisors" || u.topic === "investors") return true;
+    const at = u.text.indexOf(name);
+    const label = NOT_TEAM_LABEL.exec(u.text);
+    if (label && label.index < at) return true;
+    if (SIGNATURE.test(u.text.slice(Math.max(0, at - 4), at))) return true;
+    return !peopleIn(u.text, u.breaks, opts).some((p) => p.name === name) && new RegExp(`${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*,\\s*(?:former|ex-|${ROLE})[^,;.]*\\b(?:at|of|@)\\s`, "u").test(u.text);
+  });
 }
 
 /** "Anna Keller" alone on its line (an honorific or degree around it): the name, else null. */
@@ -139,7 +166,7 @@ function roleFirst(text: string, opts: TeamOptions): string | null {
   return m ? roleIn(text, m.groups!.title, 0, m.groups!.title.length, opts) : null;
 }
 
-export function extractTeam(units: Unit[], opts: TeamOptions): Member[] {
+export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   const found: Found[] = [];
   const links: { url: string; at: number; pageIndex: number }[] = [];
   let offset = 0;
@@ -157,7 +184,8 @@ export function extractTeam(units: Unit[], opts: TeamOptions): Member[] {
     while (same(i + k) && nameAlone(units[i + k].text)) k++;
     if (k < 2 || !Array.from({ length: k }, (_, n) => same(i + k + n) && roleFirst(units[i + k + n].text, opts)).every(Boolean)) continue;
     for (let n = 0; n < k; n++) {
-      found.push({ name: nameAlone(units[i + n].text)!, title: roleFirst(units[i + k + n].text, opts)!, at: starts[i + n], pageIndex: units[i].pageIndex });
+      const unit = units[i + n];
+      found.push({ name: nameAlone(unit.text)!, title: roleFirst(units[i + k + n].text, opts)!, at: starts[i + n], pageIndex: unit.pageIndex, source: { quote: unit.text, unit } });
       paired.add(i + n).add(i + k + n);
     }
     i += 2 * k - 1;
@@ -171,22 +199,22 @@ export function extractTeam(units: Unit[], opts: TeamOptions): Member[] {
     // A card: the name on its line, the role on the next.
     const alone = nameAlone(u.text);
     const role = alone && below ? roleFirst(below.text, opts) : null;
-    if (alone && role) found.push({ name: alone, title: role, at, pageIndex: u.pageIndex });
+    if (alone && role) found.push({ name: alone, title: role, at, pageIndex: u.pageIndex, source: { quote: `${u.text} ${below!.text}`, unit: u } });
     // A grid of cards written row by row: a row of names over a row of roles, cell for cell.
     const cells = u.text.split(CELL_SPLIT);
     if (cells.length >= 2 && below) {
       const names = cells.map(nameAlone);
       const roles = below.text.split(CELL_SPLIT).map((c) => roleFirst(c, opts));
       if (roles.length === names.length && names.every(Boolean) && roles.some(Boolean)) {
-        names.forEach((name, k) => roles[k] && found.push({ name: name!, title: roles[k]!, at: at + k, pageIndex: u.pageIndex }));
+        names.forEach((name, k) => roles[k] && found.push({ name: name!, title: roles[k]!, at: at + k, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } }));
         return;
       }
     }
-    for (const p of peopleIn(u.text, u.breaks, opts)) found.push({ name: p.name, title: p.title, at: at + p.at, pageIndex: u.pageIndex });
+    for (const p of peopleIn(u.text, u.breaks, opts)) found.push({ name: p.name, title: p.title, at: at + p.at, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } });
   });
   found.sort((a, b) => a.at - b.at);
-  const team = new Map<string, Member & { at: number; pageIndex: number }>();
-  for (const f of found) if (!team.has(f.name) && team.size < 12) team.set(f.name, { name: f.name, title: f.title, linkedin_url: null, at: f.at, pageIndex: f.pageIndex });
+  const team = new Map<string, TeamMember & { at: number; pageIndex: number }>();
+  for (const f of found) if (!team.has(f.name) && team.size < 12) team.set(f.name, { name: f.name, title: f.title, linkedin_url: null, at: f.at, pageIndex: f.pageIndex, source: f.source });
 
   // A LinkedIn address belongs to the person named just before it on the same page (before the
   // next person); failing that, to the person whose name its slug spells.
@@ -203,5 +231,5 @@ export function extractTeam(units: Unit[], opts: TeamOptions): Member[] {
     const slugged = links.find((l) => !used.has(l.url) && parts.every((p) => l.url.toLowerCase().includes(p)));
     if (slugged) (member.linkedin_url = slugged.url), used.add(slugged.url);
   }
-  return members.map(({ name, title, linkedin_url }) => ({ name, title, linkedin_url }));
+  return members.map(({ name, title, linkedin_url, source }) => ({ name, title, linkedin_url, source }));
 }

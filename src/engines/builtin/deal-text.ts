@@ -92,7 +92,7 @@ function headingLike(text: string): boolean {
 
 // "John K. Doe": an initial after a given name (not "Series A." or "Fund B.").
 const MIDDLE_INITIAL = /(?:^|\s)(?!(?:Series|Class|Type|Phase|Round|Plan|Tier|Part|Fund|Appendix|Grade|Level|Option|Section|Stage)\s)\p{Lu}\p{Ll}+ \p{Lu}\.$/u;
-const ABBREVIATIONS = /\b(e\.g|i\.e|vs|mr|ms|mrs|dr|st|no|approx|ca|mio|mrd|jr|sr|prof|inc|ltd|co|corp)\.$/i;
+const ABBREVIATIONS = /\b(e\.g|i\.e|vs|mr|ms|mrs|dr|st|no|approx|ca|mio|mrd|tsd|jr|sr|prof|dipl\.-ing|ing|inc|ltd|co|corp)\.$/i;
 
 /** Sentences of a chunk of running text; a period after "e.g." or "Mio." ends nothing. */
 export function sentencesIn(chunk: string): string[] {
@@ -127,7 +127,13 @@ const ROW = /\s\|\s/;
  */
 function chunksOf(text: string): string[] {
   const lines = text.split(/\r?\n|\t|[^\S\n]{2,}/).map((l) => l.trim());
-  const longest = Math.max(0, ...lines.map((l) => l.length));
+  // A line is short or long against the lines of its own paragraph (up to a blank line).
+  const longestAround = (i: number) => {
+    let [from, to] = [i, i];
+    while (from > 0 && lines[from - 1]) from--;
+    while (to + 1 < lines.length && lines[to + 1]) to++;
+    return Math.max(...lines.slice(from, to + 1).map((l) => l.length));
+  };
   const chunks: string[] = [];
   let current = "";
   const end = () => {
@@ -145,7 +151,7 @@ function chunksOf(text: string): string[] {
       next !== undefined &&
       !/[,;]$/.test(line) &&
       (BULLET.test(next) || ROW.test(next) || /^[\p{Lu}\d$€£"“(]/u.test(next)) &&
-      (line.split(/\s+/).length <= 6 || line.length < 0.75 * longest || ENDS_WITH_ADDRESS.test(line));
+      (line.split(/\s+/).length <= 6 || line.length < 0.75 * longestAround(i) || ENDS_WITH_ADDRESS.test(line));
     if (next === undefined || ROW.test(line) || /[.!?:]["”’)]?$/.test(line) || standalone) end();
   });
   end();
@@ -170,6 +176,9 @@ export function readMaterial(pages: SourcePage[]): Unit[] {
         // A title sets the context of what follows it on its page; an unknown title clears it, but a
         // name on its own line (a list of advisors) does not end the list.
         if (heading && (topicOfHeading(text) || !(NAME_LINE.test(text) || ROLE_LINE.test(text)))) topic = topicOfHeading(text);
+        // A spreadsheet page opens with its sheet's name (office-text.ts): the name is its title.
+        const sheet = /^Sheet: (.+?)\.?$/.exec(text);
+        if (sheet) topic = topicOfHeading(sheet[1]);
         units.push({ text, page, pageIndex, order: units.length, topic: heading ? null : (labelled ?? topic), heading, boilerplate, breaks });
       }
     }

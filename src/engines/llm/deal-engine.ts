@@ -1,12 +1,22 @@
 // The LLM deal engine: the same interface as the built-in one, with an OpenAI-compatible model
 // doing the reading. The model sees the material (bounded, every page labelled with the document
-// and page it came from) and answers one JSON object; nothing it says is taken on trust: types are
-// checked, scores clamped, and every quote must really occur in the page it cites. A section whose
-// quotes all vanish loses its score (no unsupported scores). An unreachable model or a wrong
-// answer fails the run with the precise reason, never a made-up result or a silent fallback.
+// and page it came from; pages without usable text are left out and said so) and answers one JSON
+// object; nothing it says is taken on trust: types are checked, scores clamped, every quote must
+// really occur in the page it cites and be about the section it supports (an earlier round is no
+// team, a projection no business model: the built-in reader's attribution, deal-about.ts), a
+// round amount must be money the material states (never a bare part of a figure whose multiplier
+// was lost), a stage one it names for this round, a team member someone it names as one. A section
+// whose quotes all vanish loses its score, a fact that is not supported is dropped, and the summary
+// says so. An unreachable model or a wrong answer fails the run with the precise reason, never a
+// made-up result or a silent fallback.
 import { RunError } from "../../lib/run-error.ts";
-import { moneyIn, statedFigures } from "../builtin/deal-money.ts";
-import { COMPANY_SECTIONS, FUND_SECTIONS, type DealAnalysis, type DealEngine, type DealEngineInput, type DealFacts, type Evidence, type Section, type SourcePage } from "../deal-engine.ts";
+import { companySectionOf, isCover } from "../builtin/deal-about.ts";
+import { readFacts } from "../builtin/deal-facts.ts";
+import { moneyIn, moneyMentions } from "../builtin/deal-money.ts";
+import { normalStage, plausibleRaise, statedStages } from "../builtin/deal-round.ts";
+import { namedOnlyAsOutsider } from "../builtin/deal-team.ts";
+import type { Unit } from "../builtin/deal-text.ts";
+import { COMPANY_SECTIONS, FUND_SECTIONS, readablePages, unreadableAnalysis, type DealAnalysis, type DealEngine, type DealEngineInput, type DealFacts, type Evidence, type Section, type SourcePage } from "../deal-engine.ts";
 import { LlmError, llmClient, type LlmClient, type LlmConfig } from "./client.ts";
 
 /** The material sent: about 12k tokens in all, and no page crowds out the others. */
@@ -16,6 +26,7 @@ const MAX_EVIDENCE_PER_SECTION = 5;
 
 const NO_EVIDENCE = "The material says nothing about this";
 const QUOTES_UNVERIFIED = "The model scored this section, but none of its quotes occur in the cited pages, so the score was dropped";
+const QUOTES_ELSEWHERE = "The model scored this section, but its quotes are about something else (another section, an earlier round, a customer), so the score was dropped";
 const NO_QUOTES = "The model scored this section without quoting the material, so the score was dropped";
 const NOT_ASSESSED = "The model did not assess this section";
 
@@ -194,11 +205,34 @@ export function verifiedEvidence(evidence: Evidence[], pages: SourcePage[]): Evi
   return kept;
 }
 
-function honestSection(key: string, title: string, given: ModelSection | undefined, pages: SourcePage[]): Section {
+/** What the material says, read by the built-in reader, for judging the model's answer. */
+type Reading = { units: Unit[]; pages: SourcePage[]; teamNames: string[]; stages: Set<string>; company: boolean };
+
+/**
+ * Whether a verified quote is about the section it is quoted for. The built-in reader's unit that
+ * holds it is filed under that section; or under none it can name, but not because it is about
+ * nothing a section is (an earlier round, someone else's money, a customer's words, a problem
+ * statement, a cover line, an advisor). Fund sections are not judged this way.
+ */
+function belongs(e: Evidence, key: string, reading: Reading): boolean {
+  if (!reading.company) return true;
+  const quote = normalizeForMatch(e.quote);
+  const unit = reading.units.find((u) => u.page.documentId === e.document_id && u.page.page === e.page && (normalizeForMatch(u.text).includes(quote) || quote.includes(normalizeForMatch(u.text))));
+  if (!unit || unit.heading) return true;
+  const cover = isCover(unit, reading.pages);
+  const about = companySectionOf(unit, reading.teamNames, cover);
+  if (about !== null) return about === key;
+  const aboutNothing =
+    cover || ["problem", "contact", "advisors", "investors"].includes(unit.topic ?? "") || companySectionOf({ ...unit, topic: "product" }, reading.teamNames, false) === null;
+  return !aboutNothing;
+}
+
+function honestSection(key: string, title: string, given: ModelSection | undefined, pages: SourcePage[], reading: Reading): Section {
   if (!given) return { key, title, score: null, summary: null, evidence: [], unavailable_reason: NOT_ASSESSED };
-  const evidence = verifiedEvidence(given.evidence, pages);
+  const verified = verifiedEvidence(given.evidence, pages);
+  const evidence = verified.filter((e) => belongs(e, key, reading));
   if (given.score !== null && evidence.length === 0) {
-    return { key, title, score: null, summary: null, evidence: [], unavailable_reason: given.evidence.length ? QUOTES_UNVERIFIED : NO_QUOTES };
+    return { key, title, score: null, summary: null, evidence: [], unavailable_reason: verified.length ? QUOTES_ELSEWHERE : given.evidence.length ? QUOTES_UNVERIFIED : NO_QUOTES };
   }
   if (given.score === null) return { key, title, score: null, summary: given.summary, evidence, unavailable_reason: given.unavailable_reason ?? NO_EVIDENCE };
   return { key, title, score: given.score, summary: given.summary, evidence, unavailable_reason: null };
@@ -206,16 +240,20 @@ function honestSection(key: string, title: string, given: ModelSection | undefin
 
 /**
  * The model's figures and names kept only when the material states them: a round amount or
- * pre-money valuation that is none of the material's figures, a founding year it never mentions
- * or a team member it never names is dropped to null (or out of the team), and said so.
+ * pre-money valuation must be money the material states (its value, its currency when the model
+ * gives one, and never a bare part of a figure whose multiplier was lost), a stage one the material
+ * names for this round (not an earlier round's, the next one's or customers'), a founding year one
+ * it mentions, a team member someone it names and not only as an advisor, investor or customer.
+ * Anything else is dropped to null (or out of the team), and said so.
  */
-export function checkedFacts(facts: DealFacts, pages: SourcePage[]): { facts: DealFacts; dropped: string[] } {
+export function checkedFacts(facts: DealFacts, pages: SourcePage[], reading?: Reading): { facts: DealFacts; dropped: string[] } {
   const text = pages.map((p) => p.text).join("\n");
-  const figures = statedFigures(text);
-  const stated = (n: number) => figures.some((f) => Math.abs(f - n) <= Math.max(0.5, Math.abs(n) * 0.005));
+  const mentions = moneyMentions(text);
   const normalized = normalizeForMatch(text);
   const dropped: string[] = [];
   const { round, company } = facts;
+  const stated = (n: number) =>
+    mentions.some((m) => m.amount !== null && Math.abs(m.amount - n) <= Math.max(0.5, Math.abs(n) * 0.005) && (!round.currency || m.currency === round.currency) && plausibleRaise(m));
   const check = (value: number | null, what: string) => {
     if (value === null || stated(value)) return value;
     dropped.push(`${what} ${moneyIn(value, round.currency)}`);
@@ -223,17 +261,21 @@ export function checkedFacts(facts: DealFacts, pages: SourcePage[]): { facts: De
   };
   const amount = check(round.amount, "round amount");
   const preMoney = check(round.pre_money_valuation, "pre-money valuation");
+  let stage = round.stage;
+  if (stage !== null && reading && !reading.stages.has(normalStage(stage))) (dropped.push(`round stage ${stage}`), (stage = null));
   let founded = company.founded_year;
   if (founded !== null && !new RegExp(`\\b${founded}\\b`).test(text)) (dropped.push(`founding year ${founded}`), (founded = null));
   const team = facts.team.filter((m) => {
     const named = normalized.includes(normalizeForMatch(m.name));
+    const outsider = named && reading ? namedOnlyAsOutsider(reading.units, m.name, { fund: !reading.company }) : false;
     if (!named) dropped.push(`team member ${m.name}`);
-    return named;
+    else if (outsider) dropped.push(`team member ${m.name} (named as an advisor, investor or customer)`);
+    return named && !outsider;
   });
   return {
     facts: {
       company: { ...company, founded_year: founded },
-      round: { ...round, amount, pre_money_valuation: preMoney, currency: amount === null && preMoney === null ? null : round.currency },
+      round: { stage, amount, pre_money_valuation: preMoney, currency: amount === null && preMoney === null ? null : round.currency },
       team,
     },
     dropped,
@@ -252,16 +294,18 @@ export function llmDealEngine(config: LlmConfig, client: LlmClient = llmClient(c
   const name = `llm:${client.model}`;
   return {
     name,
-    async analyze({ pages, hints, progress }: DealEngineInput): Promise<DealAnalysis> {
+    async analyze({ pages: material, hints, progress }: DealEngineInput): Promise<DealAnalysis> {
       progress("extract");
-      const material = boundedMaterial(pages);
+      const { readable: pages, note } = readablePages(material);
+      if (pages.length === 0) return unreadableAnalysis(name, hints.kind ?? "company", hints, note ?? "The material has no text to read.");
+      const bounded = boundedMaterial(pages);
       progress("classify");
       let answer: ModelAnswer;
       try {
         answer = await client.json(
           [
             { role: "system", content: instructions(hints.kind ?? null) },
-            { role: "user", content: `Deal material${hints.companyName ? ` for ${hints.companyName}` : ""}:\n\n${material}` },
+            { role: "user", content: `Deal material${hints.companyName ? ` for ${hints.companyName}` : ""}:\n\n${bounded}` },
           ],
           readAnswer,
         );
@@ -271,18 +315,29 @@ export function llmDealEngine(config: LlmConfig, client: LlmClient = llmClient(c
       }
       progress("score");
       const kind = hints.kind ?? answer.kind ?? "company";
+      const read = readFacts(pages, { ...hints, kind });
+      const reading: Reading = {
+        units: read.units,
+        pages,
+        teamNames: [...new Set([...read.facts.team.map((m) => m.name), ...answer.facts.team.map((m) => m.name)])].filter((n) => pages.some((p) => p.text.includes(n))),
+        stages: statedStages(read.units),
+        company: kind === "company",
+      };
       const byKey = new Map(answer.sections.map((s) => [s.key, s]));
-      const sections = catalogueOf(kind).map(([key, title]) => honestSection(key, title, byKey.get(key), pages));
+      const sections = catalogueOf(kind).map(([key, title]) => honestSection(key, title, byKey.get(key), pages, reading));
       const scored = sections.filter((s) => s.score !== null);
       const score = scored.length ? Math.round(scored.reduce((sum, s) => sum + s.score!, 0) / scored.length) : null;
       progress("summarize");
-      const checked = checkedFacts(answer.facts, pages);
+      const checked = checkedFacts(answer.facts, pages, reading);
       const facts = withHints(checked.facts, hints);
       const dropped = sections.filter((s) => s.unavailable_reason === QUOTES_UNVERIFIED || s.unavailable_reason === NO_QUOTES);
+      const elsewhere = sections.filter((s) => s.unavailable_reason === QUOTES_ELSEWHERE);
       const summary = [
         answer.summary ?? `${facts.company.name ?? "The deal"}: ${scored.length} of ${sections.length} sections supported by the material.`,
         dropped.length ? `Scores dropped for lack of verifiable evidence: ${dropped.map((s) => s.title.toLowerCase()).join(", ")}.` : "",
+        elsewhere.length ? `Scores dropped because their quotes are about something else: ${elsewhere.map((s) => s.title.toLowerCase()).join(", ")}.` : "",
         checked.dropped.length ? `Facts the model gave that the material does not state, dropped: ${checked.dropped.join(", ")}.` : "",
+        note ?? "",
       ]
         .filter(Boolean)
         .join(" ");

@@ -16,9 +16,9 @@ export function dealDataRoomRoutes(deps: Deps) {
   return new Elysia({ prefix: "/api/v1/deals" }).use(authPlugin(deps)).post(
     "/:deal_id/documents",
     async ({ principal, params, request, set }) => {
-      // Cheap refusals before the body is read: an unknown deal, a deal being analysed.
+      // An unknown deal before the body is read. A deal being analysed is refused (409) only once the
+      // upload is known to be well formed (addDataRoom): validation before state, as the contract says.
       const deal = deals.mustGet(principal.orgId, params.deal_id);
-      deals.assertNotAnalysing(principal.orgId, deal.id);
       const { fields, files } = await readMultipart(request, { dir: tempDir(deps.config.dataDir), maxFileBytes: DATA_ROOM_MAX_BYTES, maxFiles: DATA_ROOM_MAX_FILES, preservePath: true });
       try {
         const result = await acceptDataRoom(deps, principal, deal.id, { fields, files });
@@ -44,7 +44,7 @@ export function dealDataRoomRoutes(deps: Deps) {
       detail: {
         operationId: "addDealDocuments",
         tags: ["Deals"],
-        summary: "Add data-room files to a deal (up to 20, 50 MB each; 413 over, 415 for other types, 409 while it is being analysed); they are classified and the deal re-analysed",
+        summary: "Add data-room files to a deal (up to 20, 50 MB each; 413 over, 415 for other types, 422 without files, then 409 while it is being analysed); they are classified and the deal re-analysed",
         requestBody: { required: true, content: { "multipart/form-data": { schema: JSON.parse(JSON.stringify(DataRoomBodyDoc)) } } },
         responses: jsonResponses({ 202: DataRoomAcceptedResponse }),
       },

@@ -1,5 +1,5 @@
-// The deal_analysis action: read the deal's material (extracting and converting documents on the
-// way), run the deal engine, store its facts and scored sections. A data-room pass extracts and
+// The deal_analysis action: read the deal's material (extracting, converting and OCRing documents on
+// the way), run the deal engine, store its facts and scored sections. A data-room pass extracts and
 // classifies the new files, then re-analyses the deal over all its readable documents (a fund is
 // analysed as a fund: the deal says so, or the material does).
 import type { Deps } from "../../deps.ts";
@@ -98,9 +98,8 @@ export function dealAnalysisHandler(deps: Deps, opts: DealHandlerOptions = {}): 
         `${failures.length === 1 ? "A data-room file" : `${failures.length} data-room files`} could not be read, so the deal was not re-analysed (the other files were extracted and kept): ${failures.join("; ")}`,
       );
     }
-    if (!pages.some((p) => p.text.trim().length > 0)) {
-      throw new RunError("No text could be read from the material (is it a scanned deck without a text layer?)");
-    }
+    // Material without usable text (page images OCR could not read, fonts without a usable encoding)
+    // is analysed all the same: the engine says, section by section, that nothing could be read.
     const analysis = await engine.analyze({
       pages,
       hints: {

@@ -4,6 +4,7 @@ import type { Deps } from "../../deps.ts";
 import { migrationStatus } from "../../db/migrate.ts";
 import { jsonResponses } from "../../http/openapi.ts";
 import { findLibreOffice } from "../../documents/convert.ts";
+import { findTesseract } from "../../documents/ocr.ts";
 import { backupsService } from "../backups/backups.service.ts";
 
 // The one lookup of LibreOffice lives in documents/convert.ts; it stays exported from here for
@@ -14,7 +15,7 @@ const Check = t.Object({ status: t.UnionEnum(["ok", "unavailable"]), detail: t.N
 const BackupCheck = t.Object({ status: t.UnionEnum(["ok", "warning"]), detail: t.String() });
 export const Liveness = t.Object({ status: t.Literal("ok") }, { description: "The process is up" });
 export const Readiness = t.Object(
-  { status: t.UnionEnum(["ready", "unavailable"]), checks: t.Object({ database: Check, libreoffice: Check, backups: BackupCheck }) },
+  { status: t.UnionEnum(["ready", "unavailable"]), checks: t.Object({ database: Check, libreoffice: Check, tesseract: Check, backups: BackupCheck }) },
   { description: "Ready (200) or not (503), and why" },
 );
 
@@ -39,6 +40,7 @@ export function healthRoutes(deps: Deps) {
         const ready = database.status === "ok";
         // Looked up on each probe, as uploads do: LibreOffice may be installed or removed while the server runs.
         const libreOffice = findLibreOffice();
+        const tesseract = findTesseract();
         if (!ready) {
           set.status = 503;
           set.headers["retry-after"] = "5";
@@ -51,6 +53,10 @@ export function healthRoutes(deps: Deps) {
             libreoffice: libreOffice
               ? { status: "ok" as const, detail: libreOffice }
               : { status: "unavailable" as const, detail: "not installed: PPT/DOC uploads cannot be converted" },
+            // Not a readiness condition either: only decks without usable text (page images, fonts without a usable encoding) need OCR.
+            tesseract: tesseract
+              ? { status: "ok" as const, detail: tesseract }
+              : { status: "unavailable" as const, detail: "not installed: pages without usable text (images, unreadable fonts) cannot be read by OCR" },
             // Not a readiness condition either: a warning when the last verified backup is older
             // than two periods of DEALGRAPH_BACKUP_CRON (or there is none).
             backups: backupsService(deps).freshness(),

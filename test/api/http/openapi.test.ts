@@ -9,6 +9,7 @@ import { silentLog } from "../../../src/lib/log.ts";
 import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "elysia";
 import { ApiKeyDetailModel, ApiKeyListModel, RotatedKeyModel } from "../../../src/modules/identity/keys.model.ts";
+import { findTesseract } from "../../../src/documents/ocr.ts";
 import { Liveness, Readiness } from "../../../src/modules/health/health.routes.ts";
 import { MeModel } from "../../../src/modules/identity/me.model.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
@@ -189,7 +190,7 @@ describe("GET /api/v1/docs", () => {
 });
 
 describe("health", () => {
-  test("/healthz is live and /readyz reports the database and LibreOffice", async () => {
+  test("/healthz is live and /readyz reports the database, LibreOffice and Tesseract", async () => {
     t = createTestApp();
     expect((await t.request("GET", "/healthz")).json).toEqual({ status: "ok" });
     const ready = await t.request("GET", "/readyz");
@@ -197,6 +198,7 @@ describe("health", () => {
     expect(ready.json.status).toBe("ready");
     expect(ready.json.checks.database).toEqual({ status: "ok", detail: expect.stringContaining("migrations applied") });
     expect(["ok", "unavailable"]).toContain(ready.json.checks.libreoffice.status);
+    expect(ready.json.checks.tesseract).toEqual(findTesseract() ? { status: "ok", detail: findTesseract() } : { status: "unavailable", detail: expect.stringContaining("not installed") });
   });
 
   test("/readyz is 503 while migrations are pending", async () => {
