@@ -9,8 +9,8 @@ import { installCanvasGlobals, RasterCanvas, RasterCanvasFactory } from "./pdf-c
 export const DEFAULT_OCR_TIMEOUT_MS = 60_000;
 /** Pages read by OCR per document at most: a scanned 300-page annex is not a deck. */
 export const OCR_MAX_PAGES = 60;
-/** The rendered page's longer side: about 200 dpi for a slide, what Tesseract reads best. */
-const TARGET_PIXELS = 2200;
+/** The rendered page's longer side: a slide's 10-point text some 20 pixels high, which Tesseract reads well. */
+const TARGET_PIXELS = 1800;
 // Languages decks come in, used when their Tesseract data is installed.
 const WANTED_LANGUAGES = ["eng", "deu", "fra", "ita", "spa", "nld"];
 
@@ -39,7 +39,7 @@ async function languagesOf(binary: string): Promise<string> {
 /** Options for reading PDFs so their pages can also be drawn: glyphs as paths, scratch canvases in memory. */
 export const RENDERABLE = { disableFontFace: true, CanvasFactory: RasterCanvasFactory, isEvalSupported: false } as const;
 
-/** A page drawn at about 200 dpi, as a PGM. The document must have been opened with RENDERABLE. */
+/** A page drawn about 1800 pixels on its longer side, as a PGM. The document must have been opened with RENDERABLE. */
 export async function renderPage(pdf: PDFDocumentProxy, pageNumber: number): Promise<Uint8Array> {
   installCanvasGlobals();
   const page = await pdf.getPage(pageNumber);

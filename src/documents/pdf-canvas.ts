@@ -463,10 +463,19 @@ export class RasterCanvas {
     }
     if (!edges.length) return;
     const [cx0, cy0, cx1, cy1] = s.clip;
-    const top = Math.max(0, Math.floor(cy0), Math.floor(Math.min(...edges.map((e) => e[1]))));
-    const bottom = Math.min(this.h, Math.ceil(cy1), Math.ceil(Math.max(...edges.map((e) => e[3]))));
-    const left = Math.max(0, Math.floor(cx0));
-    const right = Math.min(this.w, Math.ceil(cx1));
+    let [minX, maxX, minY, maxY] = [Infinity, -Infinity, Infinity, -Infinity];
+    for (const e of edges) {
+      minX = Math.min(minX, e[0], e[2]);
+      maxX = Math.max(maxX, e[0], e[2]);
+      minY = Math.min(minY, e[1]);
+      maxY = Math.max(maxY, e[3]);
+    }
+    // Modes that clear what the shape does not cover work on the whole clip; painting, on the shape's box.
+    const whole = s.op === "destination-in" || s.op === "source-in" || s.op === "copy";
+    const top = Math.max(0, Math.floor(cy0), whole ? 0 : Math.floor(minY));
+    const bottom = Math.min(this.h, Math.ceil(cy1), whole ? this.h : Math.ceil(maxY));
+    const left = Math.max(0, Math.floor(cx0), whole ? 0 : Math.floor(minX));
+    const right = Math.min(this.w, Math.ceil(cx1), whole ? this.w : Math.ceil(maxX) + 1);
     if (right <= left) return;
     const cover = new Float32Array(right - left);
     for (let y = top; y < bottom; y++) {
@@ -496,11 +505,20 @@ export class RasterCanvas {
           }
         }
       }
-      if (!any && s.op !== "destination-in" && s.op !== "source-in" && s.op !== "copy") continue;
+      if (!any && !whole) continue;
+      const opaque = a * s.alpha >= 1 && s.op === "source-over";
+      const d = this.data;
       for (let x = left; x < right; x++) {
         const c = Math.min(1, cover[x - left]);
-        if (c <= 0 && s.op !== "destination-in" && s.op !== "source-in" && s.op !== "copy") continue;
-        this.blend((y * this.w + x) * 4, r, g, b, a * s.alpha * c, s.op);
+        if (c <= 0 && !whole) continue;
+        const i = (y * this.w + x) * 4;
+        if (opaque && c >= 0.999) {
+          // Fully covered by an opaque colour: a plain write (backgrounds, glyph interiors).
+          d[i] = r;
+          d[i + 1] = g;
+          d[i + 2] = b;
+          d[i + 3] = 255;
+        } else this.blend(i, r, g, b, a * s.alpha * c, s.op);
       }
     }
   }
@@ -513,14 +531,23 @@ export class RasterCanvas {
     const y0 = Math.max(0, Math.floor(cy0), Math.floor(Math.min(...corners.map((c) => c[1]))));
     const y1 = Math.min(this.h, Math.ceil(cy1), Math.ceil(Math.max(...corners.map((c) => c[1]))));
     const sd = src.data;
+    const d = this.data;
+    // Source coordinates step by a constant per device pixel: walk them instead of mapping each pixel.
+    const [du, dv] = [toSource[0], toSource[1]];
     for (let y = y0; y < y1; y++) {
-      for (let x = x0; x < x1; x++) {
-        const [u, v] = apply(toSource, x + 0.5, y + 0.5);
+      let [u, v] = apply(toSource, x0 + 0.5, y + 0.5);
+      for (let x = x0; x < x1; x++, u += du, v += dv) {
         if (u < sx0 || v < sy0 || u >= sx1 || v >= sy1) continue;
         const j = (Math.floor(v) * src.width + Math.floor(u)) * 4;
         const a = (sd[j + 3] / 255) * s.alpha;
-        if (a <= 0 && s.op === "source-over") continue;
-        this.blend((y * this.w + x) * 4, sd[j], sd[j + 1], sd[j + 2], a, s.op);
+        const i = (y * this.w + x) * 4;
+        if (a >= 1 && s.op === "source-over") {
+          // Opaque over anything: a copy (most image pixels).
+          d[i] = sd[j];
+          d[i + 1] = sd[j + 1];
+          d[i + 2] = sd[j + 2];
+          d[i + 3] = 255;
+        } else if (a > 0 || s.op !== "source-over") this.blend(i, sd[j], sd[j + 1], sd[j + 2], a, s.op);
       }
     }
   }
@@ -557,9 +584,12 @@ export class RasterCanvas {
     const out = new Uint8Array(header.length + this.w * this.h);
     out.set(header);
     const d = this.data;
-    for (let p = 0, i = 0; p < this.w * this.h; p++, i += 4) {
-      const a = d[i + 3] / 255;
-      out[header.length + p] = Math.round((0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2]) * a + 255 * (1 - a));
+    const n = this.w * this.h;
+    for (let p = 0, i = 0, o = header.length; p < n; p++, i += 4, o++) {
+      // Integer luma (0.299, 0.587, 0.114 in 256ths), composited over white by alpha.
+      const a = d[i + 3];
+      const luma = (77 * d[i] + 150 * d[i + 1] + 29 * d[i + 2]) >> 8;
+      out[o] = a === 255 ? luma : (luma * a + 255 * (255 - a)) / 255;
     }
     return out;
   }

@@ -91,12 +91,18 @@ export function readablePages(pages: SourcePage[]): { readable: SourcePage[]; no
     const own = pages.filter((q) => q.documentId === p.documentId);
     return own.filter((q) => textProblem(q.text) === "no_text").length * 2 >= own.length;
   });
+  if (readable.length === 0 && pages.length > 0) {
+    const n = pages.length;
+    return {
+      readable,
+      note: `${n === 1 ? "The material's only page has" : `None of the material's ${n} pages has`} usable text (page images, or a font without a usable text encoding), and OCR did not recover ${n === 1 ? "it" : "them"} (OCR needs Tesseract on the server; /readyz says whether it is installed), so nothing on ${n === 1 ? "it" : "them"} was read.`,
+    };
+  }
   if (said.length === 0) return { readable, note: null };
-  const all = said.length === pages.length;
-  const where = all ? (said.length === 1 ? "The material's only page has" : `None of the material's ${said.length} pages has`) : `${pageList(said.map((p) => p.page!)).replace(/^p/, "P")} ${said.length === 1 ? "has" : "have"}`;
+  const one = said.length === 1;
   return {
     readable,
-    note: `${where} usable text (${all ? "page images, or a font without a usable text encoding" : "an image, or a font without a usable text encoding"}), and OCR did not recover ${said.length === 1 ? "it" : "them"} (OCR needs Tesseract on the server; /readyz says whether it is installed), so nothing on ${said.length === 1 ? "it" : "them"} was read.`,
+    note: `${pageList(said.map((p) => p.page!)).replace(/^p/, "P")} ${one ? "has" : "have"} no usable text (an image, or a font without a usable text encoding), and OCR did not recover ${one ? "it" : "them"} (OCR needs Tesseract on the server; /readyz says whether it is installed), so nothing on ${one ? "it" : "them"} was read.`,
   };
 }
 

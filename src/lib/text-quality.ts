@@ -15,10 +15,12 @@ const VOWEL = /[aeiouyàáâãäåèéêëìíîïòóôõöùúûüýÿæø]/g;
 export function textProblem(text: string): TextProblem | null {
   const visible = text.replace(/\s+/g, "");
   const letters = visible.match(LETTER)?.length ?? 0;
+  const digits = visible.match(/\d/g)?.length ?? 0;
   const odd = visible.match(CONTROL_OR_PRIVATE)?.length ?? 0;
-  if (letters < 3 && odd === 0) return "no_text";
   if (odd >= Math.max(3, 0.1 * visible.length)) return "scrambled";
-  if (visible.length >= 20 && letters < 0.3 * visible.length) return "scrambled";
+  // Mostly punctuation: glyph codes read as "!\"#$%&'()" (a table of figures is digits, not this).
+  if (visible.length >= 20 && letters + digits < 0.5 * visible.length) return "scrambled";
+  if (letters < 3 && digits < 3) return "no_text";
   const words = text.match(LOWER_WORD) ?? [];
   const wordLetters = words.reduce((n, w) => n + w.length, 0);
   if (wordLetters >= 60) {

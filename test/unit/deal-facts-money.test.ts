@@ -23,6 +23,19 @@ describe("parseMoney", () => {
     ["£1.6tn", 1_600_000_000_000, "GBP"],
     ["$1.250M", 1_250_000, "USD"],
     ["$0.04 per kWh", 0.04, "USD"],
+    // French, German and Swiss styles; multipliers as decks abbreviate them.
+    ["4,25 M€", 4_250_000, "EUR"],
+    ["4 250 000 €", 4_250_000, "EUR"],
+    ["2,5 millions d'euros", 2_500_000, "EUR"],
+    ["750 Tsd. €", 750_000, "EUR"],
+    ["CHF 1'500'000", 1_500_000, "CHF"],
+    ["SFr. 3.5 Mio.", 3_500_000, "CHF"],
+    ["4,25 Md€", 4_250_000_000, "EUR"],
+    ["60 Mrd. €", 60_000_000_000, "EUR"],
+    ["$4.25MM", 4_250_000, "USD"],
+    ["$4.25 mn", 4_250_000, "USD"],
+    ["1.500.000 €", 1_500_000, "EUR"],
+    ["4.25 million USD", 4_250_000, "USD"],
   ];
   for (const [text, amount, currency] of cases) {
     test(text, () => expect(parseMoney(text)).toEqual({ amount, currency }));
@@ -31,6 +44,8 @@ describe("parseMoney", () => {
   test("a figure without a currency is not money", () => {
     expect(parseMoney("raising 2.5M")).toBeNull();
     expect(parseMoney("founded in 2021 with 12,000 users")).toBeNull();
+    // Grouping by spaces never starts at a year: "in 2024 500 customers" is two figures.
+    expect(moneyMentions("In 2024 500 customers paid €90 each")[0]).toMatchObject({ amount: 90, currency: "EUR" });
   });
 
   test("a range has no single amount: both bounds are kept, the amount is null", () => {

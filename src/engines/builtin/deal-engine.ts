@@ -58,12 +58,15 @@ const RULES: Record<string, Rule> = {
   },
   competition: {
     words: /\b(competitors?|competition|alternatives?|incumbents?|unlike|versus|vs\.?|differentiat\w*|moat|advantage)\b/i,
-    signals: [[/\b(unlike|versus|vs\.?)\b/i, 15], [/\b(moat|defensib\w*|network effects?)\b/i, 15], [/\b(competitors?|incumbents?)\b/i, 10]],
+    signals: [[/\b(unlike|versus|vs\.?)\b/i, 15], [/\b(moat|defensib\w*|network effects?)\b/i, 15], [/\b(competitors?|incumbents?)\b/i, 10], [/\b(we win|win on|differentiat\w*)\b/i, 10]],
     about: "competitors or alternatives",
   },
   financials: {
     words: /\b(burn|runway|revenue|ebitda|profit\w*|cash|forecast|projections?|break-?even|expenses?|p&l)\b/i,
-    signals: [[/\b(burn|runway)\b/i, 15], [/[$€£]\s?\d/, 10], [/\b(break-?even|profitab\w*)\b/i, 15], [/\b\d+\s+months\b/i, 10], [/\b(revenue|ebitda|gross profit|net income)\b[^.]{0,40}\d/i, 10]],
+    signals: [
+      [/\b(burn|runway)\b/i, 15], [/[$€£]\s?\d/, 10], [/\b(break-?even|profitab\w*)\b/i, 15], [/\b\d+\s+months\b/i, 10], [/\b(revenue|ebitda|gross profit|net income)\b[^.]{0,40}\d/i, 10],
+      [/\b(projected|forecast|plan(?:ned)?|by 20\d{2})\b/i, 10],
+    ],
     about: "financials (burn, runway, revenue, projections)",
   },
   round: {

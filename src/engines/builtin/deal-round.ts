@@ -19,8 +19,8 @@ const RAISE_VERB = new RegExp(
     String.raw`\b(?:the|our) ask\b|^ask\b|\bask\s*:`,
     String.raw`\b(?:total )?round size\b|\b(?:total |target )?raise\s*:|\btarget raise\b`,
     String.raw`\b(?:total )?(?:funding|capital|financing|investment) (?:need(?:ed|s)?|required|requirements?|sought|ask)\b|\b(?:total )?required (?:investment|funding|capital)\b`,
-    String.raw`\bto close (?:our|the|a|this)\b[^.]{0,40}\bround\b`,
-    String.raw`\b(?:open(?:ing)?|launch(?:ing)?) (?:a|an|our|the)\b[^.]{0,40}\bround\b`,
+    String.raw`\bto close (?:our|the|a|this)\b.{0,40}?\bround\b`,
+    String.raw`\b(?:open(?:ing)?|launch(?:ing)?) (?:a|an|our|the)\b.{0,40}?\bround\b`,
   ].join("|"),
   "gi",
 );
@@ -200,6 +200,7 @@ export function companyRound(units: Unit[]): CompanyRound {
     // "CHF 4.25" for a round: the multiplier was lost on the way, and a bare part is no amount.
     if (!plausibleRaise(found)) {
       unestablished ??= `the raise is stated as "${found.text}" with no multiplier (million, M, Mio.), so no amount is recorded`;
+      stage = stageIn(u, found.index) ?? stage;
       return;
     }
     money = found;

@@ -50,3 +50,45 @@ describe("LLM deal engine facts", () => {
     expect(a.summary).toContain("Facts the model gave that the material does not state, dropped: round amount €25M, pre-money valuation €12M, founding year 2019, team member Hans Schmidt.");
   });
 });
+
+describe("LLM deal engine: the reader's discipline", () => {
+  const DECK: SourcePage[] = [
+    { documentId: "doc", url: null, page: 1, text: "Lumora\nTreasury automation for mid-market CFOs" },
+    { documentId: "doc", url: null, page: 2, text: "Milestones\nPreviously raised £500K pre-seed from angels.\nWe raised a $1.5M seed round in 2022." },
+    { documentId: "doc", url: null, page: 3, text: "Traction\nARR €1.2M, growing 12% month over month." },
+    { documentId: "doc", url: null, page: 4, text: "Financial plan\nProjected gross margin 75% by 2028." },
+    { documentId: "doc", url: null, page: 5, text: "Advisors\nKarl Meier, Former CFO of SAP" },
+    { documentId: "doc", url: null, page: 6, text: "The ask\nTotal round size CHF 4.25 (Series A)\nWe are raising CHF 4.25 million." },
+  ];
+  const quote = (q: string, page: number) => ({ quote: q, document_id: "doc", page });
+
+  async function answer(round: object, team: object[], sections: object[]) {
+    stub = startLlmStub(() => ({ content: { kind: "company", company: { name: "Lumora" }, round, team, sections, summary: "Lumora." } }));
+    return llmDealEngine({ baseUrl: stub.url, model: "stub-model", apiKey: "sk-test" }).analyze({ pages: DECK, hints: { kind: "company" }, progress: () => {} });
+  }
+
+  test("a bare part of a figure, an earlier round's stage and an advisor are dropped, and said so", async () => {
+    const a = await answer({ stage: "seed", amount: 4.25, currency: "CHF" }, [{ name: "Karl Meier", title: "CFO" }], []);
+    expect(a.facts.round).toEqual({ stage: null, amount: null, currency: null, pre_money_valuation: null });
+    expect(a.facts.team).toEqual([]);
+    expect(a.summary).toContain("round amount CHF 4.25, round stage seed, team member Karl Meier (named as an advisor, investor or customer)");
+    // The raise as stated, in full, with this round's stage, stays.
+    const b = await answer({ stage: "Series A", amount: 4_250_000, currency: "CHF" }, [], []);
+    expect(b.facts.round).toMatchObject({ stage: "Series A", amount: 4_250_000, currency: "CHF" });
+  });
+
+  test("a section whose quotes are about something else loses its score, and the summary says so", async () => {
+    const a = await answer({}, [], [
+      { key: "team", score: 60, evidence: [quote("Previously raised £500K pre-seed from angels.", 2)] },
+      { key: "business_model", score: 55, evidence: [quote("Projected gross margin 75% by 2028.", 4)] },
+      { key: "traction", score: 70, evidence: [quote("ARR €1.2M, growing 12% month over month.", 3)] },
+      { key: "financials", score: 50, evidence: [quote("Projected gross margin 75% by 2028.", 4)] },
+    ]);
+    const byKey = Object.fromEntries(a.sections.map((s) => [s.key, s]));
+    expect(byKey.team).toMatchObject({ score: null, evidence: [], unavailable_reason: expect.stringContaining("about something else") });
+    expect(byKey.business_model).toMatchObject({ score: null, evidence: [] });
+    expect(byKey.traction.score).toBe(70);
+    expect(byKey.financials.score).toBe(50);
+    expect(a.summary).toContain("Scores dropped because their quotes are about something else: team, business model.");
+  });
+});

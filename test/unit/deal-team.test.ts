@@ -1,0 +1,71 @@
+// The team from the layout: a person is a name (an honorific or a degree around it) with a role
+// next to it, on the same line, on the line below, in the next table cell or the cell below in a
+// grid; roles are read by their shape, not from a list. Advisors, investors and customers' people
+// stay out, whether a heading, a label, a role held elsewhere or a testimonial's signature says so.
+import { describe, expect, test } from "bun:test";
+import { extractTeam } from "../../src/engines/builtin/deal-team.ts";
+import { readMaterial } from "../../src/engines/builtin/deal-text.ts";
+import { deckPages } from "./deal-facts-corpus.ts";
+
+const teamOf = (...pages: string[]) => extractTeam(readMaterial(deckPages(["Acme", ...pages])), { fund: false }).map((m) => [m.name, m.title]);
+
+describe("people with their roles", () => {
+  const sameLine: [string, string, string][] = [
+    ["Dr. Anna Keller, CEO & Co-founder — ex-Google, 9 years in the field", "Anna Keller", "CEO & Co-founder"],
+    ["CTO: Jonas Berg, PhD, previously at SAP", "Jonas Berg", "CTO"],
+    ["Giulia Petrov, PhD (Chief Scientific Officer), built and sold a startup", "Giulia Petrov", "Chief Scientific Officer"],
+    ["Nils Eze – Head of Partnerships. Previously at Adyen.", "Nils Eze", "Head of Partnerships"],
+    ["Freya Costa, Clinical Lead, MD from Charité", "Freya Costa", "Clinical Lead"],
+    ["Arjun Iyer | Lead Data Scientist | ex-Spotify", "Arjun Iyer", "Lead Data Scientist"],
+    ["Matteo Rossi, Founder, Managing Director — 16 years at Roche", "Matteo Rossi", "Founder, Managing Director"],
+    ["Zoë Clarke, VP Engineering", "Zoë Clarke", "VP Engineering"],
+    ["Prof. Dr. Meera Watanabe, General Counsel", "Meera Watanabe", "General Counsel"],
+    ["Co-founder & CPO: Saskia Demir, previously at McKinsey", "Saskia Demir", "Co-founder & CPO"],
+    ["Jean-Marc O'Neill, Founding Engineer", "Jean-Marc O'Neill", "Founding Engineer"],
+    ["Tom van der Berg – Head of Sales & Marketing", "Tom van der Berg", "Head of Sales & Marketing"],
+  ];
+  for (const [line, name, title] of sameLine) test(line, () => expect(teamOf(`Team\n${line}`)).toEqual([[name, title]]));
+
+  test("the role on the line below (a card), honorific and all", () => {
+    expect(teamOf("Leadership\n\nSaskia Sørensen\nCo-founder & CTO\n\nDipl.-Ing. Ingrid Almeida\nCEO")).toEqual([["Saskia Sørensen", "Co-founder & CTO"], ["Ingrid Almeida", "CEO"]]);
+  });
+
+  test("table cells: the role in the next cell, or in the cell below in a grid of cards", () => {
+    expect(teamOf("Team\nName | Role | Background\nAnna Keller | CEO | ex-Google\nJonas Berg | Chief Technology Officer | PhD ETH")).toEqual([["Anna Keller", "CEO"], ["Jonas Berg", "Chief Technology Officer"]]);
+    expect(teamOf("Team\nAnna Keller | Dr. Jonas Berg | Eva Roth\nCEO | CTO | Advisor")).toEqual([["Anna Keller", "CEO"], ["Jonas Berg", "CTO"]]);
+  });
+
+  test("a row of names, then their roles in the same order", () => {
+    expect(teamOf("Who we are\n\nAnna Keller\n\nJonas Berg\n\nEva Roth\n\nCo-founder, CEO\n\nCTO\n\nCOO")).toEqual([["Anna Keller", "Co-founder, CEO"], ["Jonas Berg", "CTO"], ["Eva Roth", "COO"]]);
+  });
+
+  test("prose: a name wrapped onto the next line is one name; a line that starts with a name starts a person", () => {
+    expect(teamOf("Founded by Dr. Anna Keller (CEO) and Jonas\nBerg (CTO).")).toEqual([["Anna Keller", "CEO"], ["Jonas Berg", "CTO"]]);
+    expect(teamOf("OUR PEOPLE\nIngrid Meer, CEO — built and sold a startup to Siemens\nOlga Moreau, Co-founder & CTO — ex-Revolut")).toEqual([["Ingrid Meer", "CEO"], ["Olga Moreau", "Co-founder & CTO"]]);
+    // Run together on one line: the word after "at" is where they worked, not a given name.
+    expect(teamOf("Team: Anna Keller, CEO — 16 years at Adyen Tomás Costa (CTO), previously at SAP.")).toEqual([["Anna Keller", "CEO"], ["Tomás Costa", "CTO"]]);
+    expect(teamOf("Team: Elif Lindqvist, PhD from TU Delft Co-founder & CPO: Saskia Demir")).toEqual([["Saskia Demir", "Co-founder & CPO"]]);
+  });
+});
+
+describe("not the team", () => {
+  test("advisors and investors, by heading, by label or by a role held elsewhere", () => {
+    expect(teamOf("Advisors\nKarl Meier, CFO\nEva Roth, Partner")).toEqual([]);
+    expect(teamOf("Team\nAnna Keller, CEO. Advisors: Karl Meier, CFO of Novartis; Eva Roth, Partner at Atlas Seed.")).toEqual([["Anna Keller", "CEO"]]);
+    expect(teamOf("Karl Meier, Former CFO of Novartis")).toEqual([]);
+    expect(teamOf("Eva Roth, Partner at Atlas Seed")).toEqual([]);
+    expect(teamOf("Backed by Jane Roe, Partner at Acme Ventures, who invested in our pre-seed.")).toEqual([]);
+    expect(teamOf("Team\n\nAnna Keller\nCEO\n\nPieter de Vries\nAdvisor · Former CTO, Novartis")).toEqual([["Anna Keller", "CEO"]]);
+  });
+
+  test("customers' people: a testimonial's signature, a role at another company", () => {
+    expect(teamOf("Traction\n“It cut our close from ten days to three.” — Laura Chen, CFO at Brightwave")).toEqual([]);
+    expect(teamOf("Traction\n“The first tool my team asked for.” — Laura Chen, CFO")).toEqual([]);
+    // ... while a role at the company itself is one.
+    expect(extractTeam(readMaterial(deckPages(["Acme", "Anna Keller, CEO at Acme"])), { fund: false, own: (org) => org === "Acme" }).map((m) => m.name)).toEqual(["Anna Keller"]);
+  });
+
+  test("organisations are not people", () => {
+    expect(teamOf("Northstar Capital, Lead investor; Atlas Seed Partners")).toEqual([]);
+  });
+});
