@@ -266,7 +266,9 @@ export async function deckPdf(deck: DeckSpec): Promise<Uint8Array> {
   return doc.save();
 }
 
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+/** XML text escaped for OOXML parts. */
+export const xmlText = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const esc = xmlText;
 const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const NS_A = "http://schemas.openxmlformats.org/drawingml/2006/main";
 const NS_R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
@@ -298,8 +300,11 @@ function textBox(id: number, name: string, y: number, height: number, paragraphs
   );
 }
 
-/** A real PPTX: one slide per deck slide, a title box and a body box (minimal master, layout, theme). */
-export function deckPptx(deck: DeckSpec): Uint8Array {
+/**
+ * A real PPTX package (minimal master, layout, theme) around the given slides: each entry is the
+ * shapes of one slide's tree. Shared with the deck corpus's writer (scripts/bench/deck-corpus).
+ */
+export function pptxPackage(slideShapes: string[], size = { cx: 12192000, cy: 6858000 }): Uint8Array {
   const files: Record<string, Uint8Array> = {
     "[Content_Types].xml": strToU8(
       contentTypes([
@@ -307,17 +312,17 @@ export function deckPptx(deck: DeckSpec): Uint8Array {
         ["/ppt/slideMasters/slideMaster1.xml", `${CT}.presentationml.slideMaster+xml`],
         ["/ppt/slideLayouts/slideLayout1.xml", `${CT}.presentationml.slideLayout+xml`],
         ["/ppt/theme/theme1.xml", `${CT}.theme+xml`],
-        ...deck.slides.map((_, i): [string, string] => [`/ppt/slides/slide${i + 1}.xml`, `${CT}.presentationml.slide+xml`]),
+        ...slideShapes.map((_, i): [string, string] => [`/ppt/slides/slide${i + 1}.xml`, `${CT}.presentationml.slide+xml`]),
       ]),
     ),
     "_rels/.rels": strToU8(rels([["rId1", "officeDocument", "ppt/presentation.xml"]])),
     "ppt/presentation.xml": strToU8(
       `${XML}<p:presentation xmlns:a="${NS_A}" xmlns:r="${NS_R}" xmlns:p="${NS_P}"><p:sldMasterIdLst><p:sldMasterId id="2147483648" r:id="rId1"/></p:sldMasterIdLst>` +
-        `<p:sldIdLst>${deck.slides.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 3}"/>`).join("")}</p:sldIdLst>` +
-        `<p:sldSz cx="12192000" cy="6858000"/><p:notesSz cx="6858000" cy="9144000"/></p:presentation>`,
+        `<p:sldIdLst>${slideShapes.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 3}"/>`).join("")}</p:sldIdLst>` +
+        `<p:sldSz cx="${size.cx}" cy="${size.cy}"/><p:notesSz cx="6858000" cy="9144000"/></p:presentation>`,
     ),
     "ppt/_rels/presentation.xml.rels": strToU8(
-      rels([["rId1", "slideMaster", "slideMasters/slideMaster1.xml"], ["rId2", "theme", "theme/theme1.xml"], ...deck.slides.map((_, i): [string, string, string] => [`rId${i + 3}`, "slide", `slides/slide${i + 1}.xml`])]),
+      rels([["rId1", "slideMaster", "slideMasters/slideMaster1.xml"], ["rId2", "theme", "theme/theme1.xml"], ...slideShapes.map((_, i): [string, string, string] => [`rId${i + 3}`, "slide", `slides/slide${i + 1}.xml`])]),
     ),
     "ppt/slideMasters/slideMaster1.xml": strToU8(
       `${XML}<p:sldMaster xmlns:a="${NS_A}" xmlns:r="${NS_R}" xmlns:p="${NS_P}"><p:cSld><p:spTree>${EMPTY_TREE}</p:spTree></p:cSld>` +
@@ -329,33 +334,44 @@ export function deckPptx(deck: DeckSpec): Uint8Array {
     "ppt/slideLayouts/_rels/slideLayout1.xml.rels": strToU8(rels([["rId1", "slideMaster", "../slideMasters/slideMaster1.xml"]])),
     "ppt/theme/theme1.xml": strToU8(THEME),
   };
-  deck.slides.forEach((slide, i) => {
-    files[`ppt/slides/slide${i + 1}.xml`] = strToU8(
-      `${XML}<p:sld xmlns:a="${NS_A}" xmlns:r="${NS_R}" xmlns:p="${NS_P}"><p:cSld><p:spTree>${EMPTY_TREE}` +
-        textBox(2, "Title", 304800, 914400, [{ text: slide.title, size: 3200, bold: true }]) +
-        textBox(3, "Body", 1371600, 5029200, slide.lines.map((text) => ({ text, size: 1800 }))) +
-        `</p:spTree></p:cSld></p:sld>`,
-    );
+  slideShapes.forEach((shapes, i) => {
+    files[`ppt/slides/slide${i + 1}.xml`] = strToU8(`${XML}<p:sld xmlns:a="${NS_A}" xmlns:r="${NS_R}" xmlns:p="${NS_P}"><p:cSld><p:spTree>${EMPTY_TREE}${shapes}</p:spTree></p:cSld></p:sld>`);
     files[`ppt/slides/_rels/slide${i + 1}.xml.rels`] = strToU8(rels([["rId1", "slideLayout", "../slideLayouts/slideLayout1.xml"]]));
   });
   return zipSync(files, { level: 6, mtime: new Date("2024-01-01T00:00:00Z") });
 }
 
-/** A real DOCX: the deck as a memo, each slide a bold heading and its paragraphs, a page per slide. */
-export function deckDocx(deck: DeckSpec): Uint8Array {
+/** A real PPTX: one slide per deck slide, a title box and a body box. */
+export function deckPptx(deck: DeckSpec): Uint8Array {
+  return pptxPackage(
+    deck.slides.map(
+      (slide) =>
+        textBox(2, "Title", 304800, 914400, [{ text: slide.title, size: 3200, bold: true }]) +
+        textBox(3, "Body", 1371600, 5029200, slide.lines.map((text) => ({ text, size: 1800 }))),
+    ),
+  );
+}
+
+/** A real DOCX package around a document body (WordprocessingML, without <w:body>) and its section properties. */
+export function docxPackage(body: string, sectPr: string): Uint8Array {
   const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
-  const para = (text: string, bold = false) => `<w:p><w:r>${bold ? '<w:rPr><w:b/><w:sz w:val="32"/></w:rPr>' : ""}<w:t xml:space="preserve">${esc(text)}</w:t></w:r></w:p>`;
-  const body = deck.slides
-    .map((s, i) => (i ? '<w:p><w:r><w:br w:type="page"/></w:r></w:p>' : "") + para(s.title, true) + s.lines.map((l) => para(l)).join(""))
-    .join("");
   return zipSync(
     {
       "[Content_Types].xml": strToU8(contentTypes([["/word/document.xml", `${CT}.wordprocessingml.document.main+xml`]])),
       "_rels/.rels": strToU8(rels([["rId1", "officeDocument", "word/document.xml"]])),
-      "word/document.xml": strToU8(`${XML}<w:document ${W}><w:body>${body}<w:sectPr><w:pgSz w:w="16838" w:h="11906" w:orient="landscape"/></w:sectPr></w:body></w:document>`),
+      "word/document.xml": strToU8(`${XML}<w:document ${W}><w:body>${body}<w:sectPr>${sectPr}</w:sectPr></w:body></w:document>`),
     },
     { level: 6, mtime: new Date("2024-01-01T00:00:00Z") },
   );
+}
+
+/** A real DOCX: the deck as a memo, each slide a bold heading and its paragraphs, a page per slide. */
+export function deckDocx(deck: DeckSpec): Uint8Array {
+  const para = (text: string, bold = false) => `<w:p><w:r>${bold ? '<w:rPr><w:b/><w:sz w:val="32"/></w:rPr>' : ""}<w:t xml:space="preserve">${esc(text)}</w:t></w:r></w:p>`;
+  const body = deck.slides
+    .map((s, i) => (i ? '<w:p><w:r><w:br w:type="page"/></w:r></w:p>' : "") + para(s.title, true) + s.lines.map((l) => para(l)).join(""))
+    .join("");
+  return docxPackage(body, '<w:pgSz w:w="16838" w:h="11906" w:orient="landscape"/>');
 }
 
 export type WrittenDeck = { deck: DeckSpec; pdf: string; office: string | null; bytes: number };

@@ -67,6 +67,15 @@ const cover = (m: DeckModel, r: Rng): Text[] => [
   { text: m.tagline, x: 80, y: 260, size: 20 },
   ...(r.chance(0.5) ? [{ text: r.pick(["Investor presentation", "Seed deck", "Confidential", "Pitch deck 2025", "March 2025"]), x: 80, y: 470, size: 12 }] : []),
 ];
+/** A deck: its cover, the pages `each` makes of every part in turn, what `after` adds, its closing page. */
+function deckOf(m: DeckModel, r: Rng, each: (p: Part, pages: Page[]) => void, after?: (pages: Page[]) => void): Page[] {
+  const pages = [page(cover(m, r))];
+  for (const p of parts(m, r)) each(p, pages);
+  after?.(pages);
+  pages.push(closing(m));
+  return pages;
+}
+
 const closing = (m: DeckModel): Page => page([{ text: "Thank you", x: 80, y: 220, size: 36, bold: true }, { text: `hello@${m.domain} · www.${m.domain}`, x: 80, y: 280, size: 16 }]);
 
 /** Words wrapped to lines of at most `chars` characters (the renderer wraps by width; this is for placing). */
@@ -110,18 +119,21 @@ const statements: Template = {
   name: "statements",
   format: "pdf",
   build(m, r) {
-    const pages = [page(cover(m, r))];
-    for (const p of parts(m, r)) {
-      for (const [i, line] of p.lines.entries()) pages.push(page([{ text: line, x: 100, y: 200, size: i === 0 ? 30 : 26, bold: i === 0, width: 760 }]));
-      if (p.key === "product" && m.has.team) {
-        const [a, b, ...rest] = m.team;
-        const more = rest.map((x) => `${displayName(x)} (${x.role})`);
-        pages.push(page([{ text: `Founded by ${displayName(a)} (${a.role}) and ${displayName(b)} (${b.role}).`, x: 100, y: 200, size: 28, width: 760 }, ...(more.length ? [{ text: `With ${more.join(", ")}.`, x: 100, y: 330, size: 20, width: 760 }] : [])]));
-      }
-    }
-    if (m.has.team && !m.has.product) pages.push(page([{ text: `Founded by ${m.team.map((x) => `${displayName(x)} (${x.role})`).join(", ")}.`, x: 100, y: 200, size: 28, width: 760 }]));
-    pages.push(closing(m));
-    return pages;
+    return deckOf(
+      m,
+      r,
+      (p, pages) => {
+        for (const [i, line] of p.lines.entries()) pages.push(page([{ text: line, x: 100, y: 200, size: i === 0 ? 30 : 26, bold: i === 0, width: 760 }]));
+        if (p.key === "product" && m.has.team) {
+          const [a, b, ...rest] = m.team;
+          const more = rest.map((x) => `${displayName(x)} (${x.role})`);
+          pages.push(page([{ text: `Founded by ${displayName(a)} (${a.role}) and ${displayName(b)} (${b.role}).`, x: 100, y: 200, size: 28, width: 760 }, ...(more.length ? [{ text: `With ${more.join(", ")}.`, x: 100, y: 330, size: 20, width: 760 }] : [])]));
+        }
+      },
+      (pages) => {
+        if (m.has.team && !m.has.product) pages.push(page([{ text: `Founded by ${m.team.map((x) => `${displayName(x)} (${x.role})`).join(", ")}.`, x: 100, y: 200, size: 28, width: 760 }]));
+      },
+    );
   },
 };
 
@@ -165,25 +177,22 @@ const tables: Template = {
   name: "tables",
   format: "pdf",
   build(m, r) {
-    const pages = [page(cover(m, r))];
-    for (const p of parts(m, r)) {
-      if (p.key === "financials") {
-        pages.push(tablePage(p.title, m.financials.table, [200, 160, 160, 160, 160]));
-        pages.push(page([{ text: p.title, x: 60, y: 80, size: 28, bold: true }, ...stack(p.lines, 60, 150, 16, 840).texts]));
-      } else if (p.key === "round" && m.round) {
-        pages.push(tablePage(p.title, [["Term", "Details"], ...m.round.kv], [260, 400], 16));
-        pages.push(page([{ text: "Use of funds", x: 60, y: 80, size: 28, bold: true }, ...stack(m.round.useOfFunds, 60, 150, 16, 840).texts, ...stack(p.lines.filter((l) => !m.round!.lines.includes(l)), 60, 330, 14, 840).texts]));
-      } else if (p.key === "competition") {
-        const [a, b] = m.competition.rivals;
-        const cap = (s: string) => s[0].toUpperCase() + s.slice(1);
-        pages.push(tablePage(p.title, [["", m.company, cap(a), cap(b)], ["Real-time data", "yes", "no", "no"], ["Setup in days", "yes", "partly", "no"], ["Built for mid-market", "yes", "no", "partly"]], [260, 200, 200, 200]));
-      } else pages.push(page([{ text: p.title, x: 60, y: 80, size: 28, bold: true }, ...stack(p.lines, 60, 150, 18, 840).texts]));
-      if (p.key === "problem" && m.has.team) {
-        pages.push(tablePage(r.pick(TITLES.team), [["Name", "Role", "Background"], ...m.team.map((x) => [displayName(x), x.role, x.bio])], [250, 280, 340], 13));
-      }
-    }
-    pages.push(closing(m));
-    return pages;
+    return deckOf(m, r, (p, pages) => {
+        if (p.key === "financials") {
+          pages.push(tablePage(p.title, m.financials.table, [200, 160, 160, 160, 160]));
+          pages.push(page([{ text: p.title, x: 60, y: 80, size: 28, bold: true }, ...stack(p.lines, 60, 150, 16, 840).texts]));
+        } else if (p.key === "round" && m.round) {
+          pages.push(tablePage(p.title, [["Term", "Details"], ...m.round.kv], [260, 400], 16));
+          pages.push(page([{ text: "Use of funds", x: 60, y: 80, size: 28, bold: true }, ...stack(m.round.useOfFunds, 60, 150, 16, 840).texts, ...stack(p.lines.filter((l) => !m.round!.lines.includes(l)), 60, 330, 14, 840).texts]));
+        } else if (p.key === "competition") {
+          const [a, b] = m.competition.rivals;
+          const cap = (s: string) => s[0].toUpperCase() + s.slice(1);
+          pages.push(tablePage(p.title, [["", m.company, cap(a), cap(b)], ["Real-time data", "yes", "no", "no"], ["Setup in days", "yes", "partly", "no"], ["Built for mid-market", "yes", "no", "partly"]], [260, 200, 200, 200]));
+        } else pages.push(page([{ text: p.title, x: 60, y: 80, size: 28, bold: true }, ...stack(p.lines, 60, 150, 18, 840).texts]));
+        if (p.key === "problem" && m.has.team) {
+          pages.push(tablePage(r.pick(TITLES.team), [["Name", "Role", "Background"], ...m.team.map((x) => [displayName(x), x.role, x.bio])], [250, 280, 340], 13));
+        }
+    });
   },
 };
 
@@ -192,34 +201,31 @@ const boxes: Template = {
   name: "boxes",
   format: "pdf",
   build(m, r) {
-    const pages = [page(cover(m, r))];
-    for (const p of parts(m, r)) {
-      const title: Text = { text: p.title, x: 60, y: 70, size: 26, bold: true };
-      if (p.key === "traction" || p.key === "market") {
-        // Each line as a tile: the figure large, the rest beneath it, tiles side by side.
-        const tiles = p.lines.slice(0, 3).map((line, i): Text[] => [{ text: line, x: 60 + i * 300, y: 200, size: 15, width: 260 }]);
-        pages.push(page([title, ...tiles.flat(), ...stack(p.lines.slice(3), 60, 380, 14, 840).texts], p.lines.slice(0, 3).map((_, i) => ({ x: 50 + i * 300, y: 150, w: 280, h: 160 }))));
-      } else if (p.key === "round" && m.round) {
-        const kv = m.round.kv;
-        const texts: Text[] = [title];
-        kv.forEach(([k, v], i) => {
-          texts.push({ text: k, x: 60 + i * 220, y: 170, size: 13 });
-          texts.push({ text: v, x: 60 + i * 220, y: 205, size: 22, bold: true });
-        });
-        texts.push(...stack(p.lines.slice(1), 60, 300, 14, 840).texts);
-        pages.push(page(texts));
-      } else pages.push(page([title, ...stack(p.lines, 60, 140, 17, 560).texts], [{ x: 660, y: 140, w: 240, h: 300 }]));
-      if (p.key === "problem" && m.has.team) {
-        const texts: Text[] = [{ text: r.pick(TITLES.team), x: 60, y: 70, size: 26, bold: true }];
-        m.team.forEach((x, i) => {
-          texts.push({ text: displayName(x), x: 60 + i * 220, y: 330, size: 15, bold: true });
-          texts.push({ text: x.role, x: 60 + i * 220, y: 352, size: 12 });
-        });
-        pages.push(page(texts, m.team.map((_, i) => ({ x: 60, y: 150, w: 180, h: 160 })).map((b, i) => ({ ...b, x: 60 + i * 220 }))));
-      }
-    }
-    pages.push(closing(m));
-    return pages;
+    return deckOf(m, r, (p, pages) => {
+        const title: Text = { text: p.title, x: 60, y: 70, size: 26, bold: true };
+        if (p.key === "traction" || p.key === "market") {
+          // Each line as a tile: the figure large, the rest beneath it, tiles side by side.
+          const tiles = p.lines.slice(0, 3).map((line, i): Text[] => [{ text: line, x: 60 + i * 300, y: 200, size: 15, width: 260 }]);
+          pages.push(page([title, ...tiles.flat(), ...stack(p.lines.slice(3), 60, 380, 14, 840).texts], p.lines.slice(0, 3).map((_, i) => ({ x: 50 + i * 300, y: 150, w: 280, h: 160 }))));
+        } else if (p.key === "round" && m.round) {
+          const kv = m.round.kv;
+          const texts: Text[] = [title];
+          kv.forEach(([k, v], i) => {
+            texts.push({ text: k, x: 60 + i * 220, y: 170, size: 13 });
+            texts.push({ text: v, x: 60 + i * 220, y: 205, size: 22, bold: true });
+          });
+          texts.push(...stack(p.lines.slice(1), 60, 300, 14, 840).texts);
+          pages.push(page(texts));
+        } else pages.push(page([title, ...stack(p.lines, 60, 140, 17, 560).texts], [{ x: 660, y: 140, w: 240, h: 300 }]));
+        if (p.key === "problem" && m.has.team) {
+          const texts: Text[] = [{ text: r.pick(TITLES.team), x: 60, y: 70, size: 26, bold: true }];
+          m.team.forEach((x, i) => {
+            texts.push({ text: displayName(x), x: 60 + i * 220, y: 330, size: 15, bold: true });
+            texts.push({ text: x.role, x: 60 + i * 220, y: 352, size: 12 });
+          });
+          pages.push(page(texts, m.team.map((_, i) => ({ x: 60, y: 150, w: 180, h: 160 })).map((b, i) => ({ ...b, x: 60 + i * 220 }))));
+        }
+    });
   },
 };
 
@@ -228,26 +234,23 @@ const photoGrid: Template = {
   name: "photo-grid",
   format: "pdf",
   build(m, r) {
-    const pages = [page(cover(m, r))];
-    for (const p of parts(m, r)) {
-      pages.push(page([{ text: p.title, x: 60, y: 80, size: 28, bold: true }, ...stack(p.lines, 60, 150, 17, 560).texts], [{ x: 660, y: 120, w: 250, h: 330 }]));
-      if (p.key === "product" || (p.key === "problem" && !m.has.product)) {
-        if (!m.has.team) continue;
-        const texts: Text[] = [{ text: r.pick(TITLES.team), x: 60, y: 60, size: 26, bold: true }];
-        const cards: Box[] = [];
-        const people: (Person & { advisor?: true })[] = [...m.team, ...m.advisors.slice(0, 4 - Math.min(4, m.team.length)).map((a) => ({ ...a, advisor: true as const }))];
-        people.forEach((x, i) => {
-          const cx = 60 + i * 220;
-          cards.push({ x: cx, y: 100, w: 170, h: 170 });
-          texts.push({ text: displayName(x), x: cx, y: 300, size: 14, bold: true });
-          texts.push({ text: x.advisor ? `Advisor · ${x.role}` : x.role, x: cx, y: 320, size: 11, width: 190 });
-          texts.push({ text: `${x.bio[0].toUpperCase()}${x.bio.slice(1)}`, x: cx, y: 360, size: 10, width: 190 });
-        });
-        pages.push(page(texts, cards));
-      }
-    }
-    pages.push(closing(m));
-    return pages;
+    return deckOf(m, r, (p, pages) => {
+        pages.push(page([{ text: p.title, x: 60, y: 80, size: 28, bold: true }, ...stack(p.lines, 60, 150, 17, 560).texts], [{ x: 660, y: 120, w: 250, h: 330 }]));
+        if (p.key === "product" || (p.key === "problem" && !m.has.product)) {
+          if (!m.has.team) return;
+          const texts: Text[] = [{ text: r.pick(TITLES.team), x: 60, y: 60, size: 26, bold: true }];
+          const cards: Box[] = [];
+          const people: (Person & { advisor?: true })[] = [...m.team, ...m.advisors.slice(0, 4 - Math.min(4, m.team.length)).map((a) => ({ ...a, advisor: true as const }))];
+          people.forEach((x, i) => {
+            const cx = 60 + i * 220;
+            cards.push({ x: cx, y: 100, w: 170, h: 170 });
+            texts.push({ text: displayName(x), x: cx, y: 300, size: 14, bold: true });
+            texts.push({ text: x.advisor ? `Advisor · ${x.role}` : x.role, x: cx, y: 320, size: 11, width: 190 });
+            texts.push({ text: `${x.bio[0].toUpperCase()}${x.bio.slice(1)}`, x: cx, y: 360, size: 10, width: 190 });
+          });
+          pages.push(page(texts, cards));
+        }
+    });
   },
 };
 
@@ -361,20 +364,17 @@ const pptx: Template = {
   name: "pptx",
   format: "pptx",
   build(m, r) {
-    const pages = [page(cover(m, r))];
-    for (const p of parts(m, r)) {
-      pages.push(page([{ text: p.title, x: 50, y: 60, size: 30, bold: true, width: 860 }, ...stack(p.lines, 50, 140, 18, 860, 0.5).texts]));
-      if (p.key === "problem" && m.has.team) {
-        const texts: Text[] = [{ text: r.pick(TITLES.team), x: 50, y: 60, size: 30, bold: true, width: 860 }];
-        m.team.forEach((x, i) => {
-          texts.push({ text: displayName(x), x: 50 + i * 220, y: 300, size: 16, bold: true, width: 200 });
-          texts.push({ text: x.role, x: 50 + i * 220, y: 330, size: 12, width: 200 });
-        });
-        pages.push(page(texts));
-      }
-    }
-    pages.push(closing(m));
-    return pages;
+    return deckOf(m, r, (p, pages) => {
+        pages.push(page([{ text: p.title, x: 50, y: 60, size: 30, bold: true, width: 860 }, ...stack(p.lines, 50, 140, 18, 860, 0.5).texts]));
+        if (p.key === "problem" && m.has.team) {
+          const texts: Text[] = [{ text: r.pick(TITLES.team), x: 50, y: 60, size: 30, bold: true, width: 860 }];
+          m.team.forEach((x, i) => {
+            texts.push({ text: displayName(x), x: 50 + i * 220, y: 300, size: 16, bold: true, width: 200 });
+            texts.push({ text: x.role, x: 50 + i * 220, y: 330, size: 12, width: 200 });
+          });
+          pages.push(page(texts));
+        }
+    });
   },
 };
 

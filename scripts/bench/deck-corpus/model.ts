@@ -2,21 +2,12 @@
 // from the demo generator (src/demo/decks.ts) on purpose: other names, other phrasings, other
 // number styles, and the distractors real decks carry (earlier rounds, customers' rounds, other
 // people's money, valuations, advisors, investors, customers' people, projections).
+import { rng, type Rng } from "../../../src/demo/rng.ts";
 
-export type Rng = { next(): number; int(lo: number, hi: number): number; pick<T>(xs: readonly T[]): T; chance(p: number): boolean };
+export type { Rng };
 
-/** mulberry32, seeded: the corpus is the same on every machine. */
-export function seeded(seed: number): Rng {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)), pick: (xs) => xs[Math.floor(next() * xs.length)], chance: (p) => next() < p };
-}
+/** The corpus's randomness, seeded: the same corpus on every machine (the demo's generator's PRNG, not its content). */
+export const seeded = rng;
 
 export const SECTION_KEYS = ["team", "market", "product", "traction", "business_model", "competition", "financials", "round"] as const;
 export type SectionKey = (typeof SECTION_KEYS)[number];

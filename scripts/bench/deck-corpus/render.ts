@@ -1,8 +1,9 @@
 // Corpus pages written as real files: PDF with pdf-lib (standard fonts, text wrapped by measured
 // width, grey boxes for photos), PPTX with one text box per placed text, DOCX with headings,
-// paragraphs and tables. The Office files go through LibreOffice on upload, as a firm's would.
-import { strToU8, zipSync } from "fflate";
+// paragraphs and tables (in the demo's OOXML packages). The Office files go through LibreOffice on
+// upload, as a firm's would.
 import { PDFDocument, rgb, StandardFonts, type PDFFont } from "pdf-lib";
+import { docxPackage, pptxPackage, xmlText } from "../../../src/demo/decks.ts";
 import type { Memo, Page, Text } from "./layouts.ts";
 
 // WinAnsi (the standard fonts' encoding) has no glyph for these: the nearest that it has.
@@ -45,21 +46,7 @@ export async function pdfOf(pages: Page[]): Promise<Uint8Array> {
   return doc.save();
 }
 
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
-const NS_P = "http://schemas.openxmlformats.org/presentationml/2006/main";
-const NS_A = "http://schemas.openxmlformats.org/drawingml/2006/main";
-const NS_R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
-const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
-const CT = "application/vnd.openxmlformats-officedocument";
 const EMU = 12700; // per point
-
-const relsXml = (rels: [string, string, string][]) =>
-  `${XML}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels.map(([id, type, target]) => `<Relationship Id="${id}" Type="${REL}/${type}" Target="${target}"/>`).join("")}</Relationships>`;
-const typesXml = (overrides: [string, string][]) =>
-  `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>${overrides.map(([p, t]) => `<Override PartName="${p}" ContentType="${t}"/>`).join("")}</Types>`;
-
-const GROUP = '<p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>';
 
 function shapeXml(t: Text, id: number, slideWidth: number): string {
   const width = t.width ?? Math.min(slideWidth - t.x - 20, Math.max(120, t.text.length * t.size * 0.6));
@@ -67,60 +54,22 @@ function shapeXml(t: Text, id: number, slideWidth: number): string {
   return (
     `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="Text ${id}"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr>` +
     `<p:spPr><a:xfrm><a:off x="${Math.round(t.x * EMU)}" y="${Math.round((t.y - t.size) * EMU)}"/><a:ext cx="${Math.round(width * EMU)}" cy="${Math.round(height * EMU)}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr>` +
-    `<p:txBody><a:bodyPr wrap="${t.width ? "square" : "none"}" lIns="0" tIns="0" rIns="0" bIns="0"/><a:lstStyle/><a:p><a:r><a:rPr lang="en-GB" sz="${Math.round(t.size * 100)}"${t.bold ? ' b="1"' : ""}><a:latin typeface="Arial"/></a:rPr><a:t>${esc(t.text)}</a:t></a:r></a:p></p:txBody></p:sp>`
+    `<p:txBody><a:bodyPr wrap="${t.width ? "square" : "none"}" lIns="0" tIns="0" rIns="0" bIns="0"/><a:lstStyle/><a:p><a:r><a:rPr lang="en-GB" sz="${Math.round(t.size * 100)}"${t.bold ? ' b="1"' : ""}><a:latin typeface="Arial"/></a:rPr><a:t>${xmlText(t.text)}</a:t></a:r></a:p></p:txBody></p:sp>`
   );
 }
 
-/** A PPTX: one slide per page, every placed text its own text box where the page put it. */
+/** A PPTX: one slide per page, every placed text its own text box where the page put it (the demo's package). */
 export function pptxOf(pages: Page[]): Uint8Array {
-  const files: Record<string, Uint8Array> = {};
-  const n = pages.length;
-  files["[Content_Types].xml"] = strToU8(
-    typesXml([
-      ["/ppt/presentation.xml", `${CT}.presentationml.presentation.main+xml`],
-      ["/ppt/slideMasters/slideMaster1.xml", `${CT}.presentationml.slideMaster+xml`],
-      ["/ppt/slideLayouts/slideLayout1.xml", `${CT}.presentationml.slideLayout+xml`],
-      ["/ppt/theme/theme1.xml", `${CT}.theme+xml`],
-      ...pages.map((_, i): [string, string] => [`/ppt/slides/slide${i + 1}.xml`, `${CT}.presentationml.slide+xml`]),
-    ]),
+  if (pages.length === 0) throw new Error("a deck needs a page");
+  return pptxPackage(
+    pages.map((p) => p.texts.map((t, k) => shapeXml(t, k + 2, p.width)).join("")),
+    { cx: pages[0].width * EMU, cy: pages[0].height * EMU },
   );
-  files["_rels/.rels"] = strToU8(relsXml([["rId1", "officeDocument", "ppt/presentation.xml"]]));
-  files["ppt/presentation.xml"] = strToU8(
-    `${XML}<p:presentation xmlns:a="${NS_A}" xmlns:r="${NS_R}" xmlns:p="${NS_P}"><p:sldMasterIdLst><p:sldMasterId id="2147483648" r:id="rId1"/></p:sldMasterIdLst>` +
-      `<p:sldIdLst>${pages.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 3}"/>`).join("")}</p:sldIdLst>` +
-      `<p:sldSz cx="${960 * EMU}" cy="${540 * EMU}"/><p:notesSz cx="6858000" cy="9144000"/></p:presentation>`,
-  );
-  files["ppt/_rels/presentation.xml.rels"] = strToU8(
-    relsXml([["rId1", "slideMaster", "slideMasters/slideMaster1.xml"], ["rId2", "theme", "theme/theme1.xml"], ...pages.map((_, i): [string, string, string] => [`rId${i + 3}`, "slide", `slides/slide${i + 1}.xml`])]),
-  );
-  files["ppt/slideMasters/slideMaster1.xml"] = strToU8(
-    `${XML}<p:sldMaster xmlns:a="${NS_A}" xmlns:r="${NS_R}" xmlns:p="${NS_P}"><p:cSld><p:spTree>${GROUP}</p:spTree></p:cSld>` +
-      `<p:clrMap bg1="lt1" tx1="dk1" bg2="lt2" tx2="dk2" accent1="accent1" accent2="accent2" accent3="accent3" accent4="accent4" accent5="accent5" accent6="accent6" hlink="hlink" folHlink="folHlink"/>` +
-      `<p:sldLayoutIdLst><p:sldLayoutId id="2147483649" r:id="rId1"/></p:sldLayoutIdLst></p:sldMaster>`,
-  );
-  files["ppt/slideMasters/_rels/slideMaster1.xml.rels"] = strToU8(relsXml([["rId1", "slideLayout", "../slideLayouts/slideLayout1.xml"], ["rId2", "theme", "../theme/theme1.xml"]]));
-  files["ppt/slideLayouts/slideLayout1.xml"] = strToU8(`${XML}<p:sldLayout xmlns:a="${NS_A}" xmlns:r="${NS_R}" xmlns:p="${NS_P}"><p:cSld name="Blank"><p:spTree>${GROUP}</p:spTree></p:cSld></p:sldLayout>`);
-  files["ppt/slideLayouts/_rels/slideLayout1.xml.rels"] = strToU8(relsXml([["rId1", "slideMaster", "../slideMasters/slideMaster1.xml"]]));
-  const colors = ["dk1:111111", "lt1:FFFFFF", "dk2:333333", "lt2:EEEEEE", "accent1:1F6FEB", "accent2:2DA44E", "accent3:BF8700", "accent4:CF222E", "accent5:8250DF", "accent6:1B7C83", "hlink:1F6FEB", "folHlink:8250DF"];
-  const fill = '<a:solidFill><a:schemeClr val="phClr"/></a:solidFill>';
-  files["ppt/theme/theme1.xml"] = strToU8(
-    `${XML}<a:theme xmlns:a="${NS_A}" name="Corpus"><a:themeElements><a:clrScheme name="Corpus">${colors.map((c) => `<a:${c.split(":")[0]}><a:srgbClr val="${c.split(":")[1]}"/></a:${c.split(":")[0]}>`).join("")}</a:clrScheme>` +
-      `<a:fontScheme name="Corpus"><a:majorFont><a:latin typeface="Arial"/><a:ea typeface=""/><a:cs typeface=""/></a:majorFont><a:minorFont><a:latin typeface="Arial"/><a:ea typeface=""/><a:cs typeface=""/></a:minorFont></a:fontScheme>` +
-      `<a:fmtScheme name="Corpus"><a:fillStyleLst>${fill.repeat(3)}</a:fillStyleLst><a:lnStyleLst>${`<a:ln w="9525">${fill}</a:ln>`.repeat(3)}</a:lnStyleLst><a:effectStyleLst>${"<a:effectStyle><a:effectLst/></a:effectStyle>".repeat(3)}</a:effectStyleLst><a:bgFillStyleLst>${fill.repeat(3)}</a:bgFillStyleLst></a:fmtScheme></a:themeElements></a:theme>`,
-  );
-  pages.forEach((p, i) => {
-    const shapes = p.texts.map((t, k) => shapeXml(t, k + 2, p.width)).join("");
-    files[`ppt/slides/slide${i + 1}.xml`] = strToU8(`${XML}<p:sld xmlns:a="${NS_A}" xmlns:r="${NS_R}" xmlns:p="${NS_P}"><p:cSld><p:spTree>${GROUP}${shapes}</p:spTree></p:cSld></p:sld>`);
-    files[`ppt/slides/_rels/slide${i + 1}.xml.rels`] = strToU8(relsXml([["rId1", "slideLayout", "../slideLayouts/slideLayout1.xml"]]));
-  });
-  if (n === 0) throw new Error("a deck needs a page");
-  return zipSync(files, { level: 6, mtime: new Date("2025-01-01T00:00:00Z") });
 }
 
-/** A DOCX memo: headings as bold larger runs, paragraphs, tables with borders, page breaks. */
+/** A DOCX memo: headings as bold larger runs, paragraphs, tables with borders, page breaks (A4). */
 export function docxOf(memo: Memo): Uint8Array {
-  const W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
-  const run = (text: string, bold = false, size = 22) => `<w:r><w:rPr>${bold ? "<w:b/>" : ""}<w:sz w:val="${size}"/></w:rPr><w:t xml:space="preserve">${esc(text)}</w:t></w:r>`;
+  const run = (text: string, bold = false, size = 22) => `<w:r><w:rPr>${bold ? "<w:b/>" : ""}<w:sz w:val="${size}"/></w:rPr><w:t xml:space="preserve">${xmlText(text)}</w:t></w:r>`;
   const border = '<w:tblBorders><w:top w:val="single" w:sz="4"/><w:bottom w:val="single" w:sz="4"/><w:insideH w:val="single" w:sz="4"/><w:insideV w:val="single" w:sz="4"/></w:tblBorders>';
   const body = memo.blocks
     .map((b) => {
@@ -135,12 +84,5 @@ export function docxOf(memo: Memo): Uint8Array {
       );
     })
     .join("");
-  return zipSync(
-    {
-      "[Content_Types].xml": strToU8(typesXml([["/word/document.xml", `${CT}.wordprocessingml.document.main+xml`]])),
-      "_rels/.rels": strToU8(relsXml([["rId1", "officeDocument", "word/document.xml"]])),
-      "word/document.xml": strToU8(`${XML}<w:document xmlns:w="${W}"><w:body>${body}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/></w:sectPr></w:body></w:document>`),
-    },
-    { level: 6, mtime: new Date("2025-01-01T00:00:00Z") },
-  );
+  return docxPackage(body, '<w:pgSz w:w="11906" w:h="16838"/>');
 }
