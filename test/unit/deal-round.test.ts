@@ -32,6 +32,10 @@ describe("the raise, as decks write it", () => {
     ["Target raise: 4,25 M€", null, 4_250_000, "EUR"],
     ["Raising USD 12.5mn Series B at a USD 60mn pre-money valuation.", "series b", 12_500_000, "USD"],
     ["We are raising a bridge of 900 Tsd. € from existing investors.", "bridge", 900_000, "EUR"],
+    ["Current round — Seed — EUR 2,000,000", "seed", 2_000_000, "EUR"],
+    ["We seek an investment of CHF 3 Mio. for 15% equity.", null, 3_000_000, "CHF"],
+    ["Investment sought: £1.2m for 18 months of runway.", null, 1_200_000, "GBP"],
+    ["Looking to raise 750k EUR pre-seed to finish the pilot.", "pre-seed", 750_000, "EUR"],
   ];
   for (const [text, stage, amount, currency] of cases) {
     test(text, () => expect(brief("Acme", text)).toEqual({ stage, amount, currency }));

@@ -30,6 +30,10 @@ describe("people with their roles", () => {
     expect(teamOf("Leadership\n\nSaskia Sørensen\nCo-founder & CTO\n\nDipl.-Ing. Ingrid Almeida\nCEO")).toEqual([["Saskia Sørensen", "Co-founder & CTO"], ["Ingrid Almeida", "CEO"]]);
   });
 
+  test("a card's name set in capitals is read as the name it is", () => {
+    expect(teamOf("Team\nJANE DOE\nCo-Founder / CEO\nDR. JEAN-MARC VAN DER BERG\nCTO")).toEqual([["Jane Doe", "Co-Founder / CEO"], ["Jean-Marc van der Berg", "CTO"]]);
+  });
+
   test("table cells: the role in the next cell, or in the cell below in a grid of cards", () => {
     expect(teamOf("Team\nName | Role | Background\nAnna Keller | CEO | ex-Google\nJonas Berg | Chief Technology Officer | PhD ETH")).toEqual([["Anna Keller", "CEO"], ["Jonas Berg", "Chief Technology Officer"]]);
     expect(teamOf("Team\nAnna Keller | Dr. Jonas Berg | Eva Roth\nCEO | CTO | Advisor")).toEqual([["Anna Keller", "CEO"], ["Jonas Berg", "CTO"]]);

@@ -15,7 +15,8 @@ import type { Unit } from "./deal-text.ts";
 // A raise in progress: verbs and nouns. "raise" alone is checked for its subject.
 const RAISE_VERB = new RegExp(
   [
-    String.raw`\b(?:are |is |we're |currently )?(?:raising|seeking|looking for|looking to raise|aiming to raise|plan(?:ning)? to raise|intend to raise|raise|fundrais(?:e|ing))\b`,
+    String.raw`\b(?:are |is |we're |currently )?(?:raising|seek(?:ing|s)?|looking for|looking to raise|aiming to raise|plan(?:ning)? to raise|intend to raise|raise|fundrais(?:e|ing))\b`,
+    String.raw`\b(?:current|this|our (?:current|ongoing)) round\b|\binvestment sought\b`,
     String.raw`\b(?:the|our) ask\b|^ask\b|\bask\s*:`,
     String.raw`\b(?:total )?round size\b|\b(?:total |target )?raise\s*:|\btarget raise\b`,
     String.raw`\b(?:total )?(?:funding|capital|financing|investment) (?:need(?:ed|s)?|required|requirements?|sought|ask)\b|\b(?:total )?required (?:investment|funding|capital)\b`,

@@ -153,10 +153,16 @@ export function namedOnlyAsOutsider(units: Unit[], name: string, opts: TeamOptio
   });
 }
 
-/** "Anna Keller" alone on its line (an honorific or degree around it): the name, else null. */
+// A card may set the name in capitals: "JANE DOE" over "Co-founder / CEO".
+const CAPS_NAME = /^(?:(?:PROF|DR)\.\s*)*(\p{Lu}{2,}(?:['’-]\p{Lu}{2,})?(?:\s(?:VAN|VON|DE|DER|DA|DI|DU|LA|LE))*\s\p{Lu}{2,}(?:['’-]\p{Lu}+)?(?:\s\p{Lu}{2,})?)$/u;
+const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'’-])(\p{Ll})/gu, (_, a: string, b: string) => a + b.toUpperCase()).replace(/\b(Van|Von|De|Der|Da|Di|Du|La|Le)\b(?=\s)/g, (w) => w.toLowerCase());
+
+/** "Anna Keller" (or "ANNA KELLER") alone on its line, an honorific or degree around it: the name, else null. */
 function nameAlone(text: string): string | null {
   const m = NAME_ALONE.exec(text.trim());
-  return m ? personName(m.groups!.name) : null;
+  if (m) return personName(m.groups!.name);
+  const caps = CAPS_NAME.exec(text.trim());
+  return caps ? personName(titleCase(caps[1])) : null;
 }
 
 /** A unit that starts with a role: the role, else null (an advisor's or investor's role is none). */
