@@ -39,8 +39,9 @@ describe("people with their roles", () => {
     expect(teamOf("Team\nAnna Keller | Dr. Jonas Berg | Eva Roth\nCEO | CTO | Advisor")).toEqual([["Anna Keller", "CEO"], ["Jonas Berg", "CTO"]]);
   });
 
-  test("a row of names, then their roles in the same order", () => {
+  test("a row of names, then their roles in the same order (one by one, or a row with a cell each)", () => {
     expect(teamOf("Who we are\n\nAnna Keller\n\nJonas Berg\n\nEva Roth\n\nCo-founder, CEO\n\nCTO\n\nCOO")).toEqual([["Anna Keller", "Co-founder, CEO"], ["Jonas Berg", "CTO"], ["Eva Roth", "COO"]]);
+    expect(teamOf("Our people\n\nAnna Keller\n\nJonas Berg\n\nKarl Meier\n\nCo-founder, CEO | CTO & Co-founder | Advisor · Former CTO, Roche")).toEqual([["Anna Keller", "Co-founder, CEO"], ["Jonas Berg", "CTO & Co-founder"]]);
   });
 
   test("prose: a name wrapped onto the next line is one name; a line that starts with a name starts a person", () => {

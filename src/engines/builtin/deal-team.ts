@@ -162,7 +162,9 @@ function nameAlone(text: string): string | null {
   const m = NAME_ALONE.exec(text.trim());
   if (m) return personName(m.groups!.name);
   const caps = CAPS_NAME.exec(text.trim());
-  return caps ? personName(titleCase(caps[1])) : null;
+  // "WHO WE ARE", "THE ASK": a title in capitals, not a name.
+  if (!caps || /\b(?:WE|ARE|IS|OF|AND|WHO|WHAT|WHY|HOW|OUR|THE|US|TO|FOR)\b/.test(caps[1])) return null;
+  return personName(titleCase(caps[1]));
 }
 
 /** A unit that starts with a role: the role, else null (an advisor's or investor's role is none). */
@@ -188,13 +190,22 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     let k = 0;
     const same = (j: number) => j < units.length && units[j].pageIndex === units[i].pageIndex && !excluded(units[j]);
     while (same(i + k) && nameAlone(units[i + k].text)) k++;
-    if (k < 2 || !Array.from({ length: k }, (_, n) => same(i + k + n) && roleFirst(units[i + k + n].text, opts)).every(Boolean)) continue;
+    if (k < 2) continue;
+    // Their roles: as many units after them, or one row with a cell for each (an advisor's cell is no role).
+    const row = same(i + k) ? units[i + k].text.split(CELL_SPLIT) : [];
+    const roles =
+      row.length === k && row.length > 1
+        ? row.map((cell) => roleFirst(cell, opts))
+        : Array.from({ length: k }, (_, n) => (same(i + k + n) ? roleFirst(units[i + k + n].text, opts) : null));
+    if (row.length === k && row.length > 1 ? !roles.some(Boolean) : !roles.every(Boolean)) continue;
     for (let n = 0; n < k; n++) {
       const unit = units[i + n];
-      found.push({ name: nameAlone(unit.text)!, title: roleFirst(units[i + k + n].text, opts)!, at: starts[i + n], pageIndex: unit.pageIndex, source: { quote: unit.text, unit } });
-      paired.add(i + n).add(i + k + n);
+      if (roles[n]) found.push({ name: nameAlone(unit.text)!, title: roles[n]!, at: starts[i + n], pageIndex: unit.pageIndex, source: { quote: unit.text, unit } });
+      paired.add(i + n);
     }
-    i += 2 * k - 1;
+    const used = row.length === k && row.length > 1 ? 1 : k;
+    for (let n = 0; n < used; n++) paired.add(i + k + n);
+    i += k + used - 1;
   }
   units.forEach((u, i) => {
     const at = starts[i];
@@ -204,7 +215,7 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     const below = next && next.pageIndex === u.pageIndex && !excluded(next) ? next : null;
     // A card: the name on its line, the role on the next.
     const alone = nameAlone(u.text);
-    const role = alone && below ? roleFirst(below.text, opts) : null;
+    const role = alone && below && !CELL_SPLIT.test(below.text) ? roleFirst(below.text, opts) : null;
     if (alone && role) found.push({ name: alone, title: role, at, pageIndex: u.pageIndex, source: { quote: `${u.text} ${below!.text}`, unit: u } });
     // A grid of cards written row by row: a row of names over a row of roles, cell for cell.
     const cells = u.text.split(CELL_SPLIT);
