@@ -27,3 +27,9 @@ test("figures no operation returned are removed and counted", () => {
 test("a figure the question said is the partner's own, kept", () => {
   expect(checkFigures("The top 3 are listed.", ["top 3 deals by score", ...texts], data).removed).toBe(0);
 });
+
+test("digits inside identifiers are no figures: an invented count is removed even when an id happens to contain it", () => {
+  const withIds = [{ company_id: "8c1f42ab-1d42-4e42-9a42-0042deadbeef", name: "Series42 Labs", runway: { months: 18 } }];
+  expect(checkFigures("Acme has 42 customers and 18 months of runway.", texts, withIds)).toEqual({ text: "Acme has [removed] customers and 18 months of runway.", removed: 1 });
+  expect(checkFigures("Acme has 42 customers.", ["Deal 8c1f42ab-1d42-4e42-9a42-0042deadbeef: 18 months"], [])).toEqual({ text: "Acme has [removed] customers.", removed: 1 });
+});

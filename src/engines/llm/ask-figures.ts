@@ -22,16 +22,23 @@ function read(token: string): Written | null {
   return { value: digits * scale, tolerance: 0.5 * 10 ** -decimals * scale, percent: suffix === "%" };
 }
 
+// Identifiers are not figures: the digits inside a UUID ("…-42ab-…") or a word ("Series2") hold
+// no number an answer could quote, and reading them would let an invented figure pass.
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+const NUMBER = /(?<![\p{L}\d.])\d+(?:\.\d+)?/gu;
+
+const numbersIn = (text: string) => text.replace(UUID, " ").replace(/(\d),(?=\d{3})/g, "$1").match(NUMBER) ?? [];
+
 /** Every number an operation's words or data hold (and the question's), as plain values. */
 export function figuresHeld(texts: string[], data: unknown[]): number[] {
   const out: number[] = [];
   const walk = (v: unknown) => {
     if (typeof v === "number" && Number.isFinite(v)) out.push(v);
-    else if (typeof v === "string") for (const n of v.match(/\d+(?:\.\d+)?/g) ?? []) out.push(Number(n));
+    else if (typeof v === "string") for (const n of numbersIn(v)) out.push(Number(n));
     else if (Array.isArray(v)) v.forEach(walk);
     else if (v && typeof v === "object") Object.values(v).forEach(walk);
   };
-  for (const t of texts) for (const n of t.replace(/(\d),(?=\d{3})/g, "$1").match(/\d+(?:\.\d+)?/g) ?? []) out.push(Number(n));
+  for (const t of texts) for (const n of numbersIn(t)) out.push(Number(n));
   data.forEach(walk);
   return out;
 }
