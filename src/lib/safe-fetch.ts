@@ -7,7 +7,8 @@
 //   3. A name is resolved once (all addresses), and EVERY address must be public unicast after
 //      ipaddr.js `process()` (which unwraps IPv4-mapped IPv6). Loopback, private, link-local,
 //      CGNAT, multicast, unspecified, broadcast, reserved and the IPv6 transition ranges (6to4,
-//      Teredo, NAT64) are refused.
+//      Teredo, NAT64) are refused. A name that does not resolve and one that resolves to a
+//      refused address get the same refusal, word for word, so no client can map internal DNS.
 //   4. The connection goes to the checked address itself (no second lookup that could answer
 //      differently): fetch("https://<ip>/path", { headers: { Host }, tls: { serverName } }).
 //   5. Redirects are never followed by fetch; a caller that allows some gets each hop checked again.
@@ -41,7 +42,6 @@ export type SafeFetchErrorCode =
   | "https_required"
   | "credentials_in_url"
   | "blocked_address"
-  | "dns_failed"
   | "timeout"
   | "aborted"
   | "connection_failed"
@@ -125,18 +125,24 @@ export function isAllowedAddress(address: string, allowPrivate = false): boolean
   return range === "unicast" || (allowPrivate && PRIVATE_RANGES.has(range));
 }
 
-function blocked(host: string, address: string): SafeFetchError {
+function blocked(address: string): SafeFetchError {
   let range = "invalid";
   try {
     range = addressRange(address).range;
   } catch {
     // not an address at all
   }
-  // A name's resolved address is not echoed: error texts reach API clients, who must not be able
-  // to map internal DNS through them.
-  const what = host === address || host.includes(":") ? `${address} is not a public address` : `${host} resolves to an address that is not public`;
-  return new SafeFetchError("blocked_address", `${what} (${range}); outbound requests reach public addresses only`);
+  return new SafeFetchError("blocked_address", `${address} is not a public address (${range}); ${PUBLIC_ONLY}`);
 }
+
+const PUBLIC_ONLY = "outbound requests reach public addresses only";
+
+/**
+ * A name that does not resolve, resolves to nothing, or resolves to any address that is not public:
+ * one refusal, one text. Error texts reach API clients (a webhook's 422, a run's error, the delivery
+ * ledger), who must not learn from them how an internal name resolves.
+ */
+const notPublicName = (host: string) => new SafeFetchError("blocked_address", `${host} does not resolve to a public address; ${PUBLIC_ONLY}`);
 
 function parseUrl(input: string | URL): URL {
   try {
@@ -177,7 +183,7 @@ export async function checkPublicUrl(input: string | URL, opts: UrlCheckOptions 
     }
   }
   for (const address of addresses) {
-    if (!isAllowedAddress(address, allowPrivate)) throw blocked(host, address);
+    if (!isAllowedAddress(address, allowPrivate)) throw isIpLiteral ? blocked(address) : notPublicName(host);
   }
   return { url, host, addresses: addresses.map((a) => addressRange(a).address), isIpLiteral };
 }
@@ -186,11 +192,10 @@ async function resolve(host: string, resolver: Resolver): Promise<string[]> {
   let addresses: string[];
   try {
     addresses = await resolver(host);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    throw new SafeFetchError("dns_failed", `The host ${host} could not be resolved${code ? ` (${code})` : ""}`);
+  } catch {
+    throw notPublicName(host);
   }
-  if (addresses.length === 0) throw new SafeFetchError("dns_failed", `The host ${host} has no addresses`);
+  if (addresses.length === 0) throw notPublicName(host);
   return addresses;
 }
 

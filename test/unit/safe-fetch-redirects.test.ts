@@ -60,7 +60,7 @@ describe("a redirect from a recognised host to a private address is refused, nev
     expect(world.secret.hits).toBe(0); // ...and nothing private was ever reached
     // A name is not echoed with the private address it resolves to.
     const named = await refusal(safeFetch("https://docs.google.com/document/d/X/export?format=pdf&i=3", { followRedirects: 5, requireHttps: false, ...world.outbound }));
-    expect(named.message).toBe("intranet.docs.internal resolves to an address that is not public (private); outbound requests reach public addresses only");
+    expect(named.message).toBe("intranet.docs.internal does not resolve to a public address; outbound requests reach public addresses only");
   });
 
   test("the same through a host session: each hop is its own checked safe-fetch", async () => {

@@ -139,15 +139,25 @@ describe("checkPublicUrl (registration)", () => {
     const resolver = fakeResolver({ "mixed.example.com": ["93.184.215.14", "10.1.2.3"], "mapped.example.com": ["::ffff:192.168.0.1"] });
     const e = await refusal(checkPublicUrl("https://mixed.example.com/", { resolver }));
     expect(e.code).toBe("blocked_address");
-    expect(e.message).toMatch(/mixed\.example\.com resolves to an address that is not public \(private\)/);
+    expect(e.message).toBe("mixed.example.com does not resolve to a public address; outbound requests reach public addresses only");
     expect(e.message).not.toContain("10.1.2.3"); // a name's internal address is not echoed
     expect((await refusal(checkPublicUrl("https://mapped.example.com/", { resolver }))).code).toBe("blocked_address");
   });
 
-  test("a host that does not resolve is refused", async () => {
-    const e = await refusal(checkPublicUrl("https://nowhere.invalid/", { resolver: fakeResolver({}) }));
-    expect(e.code).toBe("dns_failed");
-    expect((await refusal(checkPublicUrl("https://empty.example/", { resolver: async () => [] }))).code).toBe("dns_failed");
+  test("a name that does not resolve, resolves to nothing, or resolves to a private address: one refusal, word for word", async () => {
+    const resolver = fakeResolver({ "intranet.example": ["10.0.0.7"], "loop.example": ["127.0.0.1"] });
+    const texts = new Set<string>();
+    for (const [url, r] of [
+      ["https://intranet.example/", resolver],
+      ["https://loop.example/", resolver],
+      ["https://nowhere.example/", resolver],
+      ["https://nowhere.example/", async () => []],
+    ] as const) {
+      const e = await refusal(checkPublicUrl(url, { resolver: r }));
+      expect(e.code).toBe("blocked_address");
+      texts.add(e.message.replace(/^\S+ /, ""));
+    }
+    expect([...texts]).toEqual(["does not resolve to a public address; outbound requests reach public addresses only"]);
   });
 
   test("allow-private admits loopback and http, still not link-local", async () => {

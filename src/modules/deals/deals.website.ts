@@ -13,8 +13,8 @@ const USER_AGENT = "Dealgraph/1.0 (+self-hosted deal analysis)";
 export function describeFetchFailure(url: string, error: unknown): string {
   if (error instanceof SafeFetchError) {
     const why: Record<string, string> = {
-      blocked_address: "its address is not a public internet address",
-      dns_failed: "its host name does not resolve",
+      // One text for a name that does not resolve and one that resolves to a refused address.
+      blocked_address: "its host does not resolve to a public internet address",
       timeout: "it did not answer in time",
       connection_failed: "the connection was refused or dropped",
       tls_failed: "its TLS certificate could not be verified",

@@ -13,8 +13,7 @@ const HEADERS = { accept: "application/vnd.github+json", "user-agent": "Dealgrap
 export type GithubRead = { profile: GithubProfile; error: null } | { profile: null; error: string };
 
 const WHY: Partial<Record<SafeFetchError["code"], string>> = {
-  blocked_address: "the GitHub API address is not a public internet address",
-  dns_failed: "the GitHub API host does not resolve (offline?)",
+  blocked_address: "the GitHub API host does not resolve to a public internet address (offline?)",
   timeout: `GitHub did not answer within ${TIMEOUT_MS / 1000} s`,
   connection_failed: "the connection to GitHub was refused or dropped",
   tls_failed: "GitHub's TLS certificate could not be verified",

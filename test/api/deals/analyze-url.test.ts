@@ -71,7 +71,7 @@ describe("POST /api/v1/deals/analyze with website_url", () => {
     // A name is only resolved (and its every address checked) when the run fetches it.
     const res = await analyze({ website_url: "http://unresolvable.invalid/" });
     await runAll(t);
-    expect((await status(res.json.deal_id)).error).toMatch(/could not be fetched: its host name does not resolve/);
+    expect((await status(res.json.deal_id)).error).toMatch(/could not be fetched: its host does not resolve to a public internet address$/);
   });
 
   test("bad bodies: 422 naming the field, nothing created", async () => {

@@ -156,7 +156,7 @@ describe("redirects to private addresses", () => {
     const [intranet] = await analyseAll(h, ["https://docs.google.com/presentation/d/SLIDES_REDIRECTED/edit"]);
     h.world.redirectTo = "http://127.0.0.1:9/export.pdf";
     const [loopback] = await analyseAll(h, ["https://docs.google.com/presentation/d/SLIDES_REDIRECTED/edit?usp=sharing"]);
-    const blocked = (url: string) => `Google Slides: ${url} could not be fetched: its address is not a public internet address`;
+    const blocked = (url: string) => `Google Slides: ${url} could not be fetched: its host does not resolve to a public internet address`;
     expect(intranet.error).toBe(blocked("https://docs.google.com/presentation/d/SLIDES_REDIRECTED/edit"));
     expect(loopback.error).toBe(blocked("https://docs.google.com/presentation/d/SLIDES_REDIRECTED/edit?usp=sharing"));
   });
@@ -169,6 +169,6 @@ describe("unreachable hosts", () => {
     expect(refused.error).toBe(
       "Dropbox: https://www.dropbox.com/scl/fi/k1abc/Ledgerly-deck.pdf?rlkey=r1&dl=0 could not be fetched: the connection was refused or dropped",
     );
-    expect(unresolved.error).toBe("Box: https://app.box.com/s/staticok could not be fetched: its host name does not resolve");
+    expect(unresolved.error).toBe("Box: https://app.box.com/s/staticok could not be fetched: its host does not resolve to a public internet address");
   });
 });

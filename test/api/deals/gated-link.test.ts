@@ -184,7 +184,7 @@ describe("DocSend gates that need no verification, and gates that refuse", () =>
     h = await documentHostApp([]);
     const unreachable = await h.analyze(GATED);
     await h.run();
-    expect((await h.status(unreachable.json.deal_id)).error).toBe("DocSend: https://docsend.com/view/dverify could not be fetched: its host name does not resolve");
+    expect((await h.status(unreachable.json.deal_id)).error).toBe("DocSend: https://docsend.com/view/dverify could not be fetched: its host does not resolve to a public internet address");
   });
 });
 

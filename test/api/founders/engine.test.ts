@@ -161,6 +161,6 @@ describe("GitHub enrichment", () => {
     // Without the development switch a loopback API address is never contacted.
     c = setup({ DEALGRAPH_GITHUB_API_URL: "https://127.0.0.1:9" });
     const blocked = await assess(c, { name: "Jane Doe", github_url: "https://github.com/janedoe" });
-    expect(blocked.byKey.technical_depth.missing_info).toContain("GitHub profile could not be read: the GitHub API address is not a public internet address");
+    expect(blocked.byKey.technical_depth.missing_info).toContain("GitHub profile could not be read: the GitHub API host does not resolve to a public internet address (offline?)");
   });
 });

@@ -168,10 +168,17 @@ describe("POST /api/v1/webhooks", () => {
       return table[host];
     });
     expect((await post({ url: "https://hooks.partner.example/in" })).status).toBe(201);
-    for (const url of ["https://rebind.partner.example/in", "https://internal.partner.example/in", "https://nowhere.partner.example/in"]) {
-      const res = await post({ url });
-      expect(res.status, url).toBe(422);
-      expect(res.json.detail[0].loc).toEqual(["body", "url"]);
+    for (const name of ["rebind", "internal", "nowhere"]) {
+      const res = await post({ url: `https://${name}.partner.example/in` });
+      expect(res.status, name).toBe(422);
+      // The same words whether the name resolves to a private address or not at all: nothing maps internal DNS.
+      expect(res.json.detail).toEqual([
+        {
+          loc: ["body", "url"],
+          msg: `The URL must be HTTPS on a public address: ${name}.partner.example does not resolve to a public address; outbound requests reach public addresses only`,
+          type: "url_not_public",
+        },
+      ]);
     }
   });
 
