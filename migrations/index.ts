@@ -18,6 +18,7 @@ import m15 from "./0015_smart_wolf_cub.sql" with { type: "text" };
 import m16 from "./0016_action_kind_columns.sql" with { type: "text" };
 import m17 from "./0017_user_time_zone.sql" with { type: "text" };
 import m18 from "./0018_web_workspace.sql" with { type: "text" };
+import m19 from "./0019_budget_owner.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -39,4 +40,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0016_action_kind_columns", sql: m16 },
   { tag: "0017_user_time_zone", sql: m17 },
   { tag: "0018_web_workspace", sql: m18 },
+  { tag: "0019_budget_owner", sql: m19 },
 ];

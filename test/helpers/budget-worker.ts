@@ -14,7 +14,7 @@ self.onmessage = (e: MessageEvent) => {
   const deps = createDeps({ db: wrapDrizzle(sqlite), config: loadConfig({}), clock: new TestClock(at), log: silentLog });
   const budgets = budgetsService(deps);
   let admitted = 0;
-  for (let i = 0; i < attempts; i++) if (budgets.countRequest(keyId, limit).allowed) admitted++;
+  for (let i = 0; i < attempts; i++) if (budgets.countRequest({ keyId: keyId }, limit).allowed) admitted++;
   sqlite.close();
   self.postMessage(admitted);
 };

@@ -14,11 +14,11 @@ test("key-usage-prune drops counters older than 400 days and keeps the rest", as
   t = createTestApp({ clock });
   const f = seedIdentity(t.deps);
   const budgets = budgetsService(t.deps);
-  budgets.countRequest(f.keys.read.id, 10); // 2025-01-01: will be 401 days old
+  budgets.countRequest({ keyId: f.keys.read.id }, 10); // 2025-01-01: will be 401 days old
   clock.set("2025-01-03T12:00:00.000Z");
-  budgets.countRequest(f.keys.read.id, 10); // 399 days old
+  budgets.countRequest({ keyId: f.keys.read.id }, 10); // 399 days old
   clock.set("2026-02-06T08:00:00.000Z");
-  budgets.countRequest(f.keys.read.id, 10); // today
+  budgets.countRequest({ keyId: f.keys.read.id }, 10); // today
   const job = findJob("key-usage-prune")!;
   expect(await job.runOnce(t.deps)).toEqual({ deleted: 1, web_usage_deleted: 0, sign_in_failures_deleted: 0 });
   const days = t.deps.db.$client.query<{ day: string }, []>("SELECT day FROM key_usage ORDER BY day").all().map((r) => r.day);

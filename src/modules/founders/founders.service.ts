@@ -67,7 +67,7 @@ export const foundersService = perDeps((deps: Deps) => {
 
   /** The X-Actions-* figures as they stand, without charging (for a deduplicated request). */
   function currentActionHeaders(principal: Principal): Record<string, string> {
-    const used = budgetsService(deps).usageToday([principal.keyId]).get(principal.keyId)?.actions ?? 0;
+    const used = budgetsService(deps).usageToday([principal]).get(principal.keyId)?.actions ?? 0;
     return actionHeaders({ limit: principal.dailyActions, remaining: Math.max(0, principal.dailyActions - used) });
   }
 

@@ -57,7 +57,7 @@ export function authPlugin(deps: Deps) {
     const verified = keys.verify(readSecret(request.headers));
     if (verified.status !== "VALID") throw unauthorized(verified);
     const key = verified.key;
-    const requests = budgets.countRequest(key.keyId, key.dailyRequests);
+    const requests = budgets.countRequest(key, key.dailyRequests);
     const headers = rateLimitHeaders(requests);
     Object.assign(set.headers, headers);
     if (!requests.allowed) throw dailyLimitReached("request", requests, headers);

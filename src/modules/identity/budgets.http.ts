@@ -1,7 +1,7 @@
 // Budget figures as HTTP: the X-RateLimit-* headers of every success, the X-Actions-* headers of
 // every action, and the 429 that says which daily limit was reached and when it resets.
 import type { Deps } from "../../deps.ts";
-import { budgetsService, type BudgetDecision } from "./budgets.service.ts";
+import { budgetsService, type BudgetDecision, type BudgetKey } from "./budgets.service.ts";
 import { ApiError } from "../../http/errors.ts";
 
 export function rateLimitHeaders(d: BudgetDecision): Record<string, string> {
@@ -30,8 +30,8 @@ export function dailyLimitReached(kind: "request" | "actions", d: BudgetDecision
  * request never reaches it, and a dispatch that fails rolls the charge back.
  * Returns the headers the 202 must carry.
  */
-export function chargeAction(deps: Deps, key: { keyId: string; dailyActions: number }): Record<string, string> {
-  const decision = budgetsService(deps).chargeAction(key.keyId, key.dailyActions);
+export function chargeAction(deps: Deps, key: BudgetKey & { dailyActions: number }): Record<string, string> {
+  const decision = budgetsService(deps).chargeAction(key, key.dailyActions);
   const headers = actionHeaders(decision);
   if (!decision.allowed) throw dailyLimitReached("actions", decision, headers);
   return headers;

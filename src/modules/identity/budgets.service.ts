@@ -1,7 +1,10 @@
-// Daily budgets per key: requests and actions, per UTC day by the clock. Each count is one
-// conditional upsert that SQLite serialises, so a budget of N admits exactly N, whether the
-// requests race in one process or come from several processes on one database file.
-import { and, eq, lt, sql } from "drizzle-orm";
+// Daily budgets: requests and actions, per UTC day by the clock, per budget owner: the first key of
+// a rotation chain, so every key a rotation made spends the same day's budget (rotating a key never
+// resets it). Each count is one conditional upsert of the owner's row, which SQLite serialises, so
+// a budget of N admits exactly N, whether the requests race in one process, come from several
+// processes on one database file, or come with the old and the new key of a rotation at once. A
+// key made by rotation also stamps its own row's last use (a second statement, for such keys only).
+import { eq, lt, sql } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
 import { secondsUntilUtcMidnight, utcDay } from "../../lib/clock.ts";
 import { keyUsage } from "./budgets.tables.ts";
@@ -15,72 +18,84 @@ export type BudgetDecision = {
   remaining: number;
   /** Whole seconds until the budget resets at the next UTC midnight. */
   resetSeconds: number;
-  /** The key's counters today after this charge, and when (null when refused). */
+  /** The budget owner's counters today after this charge, and when (null when refused). */
   today: { requests: number; actions: number; at: string } | null;
 };
 
-export type UsageToday = { requests: number; actions: number; lastUsedAt: string | null };
+export type UsageToday = { requests: number; actions: number };
+
+/** Whose budget a key spends: its budget owner (a key from before owners existed: itself). */
+export type BudgetKey = { keyId: string; budgetOwnerId?: string | null };
+const ownerOf = (k: BudgetKey) => k.budgetOwnerId ?? k.keyId;
 
 export const budgetsService = perDeps((deps: Deps) => {
   const { db, clock } = deps;
 
-  // Every authenticated request runs one of these: bun:sqlite directly, prepared once.
+  // Every authenticated request runs one of these: bun:sqlite directly, prepared once. The owner's
+  // row keeps its last use for the owner key's own requests only (`$ownUse` is null otherwise).
   const charge = (column: BudgetKind) =>
-    db.$client.query<{ used: number; requests: number; actions: number }, { keyId: string; day: string; now: string; limit: number }>(
-      `INSERT INTO key_usage (key_id, day, ${column}, last_used_at) VALUES ($keyId, $day, 1, $now)
-       ON CONFLICT (key_id, day) DO UPDATE SET ${column} = ${column} + 1, last_used_at = excluded.last_used_at
-         WHERE ${column} < $limit
+    db.$client.query<{ used: number; requests: number; actions: number }, { owner: string; day: string; ownUse: string | null; limit: number; n: number }>(
+      `INSERT INTO key_usage (key_id, day, ${column}, last_used_at) VALUES ($owner, $day, $n, $ownUse)
+       ON CONFLICT (key_id, day) DO UPDATE SET ${column} = ${column} + $n, last_used_at = COALESCE(excluded.last_used_at, last_used_at)
+         WHERE ${column} + $n <= $limit
        RETURNING ${column} AS used, requests, actions`,
     );
+  const touch = db.$client.query<unknown, { keyId: string; day: string; now: string }>(
+    `INSERT INTO key_usage (key_id, day, last_used_at) VALUES ($keyId, $day, $now)
+     ON CONFLICT (key_id, day) DO UPDATE SET last_used_at = excluded.last_used_at`,
+  );
 
-  const chargeRequest = charge("requests");
+  const chargeRequests = charge("requests");
   const chargeActionStmt = charge("actions");
 
-  function decide(stmt: typeof chargeRequest, keyId: string, limit: number): BudgetDecision {
+  function decide(stmt: typeof chargeRequests, key: BudgetKey, limit: number, n: number): BudgetDecision {
     const now = clock.now();
     const resetSeconds = secondsUntilUtcMidnight(now);
-    // A limit of 0 refuses everything; the insert path would otherwise admit the first one.
-    if (limit <= 0) return { allowed: false, limit, remaining: 0, resetSeconds, today: null };
+    // A charge over the whole limit (a limit of 0 among them) is refused: the insert path of the
+    // upsert (the day's first charge) would otherwise admit it.
+    if (n > limit) return { allowed: false, limit, remaining: 0, resetSeconds, today: null };
     const at = now.toISOString();
-    const row = stmt.get({ keyId, day: utcDay(now), now: at, limit });
+    const owner = ownerOf(key);
+    const day = utcDay(now);
+    const row = stmt.get({ owner, day, ownUse: owner === key.keyId ? at : null, limit, n });
     if (!row) return { allowed: false, limit, remaining: 0, resetSeconds, today: null };
+    if (owner !== key.keyId) touch.run({ keyId: key.keyId, day, now: at });
     return { allowed: true, limit, remaining: Math.max(0, limit - row.used), resetSeconds, today: { requests: row.requests, actions: row.actions, at } };
   }
 
-  /** Counts one request against the key's daily request budget. */
-  function countRequest(keyId: string, limit: number): BudgetDecision {
-    return decide(chargeRequest, keyId, limit);
+  /**
+   * Counts `n` requests (one HTTP request is one; each message of an MCP JSON-RPC batch is one)
+   * against the owner's daily request budget: all of them or, when they do not fit, none.
+   */
+  function countRequest(key: BudgetKey, limit: number, n = 1): BudgetDecision {
+    return decide(chargeRequests, key, limit, n);
   }
 
   /**
    * Charges one action. Call it inside the transaction that dispatches the run, so a refused or
    * rolled-back dispatch costs nothing.
    */
-  function chargeAction(keyId: string, limit: number): BudgetDecision {
-    return decide(chargeActionStmt, keyId, limit);
+  function chargeAction(key: BudgetKey, limit: number): BudgetDecision {
+    return decide(chargeActionStmt, key, limit, 1);
   }
 
   // Key pages show a handful of keys: one prepared lookup per key beats building an IN list.
-  const usageOfDay = db
-    .select()
-    .from(keyUsage)
-    .where(and(eq(keyUsage.keyId, sql.placeholder("keyId")), eq(keyUsage.day, sql.placeholder("day"))))
-    .prepare();
+  const usageOfOwner = db.$client.query<UsageToday, { owner: string; day: string }>("SELECT requests, actions FROM key_usage WHERE key_id = $owner AND day = $day");
   const lastUsedOf = db
     .select({ at: sql<string | null>`max(${keyUsage.lastUsedAt})` })
     .from(keyUsage)
     .where(eq(keyUsage.keyId, sql.placeholder("keyId")))
     .prepare();
 
-  function usageToday(keyIds: string[]): Map<string, UsageToday> {
+  /** Today's usage of each key's budget (its owner's: shared by a rotation chain), by key id. */
+  function usageToday(keys: BudgetKey[]): Map<string, UsageToday> {
     const out = new Map<string, UsageToday>();
     const day = utcDay(clock.now());
-    const rows = keyIds.map((keyId) => usageOfDay.get({ keyId, day })).filter((r) => r !== undefined);
-    for (const r of rows) out.set(r.keyId, { requests: r.requests, actions: r.actions, lastUsedAt: r.lastUsedAt });
+    for (const k of keys) out.set(k.keyId, usageOfOwner.get({ owner: ownerOf(k), day }) ?? { requests: 0, actions: 0 });
     return out;
   }
 
-  /** The last time each key was used, over all days kept. */
+  /** The last time each key itself was used, over all days kept. */
   function lastUsed(keyIds: string[]): Map<string, string> {
     const out = new Map<string, string>();
     for (const keyId of keyIds) {

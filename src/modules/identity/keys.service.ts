@@ -13,6 +13,8 @@ export type Scope = "read" | "write";
 
 export type VerifiedKey = {
   keyId: string;
+  /** Whose daily budgets the key spends: the first key of its rotation chain. */
+  budgetOwnerId: string | null;
   scope: Scope;
   userId: string;
   userName: string;
@@ -41,6 +43,9 @@ export type CreateKeyInput = {
   dailyRequests?: number | null;
   dailyActions?: number | null;
 };
+
+/** What a new key takes over from the key it replaces (rotation): the same budget owner. */
+type Succession = { budgetOwnerId: string; rotatedFromId: string };
 
 /** The largest per-key daily budget (requests or actions) an operator may set. */
 export const MAX_DAILY_BUDGET = 10_000_000;
@@ -81,6 +86,7 @@ export const apiKeysService = perDeps((deps: Deps) => {
       status: "VALID",
       key: {
         keyId: record.id,
+        budgetOwnerId: record.budgetOwnerId,
         scope: record.scope,
         userId: record.userId,
         userName,
@@ -108,12 +114,13 @@ export const apiKeysService = perDeps((deps: Deps) => {
   }
 
   /** A new key row and its secret; the input is checked by the caller (rotation copies a stored key's settings as they are). */
-  function insertKey(input: CreateKeyInput, now: Date): CreatedKey {
+  function insertKey(input: CreateKeyInput, now: Date, succession?: Succession): CreatedKey {
     const { secret, prefix, hash } = newSecret();
+    const id = newId();
     const key = db
       .insert(apiKeys)
       .values({
-        id: newId(),
+        id,
         userId: input.userId,
         name: input.name?.trim() || `${input.scope} key`,
         prefix,
@@ -123,6 +130,8 @@ export const apiKeysService = perDeps((deps: Deps) => {
         expiresAt: input.expiresAt?.toISOString() ?? null,
         dailyRequests: input.dailyRequests ?? null,
         dailyActions: input.dailyActions ?? null,
+        rotatedFromId: succession?.rotatedFromId ?? null,
+        budgetOwnerId: succession?.budgetOwnerId ?? id,
       })
       .returning()
       .get();
@@ -170,17 +179,21 @@ export const apiKeysService = perDeps((deps: Deps) => {
       const overlapEnd = new Date(now.getTime() + overlapHours * 3600_000).toISOString();
       const oldExpiry = old.expiresAt && old.expiresAt < overlapEnd ? old.expiresAt : overlapEnd;
       const oldKey = db.update(apiKeys).set({ expiresAt: oldExpiry }).where(eq(apiKeys.id, keyId)).returning().get();
-      const created = insertKey({
-        userId: old.userId,
-        scope: old.scope,
-        name: old.name,
-        // The new key keeps an expiry the old one had, if it is later than the overlap.
-        expiresAt: old.expiresAt && old.expiresAt > overlapEnd ? new Date(old.expiresAt) : null,
-        dailyRequests: old.dailyRequests,
-        dailyActions: old.dailyActions,
-      }, now);
-      const key = db.update(apiKeys).set({ rotatedFromId: old.id }).where(eq(apiKeys.id, created.keyId)).returning().get();
-      return { ...created, key, oldKey };
+      const created = insertKey(
+        {
+          userId: old.userId,
+          scope: old.scope,
+          name: old.name,
+          // The new key keeps an expiry the old one had, if it is later than the overlap.
+          expiresAt: old.expiresAt && old.expiresAt > overlapEnd ? new Date(old.expiresAt) : null,
+          dailyRequests: old.dailyRequests,
+          dailyActions: old.dailyActions,
+        },
+        now,
+        // The chain spends one budget: today's usage so far counts for the new key too.
+        { rotatedFromId: old.id, budgetOwnerId: old.budgetOwnerId ?? old.id },
+      );
+      return { ...created, oldKey };
     });
   }
 

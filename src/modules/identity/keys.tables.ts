@@ -21,6 +21,9 @@ export const apiKeys = sqliteTable(
     dailyRequests: integer("daily_requests"),
     dailyActions: integer("daily_actions"),
     rotatedFromId: text("rotated_from_id"),
+    // Whose daily budgets this key spends: the first key of its rotation chain (its own id for a
+    // key never rotated into), so rotating a key never hands out a fresh day of budget.
+    budgetOwnerId: text("budget_owner_id"),
   },
   (t) => [uniqueIndex("api_keys_secret_hash_unique").on(t.secretHash), index("api_keys_user_idx").on(t.userId)],
 );

@@ -9,7 +9,7 @@ export type ApiKeyView = ReturnType<typeof keyView>;
 export function keyViews(deps: Deps, keys: KeyRecord[]) {
   const budgets = budgetsService(deps);
   const ids = keys.map((k) => k.id);
-  const today = budgets.usageToday(ids);
+  const today = budgets.usageToday(keys.map((k) => ({ keyId: k.id, budgetOwnerId: k.budgetOwnerId })));
   const lastUsed = budgets.lastUsed(ids);
   const now = deps.clock.now();
   return keys.map((k) => keyView(deps, k, today.get(k.id), lastUsed.get(k.id) ?? null, now));

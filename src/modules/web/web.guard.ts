@@ -50,6 +50,7 @@ type ElysiaCtx = { request: Request; body?: unknown; params?: Record<string, str
 export function sessionPrincipal(deps: Deps, user: User, org: Org): Principal {
   return {
     keyId: webBudgetOwner(user.id),
+    budgetOwnerId: null,
     scope: "write",
     userId: user.id,
     userName: user.name,

@@ -56,8 +56,8 @@ describe("request budget headers", () => {
     setup();
     await t.request("GET", "/api/v1/me", { key: f.keys.revoked.secret });
     await t.request("GET", "/api/v1/me", { key: f.keys.unknown.secret });
-    const usage = budgetsService(t.deps).usageToday([f.keys.revoked.id]);
-    expect(usage.get(f.keys.revoked.id)).toBeUndefined();
+    const usage = budgetsService(t.deps).usageToday([{ keyId: f.keys.revoked.id }]);
+    expect(usage.get(f.keys.revoked.id)).toEqual({ requests: 0, actions: 0 });
   });
 });
 
@@ -80,7 +80,7 @@ describe("429 when the daily request budget is spent", () => {
       expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
       expect(refused.headers.get("x-request-id")).toBeTruthy();
     }
-    expect(budgetsService(t.deps).usageToday([f.keys.read.id]).get(f.keys.read.id)?.requests).toBe(2);
+    expect(budgetsService(t.deps).usageToday([{ keyId: f.keys.read.id }]).get(f.keys.read.id)?.requests).toBe(2);
   });
 
   test("the budget resets at UTC midnight by the clock, not before", async () => {
@@ -132,7 +132,7 @@ describe("exact under concurrency", () => {
     let admitted = 0;
     for (let i = 0; i < 80; i++) {
       const svc = i % 2 === 0 ? a : b;
-      if (svc.countRequest(f.keys.read.id, N).allowed) admitted++;
+      if (svc.countRequest({ keyId: f.keys.read.id }, N).allowed) admitted++;
     }
     other.close();
     expect(admitted).toBe(N);
@@ -169,17 +169,17 @@ describe("actions budget", () => {
     // A dispatch that fails after charging rolls the charge back with it.
     expect(() =>
       t.deps.db.transaction(() => {
-        expect(budgets.chargeAction(f.keys.write.id, 2).allowed).toBe(true);
+        expect(budgets.chargeAction({ keyId: f.keys.write.id }, 2).allowed).toBe(true);
         throw new Error("dispatch failed");
       }),
     ).toThrow("dispatch failed");
-    expect(budgets.usageToday([f.keys.write.id]).get(f.keys.write.id)?.actions ?? 0).toBe(0);
-    const first = budgets.chargeAction(f.keys.write.id, 2);
+    expect(budgets.usageToday([{ keyId: f.keys.write.id }]).get(f.keys.write.id)?.actions ?? 0).toBe(0);
+    const first = budgets.chargeAction({ keyId: f.keys.write.id }, 2);
     expect(first).toMatchObject({ allowed: true, limit: 2, remaining: 1 });
-    expect(budgets.chargeAction(f.keys.write.id, 2)).toMatchObject({ allowed: true, remaining: 0 });
-    expect(budgets.chargeAction(f.keys.write.id, 2)).toMatchObject({ allowed: false, remaining: 0 });
+    expect(budgets.chargeAction({ keyId: f.keys.write.id }, 2)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(budgets.chargeAction({ keyId: f.keys.write.id }, 2)).toMatchObject({ allowed: false, remaining: 0 });
     // Actions and requests are separate counters.
-    expect(budgets.usageToday([f.keys.write.id]).get(f.keys.write.id)).toMatchObject({ actions: 2, requests: 0 });
+    expect(budgets.usageToday([{ keyId: f.keys.write.id }]).get(f.keys.write.id)).toMatchObject({ actions: 2, requests: 0 });
   });
 
   test("the default is 25 actions a day, reset at UTC midnight", () => {
@@ -188,10 +188,10 @@ describe("actions budget", () => {
     const budgets = budgetsService(t.deps);
     const limit = t.deps.config.defaultDailyActions;
     expect(limit).toBe(25);
-    const results = Array.from({ length: 30 }, () => budgets.chargeAction(f.keys.write.id, limit).allowed);
+    const results = Array.from({ length: 30 }, () => budgets.chargeAction({ keyId: f.keys.write.id }, limit).allowed);
     expect(results.filter(Boolean).length).toBe(25);
     clock.set("2026-11-23T00:00:00.000Z");
-    expect(budgets.chargeAction(f.keys.write.id, limit)).toMatchObject({ allowed: true, remaining: 24, resetSeconds: 86400 });
+    expect(budgets.chargeAction({ keyId: f.keys.write.id }, limit)).toMatchObject({ allowed: true, remaining: 24, resetSeconds: 86400 });
   });
 });
 
@@ -211,5 +211,52 @@ describe("chargeAction (the HTTP side every action route uses)", () => {
     expect(refused!.status).toBe(429);
     expect(refused!.detail).toBe("Daily actions limit of 1 reached for this API key; it resets at 00:00 UTC (in 14400 seconds).");
     expect(refused!.headers).toEqual({ "X-Actions-Limit": "1", "X-Actions-Remaining": "0", "Retry-After": "14400" });
+  });
+});
+
+describe("a rotation chain spends one budget (the budget owner's)", () => {
+  test("rotating a key (overlap 0) does not reset the day: the new key continues the old one's counts", async () => {
+    setup({ clock: new TestClock("2026-11-22T12:00:00.000Z") });
+    setLimits(f.keys.write.id, 4, 1);
+    // One action spent with the old key (the actions budget is 1).
+    expect(t.deps.db.transaction(() => chargeAction(t.deps, { keyId: f.keys.write.id, budgetOwnerId: f.keys.write.id, dailyActions: 1 }))).toEqual({
+      "X-Actions-Limit": "1",
+      "X-Actions-Remaining": "0",
+    });
+    expect((await me(f.keys.write.secret)).headers.get("x-ratelimit-remaining")).toBe("3");
+    const rotated = await t.request("POST", `/api/v1/keys/${f.keys.write.id}/rotate`, { key: f.keys.write.secret, body: { overlap_hours: 0 } });
+    expect(rotated.status).toBe(201);
+    expect(rotated.headers.get("x-ratelimit-remaining")).toBe("2");
+    // The new key shows the chain's usage today, and its own last use (none yet).
+    expect(rotated.json.key.usage_today).toEqual({ requests: { used: 2, limit: 4 }, actions: { used: 1, limit: 1 } });
+    expect(rotated.json.key.last_used_at).toBeNull();
+    const next = rotated.json.secret as string;
+    const first = await me(next);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-ratelimit-remaining")).toBe("1");
+    expect(first.json.key.usage_today.requests).toEqual({ used: 3, limit: 4 });
+    expect((await me(next)).headers.get("x-ratelimit-remaining")).toBe("0");
+    expect((await me(next)).status).toBe(429);
+    // The actions budget spent by the old key stays spent for the new one.
+    const newKeyId = rotated.json.key.key_id as string;
+    const owner = t.deps.db.$client.query<{ budget_owner_id: string }, [string]>("SELECT budget_owner_id FROM api_keys WHERE id = ?").get(newKeyId)!.budget_owner_id;
+    expect(owner).toBe(f.keys.write.id);
+    expect(budgetsService(t.deps).chargeAction({ keyId: newKeyId, budgetOwnerId: owner }, 1)).toMatchObject({ allowed: false });
+  });
+
+  test("a chain rotated twice, with the overlap keys used at once, admits exactly the limit", async () => {
+    setup({ clock: new TestClock("2026-11-22T12:00:00.000Z") });
+    setLimits(f.keys.write.id, 30);
+    const second = await t.request("POST", `/api/v1/keys/${f.keys.write.id}/rotate`, { key: f.keys.write.secret, body: { overlap_hours: 1 } });
+    const third = await t.request("POST", `/api/v1/keys/${second.json.key.key_id}/rotate`, { key: second.json.secret, body: { overlap_hours: 1 } });
+    expect(third.status).toBe(201);
+    // Three live keys of one chain, 40 requests racing across them: 30 - 2 (the rotations) admitted.
+    const keys = [f.keys.write.secret, second.json.secret as string, third.json.secret as string];
+    const statuses = await Promise.all(Array.from({ length: 40 }, (_, i) => me(keys[i % 3]).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(28);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(12);
+    // Each key keeps its own row (its own last use); the budget is their sum.
+    const rows = t.deps.db.$client.query<{ n: number; total: number }, []>("SELECT COUNT(*) AS n, SUM(requests) AS total FROM key_usage").get()!;
+    expect(rows).toEqual({ n: 3, total: 30 });
   });
 });
