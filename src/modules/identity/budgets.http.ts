@@ -36,3 +36,16 @@ export function chargeAction(deps: Deps, key: BudgetKey & { dailyActions: number
   if (!decision.allowed) throw dailyLimitReached("actions", decision, headers);
   return headers;
 }
+
+/**
+ * Counts `extra` more requests (beyond the one the auth hook counted) against the key's daily
+ * request budget, all or none: each further message of an MCP JSON-RPC batch is one. Updates the
+ * X-RateLimit-* headers in `set`, or throws the 429 when they do not all fit (charging nothing).
+ */
+export function countExtraRequests(deps: Deps, key: BudgetKey & { dailyRequests: number }, extra: number, set: { headers: Record<string, unknown> }): void {
+  if (extra <= 0) return;
+  const decision = budgetsService(deps).countRequest(key, key.dailyRequests, extra);
+  const headers = rateLimitHeaders(decision);
+  Object.assign(set.headers, headers);
+  if (!decision.allowed) throw dailyLimitReached("request", decision, headers);
+}

@@ -6,6 +6,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { authPlugin, type Principal } from "../identity/auth.macro.ts";
+import { countExtraRequests } from "../identity/budgets.http.ts";
 import { API_VERSION } from "../../http/openapi.ts";
 import { MB, readBounded } from "../../http/request-body.ts";
 import { CAPABILITIES } from "../../engines/ask-engine.ts";
@@ -75,6 +76,18 @@ function withHeaders(response: Response, headers: Record<string, unknown>): Resp
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
 }
 
+/** How many JSON-RPC messages a body carries: an array's length, else one (the transport judges the rest). */
+function batchSize(bytes: Uint8Array): number {
+  const text = new TextDecoder().decode(bytes);
+  if (!text.trimStart().startsWith("[")) return 1;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;
+  } catch {
+    return 1;
+  }
+}
+
 export function mcpRoutes(deps: Deps) {
   const refused = () =>
     json(403, "This Origin may not use the MCP endpoint: only this server's own origin and those listed in DEALGRAPH_ALLOWED_ORIGINS are allowed.");
@@ -98,6 +111,8 @@ export function mcpRoutes(deps: Deps) {
           if ("overLimit" in body) {
             return withHeaders(json(413, `An MCP request body may be at most ${MCP_BODY_MAX_BYTES / MB} MB (a question is at most ${MAX_QUESTION_CHARS} characters).`), set.headers);
           }
+          // A JSON-RPC batch is as many requests as it has messages (the auth hook counted one).
+          countExtraRequests(deps, principal, batchSize(body.bytes) - 1, set);
           const { server, transport } = await mcpServer(deps, principal);
           try {
             await server.connect(transport);

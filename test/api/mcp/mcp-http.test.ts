@@ -102,6 +102,36 @@ describe("/mcp keys and budgets", () => {
     expect(((await over.json()) as any).detail).toMatch(/Daily request limit of 5 reached/);
   });
 
+  test("a JSON-RPC batch counts each of its messages; one that does not fit the budget is refused whole (429), nothing run", async () => {
+    h = startMcpServer();
+    const key = h.f.keys.bobRead;
+    const auth = { authorization: `Bearer ${key.secret}` };
+    const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "ask", arguments: { question: "show me the pipeline" } } });
+    const batch = await post(Array.from({ length: 10 }, (_, i) => call(i + 1)), auth);
+    expect(batch.status).toBe(200);
+    expect(((await batch.json()) as unknown[]).length).toBe(10);
+    expect(h.usage(key.id).requests).toBe(10);
+    expect(batch.headers.get("x-ratelimit-remaining")).toBe("4990");
+
+    h.t.deps.db.$client.query("UPDATE api_keys SET daily_requests = 15 WHERE id = ?").run(key.id);
+    // 11 + 6 messages do not fit in 15: the HTTP request itself counts (11), the batch does not run.
+    const over = await post(Array.from({ length: 6 }, (_, i) => call(i + 20)), auth);
+    expect(over.status).toBe(429);
+    expect(over.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(((await over.json()) as any).detail).toMatch(/Daily request limit of 15 reached/);
+    expect(h.usage(key.id).requests).toBe(11);
+    // Four messages still fit: 11 + 4 = 15.
+    const fits = await post(Array.from({ length: 4 }, (_, i) => call(i + 30)), auth);
+    expect(fits.status).toBe(200);
+    expect(fits.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(h.usage(key.id).requests).toBe(15);
+    // A single message and a malformed body are one request each.
+    h.t.deps.db.$client.query("UPDATE api_keys SET daily_requests = 100 WHERE id = ?").run(key.id);
+    await post(call(40), auth);
+    await fetch(h.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...auth }, body: "[{broken" });
+    expect(h.usage(key.id).requests).toBe(17);
+  });
+
   test("GET and DELETE: 405 (stateless, POST only), after the key is checked", async () => {
     h = startMcpServer();
     expect((await fetch(h.url, { headers: { accept: "text/event-stream" } })).status).toBe(401);
