@@ -1,6 +1,7 @@
 // The command line of CONTRACT.md. Each command group lives in its own file; this one dispatches
 // and turns failures into one line on stderr and an exit code.
 import { ConfigError } from "../config.ts";
+import { READ_COMMAND } from "../documents/reader-child.ts";
 import { ApiError } from "../http/errors.ts";
 import { USAGE_LINES as IMPORT_USAGE } from "./import.ts";
 import { UsageError, type Io } from "./io.ts";
@@ -19,6 +20,8 @@ const commands: Record<string, { load: () => Promise<Command>; serves?: true }> 
   import: { load: async () => (await import("./import.ts")).importCommand },
   backup: { load: async () => (await import("./backup.ts")).backupCommand },
   restore: { load: async () => (await import("./backup.ts")).restoreCommand },
+  // Not for people: the document child process (src/documents/reader.ts) reading one file.
+  [READ_COMMAND]: { load: async () => async () => (await import("../documents/reader-child.ts")).readDocumentChild() },
 };
 
 export const USAGE = `dealgraph: a venture firm's deal, portfolio and network workspace

@@ -1,6 +1,13 @@
-// PPT/PPTX/DOC/DOCX to PDF with LibreOffice: its own profile per conversion (parallel conversions
-// never share one), a timeout that kills the whole process group, and "exited 0 but wrote no PDF"
-// counted as the failure it is.
+// PPT/PPTX/DOC/DOCX/XLS to PDF with LibreOffice: its own profile per conversion (parallel
+// conversions never share one), a timeout that kills the whole process group, and "exited 0 but
+// wrote no PDF" counted as the failure it is.
+//
+// A document can ask LibreOffice to load what it links: an external image relationship, a linked
+// image or section, a WEBSERVICE formula, an OLE/DDE link, a macro. None of it may happen: the
+// profile turns off loading from untrusted referers (the document), link updates and macros, and
+// points its proxy at a name that never resolves; and where the machine allows (sandbox.ts) it runs
+// with no network at all and with the data dir hidden, its work dir alone bound back in. The
+// environment it gets carries none of the server's DEALGRAPH_* settings.
 //
 // Each conversion works in `<data-dir>/tmp/convert/<uuid>/` and leaves a marker there
 // (conversion.json: which server process owns it, and soffice's process group), so the
@@ -9,6 +16,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { sandboxed, sandboxSupport } from "./sandbox.ts";
 
 export class ConversionError extends Error {}
 
@@ -63,9 +71,65 @@ export type ConvertOptions = {
   /** The folder conversions work in (conversionRoot of the data dir); the system temp dir when not given. */
   workRoot?: string;
   timeoutMs?: number;
+  /** A directory LibreOffice must not see (the data dir), where mount namespaces allow. */
+  hide?: string | null;
 };
 
+/** How a data dir's conversions run: in its conversion root, with the data dir itself hidden. */
+export const conversionOptions = (dataDir: string, timeoutMs?: number): ConvertOptions & { workRoot: string } => ({
+  workRoot: conversionRoot(dataDir),
+  hide: resolve(dataDir),
+  timeoutMs,
+});
+
+/**
+ * The profile every conversion starts from. `fuse` merges into LibreOffice's defaults.
+ * - Security/Scripting: no loading from untrusted referers (a document's links: images,
+ *   relationships marked External), macros never run.
+ * - Writer and Calc link updates: never (Writer counts 2 as never, Calc 1).
+ * - Calc formulas are not recalculated on load (WEBSERVICE and friends keep their stored values).
+ * - Any request that still tried would go to a proxy whose name cannot resolve.
+ */
+const PROFILE_SETTINGS = [
+  ["/org.openoffice.Office.Common/Security/Scripting", "BlockUntrustedRefererLinks", "true"],
+  ["/org.openoffice.Office.Common/Security/Scripting", "MacroSecurityLevel", "3"],
+  ["/org.openoffice.Office.Common/Security/Scripting", "DisableMacrosExecution", "true"],
+  ["/org.openoffice.Office.Writer/Content/Update", "Link", "2"],
+  ["/org.openoffice.Office.Calc/Content/Update", "Link", "1"],
+  ["/org.openoffice.Office.Calc/Formula/Load", "OOXMLRecalcMode", "1"],
+  ["/org.openoffice.Office.Calc/Formula/Load", "ODFRecalcMode", "1"],
+  ["/org.openoffice.Inet/Settings", "ooInetProxyType", "2"],
+  ["/org.openoffice.Inet/Settings", "ooInetHTTPProxyName", "no-network.invalid"],
+  ["/org.openoffice.Inet/Settings", "ooInetHTTPProxyPort", "9"],
+  ["/org.openoffice.Inet/Settings", "ooInetHTTPSProxyName", "no-network.invalid"],
+  ["/org.openoffice.Inet/Settings", "ooInetHTTPSProxyPort", "9"],
+  ["/org.openoffice.Inet/Settings", "ooInetNoProxy", ""],
+] as const;
+
+export function writeProfile(profileDir: string): void {
+  mkdirSync(join(profileDir, "user"), { recursive: true });
+  const items = PROFILE_SETTINGS.map(([path, name, value]) => `<item oor:path="${path}"><prop oor:name="${name}" oor:op="fuse"><value>${value}</value></prop></item>`);
+  writeFileSync(
+    join(profileDir, "user", "registrymodifications.xcu"),
+    `<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n${items.join("\n")}\n</oor:items>\n`,
+  );
+}
+
+const NO_PROXY = "http://no-network.invalid:9";
+
+/** The environment soffice runs in: the server's, without its own settings (secrets among them). */
+function conversionEnv(work: string): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("DEALGRAPH_") && !/_proxy$/i.test(k)) env[k] = v;
+  return { ...env, HOME: work, http_proxy: NO_PROXY, https_proxy: NO_PROXY, ftp_proxy: NO_PROXY, all_proxy: NO_PROXY, no_proxy: "" };
+}
+
 export async function convertToPdf(inputPath: string, extension: string, opts: ConvertOptions = {}): Promise<Uint8Array> {
+  return convertToPdfFile(inputPath, extension, opts, async (pdf) => new Uint8Array(await Bun.file(pdf).arrayBuffer()));
+}
+
+/** The conversion, handing the PDF's path to `use` before the work dir is removed. */
+export async function convertToPdfFile<T>(inputPath: string, extension: string, opts: ConvertOptions, use: (pdfPath: string) => Promise<T>): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_CONVERSION_TIMEOUT_MS;
   const soffice = findLibreOffice();
   if (!soffice) throw new ConversionError("LibreOffice is not installed on this server, so PPT/DOC files cannot be converted");
@@ -84,12 +148,18 @@ export async function convertToPdf(inputPath: string, extension: string, opts: C
     const profile = join(work, "profile");
     const out = join(work, "out");
     mkdirSync(out);
+    writeProfile(profile);
+    const command = [soffice, `-env:UserInstallation=file://${profile}`, "--headless", "--norestore", "--nolockcheck", "--convert-to", "pdf", "--outdir", out, input];
     // setsid: soffice and the helpers it forks get their own session and process group, so one
-    // kill of the group stops them all (after a timeout here, or from the job after a crash).
-    const proc = Bun.spawn(
-      ["setsid", soffice, `-env:UserInstallation=file://${profile}`, "--headless", "--norestore", "--nolockcheck", "--convert-to", "pdf", "--outdir", out, input],
-      { stdin: "ignore", stdout: "ignore", stderr: "pipe", env: { ...process.env, HOME: work } },
-    );
+    // kill of the group stops them all (after a timeout here, or from the job after a crash). The
+    // sandbox's unshare and sh exec in place: the group's leader is soffice itself.
+    const proc = Bun.spawn(["setsid", ...sandboxed(command, { hide: opts.hide ?? null, work }, await sandboxSupport())], {
+      cwd: work,
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "pipe",
+      env: conversionEnv(work),
+    });
     pgid = proc.pid;
     marker.pgid = pgid;
     writeMarker();
@@ -108,7 +178,7 @@ export async function convertToPdf(inputPath: string, extension: string, opts: C
       const lastLine = (await stderr).trim().split("\n").slice(-1)[0] ?? "";
       throw new ConversionError(`LibreOffice could not convert the file to PDF (exit ${code}${lastLine ? `: ${lastLine.slice(0, 200)}` : ""})`);
     }
-    return new Uint8Array(await Bun.file(join(out, pdf)).arrayBuffer());
+    return await use(join(out, pdf));
   } finally {
     // Helpers soffice forked may outlive it: nothing of the group survives the conversion.
     if (pgid !== null) killGroup(pgid);

@@ -1,6 +1,8 @@
 // What a file is, by its bytes, never by its name: PDF by its header; OLE2 (DOC/PPT/XLS) by the
-// stream names inside; ZIP (DOCX/PPTX/XLSX) by its main part; text as valid UTF-8 without NUL
-// bytes, then CSV or Markdown by the shape of its lines (the name only breaks a tie).
+// stream names inside; ZIP (DOCX/PPTX/XLSX) by its main part, named in its directory; text as
+// valid UTF-8 without NUL bytes, then CSV or Markdown by the shape of its lines (the name only
+// breaks a tie).
+import { zipPartNames } from "./zip.ts";
 export type FileKind = "pdf" | "doc" | "docx" | "ppt" | "pptx" | "xls" | "xlsx" | "csv" | "markdown" | "text" | "unknown";
 
 export const CONTENT_TYPES: Record<FileKind, string> = {
@@ -18,6 +20,11 @@ export const CONTENT_TYPES: Record<FileKind, string> = {
 };
 
 const OLE2 = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+const OOXML_MAIN_PARTS: [string, FileKind][] = [
+  ["word/document.xml", "docx"],
+  ["ppt/presentation.xml", "pptx"],
+  ["xl/workbook.xml", "xlsx"],
+];
 /**
  * A PDF starts with its header: `%PDF-` and a version (1.0-1.7, 2.0). What real files put before
  * it is at most a UTF-8 byte-order mark and a little whitespace (some generators emit a newline
@@ -38,9 +45,11 @@ export function detectFileKind(bytes: Uint8Array, filename = ""): FileKind {
     return "unknown";
   }
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) {
-    if (buf.includes("word/document.xml")) return "docx";
-    if (buf.includes("ppt/presentation.xml")) return "pptx";
-    if (buf.includes("xl/workbook.xml")) return "xlsx";
+    // The directory's part names (a part's content may mention another part's name). A directory
+    // too damaged or too large to read: the bytes decide, and the ZIP check refuses it with its reason.
+    const names = zipPartNames(bytes);
+    const has = names ? (part: string) => names.includes(part) : (part: string) => buf.includes(part);
+    for (const [part, kind] of OOXML_MAIN_PARTS) if (has(part)) return kind;
     return "unknown";
   }
   const head = buf.subarray(0, 64 * 1024);

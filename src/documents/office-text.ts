@@ -1,88 +1,23 @@
-// Text out of DOCX, PPTX and XLSX without LibreOffice: their XML parts read straight from the ZIP.
-// The ZIP's own directory is checked before anything expands (entry count, declared sizes and the
-// expansion ratio), and fflate never writes past a part's declared size, so a zip bomb is refused
-// without the memory it asks for.
-import { Unzip, UnzipInflate, unzipSync } from "fflate";
+// Text out of DOCX, PPTX and XLSX without LibreOffice: their XML parts read straight from the ZIP,
+// after the ZIP passes the one check every container passes (zip.ts: the directory read strictly,
+// every part inflated with a hard stop at its declared size). Runs in the document child process
+// (document-child.ts), never in the server's own.
 import { decodeEntities, htmlTokens } from "./html-scan.ts";
+import { readZip, ZIP_LIMITS, ZipError, type ZipLimits } from "./zip.ts";
 
 export class OfficeTextError extends Error {}
 
-export const ZIP_LIMITS = { maxEntries: 5_000, maxExpandedBytes: 300 * 1024 * 1024, maxRatio: 200 };
-
-/** The parts `wanted` asks for, after the whole archive passes the limits. */
-export function readParts(bytes: Uint8Array, wanted: (name: string) => boolean, limits = ZIP_LIMITS): Map<string, string> {
-  let entries = 0;
-  let declared = 0;
-  let files: Record<string, Uint8Array>;
+/** The parts `wanted` asks for, after the whole archive passes the ZIP check. */
+export function readParts(bytes: Uint8Array, wanted: (name: string) => boolean, limits: ZipLimits = ZIP_LIMITS): Map<string, string> {
+  let parts: Map<string, Uint8Array>;
   try {
-    files = unzipSync(bytes, {
-      filter: (f) => {
-        entries++;
-        declared += f.originalSize;
-        if (entries > limits.maxEntries) throw new OfficeTextError(`The file is a ZIP of more than ${limits.maxEntries} parts; refused as a possible zip bomb`);
-        if (declared > limits.maxExpandedBytes || declared > Math.max(bytes.byteLength, 64 * 1024) * limits.maxRatio) {
-          throw new OfficeTextError(
-            `The file expands to more than ${declared > limits.maxExpandedBytes ? `${limits.maxExpandedBytes / 1024 / 1024} MB` : `${limits.maxRatio} times its size`}; refused as a possible zip bomb`,
-          );
-        }
-        return wanted(f.name);
-      },
-    });
+    parts = readZip(bytes, wanted, limits);
   } catch (error) {
-    if (error instanceof OfficeTextError) throw error;
-    throw new OfficeTextError(`The file is not a readable Office document (corrupt ZIP: ${(error as Error).message || "unreadable"})`);
+    if (error instanceof ZipError) throw new OfficeTextError(error.message);
+    throw error;
   }
   const decoder = new TextDecoder();
-  return new Map(Object.entries(files).map(([name, data]) => [name, decoder.decode(data)]));
-}
-
-/**
- * The archive's directory against the limits (entry count, declared sizes, expansion ratio),
- * expanding nothing: what a ZIP-based upload must pass before it is accepted.
- */
-export function checkZipDirectory(bytes: Uint8Array, limits = ZIP_LIMITS): void {
-  readParts(bytes, () => false, limits);
-}
-
-/** Compressed bytes fed to the inflater per step: one step can expand to at most ~1,000x this. */
-const INFLATE_STEP = 16 * 1024;
-
-/**
- * The directory check, then every part really inflated (and thrown away) with the output counted:
- * a directory that understates its parts' sizes cannot slip a bomb past it. Used right before
- * LibreOffice opens a DOCX/PPTX/XLSX, which would expand whatever the archive really holds.
- */
-export function verifyZipExpansion(bytes: Uint8Array, limits = ZIP_LIMITS): void {
-  checkZipDirectory(bytes, limits);
-  const cap = Math.min(limits.maxExpandedBytes, Math.max(bytes.byteLength, 64 * 1024) * limits.maxRatio);
-  let expanded = 0;
-  let problem: OfficeTextError | null = null;
-  const unzip = new Unzip((file) => {
-    file.ondata = (error, chunk) => {
-      if (problem) return;
-      if (error) problem = new OfficeTextError(`The file is not a readable Office document (corrupt ZIP part ${file.name}: ${error.message})`);
-      else if ((expanded += chunk.length) > cap) {
-        problem = new OfficeTextError(
-          `The file expands to more than ${cap === limits.maxExpandedBytes ? `${limits.maxExpandedBytes / 1024 / 1024} MB` : `${limits.maxRatio} times its size`} (its directory says less); refused as a possible zip bomb`,
-        );
-      }
-      if (problem) file.terminate();
-    };
-    try {
-      file.start();
-    } catch (error) {
-      problem ??= new OfficeTextError(`The file is not a readable Office document (part ${file.name}: ${(error as Error).message})`);
-    }
-  });
-  unzip.register(UnzipInflate);
-  try {
-    for (let at = 0; at < bytes.byteLength && !problem; at += INFLATE_STEP) {
-      unzip.push(bytes.subarray(at, at + INFLATE_STEP), at + INFLATE_STEP >= bytes.byteLength);
-    }
-  } catch (error) {
-    problem ??= new OfficeTextError(`The file is not a readable Office document (corrupt ZIP: ${(error as Error).message || "unreadable"})`);
-  }
-  if (problem) throw problem;
+  return new Map([...parts].map(([name, data]) => [name, decoder.decode(data)]));
 }
 
 /**
@@ -120,16 +55,16 @@ function need(parts: Map<string, string>, name: string): string {
   return xml;
 }
 
-export function docxPages(bytes: Uint8Array): string[] {
-  const parts = readParts(bytes, (n) => n === "word/document.xml");
+export function docxPages(bytes: Uint8Array, limits: ZipLimits = ZIP_LIMITS): string[] {
+  const parts = readParts(bytes, (n) => n === "word/document.xml", limits);
   return [paragraphs(need(parts, "word/document.xml"), "w").join("\n")];
 }
 
 const slideNumber = (name: string) => Number(/slide(\d+)\.xml$/.exec(name)?.[1] ?? 0);
 
 /** One page per slide, in slide order. */
-export function pptxPages(bytes: Uint8Array): string[] {
-  const parts = readParts(bytes, (n) => n === "ppt/presentation.xml" || /^ppt\/slides\/slide\d+\.xml$/.test(n));
+export function pptxPages(bytes: Uint8Array, limits: ZipLimits = ZIP_LIMITS): string[] {
+  const parts = readParts(bytes, (n) => n === "ppt/presentation.xml" || /^ppt\/slides\/slide\d+\.xml$/.test(n), limits);
   need(parts, "ppt/presentation.xml");
   const slides = [...parts.keys()].filter((n) => n.startsWith("ppt/slides/")).sort((a, b) => slideNumber(a) - slideNumber(b));
   return slides.map((n) => paragraphs(parts.get(n)!, "a").join("\n"));
@@ -139,8 +74,12 @@ export function pptxPages(bytes: Uint8Array): string[] {
 const columnOf = (ref: string) => [...(/^[A-Z]+/.exec(ref)?.[0] ?? "A")].reduce((n, c) => n * 26 + c.charCodeAt(0) - 64, 0) - 1;
 
 /** One page per sheet: "Sheet: name." then each row as its cells joined by " | ", ended as a sentence. */
-export function xlsxPages(bytes: Uint8Array): string[] {
-  const parts = readParts(bytes, (n) => n === "xl/workbook.xml" || n === "xl/_rels/workbook.xml.rels" || n === "xl/sharedStrings.xml" || /^xl\/worksheets\/[^/]+\.xml$/.test(n));
+export function xlsxPages(bytes: Uint8Array, limits: ZipLimits = ZIP_LIMITS): string[] {
+  const parts = readParts(
+    bytes,
+    (n) => n === "xl/workbook.xml" || n === "xl/_rels/workbook.xml.rels" || n === "xl/sharedStrings.xml" || /^xl\/worksheets\/[^/]+\.xml$/.test(n),
+    limits,
+  );
   const workbook = need(parts, "xl/workbook.xml");
   const rels = new Map<string, string>();
   for (const tok of htmlTokens(parts.get("xl/_rels/workbook.xml.rels") ?? "")) {

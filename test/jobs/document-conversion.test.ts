@@ -163,8 +163,10 @@ describe("after a real server is killed mid-conversion", () => {
   test("kill -9 of `dealgraph serve` leaves soffice running in its own session; the job finds and kills it", async () => {
     const dataDir = tempDataDir();
     extraDirs.push(dataDir);
-    // A LibreOffice that never finishes, with a helper process, first on the server's PATH.
-    const bin = join(dataDir, "bin");
+    // A LibreOffice that never finishes, with a helper process, first on the server's PATH (outside
+    // the data dir, which conversions do not see).
+    const bin = join(tempDataDir(), "bin");
+    extraDirs.push(join(bin, ".."));
     mkdirSync(bin);
     writeFileSync(join(bin, "soffice"), '#!/bin/sh\nsleep 600 &\nwait\n');
     chmodSync(join(bin, "soffice"), 0o755);

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { zipSync, strToU8 } from "fflate";
 import { detectFileKind, isDataRoomKind, isOffice, textKind } from "../../src/documents/file-type.ts";
-import { checkZipDirectory, csvPages, docxPages, pptxPages, readParts, verifyZipExpansion, xlsxPages } from "../../src/documents/office-text.ts";
+import { csvPages, docxPages, pptxPages, readParts, xlsxPages } from "../../src/documents/office-text.ts";
 import { docxFile, pdfDeck, pptxFile, xlsxBomb, xlsxFile } from "../helpers/decks.ts";
 
 const ole2 = (stream: string) => {
@@ -94,29 +94,13 @@ describe("Office text without LibreOffice", () => {
     ]);
   });
 
-  test("zip bombs and corrupt archives are refused with a clear reason, before expanding", () => {
+  test("zip bombs and corrupt archives are refused with a clear reason", () => {
     expect(() => xlsxPages(xlsxBomb())).toThrow(/possible zip bomb/);
     const many = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`x/${i}.xml`, strToU8("<a/>")]));
-    expect(() => readParts(zipSync(many), () => true, { maxEntries: 10, maxExpandedBytes: 1e9, maxRatio: 1e9 })).toThrow(/more than 10 parts/);
-    expect(() => readParts(zipSync({ "a.xml": new Uint8Array(2_000_000) }), () => true, { maxEntries: 10, maxExpandedBytes: 1_000_000, maxRatio: 1e9 })).toThrow(/more than 0.95\d* MB|expands to more than/);
+    expect(() => readParts(zipSync(many), () => true, { maxEntries: 10, maxExpandedBytes: 1e9, maxRatio: 1e9 })).toThrow(/ZIP of 30 parts, more than 10/);
+    expect(() => readParts(zipSync({ "a.xml": new Uint8Array(2_000_000) }), () => true, { maxEntries: 10, maxExpandedBytes: 1_000_000, maxRatio: 1e9 })).toThrow(/expands to more than 0.95 MB/);
     const truncated = xlsxFile({ S: [["a"]] }).subarray(0, 200);
-    expect(() => xlsxPages(truncated)).toThrow(/not a readable Office document/);
+    expect(() => xlsxPages(truncated)).toThrow(/not a readable ZIP container/);
     expect(() => docxPages(xlsxFile({ S: [["a"]] }))).toThrow(/no word\/document.xml/);
-  });
-
-  test("the upload door reads only the ZIP directory; the conversion path also inflates every part and counts", () => {
-    expect(() => checkZipDirectory(docxFile(["A deck."]))).not.toThrow();
-    expect(() => verifyZipExpansion(docxFile(["A deck."]))).not.toThrow();
-    expect(() => checkZipDirectory(xlsxBomb())).toThrow(/expands to more than 200 times its size; refused as a possible zip bomb/);
-    // A directory that understates the part's size passes the directory check; inflating finds it out.
-    const liar = zipSync({ "word/document.xml": new Uint8Array(16 * 1024 * 1024) }, { level: 9 });
-    const view = new DataView(liar.buffer, liar.byteOffset, liar.byteLength);
-    for (let i = 0; i + 4 <= liar.length; i++) {
-      if (view.getUint32(i, true) === 0x02014b50) view.setUint32(i + 24, 1000, true); // central directory: uncompressed size
-      if (view.getUint32(i, true) === 0x04034b50) view.setUint32(i + 22, 1000, true); // local header: uncompressed size
-    }
-    expect(() => checkZipDirectory(liar)).not.toThrow();
-    expect(() => verifyZipExpansion(liar)).toThrow(/its directory says less\); refused as a possible zip bomb/);
-    expect(() => verifyZipExpansion(docxFile(["A deck."]).subarray(0, 100))).toThrow(/not a readable Office document/);
   });
 });

@@ -3,7 +3,7 @@
 // the last tests go through real PDFs made with pdf-lib and the real extraction.
 import { describe, expect, test } from "bun:test";
 import { PDFDocument, StandardFonts } from "pdf-lib";
-import { pdfPages } from "../../src/documents/extract.ts";
+import { pdfPages } from "../../src/documents/pdf-text.ts";
 import { layoutText, type PositionedText } from "../../src/documents/pdf-layout.ts";
 
 const PAGE_HEIGHT = 540;

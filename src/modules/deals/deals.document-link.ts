@@ -11,7 +11,7 @@ import { adoptBlob, tempDir } from "../../lib/blobs.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Run } from "../actions/actions.service.ts";
 import { RunError } from "../../lib/run-error.ts";
-import { ConversionError, conversionRoot } from "../../documents/convert.ts";
+import { ConversionError, conversionOptions } from "../../documents/convert.ts";
 import { extractPages, ExtractionError } from "../../documents/extract.ts";
 import { CONTENT_TYPES } from "../../documents/file-type.ts";
 import { fetchHostedDocument, type FetchContext, type HostedDocument } from "../../documents/hosts.adapters.ts";
@@ -154,7 +154,7 @@ async function storeAndExtract(deps: Deps, deal: { id: string; org_id: string },
   }
   let texts: string[];
   try {
-    texts = await extractPages(path, doc.fileKind, "pdf", { workRoot: conversionRoot(deps.config.dataDir), timeoutMs: opts.conversionTimeoutMs });
+    texts = await extractPages(path, doc.fileKind, "pdf", conversionOptions(deps.config.dataDir, opts.conversionTimeoutMs));
   } catch (error) {
     sqlite.query("UPDATE deal_documents SET status = 'failed' WHERE id = ?").run(documentId);
     if (error instanceof ConversionError || error instanceof ExtractionError) throw new RunError(`${doc.filename}: ${error.message}`);

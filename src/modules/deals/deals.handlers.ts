@@ -9,7 +9,7 @@ import { blobPath } from "../../lib/blobs.ts";
 import { RunError } from "../../lib/run-error.ts";
 import type { Handler, RunHandlers } from "../actions/runner.ts";
 import { classifyDocument } from "../../documents/classify.ts";
-import { ConversionError, conversionRoot } from "../../documents/convert.ts";
+import { ConversionError, conversionOptions } from "../../documents/convert.ts";
 import { extractPages, ExtractionError } from "../../documents/extract.ts";
 import { CONTENT_TYPES, type FileKind } from "../../documents/file-type.ts";
 import { readDocumentLink } from "./deals.document-link.ts";
@@ -41,10 +41,12 @@ export function dealAnalysisHandler(deps: Deps, opts: DealHandlerOptions = {}): 
   async function textOf(doc: DocRow): Promise<string[]> {
     if (doc.pages) return JSON.parse(doc.pages);
     try {
-      const texts = await extractPages(blobPath(deps.config.dataDir, doc.sha256), kindOfContentType[doc.content_type] ?? "unknown", doc.kind === "data_room" ? "xml" : "pdf", {
-        workRoot: conversionRoot(deps.config.dataDir),
-        timeoutMs: opts.conversionTimeoutMs,
-      });
+      const texts = await extractPages(
+        blobPath(deps.config.dataDir, doc.sha256),
+        kindOfContentType[doc.content_type] ?? "unknown",
+        doc.kind === "data_room" ? "xml" : "pdf",
+        conversionOptions(deps.config.dataDir, opts.conversionTimeoutMs),
+      );
       saveText.run(JSON.stringify(texts), texts.length, doc.id);
       return texts;
     } catch (error) {

@@ -1,5 +1,7 @@
 // POST /deals/analyze/upload after the body is on disk: the fields checked, the file judged by its
-// content (415), a ZIP-based deck held to the zip caps before LibreOffice could ever see it (422),
+// content (415), a ZIP-based deck held to the ZIP check before LibreOffice could ever see it (422:
+// every part really inflated against its declared size, in a document child process, so the
+// event loop is never the one inflating; a PPTX's slides counted against the page cap),
 // LibreOffice present for Office decks (503), then the deal created and its analysis dispatched in
 // one transaction that stores the file last. Every refusal leaves no row, no charge and no blob;
 // the route removes the temp file whatever happens.
@@ -9,6 +11,7 @@ import { ApiError, invalid } from "../../http/errors.ts";
 import type { Multipart } from "../../http/multipart.ts";
 import { newId } from "../../lib/ids.ts";
 import { findLibreOffice } from "../../documents/convert.ts";
+import { checkOfficeFile, ExtractionError } from "../../documents/extract.ts";
 import { CONTENT_TYPES, detectFileKind, isOffice } from "../../documents/file-type.ts";
 import { dealsService, nameTarget } from "./deals.service.ts";
 
@@ -23,18 +26,15 @@ export async function submitUpload(deps: Deps, principal: Principal, { fields, f
   if (companyName && companyName.length > COMPANY_NAME_MAX) {
     throw invalid(["body", "company_name"], `String should have at most ${COMPANY_NAME_MAX} characters`, "string_too_long");
   }
-  const bytes = new Uint8Array(await Bun.file(file.path).arrayBuffer());
-  const type = detectFileKind(bytes, file.filename);
+  const type = detectFileKind(new Uint8Array(await Bun.file(file.path).arrayBuffer()), file.filename);
   if (type !== "pdf" && !isOffice(type)) {
     throw new ApiError(415, `${file.filename} is not a PDF, PPT/PPTX or DOC/DOCX file (judged by its content, not its name).`);
   }
   if (type === "docx" || type === "pptx") {
-    // Loaded here, not at start-up (fflate): only Office decks need it.
-    const { checkZipDirectory, OfficeTextError } = await import("../../documents/office-text.ts");
     try {
-      checkZipDirectory(bytes);
+      await checkOfficeFile(file.path, type);
     } catch (error) {
-      if (error instanceof OfficeTextError) throw invalid(["body", "file"], `${file.filename}: ${error.message}`, "value_error");
+      if (error instanceof ExtractionError) throw invalid(["body", "file"], `${file.filename}: ${error.message}`, "value_error");
       throw error;
     }
   }

@@ -1,0 +1,134 @@
+// The document child: a separate process of the same program (`dealgraph __read-document`, or
+// `bun src/main.ts __read-document` from the sources) that reads ONE untrusted file and exits. It
+// does the work that can take a parser seconds or gigabytes (pdf.js on a PDF, the ZIP check and the
+// XML of an Office file, a large CSV), so the server's event loop never does; reader.ts starts it
+// with a time limit, a memory limit and no network, and turns whatever happens into a clear error.
+//
+// The request comes on stdin as JSON; the answer goes to stdout as one line after the request's
+// nonce. Console output is silenced first: pdf.js logs a line per odd page, and nothing but the
+// answer may reach stdout.
+import type { ZipLimits } from "./zip.ts";
+
+/** The hidden command a child of this program is started with (src/cli/index.ts dispatches it). */
+export const READ_COMMAND = "__read-document";
+
+export type ReadOp =
+  /** Text per page of a PDF. */
+  | { op: "pdf"; path: string; ocrTimeoutMs?: number }
+  /** Text of a DOCX (one page), PPTX (a page per slide) or XLSX (a page per sheet) from its XML. */
+  | { op: "ooxml"; path: string; kind: "docx" | "pptx" | "xlsx" }
+  /** The ZIP check a DOCX/PPTX passes before LibreOffice may open it (and a PPTX's slide count). */
+  | { op: "zip-check"; path: string; kind: "docx" | "pptx" }
+  /** CSV rows as sentences, one page. */
+  | { op: "csv"; path: string }
+  /** Plain text or Markdown, one page. */
+  | { op: "text"; path: string };
+
+export type ReadLimits = { maxPages: number; maxTextBytes: number; zip: ZipLimits };
+
+export type ReadRequest = ReadOp & { nonce: string; limits: ReadLimits };
+
+export type ReadAnswer = { ok: true; pages: string[] } | { ok: false; error: string };
+
+/** A refusal with words for the user: the file, not the reader, is the problem. */
+class Refused extends Error {}
+
+const pageCount = (n: number) => `${n.toLocaleString("en-US")} page${n === 1 ? "" : "s"}`;
+
+function capPages(count: number, what: string, limits: ReadLimits): void {
+  if (count > limits.maxPages) {
+    throw new Refused(`The ${what} has ${pageCount(count)}; at most ${limits.maxPages.toLocaleString("en-US")} are read, so it was refused (split it, or send the part that matters)`);
+  }
+}
+
+async function pdfPages(path: string, ocrTimeoutMs: number | undefined, limits: ReadLimits): Promise<string[]> {
+  const pdf = await import("./pdf-text.ts");
+  try {
+    return await pdf.pdfPages(new Uint8Array(await Bun.file(path).arrayBuffer()), ocrTimeoutMs, { checkPages: (count) => capPages(count, "PDF", limits) });
+  } catch (error) {
+    if (error instanceof pdf.PdfTextError) throw new Refused(error.message);
+    throw error;
+  }
+}
+
+async function officeText() {
+  const [office, zip] = await Promise.all([import("./office-text.ts"), import("./zip.ts")]);
+  return { ...office, ...zip };
+}
+
+/** A PPTX's slides, counted from its directory before any slide is read. */
+function slideCount(names: string[]): number {
+  return names.filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n)).length;
+}
+
+async function ooxmlPages(path: string, kind: "docx" | "pptx" | "xlsx", limits: ReadLimits): Promise<string[]> {
+  const office = await officeText();
+  const bytes = new Uint8Array(await Bun.file(path).arrayBuffer());
+  try {
+    if (kind === "pptx") capPages(slideCount(office.zipDirectory(bytes, limits.zip).map((e) => e.name)), "presentation", limits);
+    const read = { docx: office.docxPages, pptx: office.pptxPages, xlsx: office.xlsxPages }[kind];
+    const pages = read(bytes, limits.zip);
+    capPages(pages.length, kind === "xlsx" ? "workbook (a page per sheet)" : "document", limits);
+    return pages;
+  } catch (error) {
+    if (error instanceof office.OfficeTextError || error instanceof office.ZipError) throw new Refused(error.message);
+    throw error;
+  }
+}
+
+async function zipCheck(path: string, kind: "docx" | "pptx", limits: ReadLimits): Promise<string[]> {
+  const office = await officeText();
+  try {
+    const entries = office.checkZip(new Uint8Array(await Bun.file(path).arrayBuffer()), limits.zip);
+    if (kind === "pptx") capPages(slideCount(entries.map((e) => e.name)), "presentation", limits);
+  } catch (error) {
+    if (error instanceof office.ZipError) throw new Refused(error.message);
+    throw error;
+  }
+  return [];
+}
+
+async function run(request: ReadRequest): Promise<string[]> {
+  switch (request.op) {
+    case "pdf":
+      return pdfPages(request.path, request.ocrTimeoutMs, request.limits);
+    case "ooxml":
+      return ooxmlPages(request.path, request.kind, request.limits);
+    case "zip-check":
+      return zipCheck(request.path, request.kind, request.limits);
+    case "csv":
+      return (await officeText()).csvPages(await Bun.file(request.path).text());
+    case "text":
+      return [await Bun.file(request.path).text()];
+  }
+}
+
+/** What a page list weighs as the parent will receive it (UTF-8). */
+const textBytes = (pages: string[]) => pages.reduce((n, p) => n + Buffer.byteLength(p), 0);
+
+export function silenceConsole(): void {
+  const quiet = () => {};
+  for (const name of ["log", "info", "warn", "error", "debug", "trace"] as const) console[name] = quiet;
+}
+
+/** The child's whole life: read the request, do it, print the answer. Returns the exit code. */
+export async function readDocumentChild(): Promise<number> {
+  silenceConsole();
+  const request = JSON.parse(await Bun.stdin.text()) as ReadRequest;
+  let answer: ReadAnswer;
+  try {
+    const pages = await run(request);
+    const size = textBytes(pages);
+    if (size > request.limits.maxTextBytes) {
+      throw new Refused(
+        `The file's text is ${Math.ceil(size / 1024 / 1024)} MB; at most ${Math.floor(request.limits.maxTextBytes / 1024 / 1024)} MB of text is read from one file, so it was refused (split it)`,
+      );
+    }
+    answer = { ok: true, pages };
+  } catch (error) {
+    const message = error instanceof Refused ? error.message : `The file could not be read (${(error as Error)?.message || String(error)})`;
+    answer = { ok: false, error: message };
+  }
+  await Bun.write(Bun.stdout, `\n${request.nonce}${JSON.stringify(answer)}\n`);
+  return 0;
+}
