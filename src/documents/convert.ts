@@ -73,6 +73,11 @@ export type ConvertOptions = {
   timeoutMs?: number;
   /** A directory LibreOffice must not see (the data dir), where mount namespaces allow. */
   hide?: string | null;
+  /**
+   * "profile-only" runs it without namespaces, as on a machine without unshare: the tests use it
+   * to show that the profile settings alone keep a document's links from being loaded.
+   */
+  isolation?: "sandbox" | "profile-only";
 };
 
 /** How a data dir's conversions run: in its conversion root, with the data dir itself hidden. */
@@ -153,7 +158,9 @@ export async function convertToPdfFile<T>(inputPath: string, extension: string, 
     // setsid: soffice and the helpers it forks get their own session and process group, so one
     // kill of the group stops them all (after a timeout here, or from the job after a crash). The
     // sandbox's unshare and sh exec in place: the group's leader is soffice itself.
-    const proc = Bun.spawn(["setsid", ...sandboxed(command, { hide: opts.hide ?? null, work }, await sandboxSupport())], {
+    const support = await sandboxSupport();
+    const isolation = opts.isolation === "profile-only" ? { ...support, network: false, mounts: false } : support;
+    const proc = Bun.spawn(["setsid", ...sandboxed(command, { hide: opts.hide ?? null, work }, isolation)], {
       cwd: work,
       stdin: "ignore",
       stdout: "ignore",

@@ -6,6 +6,7 @@ import { jsonResponses } from "../../http/openapi.ts";
 import { findLibreOffice } from "../../documents/convert.ts";
 import { findTesseract } from "../../documents/ocr.ts";
 import { backupsService } from "../backups/backups.service.ts";
+import { describeSandbox, sandboxSupport } from "../../documents/sandbox.ts";
 
 // The one lookup of LibreOffice lives in documents/convert.ts; it stays exported from here for
 // src/cli/demo-deals.ts and scripts/bench/deals.ts, which import it from this module.
@@ -26,7 +27,7 @@ export function healthRoutes(deps: Deps) {
     })
     .get(
       "/readyz",
-      ({ set }) => {
+      async ({ set }) => {
         let database: { status: "ok" | "unavailable"; detail: string | null };
         try {
           deps.db.$client.query("SELECT 1").get();
@@ -50,8 +51,9 @@ export function healthRoutes(deps: Deps) {
           checks: {
             database,
             // Not a readiness condition: only PPT/DOC uploads need it.
+            // The detail says how conversions are isolated here (sandbox.ts probes it once).
             libreoffice: libreOffice
-              ? { status: "ok" as const, detail: libreOffice }
+              ? { status: "ok" as const, detail: `${libreOffice} (${describeSandbox(await sandboxSupport())})` }
               : { status: "unavailable" as const, detail: "not installed: PPT/DOC uploads cannot be converted" },
             // Not a readiness condition either: only decks without usable text (page images, fonts without a usable encoding) need OCR.
             tesseract: tesseract

@@ -11,6 +11,7 @@ import { runHandlers } from "../../../jobs/index.ts";
 import { dealAnalysisHandler } from "../../../src/modules/deals/deals.handlers.ts";
 import { DEAL_ANALYSIS } from "../../../src/modules/deals/deals.service.ts";
 import { conversionRoot, findLibreOffice } from "../../../src/documents/convert.ts";
+import { describeSandbox, sandboxSupport } from "../../../src/documents/sandbox.ts";
 import { detectFileKind } from "../../../src/documents/file-type.ts";
 import { runAll, seededApp, type TestApp } from "../../helpers/app.ts";
 import { docxFile, LEDGERLY_DECK, uploadForm } from "../../helpers/decks.ts";
@@ -110,7 +111,7 @@ describe("LibreOffice misbehaving", () => {
     process.env.PATH = "/nonexistent";
     expect((await t.request("GET", "/readyz")).json.checks.libreoffice).toEqual({ status: "unavailable", detail: "not installed: PPT/DOC uploads cannot be converted" });
     fakeSoffice("exit 0");
-    expect((await t.request("GET", "/readyz")).json.checks.libreoffice).toEqual({ status: "ok", detail: findLibreOffice() });
+    expect((await t.request("GET", "/readyz")).json.checks.libreoffice).toEqual({ status: "ok", detail: `${findLibreOffice()} (${describeSandbox(await sandboxSupport())})` });
   });
 
   test("soffice exits 0 but writes no PDF: the run fails with that error", async () => {
