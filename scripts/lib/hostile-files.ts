@@ -201,12 +201,27 @@ function zerosDeflated(megabytes: number): Uint8Array {
 const WORD_XML = `<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>A deck.</w:t></w:r></w:p></w:body></w:document>`;
 const CONTENT_TYPES = `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`;
 
+/** The parts LibreOffice needs to open a DOCX (a content type and the package relationship), around `documentXml`. */
+function docxEntries(documentXml: string): RawZipEntry[] {
+  return [
+    deflated(
+      "[Content_Types].xml",
+      `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+    ),
+    deflated(
+      "_rels/.rels",
+      `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+    ),
+    deflated("word/document.xml", documentXml),
+  ];
+}
+
 /**
  * A DOCX whose directory (and local header) declare 1,000 bytes for a part that really inflates
  * to `megabytes` MB: the issue's 4.9 MB file declared 1,000 bytes and expanded to 2.1 GB.
  */
 export function docxLyingDirectory(megabytes: number): Uint8Array {
-  return rawZip([deflated("[Content_Types].xml", CONTENT_TYPES), deflated("word/document.xml", WORD_XML), { name: "word/media/image1.bin", data: zerosDeflated(megabytes), method: 8, declaredSize: 1000 }]);
+  return rawZip([...docxEntries(WORD_XML), { name: "word/media/image1.bin", data: zerosDeflated(megabytes), method: 8, declaredSize: 1000 }]);
 }
 
 /** An XLSX of the same kind: its sheet declares 1,000 bytes and inflates to `megabytes` MB. */
@@ -230,7 +245,7 @@ export function docxOverlappingEntries(megabytes: number, copies: number): Uint8
 export function docxBillionLaughs(): Uint8Array {
   const entities = ['<!ENTITY lol "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ""};`.repeat(10)}">`)].join("");
   const xml = `<?xml version="1.0"?><!DOCTYPE w:document [${entities}]><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Laughs: &lol9;</w:t></w:r></w:p></w:body></w:document>`;
-  return rawZip([deflated("[Content_Types].xml", CONTENT_TYPES), deflated("word/document.xml", xml)]);
+  return rawZip(docxEntries(xml));
 }
 
 /** A DOCX whose body nests `depth` paragraphs-in-text-boxes deep (each inside the one before). */
@@ -238,7 +253,7 @@ export function docxDeepNesting(depth: number): Uint8Array {
   const open = "<w:p><w:r><w:t>deep</w:t></w:r>".repeat(depth);
   const close = "</w:p>".repeat(depth);
   const xml = `<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${open}${close}</w:body></w:document>`;
-  return rawZip([deflated("[Content_Types].xml", CONTENT_TYPES), deflated("word/document.xml", xml)]);
+  return rawZip(docxEntries(xml));
 }
 
 /** A PPTX of `slides` one-line slides (a few hundred bytes each, compressed). */

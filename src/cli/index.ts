@@ -2,6 +2,7 @@
 // and turns failures into one line on stderr and an exit code.
 import { ConfigError } from "../config.ts";
 import { READ_COMMAND } from "../documents/reader-child.ts";
+import { ANALYZE_DEAL_COMMAND } from "../engines/off-loop.ts";
 import { ApiError } from "../http/errors.ts";
 import { USAGE_LINES as IMPORT_USAGE } from "./import.ts";
 import { UsageError, type Io } from "./io.ts";
@@ -20,8 +21,9 @@ const commands: Record<string, { load: () => Promise<Command>; serves?: true }> 
   import: { load: async () => (await import("./import.ts")).importCommand },
   backup: { load: async () => (await import("./backup.ts")).backupCommand },
   restore: { load: async () => (await import("./backup.ts")).restoreCommand },
-  // Not for people: the document child process (src/documents/reader.ts) reading one file.
+  // Not for people: child processes of the server (src/lib/child-job.ts) reading one file, analysing one deal.
   [READ_COMMAND]: { load: async () => async () => (await import("../documents/reader-child.ts")).readDocumentChild() },
+  [ANALYZE_DEAL_COMMAND]: { load: async () => async () => (await import("../engines/off-loop.ts")).analyzeDealChild() },
 };
 
 export const USAGE = `dealgraph: a venture firm's deal, portfolio and network workspace

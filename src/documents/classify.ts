@@ -67,7 +67,15 @@ const CONTENT: Record<Exclude<Category, "other">, Keyword[]> = {
 /** Below this no category is convincing, and the document is `other`. */
 const MIN_SCORE = 4;
 
-export function classifyDocument(filename: string, folder: string | null, text: string): Classification {
+/**
+ * Content keywords are looked for in the first 256 KB of text: enough to tell what a document is
+ * about (each keyword counts up to three times anyway), and it keeps classifying a 16 MB file
+ * from holding the server's event loop (this runs in the server, after the file is read).
+ */
+const CONTENT_SAMPLE_CHARS = 256 * 1024;
+
+export function classifyDocument(filename: string, folder: string | null, fullText: string): Classification {
+  const text = fullText.length > CONTENT_SAMPLE_CHARS ? fullText.slice(0, CONTENT_SAMPLE_CHARS) : fullText;
   // Separators in names are spaces for the word boundaries: "Cap_Table-v3.xlsx" reads as "Cap Table v3".
   const name = `${folder ?? ""} ${filename.replace(/\.[a-z0-9]{1,5}$/i, "")}`.replace(/[_\-./\\]+/g, " ");
   const scores = new Map<Category, { score: number; reasons: string[] }>();

@@ -14,9 +14,9 @@
 // document-conversion job can tell a crashed server's leftovers (the dir, an soffice still running
 // in its own session) from a conversion in progress, and clean them up.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { setPriority, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { sandboxed, sandboxSupport } from "./sandbox.ts";
+import { sandboxed, sandboxSupport } from "../lib/sandbox.ts";
 
 export class ConversionError extends Error {}
 
@@ -168,6 +168,11 @@ export async function convertToPdfFile<T>(inputPath: string, extension: string, 
       env: conversionEnv(work),
     });
     pgid = proc.pid;
+    try {
+      setPriority(proc.pid, 10); // soffice and the helpers it forks: the server's requests come first
+    } catch {
+      // not permitted here: it runs at the server's priority
+    }
     marker.pgid = pgid;
     writeMarker();
     const stderr = new Response(proc.stderr).text().catch(() => "");

@@ -1,12 +1,10 @@
 // The document child: a separate process of the same program (`dealgraph __read-document`, or
-// `bun src/main.ts __read-document` from the sources) that reads ONE untrusted file and exits. It
-// does the work that can take a parser seconds or gigabytes (pdf.js on a PDF, the ZIP check and the
-// XML of an Office file, a large CSV), so the server's event loop never does; reader.ts starts it
-// with a time limit, a memory limit and no network, and turns whatever happens into a clear error.
-//
-// The request comes on stdin as JSON; the answer goes to stdout as one line after the request's
-// nonce. Console output is silenced first: pdf.js logs a line per odd page, and nothing but the
-// answer may reach stdout.
+// `bun src/main.ts __read-document`) that reads ONE untrusted file and exits. It does the work that
+// can take a parser seconds or gigabytes (pdf.js on a PDF, the ZIP check and the XML of an Office
+// file, a large CSV), so the server's event loop never does; reader.ts starts it with its limits
+// (src/lib/child-job.ts) and turns whatever happens into a clear error. Its console is silenced:
+// pdf.js logs a line per odd page, and nothing but the answer may reach stdout.
+import { ChildRefusal, serveChildJob } from "../lib/child-job.ts";
 import type { ZipLimits } from "./zip.ts";
 
 /** The hidden command a child of this program is started with (src/cli/index.ts dispatches it). */
@@ -26,12 +24,10 @@ export type ReadOp =
 
 export type ReadLimits = { maxPages: number; maxTextBytes: number; zip: ZipLimits };
 
-export type ReadRequest = ReadOp & { nonce: string; limits: ReadLimits };
-
-export type ReadAnswer = { ok: true; pages: string[] } | { ok: false; error: string };
+export type ReadRequest = ReadOp & { limits: ReadLimits };
 
 /** A refusal with words for the user: the file, not the reader, is the problem. */
-class Refused extends Error {}
+class Refused extends ChildRefusal {}
 
 const pageCount = (n: number) => `${n.toLocaleString("en-US")} page${n === 1 ? "" : "s"}`;
 
@@ -106,17 +102,10 @@ async function run(request: ReadRequest): Promise<string[]> {
 /** What a page list weighs as the parent will receive it (UTF-8). */
 const textBytes = (pages: string[]) => pages.reduce((n, p) => n + Buffer.byteLength(p), 0);
 
-export function silenceConsole(): void {
-  const quiet = () => {};
-  for (const name of ["log", "info", "warn", "error", "debug", "trace"] as const) console[name] = quiet;
-}
-
-/** The child's whole life: read the request, do it, print the answer. Returns the exit code. */
-export async function readDocumentChild(): Promise<number> {
-  silenceConsole();
-  const request = JSON.parse(await Bun.stdin.text()) as ReadRequest;
-  let answer: ReadAnswer;
-  try {
+/** The child's whole life: one read, its pages or its refusal. Returns the exit code. */
+export function readDocumentChild(): Promise<number> {
+  return serveChildJob(async (input) => {
+    const request = input as ReadRequest;
     const pages = await run(request);
     const size = textBytes(pages);
     if (size > request.limits.maxTextBytes) {
@@ -124,11 +113,6 @@ export async function readDocumentChild(): Promise<number> {
         `The file's text is ${Math.ceil(size / 1024 / 1024)} MB; at most ${Math.floor(request.limits.maxTextBytes / 1024 / 1024)} MB of text is read from one file, so it was refused (split it)`,
       );
     }
-    answer = { ok: true, pages };
-  } catch (error) {
-    const message = error instanceof Refused ? error.message : `The file could not be read (${(error as Error)?.message || String(error)})`;
-    answer = { ok: false, error: message };
-  }
-  await Bun.write(Bun.stdout, `\n${request.nonce}${JSON.stringify(answer)}\n`);
-  return 0;
+    return pages;
+  }, "The file could not be read");
 }

@@ -1,10 +1,11 @@
-// Which engine analyses: the built-in one (offline, deterministic) unless an OpenAI-compatible
-// endpoint is configured (DEALGRAPH_LLM_BASE_URL), then the LLM engine behind the same interface.
-// No fallback between them for runs: a configured model that fails fails the run, with the reason.
+// Which engine analyses: the built-in one (offline, deterministic; a deal's analysis runs in a
+// child process, off the event loop: off-loop.ts) unless an OpenAI-compatible endpoint is
+// configured (DEALGRAPH_LLM_BASE_URL), then the LLM engine behind the same interface. No fallback
+// between them for runs: a configured model that fails fails the run, with the reason.
 // (The `ask` tool answers a partner waiting for it: its door falls back to the built-in engine.)
 import type { Deps } from "../deps.ts";
-import { builtinDealEngine } from "./builtin/deal-engine.ts";
 import type { DealEngine } from "./deal-engine.ts";
+import { builtinDealEngineOffLoop } from "./off-loop.ts";
 import { llmDealEngine } from "./llm/deal-engine.ts";
 import { builtinResearchEngine } from "./builtin/research-engine.ts";
 import { llmClient } from "./llm/client.ts";
@@ -18,7 +19,7 @@ import { builtinAskEngine } from "./builtin/ask-engine.ts";
 import { llmAskEngine } from "./llm/ask-engine.ts";
 
 export function dealEngine(deps: Deps): DealEngine {
-  return deps.config.llm ? llmDealEngine(deps.config.llm) : builtinDealEngine;
+  return deps.config.llm ? llmDealEngine(deps.config.llm) : builtinDealEngineOffLoop();
 }
 
 export function researchEngine(deps: Deps): ResearchEngine {

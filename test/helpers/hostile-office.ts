@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strToU8, zipSync } from "fflate";
 import { findLibreOffice, writeProfile } from "../../src/documents/convert.ts";
-import { sandboxSupport, withoutNetwork } from "../../src/documents/sandbox.ts";
+import { sandboxSupport, withoutNetwork } from "../../src/lib/sandbox.ts";
 
 const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 const rels = (items: string) => strToU8(`<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${items}</Relationships>`);
@@ -72,24 +72,30 @@ function linkedSheetFods(base: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?><office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.spreadsheet"><office:body><office:spreadsheet><table:table table:name="Revenue"><table:table-row><table:table-cell office:value-type="string"><text:p>Revenue model</text:p></table:table-cell><table:table-cell table:formula="of:=WEBSERVICE(&quot;${base}/xls-webservice&quot;)" office:value-type="string"><text:p>cached</text:p></table:table-cell><table:table-cell table:formula="of:=['${base}/xls-external.xls'#$Sheet1.A1]" office:value-type="float" office:value="1"><text:p>1</text:p></table:table-cell></table:table-row><table:table-row><table:table-cell table:formula="of:=DDE(&quot;soffice&quot;;&quot;${base}/xls-dde.ods&quot;;&quot;A1&quot;)" office:value-type="string"><text:p>dde</text:p></table:table-cell><table:table-cell><draw:frame svg:width="2cm" svg:height="2cm" svg:x="0cm" svg:y="0cm"><draw:image xlink:href="${base}/xls-image.png" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/></draw:frame></table:table-cell></table:table-row></table:table></office:spreadsheet></office:body></office:document>`;
 }
 
-/** The XLS (BIFF8), written by LibreOffice from the flat ODS, with no network and the locked profile. */
-export async function xlsWithLinks(base: string): Promise<Uint8Array> {
+/** A file converted by LibreOffice into a legacy format, with no network and the locked profile. */
+async function legacyCopy(input: string | Uint8Array, inputName: string, format: "xls" | "doc"): Promise<Uint8Array> {
   const soffice = findLibreOffice();
-  if (!soffice) throw new Error("LibreOffice is needed to write an XLS");
-  const dir = mkdtempSync(join(tmpdir(), "dealgraph-xls-"));
+  if (!soffice) throw new Error(`LibreOffice is needed to write a ${format.toUpperCase()}`);
+  const dir = mkdtempSync(join(tmpdir(), "dealgraph-legacy-"));
   try {
-    await Bun.write(join(dir, "linked.fods"), linkedSheetFods(base));
+    await Bun.write(join(dir, inputName), input);
     writeProfile(join(dir, "profile"));
-    const cmd = [soffice, `-env:UserInstallation=file://${join(dir, "profile")}`, "--headless", "--norestore", "--convert-to", "xls", "--outdir", join(dir, "out"), join(dir, "linked.fods")];
+    const cmd = [soffice, `-env:UserInstallation=file://${join(dir, "profile")}`, "--headless", "--norestore", "--convert-to", format, "--outdir", join(dir, "out"), join(dir, inputName)];
     const proc = Bun.spawn(withoutNetwork(cmd, await sandboxSupport()), { cwd: dir, env: { ...process.env, HOME: dir }, stdout: "ignore", stderr: "ignore" });
     await proc.exited;
-    const out = readdirSync(join(dir, "out")).find((f) => f.endsWith(".xls"));
-    if (!out) throw new Error("LibreOffice wrote no XLS");
+    const out = readdirSync(join(dir, "out")).find((f) => f.endsWith(`.${format}`));
+    if (!out) throw new Error(`LibreOffice wrote no ${format.toUpperCase()}`);
     return new Uint8Array(await Bun.file(join(dir, "out", out)).arrayBuffer());
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** The XLS (BIFF8), written by LibreOffice from the flat ODS. */
+export const xlsWithLinks = (base: string) => legacyCopy(linkedSheetFods(base), "linked.fods", "xls");
+
+/** The DOCX with the external image, saved by LibreOffice as a legacy Word 97 DOC (the link kept). */
+export const docWithLinks = (base: string) => legacyCopy(docxExternalImage(base), "linked.docx", "doc");
 
 /** A loopback HTTP listener that records every request (it must record none). */
 export function linkListener() {

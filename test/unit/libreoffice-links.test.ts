@@ -1,14 +1,14 @@
 // LibreOffice converting documents that link to a loopback listener: it must never reach it, with
 // the full sandbox (no network, data dir hidden) and with the profile settings alone (what a
 // machine without unshare gets). Before the locked profile and the namespaces, converting the DOCX
-// below sent OPTIONS/HEAD/GET to the listener, the PPTX, ODT and XLS a GET each.
+// below sent OPTIONS/GET to the listener, the DOC OPTIONS/HEAD/GET, the PPTX, ODT and XLS a GET each.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { conversionOptions, convertToPdf, findLibreOffice } from "../../src/documents/convert.ts";
 import { detectFileKind } from "../../src/documents/file-type.ts";
-import { docxExternalImage, linkListener, odtWithLinks, pptxExternalImage, xlsWithLinks } from "../helpers/hostile-office.ts";
+import { docWithLinks, docxExternalImage, linkListener, odtWithLinks, pptxExternalImage, xlsWithLinks } from "../helpers/hostile-office.ts";
 
 const soffice = findLibreOffice();
 let listener: ReturnType<typeof linkListener>;
@@ -26,6 +26,7 @@ beforeAll(async () => {
   files.odt = { bytes: odtWithLinks(listener.base, { localFile: secret }), ext: "odt" };
   files["odt as docx"] = { bytes: odtWithLinks(listener.base, { asDocx: true, localFile: secret }), ext: "docx" };
   files.xls = { bytes: await xlsWithLinks(listener.base), ext: "xls" };
+  files.doc = { bytes: await docWithLinks(listener.base), ext: "doc" };
   listener.hits.length = 0; // writing the XLS ran with no network; nothing should be here anyway
 }, 120_000);
 
@@ -46,7 +47,7 @@ describe.if(soffice !== null)("LibreOffice loads nothing a document links", () =
   });
 
   for (const isolation of ["sandbox", "profile-only"] as const) {
-    test.each(["docx", "pptx", "odt", "odt as docx", "xls"])(`%s (${isolation}): converted, and the listener saw nothing`, async (name) => {
+    test.each(["docx", "doc", "pptx", "odt", "odt as docx", "xls"])(`%s (${isolation}): converted, and the listener saw nothing`, async (name) => {
       const { bytes, ext } = files[name];
       const input = join(dataDir, `input-${name.replace(/ /g, "-")}.${ext}`);
       writeFileSync(input, bytes);

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeSandbox, sandboxed, sandboxSupport, withoutNetwork } from "../../src/documents/sandbox.ts";
+import { describeSandbox, sandboxed, sandboxSupport, withoutNetwork } from "../../src/lib/sandbox.ts";
 import { linkListener } from "../helpers/hostile-office.ts";
 
 const support = await sandboxSupport();

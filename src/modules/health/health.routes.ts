@@ -6,7 +6,7 @@ import { jsonResponses } from "../../http/openapi.ts";
 import { findLibreOffice } from "../../documents/convert.ts";
 import { findTesseract } from "../../documents/ocr.ts";
 import { backupsService } from "../backups/backups.service.ts";
-import { describeSandbox, sandboxSupport } from "../../documents/sandbox.ts";
+import { describeSandbox, sandboxSupport } from "../../lib/sandbox.ts";
 
 // The one lookup of LibreOffice lives in documents/convert.ts; it stays exported from here for
 // src/cli/demo-deals.ts and scripts/bench/deals.ts, which import it from this module.

@@ -11,7 +11,7 @@ import { runHandlers } from "../../../jobs/index.ts";
 import { dealAnalysisHandler } from "../../../src/modules/deals/deals.handlers.ts";
 import { DEAL_ANALYSIS } from "../../../src/modules/deals/deals.service.ts";
 import { conversionRoot, findLibreOffice } from "../../../src/documents/convert.ts";
-import { describeSandbox, sandboxSupport } from "../../../src/documents/sandbox.ts";
+import { describeSandbox, sandboxSupport } from "../../../src/lib/sandbox.ts";
 import { detectFileKind } from "../../../src/documents/file-type.ts";
 import { runAll, seededApp, type TestApp } from "../../helpers/app.ts";
 import { docxFile, LEDGERLY_DECK, uploadForm } from "../../helpers/decks.ts";

@@ -1,0 +1,141 @@
+// Hostile uploads against a real `dealgraph serve` (issue 22): for each hostile file, from the moment
+// it is sent until the server has refused it or finished its run, the worst /healthz latency seen
+// from outside (probes back to back, 25 ms apart) and the server's peak resident memory, against an
+// idle baseline measured in the same run (the same probe and sampler on the same server, idle for
+// a few seconds). The document readers' and LibreOffice's peak (the server's child processes) is
+// shown beside it: that is where the work goes now. No assertions: figures only.
+//
+//   bun scripts/bench/hostile-uploads.ts [--binary dist/dealgraph] [--only NAME-SUBSTRING] [--idle-seconds 3]
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import {
+  docxBillionLaughs,
+  docxDeepNesting,
+  docxLyingDirectory,
+  docxOverlappingEntries,
+  jsonDeepNesting,
+  pdfDeepNesting,
+  pdfMalformedFont,
+  pdfPageBomb,
+  pdfStreamBomb,
+  pptxManySlides,
+  xlsxLyingDirectory,
+} from "../lib/hostile-files.ts";
+import { addToDataRoom, probeHealth, sampleRss, serveOnDataDir, serverRss, stopServed, uploadDeck, waitForAnalysis, type Served } from "../lib/hostile-server.ts";
+import { deckPdf, generateDeals, longDeck } from "../../src/demo/decks.ts";
+
+const { values: opts } = parseArgs({ options: { binary: { type: "string" }, only: { type: "string" }, "idle-seconds": { type: "string" } } });
+const idleMs = Number(opts["idle-seconds"] ?? 3) * 1000;
+
+type Outcome = string;
+type Case = { name: string; bytes: () => Uint8Array | Promise<Uint8Array>; send: (s: Served, bytes: Uint8Array) => Promise<Outcome> };
+
+let counter = 0;
+const short = (text: string | null | undefined) => (text ?? "").replace(/^[^:]+: /, "").slice(0, 70);
+
+/** The deck door: the 202 and the run's end, or the refusal. */
+const deck = (filename: string) => async (s: Served, bytes: Uint8Array) => {
+  const res = await uploadDeck(s, bytes, filename, `Bench ${++counter}`);
+  const body = (await res.json()) as { deal_id?: string; detail?: unknown };
+  if (res.status !== 202) return `${res.status} ${short(Array.isArray(body.detail) ? body.detail[0].msg : String(body.detail))}`;
+  const run = await waitForAnalysis(s, body.deal_id!);
+  return `run ${run.status}${run.error ? `: ${short(run.error)}` : ""}`;
+};
+
+let roomDeal: string | null = null;
+/** The data room of one deal made for it (with a small readable deck first). */
+const room = (filename: string) => async (s: Served, bytes: Uint8Array) => {
+  const res = await addToDataRoom(s, roomDeal!, [[bytes, filename]]);
+  if (res.status !== 202) return `${res.status} ${short(JSON.stringify(((await res.json()) as { detail: unknown }).detail))}`;
+  const run = await waitForAnalysis(s, roomDeal!);
+  return `run ${run.status}${run.error ? `: ${short(run.error.replace(/^.*could not be read[^:]*: /, ""))}` : ""}`;
+};
+
+const CASES: Case[] = [
+  { name: "PDF, 30-page deck (ordinary work, for scale)", bytes: () => deckPdf(longDeck(generateDeals({ seed: 7, companies: 1, funds: 0 })[0], 30)), send: deck("deck30.pdf") },
+  { name: "PDF, 10,000 tiny pages", bytes: () => pdfPageBomb(10_000), send: deck("pages10k.pdf") },
+  { name: "PDF, 20,000 tiny pages", bytes: () => pdfPageBomb(20_000), send: deck("pages20k.pdf") },
+  { name: "PDF, 500 tiny pages (the cap)", bytes: () => pdfPageBomb(500), send: deck("pages500.pdf") },
+  { name: "PDF, content stream inflating to 1 GB", bytes: () => pdfStreamBomb(1024), send: deck("stream.pdf") },
+  { name: "PDF, arrays nested 100,000 deep", bytes: () => pdfDeepNesting(100_000), send: deck("nested.pdf") },
+  { name: "PDF, malformed embedded font", bytes: () => pdfMalformedFont(), send: deck("font.pdf") },
+  { name: "DOCX, 2 GB declared as 1,000 bytes (door)", bytes: () => docxLyingDirectory(2048), send: deck("liar.docx") },
+  { name: "DOCX, 2 GB declared as 1,000 bytes (data room)", bytes: () => docxLyingDirectory(2048), send: room("liar.docx") },
+  { name: "XLSX, 2 GB declared as 1,000 bytes (data room)", bytes: () => xlsxLyingDirectory(2048), send: room("model.xlsx") },
+  { name: "DOCX, one stream listed 1,000 times (door)", bytes: () => docxOverlappingEntries(16, 1000), send: deck("overlap.docx") },
+  { name: "PPTX, 600 slides (door)", bytes: () => pptxManySlides(600), send: deck("slides.pptx") },
+  { name: "DOCX, billion laughs (data room, XML)", bytes: () => docxBillionLaughs(), send: room("laughs.docx") },
+  { name: "DOCX, billion laughs (deck, LibreOffice)", bytes: () => docxBillionLaughs(), send: deck("laughs.docx") },
+  { name: "DOCX, paragraphs nested 200,000 deep (data room)", bytes: () => docxDeepNesting(200_000), send: room("nested.docx") },
+  {
+    name: "JSON, arrays nested 100,000 deep (REST body)",
+    bytes: () => new TextEncoder().encode(jsonDeepNesting(100_000)),
+    send: async (s, bytes) => {
+      const res = await fetch(`${s.url}/api/v1/deals/analyze`, { method: "POST", headers: { authorization: `Bearer ${s.key.secret}`, "content-type": "application/json" }, body: bytes });
+      return `${res.status}`;
+    },
+  },
+];
+
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+const ms = (n: number) => n.toFixed(0);
+
+const dataDir = mkdtempSync(join(tmpdir(), "dealgraph-bench-hostile-"));
+const served = await serveOnDataDir(dataDir, { binary: opts.binary });
+try {
+  console.log(`hostile uploads: ${opts.binary ? `binary ${opts.binary}` : "bun src/main.ts serve"} on ${served.url}, bun ${Bun.version}`);
+  // A deal for the data-room cases, and one warm-up read so the first case does not pay for it.
+  const first = await uploadDeck(served, await deckPdf(longDeck(generateDeals({ seed: 3, companies: 1, funds: 0 })[0], 5)), "warm.pdf", "Bench data room");
+  roomDeal = ((await first.json()) as { deal_id: string }).deal_id;
+  await waitForAnalysis(served, roomDeal);
+
+  const idleProbe = probeHealth(served.url);
+  const idleRss = sampleRss(served.child.pid);
+  await Bun.sleep(idleMs);
+  const idle = await idleProbe.stop();
+  const idleMem = idleRss.stop();
+  console.log(`idle baseline (${idleMs / 1000} s): /healthz worst ${ms(idle.maxMs)} ms, p50 ${idle.p50Ms.toFixed(1)} ms (${idle.samples} probes); server RSS peak ${mb(idleMem.serverPeakBytes)} MB`);
+  console.log("");
+  const header = ["hostile input", "size", "outcome", "time s", "/healthz worst ms", "x idle", "p99 ms", "server RSS MB", "x idle", "children RSS MB"];
+  const rows: string[][] = [];
+  for (const c of CASES) {
+    if (opts.only && !c.name.toLowerCase().includes(opts.only.toLowerCase())) continue;
+    const bytes = await c.bytes();
+    const before = serverRss(served.child.pid);
+    const probe = probeHealth(served.url);
+    const rss = sampleRss(served.child.pid);
+    const started = performance.now();
+    let outcome: string;
+    try {
+      outcome = await c.send(served, bytes);
+    } catch (error) {
+      outcome = `error: ${(error as Error).message}`;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const health = await probe.stop();
+    const mem = rss.stop();
+    rows.push([
+      c.name,
+      `${(bytes.byteLength / 1024).toFixed(0)} KB`,
+      outcome,
+      seconds.toFixed(1),
+      ms(health.maxMs),
+      (health.maxMs / Math.max(idle.maxMs, 1)).toFixed(1),
+      ms(health.p99Ms),
+      `${mb(mem.serverPeakBytes)} (from ${mb(before)})`,
+      (mem.serverPeakBytes / idleMem.serverPeakBytes).toFixed(2),
+      mb(mem.childrenPeakBytes),
+    ]);
+    console.log(`  done: ${c.name}: ${outcome}`);
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 || i === 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
+  console.log("");
+  console.log(line(header));
+  for (const r of rows) console.log(line(r));
+} finally {
+  await stopServed(served);
+  rmSync(dataDir, { recursive: true, force: true });
+}

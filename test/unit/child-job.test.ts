@@ -1,0 +1,102 @@
+// Child jobs (src/lib/child-job.ts) with real children of this program: each limit stops the child
+// and says which; the document reader and the off-loop deal engine turn that into words for a run.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { extractPages, ExtractionError } from "../../src/documents/extract.ts";
+import { READ_COMMAND } from "../../src/documents/reader-child.ts";
+import { READ_LIMITS, readInChild } from "../../src/documents/reader.ts";
+import { builtinDealEngine } from "../../src/engines/builtin/deal-engine.ts";
+import { builtinDealEngineOffLoop } from "../../src/engines/off-loop.ts";
+import { ChildJobError, runChildJob } from "../../src/lib/child-job.ts";
+import { RunError } from "../../src/lib/run-error.ts";
+import { pdfMalformedFont, pdfPageBomb, pdfStreamBomb } from "../../scripts/lib/hostile-files.ts";
+import { LEDGERLY_DECK, pdfDeck } from "../helpers/decks.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "dealgraph-child-job-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const file = (name: string, bytes: Uint8Array | string) => {
+  const path = join(dir, name);
+  writeFileSync(path, bytes);
+  return path;
+};
+const failure = async (p: Promise<unknown>) => {
+  try {
+    await p;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("did not fail");
+};
+const convert = { workRoot: join(dir, "convert") };
+
+describe("the document reader in its child", () => {
+  test("reads a deck, a text, a PDF with a broken font", async () => {
+    expect(await extractPages(file("deck.pdf", await pdfDeck()), "pdf", "pdf", convert)).toHaveLength(LEDGERLY_DECK.length);
+    expect(await extractPages(file("note.md", "# Note\n\nSome text."), "markdown", "xml", convert)).toEqual(["# Note\n\nSome text."]);
+    expect((await extractPages(file("font.pdf", pdfMalformedFont()), "pdf", "pdf", convert))[0]).toContain("Broken font, readable text.");
+  });
+
+  test("the page cap is checked before any page is read, and said", async () => {
+    const error = await failure(extractPages(file("pages.pdf", pdfPageBomb(501)), "pdf", "pdf", convert));
+    expect(error).toBeInstanceOf(ExtractionError);
+    expect(error.message).toBe("The PDF has 501 pages; at most 500 are read, so it was refused (split it, or send the part that matters)");
+  });
+
+  test("the text cap: more text than allowed is refused, not cut", async () => {
+    const error = await failure(readInChild({ op: "text", path: file("big.txt", "word ".repeat(300_000)) }, { ...READ_LIMITS, maxTextBytes: 1024 * 1024 }));
+    expect(error.message).toBe("The file's text is 2 MB; at most 1 MB of text is read from one file, so it was refused (split it)");
+  });
+
+  test("the memory limit stops a reader that asks for too much", async () => {
+    const error = await failure(readInChild({ op: "pdf", path: file("stream.pdf", pdfStreamBomb(1024)) }, { ...READ_LIMITS, memoryBytes: 200 * 1024 * 1024 }));
+    expect(error.message).toBe("Reading the file needed more than 200 MB of memory, so it was stopped (such a file is refused)");
+  });
+
+  test("the time limit stops a reader that takes too long", async () => {
+    const error = await failure(readInChild({ op: "pdf", path: file("deck2.pdf", await pdfDeck()) }, { ...READ_LIMITS, timeoutMs: 5 }));
+    expect(error.message).toBe("Reading the file took longer than 5 ms, so it was stopped (such a file is refused)");
+  });
+});
+
+describe("runChildJob itself", () => {
+  const limits = { timeoutMs: 30_000, memoryBytes: 512 * 1024 * 1024, maxOutputBytes: 1024 * 1024, concurrency: 2 };
+
+  test("an output cap, and a child that exits without answering", async () => {
+    const path = file("words.txt", "word ".repeat(1000));
+    const request = { op: "text", path, limits: { maxPages: 500, maxTextBytes: 1e9, zip: READ_LIMITS.zip } };
+    const over = (await failure(runChildJob(READ_COMMAND, request, { ...limits, maxOutputBytes: 100 }))) as ChildJobError;
+    expect(over).toBeInstanceOf(ChildJobError);
+    expect(over.reason).toBe("output");
+    const unknown = (await failure(runChildJob("__no-such-command", {}, limits))) as ChildJobError;
+    expect(unknown.reason).toBe("crash");
+    expect(unknown.message).toBe("the child process stopped unexpectedly (exit code 2)");
+  });
+
+  test("a pool runs at most `concurrency` children at once; the rest wait and all finish", async () => {
+    const path = file("small.txt", "hello");
+    const request = { op: "text", path, limits: { maxPages: 500, maxTextBytes: 1e9, zip: READ_LIMITS.zip } };
+    const results = await Promise.all(Array.from({ length: 5 }, () => runChildJob<string[]>(READ_COMMAND, request, { ...limits, concurrency: 1 })));
+    expect(results).toEqual(Array.from({ length: 5 }, () => ["hello"]));
+  });
+});
+
+describe("the built-in deal engine off the event loop", () => {
+  const pages = LEDGERLY_DECK.map((text, i) => ({ documentId: "doc", url: null, page: i + 1, text }));
+  const hints = { companyName: "Ledgerly", website: null, siteTitle: null, kind: null };
+
+  test("the same analysis as in process, with its progress stages passed on", async () => {
+    const stages: string[] = [];
+    const offLoop = await builtinDealEngineOffLoop().analyze({ pages, hints, progress: (s) => stages.push(s) });
+    const inProcess = await builtinDealEngine.analyze({ pages, hints, progress: () => {} });
+    expect(offLoop).toEqual(inProcess);
+    expect(stages).toEqual(["extract", "classify", "score", "summarize"]);
+  });
+
+  test("a limit becomes the run's error, in words", async () => {
+    const error = await failure(builtinDealEngineOffLoop({ timeoutMs: 1, memoryBytes: 1e9, maxOutputBytes: 1e9, concurrency: 1 }).analyze({ pages, hints, progress: () => {} }));
+    expect(error).toBeInstanceOf(RunError);
+    expect(error.message).toBe("The analysis of the material (1 KB of text) took longer than 1 ms, so it was stopped");
+  });
+});
