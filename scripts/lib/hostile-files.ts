@@ -3,7 +3,7 @@
 // meant to stall a parser, and ZIPs whose directories lie. Each is small on the wire; what it asks
 // of a reader is in its name. The PDF and ZIP structures are written byte by byte, because the
 // point is to write what well-behaved libraries refuse to.
-import { constants, deflateRawSync } from "node:zlib";
+import { constants, createDeflateRaw, deflateRawSync } from "node:zlib";
 
 const enc = new TextEncoder();
 
@@ -189,13 +189,20 @@ export const deflated = (name: string, text: string | Uint8Array): RawZipEntry =
   return { name, data: deflateRawSync(bytes), method: 8, declaredSize: bytes.byteLength };
 };
 
-/** Raw deflate of `megabytes` MB of zeros, built from one flushed megabyte repeated (~1 KB per MB). */
-function zerosDeflated(megabytes: number): Uint8Array {
-  const block = deflateRawSync(new Uint8Array(1024 * 1024), { level: 9, finishFlush: constants.Z_SYNC_FLUSH });
-  const parts: Uint8Array[] = [];
-  for (let i = 0; i < megabytes; i++) parts.push(block);
-  parts.push(new Uint8Array([0x03, 0x00]));
-  return concat(parts);
+/**
+ * Raw deflate of `megabytes` MB of zeros as one ordinary stream (run-length strategy: ~1 KB per MB,
+ * 2 GB in under a second), with no stored blocks in it: what a real zip bomb's part looks like.
+ */
+async function zerosDeflated(megabytes: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  const stream = createDeflateRaw({ level: 9, strategy: constants.Z_RLE, chunkSize: 1024 * 1024 });
+  stream.on("data", (c: Uint8Array) => chunks.push(c));
+  const ended = new Promise<void>((resolve, reject) => (stream.on("end", resolve), stream.on("error", reject)));
+  const zeros = new Uint8Array(1024 * 1024);
+  for (let i = 0; i < megabytes; i++) if (!stream.write(zeros)) await new Promise((r) => stream.once("drain", r));
+  stream.end();
+  await ended;
+  return concat(chunks);
 }
 
 const WORD_XML = `<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>A deck.</w:t></w:r></w:p></w:body></w:document>`;
@@ -217,18 +224,20 @@ function docxEntries(documentXml: string): RawZipEntry[] {
 }
 
 /**
- * A DOCX whose directory (and local header) declare 1,000 bytes for a part that really inflates
- * to `megabytes` MB: the issue's 4.9 MB file declared 1,000 bytes and expanded to 2.1 GB.
+ * A DOCX whose directory (and local header) declare 1,000 bytes for its document part, which
+ * really inflates to `megabytes` MB: the issue's 4.9 MB file declared 1,000 bytes and expanded to
+ * 2.1 GB in the part the XML reader reads.
  */
-export function docxLyingDirectory(megabytes: number): Uint8Array {
-  return rawZip([...docxEntries(WORD_XML), { name: "word/media/image1.bin", data: zerosDeflated(megabytes), method: 8, declaredSize: 1000 }]);
+export async function docxLyingDirectory(megabytes: number): Promise<Uint8Array> {
+  const [types, rels] = docxEntries(WORD_XML);
+  return rawZip([types, rels, { name: "word/document.xml", data: await zerosDeflated(megabytes), method: 8, declaredSize: 1000 }]);
 }
 
 /** An XLSX of the same kind: its sheet declares 1,000 bytes and inflates to `megabytes` MB. */
-export function xlsxLyingDirectory(megabytes: number): Uint8Array {
+export async function xlsxLyingDirectory(megabytes: number): Promise<Uint8Array> {
   return rawZip([
     deflated("xl/workbook.xml", `<workbook><sheets><sheet name="S" r:id="rId1"/></sheets></workbook>`),
-    { name: "xl/worksheets/sheet1.xml", data: zerosDeflated(megabytes), method: 8, declaredSize: 1000 },
+    { name: "xl/worksheets/sheet1.xml", data: await zerosDeflated(megabytes), method: 8, declaredSize: 1000 },
   ]);
 }
 
@@ -236,8 +245,8 @@ export function xlsxLyingDirectory(megabytes: number): Uint8Array {
  * The overlapping-entries bomb: one compressed stream of `megabytes` MB, and a directory listing
  * it `copies` times under different names (each declaring its true size).
  */
-export function docxOverlappingEntries(megabytes: number, copies: number): Uint8Array {
-  const kernel: RawZipEntry = { name: "word/document.xml", data: zerosDeflated(megabytes), method: 8, declaredSize: megabytes * 1024 * 1024 };
+export async function docxOverlappingEntries(megabytes: number, copies: number): Promise<Uint8Array> {
+  const kernel: RawZipEntry = { name: "word/document.xml", data: await zerosDeflated(megabytes), method: 8, declaredSize: megabytes * 1024 * 1024 };
   return rawZip([kernel], ([only]) => Array.from({ length: copies }, (_, i) => ({ name: i === 0 ? "word/document.xml" : `word/copy${i}.xml`, offset: only.offset, entry: only.entry })));
 }
 

@@ -122,8 +122,11 @@ async function run(command: string, input: unknown, limits: ChildLimits, onEvent
   const read = (async () => {
     const decoder = new TextDecoder();
     let size = 0;
-    let partial = "";
-    const line = (text: string) => {
+    // Bytes of the line not yet ended. Each chunk is searched once for its newlines, so a 50 MB
+    // answer costs one pass, not one pass per chunk over everything before it.
+    let pending: Uint8Array[] = [];
+    const line = (parts: Uint8Array[]) => {
+      const text = decoder.decode(parts.length === 1 ? parts[0] : Buffer.concat(parts));
       if (!text.startsWith(nonce)) return; // a library's stray output
       const kind = text[nonce.length];
       const body = text.slice(nonce.length + 1);
@@ -133,14 +136,15 @@ async function run(command: string, input: unknown, limits: ChildLimits, onEvent
     for await (const chunk of proc.stdout) {
       size += chunk.byteLength;
       if (size > limits.maxOutputBytes) return stop("output");
-      partial += decoder.decode(chunk, { stream: true });
-      let nl: number;
-      while ((nl = partial.indexOf("\n")) >= 0) {
-        line(partial.slice(0, nl));
-        partial = partial.slice(nl + 1);
+      let from = 0;
+      for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, from)) {
+        line([...pending, chunk.subarray(from, nl)]);
+        pending = [];
+        from = nl + 1;
       }
+      if (from < chunk.byteLength) pending.push(chunk.subarray(from));
     }
-    if (partial) line(partial);
+    if (pending.length) line(pending);
   })();
   const [code] = await Promise.all([proc.exited, read.catch(() => {})]);
   clearTimeout(timer);
