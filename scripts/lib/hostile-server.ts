@@ -16,7 +16,7 @@ export type Served = { child: Child; url: string; dataDir: string; key: { id: st
  * budget checks).
  */
 export async function serveOnDataDir(dataDir: string, opts: { binary?: string; env?: Record<string, string> } = {}): Promise<Served> {
-  const program = opts.binary ? [opts.binary] : [process.execPath, join(ROOT, "src", "main.ts")];
+  const program = opts.binary ? [resolve(opts.binary)] : [process.execPath, join(ROOT, "src", "main.ts")];
   const env = cleanEnv(opts.env ?? {});
   const cli = <T>(...args: string[]) => runJson<T>([...program, ...args, "--data-dir", dataDir], { cwd: dataDir, env });
   const { org_id } = await cli<{ org_id: string }>("admin", "org", "create", "--name", "Hostile Test Capital", "--json");

@@ -6,6 +6,7 @@
 //   - 500 pages (PDF pages, slides, sheets) and 16 MB of text per file, enforced in the child, so
 //     an oversized file is refused with a reason instead of being silently cut;
 //   - at most two reads at once; further reads wait their turn.
+import { resolve } from "node:path";
 import { ChildJobError, formatBytes, formatMs, runChildJob, type ChildLimits } from "../lib/child-job.ts";
 import { READ_COMMAND, type ReadLimits, type ReadOp, type ReadRequest } from "./reader-child.ts";
 import { ZIP_LIMITS } from "./zip.ts";
@@ -28,7 +29,8 @@ export const READ_LIMITS: ReaderLimits = {
  * (the run's or the document's error).
  */
 export async function readInChild(op: ReadOp, limits: ReaderLimits = READ_LIMITS): Promise<string[]> {
-  const request: ReadRequest = { ...op, limits: { maxPages: limits.maxPages, maxTextBytes: limits.maxTextBytes, zip: limits.zip } };
+  // The child works in the temp dir: a path relative to the server's directory means nothing there.
+  const request: ReadRequest = { ...op, path: resolve(op.path), limits: { maxPages: limits.maxPages, maxTextBytes: limits.maxTextBytes, zip: limits.zip } };
   try {
     // JSON escaping can make text up to six times longer (control characters as \u00XX).
     return await runChildJob<string[]>(READ_COMMAND, request, { ...limits, maxOutputBytes: limits.maxTextBytes * 6 + 1024 * 1024 });

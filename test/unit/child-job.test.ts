@@ -32,6 +32,16 @@ const failure = async (p: Promise<unknown>) => {
 const convert = { workRoot: join(dir, "convert") };
 
 describe("the document reader in its child", () => {
+  test("a path relative to the server's directory is read from there (the child works elsewhere)", async () => {
+    const relative = join("test-artifacts-child-job", `note-${process.pid}.txt`);
+    await Bun.write(relative, "Relative path.");
+    try {
+      expect(await extractPages(relative, "text", "xml", convert)).toEqual(["Relative path."]);
+    } finally {
+      rmSync("test-artifacts-child-job", { recursive: true, force: true });
+    }
+  });
+
   test("reads a deck, a text, a PDF with a broken font", async () => {
     expect(await extractPages(file("deck.pdf", await pdfDeck()), "pdf", "pdf", convert)).toHaveLength(LEDGERLY_DECK.length);
     expect(await extractPages(file("note.md", "# Note\n\nSome text."), "markdown", "xml", convert)).toEqual(["# Note\n\nSome text."]);
