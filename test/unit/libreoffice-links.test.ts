@@ -46,8 +46,14 @@ describe.if(soffice !== null)("LibreOffice loads nothing a document links", () =
     expect(detectFileKind(files.xls.bytes, "model.xls")).toBe("xls");
   });
 
-  for (const isolation of ["sandbox", "profile-only"] as const) {
-    test.each(["docx", "doc", "pptx", "odt", "odt as docx", "xls"])(`%s (${isolation}): converted, and the listener saw nothing`, async (name) => {
+  // The profile alone for every kind; with the sandbox the ODT itself (the others go through the
+  // real server, sandboxed, in test/e2e/hostile-uploads.test.ts).
+  const runs: [string, "sandbox" | "profile-only"][] = [
+    ...["docx", "doc", "pptx", "odt", "odt as docx", "xls"].map((name) => [name, "profile-only"] as [string, "profile-only"]),
+    ["odt", "sandbox"],
+  ];
+  for (const [name, isolation] of runs) {
+    test(`${name} (${isolation}): converted, and the listener saw nothing`, async () => {
       const { bytes, ext } = files[name];
       const input = join(dataDir, `input-${name.replace(/ /g, "-")}.${ext}`);
       writeFileSync(input, bytes);
