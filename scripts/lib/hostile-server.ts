@@ -4,6 +4,7 @@
 // abuse suite (test/e2e/hostile-uploads.test.ts) and its benchmark (scripts/bench/hostile-uploads.ts).
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { residentBytes } from "../../src/lib/child-job.ts";
 import { cleanEnv, runJson, startServe, type Child } from "./child-process.ts";
 
 export const ROOT = resolve(import.meta.dir, "..", "..");
@@ -75,14 +76,7 @@ export function probeHealth(url: string, gapMs = 25) {
 }
 
 /** Resident memory of one process (bytes), 0 when it is gone. */
-function rss(pid: number): number {
-  try {
-    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-    return kb ? Number(kb) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
+const rss = (pid: number) => residentBytes(pid) ?? 0;
 
 /** Every live descendant of `pid` (by /proc's parent links). */
 function descendants(pid: number): number[] {
