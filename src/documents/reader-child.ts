@@ -37,10 +37,18 @@ function capPages(count: number, what: string, limits: ReadLimits): void {
   }
 }
 
-async function pdfPages(path: string, ocrTimeoutMs: number | undefined, limits: ReadLimits): Promise<string[]> {
+/** What the child tells the parent while it reads: OCR about to read `pages` pages, each within `ms`. */
+export type ReadEvent = { ocr: { pages: number; ms: number } };
+
+async function pdfPages(path: string, ocrTimeoutMs: number | undefined, limits: ReadLimits, emit: (event: ReadEvent) => void): Promise<string[]> {
   const pdf = await import("./pdf-text.ts");
+  const { DEFAULT_OCR_TIMEOUT_MS } = await import("./ocr.ts");
   try {
-    return await pdf.pdfPages(new Uint8Array(await Bun.file(path).arrayBuffer()), ocrTimeoutMs, { checkPages: (count) => capPages(count, "PDF", limits) });
+    return await pdf.pdfPages(new Uint8Array(await Bun.file(path).arrayBuffer()), ocrTimeoutMs, {
+      checkPages: (count) => capPages(count, "PDF", limits),
+      // OCR has its own limit per page: the parent adds it to the read's time limit.
+      onOcr: (pages) => emit({ ocr: { pages, ms: ocrTimeoutMs ?? DEFAULT_OCR_TIMEOUT_MS } }),
+    });
   } catch (error) {
     if (error instanceof pdf.PdfTextError) throw new Refused(error.message);
     throw error;
@@ -84,10 +92,10 @@ async function zipCheck(path: string, kind: "docx" | "pptx", limits: ReadLimits)
   return [];
 }
 
-async function run(request: ReadRequest): Promise<string[]> {
+async function run(request: ReadRequest, emit: (event: ReadEvent) => void): Promise<string[]> {
   switch (request.op) {
     case "pdf":
-      return pdfPages(request.path, request.ocrTimeoutMs, request.limits);
+      return pdfPages(request.path, request.ocrTimeoutMs, request.limits, emit);
     case "ooxml":
       return ooxmlPages(request.path, request.kind, request.limits);
     case "zip-check":
@@ -104,9 +112,9 @@ const textBytes = (pages: string[]) => pages.reduce((n, p) => n + Buffer.byteLen
 
 /** The child's whole life: one read, its pages or its refusal. Returns the exit code. */
 export function readDocumentChild(): Promise<number> {
-  return serveChildJob(async (input) => {
+  return serveChildJob(async (input, emit) => {
     const request = input as ReadRequest;
-    const pages = await run(request);
+    const pages = await run(request, emit);
     const size = textBytes(pages);
     if (size > request.limits.maxTextBytes) {
       throw new Refused(

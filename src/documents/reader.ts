@@ -8,7 +8,7 @@
 //   - at most two reads at once; further reads wait their turn.
 import { resolve } from "node:path";
 import { ChildJobError, formatBytes, formatMs, runChildJob, type ChildLimits } from "../lib/child-job.ts";
-import { READ_COMMAND, type ReadLimits, type ReadOp, type ReadRequest } from "./reader-child.ts";
+import { READ_COMMAND, type ReadEvent, type ReadLimits, type ReadOp, type ReadRequest } from "./reader-child.ts";
 import { ZIP_LIMITS } from "./zip.ts";
 
 export class ReadError extends Error {}
@@ -33,7 +33,9 @@ export async function readInChild(op: ReadOp, limits: ReaderLimits = READ_LIMITS
   const request: ReadRequest = { ...op, path: resolve(op.path), limits: { maxPages: limits.maxPages, maxTextBytes: limits.maxTextBytes, zip: limits.zip } };
   try {
     // JSON escaping can make text up to six times longer (control characters as \u00XX).
-    return await runChildJob<string[]>(READ_COMMAND, request, { ...limits, maxOutputBytes: limits.maxTextBytes * 6 + 1024 * 1024 });
+    // OCR'd pages get their own time on top of the read's (each is killed past its own limit).
+    const allowOcr = (event: unknown) => ((event as ReadEvent).ocr ? (event as ReadEvent).ocr.pages * (event as ReadEvent).ocr.ms : 0);
+    return await runChildJob<string[]>(READ_COMMAND, request, { ...limits, maxOutputBytes: limits.maxTextBytes * 6 + 1024 * 1024 }, allowOcr);
   } catch (error) {
     if (!(error instanceof ChildJobError)) throw error;
     const message = {

@@ -75,9 +75,10 @@ const SAMPLE_MS = 20;
 
 /**
  * Runs `command` (a hidden command of this program) on `input` in a child and returns its result;
- * `onEvent` receives the child's progress events as they come. Throws ChildJobError.
+ * `onEvent` receives the child's progress events as they come, and may answer with milliseconds to
+ * add to the time limit (work the child announces, with limits of its own). Throws ChildJobError.
  */
-export async function runChildJob<T>(command: string, input: unknown, limits: ChildLimits, onEvent?: (event: unknown) => void): Promise<T> {
+export async function runChildJob<T>(command: string, input: unknown, limits: ChildLimits, onEvent?: (event: unknown) => number | void): Promise<T> {
   const release = await slot(command, limits.concurrency);
   try {
     return (await run(command, input, limits, onEvent)) as T;
@@ -86,7 +87,7 @@ export async function runChildJob<T>(command: string, input: unknown, limits: Ch
   }
 }
 
-async function run(command: string, input: unknown, limits: ChildLimits, onEvent?: (event: unknown) => void): Promise<unknown> {
+async function run(command: string, input: unknown, limits: ChildLimits, onEvent?: (event: unknown) => number | void): Promise<unknown> {
   const nonce = `dealgraph-job-${crypto.randomUUID()}:`;
   const envelope: Envelope = { nonce, input };
   let proc: Bun.Subprocess<Uint8Array, "pipe", "ignore">;
@@ -98,6 +99,8 @@ async function run(command: string, input: unknown, limits: ChildLimits, onEvent
       stdin: new TextEncoder().encode(JSON.stringify(envelope)),
       stdout: "pipe",
       stderr: "ignore",
+      // Its own process group, so a kill reaches what it starts (Tesseract for OCR) too.
+      detached: true,
     });
   } catch (error) {
     throw new ChildJobError("crash", `the child process could not be started (${(error as Error).message})`);
@@ -108,11 +111,25 @@ async function run(command: string, input: unknown, limits: ChildLimits, onEvent
     // not permitted here: the child runs at the server's priority
   }
   let stopped: "time" | "memory" | "output" | null = null;
+  const kill = () => {
+    try {
+      process.kill(-proc.pid, "SIGKILL");
+    } catch {
+      proc.kill("SIGKILL");
+    }
+  };
   const stop = (why: "time" | "memory" | "output") => {
     stopped ??= why;
-    proc.kill("SIGKILL");
+    kill();
   };
-  const timer = setTimeout(() => stop("time"), limits.timeoutMs);
+  let allowedMs = limits.timeoutMs;
+  const started = performance.now();
+  let timer = setTimeout(() => stop("time"), allowedMs);
+  const extend = (ms: number) => {
+    allowedMs += ms;
+    clearTimeout(timer);
+    timer = setTimeout(() => stop("time"), Math.max(0, started + allowedMs - performance.now()));
+  };
   const sampler = setInterval(() => {
     const rss = residentBytes(proc.pid);
     if (rss !== null && rss > limits.memoryBytes) stop("memory");
@@ -130,7 +147,10 @@ async function run(command: string, input: unknown, limits: ChildLimits, onEvent
       if (!text.startsWith(nonce)) return; // a library's stray output
       const kind = text[nonce.length];
       const body = text.slice(nonce.length + 1);
-      if (kind === "E") onEvent?.(JSON.parse(body));
+      if (kind === "E") {
+        const more = onEvent?.(JSON.parse(body));
+        if (typeof more === "number" && more > 0) extend(more);
+      }
       else if (kind === "R") answer = JSON.parse(body) as Answer;
     };
     for await (const chunk of proc.stdout) {
@@ -149,7 +169,8 @@ async function run(command: string, input: unknown, limits: ChildLimits, onEvent
   const [code] = await Promise.all([proc.exited, read.catch(() => {})]);
   clearTimeout(timer);
   clearInterval(sampler);
-  if (stopped === "time") throw new ChildJobError("time", `stopped after ${formatMs(limits.timeoutMs)}`);
+  kill(); // anything it started and left behind
+  if (stopped === "time") throw new ChildJobError("time", `stopped after ${formatMs(allowedMs)}`);
   if (stopped === "memory") throw new ChildJobError("memory", `stopped past ${formatBytes(limits.memoryBytes)} of memory`);
   if (stopped === "output") throw new ChildJobError("output", `stopped past ${formatBytes(limits.maxOutputBytes)} of output`);
   const result = answer as Answer | null;
