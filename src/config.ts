@@ -34,6 +34,19 @@ export type Config = {
   backupCron: string | null;
   /** How many archives the `backup` job keeps in <data-dir>/backups (DEALGRAPH_BACKUP_KEEP). */
   backupKeep: number;
+  /** Seconds between runs of the `mail-sync` job (DEALGRAPH_SYNC_INTERVAL_SECONDS, at least 10). */
+  syncIntervalSeconds: number;
+  /** Outbound mail (DEALGRAPH_SMTP_URL, DEALGRAPH_MAIL_FROM, DEALGRAPH_SMTP_CA_FILE); null: not configured. */
+  smtp: SmtpConfig | null;
+};
+
+export type SmtpConfig = {
+  /** `smtp://[user:pass@]host:port` or `smtps://...`, as given (it may hold a password: never logged). */
+  url: string;
+  /** The envelope and From address of every message sent. */
+  from: string;
+  /** PEM of a private CA the relay's certificate is signed by; null: the system's. */
+  caFile: string | null;
 };
 
 export class ConfigError extends Error {}
@@ -97,7 +110,28 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     trustedProxies: trustedProxies(env),
     backupCron: backupCron(env),
     backupKeep: num(env, "DEALGRAPH_BACKUP_KEEP", 7, { min: 1, integer: true }),
+    syncIntervalSeconds: num(env, "DEALGRAPH_SYNC_INTERVAL_SECONDS", 300, { min: 10 }),
+    smtp: smtpConfig(env),
   };
+}
+
+const MAIL_ADDRESS = /^[^\s@<>]+@[^\s@<>]+$/;
+
+function smtpConfig(env: Env): SmtpConfig | null {
+  const raw = env.DEALGRAPH_SMTP_URL?.trim();
+  const from = env.DEALGRAPH_MAIL_FROM?.trim() || null;
+  if (!raw) {
+    if (from && !MAIL_ADDRESS.test(from)) throw new ConfigError(`DEALGRAPH_MAIL_FROM must be an email address, got ${JSON.stringify(from)}`);
+    return null;
+  }
+  // The URL is never echoed: it may carry the relay's password.
+  if (!URL.canParse(raw) || !/^smtps?:$/.test(new URL(raw).protocol) || !new URL(raw).hostname) {
+    throw new ConfigError("DEALGRAPH_SMTP_URL must be smtp://[user:pass@]host:port or smtps://[user:pass@]host:port");
+  }
+  if (!from) throw new ConfigError("DEALGRAPH_MAIL_FROM (the address mail is sent from) is required when DEALGRAPH_SMTP_URL is set");
+  if (!MAIL_ADDRESS.test(from)) throw new ConfigError(`DEALGRAPH_MAIL_FROM must be an email address, got ${JSON.stringify(from)}`);
+  const caFile = env.DEALGRAPH_SMTP_CA_FILE?.trim() || null;
+  return { url: raw, from, caFile };
 }
 
 function trustedProxies(env: Env): string[] {

@@ -7,7 +7,8 @@
 // submission of the user's organization that waits for it completes that verification
 // (`verified_document_links`), through the deals module's own completion.
 import type { Deps } from "../deps.ts";
-import { importCalendar, importContacts, importMail, type InboxHook, type ImportOptions, type ImportStats } from "../modules/network/import/network.import.ts";
+import type { MailInbox } from "../modules/deals/deals.verification.inbox.ts";
+import { importCalendar, importContacts, importMail, type ImportOptions, type ImportStats } from "../modules/network/import/network.import.ts";
 import { isTimeZoneName, orgsService } from "../modules/identity/orgs.service.ts";
 import { openDeps } from "./context.ts";
 import { parse, required, UsageError, type Io } from "./io.ts";
@@ -59,35 +60,14 @@ function summary(kind: NetworkImportKind, path: string, s: ImportStats | MailImp
   );
 }
 
-/**
- * The inbox side of a mail import: when runs of the user's organization wait for a document
- * host's verification mail, a hook that keeps the host's mail addressed to them; `complete` then
- * hands each to the deals module (after the import: its transaction cannot wait for that) and
- * counts the runs that proceed. No waiting run, no hook: the import costs what it always did.
- */
-async function verificationInbox(deps: Deps, userId: string): Promise<{ hook?: InboxHook; complete(): Promise<number> }> {
-  const nothing = { complete: async () => 0 };
+/** The inbox side of a mail import (the deals module's mailInbox); none for a user of no organization. */
+async function verificationInbox(deps: Deps, userId: string): Promise<MailInbox> {
   // An unknown user, or one of no organization: the importer itself says so.
   const orgId = orgsService(deps).getUser(userId)?.orgId;
-  if (!orgId) return nothing;
+  if (!orgId) return { complete: async () => 0 };
   // Loaded only for a mail import: the rest of the command line never needs the deals module.
-  const { inboxVerification, VERIFICATION_SENDER_DOMAINS } = await import("../modules/deals/deals.verification.inbox.ts");
-  const inbox = inboxVerification(deps);
-  const waiting = inbox.waitingAddresses(orgId);
-  if (waiting.size === 0) return nothing;
-  const kept: Buffer[] = [];
-  return {
-    hook: {
-      senderDomains: VERIFICATION_SENDER_DOMAINS,
-      wants: (_sender, recipients) => recipients.some((r) => waiting.has(r)),
-      message: (raw) => kept.push(raw),
-    },
-    async complete() {
-      let verified = 0;
-      for (const raw of kept) if (await inbox.completeFromMail(orgId, raw.toString("utf8"))) verified++;
-      return verified;
-    },
-  };
+  const { inboxVerification } = await import("../modules/deals/deals.verification.inbox.ts");
+  return inboxVerification(deps).mailInbox(orgId);
 }
 
 export async function importNetworkCommand(kind: NetworkImportKind, args: string[], io: Io): Promise<ImportStats> {

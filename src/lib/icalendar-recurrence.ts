@@ -39,6 +39,12 @@ export type Expansion = {
   superseded: CalendarEvent[];
   /** Series whose instances all lie after `now`. */
   futureSeries: CalendarEvent[];
+  /**
+   * The earliest start after `now` of anything that will count once it has happened (a series'
+   * next instance, a meeting still ahead); null when nothing is ahead. A calendar sync reads the
+   * event again then, so each occurrence of a series counts as it passes.
+   */
+  nextStart: number | null;
 };
 
 class RuleError extends Error {
@@ -108,10 +114,28 @@ function untilWall(raw: string, start: CalendarTime, line: number): Wall {
   return wall;
 }
 
-/** The instants of a series from DTSTART up to `now` (inclusive), without its EXDATEs. */
-function seriesInstants(master: CalendarEvent, now: number): number[] {
+/** How many instances past `now` are looked at for the next one (all of them excluded: none ahead). */
+const MAX_LOOKAHEAD = 1_000;
+
+/**
+ * The instants of a series from DTSTART up to `now` (inclusive), without its EXDATEs, and its
+ * first instance after `now` (null when the series has ended).
+ */
+function seriesInstants(master: CalendarEvent, now: number): { instants: number[]; next: number | null } {
   const start = master.start;
   const found = new Set<number>([start.instant]);
+  const excludedDays = new Set(master.exdates.filter((x) => x.allDay && !start.allDay).map((x) => `${x.wall.year}-${x.wall.month}-${x.wall.day}`));
+  const excluded = new Set(master.exdates.map((x) => x.instant));
+  const isExcluded = (t: number) => {
+    if (excluded.has(t)) return true;
+    if (excludedDays.size === 0) return false;
+    const w = instantToWall(t, start.zone);
+    return excludedDays.has(`${w.year}-${w.month}-${w.day}`);
+  };
+  let next: number | null = start.instant > now ? start.instant : null;
+  const ahead = (t: number) => {
+    if (t > now && !isExcluded(t) && (next === null || t < next)) next = t;
+  };
   for (const rule of master.rrules) {
     const parts = checkRule(rule.value, rule.line);
     let recur: ICAL.Recur;
@@ -127,7 +151,19 @@ function seriesInstants(master: CalendarEvent, now: number): number[] {
       iterator = recur.iterator(icalTime(start.wall, start.allDay));
       for (let next = iterator.next(); next; next = iterator.next()) {
         const at = wallToInstant({ year: next.year, month: next.month, day: next.day, hour: next.hour, minute: next.minute, second: next.second }, start.zone);
-        if (at > now) break;
+        if (at > now) {
+          // The first instance ahead that is not excluded; the rule's later ones come after it.
+          let looked = 0;
+          for (let t: number | null = at; t !== null && looked < MAX_LOOKAHEAD; looked++) {
+            if (!isExcluded(t)) {
+              ahead(t);
+              break;
+            }
+            const more = iterator.next();
+            t = more ? wallToInstant({ year: more.year, month: more.month, day: more.day, hour: more.hour, minute: more.minute, second: more.second }, start.zone) : null;
+          }
+          break;
+        }
         found.add(at);
         if (found.size > MAX_PAST_OCCURRENCES) {
           throw new RuleError(rule.line, `the series repeats more than ${MAX_PAST_OCCURRENCES.toLocaleString("en-US")} times up to now: not read as meetings`);
@@ -138,17 +174,12 @@ function seriesInstants(master: CalendarEvent, now: number): number[] {
       throw new RuleError(rule.line, `RRULE ${JSON.stringify(rule.value.slice(0, 80))} cannot be expanded: ${(error as Error).message}`);
     }
   }
-  for (const rdate of master.rdates) if (rdate.instant <= now) found.add(rdate.instant);
-  const excludedDays = new Set(master.exdates.filter((x) => x.allDay && !start.allDay).map((x) => `${x.wall.year}-${x.wall.month}-${x.wall.day}`));
-  const excluded = new Set(master.exdates.map((x) => x.instant));
-  return [...found]
-    .filter((t) => {
-      if (excluded.has(t)) return false;
-      if (excludedDays.size === 0) return true;
-      const w = instantToWall(t, start.zone);
-      return !excludedDays.has(`${w.year}-${w.month}-${w.day}`);
-    })
-    .sort((a, b) => a - b);
+  for (const rdate of master.rdates) {
+    if (rdate.instant <= now) found.add(rdate.instant);
+    else ahead(rdate.instant);
+  }
+  const instants = [...found].filter((t) => !isExcluded(t)).sort((a, b) => a - b);
+  return { instants, next };
 }
 
 const details = (e: CalendarEvent) => ({ line: e.line, status: e.status, method: e.method, organizer: e.organizer, attendees: e.attendees });
@@ -170,7 +201,10 @@ function latest(events: CalendarEvent[], superseded: CalendarEvent[]): CalendarE
 
 /** Every occurrence up to `now` of the events of a calendar (grouped by UID, in the order their series first appear). */
 export function expandOccurrences(events: CalendarEvent[], now: number): Expansion {
-  const out: Expansion = { occurrences: [], errors: [], superseded: [], futureSeries: [] };
+  const out: Expansion = { occurrences: [], errors: [], superseded: [], futureSeries: [], nextStart: null };
+  const ahead = (t: number) => {
+    if (t > now && (out.nextStart === null || t < out.nextStart)) out.nextStart = t;
+  };
   const groups = new Map<string, CalendarEvent[]>();
   for (const e of latest(events, out.superseded)) {
     const list = groups.get(e.uid);
@@ -195,7 +229,14 @@ export function expandOccurrences(events: CalendarEvent[], now: number): Expansi
     }
     let instants: number[];
     try {
-      instants = seriesInstants(master, now);
+      const series = seriesInstants(master, now);
+      instants = series.instants;
+      if (series.next !== null) {
+        // Where the next instance takes place: its own exception, else shifted by the latest THISANDFUTURE one.
+        const own = exceptions.find((x) => !x.thisAndFuture && x.recurrenceId!.instant === series.next);
+        const range = exceptions.filter((x) => x.thisAndFuture && x.recurrenceId!.instant <= series.next!).at(-1);
+        ahead(own ? own.start.instant : range ? series.next + range.start.instant - range.recurrenceId!.instant : series.next);
+      }
     } catch (error) {
       if (!(error instanceof RuleError)) throw error;
       out.errors.push({ line: error.line, reason: error.reason });
@@ -228,5 +269,7 @@ export function expandOccurrences(events: CalendarEvent[], now: number): Expansi
     }
     if (produced === 0) out.futureSeries.push(master);
   }
+  // Single events and exceptions still ahead are occurrences too (they count once past).
+  for (const o of out.occurrences) ahead(o.start);
   return out;
 }

@@ -1,7 +1,7 @@
-// A gated document link's email verification completed from the key user's connected inbox: the
-// user's mail imported with `dealgraph import mail` (src/cli/import-network.ts hands over the
-// DocSend mail addressed to a waiting submission's document_email). The mail goes through the
-// same completion as POST /api/v1/deals/{deal_id}/verification (nothing charged). A mail that fits
+// A gated document link's email verification completed from the key user's inbox: the user's mail
+// imported with `dealgraph import mail`, or read by a connected mailbox's sync (both hand over the
+// DocSend mail addressed to a waiting submission's document_email through mailInbox). The mail
+// goes through the same completion as POST /api/v1/deals/{deal_id}/verification (nothing charged). A mail that fits
 // no waiting run of the user's organization changes nothing and is not an error: a mailbox holds
 // old verification mails, mails of runs verified or expired long ago, and mails of other hosts.
 import type { Address, Email } from "postal-mime";
@@ -9,6 +9,7 @@ import { perDeps, type Deps } from "../../deps.ts";
 import { ApiError } from "../../http/errors.ts";
 import { withinDomain } from "../../documents/hosts.ts";
 import { actionsService } from "../actions/actions.service.ts";
+import type { InboxHook } from "../network/import/network.import.ts";
 import type { LinkInput } from "./deals.document-link.ts";
 import { dealVerificationService, EMAIL_VERIFICATION, isUnderDocument, linksIn, parseMail, pickVerificationLink } from "./deals.verification.service.ts";
 
@@ -94,5 +95,33 @@ export const inboxVerification = perDeps((deps: Deps) => {
     }
   }
 
-  return { waitingAddresses, completeFromMail };
+  /**
+   * The inbox side of reading a user's mail (a file import, or a connected mailbox's sync): when
+   * runs of the organization wait for a document host's verification mail, a hook that keeps the
+   * host's mail addressed to them; `complete` then hands each kept mail to completeFromMail (after
+   * the mail's transaction: it cannot wait for that) and counts the runs that proceed. No waiting
+   * run, no hook: reading the mail costs what it always did.
+   */
+  function mailInbox(orgId: string): MailInbox {
+    const waiting = waitingAddresses(orgId);
+    if (waiting.size === 0) return { complete: async () => 0 };
+    const kept: Buffer[] = [];
+    return {
+      hook: {
+        senderDomains: VERIFICATION_SENDER_DOMAINS,
+        wants: (_sender, recipients) => recipients.some((r) => waiting.has(r)),
+        message: (raw) => kept.push(raw),
+      },
+      async complete() {
+        let verified = 0;
+        for (const raw of kept.splice(0)) if (await completeFromMail(orgId, raw.toString("utf8"))) verified++;
+        return verified;
+      },
+    };
+  }
+
+  return { waitingAddresses, completeFromMail, mailInbox };
 });
+
+/** Mail a reader of the user's mail hands over whole, and the completion of what it verifies. */
+export type MailInbox = { hook?: InboxHook; complete(): Promise<number> };

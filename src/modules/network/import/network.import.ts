@@ -10,7 +10,7 @@ import { readFileSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import type { Deps } from "../../../deps.ts";
 import { CalendarFileError, parseCalendar } from "../../../lib/icalendar.ts";
-import { expandOccurrences } from "../../../lib/icalendar-recurrence.ts";
+import { expandOccurrences, type Expansion } from "../../../lib/icalendar-recurrence.ts";
 import { isTimeZoneName, orgsService } from "../../identity/orgs.service.ts";
 import { graphWriter, type GraphWriter } from "../network.graph.ts";
 import { calendarSignal } from "./calendar-signal.ts";
@@ -58,7 +58,7 @@ export type InboxHook = {
 const inDomain = (email: string, domain: string) => email.endsWith(`@${domain}`) || email.endsWith(`.${domain}`);
 
 /** Whether the hook wants this message whole: the From header's text first, the parsed addresses only for its senders. */
-function inboxWants(hook: InboxHook, block: HeaderBlock): boolean {
+export function inboxWants(hook: InboxHook, block: HeaderBlock): boolean {
   const from = header(block, "from")?.value.toLowerCase();
   if (!from || !hook.senderDomains.some((d) => from.includes(d))) return false;
   const sender = mailboxes(block, "from")[0]?.email;
@@ -82,8 +82,47 @@ function statOrFail(path: string) {
   }
 }
 
-/** Runs `body` with a fresh graph writer in one transaction (taken for writing at once), then flushes. */
-function inTransaction(deps: Deps, kind: ImportKind, opts: ImportOptions, body: (writer: GraphWriter, stats: ImportStats) => void): ImportStats {
+/**
+ * One message's headers through the relationship rules (mail-signal.ts) into the graph: file
+ * imports and synced mailboxes alike. `where(line)` names the message in a skip report.
+ */
+export function recordMessage(writer: GraphWriter, stats: ImportStats, block: HeaderBlock, now: Date, where: (line: number) => string): void {
+  stats.read++;
+  const signal = mailSignal(block, writer.isOwn, now);
+  if (signal.notPersons) for (const reason of signal.notPersons) notPerson(stats, reason);
+  if ("skip" in signal) skip(stats, signal.skip, where(signal.line ?? block.line));
+  else if (writer.interaction(signal.interaction)) stats.imported++;
+}
+
+/**
+ * A calendar's occurrences (icalendar-recurrence.ts) through the meeting rules (calendar-signal.ts)
+ * into the graph: file imports and synced calendars alike. `file` names the source in reports.
+ */
+export function recordOccurrences(writer: GraphWriter, stats: ImportStats, expansion: Expansion, now: Date, file: string, tick: () => void = () => {}): void {
+  stats.occurrences ??= 0;
+  for (const e of expansion.superseded) skip(stats, "superseded", `${file}:${e.line}`);
+  for (const e of expansion.futureSeries) skip(stats, "future", `${file}:${e.line}`);
+  for (const occurrence of expansion.occurrences) {
+    stats.occurrences++;
+    const signal = calendarSignal(occurrence, writer.isOwn, now);
+    for (const reason of signal.notPersons) notPerson(stats, reason);
+    if ("skip" in signal) skip(stats, signal.skip, `${file}:${occurrence.line}`);
+    else if (writer.interaction(signal.interaction)) stats.imported++;
+    tick();
+  }
+}
+
+/**
+ * Runs `body` with a fresh graph writer in one transaction (taken for writing at once), then
+ * flushes; `after` (a sync's own bookkeeping: how far it got) is written in the same transaction.
+ */
+export function inTransaction(
+  deps: Deps,
+  kind: ImportKind,
+  opts: Pick<ImportOptions, "userId" | "aliases" | "onProgress">,
+  body: (writer: GraphWriter, stats: ImportStats) => void,
+  after?: (stats: ImportStats) => void,
+): ImportStats {
   const started = performance.now();
   const stats = emptyStats(kind, opts.userId);
   deps.db.transaction(
@@ -94,6 +133,7 @@ function inTransaction(deps: Deps, kind: ImportKind, opts: ImportOptions, body: 
       stats.duplicates = writer.stats.duplicates;
       stats.persons_created = writer.stats.personsCreated;
       stats.relationships_created = writer.stats.relationshipsCreated;
+      after?.(stats);
     },
     { behavior: "immediate" },
   );
@@ -125,15 +165,10 @@ export function importMail(deps: Deps, opts: ImportOptions): ImportStats {
   if (files?.length === 0) throw new ImportError(opts.path, null, "the folder holds no .eml files");
   return inTransaction(deps, "mail", opts, (writer, stats) => {
     const tick = ticker(opts, stats);
-    const isOwn = (email: string) => writer.isOwn(email);
     const { inbox } = opts;
     /** Records the message's relationship signal; true when the inbox hook wants it whole. */
     const take = (file: string) => (block: HeaderBlock) => {
-      stats.read++;
-      const signal = mailSignal(block, isOwn, now);
-      if (signal.notPersons) for (const reason of signal.notPersons) notPerson(stats, reason);
-      if ("skip" in signal) skip(stats, signal.skip, `${file}:${signal.line ?? block.line}`);
-      else if (writer.interaction(signal.interaction)) stats.imported++;
+      recordMessage(writer, stats, block, now, (line) => `${file}:${line}`);
       tick();
       return inbox !== undefined && inboxWants(inbox, block);
     };
@@ -209,18 +244,7 @@ export function importCalendar(deps: Deps, opts: ImportOptions): ImportStats {
     stats.time_zones = parsed.times;
     stats.floating_time_zone = parsed.floatingZone;
     for (const e of [...parsed.errors, ...expansion.errors].sort((a, b) => a.line - b.line)) itemFailed(stats, file, e.line, e.reason);
-    for (const e of expansion.superseded) skip(stats, "superseded", `${file}:${e.line}`);
-    for (const e of expansion.futureSeries) skip(stats, "future", `${file}:${e.line}`);
-    const tick = ticker(opts, stats, () => stats.occurrences!);
-    const isOwn = (email: string) => writer.isOwn(email);
-    for (const occurrence of expansion.occurrences) {
-      stats.occurrences!++;
-      const signal = calendarSignal(occurrence, isOwn, now);
-      for (const reason of signal.notPersons) notPerson(stats, reason);
-      if ("skip" in signal) skip(stats, signal.skip, `${file}:${occurrence.line}`);
-      else if (writer.interaction(signal.interaction)) stats.imported++;
-      tick();
-    }
+    recordOccurrences(writer, stats, expansion, now, file, ticker(opts, stats, () => stats.occurrences!));
   });
 }
 
