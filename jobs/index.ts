@@ -16,17 +16,20 @@ import { cadenceLearning } from "./cadence-learning.ts";
 import { documentConversion } from "./document-conversion.ts";
 import type { Job } from "./job.ts";
 import { keyUsagePrune } from "./key-usage-prune.ts";
+import { mailSync } from "./mail-sync.ts";
 import { reachCandidates } from "./reach-candidates.ts";
+import { staleDigestJob } from "./stale-digest.ts";
 import { staleRunSweep } from "./stale-run-sweep.ts";
 import { webhookDelivery } from "./webhook-delivery.ts";
 
 export type { Job, JobResult } from "./job.ts";
 
 /** The schedule. */
-export const jobs: Job[] = [keyUsagePrune, cadenceLearning, reachCandidates, staleRunSweep, webhookDelivery, documentConversion, backup];
+export const jobs: Job[] = [keyUsagePrune, cadenceLearning, reachCandidates, staleRunSweep, webhookDelivery, documentConversion, backup, mailSync, staleDigestJob];
 
-/** The job's pattern under this configuration (null: turned off). */
+/** The job's pattern under this configuration (null: turned off; `every N s` for an interval job). */
 export function patternOf(job: Job, config: Config): string | null {
+  if (job.everySeconds) return `every ${job.everySeconds(config)} s`;
   return job.schedule ? job.schedule(config) : job.pattern;
 }
 
@@ -45,32 +48,68 @@ export function findJob(id: string): Job | undefined {
 
 export type RunningJobs = { stop(): void; next(id: string): Date | null };
 
+/** Runs a job, logging its result or its failure (a failing job never stops the schedule). */
+async function runLogged(deps: Deps, job: Job): Promise<void> {
+  const started = Date.now();
+  try {
+    const result = await job.runOnce(deps);
+    deps.log.info("job finished", { job: job.id, ms: Date.now() - started, ...result });
+  } catch (error) {
+    deps.log.error("job failed", { job: job.id, error: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+/**
+ * An interval job's own timer: a run every `seconds` from the start (a run that takes longer
+ * delays the next, never overlaps it).
+ */
+function everyTimer(deps: Deps, job: Job, seconds: number): { stop(): void; next(): Date } {
+  let stopped = false;
+  let due = Date.now() + seconds * 1000;
+  let timer: ReturnType<typeof setTimeout>;
+  const tick = async () => {
+    if (stopped) return;
+    await runLogged(deps, job);
+    due = Math.max(due + seconds * 1000, Date.now());
+    if (!stopped) timer = setTimeout(tick, due - Date.now());
+  };
+  timer = setTimeout(tick, seconds * 1000);
+  return {
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+    next: () => new Date(due),
+  };
+}
+
 export function startJobs(deps: Deps, list: Job[] = jobs): RunningJobs {
   const crons = new Map<string, Cron>();
+  const timers = new Map<string, ReturnType<typeof everyTimer>>();
   for (const job of list) {
+    if (job.everySeconds) {
+      timers.set(job.id, everyTimer(deps, job, job.everySeconds(deps.config)));
+      continue;
+    }
     const pattern = patternOf(job, deps.config);
     if (pattern === null) continue;
     // No croner `name`: croner keeps names in a process-wide registry, and tests run several servers.
     // utcOffset 0 rather than timezone "UTC": the same schedule without loading Intl's time zones
     // (about 15 ms of start-up).
-    const cron = new Cron(pattern, { utcOffset: 0, protect: true }, async () => {
-      const started = Date.now();
-      try {
-        const result = await job.runOnce(deps);
-        deps.log.info("job finished", { job: job.id, ms: Date.now() - started, ...result });
-      } catch (error) {
-        deps.log.error("job failed", { job: job.id, error: error instanceof Error ? error.message : String(error) });
-      }
-    });
+    const cron = new Cron(pattern, { utcOffset: 0, protect: true }, () => runLogged(deps, job));
     crons.set(job.id, cron);
   }
   return {
-    stop: () => crons.forEach((c) => c.stop()),
-    next: (id) => crons.get(id)?.nextRun() ?? null,
+    stop: () => {
+      crons.forEach((c) => c.stop());
+      timers.forEach((t) => t.stop());
+    },
+    next: (id) => timers.get(id)?.next() ?? crons.get(id)?.nextRun() ?? null,
   };
 }
 
 export function nextRun(job: Job, from: Date, config?: Config): Date | null {
+  if (config && job.everySeconds) return new Date(from.getTime() + job.everySeconds(config) * 1000);
   const pattern = config ? patternOf(job, config) : job.pattern;
   return pattern === null ? null : new Cron(pattern, { utcOffset: 0, paused: true }).nextRun(from);
 }

@@ -10,6 +10,8 @@ export type Job = {
   pattern: string;
   /** The pattern as configured, when a setting moves it (null: the job is off); else `pattern`. */
   schedule?(config: Config): string | null;
+  /** Runs every so many seconds instead (croner patterns are minute-based); `pattern` is then only what is shown. */
+  everySeconds?(config: Config): number;
   description: string;
   runOnce(deps: Deps): JobResult | Promise<JobResult>;
 };

@@ -5,6 +5,7 @@ import { errorHandlerPlugin } from "./http/error-handler.ts";
 import { openApiRoutes } from "./http/openapi.ts";
 import { requestIdPlugin } from "./http/request-id.ts";
 import { apiKeyRoutes } from "./modules/identity/keys.routes.ts";
+import { connectionRoutes } from "./modules/connections/connections.routes.ts";
 import { dealDataRoomRoutes } from "./modules/deals/deals.data-room.routes.ts";
 import { dealRoutes } from "./modules/deals/deals.routes.ts";
 import { dealVerificationRoutes } from "./modules/deals/deals.verification.routes.ts";
@@ -30,8 +31,9 @@ export function createApp(deps: Deps) {
     // /api/v1, each module behind the auth macro
     .use(orgRoutes(deps))
     .use(apiKeyRoutes(deps))
-    // network intelligence
+    // network intelligence, and the mailboxes and calendars that feed it
     .use(networkRoutes(deps))
+    .use(connectionRoutes(deps))
     // deals and their analyses
     .use(dealRoutes(deps))
     .use(founderRoutes(deps))

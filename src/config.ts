@@ -115,6 +115,12 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
   };
 }
 
+/** Where people reach this server (links in mail): DEALGRAPH_PUBLIC_URL, else the address it is bound to. */
+export function publicOrigin(config: Config): string {
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  return config.publicUrl ?? `http://${host}:${config.port}`;
+}
+
 const MAIL_ADDRESS = /^[^\s@<>]+@[^\s@<>]+$/;
 
 function smtpConfig(env: Env): SmtpConfig | null {

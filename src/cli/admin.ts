@@ -135,5 +135,6 @@ export async function adminCommand(args: string[], io: Io) {
   if (noun === "org") return orgCommand(verb, rest, io);
   if (noun === "user") return userCommand(verb, rest, io);
   if (noun === "key") return keyCommand(verb, rest, io);
-  throw new UsageError("usage: dealgraph admin org|user|key ...");
+  if (noun === "mail-server") return (await import("./connections.ts")).mailServerCommand(verb, rest, io);
+  throw new UsageError("usage: dealgraph admin org|user|key|mail-server ...");
 }

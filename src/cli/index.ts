@@ -4,6 +4,7 @@ import { ConfigError } from "../config.ts";
 import { READ_COMMAND } from "../documents/reader-child.ts";
 import { ANALYZE_DEAL_COMMAND } from "../engines/off-loop.ts";
 import { ApiError } from "../http/errors.ts";
+import { CONNECTION_USAGE_LINES } from "./connections-usage.ts";
 import { USAGE_LINES as IMPORT_USAGE } from "./import.ts";
 import { UsageError, type Io } from "./io.ts";
 
@@ -19,6 +20,9 @@ const commands: Record<string, { load: () => Promise<Command>; serves?: true }> 
   deals: { load: async () => (await import("./deals.ts")).dealsCommand },
   network: { load: async () => (await import("./network.ts")).networkCommand },
   import: { load: async () => (await import("./import.ts")).importCommand },
+  connect: { load: async () => (await import("./connections.ts")).connectCommand },
+  connections: { load: async () => (await import("./connections.ts")).connectionsCommand },
+  sync: { load: async () => (await import("./connections.ts")).syncCommand },
   backup: { load: async () => (await import("./backup.ts")).backupCommand },
   restore: { load: async () => (await import("./backup.ts")).restoreCommand },
   // Not for people: child processes of the server (src/lib/child-job.ts) reading one file, analysing one deal.
@@ -35,7 +39,8 @@ usage:
   dealgraph admin user create (--org ORG_ID | --no-org) --email E --name N [--share-network] [--admin] [--json]
   dealgraph admin user share --user USER_ID on|off
   dealgraph admin user password --user USER_ID     (the new password on stdin, at least 10 characters)
-  dealgraph admin user link --user USER_ID         (a one-time web app sign-in link, valid 15 minutes)
+  dealgraph admin user link --user USER_ID [--send]   (a one-time web app sign-in link, valid 15 minutes;
+                                                    --send emails it to the user)
   dealgraph admin key create --user USER_ID --scope read|write [--name N] [--expires-at ISO]
                              [--daily-requests N] [--daily-actions N] [--json]
   dealgraph admin key revoke KEY_ID
@@ -48,6 +53,7 @@ usage:
   dealgraph jobs list [--json]
   dealgraph jobs run ID [--json]
 ${IMPORT_USAGE.map((line) => `  ${line}`).join("\n")}
+${CONNECTION_USAGE_LINES.map((line) => `  ${line}`).join("\n")}
   dealgraph backup [--out FILE] [--json]           a consistent snapshot, its files and the server key, taken online
   dealgraph backup verify FILE [--json]            checksums and the snapshot's integrity_check
   dealgraph restore FILE --data-dir DIR [--json]   into an empty or missing DIR only

@@ -114,6 +114,19 @@ export function addressRange(address: string): { address: string; range: string 
 
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 
+/** A loopback host as written (`localhost`, 127.0.0.0/8, ::1): plaintext to it never leaves the machine. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  if (h === "localhost" || h.endsWith(".localhost")) return true;
+  try {
+    const v4 = h.includes(":") ? null : parseNumericIPv4(h);
+    if (!h.includes(":") && !v4) return false;
+    return addressRange(v4 ?? h).range === "loopback";
+  } catch {
+    return false;
+  }
+}
+
 /** Whether an outbound request may connect to this address. */
 export function isAllowedAddress(address: string, allowPrivate = false): boolean {
   let range: string;

@@ -29,6 +29,8 @@ export type GateState = {
   cookies_sealed?: string;
   verification_url_sealed?: string;
   verified_at?: string;
+  /** Whether the key user was mailed what to do (no connected mailbox), or why not. */
+  request?: { sent_to: string; sent_at: string } | { not_sent: string };
 };
 
 export type LinkInput = {

@@ -17,6 +17,7 @@ import { decodeEntities, htmlAnchors } from "../../documents/html-scan.ts";
 import { recognizeHost, sameHostFamily } from "../../documents/hosts.ts";
 import { linkContext, linkFailure, sealCookies, sealVerificationUrl, type GateState, type LinkInput } from "./deals.document-link.ts";
 import { dealsService } from "./deals.service.ts";
+import { requestVerification } from "./deals.verification.request.ts";
 import { checkSubmittedUrl } from "./deals.submit-url.ts";
 
 export const EMAIL_VERIFICATION = "email_verification";
@@ -35,6 +36,8 @@ export function documentGateStep(deps: Deps): WaitStep {
     }
     const gate: GateState = { opened_at: deps.clock.now().toISOString(), outcome, cookies_sealed: await sealCookies(deps, run.id, ctx.session) };
     deps.log.info(outcome === "open" ? "document gate opened without verification" : "document host emailed a verification link", { run_id: run.id, host: ctx.link.family });
+    // Where the link will come from: the key user's connected mailbox, else a request mailed to them.
+    if (outcome === "verification_sent") gate.request = await requestVerification(deps, run, input.document_url, input.document_email ?? "");
     return { resume: outcome === "open", patch: { gate } };
   };
 }

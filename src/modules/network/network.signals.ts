@@ -58,9 +58,14 @@ export const networkSignals = perDeps((deps: Deps) => {
   );
 
   function goingStale(principal: Principal, limit: number) {
+    return goingStaleOf(principal.userId, limit);
+  }
+
+  /** A user's going-stale list (the endpoint's, and the weekly digest's). */
+  function goingStaleOf(userId: string, limit: number) {
     const now = clock.now().toISOString();
-    const rows = stale.all({ me: principal.userId, now, take: limit });
-    const total = rows.length ? rows[0].total : staleCount.get({ me: principal.userId, now })!.n;
+    const rows = stale.all({ me: userId, now, take: limit });
+    const total = rows.length ? rows[0].total : staleCount.get({ me: userId, now })!.n;
     return {
       scope: "key_user" as const,
       signals: rows.map(({ total: _, ...s }) => s),
@@ -104,5 +109,5 @@ export const networkSignals = perDeps((deps: Deps) => {
     return { snoozed_until: at };
   }
 
-  return { goingStale, declareCadence, snooze };
+  return { goingStale, goingStaleOf, declareCadence, snooze };
 });

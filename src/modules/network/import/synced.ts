@@ -13,6 +13,7 @@ import { parseHeaderLines, type HeaderBlock } from "./headers.ts";
 import { inboxWants, inTransaction, recordMessage, recordOccurrences, type InboxHook } from "./network.import.ts";
 
 export { WANTED_HEADERS } from "./headers.ts";
+export { MAX_WHOLE_MESSAGE_BYTES } from "./mbox.ts";
 export type { HeaderBlock } from "./headers.ts";
 
 /** Whose mail or calendar it is: the user, and their other addresses (e.g. a login that is an address). */

@@ -1,0 +1,20 @@
+// The usage lines of the connection commands (kept apart: `dealgraph help` loads no connection code).
+export const USAGE = {
+  mailServer:
+    "usage: dealgraph admin mail-server set --org ORG_ID --imap HOST[:PORT] [--imap-security tls|starttls|plain] [--caldav URL] [--ca-file PEM] [--insecure] [--json]",
+  connect:
+    "usage: dealgraph connect mail --user USER_ID --login LOGIN [--folders A,B] [--since YYYY-MM-DD] [--json]   (password on stdin)\n" +
+    "       dealgraph connect calendar --user USER_ID (--caldav URL --login LOGIN | --ics-url URL) [--json]   (CalDAV password on stdin)",
+  connections: "usage: dealgraph connections list --user USER_ID [--json] | dealgraph connections remove CONNECTION_ID [--json]",
+  sync: "usage: dealgraph sync --user USER_ID [--json]",
+};
+
+export const CONNECTION_USAGE_LINES = [
+  "dealgraph admin mail-server set --org ORG_ID --imap HOST[:PORT] [--imap-security tls|starttls|plain]",
+  "                                [--caldav URL] [--ca-file PEM] [--insecure] [--json]",
+  "dealgraph connect mail --user USER_ID --login LOGIN [--folders A,B] [--since YYYY-MM-DD] [--json]  (password on stdin)",
+  "dealgraph connect calendar --user USER_ID (--caldav URL --login LOGIN | --ics-url URL) [--json]",
+  "dealgraph connections list --user USER_ID [--json]",
+  "dealgraph connections remove CONNECTION_ID",
+  "dealgraph sync --user USER_ID [--json]                 one sync of the user's connections now",
+];

@@ -1,0 +1,141 @@
+// `dealgraph admin mail-server set`, `connect mail|calendar`, `connections list|remove` and `sync`
+// (CONTRACT.md "Connected mailboxes and calendars"): the organization's server, each user's
+// accounts, and one sync now. Passwords come from the first line of stdin, never the command line
+// (where `ps` and shell history see them), and are never printed.
+import { readFileSync } from "node:fs";
+import { connectionsService } from "../modules/connections/connections.service.ts";
+import { connectionsSync, type SyncEntry } from "../modules/connections/connections.sync.ts";
+import { openDeps } from "./context.ts";
+import { USAGE } from "./connections-usage.ts";
+import { parse, report, required, UsageError, type Io } from "./io.ts";
+
+const n = (x: number) => x.toLocaleString("en-US");
+
+/** The first line of stdin: a password. */
+async function passwordFromStdin(io: Io): Promise<string> {
+  const password = (await io.readStdin()).split(/\r?\n/)[0] ?? "";
+  if (!password) throw new UsageError("no password on stdin: pipe it in, e.g. `printf '%s\\n' \"$PASSWORD\" | dealgraph connect ...`");
+  return password;
+}
+
+export async function mailServerCommand(verb: string | undefined, args: string[], io: Io) {
+  if (verb !== "set") throw new UsageError(USAGE.mailServer);
+  const { values, positionals } = parse(args, {
+    org: { type: "string" },
+    imap: { type: "string" },
+    "imap-security": { type: "string" },
+    caldav: { type: "string" },
+    "ca-file": { type: "string" },
+    insecure: { type: "boolean" },
+  });
+  if (positionals.length) throw new UsageError(USAGE.mailServer);
+  let caPem: string | null = null;
+  if (values["ca-file"]) {
+    try {
+      caPem = readFileSync(values["ca-file"], "utf8");
+    } catch (error) {
+      throw new UsageError(`--ca-file ${values["ca-file"]} cannot be read (${(error as { code?: string }).code ?? (error as Error).message})`);
+    }
+  }
+  const deps = openDeps(io, values);
+  const set = connectionsService(deps).setMailServer(required("org", values.org), {
+    imap: required("imap", values.imap),
+    security: values["imap-security"],
+    caldav: values.caldav ?? null,
+    caPem,
+    insecure: values.insecure ?? false,
+  });
+  report(io, values.json, set, `mail server of ${set.org_id}: IMAP ${set.imap} (${set.imap_security})${set.caldav ? `, CalDAV ${set.caldav}` : ""}${set.private_ca ? ", private CA trusted" : ""}`);
+}
+
+export async function connectCommand(args: string[], io: Io) {
+  const [kind, ...rest] = args;
+  if (kind === "mail") {
+    const { values, positionals } = parse(rest, { user: { type: "string" }, login: { type: "string" }, folders: { type: "string" }, since: { type: "string" } });
+    if (positionals.length) throw new UsageError(USAGE.connect);
+    const userId = required("user", values.user);
+    const login = required("login", values.login);
+    const password = await passwordFromStdin(io);
+    const deps = openDeps(io, values);
+    const folders = values.folders === undefined ? undefined : values.folders.split(",");
+    const { connection_id } = await connectionsService(deps).connectMail(userId, { login, password, folders, since: values.since });
+    report(io, values.json, { connection_id }, `connected the mailbox ${login}: ${connection_id} (it is synced by the server's mail-sync job, or now with \`dealgraph sync --user ${userId}\`)`);
+    return;
+  }
+  if (kind === "calendar") {
+    const { values, positionals } = parse(rest, { user: { type: "string" }, caldav: { type: "string" }, login: { type: "string" }, "ics-url": { type: "string" } });
+    if (positionals.length || (values.caldav === undefined) === (values["ics-url"] === undefined)) throw new UsageError(USAGE.connect);
+    const userId = required("user", values.user);
+    const caldav = values.caldav !== undefined ? { caldav: values.caldav, login: required("login", values.login), password: await passwordFromStdin(io) } : null;
+    const deps = openDeps(io, values);
+    const { connection_id } = await connectionsService(deps).connectCalendar(userId, caldav ?? { icsUrl: values["ics-url"] });
+    report(io, values.json, { connection_id }, `connected the calendar: ${connection_id}`);
+    return;
+  }
+  throw new UsageError(USAGE.connect);
+}
+
+export async function connectionsCommand(args: string[], io: Io) {
+  const [verb, ...rest] = args;
+  if (verb === "list") {
+    const { values, positionals } = parse(rest, { user: { type: "string" } });
+    if (positionals.length) throw new UsageError(USAGE.connections);
+    const listed = connectionsService(openDeps(io, values)).listForUser(required("user", values.user));
+    if (values.json) io.out(JSON.stringify(listed));
+    else if (listed.connections.length === 0) io.out("no connections");
+    else {
+      for (const c of listed.connections) {
+        const progress = c.progress ? ` (${c.progress.folder}: ${n(c.progress.done)} of ${n(c.progress.total)})` : "";
+        const last = c.last_synced_at ? `last synced ${c.last_synced_at}` : "never synced";
+        io.out(`${c.connection_id}  ${c.kind.padEnd(8)} ${c.account}  ${c.status}${progress}  ${last}, ${n(c.items_synced)} items${c.last_error ? `  error: ${c.last_error}` : ""}`);
+      }
+    }
+    return;
+  }
+  if (verb === "remove") {
+    const { values, positionals } = parse(rest, {});
+    if (positionals.length !== 1) throw new UsageError(USAGE.connections);
+    const removed = connectionsService(openDeps(io, values)).remove(positionals[0]);
+    report(io, values.json, removed, `removed connection ${removed.connection_id}: it is no longer synced and its credentials are forgotten (what it recorded stays)`);
+    return;
+  }
+  throw new UsageError(USAGE.connections);
+}
+
+function entryLine(e: SyncEntry): string {
+  const figures = `${n(e.messages_new)} new messages, ${n(e.meetings_new)} new meetings, ${n(e.duplicates)} duplicates, ${n(e.skipped)} skipped`;
+  return `${e.connection_id}: ${e.status}, ${figures}${e.error ? `; error: ${e.error}` : ""}`;
+}
+
+export async function syncCommand(args: string[], io: Io) {
+  const { values, positionals } = parse(args, { user: { type: "string" } });
+  if (positionals.length) throw new UsageError(USAGE.sync);
+  const userId = required("user", values.user);
+  const deps = openDeps(io, values);
+  const service = connectionsService(deps);
+  service.listForUser(userId);
+  // A first backfill takes a while: where each connection is, on stderr.
+  const shown = new Map<string, string>();
+  const ticker = setInterval(() => {
+    for (const c of service.list(userId)) {
+      if (!c.progress) continue;
+      const line = `${c.account}: ${c.progress.folder} ${n(c.progress.done)} of ${n(c.progress.total)}`;
+      if (shown.get(c.connection_id) !== line) io.err(line);
+      shown.set(c.connection_id, line);
+    }
+  }, 2_000);
+  let result: { connections: SyncEntry[] };
+  try {
+    result = await connectionsSync(deps).syncUser(userId);
+  } finally {
+    clearInterval(ticker);
+  }
+  if (values.json) io.out(JSON.stringify(result));
+  else if (result.connections.length === 0) io.out("no connections to sync");
+  else for (const e of result.connections) io.out(entryLine(e));
+  const failed = result.connections.filter((e) => e.status === "error");
+  if (failed.length) {
+    for (const e of failed) io.err(`${e.connection_id}: ${e.error}`);
+    throw new Error(`${failed.length} of ${result.connections.length} connections failed to sync`);
+  }
+}

@@ -1,0 +1,112 @@
+// One sync of a connected mailbox: for each folder (INBOX and \Sent by default), the new UIDs
+// since the highest one recorded, their header fields only (the ones the importers read), through
+// the importers' rules into the network, a batch at a time. Each batch's rows, the folder's new
+// highest UID and the connection's count are one transaction: a sync killed anywhere resumes at
+// the first UID not committed and counts nothing twice (interactions are keyed by Message-ID too,
+// which also makes a message imported from a file and synced count once). A changed UIDVALIDITY
+// means the UIDs are new names: the folder is read again, and the Message-IDs keep it exact.
+// A folder whose UIDNEXT and HIGHESTMODSEQ (CONDSTORE) have not moved is not opened at all.
+// Mail from a document host addressed to a gated link waiting for verification is read whole
+// (that message only) and handed to the deals module before its batch commits.
+import type { ImapFlow } from "imapflow";
+import type { Deps } from "../../deps.ts";
+import { inboxVerification, type MailInbox } from "../deals/deals.verification.inbox.ts";
+import { headerBlock, MAX_WHOLE_MESSAGE_BYTES, recordSyncedMessages, WANTED_HEADERS, wantsWhole, type SyncedMessage, type SyncedUser } from "../network/import/synced.ts";
+import { ConnectionFailure } from "./connections.failures.ts";
+import { chooseFolders, closeImap, openImap } from "./connections.imap.ts";
+import { connectionsService, type ConnectionRow, type SyncResult } from "./connections.service.ts";
+import { connectionsState, type FolderState } from "./connections.state.ts";
+
+/** UIDs per fetch and per transaction. */
+export const MAIL_BATCH = 2_000;
+
+/** The user whose mailbox it is, and the login when it is an address of theirs. */
+export function syncedUser(row: ConnectionRow): SyncedUser {
+  return { userId: row.userId, aliases: row.account.includes("@") ? [row.account] : [] };
+}
+
+/** `1:5,7,9:12`: a sorted UID list as IMAP sequence-set ranges. */
+export function uidSet(uids: number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < uids.length; ) {
+    let j = i;
+    while (j + 1 < uids.length && uids[j + 1] === uids[j] + 1) j++;
+    parts.push(i === j ? String(uids[i]) : `${uids[i]}:${uids[j]}`);
+    i = j + 1;
+  }
+  return parts.join(",");
+}
+
+export async function syncMailbox(deps: Deps, row: ConnectionRow, token: string, result: SyncResult): Promise<void> {
+  const service = connectionsService(deps);
+  const server = service.getMailServer(row.orgId) ?? service.noServer();
+  const secret = await service.secretOf(row);
+  const inbox = inboxVerification(deps).mailInbox(row.orgId);
+  const client = await openImap(service.imapServer(server), row.account, secret.password ?? "");
+  try {
+    const folders = await chooseFolders(client, row.folders ? (JSON.parse(row.folders) as string[]) : null);
+    for (const folder of folders) await syncFolder(deps, client, row, token, folder, inbox, result);
+  } finally {
+    await closeImap(client);
+  }
+}
+
+async function syncFolder(deps: Deps, client: ImapFlow, row: ConnectionRow, token: string, folder: string, inbox: MailInbox, result: SyncResult): Promise<void> {
+  const state = connectionsState(deps);
+  const status = await client.status(folder, { uidValidity: true, uidNext: true, highestModseq: true, messages: true });
+  if (!status) throw new ConnectionFailure("protocol", `the server gave no status for ${folder}`);
+  const validity = String(status.uidValidity ?? "0");
+  const modseq = status.highestModseq !== undefined ? String(status.highestModseq) : null;
+  const known = state.folder(row.id, folder);
+  // A new UIDVALIDITY (or a folder never read): every UID is new; Message-IDs keep the counts exact.
+  let at: FolderState = known && known.uidValidity === validity ? known : { uidValidity: validity, lastUid: 0, highestModseq: null, backfilled: false };
+  const unchanged = at.backfilled && ((modseq !== null && at.highestModseq === modseq) || (status.uidNext !== undefined && status.uidNext - 1 <= at.lastUid));
+  if (unchanged) {
+    if (modseq !== at.highestModseq) deps.db.transaction(() => state.setFolder(row.id, folder, { ...at, highestModseq: modseq }));
+    return;
+  }
+  const lock = await client.getMailboxLock(folder, { readOnly: true });
+  try {
+    // A session that stays open sees mail delivered meanwhile only after a NOOP (DESIGN.md).
+    await client.noop();
+    const range = `${at.lastUid + 1}:*`;
+    const found = await client.search(at.backfilled ? { uid: range } : { uid: range, since: new Date(`${row.since}T00:00:00Z`) }, { uid: true });
+    // `N:*` matches the highest UID even when it is below N.
+    const uids = (found || []).filter((u) => u > at.lastUid).sort((a, b) => a - b);
+    const progress = { folder, done: 0, total: uids.length };
+    for (let i = 0; i < uids.length; i += MAIL_BATCH) {
+      const batch = uids.slice(i, i + MAIL_BATCH);
+      const messages: SyncedMessage[] = [];
+      const whole: number[] = [];
+      for await (const m of client.fetch(uidSet(batch), { uid: true, size: true, headers: [...WANTED_HEADERS] }, { uid: true })) {
+        if (!m.headers) continue;
+        const block = headerBlock(m.headers);
+        messages.push({ block, where: `${folder} UID ${m.uid}` });
+        if (inbox.hook && (m.size ?? 0) <= MAX_WHOLE_MESSAGE_BYTES && wantsWhole(inbox.hook, block)) whole.push(m.uid);
+      }
+      // Verification mail is handed over before the batch commits: a sync killed in between reads it again (completing twice changes nothing).
+      for (const uid of whole) {
+        const m = await client.fetchOne(String(uid), { uid: true, source: true }, { uid: true });
+        if (m && m.source) inbox.hook!.message(m.source);
+      }
+      if (whole.length) await inbox.complete();
+      const next: FolderState = { ...at, lastUid: batch[batch.length - 1] };
+      progress.done += batch.length;
+      const stats = recordSyncedMessages(deps, syncedUser(row), messages, (s) => {
+        state.setFolder(row.id, folder, next);
+        state.heartbeat(row.id, token, s.imported, progress);
+      });
+      at = next;
+      result.messages_new += stats.imported;
+      result.duplicates += stats.duplicates;
+      result.skipped += stats.skipped;
+    }
+    const done: FolderState = { ...at, backfilled: true, highestModseq: modseq };
+    deps.db.transaction(() => {
+      state.setFolder(row.id, folder, done);
+      state.heartbeat(row.id, token, 0, null);
+    });
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,25 @@
+// GET /api/v1/me/connections: the key user's connected mailboxes and calendars, as
+// `dealgraph connections list` shows them (any key; never a credential).
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { jsonResponses } from "../../http/openapi.ts";
+import { authPlugin } from "../identity/auth.macro.ts";
+import { ConnectionsResponse } from "./connections.model.ts";
+import { connectionsService } from "./connections.service.ts";
+
+export function connectionRoutes(deps: Deps) {
+  const service = connectionsService(deps);
+  return new Elysia({ prefix: "/api/v1/me" }).use(authPlugin(deps)).get(
+    "/connections",
+    ({ principal }) => ({ connections: service.list(principal.userId), scope: "key_user" as const, as_of: deps.clock.now().toISOString() }),
+    {
+      auth: "read",
+      detail: {
+        operationId: "listMyConnections",
+        tags: ["Identity"],
+        summary: "The key user's connected mailboxes and calendars: status, last sync, counts, last error",
+        responses: jsonResponses({ 200: ConnectionsResponse }),
+      },
+    },
+  );
+}

@@ -1,0 +1,321 @@
+// Connected mailboxes and calendars (CONTRACT.md "Connected mailboxes and calendars, and outbound
+// mail"): the organization's server settings (an administrator's), each user's connections, what
+// they look like from outside (never a credential), and removing them. Connecting probes first: a
+// wrong password, an unreachable host or an untrusted certificate stores nothing. Credentials are
+// sealed under the server key, bound to the connection's id.
+import { X509Certificate } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import { perDeps, type Deps } from "../../deps.ts";
+import { ApiError, invalid, notFound } from "../../http/errors.ts";
+import { isUuid, newId } from "../../lib/ids.ts";
+import { isLoopbackHost } from "../../lib/safe-fetch.ts";
+import { orgsService, type User } from "../identity/orgs.service.ts";
+import { probeCalendar } from "./connections.caldav.ts";
+import { ConnectionFailure } from "./connections.failures.ts";
+import { httpPolicy, policedFetch } from "./connections.http.ts";
+import { readSubscription, subscriptionAccount, subscriptionUrl } from "./connections.ics.ts";
+import { chooseFolders, closeImap, defaultImapPort, imapAddress, openImap, type ImapSecurity, type ImapServer } from "./connections.imap.ts";
+import { connections, digestSubscriptions, mailServers } from "./connections.tables.ts";
+
+export type MailServer = typeof mailServers.$inferSelect;
+export type ConnectionRow = typeof connections.$inferSelect;
+
+export type MailServerInput = { imap: string; security?: string; caldav?: string | null; caPem?: string | null; insecure?: boolean };
+
+export type ConnectionStatus = "never_synced" | "ok" | "syncing" | "error";
+
+/** One sync's figures (the `sync` command's entries, and each connection's last result). */
+export type SyncResult = { messages_new: number; meetings_new: number; duplicates: number; skipped: number };
+
+export type ConnectionView = {
+  connection_id: string;
+  kind: "mail" | "calendar";
+  account: string;
+  status: ConnectionStatus;
+  last_synced_at: string | null;
+  items_synced: number;
+  last_error: string | null;
+  // Additive: where it reads from, a running sync's progress, the last sync's figures, the next try.
+  source: "imap" | "caldav" | "ics";
+  progress: { folder: string; done: number; total: number } | null;
+  last_result: SyncResult | null;
+  next_attempt_at: string | null;
+};
+
+/** The sealed part of a connection. */
+export type ConnectionSecret = { password?: string; url?: string };
+
+export const DEFAULT_BACKFILL_YEARS = 2;
+
+const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+
+/** `HOST[:PORT]` (an IPv6 literal in brackets) into its parts; null when it is not one. */
+export function parseHostPort(raw: string): { host: string; port: number | null } | null {
+  const m = /^\[([0-9a-f:.]+)\](?::(\d{1,5}))?$/i.exec(raw.trim()) ?? /^([^:[\]]+)(?::(\d{1,5}))?$/.exec(raw.trim());
+  if (!m) return null;
+  const host = m[1].toLowerCase();
+  if (!raw.trim().startsWith("[") && !HOST.test(host)) return null;
+  const port = m[2] === undefined ? null : Number(m[2]);
+  if (port !== null && (port < 1 || port > 65535)) return null;
+  return { host, port };
+}
+
+/** A day as YYYY-MM-DD that exists, or null. */
+function realDay(raw: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) return null;
+  const t = Date.parse(`${raw}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === raw ? raw : null;
+}
+
+export const connectionsService = perDeps((deps: Deps) => {
+  const { db, clock } = deps;
+  const orgs = orgsService(deps);
+  const box = deps.secrets.box;
+
+  const serverOf = db.select().from(mailServers).where(eq(mailServers.orgId, sql.placeholder("org"))).prepare();
+  const rowById = db.select().from(connections).where(eq(connections.id, sql.placeholder("id"))).prepare();
+  const rowsOfUser = db.select().from(connections).where(eq(connections.userId, sql.placeholder("user"))).orderBy(connections.createdAt, connections.id).prepare();
+
+  function memberOf(userId: string): User & { orgId: string } {
+    const user = orgs.getUser(userId);
+    if (!user) throw notFound(`No user with id ${userId}`);
+    if (!user.orgId) throw invalid(["user"], `User ${userId} belongs to no organization`);
+    return user as User & { orgId: string };
+  }
+
+  function getMailServer(orgId: string): MailServer | null {
+    return serverOf.get({ org: orgId }) ?? null;
+  }
+
+  function serverView(s: MailServer) {
+    return { org_id: s.orgId, imap: imapAddress({ host: s.imapHost, port: s.imapPort }), imap_security: s.imapSecurity, caldav: s.caldavUrl, private_ca: s.caPem !== null };
+  }
+
+  /** Sets the organization's IMAP (and CalDAV) server. Stores settings without probing them. */
+  function setMailServer(orgId: string, input: MailServerInput) {
+    if (!isUuid(orgId) || !orgs.getOrg(orgId)) throw notFound(`No organization with id ${orgId}`);
+    const hostPort = parseHostPort(input.imap);
+    if (!hostPort) throw invalid(["imap"], `--imap must be HOST or HOST:PORT (port 1-65535), got ${JSON.stringify(input.imap.slice(0, 100))}`);
+    const security = (input.security ?? "tls") as ImapSecurity;
+    if (!["tls", "starttls", "plain"].includes(security)) throw invalid(["imap_security"], `--imap-security must be tls, starttls or plain, got ${JSON.stringify(input.security)}`);
+    const insecure = input.insecure ?? false;
+    if (security === "plain" && !insecure && !isLoopbackHost(hostPort.host)) {
+      throw invalid(["imap_security"], `plain IMAP would send passwords unencrypted to ${hostPort.host}: it is allowed only to a loopback host, or with --insecure`);
+    }
+    let caldav: string | null = null;
+    if (input.caldav) {
+      const url = URL.canParse(input.caldav) ? new URL(input.caldav) : null;
+      if (!url || !/^https?:$/.test(url.protocol) || !url.hostname || url.username || url.password) {
+        throw invalid(["caldav"], `--caldav must be an http(s) URL without a login in it, got ${JSON.stringify(input.caldav.slice(0, 200))}`);
+      }
+      if (url.protocol === "http:" && !insecure && !isLoopbackHost(url.hostname)) {
+        throw invalid(["caldav"], `http:// would send passwords unencrypted to ${url.hostname}: use https://, a loopback host, or --insecure`);
+      }
+      caldav = url.href;
+    }
+    let caPem: string | null = null;
+    if (input.caPem) {
+      if (!/-----BEGIN CERTIFICATE-----/.test(input.caPem)) throw invalid(["ca_file"], "--ca-file must be a PEM file holding the CA's certificate (-----BEGIN CERTIFICATE-----)");
+      try {
+        new X509Certificate(input.caPem);
+      } catch (error) {
+        throw invalid(["ca_file"], `--ca-file could not be read as a certificate: ${(error as Error).message}`);
+      }
+      caPem = input.caPem;
+    }
+    const values = {
+      orgId,
+      imapHost: hostPort.host,
+      imapPort: hostPort.port ?? defaultImapPort(security),
+      imapSecurity: security,
+      caldavUrl: caldav,
+      caPem,
+      insecure,
+      updatedAt: clock.now().toISOString(),
+    };
+    const { orgId: _, ...update } = values;
+    const row = db.insert(mailServers).values(values).onConflictDoUpdate({ target: mailServers.orgId, set: update }).returning().get();
+    return serverView(row);
+  }
+
+  const imapServer = (s: MailServer): ImapServer => ({ host: s.imapHost, port: s.imapPort, security: s.imapSecurity, caPem: s.caPem });
+
+  function noServer(): never {
+    throw new ConnectionFailure("config", "no mail server is set for this organization: an administrator runs `dealgraph admin mail-server set --org ORG_ID --imap HOST`");
+  }
+
+  function defaultSince(): string {
+    const d = clock.now();
+    return new Date(Date.UTC(d.getUTCFullYear() - DEFAULT_BACKFILL_YEARS, d.getUTCMonth(), d.getUTCDate())).toISOString().slice(0, 10);
+  }
+
+  /** Inserts a connection, or (same user, kind and account) updates it with the new credentials. */
+  async function store(user: User & { orgId: string }, values: Omit<typeof connections.$inferInsert, "id" | "orgId" | "userId" | "secretSealed" | "createdAt" | "updatedAt">, secret: ConnectionSecret): Promise<string> {
+    const existing = db
+      .select({ id: connections.id })
+      .from(connections)
+      .where(and(eq(connections.userId, user.id), eq(connections.kind, values.kind), eq(connections.accountKey, values.accountKey)))
+      .get();
+    const id = existing?.id ?? newId();
+    const sealed = await box.encrypt(JSON.stringify(secret), `connection:${id}`);
+    const now = clock.now().toISOString();
+    if (existing) {
+      // New credentials: the error is forgotten and the job tries at once; how far it got stays.
+      db.update(connections)
+        .set({ ...values, secretSealed: sealed, lastError: null, failures: 0, nextAttemptAt: null, updatedAt: now })
+        .where(eq(connections.id, id))
+        .run();
+    } else {
+      db.insert(connections).values({ ...values, id, orgId: user.orgId, userId: user.id, secretSealed: sealed, createdAt: now, updatedAt: now }).run();
+    }
+    return id;
+  }
+
+  /** Connects a user's mailbox on the organization's server: logs in and checks the folders first. */
+  async function connectMail(userId: string, input: { login: string; password: string; folders?: string[]; since?: string }) {
+    const user = memberOf(userId);
+    const login = input.login.trim();
+    if (!login) throw invalid(["login"], "--login must not be empty");
+    if (!input.password) throw invalid(["password"], "no password given (the first line of stdin)");
+    const since = input.since === undefined ? defaultSince() : realDay(input.since);
+    if (!since) throw invalid(["since"], `--since must be a day as YYYY-MM-DD, got ${JSON.stringify(input.since)}`);
+    if (since > clock.now().toISOString().slice(0, 10)) throw invalid(["since"], `--since ${since} is in the future`);
+    const folders = input.folders?.map((f) => f.trim()).filter(Boolean);
+    const server = getMailServer(user.orgId) ?? noServer();
+    const client = await openImap(imapServer(server), login, input.password);
+    let chosen: string[];
+    try {
+      chosen = await chooseFolders(client, folders?.length ? folders : null);
+    } finally {
+      await closeImap(client);
+    }
+    const id = await store(
+      user,
+      { kind: "mail", source: "imap", account: login, accountKey: login.toLowerCase(), url: null, folders: folders?.length ? JSON.stringify(chosen) : null, since },
+      { password: input.password },
+    );
+    return { connection_id: id };
+  }
+
+  /** Connects a CalDAV calendar collection (probed with the login) or a subscription URL (fetched once). */
+  async function connectCalendar(userId: string, input: { caldav?: string; login?: string; password?: string; icsUrl?: string }) {
+    const user = memberOf(userId);
+    const server = getMailServer(user.orgId);
+    if ((input.caldav === undefined) === (input.icsUrl === undefined)) throw invalid(["caldav"], "give either --caldav URL --login LOGIN, or --ics-url URL");
+    if (input.icsUrl !== undefined) {
+      const url = subscriptionUrl(input.icsUrl);
+      if (!url || url.username || url.password) throw invalid(["ics_url"], "--ics-url must be an http(s) or webcal URL without a login in it");
+      const read = await readSubscription(url, policedFetch(deps, httpPolicy(deps, server, url)), null);
+      if (read.status !== "ok") throw new ConnectionFailure("protocol", "the subscription answered without a calendar");
+      const id = await store(user, { kind: "calendar", source: "ics", account: subscriptionAccount(url), accountKey: `ics:${new Bun.CryptoHasher("sha256").update(url.href).digest("hex")}`, url: null }, { url: url.href });
+      return { connection_id: id };
+    }
+    const url = URL.canParse(input.caldav!) ? new URL(input.caldav!) : null;
+    if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password) throw invalid(["caldav"], "--caldav must be the calendar collection's http(s) URL, without a login in it");
+    const login = input.login?.trim() ?? "";
+    if (!login) throw invalid(["login"], "--login is required with --caldav");
+    if (!input.password) throw invalid(["password"], "no password given (the first line of stdin)");
+    const collection = url.href.endsWith("/") ? url.href : `${url.href}/`;
+    await probeCalendar({ url: collection, login, password: input.password, fetch: policedFetch(deps, httpPolicy(deps, server, url)) });
+    const id = await store(user, { kind: "calendar", source: "caldav", account: login, accountKey: `caldav:${collection}\n${login.toLowerCase()}`, url: collection }, { password: input.password });
+    return { connection_id: id };
+  }
+
+  /** The connection's sealed part, opened. */
+  async function secretOf(row: ConnectionRow): Promise<ConnectionSecret> {
+    return JSON.parse(await box.decrypt(row.secretSealed, `connection:${row.id}`)) as ConnectionSecret;
+  }
+
+  function statusOf(row: ConnectionRow, now: string): ConnectionStatus {
+    if (row.leaseUntil && row.leaseUntil > now) return "syncing";
+    if (row.lastError) return "error";
+    return row.lastSyncedAt ? "ok" : "never_synced";
+  }
+
+  function view(row: ConnectionRow, now = clock.now().toISOString()): ConnectionView {
+    const status = statusOf(row, now);
+    return {
+      connection_id: row.id,
+      kind: row.kind,
+      account: row.account,
+      status,
+      last_synced_at: row.lastSyncedAt,
+      items_synced: row.itemsSynced,
+      last_error: row.lastError,
+      source: row.source,
+      progress: status === "syncing" && row.progress ? JSON.parse(row.progress) : null,
+      last_result: row.lastResult ? JSON.parse(row.lastResult) : null,
+      next_attempt_at: row.nextAttemptAt,
+    };
+  }
+
+  /** A user's connections, oldest first. */
+  function list(userId: string): ConnectionView[] {
+    const now = clock.now().toISOString();
+    return rowsOfUser.all({ user: userId }).map((r) => view(r, now));
+  }
+
+  function listForUser(userId: string) {
+    memberOf(userId);
+    return { connections: list(userId) };
+  }
+
+  function rowsFor(userId: string): ConnectionRow[] {
+    return rowsOfUser.all({ user: userId });
+  }
+
+  function get(connectionId: string): ConnectionRow | null {
+    return isUuid(connectionId) ? (rowById.get({ id: connectionId }) ?? null) : null;
+  }
+
+  /**
+   * Stops syncing it and forgets its credentials (the row goes, with its folder and item state);
+   * what it recorded stays. `ownerId`: only that user's connection (else 404).
+   */
+  function remove(connectionId: string, ownerId?: string) {
+    const row = get(connectionId);
+    if (!row || (ownerId !== undefined && row.userId !== ownerId)) throw notFound(`No connection with id ${connectionId}`);
+    db.delete(connections).where(eq(connections.id, row.id)).run();
+    return { connection_id: row.id, removed: true };
+  }
+
+  /** Whether mail addressed to the user is read by a working connected mailbox (one not failing). */
+  function hasWorkingMailbox(userId: string): boolean {
+    return rowsOfUser.all({ user: userId }).some((r) => r.kind === "mail" && !r.lastError);
+  }
+
+  function digestEnabled(userId: string): boolean {
+    return db.select({ enabled: digestSubscriptions.enabled }).from(digestSubscriptions).where(eq(digestSubscriptions.userId, userId)).get()?.enabled ?? false;
+  }
+
+  function setDigest(userId: string, enabled: boolean): void {
+    const now = clock.now().toISOString();
+    db.insert(digestSubscriptions).values({ userId, enabled, updatedAt: now }).onConflictDoUpdate({ target: digestSubscriptions.userId, set: { enabled, updatedAt: now } }).run();
+  }
+
+  return {
+    getMailServer,
+    serverView,
+    setMailServer,
+    imapServer,
+    noServer,
+    connectMail,
+    connectCalendar,
+    secretOf,
+    view,
+    list,
+    listForUser,
+    rowsFor,
+    get,
+    remove,
+    hasWorkingMailbox,
+    digestEnabled,
+    setDigest,
+  };
+});
+
+/** A ConnectionFailure met while connecting: 422 naming what went wrong (nothing was stored). */
+export function connectRefused(error: unknown): unknown {
+  if (error instanceof ConnectionFailure) return new ApiError(422, [{ loc: ["connection"], msg: `nothing was stored: ${error.message}`, type: `connection_${error.kind}` }]);
+  return error;
+}

@@ -1,0 +1,100 @@
+// Running syncs: one connection (claimed first, so no two syncs read the same account at once),
+// one user's connections now (`dealgraph sync`, the web app), or every connection that is due
+// (the `mail-sync` job: bounded concurrency, failing connections in backoff left alone until
+// their time). One connection's failure is recorded on it (status error, the reason, when it is
+// tried again) and never stops the others, the job or the server.
+import type { Deps } from "../../deps.ts";
+import { perDeps } from "../../deps.ts";
+import { syncCalendar } from "./connections.calendar-sync.ts";
+import { ConnectionFailure } from "./connections.failures.ts";
+import { syncMailbox } from "./connections.mail-sync.ts";
+import type { SyncResult } from "./connections.service.ts";
+import { connectionsService } from "./connections.service.ts";
+import { connectionsState, LostLease } from "./connections.state.ts";
+
+/** Connections synced at once by the job (each is one IMAP session or a few HTTP requests at a time). */
+export const SYNC_CONCURRENCY = 4;
+
+export type SyncEntry = SyncResult & { connection_id: string; status: "ok" | "error"; error: string | null };
+
+const emptyResult = (): SyncResult => ({ messages_new: 0, meetings_new: 0, duplicates: 0, skipped: 0 });
+
+/** Anything that is not a ConnectionFailure (a bug, the database) is still the connection's failure, not the job's. */
+function asFailure(error: unknown): ConnectionFailure {
+  if (error instanceof ConnectionFailure) return error;
+  const code = (error as { code?: string })?.code;
+  return new ConnectionFailure("unreachable", `the sync stopped: ${code ? `${code}: ` : ""}${(error as Error)?.message ?? String(error)}`);
+}
+
+/** Runs `work` over `items`, `width` at a time. */
+async function pool<T, R>(items: T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
+  return out;
+}
+
+export const connectionsSync = perDeps((deps: Deps) => {
+  const state = connectionsState(deps);
+  const service = connectionsService(deps);
+
+  /**
+   * One sync of one connection. `wait`: when another sync holds it, wait for that one to end
+   * (up to `waitMs`) instead of leaving it; null when it was not synced (held, or removed).
+   */
+  async function syncOne(connectionId: string, opts: { waitMs?: number } = {}): Promise<SyncEntry | null> {
+    let claimed = state.claim(connectionId);
+    const until = Date.now() + (opts.waitMs ?? 0);
+    while (!claimed && Date.now() < until && service.get(connectionId)) {
+      await Bun.sleep(250);
+      claimed = state.claim(connectionId);
+    }
+    if (!claimed) return null;
+    const { row, token } = claimed;
+    const result = emptyResult();
+    try {
+      if (row.kind === "mail") await syncMailbox(deps, row, token, result);
+      else await syncCalendar(deps, row, token, result);
+      state.finish(row.id, token, { result });
+      return { connection_id: row.id, ...result, status: "ok", error: null };
+    } catch (error) {
+      if (error instanceof LostLease) return null;
+      const failure = asFailure(error);
+      state.finish(row.id, token, { failure, result });
+      deps.log.warn("connection sync failed", { connection_id: row.id, kind: row.kind, reason: failure.kind, error: failure.message });
+      return { connection_id: row.id, ...result, status: "error", error: failure.message };
+    }
+  }
+
+  /** Every connection of a user, now (backoff or not). A connection another sync holds is waited for. */
+  async function syncUser(userId: string, opts: { waitMs?: number } = {}): Promise<{ connections: SyncEntry[] }> {
+    const rows = service.rowsFor(userId);
+    const entries = await pool(rows, 2, async (r) => {
+      const entry = await syncOne(r.id, { waitMs: opts.waitMs ?? 120_000 });
+      return entry ?? { connection_id: r.id, ...emptyResult(), status: "error" as const, error: "another sync of this connection is still running; try again when it ends" };
+    });
+    return { connections: entries };
+  }
+
+  /** What the `mail-sync` job runs: every connection that is due, SYNC_CONCURRENCY at a time. */
+  async function syncDue() {
+    const ids = state.due();
+    const entries = (await pool(ids, SYNC_CONCURRENCY, (id) => syncOne(id))).filter((e): e is SyncEntry => e !== null);
+    const sum = (k: keyof SyncResult) => entries.reduce((n, e) => n + e[k], 0);
+    return {
+      connections: entries.length,
+      failed: entries.filter((e) => e.status === "error").length,
+      messages_new: sum("messages_new"),
+      meetings_new: sum("meetings_new"),
+      duplicates: sum("duplicates"),
+    };
+  }
+
+  return { syncOne, syncUser, syncDue };
+});
