@@ -9,7 +9,7 @@
 // When a binary is missing the start functions return null and the caller skips with a message;
 // under CI=1 (where .ci/run installs them) a missing binary is an error.
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -86,6 +86,8 @@ export type Dovecot = {
   dir: string;
   /** Writes messages straight into a user's Maildir folder (INBOX, Sent, Junk...); Dovecot gives them UIDs when next asked. */
   deliver(login: string, folder: string, messages: string[]): void;
+  /** Changes a user's password on the server (Dovecot re-reads its passwd-file at most once a second: this waits that out). */
+  setPassword(login: string, password: string): Promise<void>;
   /** Sets a folder's UIDVALIDITY (as a server does when it rebuilds its index). */
   setUidValidity(login: string, folder: string, value: number): void;
   stop(): Promise<void>;
@@ -104,7 +106,9 @@ export async function startDovecot(opts: { users: MailUser[]; tls?: boolean }): 
   // Dovecot's login processes run as dovenull and must reach the sockets under base_dir.
   chmodSync(dir, 0o755);
   for (const sub of ["run", "state", "mail"]) mkdirSync(join(dir, sub), { mode: 0o755 });
-  writeFileSync(join(dir, "passwd"), opts.users.map((u) => `${u.login}:{PLAIN}${u.password}::::::\n`).join(""));
+  const passwords = new Map(opts.users.map((u) => [u.login, u.password]));
+  const writePasswd = () => writeFileSync(join(dir, "passwd"), [...passwords].map(([login, password]) => `${login}:{PLAIN}${password}::::::\n`).join(""));
+  writePasswd();
   const port = await freePort();
   const tlsPort = opts.tls ? await freePort() : null;
   const tls = opts.tls ? testPki() : null;
@@ -120,6 +124,8 @@ log_path = ${dir}/dovecot.log
 ${tls ? `ssl = yes\nssl_cert = <${tls.certFile}\nssl_key = <${tls.keyFile}\nssl_min_protocol = TLSv1.2` : "ssl = no"}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
+# A refused password answers at once (the default waits 2 s): tests refuse many.
+auth_failure_delay = 0
 # Dovecot refuses uid 0 for mail: the Maildir belongs to its own system user (deliver() chowns).
 mail_uid = ${owner.uid}
 mail_gid = ${owner.gid}
@@ -148,6 +154,10 @@ service imap-login {
 }
 service anvil {
   chroot =
+  # No auth penalty (logins slowed for seconds after a refused one): tests refuse many.
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
 }
 namespace inbox {
   inbox = yes
@@ -212,7 +222,15 @@ namespace inbox {
         const file = join(base, "new", `${stamp}.M${deliveries}P${process.pid}.dealgraph-test`);
         writeFileSync(file, m.replace(/\r?\n/g, "\r\n"));
         chownSync(file, owner.uid, owner.gid);
+        // A Maildir message arrived when its file was written (IMAP's INTERNALDATE, what SEARCH SINCE reads): as its Date says.
+        const date = Date.parse(/^Date: (.+)$/im.exec(m)?.[1] ?? "");
+        if (!Number.isNaN(date) && date < Date.now()) utimesSync(file, date / 1000, date / 1000);
       }
+    },
+    async setPassword(login, password) {
+      passwords.set(login, password);
+      writePasswd();
+      await Bun.sleep(1_100);
     },
     setUidValidity(login, folder, value) {
       const r = spawnSync(DOVEADM_BIN, ["-c", confFile, "mailbox", "update", "-u", login, "--uid-validity", String(value), folder], { encoding: "utf8" });
@@ -325,5 +343,71 @@ export async function startRadicale(opts: { users: MailUser[] }): Promise<Radica
       await stop();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+export type ReceivedMail = { from: string; to: string[]; raw: string; subject: string; text: string };
+
+export type SmtpReceiver = {
+  port: number;
+  /** `smtp://127.0.0.1:PORT` (with a login when the receiver asks for one). */
+  url: string;
+  received: ReceivedMail[];
+  /** Resolves when `count` messages have arrived. */
+  waitFor(count: number, ms?: number): Promise<ReceivedMail[]>;
+  close(): Promise<void>;
+};
+
+/** A real SMTP receiver (`smtp-server` from npm) on loopback that keeps what it is sent. */
+export async function startSmtpReceiver(opts: { login?: MailUser } = {}): Promise<SmtpReceiver> {
+  const { SMTPServer } = await import("smtp-server");
+  const PostalMime = (await import("postal-mime")).default;
+  const received: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    secure: false,
+    disabledCommands: opts.login ? ["STARTTLS"] : ["STARTTLS", "AUTH"],
+    authOptional: !opts.login,
+    allowInsecureAuth: true,
+    logger: false,
+    onAuth(auth, _session, cb) {
+      if (opts.login && auth.username === opts.login.login && auth.password === opts.login.password) cb(null, { user: auth.username });
+      else cb(new Error("Invalid username or password"));
+    },
+    onData(stream, session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", async () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        const parsed = await PostalMime.parse(raw);
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          subject: parsed.subject ?? "",
+          text: parsed.text ?? "",
+        });
+        cb();
+      });
+    },
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  const auth = opts.login ? `${encodeURIComponent(opts.login.login)}:${encodeURIComponent(opts.login.password)}@` : "";
+  return {
+    port,
+    url: `smtp://${auth}127.0.0.1:${port}`,
+    received,
+    async waitFor(count, ms = 10_000) {
+      const until = Date.now() + ms;
+      while (received.length < count) {
+        if (Date.now() > until) throw new Error(`the SMTP receiver got ${received.length} messages, not ${count}, in ${ms} ms`);
+        await Bun.sleep(20);
+      }
+      return received;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

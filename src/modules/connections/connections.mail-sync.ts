@@ -101,7 +101,10 @@ async function syncFolder(deps: Deps, client: ImapFlow, row: ConnectionRow, toke
       result.duplicates += stats.duplicates;
       result.skipped += stats.skipped;
     }
-    const done: FolderState = { ...at, backfilled: true, highestModseq: modseq };
+    // Every UID the folder had when the sync began was looked at (those before --since on purpose):
+    // from now on, what arrives is read whatever its date.
+    const seen = status.uidNext !== undefined ? Math.max(at.lastUid, status.uidNext - 1) : at.lastUid;
+    const done: FolderState = { ...at, lastUid: seen, backfilled: true, highestModseq: modseq };
     deps.db.transaction(() => {
       state.setFolder(row.id, folder, done);
       state.heartbeat(row.id, token, 0, null);
