@@ -60,6 +60,13 @@ export function mbox(messages: TestMessage[]): string {
     .join("");
 }
 
+/** A VEVENT: its UID (`""` for none), DTSTART (`""` for none) and any other lines. */
+export type Ev = { uid?: string; start?: string; lines?: string[] };
+export const vevent = (e: Ev) => ["BEGIN:VEVENT", ...(e.uid === "" ? [] : [`UID:${e.uid ?? "u1@test"}`]), ...(e.start === "" ? [] : [`DTSTART:${e.start ?? "20261101T100000Z"}`]), ...(e.lines ?? []), "END:VEVENT"];
+
+/** An iCalendar file of the events (CRLF line ends). */
+export const calendar = (...events: Ev[]) => ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", ...events.flatMap(vevent), "END:VCALENDAR"].join("\r\n") + "\r\n";
+
 export type Snapshot = {
   persons: number;
   person_emails: number;

@@ -6,7 +6,7 @@ import { ImportError, importCalendar } from "../../../src/modules/network/import
 import { orgsService } from "../../../src/modules/identity/orgs.service.ts";
 import { seededApp, type TestApp } from "../../helpers/app.ts";
 import type { Fixture } from "../../helpers/fixtures.ts";
-import { filesDir, personByEmail, relationshipsOf, snapshot, writeTo } from "../../helpers/import-files.ts";
+import { calendar, filesDir, personByEmail, relationshipsOf, snapshot, vevent, writeTo, type Ev } from "../../helpers/import-files.ts";
 
 let t: TestApp;
 let f: Fixture;
@@ -14,9 +14,6 @@ function setup() {
   ({ t, f } = seededApp()); // the clock reads 2026-11-22T12:00Z
 }
 
-type Ev = { uid?: string; start?: string; lines?: string[] };
-const vevent = (e: Ev) => ["BEGIN:VEVENT", ...(e.uid === "" ? [] : [`UID:${e.uid ?? "u1@test"}`]), ...(e.start === "" ? [] : [`DTSTART:${e.start ?? "20261101T100000Z"}`]), ...(e.lines ?? []), "END:VEVENT"];
-const calendar = (...events: Ev[]) => ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", ...events.flatMap(vevent), "END:VCALENDAR"].join("\r\n") + "\r\n";
 const writeIcs = (...events: Ev[]) => writeTo(filesDir(), "cal.ics", calendar(...events));
 const importFor = (userId: string, path: string, aliases: string[] = []) => importCalendar(t.deps, { userId, path, aliases });
 const occurredAt = (key: string) => (t.deps.db.$client.query("SELECT occurred_at FROM interactions WHERE source_key = ?").get(key) as { occurred_at: string } | null)?.occurred_at;
