@@ -361,8 +361,8 @@ export async function startDocumentHosts(deps: Deps, families: Family[], opts: {
 }
 
 /** A test app with the families' hosts in place of the internet, and the verbs document-link tests use. */
-export async function documentHostApp(families: Family[], opts: Parameters<typeof startDocumentHosts>[2] = {}) {
-  const t = createTestApp({ file: true });
+export async function documentHostApp(families: Family[], opts: Parameters<typeof startDocumentHosts>[2] = {}, env: Record<string, string> = {}) {
+  const t = createTestApp({ file: true, env });
   const f = seedIdentity(t.deps);
   const world = await startDocumentHosts(t.deps, families, opts);
   const read = f.keys.read.secret;
