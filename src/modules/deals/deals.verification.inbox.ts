@@ -1,9 +1,10 @@
 // A gated document link's email verification completed from the key user's inbox: the user's mail
 // imported with `dealgraph import mail`, or read by a connected mailbox's sync (both hand over the
 // DocSend mail addressed to a waiting submission's document_email through mailInbox). The mail
-// goes through the same completion as POST /api/v1/deals/{deal_id}/verification (nothing charged). A mail that fits
-// no waiting run of the user's organization changes nothing and is not an error: a mailbox holds
-// old verification mails, mails of runs verified or expired long ago, and mails of other hosts.
+// goes through the same completion as POST /api/v1/deals/{deal_id}/verification (nothing
+// charged). A mail that fits no waiting run of the user's organization changes nothing and is not
+// an error: a mailbox holds old verification mails, mails of runs verified or expired long ago,
+// and mails of other hosts.
 import type { Address, Email } from "postal-mime";
 import { perDeps, type Deps } from "../../deps.ts";
 import { ApiError } from "../../http/errors.ts";
