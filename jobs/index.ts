@@ -46,7 +46,7 @@ export function findJob(id: string): Job | undefined {
   return jobs.find((j) => j.id === id);
 }
 
-export type RunningJobs = { stop(): void; next(id: string): Date | null };
+export type RunningJobs = { stop(): Promise<void>; next(id: string): Date | null };
 
 /** Runs a job, logging its result or its failure (a failing job never stops the schedule). */
 async function runLogged(deps: Deps, job: Job): Promise<void> {
@@ -59,25 +59,41 @@ async function runLogged(deps: Deps, job: Job): Promise<void> {
   }
 }
 
+/** How soon after start an interval job first runs (at most its interval). */
+const FIRST_RUN_SECONDS = 5;
+
 /**
- * An interval job's own timer: a run every `seconds` from the start (a run that takes longer
- * delays the next, never overlaps it).
+ * An interval job's own timer. Runs are spaced so that what a run picks up is never older than
+ * the interval when it is done: the next run starts `seconds` after this one started, less this
+ * run's duration (a mail-sync run reads what arrived since the last one started, and its rows are
+ * in once it ends). Runs never overlap; one longer than the interval is followed at once.
  */
-function everyTimer(deps: Deps, job: Job, seconds: number): { stop(): void; next(): Date } {
+function everyTimer(deps: Deps, job: Job, seconds: number): { stop(): Promise<void>; next(): Date } {
   let stopped = false;
-  let due = Date.now() + seconds * 1000;
+  let due: number;
   let timer: ReturnType<typeof setTimeout>;
+  let running: Promise<void> | null = null;
   const tick = async () => {
     if (stopped) return;
-    await runLogged(deps, job);
-    due = Math.max(due + seconds * 1000, Date.now());
+    const started = Date.now();
+    running = runLogged(deps, job);
+    await running;
+    running = null;
+    due = Math.max(started + seconds * 1000 - (Date.now() - started), Date.now());
     if (!stopped) timer = setTimeout(tick, due - Date.now());
   };
-  timer = setTimeout(tick, seconds * 1000);
+  // The first run comes soon after start: whatever arrived while the server was down is read now.
+  due = Date.now() + Math.min(seconds, FIRST_RUN_SECONDS) * 1000;
+  timer = setTimeout(tick, due - Date.now());
   return {
-    stop: () => {
+    // A run in flight is asked to end early and waited for: the server closes the database after.
+    async stop() {
       stopped = true;
       clearTimeout(timer);
+      if (running) {
+        job.stop?.(deps);
+        await running;
+      }
     },
     next: () => new Date(due),
   };
@@ -100,9 +116,9 @@ export function startJobs(deps: Deps, list: Job[] = jobs): RunningJobs {
     crons.set(job.id, cron);
   }
   return {
-    stop: () => {
+    async stop() {
       crons.forEach((c) => c.stop());
-      timers.forEach((t) => t.stop());
+      await Promise.all([...timers.values()].map((t) => t.stop()));
     },
     next: (id) => timers.get(id)?.next() ?? crons.get(id)?.nextRun() ?? null,
   };
@@ -127,7 +143,7 @@ export function startBackground(deps: Deps, opts: { runner?: RunnerOptions } = {
   const webhooks = createDispatcher(deps).run();
   return {
     async stop() {
-      scheduled.stop();
+      await scheduled.stop();
       await runner.stop();
       await webhooks.stop();
     },

@@ -14,4 +14,6 @@ export type Job = {
   everySeconds?(config: Config): number;
   description: string;
   runOnce(deps: Deps): JobResult | Promise<JobResult>;
+  /** Asks a run in flight to end early at the server's shutdown (it resumes at the next start). */
+  stop?(deps: Deps): void;
 };

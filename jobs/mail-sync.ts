@@ -8,4 +8,5 @@ export const mailSync: Job = {
   everySeconds: (config) => config.syncIntervalSeconds,
   description: "sync every connected mailbox and calendar that is due (DEALGRAPH_SYNC_INTERVAL_SECONDS; failing ones back off)",
   runOnce: (deps) => connectionsSync(deps).syncDue(),
+  stop: (deps) => connectionsSync(deps).stop(),
 };

@@ -13,7 +13,7 @@ import { httpPolicy, policedFetch } from "./connections.http.ts";
 import { readSubscription, type Validators } from "./connections.ics.ts";
 import { syncedUser } from "./connections.mail-sync.ts";
 import { connectionsService, type ConnectionRow, type SyncResult } from "./connections.service.ts";
-import { connectionsState } from "./connections.state.ts";
+import { checkStop, connectionsState, type SyncRun } from "./connections.state.ts";
 
 /** Calendar objects per multiget and per transaction. */
 const CALENDAR_BATCH = 50;
@@ -29,7 +29,8 @@ function addStats(result: SyncResult, stats: { imported: number; duplicates: num
   result.skipped += stats.skipped;
 }
 
-export async function syncCalendar(deps: Deps, row: ConnectionRow, token: string, result: SyncResult): Promise<void> {
+export async function syncCalendar(deps: Deps, row: ConnectionRow, run: SyncRun): Promise<void> {
+  const { token, result } = run;
   const service = connectionsService(deps);
   const state = connectionsState(deps);
   const secret = await service.secretOf(row);
@@ -64,6 +65,7 @@ export async function syncCalendar(deps: Deps, row: ConnectionRow, token: string
   const hrefs = [...wanted.keys()];
   const progress = { folder: row.url!, done: 0, total: hrefs.length };
   for (let i = 0; i < hrefs.length; i += CALENDAR_BATCH) {
+    checkStop(run);
     const batch = hrefs.slice(i, i + CALENDAR_BATCH);
     const fetched = await calendarObjects(target, batch);
     const now = deps.clock.now();

@@ -14,8 +14,8 @@ import { inboxVerification, type MailInbox } from "../deals/deals.verification.i
 import { headerBlock, MAX_WHOLE_MESSAGE_BYTES, recordSyncedMessages, WANTED_HEADERS, wantsWhole, type SyncedMessage, type SyncedUser } from "../network/import/synced.ts";
 import { ConnectionFailure } from "./connections.failures.ts";
 import { chooseFolders, closeImap, openImap } from "./connections.imap.ts";
-import { connectionsService, type ConnectionRow, type SyncResult } from "./connections.service.ts";
-import { connectionsState, type FolderState } from "./connections.state.ts";
+import { connectionsService, type ConnectionRow } from "./connections.service.ts";
+import { checkStop, connectionsState, type FolderState, type SyncRun } from "./connections.state.ts";
 
 /** UIDs per fetch and per transaction. */
 export const MAIL_BATCH = 2_000;
@@ -37,7 +37,7 @@ export function uidSet(uids: number[]): string {
   return parts.join(",");
 }
 
-export async function syncMailbox(deps: Deps, row: ConnectionRow, token: string, result: SyncResult): Promise<void> {
+export async function syncMailbox(deps: Deps, row: ConnectionRow, run: SyncRun): Promise<void> {
   const service = connectionsService(deps);
   const server = service.getMailServer(row.orgId) ?? service.noServer();
   const secret = await service.secretOf(row);
@@ -45,13 +45,13 @@ export async function syncMailbox(deps: Deps, row: ConnectionRow, token: string,
   const client = await openImap(service.imapServer(server), row.account, secret.password ?? "");
   try {
     const folders = await chooseFolders(client, row.folders ? (JSON.parse(row.folders) as string[]) : null);
-    for (const folder of folders) await syncFolder(deps, client, row, token, folder, inbox, result);
+    for (const folder of folders) await syncFolder(deps, client, row, run, folder, inbox);
   } finally {
     await closeImap(client);
   }
 }
 
-async function syncFolder(deps: Deps, client: ImapFlow, row: ConnectionRow, token: string, folder: string, inbox: MailInbox, result: SyncResult): Promise<void> {
+async function syncFolder(deps: Deps, client: ImapFlow, row: ConnectionRow, run: SyncRun, folder: string, inbox: MailInbox): Promise<void> {
   const state = connectionsState(deps);
   const status = await client.status(folder, { uidValidity: true, uidNext: true, highestModseq: true, messages: true });
   if (!status) throw new ConnectionFailure("protocol", `the server gave no status for ${folder}`);
@@ -59,7 +59,7 @@ async function syncFolder(deps: Deps, client: ImapFlow, row: ConnectionRow, toke
   const modseq = status.highestModseq !== undefined ? String(status.highestModseq) : null;
   const known = state.folder(row.id, folder);
   // A new UIDVALIDITY (or a folder never read): every UID is new; Message-IDs keep the counts exact.
-  let at: FolderState = known && known.uidValidity === validity ? known : { uidValidity: validity, lastUid: 0, highestModseq: null, backfilled: false };
+  const at: FolderState = known && known.uidValidity === validity ? known : { uidValidity: validity, lastUid: 0, highestModseq: null, backfilled: false };
   const unchanged = at.backfilled && ((modseq !== null && at.highestModseq === modseq) || (status.uidNext !== undefined && status.uidNext - 1 <= at.lastUid));
   if (unchanged) {
     if (modseq !== at.highestModseq) deps.db.transaction(() => state.setFolder(row.id, folder, { ...at, highestModseq: modseq }));
@@ -73,43 +73,68 @@ async function syncFolder(deps: Deps, client: ImapFlow, row: ConnectionRow, toke
     const found = await client.search(at.backfilled ? { uid: range } : { uid: range, since: new Date(`${row.since}T00:00:00Z`) }, { uid: true });
     // `N:*` matches the highest UID even when it is below N.
     const uids = (found || []).filter((u) => u > at.lastUid).sort((a, b) => a - b);
-    const progress = { folder, done: 0, total: uids.length };
-    for (let i = 0; i < uids.length; i += MAIL_BATCH) {
-      const batch = uids.slice(i, i + MAIL_BATCH);
-      const messages: SyncedMessage[] = [];
-      const whole: number[] = [];
-      for await (const m of client.fetch(uidSet(batch), { uid: true, size: true, headers: [...WANTED_HEADERS] }, { uid: true })) {
-        if (!m.headers) continue;
-        const block = headerBlock(m.headers);
-        messages.push({ block, where: `${folder} UID ${m.uid}` });
-        if (inbox.hook && (m.size ?? 0) <= MAX_WHOLE_MESSAGE_BYTES && wantsWhole(inbox.hook, block)) whole.push(m.uid);
-      }
+    const reached = await readInBatches(deps, client, row, run, folder, inbox, at, uids);
+    // Every UID the folder had when the sync began was looked at (those before --since on purpose):
+    // from now on, what arrives is read whatever its date.
+    const seen = status.uidNext !== undefined ? Math.max(reached.lastUid, status.uidNext - 1) : reached.lastUid;
+    deps.db.transaction(() => {
+      state.setFolder(row.id, folder, { ...reached, lastUid: seen, backfilled: true, highestModseq: modseq });
+      state.heartbeat(row.id, run.token, 0, null);
+    });
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * The UIDs' header fields into the network, MAIL_BATCH at a time, each batch committed with the
+ * folder's new highest UID. The next batch is asked for before this one is written: the server
+ * reads and sends it while the rows go into the database (the fetch is most of a sync's time,
+ * and it is the server's). Returns how far the folder got.
+ */
+async function readInBatches(deps: Deps, client: ImapFlow, row: ConnectionRow, run: SyncRun, folder: string, inbox: MailInbox, from: FolderState, uids: number[]): Promise<FolderState> {
+  const state = connectionsState(deps);
+  const progress = { folder, done: 0, total: uids.length };
+  const read = async (batch: number[]) => {
+    const messages: SyncedMessage[] = [];
+    const whole: number[] = [];
+    for await (const m of client.fetch(uidSet(batch), { uid: true, size: true, headers: [...WANTED_HEADERS] }, { uid: true })) {
+      if (!m.headers) continue;
+      const block = headerBlock(m.headers);
+      messages.push({ block, where: `${folder} UID ${m.uid}` });
+      if (inbox.hook && (m.size ?? 0) <= MAX_WHOLE_MESSAGE_BYTES && wantsWhole(inbox.hook, block)) whole.push(m.uid);
+    }
+    return { batch, messages, whole };
+  };
+  let at = from;
+  let pending = uids.length ? read(uids.slice(0, MAIL_BATCH)) : null;
+  try {
+    for (let i = 0; pending; i += MAIL_BATCH) {
+      const { batch, messages, whole } = await pending;
+      pending = null;
+      checkStop(run);
       // Verification mail is handed over before the batch commits: a sync killed in between reads it again (completing twice changes nothing).
       for (const uid of whole) {
         const m = await client.fetchOne(String(uid), { uid: true, source: true }, { uid: true });
         if (m && m.source) inbox.hook!.message(m.source);
       }
       if (whole.length) await inbox.complete();
+      const following = uids.slice(i + MAIL_BATCH, i + 2 * MAIL_BATCH);
+      if (following.length) pending = read(following);
       const next: FolderState = { ...at, lastUid: batch[batch.length - 1] };
       progress.done += batch.length;
       const stats = recordSyncedMessages(deps, syncedUser(row), messages, (s) => {
         state.setFolder(row.id, folder, next);
-        state.heartbeat(row.id, token, s.imported, progress);
+        state.heartbeat(row.id, run.token, s.imported, progress);
       });
       at = next;
-      result.messages_new += stats.imported;
-      result.duplicates += stats.duplicates;
-      result.skipped += stats.skipped;
+      run.result.messages_new += stats.imported;
+      run.result.duplicates += stats.duplicates;
+      run.result.skipped += stats.skipped;
     }
-    // Every UID the folder had when the sync began was looked at (those before --since on purpose):
-    // from now on, what arrives is read whatever its date.
-    const seen = status.uidNext !== undefined ? Math.max(at.lastUid, status.uidNext - 1) : at.lastUid;
-    const done: FolderState = { ...at, lastUid: seen, backfilled: true, highestModseq: modseq };
-    deps.db.transaction(() => {
-      state.setFolder(row.id, folder, done);
-      state.heartbeat(row.id, token, 0, null);
-    });
   } finally {
-    lock.release();
+    // A sync that stops with a batch still being read: that read fails with the session, unheard.
+    pending?.catch(() => {});
   }
+  return at;
 }

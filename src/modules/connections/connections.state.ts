@@ -25,6 +25,22 @@ export class LostLease extends Error {
   }
 }
 
+/** The server is stopping: the sync ends between two batches (what it committed stays; the next one resumes). */
+export class SyncStopped extends Error {
+  constructor() {
+    super("the server is stopping");
+    this.name = "SyncStopped";
+  }
+}
+
+/** One sync in flight: its claim, its figures so far, and whether it should stop early. */
+export type SyncRun = { token: string; result: SyncResult; stopping: () => boolean };
+
+/** Between batches: ends the sync when the server is stopping. */
+export function checkStop(run: SyncRun): void {
+  if (run.stopping()) throw new SyncStopped();
+}
+
 /** Whether a process of this machine is running (a lease's holder). */
 function alive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -144,10 +160,15 @@ export const connectionsState = perDeps((deps: Deps) => {
       .run();
   }
 
+  /** Ends the claim of a sync that stopped early, recording nothing about its outcome. */
+  function release(connectionId: string, token: string): void {
+    db.$client.query("UPDATE connections SET lease_token = NULL, lease_until = NULL, progress = NULL WHERE id = ? AND lease_token = ?").run(connectionId, token);
+  }
+
   /** Connections the job should sync now: never failed or past their backoff, not held by a live sync. */
   function due(): string[] {
     return dueRows.all({ $now: now().toISOString() }).map((r) => r.id);
   }
 
-  return { claim, heartbeat, folder, setFolder, items, dueItems, putItem, removeItems, setCursor, finish, due };
+  return { claim, heartbeat, folder, setFolder, items, dueItems, putItem, removeItems, setCursor, finish, release, due };
 });

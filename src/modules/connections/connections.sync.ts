@@ -10,7 +10,7 @@ import { ConnectionFailure } from "./connections.failures.ts";
 import { syncMailbox } from "./connections.mail-sync.ts";
 import type { SyncResult } from "./connections.service.ts";
 import { connectionsService } from "./connections.service.ts";
-import { connectionsState, LostLease } from "./connections.state.ts";
+import { connectionsState, LostLease, SyncStopped, type SyncRun } from "./connections.state.ts";
 
 /** Connections synced at once by the job (each is one IMAP session or a few HTTP requests at a time). */
 export const SYNC_CONCURRENCY = 4;
@@ -43,6 +43,7 @@ async function pool<T, R>(items: T[], width: number, work: (item: T) => Promise<
 export const connectionsSync = perDeps((deps: Deps) => {
   const state = connectionsState(deps);
   const service = connectionsService(deps);
+  let stopping = false;
 
   /**
    * One sync of one connection. `wait`: when another sync holds it, wait for that one to end
@@ -58,13 +59,18 @@ export const connectionsSync = perDeps((deps: Deps) => {
     if (!claimed) return null;
     const { row, token } = claimed;
     const result = emptyResult();
+    const run: SyncRun = { token, result, stopping: () => stopping };
     try {
-      if (row.kind === "mail") await syncMailbox(deps, row, token, result);
-      else await syncCalendar(deps, row, token, result);
+      if (row.kind === "mail") await syncMailbox(deps, row, run);
+      else await syncCalendar(deps, row, run);
       state.finish(row.id, token, { result });
       return { connection_id: row.id, ...result, status: "ok", error: null };
     } catch (error) {
       if (error instanceof LostLease) return null;
+      if (error instanceof SyncStopped) {
+        state.release(row.id, token);
+        return null;
+      }
       const failure = asFailure(error);
       state.finish(row.id, token, { failure, result });
       deps.log.warn("connection sync failed", { connection_id: row.id, kind: row.kind, reason: failure.kind, error: failure.message });
@@ -96,5 +102,10 @@ export const connectionsSync = perDeps((deps: Deps) => {
     };
   }
 
-  return { syncOne, syncUser, syncDue };
+  /** The server is stopping: syncs in flight end after their current batch (the next start resumes them). */
+  function stop(): void {
+    stopping = true;
+  }
+
+  return { syncOne, syncUser, syncDue, stop };
 });
