@@ -9,8 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Child, cleanEnv } from "../../scripts/lib/child-process.ts";
-import { runCli } from "../../src/cli/index.ts";
-import { captureIo, cli, tempDataDir } from "../helpers/cli.ts";
+import { cli, cliIn, tempDataDir } from "../helpers/cli.ts";
 import { message } from "../helpers/import-files.ts";
 import { hasDovecot, startDovecot, testPki, type Dovecot } from "../helpers/mail-servers.ts";
 
@@ -32,17 +31,9 @@ afterAll(async () => {
 const printed: string[] = [];
 
 async function run(dir: string, argv: string[], stdin = "") {
-  const { io, out, err } = captureIo({}, stdin);
-  const code = await runCli([...argv, "--data-dir", dir], io);
-  printed.push(...out, ...err);
-  const stdout = out.join("\n");
-  let json: any;
-  try {
-    json = JSON.parse(stdout);
-  } catch {
-    json = undefined;
-  }
-  return { code, stdout, stderr: err.join("\n"), json };
+  const r = await cliIn(dir, stdin, ...argv);
+  printed.push(r.stdout, r.stderr);
+  return r;
 }
 
 async function firm() {

@@ -17,7 +17,12 @@ export function captureIo(env: Record<string, string | undefined> = {}, stdin = 
 }
 
 export async function cli(dataDir: string, ...argv: string[]) {
-  const { io, out, err } = captureIo();
+  return cliIn(dataDir, "", ...argv);
+}
+
+/** `cli` with `stdin` as the command's standard input (a password's first line...). */
+export async function cliIn(dataDir: string, stdin: string, ...argv: string[]) {
+  const { io, out, err } = captureIo({}, stdin);
   const code = await runCli([...argv, "--data-dir", dataDir], io);
   const stdout = out.join("\n");
   let json: any;
