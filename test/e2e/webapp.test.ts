@@ -201,6 +201,16 @@ describe.skipIf(!available && !mustRun)("web app in headless Chromium", () => {
     await shot("admin");
   }, STEP);
 
+  test("the connections page offers the digest and says who sets the mail server", async () => {
+    await page.goto(`${base}/app/connections`);
+    await expect(page.getByTestId("no-mail-server").innerText()).resolves.toContain("dealgraph admin mail-server set");
+    await page.getByTestId("digest-toggle").click();
+    await expect(flashText()).resolves.toContain("You will get the going-stale digest every Monday.");
+    await shot("connections-digest");
+    await page.getByTestId("digest-toggle").click();
+    await expect(flashText()).resolves.toContain("The weekly digest is off.");
+  }, STEP);
+
   test("a form without its CSRF token is refused and changes nothing", async () => {
     await page.goto(`${base}/app/keys`);
     const before = await page.locator("tr[data-key-id]").count();

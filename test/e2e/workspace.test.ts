@@ -264,7 +264,7 @@ describe.skipIf(!available && !mustRun)("the web workspace in headless Chromium,
 
   test("connections, and another organization's company (404)", async () => {
     expect(await go("/app/connections")).toBe(200);
-    await page.getByTestId("connections-not-configured").waitFor();
+    await page.getByTestId("no-mail-server").waitFor();
     await shot("connections");
     const globex = orgsService(t.deps).createOrg("Globex Capital");
     importPortfolioBook(t.deps, globex.id);

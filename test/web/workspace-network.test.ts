@@ -78,11 +78,11 @@ describe("webhooks", () => {
     expect((await w.alice.get(`/app/webhooks/${webhookId}?status=maybe`)).status).toBe(422);
   });
 
-  test("connections say plainly they are not configured yet", async () => {
+  test("connections: without the organization's mail server, the page says who sets it", async () => {
     const w = await workspace();
     const page = await w.alice.get("/app/connections");
     expect(page.status).toBe(200);
-    expect(page.html).toContain('data-testid="connections-not-configured"');
+    expect(page.html).toContain('data-testid="no-mail-server"');
   });
 });
 

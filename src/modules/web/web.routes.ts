@@ -32,6 +32,7 @@ import { whoKnowsPages } from "./web.who-knows.ts";
 import { pageRoutes } from "./web.pages.ts";
 import { researchPages } from "./web.research.ts";
 import { settingsPages } from "./web.settings.ts";
+import { connectionPageRoutes } from "./web.connections.ts";
 import { constantTimeEqual, randomToken, SESSION_ABSOLUTE_MS, webService, type SignInMethod } from "./web.service.ts";
 
 const hidden = { detail: { hide: true } };
@@ -219,7 +220,8 @@ export function webRoutes(deps: Deps) {
     .use(whoKnowsPages(deps))
     .use(bookPages(deps))
     .use(researchPages(deps))
-    .use(settingsPages(deps));
+    .use(settingsPages(deps))
+    .use(connectionPageRoutes(deps));
 
   // Anything else under /app: HTML 404 and 405 pages, not the API's JSON ones.
   const allowedMethods = allowedMethodsIn(() => plugin.routes);

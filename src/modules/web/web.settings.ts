@@ -1,11 +1,10 @@
 // The integration pages under Settings: webhooks (the org's endpoints, their delivery ledger, and
 // redelivery through the webhooks service: another org's endpoint or delivery is 404, one in flight
-// 409) and connections (mail and calendar accounts).
+// 409). Connections (mail and calendar accounts) have their own routes: web.connections.ts.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { invalid } from "../../http/errors.ts";
 import { deliveryView, endpointView, webhooksService } from "../webhooks/webhooks.service.ts";
-import { connectionsPage, connectionsSection } from "./pages/connections.ts";
 import { webhooksPage } from "./pages/webhooks.ts";
 import { guard, refusalText } from "./web.guard.ts";
 import { htmlResponse, redirect, safeNext } from "./web.http.ts";
@@ -58,6 +57,5 @@ export function settingsPages(deps: Deps) {
         return redirect(back);
       }),
       hidden,
-    )
-    .get("/connections", guard(deps, {}, (c) => htmlResponse(connectionsPage(c.shell("Connections", "connections"), connectionsSection()))), hidden);
+    );
 }

@@ -11,7 +11,7 @@ import { importCalendar } from "../../../src/modules/network/import/network.impo
 import { orgsService } from "../../../src/modules/identity/orgs.service.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { TestClock } from "../../helpers/clock.ts";
-import { calendar, cleanupFiles, filesDir, relationshipsOf, snapshot, writeTo, type Ev } from "../../helpers/import-files.ts";
+import { calendar, filesDir, relationshipsOf, snapshot, writeTo, type Ev } from "../../helpers/import-files.ts";
 import { hasRadicale, startRadicale, type Radicale } from "../../helpers/mail-servers.ts";
 
 const NOW = "2026-11-22T12:00:00.000Z";
@@ -28,7 +28,6 @@ afterAll(async () => {
 });
 afterEach(() => {
   t?.close();
-  cleanupFiles();
 });
 
 /** An app whose org's CalDAV server is the test Radicale, a member, and their own calendar on it. */

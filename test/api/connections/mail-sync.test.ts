@@ -12,7 +12,7 @@ import { apiKeysService } from "../../../src/modules/identity/keys.service.ts";
 import { orgsService } from "../../../src/modules/identity/orgs.service.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { TestClock } from "../../helpers/clock.ts";
-import { cleanupFiles, filesDir, mbox, message, relationshipsOf, snapshot, writeTo } from "../../helpers/import-files.ts";
+import { filesDir, mbox, message, relationshipsOf, snapshot, writeTo } from "../../helpers/import-files.ts";
 import { hasDovecot, startDovecot, testPki, type Dovecot } from "../../helpers/mail-servers.ts";
 
 const NOW = "2026-11-22T12:00:00.000Z";
@@ -31,7 +31,6 @@ afterAll(async () => {
 });
 afterEach(() => {
   t?.close();
-  cleanupFiles();
 });
 
 /** A fresh app with an org whose server is the test Dovecot (plaintext on loopback), and the next free mailbox user. */

@@ -1,19 +1,144 @@
-// Connections: the member's mail and calendar accounts. The mail-sync capability that fills this
-// page (connect, status, remove) is not built yet; until it is, connectionsSection says so. It is
-// the one function that capability replaces.
+// Connections: the member's mail and calendar accounts on the firm's server (connect with login and
+// password, each one's status, last sync, counts, last error and backfill progress, sync now,
+// remove), and the weekly going-stale digest opt-in. Never a credential: a subscription is shown by
+// its origin only, and password fields are never filled back in.
+import type { ConnectionView } from "../../connections/connections.service.ts";
 import { html, type Html } from "../html.ts";
-import { layout, pageHead, type Shell } from "./layout.ts";
+import { badge, csrfField, field, layout, meter, pageHead, when, type Shell } from "./layout.ts";
 
-/** What the page shows of the member's connections (for now: that none can be made yet). */
-export function connectionsSection(): Html {
-  return html`<div class="card notice" data-testid="connections-not-configured">
-  <h2>Connections are not configured yet</h2>
-  <p>Connecting a mailbox or calendar directly (IMAP, CalDAV) is not available on this server yet.</p>
-  <p class="muted">Until then, bring your network in from files: <code>dealgraph import mail --user USER_ID PATH</code> (an mbox file or a folder of
-    .eml files), <code>dealgraph import calendar --user USER_ID FILE.ics</code> and <code>dealgraph import contacts --user USER_ID FILE.vcf</code>.</p>
+export type MailForm = { login: string; folders: string; since: string; error: string | null };
+export type CalendarForm = { source: "caldav" | "ics"; url: string; login: string; error: string | null };
+
+export type ConnectionsView = {
+  /** The organization's servers as an administrator set them; null: none yet. */
+  server: { imap: string; caldav: string | null } | null;
+  connections: ConnectionView[];
+  mail: MailForm;
+  calendar: CalendarForm;
+  digest: { enabled: boolean; outboundConfigured: boolean };
+};
+
+const n = (x: number) => x.toLocaleString("en-US");
+
+function statusCell(c: ConnectionView): Html {
+  if (c.status === "syncing") {
+    return html`${badge("Syncing", "info")}${c.progress ? html`<div class="small">${c.progress.folder}</div>${meter(c.progress.done, c.progress.total, "read")}` : ""}`;
+  }
+  if (c.status === "error") return html`${badge("Error", "bad")}${c.next_attempt_at ? html`<div class="small muted">tried again ${when(c.next_attempt_at)}</div>` : ""}`;
+  if (c.status === "ok") return badge("Synced", "ok");
+  return badge("Waiting for its first sync", "warn");
+}
+
+function lastResult(c: ConnectionView): Html {
+  const r = c.last_result;
+  if (!r) return html`<span class="muted">—</span>`;
+  const parts = c.kind === "mail" ? [`${n(r.messages_new)} new messages`] : [`${n(r.meetings_new)} new meetings`];
+  if (r.duplicates) parts.push(`${n(r.duplicates)} already known`);
+  if (r.skipped) parts.push(`${n(r.skipped)} skipped`);
+  return html`<span class="small">${parts.join(", ")}</span>`;
+}
+
+function table(v: ConnectionsView, csrf: string | null): Html {
+  if (v.connections.length === 0) return html`<div class="empty">No mailbox or calendar connected yet.</div>`;
+  return html`<div class="table-wrap"><table data-testid="connection-table">
+<thead><tr><th>Account</th><th>Kind</th><th>Status</th><th>Last sync</th><th>Recorded</th><th>Last sync's figures</th><th>Last error</th><th></th></tr></thead>
+<tbody>
+${v.connections.map(
+  (c) => html`<tr data-connection-id="${c.connection_id}" data-status="${c.status}">
+  <td><strong>${c.account}</strong></td>
+  <td>${c.kind === "mail" ? "Mail (IMAP)" : c.source === "ics" ? "Calendar (subscription)" : "Calendar (CalDAV)"}</td>
+  <td>${statusCell(c)}</td>
+  <td class="small">${when(c.last_synced_at)}</td>
+  <td>${n(c.items_synced)} ${c.kind === "mail" ? "messages" : "meetings"}</td>
+  <td>${lastResult(c)}</td>
+  <td class="small">${c.last_error ?? html`<span class="muted">—</span>`}</td>
+  <td><div class="actions">
+    <form method="post" action="/app/connections/${c.connection_id}/sync">${csrfField(csrf)}<button class="btn small secondary" type="submit">Sync now</button></form>
+    <form method="post" action="/app/connections/${c.connection_id}/remove" data-confirm="Remove ${c.account}? It is no longer synced and its password is forgotten; what it recorded stays.">
+      ${csrfField(csrf)}<button class="btn small danger" type="submit">Remove</button>
+    </form>
+  </div></td>
+</tr>`,
+)}
+</tbody></table></div>`;
+}
+
+function mailForm(v: ConnectionsView, csrf: string | null): Html {
+  if (!v.server) {
+    return html`<div class="card notice" data-testid="no-mail-server"><h2>Connect your mailbox</h2>
+<p>Your organization's mail server is not set yet. An administrator sets it once with
+<code>dealgraph admin mail-server set --org ORG_ID --imap HOST</code>; then you connect here.</p></div>`;
+  }
+  const f = v.mail;
+  return html`<div class="card" id="connect-mail">
+  <h2>Connect your mailbox</h2>
+  <p class="muted small">On ${v.server.imap}. Dealgraph reads the headers of INBOX and Sent (never Junk, Trash or Drafts) and logs in first: a wrong password stores nothing.</p>
+  ${f.error ? html`<div class="flash error" role="alert" data-testid="mail-error">${f.error}</div>` : ""}
+  <form method="post" action="/app/connections/mail" data-testid="connect-mail-form">
+    ${csrfField(csrf)}
+    <div class="row">
+      ${field({ label: "Login", name: "login", value: f.login, attrs: html`required autocomplete="username"` })}
+      ${field({ label: "Password or app password", name: "password", type: "password", hint: "Stored encrypted, never shown again.", attrs: html`required autocomplete="current-password"` })}
+    </div>
+    <div class="row">
+      ${field({ label: "Folders (optional)", name: "folders", value: f.folders, hint: "Comma-separated; empty: INBOX and Sent." })}
+      ${field({ label: "Back to (optional)", name: "since", type: "date", value: f.since, hint: "How far the first sync reaches back; empty: two years." })}
+    </div>
+    <button class="btn" type="submit">Connect mailbox</button>
+  </form>
 </div>`;
 }
 
-export function connectionsPage(shell: Shell, section: Html): Html {
-  return layout(shell, html`${pageHead("Connections", "Your mail and calendar accounts, which keep your network up to date.")}${section}`);
+function calendarForm(v: ConnectionsView, csrf: string | null): Html {
+  const f = v.calendar;
+  return html`<div class="card" id="connect-calendar">
+  <h2>Connect a calendar</h2>
+  <p class="muted small">A CalDAV calendar${v.server?.caldav ? html` (your firm's server: <code>${v.server.caldav}</code>)` : ""} with its login, or a read-only iCalendar link (Google's secret iCal address, Outlook's published calendar).</p>
+  ${f.error ? html`<div class="flash error" role="alert" data-testid="calendar-error">${f.error}</div>` : ""}
+  <form method="post" action="/app/connections/calendar" data-testid="connect-calendar-form">
+    ${csrfField(csrf)}
+    <div class="field">
+      <span class="label">Kind</span>
+      <div class="radio-row">
+        <label><input type="radio" name="source" value="caldav"${f.source === "caldav" ? html` checked` : ""}> CalDAV calendar</label>
+        <label><input type="radio" name="source" value="ics"${f.source === "ics" ? html` checked` : ""}> Subscription link</label>
+      </div>
+    </div>
+    ${field({ label: "Calendar URL", name: "url", value: f.url, hint: "CalDAV: the calendar collection's URL. Subscription: the https or webcal link.", attrs: html`required` })}
+    <div class="row">
+      ${field({ label: "Login (CalDAV)", name: "login", value: f.login, attrs: html`autocomplete="username"` })}
+      ${field({ label: "Password (CalDAV)", name: "password", type: "password", attrs: html`autocomplete="current-password"` })}
+    </div>
+    <button class="btn" type="submit">Connect calendar</button>
+  </form>
+</div>`;
+}
+
+function digestCard(v: ConnectionsView, csrf: string | null): Html {
+  const { enabled, outboundConfigured } = v.digest;
+  return html`<div class="card" id="digest">
+  <h2>Weekly going-stale digest</h2>
+  <p>Every Monday, a plain mail listing the relationships past their keep-in-touch rhythm: who, how long, their cadence, a link to each.</p>
+  ${outboundConfigured ? "" : html`<p class="muted small" data-testid="outbound-not-configured">Outbound mail is not configured on this server (DEALGRAPH_SMTP_URL and DEALGRAPH_MAIL_FROM), so no digest is sent until an administrator sets it up.</p>`}
+  <form method="post" action="/app/connections/digest">
+    ${csrfField(csrf)}
+    <input type="hidden" name="enabled" value="${enabled ? "off" : "on"}">
+    <button class="btn ${enabled ? "secondary" : ""}" type="submit" data-testid="digest-toggle">${enabled ? "Turn the digest off" : "Send me the digest"}</button>
+    <span class="small muted">${enabled ? "On." : "Off."}</span>
+  </form>
+</div>`;
+}
+
+export function connectionsPage(shell: Shell, v: ConnectionsView): Html {
+  return layout(
+    shell,
+    html`${pageHead("Connections", "Your mail and calendar accounts keep your network current: who-knows, warmth and going-stale follow them.")}
+<div class="card flush">
+  <div class="card-head"><h2>Your accounts</h2><span class="muted small">Synced every few minutes by the server; passwords are stored encrypted.</span></div>
+  ${table(v, shell.csrf)}
+</div>
+${mailForm(v, shell.csrf)}
+${calendarForm(v, shell.csrf)}
+${digestCard(v, shell.csrf)}`,
+  );
 }

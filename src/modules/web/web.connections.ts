@@ -1,0 +1,119 @@
+// The Connections page's routes (/app/connections): connect a mailbox or a calendar (probed by the
+// connections service first; a refusal is shown at the form and nothing is stored), sync one now,
+// remove one (only the member's own: another's is 404), and the digest opt-in. Every POST carries
+// the CSRF token (the guard) and answers with a redirect and a flash, or the page with the error.
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { ApiError } from "../../http/errors.ts";
+import { ConnectionFailure } from "../connections/connections.failures.ts";
+import { connectionsService } from "../connections/connections.service.ts";
+import { connectionsSync } from "../connections/connections.sync.ts";
+import { connectionsPage, type CalendarForm, type ConnectionsView, type MailForm } from "./pages/connections.ts";
+import { guard, type WebCtx } from "./web.guard.ts";
+import { htmlResponse, redirect } from "./web.http.ts";
+
+const hidden = { detail: { hide: true } };
+
+/** Why connecting failed, for the form: the server's reason or the settings' refusal. */
+function refused(error: unknown): string {
+  if (error instanceof ConnectionFailure) return `Not connected: ${error.message}.`;
+  if (error instanceof ApiError) return `Not connected: ${typeof error.detail === "string" ? error.detail : error.detail.map((d) => d.msg).join(" ")}.`;
+  throw error;
+}
+
+export function connectionPageRoutes(deps: Deps) {
+  const service = connectionsService(deps);
+  const sync = connectionsSync(deps);
+
+  function render(c: WebCtx & { org: { id: string } }, forms: { mail?: MailForm; calendar?: CalendarForm } = {}, status = 200): Response {
+    const server = service.getMailServer(c.org.id);
+    const connections = service.list(c.user.id);
+    const view: ConnectionsView = {
+      server: server ? { imap: service.serverView(server).imap, caldav: server.caldavUrl } : null,
+      connections,
+      mail: forms.mail ?? { login: c.user.email, folders: "", since: "", error: null },
+      calendar: forms.calendar ?? { source: "caldav", url: server?.caldavUrl ?? "", login: c.user.email, error: null },
+      digest: { enabled: service.digestEnabled(c.user.id), outboundConfigured: deps.config.smtp !== null },
+    };
+    const response = htmlResponse(connectionsPage(c.shell("Connections", "connections"), view), status);
+    // While a sync runs, the page follows it.
+    if (connections.some((x) => x.status === "syncing")) response.headers.set("refresh", "5");
+    return response;
+  }
+
+  /** Starts a sync in the background (the page shows it as syncing); its outcome is recorded on the connection. */
+  function kick(connectionId: string): void {
+    void sync.syncOne(connectionId).catch((error) => deps.log.warn("web: background sync failed", { connection_id: connectionId, error: (error as Error).message }));
+  }
+
+  return new Elysia({ prefix: "/app/connections" })
+    .get("", guard(deps, {}, (c) => render(c)), hidden)
+    .post(
+      "/mail",
+      guard(deps, {}, async (c) => {
+        const form: MailForm = { login: (c.fields.login ?? "").trim(), folders: (c.fields.folders ?? "").trim(), since: (c.fields.since ?? "").trim(), error: null };
+        try {
+          const { connection_id } = await service.connectMail(c.user.id, {
+            login: form.login,
+            password: c.fields.password ?? "",
+            folders: form.folders ? form.folders.split(",") : undefined,
+            since: form.since || undefined,
+          });
+          kick(connection_id);
+        } catch (error) {
+          return render(c, { mail: { ...form, error: refused(error) } }, 422);
+        }
+        c.flash({ kind: "success", text: `Connected the mailbox ${form.login}. Its first sync has started.` });
+        return redirect("/app/connections");
+      }),
+      hidden,
+    )
+    .post(
+      "/calendar",
+      guard(deps, {}, async (c) => {
+        const form: CalendarForm = { source: c.fields.source === "ics" ? "ics" : "caldav", url: (c.fields.url ?? "").trim(), login: (c.fields.login ?? "").trim(), error: null };
+        try {
+          const input = form.source === "ics" ? { icsUrl: form.url } : { caldav: form.url, login: form.login, password: c.fields.password ?? "" };
+          const { connection_id } = await service.connectCalendar(c.user.id, input);
+          kick(connection_id);
+        } catch (error) {
+          return render(c, { calendar: { ...form, error: refused(error) } }, 422);
+        }
+        c.flash({ kind: "success", text: "Connected the calendar. Its first sync has started." });
+        return redirect("/app/connections");
+      }),
+      hidden,
+    )
+    .post(
+      "/digest",
+      guard(deps, {}, (c) => {
+        const enabled = c.fields.enabled === "on";
+        service.setDigest(c.user.id, enabled);
+        c.flash({ kind: "success", text: enabled ? "You will get the going-stale digest every Monday." : "The weekly digest is off." });
+        return redirect("/app/connections");
+      }),
+      hidden,
+    )
+    .post(
+      "/:connection_id/sync",
+      guard(deps, {}, (c) => {
+        const row = service.get(c.params.connection_id);
+        if (!row || row.userId !== c.user.id) throw new ApiError(404, "No such connection.");
+        kick(row.id);
+        c.flash({ kind: "success", text: `A sync of ${row.account} has started.` });
+        return redirect("/app/connections");
+      }),
+      hidden,
+    )
+    .post(
+      "/:connection_id/remove",
+      guard(deps, {}, (c) => {
+        const row = service.get(c.params.connection_id);
+        if (!row || row.userId !== c.user.id) throw new ApiError(404, "No such connection.");
+        service.remove(row.id, c.user.id);
+        c.flash({ kind: "success", text: `Removed ${row.account}: it is no longer synced and its password is forgotten. What it recorded stays.` });
+        return redirect("/app/connections");
+      }),
+      hidden,
+    );
+}
