@@ -34,7 +34,10 @@ const minutes = (n: number) => n * 60_000;
 
 describe.skipIf(!hasDovecot() && process.env.CI !== "1")("the mail-sync job (Dovecot)", () => {
   test("a refused password is marked and backed off, the other connection goes on; a server down and back recovers", async () => {
-    t = createTestApp({ clock: new TestClock(NOW) });
+    // Every line the server would log, to look for credentials in.
+    const logged: string[] = [];
+    const log = { info: (m: string, f?: object) => logged.push(JSON.stringify({ m, ...f })), warn: (m: string, f?: object) => logged.push(JSON.stringify({ m, ...f })), error: (m: string, f?: object) => logged.push(JSON.stringify({ m, ...f })) };
+    t = createTestApp({ clock: new TestClock(NOW), log });
     const orgs = orgsService(t.deps);
     const org = orgs.createOrg("Acme Ventures");
     const service = connectionsService(t.deps);
@@ -81,6 +84,9 @@ describe.skipIf(!hasDovecot() && process.env.CI !== "1")("the mail-sync job (Dov
     expect(await job().runOnce(t.deps)).toMatchObject({ connections: 2, failed: 0, messages_new: 1 });
     for (const u of [ann, ben]) expect(service.list(u.id)[0]).toMatchObject({ status: "ok", last_error: null, next_attempt_at: null });
     expect(relationshipsOf(t.deps, ann.id).get("founder0@startup.io")).toMatchObject({ received: 2 });
+    // The failures were logged, with their reasons and never a password.
+    expect(logged.filter((l) => l.includes("connection sync failed")).length).toBe(4);
+    for (const secret of [...USERS.map((u) => u.password), "pw-ben-changed-2"]) expect(logged.filter((l) => l.includes(secret))).toEqual([]);
   }, 60_000);
 });
 

@@ -223,7 +223,11 @@ export const connectionsService = perDeps((deps: Deps) => {
 
   /** The connection's sealed part, opened. */
   async function secretOf(row: ConnectionRow): Promise<ConnectionSecret> {
-    return JSON.parse(await box.decrypt(row.secretSealed, `connection:${row.id}`)) as ConnectionSecret;
+    try {
+      return JSON.parse(await box.decrypt(row.secretSealed, `connection:${row.id}`)) as ConnectionSecret;
+    } catch {
+      throw new ConnectionFailure("config", "the stored credentials cannot be opened with this server's key (was the data dir moved without its secret.key?): connect the account again");
+    }
   }
 
   function statusOf(row: ConnectionRow, now: string): ConnectionStatus {

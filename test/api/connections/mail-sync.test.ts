@@ -145,6 +145,29 @@ describe.skipIf(!hasDovecot() && process.env.CI !== "1")("connected mailboxes (D
     expect(interactions()).toBe(2);
   }, 30_000);
 
+  test("a server that stops in the middle of a sync: it ends after its batch and frees the connection; the next sync resumes, counting nothing twice", async () => {
+    const { user, account, service, sync } = setup();
+    const me = account.login;
+    const N = 5_000;
+    dovecot!.deliver(me, "INBOX", Array.from({ length: N }, (_, i) => message({ from: `P${i % 97} <p${i % 97}@corp${i % 11}.com>`, to: me, date: day(40 - i / 200), id: `stop-${i}@corp.com` })));
+    await service.connectMail(user.id, { login: me, password: account.password });
+    const lastUid = () => (t.deps.db.$client.query("SELECT last_uid FROM connection_folders WHERE name = 'INBOX'").get() as { last_uid: number } | null)?.last_uid ?? 0;
+    const running = sync.syncOne(service.list(user.id)[0].connection_id);
+    while (lastUid() === 0) await Bun.sleep(2);
+    sync.stop();
+    expect(await running).toBeNull();
+    const committed = lastUid();
+    expect(committed).toBeGreaterThan(0);
+    expect(committed).toBeLessThan(N);
+    expect(service.list(user.id)[0]).toMatchObject({ status: "never_synced", items_synced: committed, last_error: null, progress: null });
+    expect(interactions()).toBe(committed);
+
+    // The next server (its own services on the same database and key) resumes where it stopped.
+    const next = { ...t.deps };
+    expect((await connectionsSync(next).syncUser(user.id)).connections[0]).toMatchObject({ status: "ok", messages_new: N - committed, duplicates: 0 });
+    expect(interactions()).toBe(N);
+  }, 60_000);
+
   test("--since bounds the first backfill; folders can be chosen, never Junk", async () => {
     const { user, account, service, sync } = setup();
     const me = account.login;
