@@ -7,6 +7,7 @@
 // every change is recorded. A subscription URL is one object: re-read when it changed (its ETag
 // or Last-Modified) or is due.
 import type { Deps } from "../../deps.ts";
+import type { ImportStats } from "../network/import/network.import.ts";
 import { readCalendarObject, recordSyncedCalendar, userTimeZone, type SyncedCalendarObject } from "../network/import/synced.ts";
 import { calendarChanges, calendarObjects, probeCalendar, type CaldavTarget } from "./connections.caldav.ts";
 import { httpPolicy, policedFetch } from "./connections.http.ts";
@@ -23,10 +24,12 @@ const SUBSCRIPTION = "subscription";
 
 const dueAt = (o: SyncedCalendarObject) => (o.expansion?.nextStart != null ? new Date(o.expansion.nextStart).toISOString() : null);
 
-function addStats(result: SyncResult, stats: { imported: number; duplicates: number; skipped: number }) {
+/** A batch's figures into the sync's; events that could not be read count as skipped, and are logged with their reasons. */
+function addStats(deps: Deps, row: ConnectionRow, result: SyncResult, stats: ImportStats) {
   result.meetings_new += stats.imported;
   result.duplicates += stats.duplicates;
-  result.skipped += stats.skipped;
+  result.skipped += stats.skipped + stats.failed_items;
+  if (stats.failed_items) deps.log.warn("calendar events that could not be read", { connection_id: row.id, count: stats.failed_items, errors: stats.errors.slice(0, 5) });
 }
 
 export async function syncCalendar(deps: Deps, row: ConnectionRow, run: SyncRun): Promise<void> {
@@ -50,7 +53,7 @@ export async function syncCalendar(deps: Deps, row: ConnectionRow, run: SyncRun)
       state.setCursor(row.id, token, JSON.stringify(read.validators));
       state.heartbeat(row.id, token, s.imported, null);
     });
-    addStats(result, stats);
+    addStats(deps, row, result, stats);
     return;
   }
 
@@ -82,7 +85,7 @@ export async function syncCalendar(deps: Deps, row: ConnectionRow, run: SyncRun)
         state.heartbeat(row.id, token, s.imported, progress);
       },
     );
-    addStats(result, stats);
+    addStats(deps, row, result, stats);
   }
   deps.db.transaction(() => {
     state.removeItems(row.id, changes.removed);

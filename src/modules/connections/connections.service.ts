@@ -6,7 +6,7 @@
 import { X509Certificate } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
-import { ApiError, invalid, notFound } from "../../http/errors.ts";
+import { invalid, notFound } from "../../http/errors.ts";
 import { isUuid, newId } from "../../lib/ids.ts";
 import { isLoopbackHost } from "../../lib/safe-fetch.ts";
 import { orgsService, type User } from "../identity/orgs.service.ts";
@@ -317,9 +317,3 @@ export const connectionsService = perDeps((deps: Deps) => {
     setDigest,
   };
 });
-
-/** A ConnectionFailure met while connecting: 422 naming what went wrong (nothing was stored). */
-export function connectRefused(error: unknown): unknown {
-  if (error instanceof ConnectionFailure) return new ApiError(422, [{ loc: ["connection"], msg: `nothing was stored: ${error.message}`, type: `connection_${error.kind}` }]);
-  return error;
-}

@@ -204,4 +204,25 @@ describe("iCalendar subscription URLs", () => {
       server.stop(true);
     }
   }, 30_000);
+
+  test("an event that cannot be read is skipped and logged with its reason; the others are recorded", async () => {
+    let me = "";
+    const server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: () => new Response(calendar(meeting("good@t", "20261110T100000Z", me, ["jane@target.com"]), { uid: "bad@t", start: "20260230T100000Z", lines: [`ORGANIZER:mailto:${me}`] })),
+    });
+    try {
+      const logged: string[] = [];
+      const origin = `http://127.0.0.1:${server.port}`;
+      const s = await setup({ caldav: `${origin}/` });
+      me = s.email;
+      t.deps.log = { info: () => {}, error: () => {}, warn: (m, f) => logged.push(JSON.stringify({ m, ...f })) };
+      await s.service.connectCalendar(s.user.id, { icsUrl: `${origin}/cal.ics` });
+      expect((await s.sync.syncUser(s.user.id)).connections[0]).toMatchObject({ status: "ok", meetings_new: 1, skipped: 1 });
+      expect(logged).toEqual([expect.stringMatching(/calendar events that could not be read.*"count":1.*February 2026 has no day 30/)]);
+    } finally {
+      server.stop(true);
+    }
+  }, 30_000);
 });
