@@ -12,7 +12,6 @@ import { itemFailed, type ImportStats } from "./errors.ts";
 import { parseHeaderLines, type HeaderBlock } from "./headers.ts";
 import { inboxWants, inTransaction, recordMessage, recordOccurrences, type InboxHook } from "./network.import.ts";
 
-export { WANTED_HEADERS } from "./headers.ts";
 export { MAX_WHOLE_MESSAGE_BYTES } from "./mbox.ts";
 export type { HeaderBlock } from "./headers.ts";
 
