@@ -39,7 +39,9 @@ export async function syncCalendar(deps: Deps, row: ConnectionRow, run: SyncRun)
   const secret = await service.secretOf(row);
   const server = service.getMailServer(row.orgId);
   const timeZone = userTimeZone(deps, row.userId);
-  const user = syncedUser(row);
+  // A CalDAV login is kept sealed with its password (the account shown also names the collection).
+  const login = secret.login ?? row.account;
+  const user = syncedUser(row, row.source === "caldav" ? login : "");
 
   if (row.source === "ics") {
     const url = new URL(secret.url!);
@@ -57,7 +59,7 @@ export async function syncCalendar(deps: Deps, row: ConnectionRow, run: SyncRun)
     return;
   }
 
-  const target: CaldavTarget = { url: row.url!, login: row.account, password: secret.password ?? "", fetch: policedFetch(deps, httpPolicy(deps, server, new URL(row.url!))) };
+  const target: CaldavTarget = { url: row.url!, login, password: secret.password ?? "", fetch: policedFetch(deps, httpPolicy(deps, server, new URL(row.url!))) };
   const probe = await probeCalendar(target);
   const known = state.items(row.id);
   const changes = await calendarChanges(target, probe, row.cursor, known);

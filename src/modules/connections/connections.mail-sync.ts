@@ -21,9 +21,9 @@ import { checkStop, connectionsState, type FolderState, type SyncRun } from "./c
 /** UIDs per fetch and per transaction. */
 export const MAIL_BATCH = 2_000;
 
-/** The user whose mailbox it is, and the login when it is an address of theirs. */
-export function syncedUser(row: ConnectionRow): SyncedUser {
-  return { userId: row.userId, aliases: row.account.includes("@") ? [row.account] : [] };
+/** The user whose mailbox or calendar it is, and the login when it is an address of theirs. */
+export function syncedUser(row: ConnectionRow, login: string): SyncedUser {
+  return { userId: row.userId, aliases: login.includes("@") ? [login] : [] };
 }
 
 /** `1:5,7,9:12`: a sorted UID list as IMAP sequence-set ranges. */
@@ -129,7 +129,7 @@ async function readInBatches(deps: Deps, client: ImapFlow, row: ConnectionRow, r
       if (following.length) pending = read(following);
       const next: FolderState = { ...at, lastUid: batch[batch.length - 1] };
       progress.done += batch.length;
-      const stats = recordSyncedMessages(deps, syncedUser(row), messages, (s) => {
+      const stats = recordSyncedMessages(deps, syncedUser(row, row.account), messages, (s) => {
         state.setFolder(row.id, folder, next);
         state.heartbeat(row.id, run.token, s.imported, progress);
       });

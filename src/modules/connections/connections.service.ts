@@ -42,8 +42,8 @@ export type ConnectionView = {
   next_attempt_at: string | null;
 };
 
-/** The sealed part of a connection. */
-export type ConnectionSecret = { password?: string; url?: string };
+/** The sealed part of a connection (a CalDAV login travels with its password). */
+export type ConnectionSecret = { password?: string; url?: string; login?: string };
 
 export const DEFAULT_BACKFILL_YEARS = 2;
 
@@ -217,7 +217,9 @@ export const connectionsService = perDeps((deps: Deps) => {
     if (!input.password) throw invalid(["password"], "no password given (the first line of stdin)");
     const collection = url.href.endsWith("/") ? url.href : `${url.href}/`;
     await probeCalendar({ url: collection, login, password: input.password, fetch: policedFetch(deps, httpPolicy(deps, server, url)) });
-    const id = await store(user, { kind: "calendar", source: "caldav", account: login, accountKey: `caldav:${collection}\n${login.toLowerCase()}`, url: collection }, { password: input.password });
+    // Shown with its collection: one login may have several calendars.
+    const account = `${login} (${new URL(collection).host}${new URL(collection).pathname})`;
+    const id = await store(user, { kind: "calendar", source: "caldav", account, accountKey: `caldav:${collection}\n${login.toLowerCase()}`, url: collection }, { login, password: input.password });
     return { connection_id: id };
   }
 

@@ -9,16 +9,14 @@ import { ConnectionFailure } from "../connections/connections.failures.ts";
 import { connectionsService } from "../connections/connections.service.ts";
 import { connectionsSync } from "../connections/connections.sync.ts";
 import { connectionsPage, type CalendarForm, type ConnectionsView, type MailForm } from "./pages/connections.ts";
-import { guard, type WebCtx } from "./web.guard.ts";
+import { guard, refusalText, type WebCtx } from "./web.guard.ts";
 import { htmlResponse, redirect } from "./web.http.ts";
 
 const hidden = { detail: { hide: true } };
 
 /** Why connecting failed, for the form: the server's reason or the settings' refusal. */
 function refused(error: unknown): string {
-  if (error instanceof ConnectionFailure) return `Not connected: ${error.message}.`;
-  if (error instanceof ApiError) return `Not connected: ${typeof error.detail === "string" ? error.detail : error.detail.map((d) => d.msg).join(" ")}.`;
-  throw error;
+  return `Not connected: ${error instanceof ConnectionFailure ? error.message : refusalText(error)}.`;
 }
 
 export function connectionPageRoutes(deps: Deps) {

@@ -60,7 +60,9 @@ describe.skipIf(!hasRadicale() && process.env.CI !== "1")("connected calendars (
     await expect(service.connectCalendar(user.id, { caldav: `${radicale!.url}/${account.login}/nope/`, login: account.login, password: account.password })).rejects.toThrow(/does not exist \(HTTP 404\)/);
     expect(service.list(user.id)).toEqual([]);
     const { connection_id } = await service.connectCalendar(user.id, { caldav: cal, login: account.login, password: account.password });
-    expect(service.list(user.id)).toMatchObject([{ connection_id, kind: "calendar", source: "caldav", account: account.login, status: "never_synced" }]);
+    // Shown by login and collection (one login may have several calendars); the password nowhere.
+    expect(service.list(user.id)).toMatchObject([{ connection_id, kind: "calendar", source: "caldav", account: `${account.login} (${new URL(cal).host}/${account.login}/work/)`, status: "never_synced" }]);
+    expect(JSON.stringify(service.list(user.id))).not.toContain(account.password);
   }, 30_000);
 
   test("past meetings and each past occurrence of a series count; declined, cancelled and future ones do not, until they have happened", async () => {
