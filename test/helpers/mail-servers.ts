@@ -63,6 +63,7 @@ let pki: TestPki | null = null;
 export function testPki(): TestPki {
   if (pki) return pki;
   const dir = mkdtempSync(join(tmpdir(), "dealgraph-pki-"));
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   const run = (...args: string[]) => {
     const r = spawnSync("openssl", args, { cwd: dir, encoding: "utf8" });
     if (r.status !== 0) throw new Error(`openssl ${args[0]} failed: ${r.stderr}`);
