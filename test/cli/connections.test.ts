@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { Child, cleanEnv } from "../../scripts/lib/child-process.ts";
 import { cli, cliIn, tempDataDir } from "../helpers/cli.ts";
 import { message } from "../helpers/import-files.ts";
-import { hasDovecot, startDovecot, testPki, type Dovecot } from "../helpers/mail-servers.ts";
+import { hasDovecot, startDovecot, writeCaFile, type Dovecot } from "../helpers/mail-servers.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const ALICE = { login: "alice@acme.vc", password: "Tr0ub4dor&3-alice" };
@@ -49,7 +49,7 @@ describe.skipIf(!hasDovecot() && process.env.CI !== "1")("connection commands (D
     const { dir, org } = await firm();
     const set = await run(dir, ["admin", "mail-server", "set", "--org", org, "--imap", "mail.acme.internal", "--caldav", "https://dav.acme.internal/", "--json"]);
     expect(set).toMatchObject({ code: 0, json: { org_id: org, imap: "mail.acme.internal:993", imap_security: "tls", caldav: "https://dav.acme.internal/", private_ca: false } });
-    const starttls = await run(dir, ["admin", "mail-server", "set", "--org", org, "--imap", "mail.acme.internal", "--imap-security", "starttls", "--ca-file", testPki().caFile, "--json"]);
+    const starttls = await run(dir, ["admin", "mail-server", "set", "--org", org, "--imap", "mail.acme.internal", "--imap-security", "starttls", "--ca-file", writeCaFile(dir), "--json"]);
     expect(starttls.json).toMatchObject({ imap: "mail.acme.internal:143", imap_security: "starttls", caldav: null, private_ca: true });
     const human = await run(dir, ["admin", "mail-server", "set", "--org", org, "--imap", "127.0.0.1:1143", "--imap-security", "plain"]);
     expect(human).toMatchObject({ code: 0, stdout: `mail server of ${org}: IMAP 127.0.0.1:1143 (plain)` });
@@ -79,7 +79,7 @@ describe.skipIf(!hasDovecot() && process.env.CI !== "1")("connection commands (D
     dovecot!.deliver(ALICE.login, "INBOX", [message({ from: "Jane Doe <jane@target.com>", to: ALICE.login, date: "2026-11-20T10:00:00Z", id: "cli-1@target.com" })]);
     // No server set yet.
     expect((await run(dir, ["connect", "mail", "--user", alice, "--login", ALICE.login], ALICE.password + "\n")).stderr).toMatch(/no mail server is set for this organization: an administrator runs/);
-    await run(dir, ["admin", "mail-server", "set", "--org", org, "--imap", `127.0.0.1:${dovecot!.tlsPort}`, "--ca-file", testPki().caFile]);
+    await run(dir, ["admin", "mail-server", "set", "--org", org, "--imap", `127.0.0.1:${dovecot!.tlsPort}`, "--ca-file", writeCaFile(dir)]);
     // No password on stdin; a wrong one: exit 1, nothing stored.
     expect(await run(dir, ["connect", "mail", "--user", alice, "--login", ALICE.login])).toMatchObject({ code: 2, stderr: expect.stringMatching(/no password on stdin/) });
     const wrong = await run(dir, ["connect", "mail", "--user", alice, "--login", ALICE.login, "--json"], "guess\n");

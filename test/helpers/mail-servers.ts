@@ -56,24 +56,36 @@ async function waitForPort(port: number, ms = 15_000): Promise<void> {
   }
 }
 
-/** A throwaway CA and a server certificate for 127.0.0.1 and localhost, made once per process. */
-export type TestPki = { dir: string; caPem: string; caFile: string; certFile: string; keyFile: string };
+/** A throwaway CA and a server certificate for 127.0.0.1 and localhost (PEM), made once per process. */
+export type TestPki = { caPem: string; certPem: string; keyPem: string };
 let pki: TestPki | null = null;
 
 export function testPki(): TestPki {
   if (pki) return pki;
+  // Made in a temp dir that is gone once the PEMs are read: nothing is left behind.
   const dir = mkdtempSync(join(tmpdir(), "dealgraph-pki-"));
-  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-  const run = (...args: string[]) => {
-    const r = spawnSync("openssl", args, { cwd: dir, encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`openssl ${args[0]} failed: ${r.stderr}`);
-  };
-  run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "30", "-subj", "/CN=Dealgraph Test CA");
-  run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost");
-  writeFileSync(join(dir, "san.ext"), "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n");
-  run("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem", "-days", "30", "-extfile", "san.ext");
-  pki = { dir, caPem: readFileSync(join(dir, "ca.pem"), "utf8"), caFile: join(dir, "ca.pem"), certFile: join(dir, "server.pem"), keyFile: join(dir, "server.key") };
-  return pki;
+  try {
+    const run = (...args: string[]) => {
+      const r = spawnSync("openssl", args, { cwd: dir, encoding: "utf8" });
+      if (r.status !== 0) throw new Error(`openssl ${args[0]} failed: ${r.stderr}`);
+    };
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "30", "-subj", "/CN=Dealgraph Test CA");
+    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost");
+    writeFileSync(join(dir, "san.ext"), "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n");
+    run("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem", "-days", "30", "-extfile", "san.ext");
+    const read = (f: string) => readFileSync(join(dir, f), "utf8");
+    pki = { caPem: read("ca.pem"), certPem: read("server.pem"), keyPem: read("server.key") };
+    return pki;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The test CA as a PEM file in `dir` (for --ca-file); its path. */
+export function writeCaFile(dir: string): string {
+  const path = join(dir, "test-ca.pem");
+  writeFileSync(path, testPki().caPem);
+  return path;
 }
 
 export type MailUser = { login: string; password: string };
@@ -122,6 +134,10 @@ export async function startDovecot(opts: { users: MailUser[]; tls?: boolean }): 
   const tls = opts.tls ? testPki() : null;
   const owner = systemUser("dovecot");
   chownSync(join(dir, "mail"), owner.uid, owner.gid);
+  if (tls) {
+    writeFileSync(join(dir, "server.pem"), tls.certPem);
+    writeFileSync(join(dir, "server.key"), tls.keyPem, { mode: 0o600 });
+  }
   const conf = `
 base_dir = ${dir}/run
 state_dir = ${dir}/state
@@ -129,7 +145,7 @@ instance_name = dealgraph-test-${port}
 protocols = imap
 listen = 127.0.0.1
 log_path = ${dir}/dovecot.log
-${tls ? `ssl = yes\nssl_cert = <${tls.certFile}\nssl_key = <${tls.keyFile}\nssl_min_protocol = TLSv1.2` : "ssl = no"}
+${tls ? `ssl = yes\nssl_cert = <${dir}/server.pem\nssl_key = <${dir}/server.key\nssl_min_protocol = TLSv1.2` : "ssl = no"}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 # A refused password answers at once (the default waits 2 s): tests refuse many.
