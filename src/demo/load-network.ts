@@ -37,7 +37,7 @@ export async function loadDemoNetwork(deps: Deps, firm: FirmManifest, sourceDir:
     const meetings = importCalendar(deps, opts(f.ics));
     progress(
       `${f.name}: ${n(contacts.imported)} contacts, ${n(mail.imported)} of ${n(mail.read)} messages (${n(mail.skipped)} skipped, ${n(mail.duplicates)} duplicates), ` +
-        `${n(meetings.imported)} of ${n(meetings.read)} meetings`,
+        `${n(meetings.imported)} meetings from ${n(meetings.read)} calendar events (a recurring series counts at each past occurrence)`,
     );
   }
   for (const id of ["cadence-learning", "reach-candidates"]) {
