@@ -46,6 +46,16 @@ export type ImportRateSample = {
 };
 
 /** Messages per second of reading the file in 1 MB chunks and finding the `From ` separators. */
+/** A new data dir under `dir` with one firm and `me` in it, to import into. */
+function freshFirm(dir: string, me: { name: string; email: string }) {
+  const config = loadConfig({}, { dataDir: join(dir, "data") });
+  const { db } = openDataDir(config);
+  const deps = createDeps({ db, config, log: silentLog });
+  const orgs = orgsService(deps);
+  const org = orgs.createOrg("Northwind Ventures");
+  return { db, deps, user: orgs.createUser({ orgId: org.id, email: me.email, name: me.name }) };
+}
+
 function bareSplit(path: string): { messages: number; seconds: number } {
   const started = performance.now();
   const fd = openSync(path, "r");
@@ -90,12 +100,7 @@ export async function importRateSample(o: { messages?: number; keep?: string } =
     readMbox(mbox, (block) => void mailSignal(block, own, now));
     const parseSeconds = (performance.now() - parseStarted) / 1000;
 
-    const config = loadConfig({}, { dataDir: join(dir, "data") });
-    const { db } = openDataDir(config);
-    const deps = createDeps({ db, config, log: silentLog });
-    const orgs = orgsService(deps);
-    const org = orgs.createOrg("Northwind Ventures");
-    const user = orgs.createUser({ orgId: org.id, email: me.email, name: me.name });
+    const { db, deps, user } = freshFirm(dir, me);
     const started = performance.now();
     const stats = importMail(deps, { userId: user.id, path: mbox });
     const seconds = (performance.now() - started) / 1000;
@@ -175,12 +180,7 @@ export async function calendarRateSample(o: { events?: number; keep?: string } =
     for (const occurrence of expandOccurrences(parsed.events, now.getTime()).occurrences) calendarSignal(occurrence, own, now);
     const parseSeconds = (performance.now() - parseStarted) / 1000;
 
-    const config = loadConfig({}, { dataDir: join(dir, "data") });
-    const { db } = openDataDir(config);
-    const deps = createDeps({ db, config, log: silentLog });
-    const orgs = orgsService(deps);
-    const org = orgs.createOrg("Northwind Ventures");
-    const user = orgs.createUser({ orgId: org.id, email: me.email, name: me.name });
+    const { db, deps, user } = freshFirm(dir, me);
     const started = performance.now();
     const stats = importCalendar(deps, { userId: user.id, path: ics });
     const seconds = (performance.now() - started) / 1000;
