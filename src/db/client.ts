@@ -1,5 +1,6 @@
 import { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { stabilizeStatements } from "./stable-statements.ts";
 
 // No schema is handed to drizzle: the code builds its queries from the tables it imports and never
 // uses the relational query API, whose metadata cost start-up about 4 ms to build.
@@ -22,6 +23,8 @@ export function applyPragmas(sqlite: Database, opts: OpenOptions): void {
   sqlite.exec("PRAGMA foreign_keys = ON");
 }
 
+/** The app's handle on a connection: drizzle over bun:sqlite, every statement compiled once (stable-statements.ts). */
 export function wrapDrizzle(sqlite: Database): Db {
+  stabilizeStatements(sqlite);
   return drizzle({ client: sqlite }) as Db;
 }
