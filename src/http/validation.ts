@@ -13,9 +13,13 @@ type TypeBoxError = {
   value?: unknown;
 };
 
-/** An integer query parameter with bounds whose 422 still names the parameter. */
+/**
+ * An integer query parameter with bounds whose 422 still names the parameter. Without a maximum
+ * it is capped at the largest safe integer: past it (`9223372036854776000`, `1e300`) a number
+ * is no longer exact, and SQLite would refuse it as an OFFSET.
+ */
 export function queryInt(name: string, opts: { minimum: number; maximum?: number; default?: number; description?: string }) {
-  return t.Integer({ ...opts, "x-param": name });
+  return t.Integer({ maximum: Number.MAX_SAFE_INTEGER, ...opts, "x-param": name });
 }
 
 function pointerToLoc(path: string): (string | number)[] {
