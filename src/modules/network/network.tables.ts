@@ -75,6 +75,9 @@ export const relationships = sqliteTable(
     uniqueIndex("relationships_id_unique").on(t.id),
     uniqueIndex("relationships_user_person_unique").on(t.userId, t.personId),
     index("relationships_person_idx").on(t.personId),
+    // A user's relationships in insertion order (seq is the rowid every index carries): the
+    // contacts export's keyset pages seek here instead of scanning every user's rows.
+    index("relationships_user_idx").on(t.userId),
   ],
 );
 

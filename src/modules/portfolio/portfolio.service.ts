@@ -7,7 +7,7 @@ import { isCalendarDate } from "../../lib/csv-fields.ts";
 import { money, multiple } from "../../lib/figures.ts";
 import { isUuid } from "../../lib/ids.ts";
 import type { SqlRowOf } from "../../db/rows.ts";
-import { portfolioHoldings as h, portfolioMetricPoints as mp } from "./portfolio.tables.ts";
+import { portfolioHoldings as h, portfolioLatestActuals as la, portfolioMetricPoints as mp } from "./portfolio.tables.ts";
 
 export type HoldingFilters = { status?: string; fundName?: string; q?: string; limit: number; offset: number };
 export type MetricValue = { value: number; unit: string | null; currency: string | null; statement_date: string };
@@ -43,20 +43,12 @@ export const portfolioService = perDeps((deps: Deps) => {
     .prepare();
   const count = db.select({ n: sql<number>`count(*)` }).from(h).where(matching).prepare();
 
-  // The latest actual of each metric of a page's companies. With max(), SQLite takes the bare
-  // columns from the row holding the maximum, i.e. the latest statement.
+  // The latest actual of each metric of a page's companies: one row per metric, kept by triggers
+  // (portfolio_latest_actuals), so a page costs the same at any length of history.
   const latestActuals = db
-    .select({
-      companyKey: mp.companyKey,
-      metric: mp.metric,
-      value: mp.value,
-      unit: mp.unit,
-      currency: mp.currency,
-      statementDate: sql<string>`max(${mp.statementDate})`,
-    })
-    .from(mp)
-    .where(and(eq(mp.orgId, P("org")), sql`${mp.companyKey} IN (SELECT value FROM json_each(${P("keys")}))`, eq(mp.kind, "actual")))
-    .groupBy(mp.companyKey, mp.metric)
+    .select({ companyKey: la.companyKey, metric: la.metric, value: la.value, unit: la.unit, currency: la.currency, statementDate: la.statementDate })
+    .from(la)
+    .where(and(eq(la.orgId, P("org")), sql`${la.companyKey} IN (SELECT value FROM json_each(${P("keys")}))`))
     .prepare();
 
   const holdingById = db.select().from(h).where(and(eq(h.id, P("id")), eq(h.orgId, P("org")))).prepare();
@@ -90,12 +82,11 @@ export const portfolioService = perDeps((deps: Deps) => {
     .from(mp)
     .where(and(eq(mp.orgId, P("org")), eq(mp.companyKey, P("key")), eq(mp.kind, "actual"), eq(mp.metric, P("metric")), eq(mp.statementDate, P("date"))))
     .prepare();
-  // With max(), SQLite takes the bare columns from the row holding the latest statement of each company's metric.
   const leaders = deps.db.$client.query<MetricLeader, { org: string; metric: string; limit: number }>(
-    `SELECT p.id, (SELECT h.name FROM portfolio_holdings h WHERE h.org_id = p.org_id AND h.company_key = p.company_key LIMIT 1) AS name,
-       p.metric, p.value, p.unit, p.currency, max(p.statement_date) AS statement_date
-     FROM portfolio_metric_points p WHERE p.org_id = $org AND p.kind = 'actual' AND instr(p.metric, $metric) > 0
-     GROUP BY p.company_key, p.metric ORDER BY p.value DESC LIMIT $limit`,
+    `SELECT l.point_id AS id, (SELECT h.name FROM portfolio_holdings h WHERE h.org_id = l.org_id AND h.company_key = l.company_key LIMIT 1) AS name,
+       l.metric, l.value, l.unit, l.currency, l.statement_date
+     FROM portfolio_latest_actuals l WHERE l.org_id = $org AND instr(l.metric, $metric) > 0
+     ORDER BY l.value DESC, l.company_key, l.metric LIMIT $limit`,
   );
 
   function metricsOf(orgId: string, companyKeys: string[]): Map<string, Record<string, MetricValue>> {

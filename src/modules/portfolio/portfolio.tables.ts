@@ -1,4 +1,4 @@
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { orgs } from "../identity/orgs.tables.ts";
 
 /** One holding: a position of one fund in one company. The API's `company_id` is its id. */
@@ -58,4 +58,27 @@ export const portfolioMetricPoints = sqliteTable(
   // The natural key (company + metric + statement_date + kind), ordered for "latest actual of each
   // metric of these companies" and for one metric's history.
   (t) => [uniqueIndex("portfolio_metric_points_natural_key").on(t.orgId, t.companyKey, t.kind, t.metric, t.statementDate)],
+);
+
+/**
+ * The latest actual of each metric of each company: one row per (company, metric), kept by triggers
+ * on portfolio_metric_points (migration 0021_reads_at_scale: every insert, update and delete, by
+ * any writer), so a page of the book reads one row per metric whatever the length of its history.
+ * `point_id` is the point the row copies.
+ */
+export const portfolioLatestActuals = sqliteTable(
+  "portfolio_latest_actuals",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    companyKey: text("company_key").notNull(),
+    metric: text("metric").notNull(),
+    pointId: integer("point_id").notNull(),
+    statementDate: text("statement_date").notNull(),
+    value: real("value").notNull(),
+    unit: text("unit"),
+    currency: text("currency"),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.companyKey, t.metric] })],
 );
