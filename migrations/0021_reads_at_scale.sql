@@ -11,7 +11,10 @@ CREATE TABLE `portfolio_latest_actuals` (
 	FOREIGN KEY (`org_id`) REFERENCES `orgs`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+DROP INDEX `person_emails_person_idx`;--> statement-breakpoint
+CREATE INDEX `person_emails_person_idx` ON `person_emails` (`person_id`,`email`);--> statement-breakpoint
 CREATE INDEX `relationships_user_idx` ON `relationships` (`user_id`);--> statement-breakpoint
+CREATE INDEX `relationships_user_recent_idx` ON `relationships` (`user_id`,last_touch_at IS NULL,last_touch_at DESC);--> statement-breakpoint
 -- portfolio_latest_actuals holds, per company and metric, a copy of its actual point with the
 -- latest statement_date (a metric has one actual per date: the natural key). Filled here from the
 -- points, then kept by the triggers below on every insert, update and delete of a point, whoever

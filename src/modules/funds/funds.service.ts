@@ -35,8 +35,11 @@ const NO_FIGURES: Figures = {
 const LEDGER = `SELECT commitment_id, unixepoch(cashflow_date) / 86400, CASE type WHEN 'call' THEN -amount ELSE amount END FROM fund_cashflows`;
 const ONE_FUND = `commitment_id = (SELECT id FROM fund_commitments WHERE org_id = $org AND fund_name = $fund)`;
 const MARKS = "SELECT commitment_id, mark_date, nav FROM fund_marks";
-// SQLite takes the bare columns of a max() row from that row: each commitment's latest mark.
-const LATEST_MARK = "SELECT commitment_id, max(mark_date), nav FROM fund_marks";
+// Each commitment's latest mark: one seek per commitment on fund_marks_ledger_idx (newest first),
+// so it costs the same however many quarters of marks a fund has reported.
+const LATEST_MARK = `SELECT c.id, m.mark_date, m.nav FROM fund_commitments c
+  JOIN fund_marks m ON m.rowid = (SELECT rowid FROM fund_marks WHERE org_id = c.org_id AND commitment_id = c.id ORDER BY mark_date DESC LIMIT 1)
+  WHERE c.org_id = $org`;
 
 export const fundsService = perDeps((deps: Deps) => {
   const { db, clock } = deps;
@@ -53,8 +56,8 @@ export const fundsService = perDeps((deps: Deps) => {
   const ledgerOfFund = sqlite.query<never, Params>(`${LEDGER} WHERE org_id = $org AND ${ONE_FUND} ORDER BY cashflow_date`);
   const marksOfOrg = sqlite.query<never, Params>(`${MARKS} WHERE org_id = $org ORDER BY commitment_id, mark_date`);
   const marksOfFund = sqlite.query<never, Params>(`${MARKS} WHERE org_id = $org AND ${ONE_FUND} ORDER BY mark_date`);
-  const latestOfOrg = sqlite.query<never, Params>(`${LATEST_MARK} WHERE org_id = $org GROUP BY commitment_id`);
-  const latestOfFund = sqlite.query<never, Params>(`${LATEST_MARK} WHERE org_id = $org AND ${ONE_FUND} GROUP BY commitment_id`);
+  const latestOfOrg = sqlite.query<never, Params>(LATEST_MARK);
+  const latestOfFund = sqlite.query<never, Params>(`${LATEST_MARK} AND c.fund_name = $fund`);
   // The published ledger: index order (no sort in SQL), the day number for ordering in JS.
   const CASHFLOWS = "SELECT id, commitment_id, cashflow_date, unixepoch(cashflow_date) / 86400, type, amount FROM fund_cashflows";
   const cashflowsOfOrg = sqlite.query<never, Params>(`${CASHFLOWS} WHERE org_id = $org ORDER BY commitment_id, cashflow_date, type, amount`);

@@ -106,16 +106,25 @@ export const STRENGTH_SQL = `(
   * (0.55 + 0.45 * (2.0 * min(r.sent_count + r.meeting_count, r.received_count + r.meeting_count)
       / max(1, r.sent_count + r.received_count + 2 * r.meeting_count))))`;
 
-/** The strongest `take` pooled paths that have touches, best first. */
+/**
+ * The strongest `take` pooled paths that have touches, best first. Ranked and cut on the
+ * relationship's own columns first; the person's and owner's columns and the email are read for
+ * the `take` rows kept, not for every relationship at a large company.
+ */
 export function queryTopPaths(deps: Deps, where: string, params: Record<string, string | number | null>, take: number): PathRow[] {
   return deps.db.$client
     .query<PathRow, Record<string, string | number | null>>(
-      `SELECT ${PATH_COLUMNS} FROM persons p
-       JOIN relationships r ON r.person_id = p.id
-       JOIN users u ON u.id = r.user_id
-       WHERE ${POOLED} AND ${where} AND r.last_touch_at IS NOT NULL
-       ORDER BY ${STRENGTH_SQL} DESC, r.last_touch_at DESC
-       LIMIT $take`,
+      `SELECT ${PATH_COLUMNS} FROM (
+         SELECT r.seq FROM persons p
+         JOIN relationships r ON r.person_id = p.id
+         JOIN users u ON u.id = r.user_id
+         WHERE ${POOLED} AND ${where} AND r.last_touch_at IS NOT NULL
+         ORDER BY ${STRENGTH_SQL} DESC, r.last_touch_at DESC
+         LIMIT $take
+       ) top
+       CROSS JOIN relationships r ON r.seq = top.seq
+       CROSS JOIN persons p ON p.id = r.person_id
+       CROSS JOIN users u ON u.id = r.user_id`,
     )
     .all({ ...params, now: deps.clock.now().toISOString(), take });
 }

@@ -33,8 +33,12 @@ function personMatch(identifier: string): { where: string; params: Record<string
 export type OwnContact = ScoredPath & Pick<RelationshipRow, "declared_cadence_days" | "learned_cadence_days" | "snoozed_until">;
 
 // The user's own relationships whose person's name or one of whose addresses contains the text.
-const OWN_MATCH = `r.user_id = $me AND ($like = '%%' OR lower(COALESCE(p.display_name, '')) LIKE $like ESCAPE '\\'
-  OR EXISTS (SELECT 1 FROM person_emails e WHERE e.person_id = p.id AND e.email LIKE $like ESCAPE '\\'))`;
+// Written on relationships alone (the person looked up only when there is text to match), so
+// without text a page and the count walk relationships_user_recent_idx and nothing else.
+const OWN_MATCH = `r.user_id = $me AND ($like = '%%' OR EXISTS (SELECT 1 FROM persons p WHERE p.id = r.person_id AND (lower(COALESCE(p.display_name, '')) LIKE $like ESCAPE '\\'
+  OR EXISTS (SELECT 1 FROM person_emails e WHERE e.person_id = p.id AND e.email LIKE $like ESCAPE '\\'))))`;
+// The contacts page's order, the order of relationships_user_recent_idx.
+const OWN_ORDER = "r.last_touch_at IS NULL, r.last_touch_at DESC, r.seq";
 
 export const networkService = perDeps((deps: Deps) => {
   const now = () => deps.clock.now();
@@ -86,9 +90,11 @@ export const networkService = perDeps((deps: Deps) => {
   }
 
   const contactsPage = deps.db.$client.query<PathRow, { me: string; after: number; take: number }>(
+    // CROSS JOIN keeps relationships the outer loop: a page is a seek on relationships_user_idx
+    // read in seq order up to the limit (with users first, SQLite sorted the user's every row).
     `SELECT ${PATH_COLUMNS} FROM relationships r
-     JOIN persons p ON p.id = r.person_id
-     JOIN users u ON u.id = r.user_id
+     CROSS JOIN persons p ON p.id = r.person_id
+     CROSS JOIN users u ON u.id = r.user_id
      WHERE r.user_id = $me AND r.seq > $after
      ORDER BY r.seq LIMIT $take`,
   );
@@ -117,15 +123,15 @@ export const networkService = perDeps((deps: Deps) => {
   }
 
   const ownContacts = deps.db.$client.query<PathRow & Pick<RelationshipRow, "declared_cadence_days" | "learned_cadence_days" | "snoozed_until">, { me: string; like: string; take: number; skip: number }>(
+    // The page's rows found in index order first; their persons and owner read for those rows only.
     `SELECT ${PATH_COLUMNS}, r.declared_cadence_days, r.learned_cadence_days, r.snoozed_until
-     FROM relationships r JOIN persons p ON p.id = r.person_id JOIN users u ON u.id = r.user_id
-     WHERE ${OWN_MATCH}
-     ORDER BY r.last_touch_at IS NULL, r.last_touch_at DESC, r.seq
-     LIMIT $take OFFSET $skip`,
+     FROM (SELECT r.seq FROM relationships r WHERE ${OWN_MATCH} ORDER BY ${OWN_ORDER} LIMIT $take OFFSET $skip) page
+     CROSS JOIN relationships r ON r.seq = page.seq
+     CROSS JOIN persons p ON p.id = r.person_id
+     CROSS JOIN users u ON u.id = r.user_id
+     ORDER BY ${OWN_ORDER}`,
   );
-  const ownContactsCount = deps.db.$client.query<{ n: number }, { me: string; like: string }>(
-    `SELECT COUNT(*) AS n FROM relationships r JOIN persons p ON p.id = r.person_id WHERE ${OWN_MATCH}`,
-  );
+  const ownContactsCount = deps.db.$client.query<{ n: number }, { me: string; like: string }>(`SELECT COUNT(*) AS n FROM relationships r WHERE ${OWN_MATCH}`);
   const ownCount = deps.db.$client.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM relationships WHERE user_id = ?");
 
   /**

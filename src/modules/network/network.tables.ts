@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { orgs, users } from "../identity/orgs.tables.ts";
 
@@ -38,7 +39,8 @@ export const personEmails = sqliteTable(
       .notNull()
       .references(() => persons.id, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.email] }), index("person_emails_person_idx").on(t.personId)],
+  // By person, in address order: a path's email (the first address) is a seek, not a sort.
+  (t) => [primaryKey({ columns: [t.orgId, t.email] }), index("person_emails_person_idx").on(t.personId, t.email)],
 );
 
 // One row per user x person: the aggregates every score is computed from at read time (so the
@@ -78,6 +80,9 @@ export const relationships = sqliteTable(
     // A user's relationships in insertion order (seq is the rowid every index carries): the
     // contacts export's keyset pages seek here instead of scanning every user's rows.
     index("relationships_user_idx").on(t.userId),
+    // The workspace's contacts page order (most recently touched first, never-touched last, then
+    // seq, the rowid every index ends with): a page is read in index order up to its offset and limit.
+    index("relationships_user_recent_idx").on(t.userId, sql`last_touch_at IS NULL`, sql`last_touch_at DESC`),
   ],
 );
 

@@ -60,6 +60,9 @@ export const portfolioService = perDeps((deps: Deps) => {
       and(
         eq(mp.orgId, P("org")),
         eq(mp.companyKey, P("key")),
+        // Both kinds named, so the natural key (org, company, kind, metric, date) seeks this
+        // metric's points of each kind instead of reading every point of the company.
+        sql`${mp.kind} IN ('actual', 'budget')`,
         eq(mp.metric, P("metric")),
         sql`${mp.statementDate} >= ${P("from")}`,
         sql`${mp.statementDate} <= ${P("to")}`,
