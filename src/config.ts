@@ -19,6 +19,10 @@ export type Config = {
   githubApiUrl: string;
   /** SQLite busy timeout: how long a request waits for a lock before answering 503. */
   busyTimeoutMs: number;
+  /** The connection's page cache, at most this many MB (DEALGRAPH_SQLITE_CACHE_MB); filled only as pages are read. */
+  sqliteCacheMb: number;
+  /** How much of the database file SQLite reads through a memory map, in MB (DEALGRAPH_SQLITE_MMAP_MB); 0: none. */
+  sqliteMmapMb: number;
   defaultDailyRequests: number;
   defaultDailyActions: number;
   /** Where people reach this server (sign-in links, the web app's own origin behind a proxy); null: unset. */
@@ -53,16 +57,25 @@ export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
-function num(env: Env, name: string, fallback: number, opts: { min: number; integer?: boolean }): number {
+function num(env: Env, name: string, fallback: number, opts: { min: number; max?: number; integer?: boolean }): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < opts.min || (opts.integer && !Number.isInteger(value))) {
+  if (!Number.isFinite(value) || value < opts.min || (opts.max !== undefined && value > opts.max) || (opts.integer && !Number.isInteger(value))) {
     const kind = opts.integer ? "an integer" : "a number";
-    throw new ConfigError(`${name} must be ${kind} >= ${opts.min}, got ${JSON.stringify(raw)}`);
+    const range = opts.max === undefined ? `>= ${opts.min}` : `from ${opts.min} to ${opts.max}`;
+    throw new ConfigError(`${name} must be ${kind} ${range}, got ${JSON.stringify(raw)}`);
   }
   return value;
 }
+
+// SQLite's own default page cache is 2 MB; read paths over a firm's history (who-knows at a large
+// company, a long contacts export) go back to the file for most pages at that size. Memory is
+// taken only as pages are read, so a small database stays small. The map lets reads of pages not
+// in the cache come from the OS page cache without a copy (this build of SQLite caps it at 2047 MB).
+export const DEFAULT_SQLITE_CACHE_MB = 64;
+export const DEFAULT_SQLITE_MMAP_MB = 256;
+export const MAX_SQLITE_MMAP_MB = 2047;
 
 function flag(env: Env, name: string): boolean {
   const raw = (env[name] ?? "").toLowerCase();
@@ -103,6 +116,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
       : null,
     githubApiUrl: githubApiUrl(env),
     busyTimeoutMs: num(env, "DEALGRAPH_BUSY_TIMEOUT_MS", 5000, { min: 0, integer: true }),
+    sqliteCacheMb: num(env, "DEALGRAPH_SQLITE_CACHE_MB", DEFAULT_SQLITE_CACHE_MB, { min: 1, max: 65_536, integer: true }),
+    sqliteMmapMb: num(env, "DEALGRAPH_SQLITE_MMAP_MB", DEFAULT_SQLITE_MMAP_MB, { min: 0, max: MAX_SQLITE_MMAP_MB, integer: true }),
     defaultDailyRequests: 5000,
     defaultDailyActions: 25,
     publicUrl,

@@ -6,7 +6,13 @@ import { stabilizeStatements } from "./stable-statements.ts";
 // uses the relational query API, whose metadata cost start-up about 4 ms to build.
 export type Db = BunSQLiteDatabase & { $client: Database };
 
-export type OpenOptions = { busyTimeoutMs: number };
+export type OpenOptions = {
+  busyTimeoutMs: number;
+  /** The page cache's ceiling in MB (SQLite's default, 2 MB, when not given). */
+  cacheMb?: number;
+  /** How much of the file to read through a memory map, in MB (none when not given). */
+  mmapMb?: number;
+};
 
 /** Opens (creating if needed) the database with the pragmas every connection must have. */
 export function openSqlite(path: string, opts: OpenOptions): Database {
@@ -21,6 +27,9 @@ export function applyPragmas(sqlite: Database, opts: OpenOptions): void {
   if (sqlite.filename !== ":memory:" && sqlite.filename !== "") sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
+  // A negative cache_size is in KiB.
+  if (opts.cacheMb !== undefined) sqlite.exec(`PRAGMA cache_size = ${-Math.trunc(opts.cacheMb * 1024)}`);
+  if (opts.mmapMb !== undefined) sqlite.exec(`PRAGMA mmap_size = ${Math.trunc(opts.mmapMb * 1024 * 1024)}`);
 }
 
 /** The app's handle on a connection: drizzle over bun:sqlite, every statement compiled once (stable-statements.ts). */

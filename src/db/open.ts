@@ -10,7 +10,7 @@ export const databasePath = (dataDir: string) => join(dataDir, "dealgraph.db");
 /** Opens (creating if needed) the data dir's database, as it is: no migration applied. */
 export function openDatabase(config: Config): Database {
   mkdirSync(config.dataDir, { recursive: true });
-  return openSqlite(databasePath(config.dataDir), { busyTimeoutMs: config.busyTimeoutMs });
+  return openSqlite(databasePath(config.dataDir), { busyTimeoutMs: config.busyTimeoutMs, cacheMb: config.sqliteCacheMb, mmapMb: config.sqliteMmapMb });
 }
 
 /** Opens the data dir's database and brings its schema up to date. */

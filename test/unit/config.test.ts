@@ -16,6 +16,8 @@ test("defaults are the contract's", () => {
     llm: null,
     defaultDailyRequests: 5000,
     defaultDailyActions: 25,
+    sqliteCacheMb: 64,
+    sqliteMmapMb: 256,
   });
 });
 
@@ -38,6 +40,14 @@ test("a bad value is refused with its name", () => {
   expect(() => loadConfig({ DEALGRAPH_SSE_MAX_STREAMS_PER_KEY: "2.5" })).toThrow(/DEALGRAPH_SSE_MAX_STREAMS_PER_KEY must be an integer/);
   expect(() => loadConfig({ DEALGRAPH_ALLOW_PRIVATE_NETWORK: "sure" })).toThrow(/DEALGRAPH_ALLOW_PRIVATE_NETWORK/);
   expect(() => loadConfig({ DEALGRAPH_LLM_BASE_URL: "not a url" })).toThrow(/DEALGRAPH_LLM_BASE_URL/);
+});
+
+test("DEALGRAPH_SQLITE_CACHE_MB and DEALGRAPH_SQLITE_MMAP_MB: whole MB within SQLite's limits, 0 turns the map off", () => {
+  expect(loadConfig({ DEALGRAPH_SQLITE_CACHE_MB: "512", DEALGRAPH_SQLITE_MMAP_MB: "0" })).toMatchObject({ sqliteCacheMb: 512, sqliteMmapMb: 0 });
+  expect(loadConfig({ DEALGRAPH_SQLITE_MMAP_MB: "2047" }).sqliteMmapMb).toBe(2047);
+  for (const [name, bad] of [["DEALGRAPH_SQLITE_CACHE_MB", "0"], ["DEALGRAPH_SQLITE_CACHE_MB", "1.5"], ["DEALGRAPH_SQLITE_CACHE_MB", "lots"], ["DEALGRAPH_SQLITE_CACHE_MB", "65537"], ["DEALGRAPH_SQLITE_MMAP_MB", "-1"], ["DEALGRAPH_SQLITE_MMAP_MB", "2048"]]) {
+    expect(() => loadConfig({ [name]: bad })).toThrow(new RegExp(`^${name} must be an integer from \\d+ to \\d+, got "${bad.replace(".", "\\.")}"$`));
+  }
 });
 
 test("DEALGRAPH_TRUSTED_PROXIES: addresses and CIDR ranges, normalised; anything else refused with its name", () => {

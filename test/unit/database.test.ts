@@ -25,6 +25,9 @@ test("a data dir opens with WAL, a busy timeout and foreign keys, migrated once"
   expect(sqlite.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()?.journal_mode).toBe("wal");
   expect(sqlite.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()?.timeout).toBe(1234);
   expect(sqlite.query<{ foreign_keys: number }, []>("PRAGMA foreign_keys").get()?.foreign_keys).toBe(1);
+  // The page cache and the memory map as configured (defaults: 64 MB and 256 MB).
+  expect(sqlite.query<{ cache_size: number }, []>("PRAGMA cache_size").get()?.cache_size).toBe(-64 * 1024);
+  expect(sqlite.query<{ mmap_size: number }, []>("PRAGMA mmap_size").get()?.mmap_size).toBe(256 * 1024 * 1024);
   // Foreign keys are enforced: a key for a user that does not exist is refused.
   expect(() =>
     sqlite.query("INSERT INTO api_keys (id, user_id, name, prefix, secret_hash, scope, created_at) VALUES ('k', 'nobody', 'n', 'p', 'h', 'read', 'now')").run(),
@@ -48,4 +51,14 @@ test("two connections migrating one file at once apply each migration exactly on
   expect(applied).toEqual(ALL_TAGS);
   a.close();
   b.close();
+});
+
+test("DEALGRAPH_SQLITE_CACHE_MB and DEALGRAPH_SQLITE_MMAP_MB size the connection's page cache and memory map", () => {
+  const dir = mkdtempSync(join(tmpdir(), "dealgraph-db-"));
+  dirs.push(dir);
+  const config = loadConfig({ DEALGRAPH_DATA_DIR: dir, DEALGRAPH_SQLITE_CACHE_MB: "300", DEALGRAPH_SQLITE_MMAP_MB: "0" });
+  const { db } = openDataDir(config);
+  expect(db.$client.query<{ cache_size: number }, []>("PRAGMA cache_size").get()?.cache_size).toBe(-300 * 1024);
+  expect(db.$client.query<{ mmap_size: number }, []>("PRAGMA mmap_size").get()?.mmap_size).toBe(0);
+  db.$client.close();
 });
