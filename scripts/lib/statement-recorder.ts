@@ -1,6 +1,8 @@
 // Which SQL statements the app runs, and with which parameters: bun:sqlite's prepare and query are
-// wrapped for the whole process, so every statement prepared afterwards (raw ones and drizzle's)
-// reports its executions. Start it before the app and its services are built. Shared by
+// wrapped, for the whole process or for one connection, so every statement prepared afterwards
+// (raw ones and drizzle's) reports its executions. Start it before the app and its services are
+// built. On the prototype it sees the SQL as the connection finally prepares it; on a connection
+// the app has already wrapped (wrapDrizzle) it sees the SQL as the code wrote it. Shared by
 // scripts/bench/statements.ts (each hot statement timed) and the query-plan test.
 import { Database, type Statement } from "bun:sqlite";
 
@@ -15,10 +17,11 @@ export type RecordedStatement = {
 
 const RUNNERS = ["all", "get", "values", "run", "iterate"] as const;
 
-export function recordStatements(opts: { keepArgs?: number } = {}) {
+export function recordStatements(opts: { keepArgs?: number; on?: Database } = {}) {
   const keep = opts.keepArgs ?? 200;
   const statements = new Map<string, RecordedStatement>();
-  const proto = Database.prototype as unknown as Record<"prepare" | "query", (this: Database, sql: string, ...rest: unknown[]) => Statement>;
+  type Preparing = Record<"prepare" | "query", (this: Database, sql: string, ...rest: unknown[]) => Statement>;
+  const proto = (opts.on ?? Database.prototype) as unknown as Preparing;
   const original = { prepare: proto.prepare, query: proto.query };
   const seen = new WeakSet<Statement>();
 

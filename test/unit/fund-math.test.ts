@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { ledgerFigures, ledgerOf, markTrace, pooledFigures, positionFigures, STALE_NAV_DAYS, type Cashflow, type Mark } from "../../src/modules/funds/fund-math.ts";
 import { mergeNetFlows, xirr } from "../../src/modules/funds/xirr.ts";
 import { multiple, round } from "../../src/lib/figures.ts";
-import { cashflowsJson, publishedOrder, type LedgerRow } from "../../src/modules/funds/funds.ledger.ts";
+import { cashflowsJson, publishedOrder, type LedgerGroup, type LedgerRow } from "../../src/modules/funds/funds.ledger.ts";
 
 const asOf = new Date("2023-02-15T12:00:00Z");
 const call = (date: string, amount: number): Cashflow => ({ date, type: "call", amount });
@@ -178,36 +178,55 @@ describe("mergeNetFlows", () => {
   });
 });
 
-describe("the published ledger order", () => {
-  const commitments = [
-    { id: "a", fundName: "Alpha", currency: "USD" },
-    { id: "b", fundName: "Beta", currency: null },
+describe("the published ledger", () => {
+  const commitments: LedgerGroup[] = [
+    ["a", "Alpha", "USD", 3],
+    ["b", "Beta", null, 2],
   ];
-  // Rows in index order (commitment, date, type, amount).
+  const utf8 = new TextEncoder();
+  // A row as the service reads it: day number, the bytes of id + date + type, amount, the id's and the date's byte lengths.
+  const row = (id: string, date: string, day: number, type: string, amount: number): LedgerRow => [day, utf8.encode(id + date + type), amount, utf8.encode(id).length, utf8.encode(date).length];
+  // Grouped by commitment in fund-name order, each in index order (date, type, amount).
   const rows: LedgerRow[] = [
-    ["a1", "a", "2021-01-02", 18629, "call", 1],
-    ["a2", "a", "2021-01-02", 18629, "distribution", 2],
-    ["a3", "a", "2021-01-03", 18630, "call", 3],
-    ["b1", "b", "2021-01-01", 18628, "call", 4],
-    ["b2", "b", "2021-01-02", 18629, "call", 5],
+    row("a1", "2021-01-02", 18629, "call", 1),
+    row("a2", "2021-01-02", 18629, "distribution", 2.005),
+    row("a3", "2021-01-03", 18630, "call", 3),
+    row("b1", "2021-01-01", 18628, "call", 4),
+    row("b2", "2021-01-02", 18629, "call", 5),
   ];
   const published = ["b1", "a1", "a2", "b2", "a3"];
+  const idOf = (r: LedgerRow) => new TextDecoder().decode(r[1].subarray(0, r[3]));
 
   test("date, then fund name, then the index order within a commitment's date", () => {
-    expect(Array.from(publishedOrder(commitments, rows), (i) => rows[i][0])).toEqual(published);
+    expect(Array.from(publishedOrder(rows), (i) => idOf(rows[i]))).toEqual(published);
   });
 
   test("days too far apart to pack into one number are ordered alike by a comparator", () => {
-    const far: LedgerRow[] = rows.map((r) => [...r.slice(0, 3), r[3] === 18628 ? -1e16 : r[3], ...r.slice(4)] as LedgerRow);
-    expect(Array.from(publishedOrder(commitments, far), (i) => far[i][0])).toEqual(published);
+    const far: LedgerRow[] = rows.map((r) => [r[0] === 18628 ? -1e16 : r[0], ...r.slice(1)] as LedgerRow);
+    expect(Array.from(publishedOrder(far), (i) => idOf(far[i]))).toEqual(published);
   });
 
-  test("written as JSON text that parses to the rows, escaped", () => {
-    const named = [{ id: "a", fundName: 'A "q" \\ ü', currency: "USD" }, commitments[1]];
-    expect(JSON.parse(cashflowsJson(named, rows.slice(0, 1)))).toEqual([
-      { cashflow_id: "a1", commitment_id: "a", fund_name: 'A "q" \\ ü', cashflow_date: "2021-01-02", type: "call", amount: 1, currency: "USD" },
-    ]);
-    expect(cashflowsJson(named, [])).toBe("[]");
+  test("written as JSON bytes inside the envelope: every field, money to the cent, in published order", () => {
+    const body = new TextDecoder().decode(cashflowsJson(commitments, rows, { head: '{"cashflows":', tail: ',"n":1}' }));
+    const parsed = JSON.parse(body);
+    expect(parsed.n).toBe(1);
+    expect(parsed.cashflows.map((c: any) => c.cashflow_id)).toEqual(published);
+    expect(parsed.cashflows[2]).toEqual({ cashflow_id: "a2", commitment_id: "a", fund_name: "Alpha", cashflow_date: "2021-01-02", type: "distribution", amount: 2.01, currency: "USD" });
+    expect(parsed.cashflows[0]).toEqual({ cashflow_id: "b1", commitment_id: "b", fund_name: "Beta", cashflow_date: "2021-01-01", type: "call", amount: 4, currency: null });
+    // The bytes are JSON.stringify's for the same rows.
+    expect(body).toBe(`{"cashflows":${JSON.stringify(parsed.cashflows)},"n":1}`);
+    expect(new TextDecoder().decode(cashflowsJson(commitments.map(([id, f, c]) => [id, f, c, 0] as LedgerGroup), []))).toBe("[]");
+  });
+
+  test("names and strings that need escaping are escaped (the fund's once, a row's through JSON.stringify)", () => {
+    const named: LedgerGroup[] = [["a", 'A "q" \\ ü', "USD", 1]];
+    const odd: LedgerRow[] = [row('x"1\\é', "2021-01-02", 18629, "call", 1)];
+    const parsed = JSON.parse(new TextDecoder().decode(cashflowsJson(named, odd)));
+    expect(parsed).toEqual([{ cashflow_id: 'x"1\\é', commitment_id: "a", fund_name: 'A "q" \\ ü', cashflow_date: "2021-01-02", type: "call", amount: 1, currency: "USD" }]);
+  });
+
+  test("groups that do not account for every row are refused", () => {
+    expect(() => cashflowsJson([["a", "Alpha", "USD", 1]], rows)).toThrow(/groups count 1 rows, the read 5/);
   });
 });
 

@@ -58,7 +58,10 @@ export function dealRoutes(deps: Deps) {
         detail: { operationId: "listDeals", tags, summary: "The org's deals, newest first", responses: jsonResponses({ 200: DealListResponse }) },
       },
     )
-    .get("/:deal_id", ({ principal, params, query }) => deals.detail(principal.orgId, params.deal_id, query.view === "full" ? "full" : "summary"), {
+    .get("/:deal_id", ({ principal, params, query }) => {
+      const body = deals.detailJson(principal.orgId, params.deal_id, query.view === "full" ? "full" : "summary");
+      return new Response(body, { headers: { "content-type": "application/json;charset=utf-8" } });
+    }, {
       auth: "read",
       query: DealViewQuery,
       detail: { operationId: "getDeal", tags, summary: "A deal: company, round, team, score; view=full adds the analysis", responses: jsonResponses({ 200: DealDetailResponse }) },

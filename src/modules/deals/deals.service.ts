@@ -126,21 +126,39 @@ export const dealsService = perDeps((deps: Deps) => {
     team: [],
   };
 
-  /** The record: structured facts always; `analysis` only in the full view (else null, same schema). */
-  function detail(orgId: string, dealId: string, view: "full" | "summary") {
-    const d = mustGet(orgId, dealId);
+  /** The record up to its analysis: the list row and the structured facts. */
+  function record(d: DealRow) {
     const facts: DealFacts = d.facts ? JSON.parse(d.facts) : EMPTY_FACTS;
-    const analysis = d.analysis ? JSON.parse(d.analysis) : null;
     return {
       ...listRow(d),
       company: { ...facts.company, name: facts.company.name ?? d.company_name, domain: facts.company.domain ?? d.domain, website: facts.company.website ?? d.website },
       round: facts.round,
       team: facts.team,
       score_confidence: d.score_confidence,
-      analysis: view === "full" ? analysis : null,
+    };
+  }
+
+  /** The record: structured facts always; `analysis` only in the full view (else null, same schema). */
+  function detail(orgId: string, dealId: string, view: "full" | "summary") {
+    const d = mustGet(orgId, dealId);
+    return {
+      ...record(d),
+      analysis: view === "full" && d.analysis ? JSON.parse(d.analysis) : null,
       scope: "org_workspace" as const,
       as_of: deps.clock.now().toISOString(),
     };
+  }
+
+  /**
+   * `detail` as the JSON text the API sends. The stored analysis is JSON.stringify's text (see
+   * storeAnalysis), so it is written into the body as it is instead of parsed and written again:
+   * the same bytes, without the cost of the widest part of the record.
+   */
+  function detailJson(orgId: string, dealId: string, view: "full" | "summary"): string {
+    const d = mustGet(orgId, dealId);
+    const head = JSON.stringify(record(d));
+    const analysis = view === "full" && d.analysis ? d.analysis : "null";
+    return `${head.slice(0, -1)},"analysis":${analysis},"scope":"org_workspace","as_of":${JSON.stringify(deps.clock.now().toISOString())}}`;
   }
 
   function analysisStatus(orgId: string, dealId: string) {
@@ -321,6 +339,7 @@ export const dealsService = perDeps((deps: Deps) => {
     board,
     mustGet,
     detail,
+    detailJson,
     analysisStatus,
     documents,
     document,

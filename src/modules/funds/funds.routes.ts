@@ -25,10 +25,10 @@ export function fundsRoutes(deps: Deps) {
         summary: "Each commitment's called, distributed, NAV, TVPI/DPI/RVPI, net IRR and data-quality flags, with totals",
       },
     })
-    // The ledger comes as JSON text (see funds.ledger.ts); the envelope is written around it.
+    // The ledger comes as JSON bytes, written inside the envelope (see funds.ledger.ts).
     .get("/cashflows", ({ principal, query }) => {
-      const cashflows = funds.cashflowsJsonArray(principal.orgId, query.fund_name);
-      return new Response(`{"scope":"org","cashflows":${cashflows},"as_of":${JSON.stringify(asOf())}}`, { headers: { "content-type": "application/json" } });
+      const body = funds.cashflowsJsonBytes(principal.orgId, query.fund_name, { head: '{"scope":"org","cashflows":', tail: `,"as_of":${JSON.stringify(asOf())}}` });
+      return new Response(body, { headers: { "content-type": "application/json" } });
     }, {
       auth: "read",
       query: FundFilterQuery,

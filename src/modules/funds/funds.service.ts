@@ -5,7 +5,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
 import { ledgerFigures, ledgerTrace, pooledFigures, type Computed, type Figures, type Ledger, type Mark } from "./fund-math.ts";
 import { fundCommitments as fc } from "./funds.tables.ts";
-import { cashflowsJson, type LedgerRow } from "./funds.ledger.ts";
+import { cashflowsJson, type LedgerGroup, type LedgerRow } from "./funds.ledger.ts";
 
 type Commitment = typeof fc.$inferSelect;
 export type CurrencyTotals = Figures & { currency: string | null; position_count: number };
@@ -14,6 +14,8 @@ export type CurrencyGroup = CurrencyTotals & { commitment_id: string | null };
 export type LedgerEntry = { id: string; fund_name: string; cashflow_date: string; type: "call" | "distribution"; amount: number; currency: string | null };
 
 const P = sql.placeholder;
+
+const utf8 = new TextDecoder();
 
 const NO_FIGURES: Figures = {
   commitment: null,
@@ -58,10 +60,22 @@ export const fundsService = perDeps((deps: Deps) => {
   const marksOfFund = sqlite.query<never, Params>(`${MARKS} WHERE org_id = $org AND ${ONE_FUND} ORDER BY mark_date`);
   const latestOfOrg = sqlite.query<never, Params>(LATEST_MARK);
   const latestOfFund = sqlite.query<never, Params>(`${LATEST_MARK} AND c.fund_name = $fund`);
-  // The published ledger: index order (no sort in SQL), the day number for ordering in JS.
-  const CASHFLOWS = "SELECT id, commitment_id, cashflow_date, unixepoch(cashflow_date) / 86400, type, amount FROM fund_cashflows";
-  const cashflowsOfOrg = sqlite.query<never, Params>(`${CASHFLOWS} WHERE org_id = $org ORDER BY commitment_id, cashflow_date, type, amount`);
-  const cashflowsOfFund = sqlite.query<never, Params>(`${CASHFLOWS} WHERE org_id = $org AND ${ONE_FUND} ORDER BY cashflow_date, type, amount`);
+  // The published ledger (funds.ledger.ts): commitment by commitment in fund-name order, each in
+  // index order, so neither needs a sort in SQL; three values a row.
+  const LEDGER_GROUPS = `SELECT c.id, c.fund_name, c.currency, (SELECT count(*) FROM fund_cashflows f WHERE f.org_id = c.org_id AND f.commitment_id = c.id)
+    FROM fund_commitments c WHERE c.org_id = $org`;
+  const LEDGER_ROWS = `SELECT unixepoch(f.cashflow_date) / 86400, CAST(f.id || f.cashflow_date || f.type AS BLOB), f.amount, length(CAST(f.id AS BLOB)), length(CAST(f.cashflow_date AS BLOB))
+    FROM fund_commitments c CROSS JOIN fund_cashflows f ON f.org_id = c.org_id AND f.commitment_id = c.id
+    WHERE c.org_id = $org`;
+  const IN_ORDER = "ORDER BY c.fund_name, c.id";
+  const groupsOfOrg = sqlite.query<never, Params>(`${LEDGER_GROUPS} ${IN_ORDER}`);
+  const groupsOfFund = sqlite.query<never, Params>(`${LEDGER_GROUPS} AND c.fund_name = $fund ${IN_ORDER}`);
+  const rowsOfOrg = sqlite.query<never, Params>(`${LEDGER_ROWS} ${IN_ORDER}, f.cashflow_date, f.type, f.amount`);
+  const rowsOfFund = sqlite.query<never, Params>(`${LEDGER_ROWS} AND c.fund_name = $fund ${IN_ORDER}, f.cashflow_date, f.type, f.amount`);
+  // The ledger as typed rows (ledgerEntries): index order, the day number for ordering in JS.
+  const ENTRIES = "SELECT id, commitment_id, cashflow_date, unixepoch(cashflow_date) / 86400, type, amount FROM fund_cashflows";
+  const entriesOfOrg = sqlite.query<never, Params>(`${ENTRIES} WHERE org_id = $org ORDER BY commitment_id, cashflow_date, type, amount`);
+  const entriesOfFund = sqlite.query<never, Params>(`${ENTRIES} WHERE org_id = $org AND ${ONE_FUND} ORDER BY cashflow_date, type, amount`);
 
   const fundNamesOfOrg = sqlite.query<{ fund_name: string }, [string]>("SELECT fund_name FROM fund_commitments WHERE org_id = ? ORDER BY fund_name");
 
@@ -145,12 +159,16 @@ export const fundsService = perDeps((deps: Deps) => {
     return { positions: rows.map((r) => positionView(r.commitment, r.computed)), totals, totals_by_currency: byCurrency };
   }
 
-  /** The ledger, oldest first, as the JSON text of `cashflows[]` (100,000 rows are common). */
-  function cashflowsJsonArray(orgId: string, fundName?: string): string {
+  /**
+   * The ledger, oldest first, as the UTF-8 bytes of `envelope.head` + the JSON of `cashflows[]` +
+   * `envelope.tail` (100,000 rows are common).
+   */
+  function cashflowsJsonBytes(orgId: string, fundName: string | undefined, envelope: { head: string; tail: string }): Uint8Array {
     const params = { org: orgId, fund: fundName ?? null } as Params;
     return sqlite.transaction(() => {
-      const rows = (params.fund === null ? cashflowsOfOrg : cashflowsOfFund).values(params) as LedgerRow[];
-      return cashflowsJson(commitments.all(params), rows);
+      const groups = (params.fund === null ? groupsOfOrg : groupsOfFund).values(params) as LedgerGroup[];
+      const rows = (params.fund === null ? rowsOfOrg : rowsOfFund).values(params) as LedgerRow[];
+      return cashflowsJson(groups, rows, envelope);
     })();
   }
 
@@ -165,13 +183,18 @@ export const fundsService = perDeps((deps: Deps) => {
     })();
   }
 
+  /** The ledger's JSON text (`cashflows[]` alone), for a reader that parses it (the web app's book page). */
+  function cashflowsJsonArray(orgId: string, fundName?: string): string {
+    return utf8.decode(cashflowsJsonBytes(orgId, fundName, { head: "", tail: "" }));
+  }
+
   /** The ledger as typed rows, oldest first (each with its fund and currency): for reads that filter and total it. */
   function ledgerEntries(orgId: string, fundName?: string): LedgerEntry[] {
     const params = { org: orgId, fund: fundName ?? null } as Params;
     return sqlite.transaction(() => {
       const list = commitments.all(params);
       const byId = new Map(list.map((c) => [c.id, c]));
-      const rows = (params.fund === null ? cashflowsOfOrg : cashflowsOfFund).values(params) as LedgerRow[];
+      const rows = (params.fund === null ? entriesOfOrg : entriesOfFund).values(params) as [string, string, string, number, string, number][];
       return rows
         .map(([id, commitmentId, date, day, type, amount]) => ({ id, day, fund_name: byId.get(commitmentId)?.fundName ?? "", cashflow_date: date, type: type as LedgerEntry["type"], amount, currency: byId.get(commitmentId)?.currency ?? null }))
         .sort((a, b) => a.day - b.day || a.fund_name.localeCompare(b.fund_name))
@@ -179,5 +202,5 @@ export const fundsService = perDeps((deps: Deps) => {
     })();
   }
 
-  return { positions, fundNames, cashflowsJsonArray, marks, ledgerEntries };
+  return { positions, fundNames, cashflowsJsonBytes, cashflowsJsonArray, marks, ledgerEntries };
 });

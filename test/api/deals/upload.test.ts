@@ -1,5 +1,6 @@
 // Upload a deck, analyse it with the built-in engine through the real runner, read it back.
 import { describe, expect, test } from "bun:test";
+import { dealsService } from "../../../src/modules/deals/deals.service.ts";
 import { runAll, seededApp, type TestApp } from "../../helpers/app.ts";
 import { pdfDeck, uploadForm } from "../../helpers/decks.ts";
 import type { Fixture } from "../../helpers/fixtures.ts";
@@ -53,6 +54,12 @@ describe("POST /api/v1/deals/analyze/upload", () => {
       { name: "Sam Founder", title: "Co-founder & CEO", linkedin_url: null },
       { name: "Ana Tech", title: "CTO", linkedin_url: null },
     ]);
+    // The body writes the stored analysis as it is: byte for byte the record the service builds, serialized.
+    for (const view of ["full", "summary"] as const) {
+      const body = (await t.request("GET", `/api/v1/deals/${id}?view=${view}`, { key: f.keys.read.secret })).text;
+      expect(body).toBe(JSON.stringify(dealsService(t.deps).detail(f.orgs.acme.id, id, view)));
+    }
+    expect(deal.json.analysis.summary).toEqual(expect.any(String));
     const sections = Object.fromEntries(deal.json.analysis.sections.map((s: any) => [s.key, s]));
     expect(Object.keys(sections)).toEqual(["team", "market", "product", "traction", "business_model", "competition", "financials", "round"]);
     const documentId = (await t.request("GET", `/api/v1/deals/${id}/documents`, { key: f.keys.read.secret })).json.documents[0].document_id;
