@@ -1,7 +1,10 @@
-// The baseline of scripts/bench/http.ts: a bare `Bun.serve` + `bun:sqlite` program answering
-// GET /api/v1/me from the same database file as Dealgraph, with the same work and nothing else.
+// The baseline of scripts/bench/http.ts and portfolio.ts: a bare `Bun.serve` + `bun:sqlite`
+// program answering from the same database file as Dealgraph, with the same work and nothing else.
+// Its SQL is hand-written for the best plan, the way someone who knows SQLite would write it: a
+// parameter the planner would otherwise look at is written `+$name`, so no statement is
+// recompiled on each execution (see src/db/stable-statements.ts for why).
 //
-// Per request it does exactly this:
+// GET /api/v1/me, per request:
 //   1. reads the key from `Authorization: Bearer` or `X-API-Key` and hashes it (SHA-256, hex),
 //      as Dealgraph does;
 //   2. ONE SELECT: the key by its hash joined to its user, the user's org, today's key_usage row
@@ -10,10 +13,13 @@
 //      INSERT ... ON CONFLICT DO UPDATE ... RETURNING Dealgraph's budget uses, including the
 //      "still under the limit" condition), since the benchmarked request is budget-counted;
 //   4. writes the JSON body of the same shape as Dealgraph's /api/v1/me.
+// GET /api/v1/portfolio/companies?limit=N&offset=M: steps 1 to 3 as above, then the count of the
+// org's holdings, the page (name order, with each holding's position count), the latest actual of
+// each metric of the page's companies (portfolio_latest_actuals), and the page as Dealgraph's JSON.
 // Not done: checksum or format checks on the key, revocation/expiry decisions, 401/403/429
 // bodies beyond a bare 401, X-RateLimit-* / X-Request-Id headers, validation, logging, routing
-// beyond one path. The connection gets the same pragmas as Dealgraph's (WAL, synchronous=NORMAL,
-// busy_timeout, foreign_keys), so the write costs the same.
+// beyond these paths, filters. The connection gets the same pragmas as Dealgraph's (WAL,
+// synchronous=NORMAL, busy_timeout, foreign_keys, the page cache and map), so the write costs the same.
 //
 //   bun scripts/bench/bare-server.ts --db PATH [--port P]
 // prints `bare listening on http://127.0.0.1:PORT` once ready.
@@ -34,6 +40,8 @@ db.exec("PRAGMA busy_timeout = 5000");
 db.exec("PRAGMA journal_mode = WAL");
 db.exec("PRAGMA synchronous = NORMAL");
 db.exec("PRAGMA foreign_keys = ON");
+db.exec(`PRAGMA cache_size = ${-64 * 1024}`);
+db.exec(`PRAGMA mmap_size = ${256 * 1024 * 1024}`);
 
 type Row = {
   key_id: string;
@@ -66,13 +74,13 @@ const lookup = db.query<Row, { hash: string; day: string }>(`
   FROM api_keys k
   JOIN users u ON u.id = k.user_id
   JOIN orgs o ON o.id = u.org_id
-  LEFT JOIN key_usage today ON today.key_id = k.id AND today.day = $day
-  WHERE k.secret_hash = $hash`);
+  LEFT JOIN key_usage today ON today.key_id = k.id AND today.day = +$day
+  WHERE k.secret_hash = +$hash`);
 
 const count = db.query<{ requests: number }, { keyId: string; day: string; now: string; limit: number }>(`
   INSERT INTO key_usage (key_id, day, requests, last_used_at) VALUES ($keyId, $day, 1, $now)
   ON CONFLICT (key_id, day) DO UPDATE SET requests = requests + 1, last_used_at = excluded.last_used_at
-  WHERE key_usage.requests < $limit
+  WHERE key_usage.requests < +$limit
   RETURNING requests`);
 
 function secretOf(req: Request): string | null {
@@ -84,11 +92,50 @@ function secretOf(req: Request): string | null {
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json;charset=utf-8" } });
 
+// The portfolio page: the count, the page in name order, and the latest actuals of its companies.
+type HoldingRow = {
+  id: string; name: string; website: string; company_key: string; sector: string; stage: string; status: string; fund_name: string; holding_type: string;
+  investment_date: string; ownership_percentage: number | null; invested: number | null; current_valuation: number | null; currency: string | null; position_count: number;
+};
+const holdingCount = db.query<{ n: number }, { org: string }>("SELECT count(*) AS n FROM portfolio_holdings WHERE org_id = +$org");
+const holdingPage = db.query<HoldingRow, { org: string; limit: number; offset: number }>(`
+  SELECT h.id, h.name, h.website, h.company_key, h.sector, h.stage, h.status, h.fund_name, h.holding_type, h.investment_date,
+         h.ownership_percentage, h.invested, h.current_valuation, h.currency,
+         (SELECT count(*) FROM portfolio_holdings s WHERE s.org_id = h.org_id AND s.company_key = h.company_key) AS position_count
+  FROM portfolio_holdings h WHERE h.org_id = +$org ORDER BY h.name_fold, h.fund_name LIMIT +$limit OFFSET +$offset`);
+const latestActuals = db.query<{ company_key: string; metric: string; value: number; unit: string | null; currency: string | null; statement_date: string }, { org: string; keys: string }>(`
+  SELECT company_key, metric, value, unit, currency, statement_date FROM portfolio_latest_actuals
+  WHERE org_id = +$org AND company_key IN (SELECT value FROM json_each(+$keys))`);
+const cents = (x: number | null) => (x === null ? null : Math.round(x * 100) / 100);
+
+function portfolioPage(orgId: string, url: URL, asOf: string) {
+  const limit = Number(url.searchParams.get("limit") ?? 50);
+  const offset = Number(url.searchParams.get("offset") ?? 0);
+  const total = holdingCount.get({ org: orgId })!.n;
+  const rows = offset < total ? holdingPage.all({ org: orgId, limit, offset }) : [];
+  const metrics = new Map<string, Record<string, unknown>>(rows.map((r) => [r.company_key, {}]));
+  if (rows.length) {
+    for (const m of latestActuals.all({ org: orgId, keys: JSON.stringify([...metrics.keys()]) })) {
+      metrics.get(m.company_key)![m.metric] = { value: m.value, unit: m.unit, currency: m.currency, statement_date: m.statement_date };
+    }
+  }
+  const companies = rows.map((h) => ({
+    company_id: h.id, name: h.name, website: h.website, sector: h.sector, stage: h.stage, status: h.status, fund_name: h.fund_name,
+    holding_type: h.holding_type, investment_date: h.investment_date, ownership_percentage: h.ownership_percentage,
+    invested: cents(h.invested), current_valuation: cents(h.current_valuation), currency: h.currency,
+    value_multiple: h.invested && h.current_valuation !== null ? Math.round((h.current_valuation / h.invested) * 10_000) / 10_000 : null,
+    position_count: h.position_count, metrics: metrics.get(h.company_key),
+  }));
+  return { scope: "org", companies, total, limit, offset, has_more: offset + companies.length < total, as_of: asOf };
+}
+
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port: Number(values.port ?? 0),
   fetch(req) {
-    if (req.method !== "GET" || !req.url.endsWith("/api/v1/me")) return json({ detail: "Not found" }, 404);
+    const url = new URL(req.url);
+    const route = req.method === "GET" && (url.pathname === "/api/v1/me" ? "me" : url.pathname === "/api/v1/portfolio/companies" ? "portfolio" : null);
+    if (!route) return json({ detail: "Not found" }, 404);
     const secret = secretOf(req);
     if (!secret) return json({ detail: "no key" }, 401);
     const now = new Date();
@@ -98,6 +145,7 @@ const server = Bun.serve({
     if (!row) return json({ detail: "unknown key" }, 401);
     const limit = row.daily_requests ?? DEFAULT_DAILY_REQUESTS;
     const used = count.get({ keyId: row.key_id, day, now: asOf, limit });
+    if (route === "portfolio") return json(portfolioPage(row.org_id, url, asOf));
     return json({
       user: { user_id: row.user_id, name: row.user_name, email: row.email, share_network: row.share_network === 1 },
       org: { org_id: row.org_id, name: row.org_name },

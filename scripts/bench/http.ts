@@ -23,8 +23,8 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { BINARY, binaryStaleness, buildBinary, ROOT } from "../build.ts";
-import { Child, runJson, startServe } from "../lib/child-process.ts";
-import type { LoadResult } from "./load.ts";
+import { runJson, startServe, type Child } from "../lib/child-process.ts";
+import { alternatingRounds, fmt, loadRunner, median, perCpuSecond } from "../lib/load-rounds.ts";
 
 const { values: opts } = parseArgs({
   options: {
@@ -51,32 +51,9 @@ const WRK = opts.client === "bun" ? null : Bun.which("wrk");
 if (opts.client === "wrk" && !WRK) throw new Error("--client wrk: wrk is not installed");
 
 const TARGET = { ratio: 0.6, coldStartMs: 150, idleMb: 80 };
-const CLK_TCK = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
-
-const children = new Set<Child>();
-function spawn(cmd: string[], cwd: string): Child {
-  const child = new Child(cmd, { cwd });
-  children.add(child);
-  return child;
-}
-async function stop(child: Child) {
-  await child.stop();
-  children.delete(child);
-}
-
 const log = (line: string) => console.log(line);
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "n/a");
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-/** CPU seconds a process has used so far (user + system), from /proc. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-}
+const load = loadRunner({ connections: CONNECTIONS, warmup: WARMUP, duration: DURATION, wrk: WRK }, log);
+const { spawn, stop } = load;
 
 function rssBytes(pid: number): number {
   const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -89,101 +66,6 @@ function freePort(): number {
   const port = listener.port;
   listener.stop(true);
   return port;
-}
-
-/** The key paths of a JSON value, to check both servers answer with the same shape. */
-function shape(value: unknown, prefix = ""): string[] {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return [prefix];
-  return Object.entries(value).flatMap(([k, v]) => shape(v, prefix ? `${prefix}.${k}` : k));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Load
-
-type Measured = LoadResult & { server_cpu: number; client: string };
-
-async function loadWithBunClient(url: string, secret: string, serverPid: number): Promise<Measured> {
-  const client = spawn(
-    [
-      process.execPath, join(ROOT, "scripts", "bench", "load.ts"),
-      "--url", url, "--header", `Authorization: Bearer ${secret}`,
-      "--connections", String(CONNECTIONS), "--warmup", String(WARMUP), "--duration", String(DURATION),
-    ],
-    ROOT,
-  );
-  try {
-    const timeout = (WARMUP + DURATION) * 1000 + 30_000;
-    await client.waitForLine(/^measuring$/, timeout, "load generator start");
-    const cpu0 = cpuSeconds(serverPid);
-    const t0 = performance.now();
-    const line = await client.waitForLine(/^result (\{.*\})$/, timeout, "load generator result");
-    const serverCpu = (cpuSeconds(serverPid) - cpu0) / ((performance.now() - t0) / 1000);
-    return { ...(JSON.parse(line[1]) as LoadResult), server_cpu: serverCpu, client: "scripts/bench/load.ts" };
-  } finally {
-    await stop(client);
-  }
-}
-
-/** wrk's duration like "1.23ms", "456.00us", "1.02s" in ms. */
-function wrkMs(text: string): number {
-  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text);
-  if (!m) return NaN;
-  return Number(m[1]) * { us: 0.001, ms: 1, s: 1000, m: 60_000 }[m[2] as "us" | "ms" | "s" | "m"];
-}
-
-async function loadWithWrk(url: string, secret: string, serverPid: number): Promise<Measured> {
-  const args = (seconds: number) => [WRK!, "-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-H", `Authorization: Bearer ${secret}`, url];
-  if (WARMUP > 0) {
-    const warm = spawn(args(Math.max(1, Math.round(WARMUP))), ROOT);
-    await warm.proc.exited;
-    children.delete(warm);
-  }
-  const cpu0 = cpuSeconds(serverPid);
-  const t0 = performance.now();
-  const run = spawn(args(Math.max(1, Math.round(DURATION))), ROOT);
-  const code = await run.proc.exited;
-  const seconds = (performance.now() - t0) / 1000;
-  const serverCpu = (cpuSeconds(serverPid) - cpu0) / seconds;
-  await Bun.sleep(50); // let the stdout pump finish
-  children.delete(run);
-  const out = run.out.join("\n");
-  if (code !== 0) throw new Error(`wrk exited with ${code}\n${run.describe()}`);
-  const pct = (p: string) => wrkMs(new RegExp(`^\\s*${p}%\\s+(\\S+)`, "m").exec(out)?.[1] ?? "");
-  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
-  const non2xx = Number(/Non-2xx or 3xx responses:\s*(\d+)/.exec(out)?.[1] ?? 0);
-  const socketErrors = /Socket errors:.*/.exec(out)?.[0].match(/\d+/g)?.reduce((a, b) => a + Number(b), 0) ?? 0;
-  return {
-    connections: CONNECTIONS,
-    seconds,
-    requests,
-    rps: Number(/Requests\/sec:\s*([\d.]+)/.exec(out)?.[1] ?? NaN),
-    statuses: { "200": requests - non2xx, ...(non2xx ? { "non-2xx": non2xx } : {}) },
-    errors: socketErrors,
-    p50_ms: pct("50"),
-    p90_ms: pct("90"),
-    p99_ms: pct("99"),
-    max_ms: wrkMs(/^\s*Latency\s+\S+\s+\S+\s+(\S+)/m.exec(out)?.[1] ?? ""),
-    client_cpu: NaN,
-    server_cpu: serverCpu,
-    client: "wrk",
-  };
-}
-
-async function measure(name: string, server: Child, url: string, secret: string, expectShape: string[] | null) {
-  const probe = await fetch(url, { headers: { authorization: `Bearer ${secret}` } });
-  const body = await probe.json();
-  if (probe.status !== 200) throw new Error(`${name}: GET ${url} answered ${probe.status} ${JSON.stringify(body)}`);
-  const keys = shape(body).sort();
-  if (expectShape && keys.join() !== expectShape.join()) {
-    log(`  warning: ${name}'s body differs in shape from Dealgraph's: ${keys.filter((k) => !expectShape.includes(k)).join(", ")} / ${expectShape.filter((k) => !keys.includes(k)).join(", ")}`);
-  }
-  const result = WRK ? await loadWithWrk(url, secret, server.pid) : await loadWithBunClient(url, secret, server.pid);
-  const bad = Object.entries(result.statuses).filter(([s]) => s !== "200");
-  if (bad.length || result.errors || result.requests === 0) {
-    throw new Error(`${name}: ${result.requests} requests, statuses ${JSON.stringify(result.statuses)}, ${result.errors} errors: not a valid run`);
-  }
-  log(`  ${name}: ${fmt(result.rps)} req/s, p50 ${fmt(result.p50_ms, 2)} ms, p99 ${fmt(result.p99_ms, 2)} ms, server CPU ${fmt(result.server_cpu * 100)}%`);
-  return { result, keys };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -268,44 +150,32 @@ async function main() {
     // bare first, ...): on a shared machine the load of the moment moves both figures, so the ratio
     // is taken within a round and the median round reported.
     log(`\nthroughput: GET /api/v1/me, authenticated and budget-counted, ${ROUNDS} rounds`);
-    type Measured = Awaited<ReturnType<typeof measure>>;
+    type Measured = Awaited<ReturnType<typeof load.measure>>;
+    let shapeOfDealgraph: string[] | null = null;
     const measureDealgraph = async (): Promise<Measured> => {
       const dg = await startServe(serveCmd(0), { cwd: dir });
-      children.add(dg.child);
+      load.track(dg.child);
       try {
-        return await measure(`dealgraph (${opts.dealgraph})`, dg.child, `${dg.url}/api/v1/me`, secret, null);
+        const measured = await load.measure(`dealgraph (${opts.dealgraph})`, dg.child.pid, `${dg.url}/api/v1/me`, secret, null);
+        shapeOfDealgraph ??= measured.keys;
+        return measured;
       } finally {
         await stop(dg.child);
       }
     };
-    const measureBare = async (expectShape: string[] | null): Promise<Measured> => {
+    const measureBare = async (): Promise<Measured> => {
       const bareChild = spawn([process.execPath, join(ROOT, "scripts", "bench", "bare-server.ts"), "--db", join(dataDir, "dealgraph.db")], dir);
       try {
         const bareUrl = (await bareChild.waitForLine(/^bare listening on (http:\/\/\S+)/, 10_000, "bare server URL"))[1];
-        return await measure("bare Bun.serve + bun:sqlite", bareChild, `${bareUrl}/api/v1/me`, secret, expectShape);
+        return await load.measure("bare Bun.serve + bun:sqlite", bareChild.pid, `${bareUrl}/api/v1/me`, secret, shapeOfDealgraph);
       } finally {
         await stop(bareChild);
       }
     };
-    const rounds: { dealgraph: Measured; bare: Measured; ratio: number }[] = [];
-    let shapeOfDealgraph: string[] | null = null;
-    for (let r = 0; r < ROUNDS; r++) {
-      let dealgraphRun: Measured;
-      let bareRun: Measured;
-      if (r % 2 === 0) {
-        dealgraphRun = await measureDealgraph();
-        shapeOfDealgraph ??= dealgraphRun.keys;
-        bareRun = await measureBare(shapeOfDealgraph);
-      } else {
-        bareRun = await measureBare(shapeOfDealgraph);
-        dealgraphRun = await measureDealgraph();
-      }
-      const roundRatio = dealgraphRun.result.rps / bareRun.result.rps;
-      rounds.push({ dealgraph: dealgraphRun, bare: bareRun, ratio: roundRatio });
-      log(`  round ${r + 1}: ratio ${fmt(roundRatio, 2)}`);
-    }
-    const medianRound = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)];
-    const { dealgraph, bare, ratio } = medianRound;
+    const measured = await alternatingRounds(ROUNDS, measureDealgraph, measureBare, (d, b) => d.result.rps / b.result.rps);
+    measured.rounds.forEach((r, i) => log(`  round ${i + 1}: ratio ${fmt(r.ratio, 2)} (req/s), ${fmt(perCpuSecond(r.a.result) / perCpuSecond(r.b.result), 2)} (req per CPU-second)`));
+    const rounds = measured.rounds.map((r) => ({ dealgraph: r.a, bare: r.b, ratio: r.ratio }));
+    const { a: dealgraph, b: bare, ratio } = measured.median;
 
     // 2. Cold start of the compiled binary (and, for reference, of the sources under bun).
     log(`\ncold start: spawn -> first 200 on /healthz, ${RUNS} runs each`);
@@ -332,7 +202,7 @@ async function main() {
       log(row([name, fmt(r.rps), fmt(r.p50_ms, 2), fmt(r.p99_ms, 2), `${fmt(r.server_cpu * 100)}%`, Number.isNaN(r.client_cpu) ? "n/a" : `${fmt(r.client_cpu * 100)}%`], w));
     }
     log(row(["ratio dealgraph / bare (median round)", fmt(ratio, 2)], w));
-    log(`  every round: ${rounds.map((r) => fmt(r.ratio, 2)).join(", ")}`);
+    log(`  every round: ${rounds.map((r) => fmt(r.ratio, 2)).join(", ")} (req/s); ${rounds.map((r) => fmt(perCpuSecond(r.dealgraph.result) / perCpuSecond(r.bare.result), 2)).join(", ")} (req per CPU-second)`);
     const coldMedian = median(cold);
     log(`cold start (dist/dealgraph serve): median ${fmt(coldMedian, 1)} ms, max ${fmt(Math.max(...cold), 1)} ms`);
     log(`idle RSS (dist/dealgraph serve):   ${fmt(rss / 1e6, 1)} MB`);
@@ -349,7 +219,7 @@ async function main() {
       }
     }
   } finally {
-    await Promise.all([...children].map((c) => c.stop()));
+    await load.stopAll();
     rmSync(dir, { recursive: true, force: true });
   }
 }
