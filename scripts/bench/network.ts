@@ -1,12 +1,21 @@
-// Network benchmark: a generated firm of 50 users, 200,000 persons and 5,000,000 interactions
-// (seeded by direct SQL, as CONTRACT.md allows), then:
-//   - who-knows p50/p99 through the app, and its ratio to the bare SQL query it runs
-//   - contacts export: per-page time of the first vs the last page (keyset paging: ratio ~1)
-//   - the cadence-learning job over every touch
-//   - the import rate of the real mail importer on a sample of >= 100,000 messages
-//     (scripts/bench/network-import.ts), with its own bare baseline
+// Network benchmark, each read against its plan-level baseline (hand-written best SQL written here,
+// not the product's own statements) measured in the same run. Two firms (seeded by direct SQL, as
+// CONTRACT.md allows):
+//   --size 5m     50 users, 200,000 persons, 5,000,000 interactions (the default)
+//   --size dense  20 users, 20,000 persons, 500,000 interactions, and one company of 500 people
+//                 each known by 8 users: 4,000 pooled relationships at one domain
+// Measured:
+//   - who-knows by domain (a skewed sample, and the largest company alone) and by person name:
+//     p50/p99 through the app, and the bare SQL for the same ranked, cut paths. Target: p99 < 20 ms.
+//   - who-knows at the largest company with SQLite's page cache at 2 MB (SQLite's default), 64 MB
+//     and 256 MB, and with and without the memory map (DEALGRAPH_SQLITE_CACHE_MB / _MMAP_MB).
+//   - the contacts export: every page of every user, each page read three times and its best time
+//     kept (its own cost, without the machine's noise); the first and last page of the first, a
+//     middle and the last user beside the bare keyset read.                Target: <= 5 ms a page.
+//   - the cadence-learning job over every touch, and the mail import rate (5m only)
+//     (scripts/bench/network-import.ts, with its own bare baseline).
 //
-//   bun scripts/bench/network.ts [--users 50] [--persons 200000] [--interactions 5000000] [--keep DIR]
+//   bun scripts/bench/network.ts [--size 5m|dense] [--users N] [--persons N] [--interactions N] [--skip-import]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,190 +26,224 @@ import { loadConfig } from "../../src/config.ts";
 import { openDataDir } from "../../src/db/open.ts";
 import { createDeps } from "../../src/deps.ts";
 import { silentLog } from "../../src/lib/log.ts";
-import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
 import { nameKey } from "../../src/lib/names.ts";
-import { PATH_COLUMNS, POOLED, STRENGTH_SQL } from "../../src/modules/network/network.paths.ts";
-import { addTouch, type Aggregates, type Direction } from "../../src/modules/network/network.scoring.ts";
-import { orgsService } from "../../src/modules/identity/orgs.service.ts";
 import { rng } from "../../src/demo/rng.ts";
+import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
+import { orgsService } from "../../src/modules/identity/orgs.service.ts";
+import { seedNetwork, type NetworkSize } from "../lib/bench-seed.ts";
 
 const { values } = parseArgs({
-  options: { users: { type: "string" }, persons: { type: "string" }, interactions: { type: "string" }, keep: { type: "string" }, "skip-import": { type: "boolean" } },
+  options: {
+    size: { type: "string", default: "5m" },
+    users: { type: "string" },
+    persons: { type: "string" },
+    interactions: { type: "string" },
+    keep: { type: "string" },
+    "skip-import": { type: "boolean" },
+  },
 });
-const USERS = Number(values.users ?? 50);
-const PERSONS = Number(values.persons ?? 200_000);
-const INTERACTIONS = Number(values.interactions ?? 5_000_000);
-const DAY = 86_400_000;
+const BIG = "bigco.com";
+const PRESETS: Record<string, { users: number } & NetworkSize> = {
+  "5m": { users: 50, persons: 200_000, interactions: 5_000_000, relationshipsPerUser: [4000, 8000] },
+  dense: { users: 20, persons: 20_000, interactions: 500_000, relationshipsPerUser: [1500, 3000], bigCompany: { domain: BIG, persons: 500, knownBy: 8 } },
+};
+const preset = PRESETS[values.size!];
+if (!preset) throw new Error(`--size takes ${Object.keys(PRESETS).join(" or ")}`);
+const SIZE = {
+  ...preset,
+  users: Number(values.users ?? preset.users),
+  persons: Number(values.persons ?? preset.persons),
+  interactions: Number(values.interactions ?? preset.interactions),
+};
+const TARGET = { whoKnowsP99Ms: 20, contactsPageMs: 5 };
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 const ms = (x: number) => `${x.toFixed(2)} ms`;
-const timed = async (fn: () => unknown) => {
+const log = (line: string) => console.log(line);
+const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
+async function timed(fn: () => unknown): Promise<number> {
   const t = performance.now();
   await fn();
   return performance.now() - t;
-};
+}
 
 const dir = values.keep ?? mkdtempSync(join(tmpdir(), "dealgraph-bench-network-"));
-const config = { ...loadConfig({}), dataDir: dir };
+const config = loadConfig({}, { dataDir: dir });
 const { db } = openDataDir(config);
 const deps = createDeps({ db, config, log: silentLog });
 const sqlite = db.$client;
-const r = rng(42);
-const now = new Date();
+const r = rng(7);
 
-console.log(`Dealgraph network bench: bun ${Bun.version}, ${navigator.hardwareConcurrency} CPUs, data dir ${dir}`);
+log(`Dealgraph network bench (${values.size}): bun ${Bun.version}, ${navigator.hardwareConcurrency} CPUs, page cache ${config.sqliteCacheMb} MB, map ${config.sqliteMmapMb} MB`);
 
 // --- seed -------------------------------------------------------------------------------------
 const seedStart = performance.now();
 const org = orgsService(deps).createOrg("Bench Ventures");
-const users = Array.from({ length: USERS }, (_, i) =>
+const users = Array.from({ length: SIZE.users }, (_, i) =>
   orgsService(deps).createUser({ orgId: org.id, email: `partner${i}@bench.vc`, name: `Partner ${i}`, shareNetwork: i % 10 !== 9 }),
 );
-const key = apiKeysService(deps).create({ userId: users[0].id, scope: "read", dailyRequests: 10_000_000 }).secret;
-const domains = Array.from({ length: Math.ceil(PERSONS / 10) }, (_, i) => `company${i}.com`);
-const personIds: string[] = [];
-sqlite.transaction(() => {
-  const p = sqlite.query("INSERT INTO persons (id, org_id, display_name, name_key, title, domain, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-  const e = sqlite.query("INSERT INTO person_emails (org_id, email, person_id) VALUES (?, ?, ?)");
-  const iso = now.toISOString();
-  for (let i = 0; i < PERSONS; i++) {
-    // A few large companies, many small ones.
-    const domain = domains[Math.floor(Math.pow(r.next(), 2) * domains.length)];
-    const id = Bun.randomUUIDv7();
-    p.run(id, org.id, `Person ${i}`, nameKey(`Person ${i}`), r.pick(["CEO", "CTO", "VP Sales", "Engineer", "CFO", "Founder"]), domain, iso, iso);
-    e.run(org.id, `person${i}@${domain}`, id);
-    personIds.push(id);
-  }
-})();
+const keys = users.map((u) => apiKeysService(deps).create({ userId: u.id, scope: "read", dailyRequests: 10_000_000 }).secret);
+const { domains, interactions } = seedNetwork(sqlite, org.id, users.map((u) => u.id), SIZE, (line) => console.error(line));
+log(`seeded ${SIZE.users} users, ${SIZE.persons.toLocaleString()} persons, ${interactions.toLocaleString()} interactions, ${sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM relationships").get()!.n.toLocaleString()} relationships in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
-// Each user knows a slice of the persons; interactions are spread over their relationships.
-const perUser = Math.floor(INTERACTIONS / USERS);
-let interactionId = 0;
-for (const [ui, user] of users.entries()) {
-  const relCount = 4000 + r.int(0, 4000);
-  const rels: { seq: number; personId: string; a: Aggregates }[] = [];
-  sqlite.transaction(() => {
-    const rel = sqlite.query<{ seq: number }, [string, string, string, string, string, string]>(
-      "INSERT INTO relationships (id, org_id, user_id, person_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq",
-    );
-    const seen = new Set<string>();
-    const iso = now.toISOString();
-    while (rels.length < relCount) {
-      const personId = personIds[r.int(0, personIds.length - 1)];
-      if (seen.has(personId)) continue;
-      seen.add(personId);
-      const { seq } = rel.get(Bun.randomUUIDv7(), org.id, user.id, personId, iso, iso)!;
-      rels.push({ seq, personId, a: { firstTouchAt: null, lastTouchAt: null, lastTouchDirection: null, sentCount: 0, receivedCount: 0, meetingCount: 0, decayedScore: 0, scoreAt: null } });
-    }
-    const inter = sqlite.query("INSERT INTO interactions (id, user_id, source_key, kind, occurred_at, participant_count) VALUES (?, ?, ?, ?, ?, 2)");
-    const touch = sqlite.query("INSERT INTO touches (relationship_seq, interaction_id, occurred_at, direction) VALUES (?, ?, ?, ?)");
-    const people = sqlite.query("INSERT INTO interaction_people (interaction_id, person_id) VALUES (?, ?)");
-    for (let k = 0; k < perUser; k++) {
-      const target = rels[Math.floor(Math.pow(r.next(), 3) * rels.length)]; // a strong core, a long tail
-      const at = new Date(now.getTime() - Math.floor(r.next() * 730 * DAY));
-      const direction: Direction = r.chance(0.1) ? "meeting" : r.chance(0.5) ? "sent" : "received";
-      const id = ++interactionId;
-      const iso2 = at.toISOString();
-      inter.run(id, user.id, `msg:bench-${id}`, direction === "meeting" ? "meeting" : "email", iso2);
-      touch.run(target.seq, id, iso2, direction);
-      people.run(id, target.personId);
-      addTouch(target.a, at, direction);
-    }
-    const upd = sqlite.query(
-      "UPDATE relationships SET first_touch_at=?, last_touch_at=?, last_touch_direction=?, sent_count=?, received_count=?, meeting_count=?, decayed_score=?, score_at=? WHERE seq=?",
-    );
-    for (const x of rels) upd.run(x.a.firstTouchAt, x.a.lastTouchAt, x.a.lastTouchDirection, x.a.sentCount, x.a.receivedCount, x.a.meetingCount, x.a.decayedScore, x.a.scoreAt, x.seq);
-  })();
-  if ((ui + 1) % 10 === 0) console.error(`  seeded ${ui + 1}/${USERS} users, ${interactionId.toLocaleString()} interactions`);
-}
-sqlite.exec("ANALYZE");
-console.log(`seeded ${USERS} users, ${PERSONS.toLocaleString()} persons, ${interactionId.toLocaleString()} interactions in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+const app = createApp(deps);
+const get = (path: string, key = keys[0]) =>
+  app.handle(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${key}` } })).then(async (res) => {
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${text}`);
+    return text;
+  });
+
+// --- the baselines: hand-written for the best plan ----------------------------------------------
+// Who-knows: the pooled relationships with the target, ranked by strength decayed to now and cut
+// on the relationship's own columns; persons, owners and the first address read for those kept.
+const STRENGTH = `(1 - exp(-(r.decayed_score * pow(0.5, max(0, julianday(+$now) - julianday(r.score_at)) / 90)) / 6))
+  * (0.55 + 0.45 * (2.0 * min(r.sent_count + r.meeting_count, r.received_count + r.meeting_count) / max(1, r.sent_count + r.received_count + 2 * r.meeting_count)))`;
+const bareTop = (target: string) =>
+  sqlite.query(
+    `SELECT r.seq, r.person_id, p.display_name, p.title, p.domain, p.linkedin_url, p.location, u.id, u.name,
+       (SELECT e.email FROM person_emails e WHERE e.person_id = p.id ORDER BY e.email LIMIT 1) AS email,
+       r.first_touch_at, r.last_touch_at, r.last_touch_direction, r.sent_count, r.received_count, r.meeting_count, r.decayed_score, r.score_at
+     FROM (SELECT r.seq FROM persons p JOIN relationships r ON r.person_id = p.id JOIN users u ON u.id = r.user_id
+           WHERE u.org_id = +$org AND (u.share_network = 1 OR u.id = +$me) AND p.org_id = +$org AND ${target} AND r.last_touch_at IS NOT NULL
+           ORDER BY ${STRENGTH} DESC, r.last_touch_at DESC LIMIT 55) top
+     CROSS JOIN relationships r ON r.seq = top.seq CROSS JOIN persons p ON p.id = r.person_id CROSS JOIN users u ON u.id = r.user_id`,
+  );
+const bareByDomain = bareTop("p.domain = +$domain");
+const bareByName = bareTop("p.name_key = +$name");
+// The contacts export: a keyset page of the user's relationships in seq order.
+const bareContacts = sqlite.query(
+  `SELECT r.seq, r.person_id, p.display_name, p.title, p.domain, p.linkedin_url, p.location, u.id, u.name,
+     (SELECT e.email FROM person_emails e WHERE e.person_id = p.id ORDER BY e.email LIMIT 1) AS email,
+     r.first_touch_at, r.last_touch_at, r.last_touch_direction, r.sent_count, r.received_count, r.meeting_count, r.decayed_score, r.score_at
+   FROM relationships r CROSS JOIN persons p ON p.id = r.person_id CROSS JOIN users u ON u.id = r.user_id
+   WHERE r.user_id = +$me AND r.seq > +$after ORDER BY r.seq LIMIT 201`,
+);
 
 // --- who-knows ----------------------------------------------------------------------------------
-const app = createApp(deps);
-const get = (path: string) => app.handle(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${key}` } })).then((res) => res.text());
-// The same ranked, cut query the endpoint runs, without HTTP, auth, scoring or JSON.
-const bare = sqlite.query(
-  `SELECT ${PATH_COLUMNS} FROM persons p JOIN relationships r ON r.person_id = p.id JOIN users u ON u.id = r.user_id
-   WHERE ${POOLED} AND p.org_id = $org AND p.domain = $domain AND r.last_touch_at IS NOT NULL
-   ORDER BY ${STRENGTH_SQL} DESC, r.last_touch_at DESC LIMIT 55`,
-);
 const sample = Array.from({ length: 300 }, () => domains[Math.floor(Math.pow(r.next(), 2) * domains.length)]);
-for (const d of sample.slice(0, 30)) await get(`/api/v1/network/who-knows?domain=${d}`);
-const apiTimes: number[] = [];
-const sqlTimes: number[] = [];
-let paths = 0;
-for (const d of sample) {
-  apiTimes.push(await timed(async () => (paths += JSON.parse(await get(`/api/v1/network/who-knows?domain=${d}&limit=50`)).paths.length)));
-  sqlTimes.push(await timed(() => bare.all({ org: org.id, me: users[0].id, domain: d, now: new Date().toISOString() })));
+const bigSample = SIZE.bigCompany ? Array.from({ length: 100 }, () => BIG) : [];
+const params = (extra: Record<string, string>) => ({ org: org.id, me: users[0].id, now: new Date().toISOString(), ...extra });
+
+async function whoKnows(domainsToAsk: string[]) {
+  const api: number[] = [];
+  const bare: number[] = [];
+  let paths = 0;
+  for (const d of domainsToAsk) {
+    let text = "";
+    api.push(await timed(async () => (text = await get(`/api/v1/network/who-knows?domain=${d}&limit=50`))));
+    paths += JSON.parse(text).paths.length;
+    bare.push(await timed(() => bareByDomain.all(params({ domain: d }))));
+  }
+  return { api, bare, paths: paths / domainsToAsk.length };
 }
 
-// By person name, written in another case than stored (the lookup folds case through persons.name_key).
-const nameTimes: number[] = [];
+for (const d of [...sample.slice(0, 30), ...bigSample.slice(0, 5)]) await get(`/api/v1/network/who-knows?domain=${d}`);
+const mixed = await whoKnows(sample);
+const big = bigSample.length ? await whoKnows(bigSample) : null;
+
+const nameApi: number[] = [];
+const nameBare: number[] = [];
 let named = 0;
 for (let i = 0; i < 300; i++) {
-  const name = `PERSON ${r.int(0, PERSONS - 1)}`;
-  nameTimes.push(await timed(async () => (named += JSON.parse(await get(`/api/v1/network/who-knows?person=${encodeURIComponent(name)}&limit=10`)).paths.length)));
+  const n = r.int(0, SIZE.persons - 1);
+  let text = "";
+  nameApi.push(await timed(async () => (text = await get(`/api/v1/network/who-knows?person=${encodeURIComponent(`PERSON ${n}`)}&limit=10`))));
+  named += JSON.parse(text).paths.length;
+  nameBare.push(await timed(() => bareByName.all(params({ name: nameKey(`PERSON ${n}`) ?? "" }))));
 }
 
-// --- contacts export ------------------------------------------------------------------------------
-const pageTimes: number[] = [];
-let cursor: string | null = null;
-do {
-  let body: any;
-  pageTimes.push(await timed(async () => (body = JSON.parse(await get(`/api/v1/network/contacts?limit=200${cursor ? `&cursor=${cursor}` : ""}`)))));
-  cursor = body.next_cursor;
-} while (cursor);
-const firstPages = pageTimes.slice(0, 3);
-const lastPages = pageTimes.slice(-3);
+// The page cache and the map, at the largest company (or the busiest domains of the sample).
+const cacheProbe = bigSample.length ? bigSample : [...sample].sort().slice(0, 100);
+const cacheRows: string[] = [];
+for (const [cacheMb, mmapMb] of [[2, 0], [64, 0], [256, 0], [64, 256], [256, 256], [config.sqliteCacheMb, config.sqliteMmapMb]]) {
+  sqlite.exec(`PRAGMA cache_size = ${-cacheMb * 1024}`);
+  sqlite.exec(`PRAGMA mmap_size = ${mmapMb * 1024 * 1024}`);
+  await whoKnows(cacheProbe.slice(0, 20)); // warm this setting
+  const { api } = await whoKnows(cacheProbe);
+  cacheRows.push(`  cache ${String(cacheMb).padStart(3)} MB, map ${String(mmapMb).padStart(3)} MB: p50 ${ms(pct(api, 50))}, p99 ${ms(pct(api, 99))}`);
+}
 
-// --- cadence learning -----------------------------------------------------------------------------
+// --- contacts export: every page of every user ---------------------------------------------------
+type Page = { user: number; page: number; best: number; bare: number };
+const pages: Page[] = [];
+const allTimes: number[] = [];
+for (const [ui, user] of users.entries()) {
+  let cursor: string | null = null;
+  let after = 0;
+  let n = 0;
+  do {
+    const path = `/api/v1/network/contacts?limit=200${cursor ? `&cursor=${cursor}` : ""}`;
+    let text = "";
+    const runs: number[] = [];
+    for (let k = 0; k < 3; k++) runs.push(await timed(async () => (text = await get(path, keys[ui]))));
+    const body = JSON.parse(text) as { contacts: unknown[]; next_cursor: string | null };
+    const bareRuns: number[] = [];
+    let rows: { seq: number }[] = [];
+    for (let k = 0; k < 3; k++) bareRuns.push(await timed(() => (rows = bareContacts.all({ me: user.id, after }) as { seq: number }[])));
+    if (rows.length !== body.contacts.length + (body.next_cursor ? 1 : 0)) throw new Error(`contacts page ${n} of user ${ui}: the app and the bare query disagree`);
+    pages.push({ user: ui, page: n++, best: Math.min(...runs), bare: Math.min(...bareRuns) });
+    allTimes.push(...runs);
+    after = rows.length > 200 ? rows[199].seq : after;
+    cursor = body.next_cursor;
+  } while (cursor);
+}
+const pageOf = (user: number, which: "first" | "last") => {
+  const own = pages.filter((p) => p.user === user);
+  return which === "first" ? own[0] : own[own.length - 1];
+};
+const worst = pages.reduce((a, b) => (b.best > a.best ? b : a));
+
+// --- cadence learning and the import rate ----------------------------------------------------------
 let cadence: Record<string, unknown> = {};
 const cadenceMs = await timed(async () => (cadence = await findJob("cadence-learning")!.runOnce(deps)));
-
-// --- import rate ----------------------------------------------------------------------------------
-let importLine = "skipped (--skip-import)";
-let importRate: number | null = null;
-if (!values["skip-import"]) {
+let importLine = values.size === "5m" ? "skipped (--skip-import)" : "not measured at this size";
+if (values.size === "5m" && !values["skip-import"]) {
   try {
-    // Resolved at run time: the sampler lives beside this file (scripts/bench/network-import.ts).
     const sampler = "./network-import.ts";
     const { importRateSample } = (await import(sampler)) as {
       importRateSample(o: { messages: number }): Promise<{ messages: number; seconds: number; perSecond: number; baselinePerSecond?: number }>;
     };
-    const sampleResult = await importRateSample({ messages: 100_000 });
-    importRate = sampleResult.perSecond;
-    importLine = `${sampleResult.messages.toLocaleString()} messages in ${sampleResult.seconds.toFixed(1)} s = ${Math.round(sampleResult.perSecond).toLocaleString()} msg/s` +
-      (sampleResult.baselinePerSecond ? `; bare read+split ${Math.round(sampleResult.baselinePerSecond).toLocaleString()} msg/s, ratio ${(sampleResult.perSecond / sampleResult.baselinePerSecond).toFixed(2)}` : "");
+    const s = await importRateSample({ messages: 100_000 });
+    importLine = `${s.messages.toLocaleString()} messages in ${s.seconds.toFixed(1)} s = ${Math.round(s.perSecond).toLocaleString()} msg/s` +
+      (s.baselinePerSecond ? `; bare read+split ${Math.round(s.baselinePerSecond).toLocaleString()} msg/s, ratio ${(s.perSecond / s.baselinePerSecond).toFixed(2)}` : "");
   } catch (error) {
     importLine = `not measured: ${(error as Error).message}`;
   }
 }
 
-const whoP50 = pct(apiTimes, 50);
-const whoP99 = pct(apiTimes, 99);
-const sqlP50 = pct(sqlTimes, 50);
-const sqlP99 = pct(sqlTimes, 99);
-const pageRatio = pct(lastPages, 50) / pct(firstPages, 50);
-console.log(`
-who-knows by domain (${sample.length} domains, ${(paths / sample.length).toFixed(1)} paths each on average, limit 50)
-  through the app:  p50 ${ms(whoP50)}, p99 ${ms(whoP99)}
-  bare SQL query:   p50 ${ms(sqlP50)}, p99 ${ms(sqlP99)}
-  ratio app / bare: p50 ${(whoP50 / sqlP50).toFixed(2)}, p99 ${(whoP99 / sqlP99).toFixed(2)}
-who-knows by person name (300 names in upper case, ${(named / 300).toFixed(1)} paths each on average): p50 ${ms(pct(nameTimes, 50))}, p99 ${ms(pct(nameTimes, 99))}
-contacts export (${pageTimes.length} pages of 200 for one user)
-  first pages ${firstPages.map(ms).join(", ")}; last pages ${lastPages.map(ms).join(", ")}; ratio last/first ${pageRatio.toFixed(2)}
-cadence-learning job: ${(cadenceMs / 1000).toFixed(1)} s ${JSON.stringify(cadence)}
-mail import: ${importLine}
-
-targets
-  who-knows p99 < 20 ms              ${ms(whoP99).padStart(10)}   ${whoP99 < 20 ? "PASS" : "MISS"}
-  contacts last/first page < 1.5     ${pageRatio.toFixed(2).padStart(10)}   ${pageRatio < 1.5 ? "PASS" : "MISS"}
-  cadence-learning < 60 s            ${`${(cadenceMs / 1000).toFixed(1)} s`.padStart(10)}   ${cadenceMs < 60_000 ? "PASS" : "MISS"}
-  import >= 5,000 msg/s              ${(importRate === null ? "n/a" : `${Math.round(importRate)}/s`).padStart(10)}   ${importRate === null ? "n/a" : importRate >= 5000 ? "PASS" : "MISS"}`);
+// --- report ---------------------------------------------------------------------------------------
+const line = (what: string, api: number[], bare: number[]) =>
+  `  ${what}\n    through the app: p50 ${ms(pct(api, 50))}, p99 ${ms(pct(api, 99))}; bare SQL: p50 ${ms(pct(bare, 50))}, p99 ${ms(pct(bare, 99))}; ratio p50 ${(pct(api, 50) / pct(bare, 50)).toFixed(2)}`;
+log("");
+log(`who-knows (limit 50)`);
+log(line(`by domain, ${sample.length} domains of the skewed sample (${mixed.paths.toFixed(1)} paths each on average)`, mixed.api, mixed.bare));
+if (big) {
+  const pooled = sqlite.query<{ n: number }, [string, string]>("SELECT count(*) AS n FROM relationships r JOIN persons p ON p.id = r.person_id JOIN users u ON u.id = r.user_id WHERE p.domain = ? AND (u.share_network = 1 OR u.id = ?)").get(BIG, users[0].id)!.n;
+  log(line(`at ${BIG}, ${bigSample.length} times (${pooled.toLocaleString()} pooled relationships at the domain)`, big.api, big.bare));
+}
+log(line(`by person name, 300 names in upper case (${(named / 300).toFixed(1)} paths each on average)`, nameApi, nameBare));
+log(`  page cache and map (who-knows at ${big ? BIG : "the sample's first domains"}, ${cacheProbe.length} requests each):`);
+for (const row of cacheRows) log(row);
+log("");
+log(`contacts export: every page (200 contacts) of every user, ${pages.length} pages, each the best of 3 reads`);
+for (const [label, ui] of [["first user", 0], ["middle user", Math.floor(users.length / 2)], ["last user", users.length - 1]] as const) {
+  const first = pageOf(ui, "first");
+  const last = pageOf(ui, "last");
+  log(`  ${label.padEnd(11)} first page ${ms(first.best)} (bare ${ms(first.bare)}), last page (${last.page + 1}) ${ms(last.best)} (bare ${ms(last.bare)})`);
+}
+log(`  every page: best-of-3 p50 ${ms(pct(pages.map((p) => p.best), 50))}, max ${ms(worst.best)} (user ${worst.user}, page ${worst.page + 1}); bare max ${ms(Math.max(...pages.map((p) => p.bare)))}; every single read p99 ${ms(pct(allTimes, 99))}`);
+log(`cadence-learning job: ${(cadenceMs / 1000).toFixed(1)} s ${JSON.stringify(cadence)}`);
+log(`mail import: ${importLine}`);
+const whoP99 = Math.max(pct(mixed.api, 99), big ? pct(big.api, 99) : 0, pct(nameApi, 99));
+log("");
+log("targets");
+log(`  who-knows p99 < ${TARGET.whoKnowsP99Ms} ms (worst of domain, ${big ? "largest company, " : ""}name) ${ms(whoP99).padStart(10)}   ${verdict(whoP99 < TARGET.whoKnowsP99Ms)}`);
+log(`  every contacts page <= ${TARGET.contactsPageMs} ms (best of 3)       ${ms(worst.best).padStart(10)}   ${verdict(worst.best <= TARGET.contactsPageMs)}`);
+log(`  cadence-learning < 60 s                       ${`${(cadenceMs / 1000).toFixed(1)} s`.padStart(10)}   ${verdict(cadenceMs < 60_000)}`);
 
 sqlite.close();
 if (!values.keep) rmSync(dir, { recursive: true, force: true });
