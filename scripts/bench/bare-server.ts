@@ -16,6 +16,8 @@
 // GET /api/v1/portfolio/companies?limit=N&offset=M: steps 1 to 3 as above, then the count of the
 // org's holdings, the page (name order, with each holding's position count), the latest actual of
 // each metric of the page's companies (portfolio_latest_actuals), and the page as Dealgraph's JSON.
+// GET /api/v1/deals/{id}?view=full: steps 1 to 3, then the deal's row by id and org, its facts
+// parsed for the record's fields and its stored analysis written into the body as it is.
 // Not done: checksum or format checks on the key, revocation/expiry decisions, 401/403/429
 // bodies beyond a bare 401, X-RateLimit-* / X-Request-Id headers, validation, logging, routing
 // beyond these paths, filters. The connection gets the same pragmas as Dealgraph's (WAL,
@@ -129,12 +131,28 @@ function portfolioPage(orgId: string, url: URL, asOf: string) {
   return { scope: "org", companies, total, limit, offset, has_more: offset + companies.length < total, as_of: asOf };
 }
 
+// A deal: the row, the facts parsed for the record, the analysis as stored.
+const dealRow = db.query<Record<string, string | number | null>, { org: string; id: string }>("SELECT * FROM deals WHERE id = +$id AND org_id = +$org");
+function dealBody(orgId: string, dealId: string, asOf: string): string | null {
+  const d = dealRow.get({ org: orgId, id: dealId });
+  if (!d) return null;
+  const facts = d.facts ? JSON.parse(d.facts as string) : null;
+  const head = JSON.stringify({
+    deal_id: d.id, company_name: d.company_name, domain: d.domain, website: d.website, kind: d.kind, stage: d.stage, source: d.source,
+    analysis_status: d.analysis_status, score: d.score, created_at: d.created_at, updated_at: d.updated_at,
+    company: facts?.company ?? null, round: facts?.round ?? null, team: facts?.team ?? null, score_confidence: d.score_confidence,
+  });
+  return `${head.slice(0, -1)},"analysis":${d.analysis ?? "null"},"scope":"org_workspace","as_of":"${asOf}"}`;
+}
+
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port: Number(values.port ?? 0),
   fetch(req) {
     const url = new URL(req.url);
-    const route = req.method === "GET" && (url.pathname === "/api/v1/me" ? "me" : url.pathname === "/api/v1/portfolio/companies" ? "portfolio" : null);
+    const route =
+      req.method === "GET" &&
+      (url.pathname === "/api/v1/me" ? "me" : url.pathname === "/api/v1/portfolio/companies" ? "portfolio" : url.pathname.startsWith("/api/v1/deals/") ? "deal" : null);
     if (!route) return json({ detail: "Not found" }, 404);
     const secret = secretOf(req);
     if (!secret) return json({ detail: "no key" }, 401);
@@ -146,6 +164,10 @@ const server = Bun.serve({
     const limit = row.daily_requests ?? DEFAULT_DAILY_REQUESTS;
     const used = count.get({ keyId: row.key_id, day, now: asOf, limit });
     if (route === "portfolio") return json(portfolioPage(row.org_id, url, asOf));
+    if (route === "deal") {
+      const body = dealBody(row.org_id, url.pathname.slice("/api/v1/deals/".length), asOf);
+      return body === null ? json({ detail: "Deal not found" }, 404) : new Response(body, { headers: { "content-type": "application/json;charset=utf-8" } });
+    }
     return json({
       user: { user_id: row.user_id, name: row.user_name, email: row.email, share_network: row.share_network === 1 },
       org: { org_id: row.org_id, name: row.org_name },
