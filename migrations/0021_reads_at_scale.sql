@@ -11,8 +11,12 @@ CREATE TABLE `portfolio_latest_actuals` (
 	FOREIGN KEY (`org_id`) REFERENCES `orgs`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+DROP INDEX `action_runs_subject_idx`;--> statement-breakpoint
+CREATE INDEX `action_runs_subject_idx` ON `action_runs` (`subject_id`,`created_at`,`id`);--> statement-breakpoint
 DROP INDEX `person_emails_person_idx`;--> statement-breakpoint
 CREATE INDEX `person_emails_person_idx` ON `person_emails` (`person_id`,`email`);--> statement-breakpoint
+DROP INDEX `persons_org_domain_idx`;--> statement-breakpoint
+CREATE INDEX `persons_org_domain_idx` ON `persons` (`org_id`,`domain`,`id`);--> statement-breakpoint
 CREATE INDEX `relationships_user_idx` ON `relationships` (`user_id`);--> statement-breakpoint
 CREATE INDEX `relationships_user_recent_idx` ON `relationships` (`user_id`,last_touch_at IS NULL,last_touch_at DESC);--> statement-breakpoint
 -- portfolio_latest_actuals holds, per company and metric, a copy of its actual point with the

@@ -33,7 +33,9 @@ export const actionRuns = sqliteTable(
     startedAt: text("started_at"),
     finishedAt: text("finished_at"),
   },
-  (t) => [index("action_runs_status_idx").on(t.status, t.createdAt), index("action_runs_subject_idx").on(t.subjectId)],
+  // A subject's runs newest first: its latest run (the deal's analysis status, kept by triggers,
+  // and every "latest run of" read) is one seek, however many runs it has had.
+  (t) => [index("action_runs_status_idx").on(t.status, t.createdAt), index("action_runs_subject_idx").on(t.subjectId, t.createdAt, t.id)],
 );
 
 // Terminal transitions write their webhook events here in the same transaction: none is lost to

@@ -24,7 +24,8 @@ export const persons = sqliteTable(
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [
-    index("persons_org_domain_idx").on(t.orgId, t.domain),
+    // With the id: who-knows at a company joins its persons' relationships from the index alone.
+    index("persons_org_domain_idx").on(t.orgId, t.domain, t.id),
     index("persons_org_name_key_idx").on(t.orgId, t.nameKey),
     index("persons_org_linkedin_idx").on(t.orgId, t.linkedinUrl),
   ],

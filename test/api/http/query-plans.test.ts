@@ -64,6 +64,7 @@ const HOT_READS = () => [
   "/api/v1/deals?limit=2&offset=1&stage=new&kind=company&q=alp",
   `/api/v1/deals/${dealId}`,
   `/api/v1/deals/${dealId}?view=full`,
+  `/api/v1/deals/${dealId}/analysis`,
   "/api/v1/network/who-knows?domain=target.com",
   "/api/v1/network/who-knows?person=Person%201",
   "/api/v1/network/who-knows?person=p2@target.com",
@@ -97,7 +98,7 @@ const SCANS_ALLOWED = /^SCAN (json_each|j|page|top|\(subquery-\d+\))\b/;
 describe("query plans of the hot reads", () => {
   test("the workload ran the statements of every hot read", () => {
     const sqls = recorder.executed().map((s) => s.sql);
-    for (const table of ["api_keys", "portfolio_latest_actuals", "fund_cashflows", "fund_marks", "deals", "relationships", "webhook_deliveries"]) {
+    for (const table of ["api_keys", "portfolio_latest_actuals", "fund_cashflows", "fund_marks", "deals", "action_runs", "relationships", "webhook_deliveries"]) {
       expect({ table, read: sqls.some((s) => new RegExp(`from\\s+"?${table}"?`, "i").test(s)) }).toEqual({ table, read: true });
     }
   });
