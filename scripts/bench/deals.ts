@@ -29,7 +29,7 @@ import { findLibreOffice } from "../../src/modules/health/health.routes.ts";
 import { rng } from "../../src/demo/rng.ts";
 import { deckPdf, deckPptx, generateDeals, longDeck } from "../../src/demo/decks.ts";
 import { ROOT } from "../build.ts";
-import { openBench, seedDeals, timeBoth } from "../lib/bench.ts";
+import { openBench, pct, seedDeals, timeBoth } from "../lib/bench.ts";
 import { Child, cleanEnv, startServe } from "../lib/child-process.ts";
 import { alternatingRounds, fmt, loadRunner, perCpuSecond } from "../lib/load-rounds.ts";
 
@@ -65,7 +65,6 @@ const TARGET = { analysisMs: 3000, uploadGrowthX: 2 };
 const dir = opts.keep ?? mkdtempSync(join(tmpdir(), "dealgraph-bench-deals-"));
 const log = (line: string) => console.log(line);
 const ms = (x: number) => x.toFixed(2);
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const median = (xs: number[]) => pct(xs, 50);
 const mb = (bytes: number) => (bytes >= MB ? `${(bytes / MB).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`);
 

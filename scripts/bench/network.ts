@@ -32,6 +32,7 @@ import { rng } from "../../src/demo/rng.ts";
 import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
 import { orgsService } from "../../src/modules/identity/orgs.service.ts";
 import { seedNetwork, type NetworkSize } from "../lib/bench-seed.ts";
+import { pct } from "../lib/bench.ts";
 
 const { values } = parseArgs({
   options: {
@@ -58,10 +59,6 @@ const SIZE = {
 };
 const TARGET = { whoKnowsP99Ms: 20, contactsPageMs: 5 };
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 const log = (line: string) => console.log(line);
 const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");

@@ -34,6 +34,7 @@ import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
 import { orgsService } from "../../src/modules/identity/orgs.service.ts";
 import { ROOT } from "../build.ts";
 import { FUNDS, seedBook, seedFunds } from "../lib/bench-seed.ts";
+import { pct, timeBoth } from "../lib/bench.ts";
 import { startServe } from "../lib/child-process.ts";
 import { alternatingRounds, fmt, loadRunner, perCpuSecond } from "../lib/load-rounds.ts";
 
@@ -57,7 +58,6 @@ const TARGET = { pageRatio: 0.8, historyGrowth: 1.2, listP99Ms: 20, fundsRatio: 
 
 const log = (line: string) => console.log(line);
 const ms = (x: number) => x.toFixed(2);
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const verdict = (ok: boolean) => (ok ? "met" : "NOT MET");
 const dirs: string[] = [];
 
@@ -81,21 +81,6 @@ function openFirm(name: string): Firm {
     return res;
   };
   return { dir, deps, sqlite: db.$client, orgId: org.id, key, get };
-}
-
-/** Each item through both sides, one after the other, so a noisy moment hits both alike. */
-async function timeBoth<T>(items: T[], a: (item: T) => unknown, b: (item: T) => unknown): Promise<[number[], number[]]> {
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (const item of items) {
-    let start = performance.now();
-    await a(item);
-    ta.push(performance.now() - start);
-    start = performance.now();
-    await b(item);
-    tb.push(performance.now() - start);
-  }
-  return [ta, tb];
 }
 
 function report(what: string, app: number[], bare: number[], bareWhat: string) {
