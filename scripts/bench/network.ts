@@ -67,6 +67,16 @@ async function timed(fn: () => unknown): Promise<number> {
   await fn();
   return performance.now() - t;
 }
+// The CPU time this process spent on the last `timed` call of `cpuTimed`: on a machine shared with
+// other work, a request's wall time includes the time it waited for a core; its CPU time does not.
+let lastCpuMs = 0;
+async function cpuTimed(fn: () => unknown): Promise<number> {
+  const c = process.cpuUsage();
+  const wall = await timed(fn);
+  const d = process.cpuUsage(c);
+  lastCpuMs = (d.user + d.system) / 1000;
+  return wall;
+}
 
 const dir = values.keep ?? mkdtempSync(join(tmpdir(), "dealgraph-bench-network-"));
 const config = loadConfig({}, { dataDir: dir });
@@ -133,20 +143,22 @@ const params = (extra: Record<string, string>) => ({ org: org.id, me: users[0].i
 async function whoKnows(domainsToAsk: string[]) {
   const api: number[] = [];
   const apiBest: number[] = [];
+  const cpu: number[] = [];
   const bare: number[] = [];
   let paths = 0;
   for (const d of domainsToAsk) {
     const three: number[] = [];
     for (let k = 0; k < 3; k++) {
       let text = "";
-      three.push(await timed(async () => (text = await get(`/api/v1/network/who-knows?domain=${d}&limit=50`))));
+      three.push(await cpuTimed(async () => (text = await get(`/api/v1/network/who-knows?domain=${d}&limit=50`))));
+      cpu.push(lastCpuMs);
       if (k === 0) paths += JSON.parse(text).paths.length;
       bare.push(await timed(() => bareByDomain.all(params({ domain: d }))));
     }
     api.push(...three);
     apiBest.push(Math.min(...three));
   }
-  return { api, apiBest, bare, paths: paths / domainsToAsk.length };
+  return { api, apiBest, cpu, bare, paths: paths / domainsToAsk.length };
 }
 
 for (const d of [...sample.slice(0, 30), ...bigSample.slice(0, 5)]) await get(`/api/v1/network/who-knows?domain=${d}`);
@@ -176,7 +188,7 @@ for (const [cacheMb, mmapMb] of [[2, 0], [64, 0], [256, 0], [64, 256], [256, 256
 }
 
 // --- contacts export: every page of every user ---------------------------------------------------
-type Page = { user: number; page: number; best: number; bare: number };
+type Page = { user: number; page: number; best: number; bare: number; cpu: number };
 const pages: Page[] = [];
 const allTimes: number[] = [];
 for (const [ui, user] of users.entries()) {
@@ -187,13 +199,17 @@ for (const [ui, user] of users.entries()) {
     const path = `/api/v1/network/contacts?limit=200${cursor ? `&cursor=${cursor}` : ""}`;
     let text = "";
     const runs: number[] = [];
-    for (let k = 0; k < 3; k++) runs.push(await timed(async () => (text = await get(path, keys[ui]))));
+    const cpus: number[] = [];
+    for (let k = 0; k < 3; k++) {
+      runs.push(await cpuTimed(async () => (text = await get(path, keys[ui]))));
+      cpus.push(lastCpuMs);
+    }
     const body = JSON.parse(text) as { contacts: unknown[]; next_cursor: string | null };
     const bareRuns: number[] = [];
     let rows: { seq: number }[] = [];
     for (let k = 0; k < 3; k++) bareRuns.push(await timed(() => (rows = bareContacts.all({ me: user.id, after }) as { seq: number }[])));
     if (rows.length !== body.contacts.length + (body.next_cursor ? 1 : 0)) throw new Error(`contacts page ${n} of user ${ui}: the app and the bare query disagree`);
-    pages.push({ user: ui, page: n++, best: Math.min(...runs), bare: Math.min(...bareRuns) });
+    pages.push({ user: ui, page: n++, best: Math.min(...runs), bare: Math.min(...bareRuns), cpu: Math.min(...cpus) });
     allTimes.push(...runs);
     after = rows.length > 200 ? rows[199].seq : after;
     cursor = body.next_cursor;
@@ -224,14 +240,17 @@ if (values.size === "5m" && !values["skip-import"]) {
 }
 
 // --- report ---------------------------------------------------------------------------------------
-const line = (what: string, api: number[], bare: number[], best?: number[]) =>
-  `  ${what}\n    through the app: p50 ${ms(pct(api, 50))}, p99 ${ms(pct(api, 99))}${best ? ` (each request's best of 3: p50 ${ms(pct(best, 50))}, p99 ${ms(pct(best, 99))})` : ""}; bare SQL: p50 ${ms(pct(bare, 50))}, p99 ${ms(pct(bare, 99))}; ratio p50 ${(pct(api, 50) / pct(bare, 50)).toFixed(2)}`;
+const line = (what: string, api: number[], bare: number[], best?: number[], cpu?: number[]) =>
+  `  ${what}\n    through the app: p50 ${ms(pct(api, 50))}, p99 ${ms(pct(api, 99))}` +
+  (best ? ` (each request's best of 3: p50 ${ms(pct(best, 50))}, p99 ${ms(pct(best, 99))})` : "") +
+  (cpu ? `; CPU time p50 ${ms(pct(cpu, 50))}, p99 ${ms(pct(cpu, 99))}` : "") +
+  `; bare SQL: p50 ${ms(pct(bare, 50))}, p99 ${ms(pct(bare, 99))}; ratio p50 ${(pct(api, 50) / pct(bare, 50)).toFixed(2)}`;
 log("");
 log(`who-knows (limit 50)`);
-log(line(`by domain, ${sample.length} domains of the skewed sample (${mixed.paths.toFixed(1)} paths each on average)`, mixed.api, mixed.bare, mixed.apiBest));
+log(line(`by domain, ${sample.length} domains of the skewed sample (${mixed.paths.toFixed(1)} paths each on average)`, mixed.api, mixed.bare, mixed.apiBest, mixed.cpu));
 if (big) {
   const pooled = sqlite.query<{ n: number }, [string, string]>("SELECT count(*) AS n FROM relationships r JOIN persons p ON p.id = r.person_id JOIN users u ON u.id = r.user_id WHERE p.domain = ? AND (u.share_network = 1 OR u.id = ?)").get(BIG, users[0].id)!.n;
-  log(line(`at ${BIG}, ${bigSample.length} times (${pooled.toLocaleString()} pooled relationships at the domain)`, big.api, big.bare, big.apiBest));
+  log(line(`at ${BIG}, ${bigSample.length} times (${pooled.toLocaleString()} pooled relationships at the domain)`, big.api, big.bare, big.apiBest, big.cpu));
 }
 log(line(`by person name, 300 names in upper case (${(named / 300).toFixed(1)} paths each on average)`, nameApi, nameBare));
 log(`  page cache and map (who-knows at ${big ? BIG : "the sample's first domains"}, ${cacheProbe.length} requests each):`);
@@ -243,7 +262,8 @@ for (const [label, ui] of [["first user", 0], ["middle user", Math.floor(users.l
   const last = pageOf(ui, "last");
   log(`  ${label.padEnd(11)} first page ${ms(first.best)} (bare ${ms(first.bare)}), last page (${last.page + 1}) ${ms(last.best)} (bare ${ms(last.bare)})`);
 }
-log(`  every page: best-of-3 p50 ${ms(pct(pages.map((p) => p.best), 50))}, max ${ms(worst.best)} (user ${worst.user}, page ${worst.page + 1}); bare max ${ms(Math.max(...pages.map((p) => p.bare)))}; every single read p99 ${ms(pct(allTimes, 99))}`);
+const worstCpu = Math.max(...pages.map((p) => p.cpu));
+log(`  every page: best-of-3 p50 ${ms(pct(pages.map((p) => p.best), 50))}, max ${ms(worst.best)} (user ${worst.user}, page ${worst.page + 1}); CPU time (best of 3) max ${ms(worstCpu)}; bare max ${ms(Math.max(...pages.map((p) => p.bare)))}; every single read p99 ${ms(pct(allTimes, 99))}`);
 log(`cadence-learning job: ${(cadenceMs / 1000).toFixed(1)} s ${JSON.stringify(cadence)}`);
 log(`mail import: ${importLine}`);
 const whoP99 = Math.max(pct(mixed.apiBest, 99), big ? pct(big.apiBest, 99) : 0);
@@ -251,8 +271,10 @@ const whoP99Raw = Math.max(pct(mixed.api, 99), big ? pct(big.api, 99) : 0, pct(n
 log("");
 log("targets");
 log(`  who-knows p99 < ${TARGET.whoKnowsP99Ms} ms (each request's best of 3; worst of the sample${big ? " and the largest company" : ""}) ${ms(whoP99).padStart(10)}   ${verdict(whoP99 < TARGET.whoKnowsP99Ms)}`);
-log(`    (every single request, name lookups included: p99 ${ms(whoP99Raw)}, ${verdict(whoP99Raw < TARGET.whoKnowsP99Ms)})`);
+const whoCpuP99 = Math.max(pct(mixed.cpu, 99), big ? pct(big.cpu, 99) : 0);
+log(`    (every single request, name lookups included: p99 ${ms(whoP99Raw)}, ${verdict(whoP99Raw < TARGET.whoKnowsP99Ms)}; CPU time of every request p99 ${ms(whoCpuP99)}, ${verdict(whoCpuP99 < TARGET.whoKnowsP99Ms)})`);
 log(`  every contacts page <= ${TARGET.contactsPageMs} ms (best of 3)       ${ms(worst.best).padStart(10)}   ${verdict(worst.best <= TARGET.contactsPageMs)}`);
+log(`    (CPU time, best of 3: max ${ms(worstCpu)}, ${verdict(worstCpu <= TARGET.contactsPageMs)})`);
 log(`  cadence-learning < 60 s                       ${`${(cadenceMs / 1000).toFixed(1)} s`.padStart(10)}   ${verdict(cadenceMs < 60_000)}`);
 
 sqlite.close();

@@ -24,8 +24,14 @@ export const PATH_COLUMNS = `r.seq, r.person_id, p.display_name, p.title, p.doma
   u.id AS owner_id, u.name AS owner_name, r.first_touch_at, r.last_touch_at, r.last_touch_direction,
   r.sent_count, r.received_count, r.meeting_count, r.decayed_score, r.score_at`;
 
-/** Relationships of the key user and of teammates who share their network. */
+/** Relationships of the key user and of teammates who share their network (`u` the owner joined). */
 export const POOLED = `u.org_id = $org AND (u.share_network = 1 OR u.id = $me)`;
+/**
+ * The same pool as a condition on the relationship alone: its owner among the pooled users (a
+ * handful, read once). The `+` keeps the planner from turning it into the loop that drives the
+ * query: a target's persons come first, then their relationships.
+ */
+const POOLED_OWNER = `+r.user_id IN (SELECT id FROM users WHERE org_id = $org AND (share_network = 1 OR id = $me))`;
 
 export const poolParams = (p: Principal) => ({ org: p.orgId, me: p.userId });
 
@@ -117,8 +123,7 @@ export function queryTopPaths(deps: Deps, where: string, params: Record<string, 
       `SELECT ${PATH_COLUMNS} FROM (
          SELECT r.seq FROM persons p
          JOIN relationships r ON r.person_id = p.id
-         JOIN users u ON u.id = r.user_id
-         WHERE ${POOLED} AND ${where} AND r.last_touch_at IS NOT NULL
+         WHERE ${POOLED_OWNER} AND ${where} AND r.last_touch_at IS NOT NULL
          ORDER BY ${STRENGTH_SQL} DESC, r.last_touch_at DESC
          LIMIT $take
        ) top

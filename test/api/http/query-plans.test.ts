@@ -137,4 +137,9 @@ describe("query plans of the hot reads", () => {
     expect(steps.slice(0, 2)).toEqual(["CO-ROUTINE page", "SEARCH r USING INDEX relationships_user_recent_idx (user_id=?)"]);
     expect(steps.indexOf("USE TEMP B-TREE FOR ORDER BY")).toBeGreaterThan(steps.indexOf("SCAN page"));
   });
+
+  test("who-knows at a company walks its persons on the covering index, then their relationships; the pool is a list read once", () => {
+    const top = recorder.executed().find((s) => /p\.domain = \+\$domain/.test(s.sql))!;
+    expect(plan(top.sql).slice(0, 3)).toEqual(["CO-ROUTINE top", "SEARCH p USING COVERING INDEX persons_org_domain_idx (org_id=? AND domain=?)", "SEARCH r USING INDEX relationships_person_idx (person_id=?)"]);
+  });
 });
