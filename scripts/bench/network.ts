@@ -106,8 +106,9 @@ const get = (path: string, key = keys[0]) =>
   });
 
 // --- the baselines: hand-written for the best plan ----------------------------------------------
-// Who-knows: the pooled relationships with the target, ranked by strength decayed to now and cut
-// on the relationship's own columns; persons, owners and the first address read for those kept.
+// Who-knows: the pooled relationships with the target (their owners a list read once), ranked by
+// strength decayed to now and cut on the relationship's own columns; persons, owners and the first
+// address read for those kept.
 const STRENGTH = `(1 - exp(-(r.decayed_score * pow(0.5, max(0, julianday(+$now) - julianday(r.score_at)) / 90)) / 6))
   * (0.55 + 0.45 * (2.0 * min(r.sent_count + r.meeting_count, r.received_count + r.meeting_count) / max(1, r.sent_count + r.received_count + 2 * r.meeting_count)))`;
 const bareTop = (target: string) =>
@@ -115,8 +116,8 @@ const bareTop = (target: string) =>
     `SELECT r.seq, r.person_id, p.display_name, p.title, p.domain, p.linkedin_url, p.location, u.id, u.name,
        (SELECT e.email FROM person_emails e WHERE e.person_id = p.id ORDER BY e.email LIMIT 1) AS email,
        r.first_touch_at, r.last_touch_at, r.last_touch_direction, r.sent_count, r.received_count, r.meeting_count, r.decayed_score, r.score_at
-     FROM (SELECT r.seq FROM persons p JOIN relationships r ON r.person_id = p.id JOIN users u ON u.id = r.user_id
-           WHERE u.org_id = +$org AND (u.share_network = 1 OR u.id = +$me) AND p.org_id = +$org AND ${target} AND r.last_touch_at IS NOT NULL
+     FROM (SELECT r.seq FROM persons p JOIN relationships r ON r.person_id = p.id
+           WHERE +r.user_id IN (SELECT id FROM users WHERE org_id = +$org AND (share_network = 1 OR id = +$me)) AND p.org_id = +$org AND ${target} AND r.last_touch_at IS NOT NULL
            ORDER BY ${STRENGTH} DESC, r.last_touch_at DESC LIMIT 55) top
      CROSS JOIN relationships r ON r.seq = top.seq CROSS JOIN persons p ON p.id = r.person_id CROSS JOIN users u ON u.id = r.user_id`,
   );
