@@ -105,9 +105,9 @@ const holdingPage = db.query<HoldingRow, { org: string; limit: number; offset: n
          h.ownership_percentage, h.invested, h.current_valuation, h.currency,
          (SELECT count(*) FROM portfolio_holdings s WHERE s.org_id = h.org_id AND s.company_key = h.company_key) AS position_count
   FROM portfolio_holdings h WHERE h.org_id = +$org ORDER BY h.name_fold, h.fund_name LIMIT +$limit OFFSET +$offset`);
-const latestActuals = db.query<{ company_key: string; metric: string; value: number; unit: string | null; currency: string | null; statement_date: string }, { org: string; keys: string }>(`
-  SELECT company_key, metric, value, unit, currency, statement_date FROM portfolio_latest_actuals
-  WHERE org_id = +$org AND company_key IN (SELECT value FROM json_each(+$keys))`);
+const latestActuals = db.query<never, { org: string; keys: string }>(`
+  SELECT j.key, l.metric, l.value, l.unit, l.currency, l.statement_date
+  FROM json_each(+$keys) j CROSS JOIN portfolio_latest_actuals l ON l.org_id = +$org AND l.company_key = j.value`);
 const cents = (x: number | null) => (x === null ? null : Math.round(x * 100) / 100);
 
 function portfolioPage(orgId: string, url: URL, asOf: string) {
@@ -117,9 +117,9 @@ function portfolioPage(orgId: string, url: URL, asOf: string) {
   const rows = offset < total ? holdingPage.all({ org: orgId, limit, offset }) : [];
   const metrics = new Map<string, Record<string, unknown>>(rows.map((r) => [r.company_key, {}]));
   if (rows.length) {
-    for (const m of latestActuals.all({ org: orgId, keys: JSON.stringify([...metrics.keys()]) })) {
-      metrics.get(m.company_key)![m.metric] = { value: m.value, unit: m.unit, currency: m.currency, statement_date: m.statement_date };
-    }
+    const byIndex = [...metrics.values()];
+    const latest = latestActuals.values({ org: orgId, keys: JSON.stringify([...metrics.keys()]) }) as [number, string, number, string | null, string | null, string][];
+    for (const [i, metric, value, unit, currency, statement_date] of latest) byIndex[i][metric] = { value, unit, currency, statement_date };
   }
   const companies = rows.map((h) => ({
     company_id: h.id, name: h.name, website: h.website, sector: h.sector, stage: h.stage, status: h.status, fund_name: h.fund_name,

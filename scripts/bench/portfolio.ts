@@ -103,7 +103,7 @@ function pageBaseline(sqlite: Database) {
   );
   // The maintained table: one row per (company, metric).
   const fromTable = sqlite.query(
-    "SELECT company_key, metric, value, unit, currency, statement_date FROM portfolio_latest_actuals WHERE org_id = +$org AND company_key IN (SELECT value FROM json_each(+$keys))",
+    "SELECT j.key, l.metric, l.value, l.unit, l.currency, l.statement_date FROM json_each(+$keys) j CROSS JOIN portfolio_latest_actuals l ON l.org_id = +$org AND l.company_key = j.value",
   );
   // One seek per (company, metric) on the natural key (org, company, kind, metric, date): the
   // metrics found by skipping from one to the next, each one's newest point read from its end.
@@ -133,7 +133,7 @@ function barePage(base: ReturnType<typeof pageBaseline>, orgId: string, latest: 
     const params = { org: orgId, status: q.status, fund: q.fund, q: q.q };
     const total = base.count.get(params)!.n;
     const rows = total > q.offset ? base.page.all({ ...params, limit: q.limit, offset: q.offset }) : [];
-    const metrics = base.latest[latest].all({ org: orgId, keys: JSON.stringify([...new Set(rows.map((x) => x.company_key))]) });
+    const metrics = base.latest[latest].values({ org: orgId, keys: JSON.stringify([...new Set(rows.map((x) => x.company_key))]) });
     return { total, rows, metrics };
   };
 }

@@ -6,8 +6,8 @@ import { invalid, notFound } from "../../http/errors.ts";
 import { isCalendarDate } from "../../lib/csv-fields.ts";
 import { money, multiple } from "../../lib/figures.ts";
 import { isUuid } from "../../lib/ids.ts";
-import { columnList, type RowOf, type SqlRowOf } from "../../db/rows.ts";
-import { portfolioHoldings as h, portfolioLatestActuals as la, portfolioMetricPoints as mp } from "./portfolio.tables.ts";
+import { columnList, type SqlRowOf } from "../../db/rows.ts";
+import { portfolioHoldings as h, portfolioMetricPoints as mp } from "./portfolio.tables.ts";
 
 export type HoldingFilters = { status?: string; fundName?: string; q?: string; limit: number; offset: number };
 export type MetricValue = { value: number; unit: string | null; currency: string | null; statement_date: string };
@@ -35,10 +35,11 @@ export const portfolioService = perDeps((deps: Deps) => {
   const count = sqlite.query<{ n: number }, Filters>(`SELECT count(*) AS n FROM portfolio_holdings h WHERE ${MATCHING}`);
 
   // The latest actual of each metric of a page's companies: one row per metric, kept by triggers
-  // (portfolio_latest_actuals), so a page costs the same at any length of history.
-  const latestActuals = sqlite.query<Pick<RowOf<typeof la>, "companyKey" | "metric" | "value" | "unit" | "currency" | "statementDate">, { org: string; keys: string }>(
-    `SELECT ${columnList(la, { alias: "l", only: ["companyKey", "metric", "value", "unit", "currency", "statementDate"] })}
-     FROM portfolio_latest_actuals l WHERE l.org_id = $org AND l.company_key IN (SELECT value FROM json_each($keys))`,
+  // (portfolio_latest_actuals), so a page costs the same at any length of history. Read as value
+  // arrays (a page has ~250 of them: no row objects), the company as its index in the keys sent.
+  const latestActuals = sqlite.query<never, { org: string; keys: string }>(
+    `SELECT j.key, l.metric, l.value, l.unit, l.currency, l.statement_date
+     FROM json_each($keys) j CROSS JOIN portfolio_latest_actuals l ON l.org_id = $org AND l.company_key = j.value`,
   );
 
   const holdingById = db.select().from(h).where(and(eq(h.id, P("id")), eq(h.orgId, P("org")))).prepare();
@@ -85,8 +86,10 @@ export const portfolioService = perDeps((deps: Deps) => {
   function metricsOf(orgId: string, companyKeys: string[]): Map<string, Record<string, MetricValue>> {
     const byCompany = new Map<string, Record<string, MetricValue>>(companyKeys.map((k) => [k, {}]));
     if (companyKeys.length === 0) return byCompany;
-    for (const m of latestActuals.all({ org: orgId, keys: JSON.stringify(companyKeys) })) {
-      byCompany.get(m.companyKey)![m.metric] = { value: m.value, unit: m.unit, currency: m.currency, statement_date: m.statementDate };
+    const metrics = [...byCompany.values()];
+    const rows = latestActuals.values({ org: orgId, keys: JSON.stringify(companyKeys) }) as [number, string, number, string | null, string | null, string][];
+    for (const [company, metric, value, unit, currency, statementDate] of rows) {
+      metrics[company][metric] = { value, unit, currency, statement_date: statementDate };
     }
     return byCompany;
   }
