@@ -315,6 +315,11 @@ if (runs("list")) {
   report(`GET /api/v1/deals over ${DEALS.toLocaleString()} deals, ${REQUESTS} requests (offsets, stage, kind, status and name filters; pages of 50)`, listApp, listBare, "count and page");
   const byFilter = (k: number) => listApp.filter((_, i) => i % 5 === k);
   log(`  by filter   p50 none ${ms(pct(byFilter(0), 50))}, stage ${ms(pct(byFilter(1), 50))}, kind ${ms(pct(byFilter(2), 50))}, status ${ms(pct(byFilter(3), 50))}, q ${ms(pct(byFilter(4), 50))} ms`);
+  // OFFSET walks the index up to the page: the newest and the oldest page.
+  for (const offset of [0, DEALS - 50]) {
+    const [a, b] = await timeBoth(Array.from({ length: 100 }, () => ({ limit: 50, offset })), (q) => call("GET", toPath(q)), bareList);
+    log(`  offset ${String(offset).padStart(5)}: dealgraph p50 ${ms(pct(a, 50))} ms, bare p50 ${ms(pct(b, 50))} ms`);
+  }
   report(`GET /api/v1/deals/{id}?view=full, ${REQUESTS} requests`, detailApp, detailBare, "the row read and the same body written");
   log(`  the row read and both JSON columns parsed (what earlier runs compared with): p50 ${ms(pct(detailParsed, 50))} ms; dealgraph / that ${(pct(detailApp, 50) / pct(detailParsed, 50)).toFixed(2)}x`);
   log(`  (in process the app also finds the key, counts the request in its daily budget (a write) and runs the framework; the bare body does none of it)`);

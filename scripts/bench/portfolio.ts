@@ -238,6 +238,13 @@ async function listSection() {
   const [app, bareTimes] = await timeBoth(queries, viaApp, bare);
   report(`GET /api/v1/portfolio/companies, ${REQUESTS} requests (offsets, status, fund and name filters)`, app, bareTimes, "count, page, latest actuals, hand-written");
   log(`  target      p99 < ${TARGET.listP99Ms} ms: ${verdict(pct(app, 99) < TARGET.listP99Ms)}`);
+  // OFFSET walks the index up to the page: the first and the last page of the book.
+  const total = (bare({ status: null, fund: null, q: null, limit: 50, offset: 0 }) as { total: number }).total;
+  for (const offset of [0, total - 50]) {
+    const q = Array.from({ length: 100 }, () => ({ status: null, fund: null, q: null, limit: 50, offset }));
+    const [a, b] = await timeBoth(q, viaApp, bare);
+    log(`  offset ${String(offset).padStart(5)}: dealgraph p50 ${ms(pct(a, 50))} ms, bare p50 ${ms(pct(b, 50))} ms`);
+  }
   firm.sqlite.close();
 }
 
