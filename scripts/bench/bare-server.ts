@@ -145,52 +145,74 @@ function dealBody(orgId: string, dealId: string, asOf: string): string | null {
   return `${head.slice(0, -1)},"analysis":${d.analysis ?? "null"},"scope":"org_workspace","as_of":"${asOf}"}`;
 }
 
+type Counted = { row: Row; asOf: string; limit: number; used: { requests: number } | null };
+
+/** Steps 1 to 3: the key by its hash and the request counted; null for no key or an unknown one. */
+function authenticate(req: Request): Counted | null {
+  const secret = secretOf(req);
+  if (!secret) return null;
+  const asOf = new Date().toISOString();
+  const day = asOf.slice(0, 10);
+  const row = lookup.get({ hash: new Bun.CryptoHasher("sha256").update(secret).digest("hex"), day });
+  if (!row) return null;
+  const limit = row.daily_requests ?? DEFAULT_DAILY_REQUESTS;
+  return { row, asOf, limit, used: count.get({ keyId: row.key_id, day, now: asOf, limit }) };
+}
+
+const noKey = () => json({ detail: "no key or an unknown key" }, 401);
+
+function me({ row, asOf, limit, used }: Counted) {
+  return json({
+    user: { user_id: row.user_id, name: row.user_name, email: row.email, share_network: row.share_network === 1 },
+    org: { org_id: row.org_id, name: row.org_name },
+    key: {
+      key_id: row.key_id,
+      name: row.key_name,
+      scope: row.scope,
+      prefix: row.prefix,
+      status: row.revoked_at ? "revoked" : row.expires_at && row.expires_at <= asOf ? "expired" : "active",
+      created_at: row.created_at,
+      expires_at: row.expires_at,
+      revoked_at: row.revoked_at,
+      last_used_at: used ? asOf : row.last_used_at,
+      rotated_from_key_id: row.rotated_from_id,
+      usage_today: {
+        requests: { used: used?.requests ?? limit, limit },
+        actions: { used: row.actions_today ?? 0, limit: row.daily_actions ?? DEFAULT_DAILY_ACTIONS },
+      },
+    },
+    scope: "key_user",
+    as_of: asOf,
+  });
+}
+
+// Bun's own router (`routes`), as Elysia uses it: no URL parsing or matching in JS for a request.
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port: Number(values.port ?? 0),
-  fetch(req) {
-    const url = new URL(req.url);
-    const route =
-      req.method === "GET" &&
-      (url.pathname === "/api/v1/me" ? "me" : url.pathname === "/api/v1/portfolio/companies" ? "portfolio" : url.pathname.startsWith("/api/v1/deals/") ? "deal" : null);
-    if (!route) return json({ detail: "Not found" }, 404);
-    const secret = secretOf(req);
-    if (!secret) return json({ detail: "no key" }, 401);
-    const now = new Date();
-    const asOf = now.toISOString();
-    const day = asOf.slice(0, 10);
-    const row = lookup.get({ hash: new Bun.CryptoHasher("sha256").update(secret).digest("hex"), day });
-    if (!row) return json({ detail: "unknown key" }, 401);
-    const limit = row.daily_requests ?? DEFAULT_DAILY_REQUESTS;
-    const used = count.get({ keyId: row.key_id, day, now: asOf, limit });
-    if (route === "portfolio") return json(portfolioPage(row.org_id, url, asOf));
-    if (route === "deal") {
-      const body = dealBody(row.org_id, url.pathname.slice("/api/v1/deals/".length), asOf);
-      return body === null ? json({ detail: "Deal not found" }, 404) : new Response(body, { headers: { "content-type": "application/json;charset=utf-8" } });
-    }
-    return json({
-      user: { user_id: row.user_id, name: row.user_name, email: row.email, share_network: row.share_network === 1 },
-      org: { org_id: row.org_id, name: row.org_name },
-      key: {
-        key_id: row.key_id,
-        name: row.key_name,
-        scope: row.scope,
-        prefix: row.prefix,
-        status: row.revoked_at ? "revoked" : row.expires_at && row.expires_at <= asOf ? "expired" : "active",
-        created_at: row.created_at,
-        expires_at: row.expires_at,
-        revoked_at: row.revoked_at,
-        last_used_at: used ? asOf : row.last_used_at,
-        rotated_from_key_id: row.rotated_from_id,
-        usage_today: {
-          requests: { used: used?.requests ?? limit, limit },
-          actions: { used: row.actions_today ?? 0, limit: row.daily_actions ?? DEFAULT_DAILY_ACTIONS },
-        },
+  routes: {
+    "/api/v1/me": {
+      GET: (req) => {
+        const counted = authenticate(req);
+        return counted ? me(counted) : noKey();
       },
-      scope: "key_user",
-      as_of: asOf,
-    });
+    },
+    "/api/v1/portfolio/companies": {
+      GET: (req) => {
+        const counted = authenticate(req);
+        return counted ? json(portfolioPage(counted.row.org_id, new URL(req.url), counted.asOf)) : noKey();
+      },
+    },
+    "/api/v1/deals/:id": {
+      GET: (req) => {
+        const counted = authenticate(req);
+        if (!counted) return noKey();
+        const body = dealBody(counted.row.org_id, req.params.id, counted.asOf);
+        return body === null ? json({ detail: "Deal not found" }, 404) : new Response(body, { headers: { "content-type": "application/json;charset=utf-8" } });
+      },
+    },
   },
+  fetch: () => json({ detail: "Not found" }, 404),
 });
 
 console.log(`bare listening on ${server.url.toString().replace(/\/$/, "")}`);
