@@ -13,6 +13,7 @@ export type NavKey =
   | "network"
   | "contacts"
   | "keys"
+  | "connected-apps"
   | "webhooks"
   | "connections"
   | "admin"
@@ -45,6 +46,7 @@ const NAV: NavItem[] = [
 const SETTINGS: NavItem[] = [
   { key: "network", href: "/app/network", label: "Network sharing" },
   { key: "keys", href: "/app/keys", label: "API keys" },
+  { key: "connected-apps", href: "/app/connected-apps", label: "Connected apps" },
   { key: "webhooks", href: "/app/webhooks", label: "Webhooks" },
   { key: "connections", href: "/app/connections", label: "Connections" },
   { key: "admin", href: "/app/admin", label: "Admin", admin: true },
@@ -104,12 +106,12 @@ ${body}
 </html>`;
 }
 
-/** A page without the app frame: sign-in and sign-in links. */
-export function bareLayout(title: string, body: Html): Html {
+/** A page without the app frame: sign-in, sign-in links, and (wide) the consent page of MCP sign-in. */
+export function bareLayout(title: string, body: Html, opts: { wide?: boolean } = {}): Html {
   return html`<html lang="en">
 ${head(title)}
 <body>
-<div class="auth-wrap"><div class="auth-card">
+<div class="auth-wrap"><div class="auth-card${opts.wide ? " wide" : ""}">
   <div class="auth-brand"><span class="brand-mark"></span>Dealgraph</div>
   ${body}
 </div></div>
