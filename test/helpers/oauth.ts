@@ -121,3 +121,48 @@ export async function registerClient(t: TestApp, metadata: Record<string, unknow
   expect(res.status, res.text).toBe(201);
   return res.json.client_id;
 }
+
+/** The base URL the fast tests give the app (DEALGRAPH_PUBLIC_URL), so app.handle's requests and the token audience agree. */
+export const BASE = "http://localhost";
+export const RESOURCE = `${BASE}/mcp`;
+export const OAUTH_ENV = { DEALGRAPH_PUBLIC_URL: BASE };
+
+export type Tokens = { access_token: string; refresh_token: string; scope: string; expires_in: number; token_type: string };
+
+/** An authorization request's query, valid unless `over` says otherwise (null: leave the parameter out). */
+export function authorizeQuery(clientId: string, challenge: string, over: Record<string, string | null> = {}): string {
+  const params: Record<string, string | null> = {
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    state: "the-state",
+    scope: "read",
+    resource: RESOURCE,
+    ...over,
+  };
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== null) query.set(k, v);
+  return `/oauth/authorize?${query}`;
+}
+
+/**
+ * A whole sign-in through the endpoints, for a member already signed in to `browser`: registers a
+ * client (unless given), consents (`grant`: narrow a read-and-write request to read), exchanges the
+ * code. The tokens, with the client id, code and verifier used.
+ */
+export async function signInGrant(t: TestApp, browser: Browser, o: { clientId?: string; scope?: "read" | "write"; grant?: "read" | "write" } = {}) {
+  const clientId = o.clientId ?? (await registerClient(t));
+  const { verifier, challenge } = pkce();
+  const outcome = await throughConsent(browser, authorizeQuery(clientId, challenge, { scope: o.scope === "write" ? "read write" : "read" }), { decision: "allow", scope: o.grant });
+  const code = codeOf(outcome);
+  const res = await postForm(t, "/oauth/token", { grant_type: "authorization_code", code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT_URI, resource: RESOURCE });
+  expect(res.status, res.text).toBe(200);
+  return { clientId, code, verifier, tokens: res.json as Tokens };
+}
+
+/** A JSON-RPC message to /mcp through app.handle with a bearer credential. */
+export function mcpCall(t: TestApp, bearer: string | null, message: unknown = { jsonrpc: "2.0", id: 1, method: "tools/list" }) {
+  return t.request("POST", "/mcp", { key: bearer, body: message, headers: { accept: "application/json, text/event-stream" } });
+}
