@@ -2,7 +2,8 @@
 // 127.0.0.1, headless Debian Chromium opens the authorization URL, signs in, reads the consent
 // page and clicks Allow (its form leads back to the app's loopback redirect URI, which the page's
 // content security policy must allow), the app's callback receives the code, and the SDK finishes
-// and calls the tool. Then a second app is denied, and the first is revoked from Connected apps.
+// and calls the tool. Signed out and back, the same app goes through without a question. Then a
+// second app is denied, and the first is revoked from Connected apps.
 // Screenshots go to test-artifacts/screenshots/.
 //
 // Without /usr/bin/chromium this file skips, except under CI (CI=true), where it must run.
@@ -119,13 +120,28 @@ describe.skipIf(!chromiumAvailable && !browserTestsMustRun)("MCP sign-in in head
     await client.close();
   }, STEP);
 
+  test("allowed before, signed out since: sign in, and the browser goes on to the app without a question", async () => {
+    await context.clearCookies();
+    provider.saved = undefined;
+    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider });
+    await new Client({ name: "Claude Desktop", version: "1" }).connect(transport).catch(() => {});
+    await page.goto(String(provider.authorizationUrl));
+    await page.fill("#f-email", "alice@acme.vc");
+    await page.fill("#f-password", PASSWORD);
+    // The sign-in form's navigation ends at the app: the page moves on by itself (a form may lead only here).
+    await Promise.all([page.waitForURL((u) => u.port === String(callback.port)), page.click("button[type=submit]")]);
+    await transport.finishAuth(arrived.at(-1)!.get("code")!);
+    expect(provider.saved!.access_token).toMatch(/^mcp_at_/);
+  }, STEP);
+
   test("another app, denied: it is told access_denied, and nothing is granted", async () => {
     const { provider: other } = await startSignIn("Unknown Tool");
     await page.goto(String(other.authorizationUrl));
     await Promise.all([page.waitForURL((u) => u.port === String(callback.port)), page.click("button[name=decision][value=deny]")]);
     expect(arrived.at(-1)!.get("error")).toBe("access_denied");
     expect(arrived.at(-1)!.get("state")).toBe(other.stateValue);
-    expect(t.deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM oauth_grants").get()!.n).toBe(1);
+    const names = t.deps.db.$client.query<{ name: string }, []>("SELECT c.name FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id WHERE g.revoked_at IS NULL").all();
+    expect(names).toEqual([{ name: "Claude Desktop" }]);
   }, STEP);
 
   test("Connected apps lists it with today's usage; Revoke (confirmed) stops it at its next request", async () => {

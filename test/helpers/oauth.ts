@@ -64,13 +64,16 @@ const pathOf = (url: URL | string) => {
   return u.pathname + u.search;
 };
 
+const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&#96;/g, "`").replace(/&amp;/g, "&");
+
 export type ConsentOutcome = { page: Page; location: URL | null };
 
 /**
  * From an authorization URL to where the consent sends the browser: follows the app's own
  * redirects (signing in on the way when `signIn` is given), answers the consent page with
- * `decision` (and `scope`), and returns the redirect back to the client (null when a page was the
- * answer: an error page, or the consent page when `decision` is null).
+ * `decision` (and `scope`), and returns the redirect back to the client (also when a page that
+ * moves on by itself leads there: an app allowed before), or null when a page was the answer (an
+ * error page, or the consent page when `decision` is null).
  */
 export async function throughConsent(
   browser: Browser,
@@ -89,12 +92,15 @@ export async function throughConsent(
     }
     page = await browser.get(pathOf(to));
   }
+  // Allowed before: a page that moves on to the app by itself.
+  const onward = /<a class="btn block" href="([^"]+)" data-testid="continue-link">/.exec(page.html);
+  if (page.status === 200 && onward) return { page, location: new URL(unescapeHtml(onward[1])) };
   if (page.status !== 200 || !page.html.includes('data-testid="consent"') || opts.decision === null) return { page, location: null };
   const fields: Record<string, string> = { decision: opts.decision ?? "allow" };
   if (opts.scope) fields.grant = opts.scope;
   for (const m of page.html.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)">/g)) {
     if (m[1] in fields) continue;
-    if (m[1] !== "csrf") fields[m[1]] = m[2].replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&#96;/g, "`").replace(/&amp;/g, "&");
+    if (m[1] !== "csrf") fields[m[1]] = unescapeHtml(m[2]);
   }
   const answered = await browser.post("/app/oauth/authorize", fields);
   if (answered.status !== 303) return { page: answered, location: null };

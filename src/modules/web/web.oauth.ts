@@ -15,7 +15,7 @@ import { oauthService, REVOKED_BECAUSE } from "../oauth/oauth.service.ts";
 import type { GrantScope } from "../oauth/oauth.scope.ts";
 import { grantViews } from "../oauth/oauth.views.ts";
 import { connectedAppsPage } from "./pages/connected-apps.ts";
-import { consentPage } from "./pages/consent.ts";
+import { consentPage, continuePage } from "./pages/consent.ts";
 import { errorPage } from "./pages/home.ts";
 import { guard, type WebCtx } from "./web.guard.ts";
 import { formProblem, htmlResponse, redirect, SECURITY_HEADERS } from "./web.http.ts";
@@ -50,8 +50,8 @@ export function oauthPages(deps: Deps) {
       return guard(deps, {}, (c) => handler(c, check.request, base))(ctx);
     };
 
-  const sendCode = (c: WebCtx & { org: { id: string } }, request: AuthorizationRequest, scope: GrantScope, base: string) =>
-    redirect(redirectWith(request.redirectUri, { code: oauth.issueCode(request, c.user.id, c.org.id, scope) }, request.state, base));
+  const codeUrl = (c: WebCtx & { org: { id: string } }, request: AuthorizationRequest, scope: GrantScope, base: string) =>
+    redirectWith(request.redirectUri, { code: oauth.issueCode(request, c.user.id, c.org.id, scope) }, request.state, base);
 
   const formParams = (ctx: ElysiaCtx) => {
     const fields = (ctx.body ?? {}) as Record<string, unknown>;
@@ -67,8 +67,10 @@ export function oauthPages(deps: Deps) {
         (ctx) => new URL(ctx.request.url).searchParams,
         (c, request, base) => {
           const prior = oauth.activeGrant(c.user.id, request.client.id);
-          if (prior && prior.scope === request.scope && prior.orgId === c.org.id && prior.resource === mcpResource(base)) return sendCode(c, request, request.scope, base);
           const target = new URL(request.redirectUri);
+          if (prior && prior.scope === request.scope && prior.orgId === c.org.id && prior.resource === mcpResource(base)) {
+            return htmlResponse(continuePage({ clientName: request.client.name, host: target.host, to: codeUrl(c, request, request.scope, base) }));
+          }
           const page = consentPage({
             csrf: c.session.csrfToken,
             client: { id: request.client.id, name: request.client.name, registeredAt: request.client.createdAt },
@@ -101,7 +103,7 @@ export function oauthPages(deps: Deps) {
           const shell = c.shell("Not understood");
           return htmlResponse(errorPage(shell, 422, "Not understood", "Choose Allow or Deny on the consent page (and read only, or read and write, where asked). Nothing was allowed."), 422);
         }
-        return sendCode(c, request, chosen, base);
+        return redirect(codeUrl(c, request, chosen, base));
       }),
       hidden,
     )

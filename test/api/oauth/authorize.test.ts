@@ -167,11 +167,15 @@ describe("consent", () => {
     expect(page.status).toBe(403);
   });
 
-  test("allowed before with the same scope: straight back with a code; a wider scope asks again", async () => {
+  test("allowed before with the same scope: back with a code, no question; a wider scope asks again", async () => {
     const { t, b } = await webApp({ env: OAUTH_ENV, signIn: "alice@acme.vc" });
     const { clientId } = await signInGrant(t, b, { scope: "read" });
     const same = await throughConsent(b, authorizeQuery(clientId, CHALLENGE, { scope: "read" }), { decision: null });
     expect(same.location!.searchParams.get("code")).toBeString();
+    expect(same.location!.searchParams.get("state")).toBe("the-state");
+    // A page that moves on by itself (after a sign-in, a redirect would still be the sign-in form's, which may lead only here).
+    expect(same.page.html).toContain(`<meta http-equiv="refresh" content="0;url=${same.location!.href.replace(/&/g, "&amp;")}">`);
+    expect(textOf(same.page.html)).toContain("You allowed “Test Assistant” before");
     const wider = await throughConsent(b, authorizeQuery(clientId, CHALLENGE, { scope: "read write" }), { decision: null });
     expect(wider.location).toBeNull();
     expect(wider.page.html).toContain('data-testid="consent"');

@@ -59,3 +59,22 @@ export function consentPage(v: ConsentView): Html {
     { wide: true },
   );
 }
+
+/**
+ * The answer for an app the member allowed before with the same scope: no question, the browser
+ * moves on to the app by itself. A page rather than a redirect: after a sign-in the request is
+ * still the sign-in form's navigation, whose policy allows forms to lead to this server only.
+ */
+export function continuePage(v: { clientName: string | null; host: string; to: string }): Html {
+  const name = v.clientName !== null ? html`“${v.clientName}”` : "the app";
+  return bareLayout(
+    "Continuing",
+    html`<div class="card" data-testid="consent-continue">
+  <h1>Continuing to ${name}</h1>
+  <p>You allowed ${name} before, with the same access. Your browser goes back to <strong>${v.host}</strong> now.</p>
+  <a class="btn block" href="${v.to}" data-testid="continue-link">Continue</a>
+  <p class="muted small">Changed your mind? Revoke it under Settings → <a href="/app/connected-apps">Connected apps</a>.</p>
+</div>`,
+    { wide: true, refreshTo: v.to },
+  );
+}

@@ -55,9 +55,10 @@ const SETTINGS: NavItem[] = [
 /** Pages with charts also load uPlot (served from the binary, like everything else). */
 export type PageAssets = { charts?: boolean };
 
-function head(title: string, assets: PageAssets = {}): Html {
+function head(title: string, assets: PageAssets = {}, refreshTo?: string): Html {
   return html`<head>
 <meta charset="utf-8">
+${refreshTo ? html`<meta http-equiv="refresh" content="0;url=${refreshTo}">` : ""}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Dealgraph</title>
 <link rel="icon" href="/app/assets/favicon.svg" type="image/svg+xml">
@@ -106,10 +107,13 @@ ${body}
 </html>`;
 }
 
-/** A page without the app frame: sign-in, sign-in links, and (wide) the consent page of MCP sign-in. */
-export function bareLayout(title: string, body: Html, opts: { wide?: boolean } = {}): Html {
+/**
+ * A page without the app frame: sign-in, sign-in links, and (wide) the consent page of MCP sign-in.
+ * `refreshTo`: a page that moves on by itself (a navigation, which no form-action policy restricts).
+ */
+export function bareLayout(title: string, body: Html, opts: { wide?: boolean; refreshTo?: string } = {}): Html {
   return html`<html lang="en">
-${head(title)}
+${head(title, {}, opts.refreshTo)}
 <body>
 <div class="auth-wrap"><div class="auth-card${opts.wide ? " wide" : ""}">
   <div class="auth-brand"><span class="brand-mark"></span>Dealgraph</div>
