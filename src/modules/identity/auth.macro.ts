@@ -1,7 +1,8 @@
-// Authentication as a named Elysia plugin with one macro: `auth: "read" | "write"`.
-// It runs in the transform phase, i.e. before validation, so a client without a valid key
-// learns that (401) before anything about its parameters, and a read key learns it may not
-// call an action (403) before its body is judged.
+// Authentication as a named Elysia plugin with one macro: `auth: "read" | "write"` (the REST API:
+// API keys only). It runs in the transform phase, i.e. before validation, so a client without a
+// valid key learns that (401) before anything about its parameters, and a read key learns it may
+// not call an action (403) before its body is judged. `requestAuthenticator` is the judging and
+// counting itself, which the MCP door calls with a `Door` that also takes MCP sign-in tokens.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { apiKeysService, type KeyStatus, type Scope, type VerifiedKey } from "./keys.service.ts";
