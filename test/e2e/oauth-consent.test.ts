@@ -14,7 +14,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { browserTestsMustRun, CHROMIUM, chromiumAvailable, launchChromium } from "../helpers/chromium.ts";
+import { browserTestsMustRun, CHROMIUM, chromiumAvailable, launchChromium, warmPage } from "../helpers/chromium.ts";
 import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
 import { MemoryOAuthProvider } from "../helpers/oauth.ts";
 import { PASSWORD, withPassword } from "../helpers/web.ts";
@@ -71,16 +71,11 @@ describe.skipIf(!chromiumAvailable && !browserTestsMustRun)("MCP sign-in in head
       },
     });
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-    page = await context.newPage();
+    ({ context, page } = await warmPage(browser, `${base}/app/sign-in`, { viewport: { width: 1100, height: 900 }, launchMs: LAUNCH, waitMs: WAIT }));
     page.on("pageerror", (e) => errors.push(e.message));
     page.on("console", (m) => {
       if (m.type() === "error") errors.push(m.text());
     });
-    page.setDefaultTimeout(LAUNCH);
-    await page.goto(`${base}/app/sign-in`);
-    await page.screenshot();
-    page.setDefaultTimeout(WAIT);
   }, LAUNCH + STEP);
 
   afterAll(async () => {

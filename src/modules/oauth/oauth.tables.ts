@@ -21,6 +21,20 @@ export const oauthClients = sqliteTable("oauth_clients", {
   createdAt: text("created_at").notNull(),
 });
 
+/** What a member allowed an app: which app, which member in which organization, which scope (a code's and a grant's). */
+const allowed = () => ({
+  clientId: text("client_id")
+    .notNull()
+    .references(() => oauthClients.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  orgId: text("org_id")
+    .notNull()
+    .references(() => orgs.id, { onDelete: "cascade" }),
+  scope: text("scope", { enum: ["read", "write"] }).notNull(),
+});
+
 // One authorization code: single use, 60 seconds, bound to its client, redirect URI, PKCE
 // challenge (S256), resource, user, organization and scope. A code used a second time revokes
 // the grant it was exchanged for (RFC 6749 section 4.1.2).
@@ -28,16 +42,7 @@ export const oauthCodes = sqliteTable(
   "oauth_codes",
   {
     codeHash: text("code_hash").primaryKey(),
-    clientId: text("client_id")
-      .notNull()
-      .references(() => oauthClients.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => orgs.id, { onDelete: "cascade" }),
-    scope: text("scope", { enum: ["read", "write"] }).notNull(),
+    ...allowed(),
     redirectUri: text("redirect_uri").notNull(),
     codeChallenge: text("code_challenge").notNull(),
     resource: text("resource").notNull(),
@@ -56,16 +61,7 @@ export const oauthGrants = sqliteTable(
   "oauth_grants",
   {
     id: text("id").primaryKey(),
-    clientId: text("client_id")
-      .notNull()
-      .references(() => oauthClients.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    orgId: text("org_id")
-      .notNull()
-      .references(() => orgs.id, { onDelete: "cascade" }),
-    scope: text("scope", { enum: ["read", "write"] }).notNull(),
+    ...allowed(),
     resource: text("resource").notNull(),
     budgetOwnerId: text("budget_owner_id").notNull(),
     createdAt: text("created_at").notNull(),

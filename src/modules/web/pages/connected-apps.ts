@@ -3,7 +3,7 @@
 // Grants that ended in the last week stay listed with the reason (a reused refresh token says so).
 import type { GrantView } from "../../oauth/oauth.views.ts";
 import { html, type Html } from "../html.ts";
-import { badge, csrfField, layout, meter, pageHead, when, type Shell } from "./layout.ts";
+import { badge, confirmForm, layout, meter, pageHead, when, type Shell } from "./layout.ts";
 
 export type ConnectedAppsView = {
   mine: GrantView[];
@@ -13,10 +13,7 @@ export type ConnectedAppsView = {
 };
 
 function revokeForm(g: GrantView, csrf: string | null): Html {
-  return html`<form method="post" action="/app/connected-apps/${g.grant_id}/revoke" data-confirm="Revoke “${g.client_name}”? It stops working at its next request; connecting it again asks again.">
-  ${csrfField(csrf)}
-  <button class="btn small danger" type="submit">Revoke</button>
-</form>`;
+  return confirmForm(`/app/connected-apps/${g.grant_id}/revoke`, `Revoke “${g.client_name}”? It stops working at its next request; connecting it again asks again.`, csrf, "Revoke");
 }
 
 function grantTable(grants: GrantView[], csrf: string | null, withOwner: boolean, testId: string): Html {

@@ -131,6 +131,14 @@ export function csrfField(token: string | null): Html {
   return token ? html`<input type="hidden" name="csrf" value="${token}">` : html``;
 }
 
+/** A one-button form for something that cannot be undone: app.js asks `question` first. */
+export function confirmForm(action: string, question: string, csrf: string | null, label: string): Html {
+  return html`<form method="post" action="${action}" data-confirm="${question}">
+  ${csrfField(csrf)}
+  <button class="btn small danger" type="submit">${label}</button>
+</form>`;
+}
+
 export function flashList(flashes: Flash[]): Html {
   return html`${flashes.map(
     (f, i) => html`<div class="flash ${f.kind}" role="${f.kind === "error" ? "alert" : "status"}">
