@@ -31,8 +31,8 @@ export const AUTHORIZATION_PARAMS = ["response_type", "client_id", "redirect_uri
 const CHALLENGE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 const MAX_STATE_CHARS = 2048;
 
-/** The resource indicator normalised for comparison: no fragment, no trailing slash. */
-function sameResource(given: string, ours: string): boolean {
+/** Whether a resource indicator (RFC 8707) names `ours`: the same origin and path (a trailing slash aside), no query or fragment. */
+export function sameResource(given: string, ours: string): boolean {
   try {
     const a = new URL(given);
     const b = new URL(ours);

@@ -12,7 +12,7 @@ import { constantTimeEqual, randomToken, sha256Base64url, sha256Hex } from "../.
 import { hashSecret, newSignInToken, signInTokenKind } from "../identity/key-secrets.ts";
 import type { VerifiedKey } from "../identity/keys.service.ts";
 import { orgsService } from "../identity/orgs.service.ts";
-import type { AuthorizationRequest } from "./oauth.authorize.ts";
+import { sameResource, type AuthorizationRequest } from "./oauth.authorize.ts";
 import { clientLabel } from "./oauth.clients.ts";
 import { OAuthError } from "./oauth.errors.ts";
 import { ACCESS_TOKEN_SECONDS, CODE_SECONDS, mcpResource, REFRESH_TOKEN_DAYS } from "./oauth.metadata.ts";
@@ -144,7 +144,7 @@ export const oauthService = perDeps((deps: Deps) => {
       if (code.expiresAt <= clock.now().toISOString()) return grantError(`the authorization code expired (codes are valid for ${CODE_SECONDS} seconds): sign in again`);
       if (p.redirectUri !== null && p.redirectUri !== code.redirectUri) return grantError("redirect_uri is not the one the authorization request used");
       if (!constantTimeEqual(sha256Base64url(p.codeVerifier), code.codeChallenge)) return grantError("code_verifier does not match the code_challenge (S256)");
-      if (p.resource !== null && p.resource !== code.resource) return new OAuthError("invalid_target", `this code is for ${code.resource} only`);
+      if (p.resource !== null && !sameResource(p.resource, code.resource)) return new OAuthError("invalid_target", `this code is for ${code.resource} only`);
       if (!stillMember(code.userId, code.orgId)) return grantError("the user who allowed this is no longer a member of that organization");
 
       // A sign-in again of the same app replaces its grant and continues its budget (like a key's rotation).
@@ -189,7 +189,7 @@ export const oauthService = perDeps((deps: Deps) => {
         return grantError("the refresh token was already used; the grant is revoked: sign in again");
       }
       if (token.expiresAt <= clock.now().toISOString()) return grantError(`the refresh token expired at ${token.expiresAt}: sign in again`);
-      if (p.resource !== null && p.resource !== grant.resource) return new OAuthError("invalid_target", `this grant is for ${grant.resource} only`);
+      if (p.resource !== null && !sameResource(p.resource, grant.resource)) return new OAuthError("invalid_target", `this grant is for ${grant.resource} only`);
       if (asked?.ok && !scopeWithin(asked.scope, token.scope)) return new OAuthError("invalid_scope", `this grant allows ${scopeString(token.scope)} only`);
       if (!stillMember(grant.userId, grant.orgId)) {
         revokeGrantRow(grant.id, "its user left the organization");

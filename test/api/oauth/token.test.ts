@@ -39,6 +39,12 @@ describe("authorization_code", () => {
     expect((await mcpCall(t, res.json.access_token)).status).toBe(200);
   });
 
+  test("the resource may be given with a trailing slash, or left out (the code names it)", async () => {
+    const { t, b } = await webApp({ env: OAUTH_ENV, signIn: "alice@acme.vc" });
+    expect((await exchange(t, await freshCode(t, b), { resource: `${RESOURCE}/` })).status).toBe(200);
+    expect((await exchange(t, await freshCode(t, b), { resource: null, redirect_uri: null })).status).toBe(200);
+  });
+
   const refusals: [string, Record<string, string | null>, number, string, RegExp][] = [
     ["a wrong verifier", { code_verifier: pkce().verifier }, 400, "invalid_grant", /code_verifier does not match/],
     ["no verifier", { code_verifier: null }, 400, "invalid_request", /code_verifier is required/],
