@@ -115,7 +115,7 @@ export function codeOf(outcome: ConsentOutcome): string {
 }
 
 /** POSTs a form to the token or revocation endpoint through app.handle. */
-export function postForm(t: TestApp, path: string, form: Record<string, string | string[]>, headers: Record<string, string> = {}) {
+export function oauthForm(t: TestApp, path: string, form: Record<string, string | string[]>, headers: Record<string, string> = {}) {
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(form)) for (const value of Array.isArray(v) ? v : [v]) body.append(k, value);
   return t.request("POST", path, { rawBody: body.toString(), contentType: "application/x-www-form-urlencoded", headers });
@@ -163,7 +163,7 @@ export async function signInGrant(t: TestApp, browser: Browser, o: { clientId?: 
   const { verifier, challenge } = pkce();
   const outcome = await throughConsent(browser, authorizeQuery(clientId, challenge, { scope: o.scope === "write" ? "read write" : "read" }), { decision: "allow", scope: o.grant });
   const code = codeOf(outcome);
-  const res = await postForm(t, "/oauth/token", { grant_type: "authorization_code", code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT_URI, resource: RESOURCE });
+  const res = await oauthForm(t, "/oauth/token", { grant_type: "authorization_code", code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT_URI, resource: RESOURCE });
   expect(res.status, res.text).toBe(200);
   return { clientId, code, verifier, tokens: res.json as Tokens };
 }

@@ -3,7 +3,7 @@
 // got a grant goes after a week; a client with a grant stays.
 import { expect, test } from "bun:test";
 import { findJob } from "../../jobs/index.ts";
-import { OAUTH_ENV, postForm, registerClient, signInGrant } from "../helpers/oauth.ts";
+import { OAUTH_ENV, oauthForm, registerClient, signInGrant } from "../helpers/oauth.ts";
 import { webApp } from "../helpers/web.ts";
 
 const DAY = 86_400_000;
@@ -12,7 +12,7 @@ test("oauth-prune drops what expired a day ago, keeps what can still be used or 
   const { t, b } = await webApp({ env: OAUTH_ENV, signIn: "alice@acme.vc" });
   const job = findJob("oauth-prune")!;
   const { clientId, tokens } = await signInGrant(t, b);
-  const next = (await postForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId })).json;
+  const next = (await oauthForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId })).json;
   await registerClient(t); // never used
   const count = (table: string) => t.deps.db.$client.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()!.n;
   expect([count("oauth_codes"), count("oauth_tokens"), count("oauth_clients")]).toEqual([1, 4, 2]);
@@ -22,9 +22,9 @@ test("oauth-prune drops what expired a day ago, keeps what can still be used or 
   t.clock.advance(DAY + 2 * 3600_000);
   expect(await job.runOnce(t.deps)).toEqual({ codes_deleted: 1, tokens_deleted: 2, clients_deleted: 0 });
   // The used refresh token is still known: its reuse revokes the grant.
-  const reuse = await postForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+  const reuse = await oauthForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
   expect(reuse.json.error_description).toMatch(/already used/);
-  expect((await postForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: next.refresh_token, client_id: clientId })).json.error).toBe("invalid_grant");
+  expect((await oauthForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: next.refresh_token, client_id: clientId })).json.error).toBe("invalid_grant");
 
   t.clock.advance(7 * DAY);
   expect((await job.runOnce(t.deps)).clients_deleted).toBe(1);

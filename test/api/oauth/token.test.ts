@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { TOKEN_REQUESTS_PER_MINUTE } from "../../../src/modules/oauth/oauth.routes.ts";
 import { orgsService } from "../../../src/modules/identity/orgs.service.ts";
-import { authorizeQuery, codeOf, mcpCall, OAUTH_ENV, pkce, postForm, REDIRECT_URI, registerClient, RESOURCE, signInGrant, throughConsent } from "../../helpers/oauth.ts";
+import { authorizeQuery, codeOf, mcpCall, OAUTH_ENV, pkce, oauthForm, REDIRECT_URI, registerClient, RESOURCE, signInGrant, throughConsent } from "../../helpers/oauth.ts";
 import { webApp, type Browser } from "../../helpers/web.ts";
 import type { TestApp } from "../../helpers/app.ts";
 
@@ -22,7 +22,7 @@ const exchange = (t: TestApp, c: { clientId: string; verifier: string; code: str
   const form: Record<string, string> = {};
   const all = { grant_type: "authorization_code", code: c.code, code_verifier: c.verifier, client_id: c.clientId, redirect_uri: REDIRECT_URI, resource: RESOURCE, ...over };
   for (const [k, v] of Object.entries(all)) if (v !== null) form[k] = v;
-  return postForm(t, "/oauth/token", form);
+  return oauthForm(t, "/oauth/token", form);
 };
 
 const grants = (t: TestApp) => t.deps.db.$client.query<{ id: string; revoked_reason: string | null }, []>("SELECT id, revoked_reason FROM oauth_grants ORDER BY created_at").all();
@@ -89,7 +89,7 @@ describe("authorization_code", () => {
     expect(second.json.error).toBe("invalid_grant");
     expect(grants(t)[0].revoked_reason).toMatch(/authorization code was used twice/);
     expect((await mcpCall(t, first.json.access_token)).status).toBe(401);
-    expect((await postForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: first.json.refresh_token, client_id: c.clientId })).json.error).toBe("invalid_grant");
+    expect((await oauthForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: first.json.refresh_token, client_id: c.clientId })).json.error).toBe("invalid_grant");
   });
 
   test("a code lives 60 seconds", async () => {
@@ -129,14 +129,14 @@ describe("the token endpoint's form", () => {
 
   test("a parameter given twice: invalid_request (RFC 6749 section 3.2)", async () => {
     const { t } = await webApp({ env: OAUTH_ENV });
-    const res = await postForm(t, "/oauth/token", { grant_type: ["authorization_code", "refresh_token"], client_id: "x" });
+    const res = await oauthForm(t, "/oauth/token", { grant_type: ["authorization_code", "refresh_token"], client_id: "x" });
     expect(res.json).toMatchObject({ error: "invalid_request", error_description: expect.stringMatching(/grant_type may be given only once/) });
   });
 
   test("a client secret by HTTP Basic: invalid_client 401 (public clients only)", async () => {
     const { t, b } = await webApp({ env: OAUTH_ENV, signIn: "alice@acme.vc" });
     const c = await freshCode(t, b);
-    const res = await postForm(t, "/oauth/token", { grant_type: "authorization_code", code: c.code, code_verifier: c.verifier }, { authorization: `Basic ${btoa(`${c.clientId}:secret`)}` });
+    const res = await oauthForm(t, "/oauth/token", { grant_type: "authorization_code", code: c.code, code_verifier: c.verifier }, { authorization: `Basic ${btoa(`${c.clientId}:secret`)}` });
     expect(res.status).toBe(401);
     expect(res.json.error).toBe("invalid_client");
     expect(res.headers.get("www-authenticate")).toBe('Basic realm="dealgraph"');
@@ -144,13 +144,13 @@ describe("the token endpoint's form", () => {
 
   test(`at most ${TOKEN_REQUESTS_PER_MINUTE} token and revocation requests per client address per minute`, async () => {
     const { t } = await webApp({ env: OAUTH_ENV });
-    for (let i = 0; i < TOKEN_REQUESTS_PER_MINUTE; i++) expect((await postForm(t, "/oauth/token", { grant_type: "password" })).status).toBe(400);
-    const refused = await postForm(t, "/oauth/revoke", { token: "x", client_id: "y" });
+    for (let i = 0; i < TOKEN_REQUESTS_PER_MINUTE; i++) expect((await oauthForm(t, "/oauth/token", { grant_type: "password" })).status).toBe(400);
+    const refused = await oauthForm(t, "/oauth/revoke", { token: "x", client_id: "y" });
     expect(refused.status).toBe(429);
     expect(refused.json.error).toBe("too_many_requests");
     expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
     t.clock.advance(60_000);
-    expect((await postForm(t, "/oauth/token", { grant_type: "password" })).status).toBe(400);
+    expect((await oauthForm(t, "/oauth/token", { grant_type: "password" })).status).toBe(400);
   });
 });
 
@@ -158,7 +158,7 @@ describe("refresh_token", () => {
   test("rotates: a new access and refresh token; the old refresh token is spent", async () => {
     const { t, b } = await webApp({ env: OAUTH_ENV, signIn: "alice@acme.vc" });
     const { clientId, tokens } = await signInGrant(t, b);
-    const res = await postForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId, resource: RESOURCE });
+    const res = await oauthForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId, resource: RESOURCE });
     expect(res.status).toBe(200);
     expect(res.json.refresh_token).not.toBe(tokens.refresh_token);
     expect(res.json.access_token).not.toBe(tokens.access_token);
@@ -170,30 +170,30 @@ describe("refresh_token", () => {
   test("a refresh token used twice revokes the grant: every token of it stops working", async () => {
     const { t, b } = await webApp({ env: OAUTH_ENV, signIn: "alice@acme.vc" });
     const { clientId, tokens } = await signInGrant(t, b);
-    const refresh = () => postForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    const refresh = () => oauthForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
     const next = (await refresh()).json;
     const reuse = await refresh();
     expect(reuse.status).toBe(400);
     expect(reuse.json.error).toBe("invalid_grant");
     expect(grants(t)[0].revoked_reason).toMatch(/refresh token was used twice/);
     expect((await mcpCall(t, next.access_token)).status).toBe(401);
-    expect((await postForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: next.refresh_token, client_id: clientId })).json.error_description).toMatch(/revoked/);
+    expect((await oauthForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: next.refresh_token, client_id: clientId })).json.error_description).toMatch(/revoked/);
   });
 
   test("a narrower scope is granted for the access token; a wider one is invalid_scope", async () => {
     const { t, b } = await webApp({ env: OAUTH_ENV, signIn: "alice@acme.vc" });
     const { clientId, tokens } = await signInGrant(t, b, { scope: "write" });
-    const narrow = await postForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId, scope: "read" });
+    const narrow = await oauthForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId, scope: "read" });
     expect(narrow.json.scope).toBe("read");
     // The new refresh token keeps the grant's scope (RFC 6749 section 6).
-    const back = await postForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: narrow.json.refresh_token, client_id: clientId, scope: "read write" });
+    const back = await oauthForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: narrow.json.refresh_token, client_id: clientId, scope: "read write" });
     expect(back.json.scope).toBe("read write");
 
     const { clientId: readClient, tokens: readTokens } = await signInGrant(t, b, { scope: "read" });
-    const wider = await postForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: readTokens.refresh_token, client_id: readClient, scope: "write" });
+    const wider = await oauthForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: readTokens.refresh_token, client_id: readClient, scope: "write" });
     expect(wider.json).toMatchObject({ error: "invalid_scope", error_description: expect.stringMatching(/allows read only/) });
     // A refusal of the request's shape spends nothing.
-    expect((await postForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: readTokens.refresh_token, client_id: readClient })).status).toBe(200);
+    expect((await oauthForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: readTokens.refresh_token, client_id: readClient })).status).toBe(200);
   });
 
   const refusals: [string, (c: { clientId: string; tokens: { refresh_token: string; access_token: string } }, other: string) => Record<string, string>, string, RegExp][] = [
@@ -208,7 +208,7 @@ describe("refresh_token", () => {
       const { t, b } = await webApp({ env: OAUTH_ENV, signIn: "alice@acme.vc" });
       const c = await signInGrant(t, b);
       const other = await registerClient(t);
-      const res = await postForm(t, "/oauth/token", { grant_type: "refresh_token", ...form(c, other) });
+      const res = await oauthForm(t, "/oauth/token", { grant_type: "refresh_token", ...form(c, other) });
       expect(res.status).toBe(400);
       expect(res.json).toMatchObject({ error, error_description: expect.stringMatching(words) });
       expect(grants(t)[0].revoked_reason).toBeNull();
@@ -219,7 +219,7 @@ describe("refresh_token", () => {
     const { t, b } = await webApp({ env: OAUTH_ENV, signIn: "alice@acme.vc" });
     const { clientId, tokens } = await signInGrant(t, b);
     t.clock.advance(30 * 86_400_000 + 1000);
-    const res = await postForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    const res = await oauthForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
     expect(res.json).toMatchObject({ error: "invalid_grant", error_description: expect.stringMatching(/expired/) });
   });
 });
@@ -228,7 +228,7 @@ describe("revocation (RFC 7009)", () => {
   test("revoking the refresh token revokes the grant: its access token is refused at the next request", async () => {
     const { t, b } = await webApp({ env: OAUTH_ENV, signIn: "alice@acme.vc" });
     const { clientId, tokens } = await signInGrant(t, b);
-    const res = await postForm(t, "/oauth/revoke", { token: tokens.refresh_token, token_type_hint: "refresh_token", client_id: clientId });
+    const res = await oauthForm(t, "/oauth/revoke", { token: tokens.refresh_token, token_type_hint: "refresh_token", client_id: clientId });
     expect(res.status).toBe(200);
     expect(grants(t)[0].revoked_reason).toMatch(/by the app itself/);
     expect((await mcpCall(t, tokens.access_token)).status).toBe(401);
@@ -237,17 +237,17 @@ describe("revocation (RFC 7009)", () => {
   test("revoking the access token does the same", async () => {
     const { t, b } = await webApp({ env: OAUTH_ENV, signIn: "alice@acme.vc" });
     const { clientId, tokens } = await signInGrant(t, b);
-    expect((await postForm(t, "/oauth/revoke", { token: tokens.access_token, client_id: clientId })).status).toBe(200);
-    expect((await postForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId })).json.error).toBe("invalid_grant");
+    expect((await oauthForm(t, "/oauth/revoke", { token: tokens.access_token, client_id: clientId })).status).toBe(200);
+    expect((await oauthForm(t, "/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId })).json.error).toBe("invalid_grant");
   });
 
   test("a token this server does not know: 200 (RFC 7009 section 2.2); another client's token: refused, not revoked", async () => {
     const { t, b } = await webApp({ env: OAUTH_ENV, signIn: "alice@acme.vc" });
     const { tokens } = await signInGrant(t, b);
     const other = await registerClient(t);
-    expect((await postForm(t, "/oauth/revoke", { token: "mcp_rt_" + "A".repeat(43), client_id: other })).status).toBe(200);
-    expect((await postForm(t, "/oauth/revoke", { token: "nonsense", client_id: other })).status).toBe(200);
-    const foreign = await postForm(t, "/oauth/revoke", { token: tokens.refresh_token, client_id: other });
+    expect((await oauthForm(t, "/oauth/revoke", { token: "mcp_rt_" + "A".repeat(43), client_id: other })).status).toBe(200);
+    expect((await oauthForm(t, "/oauth/revoke", { token: "nonsense", client_id: other })).status).toBe(200);
+    const foreign = await oauthForm(t, "/oauth/revoke", { token: tokens.refresh_token, client_id: other });
     expect(foreign.status).toBe(400);
     expect(foreign.json.error).toBe("unauthorized_client");
     expect(grants(t)[0].revoked_reason).toBeNull();
@@ -255,8 +255,8 @@ describe("revocation (RFC 7009)", () => {
 
   test("no client_id: invalid_client; no token: invalid_request", async () => {
     const { t } = await webApp({ env: OAUTH_ENV });
-    expect((await postForm(t, "/oauth/revoke", { token: "x" })).status).toBe(401);
+    expect((await oauthForm(t, "/oauth/revoke", { token: "x" })).status).toBe(401);
     const client = await registerClient(t);
-    expect((await postForm(t, "/oauth/revoke", { client_id: client })).json.error).toBe("invalid_request");
+    expect((await oauthForm(t, "/oauth/revoke", { client_id: client })).json.error).toBe("invalid_request");
   });
 });
