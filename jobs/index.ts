@@ -17,6 +17,7 @@ import { documentConversion } from "./document-conversion.ts";
 import type { Job } from "./job.ts";
 import { keyUsagePrune } from "./key-usage-prune.ts";
 import { mailSync } from "./mail-sync.ts";
+import { oauthPrune } from "./oauth-prune.ts";
 import { reachCandidates } from "./reach-candidates.ts";
 import { staleDigestJob } from "./stale-digest.ts";
 import { staleRunSweep } from "./stale-run-sweep.ts";
@@ -25,7 +26,7 @@ import { webhookDelivery } from "./webhook-delivery.ts";
 export type { Job, JobResult } from "./job.ts";
 
 /** The schedule. */
-export const jobs: Job[] = [keyUsagePrune, cadenceLearning, reachCandidates, staleRunSweep, webhookDelivery, documentConversion, backup, mailSync, staleDigestJob];
+export const jobs: Job[] = [keyUsagePrune, oauthPrune, cadenceLearning, reachCandidates, staleRunSweep, webhookDelivery, documentConversion, backup, mailSync, staleDigestJob];
 
 /** The job's pattern under this configuration (null: turned off; `every N s` for an interval job). */
 export function patternOf(job: Job, config: Config): string | null {

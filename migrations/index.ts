@@ -20,7 +20,8 @@ import m17 from "./0017_user_time_zone.sql" with { type: "text" };
 import m18 from "./0018_web_workspace.sql" with { type: "text" };
 import m19 from "./0019_budget_owner.sql" with { type: "text" };
 import m20 from "./0020_mail_connections.sql" with { type: "text" };
-import m21 from "./0021_reads_at_scale.sql" with { type: "text" };
+import m21 from "./0021_mcp_sign_in.sql" with { type: "text" };
+import m22 from "./0022_reads_at_scale.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -44,5 +45,6 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0018_web_workspace", sql: m18 },
   { tag: "0019_budget_owner", sql: m19 },
   { tag: "0020_mail_connections", sql: m20 },
-  { tag: "0021_reads_at_scale", sql: m21 },
+  { tag: "0021_mcp_sign_in", sql: m21 },
+  { tag: "0022_reads_at_scale", sql: m22 },
 ];

@@ -12,6 +12,7 @@ import { dealVerificationRoutes } from "./modules/deals/deals.verification.route
 import { founderRoutes } from "./modules/founders/founders.routes.ts";
 import { fundsRoutes } from "./modules/funds/funds.routes.ts";
 import { mcpRoutes } from "./modules/mcp/mcp.routes.ts";
+import { oauthRoutes } from "./modules/oauth/oauth.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { networkRoutes } from "./modules/network/network.routes.ts";
 import { orgRoutes } from "./modules/identity/me.routes.ts";
@@ -46,8 +47,10 @@ export function createApp(deps: Deps) {
     .use(researchRoutes(deps))
     // webhooks: endpoints, secrets and the delivery ledger
     .use(webhookRoutes(deps))
-    // the MCP door (/mcp): the same keys, one conversational tool
+    // the MCP door (/mcp): the same keys, or an MCP sign-in token; one conversational tool
     .use(mcpRoutes(deps))
+    // MCP sign-in (OAuth 2.1): discovery, client registration, tokens, revocation (consent: /app)
+    .use(oauthRoutes(deps))
     // web app (/app: sessions, not keys; hidden from the OpenAPI document)
     .use(webRoutes(deps));
   return app;

@@ -1,5 +1,5 @@
-// `dealgraph admin org|user|key ...`: the operator's door to identity, through the same services
-// the HTTP API uses.
+// `dealgraph admin org|user|key|grant|mail-server ...`: the operator's door to identity (and to MCP
+// sign-in grants and the mail server), through the same services the HTTP API uses.
 import { parseDateOrTimestamp } from "../lib/dates.ts";
 import { apiKeysService, MAX_DAILY_BUDGET } from "../modules/identity/keys.service.ts";
 import { keyViews } from "../modules/identity/keys.views.ts";
@@ -136,5 +136,6 @@ export async function adminCommand(args: string[], io: Io) {
   if (noun === "user") return userCommand(verb, rest, io);
   if (noun === "key") return keyCommand(verb, rest, io);
   if (noun === "mail-server") return (await import("./connections.ts")).mailServerCommand(verb, rest, io);
-  throw new UsageError("usage: dealgraph admin org|user|key|mail-server ...");
+  if (noun === "grant") return (await import("./admin-grants.ts")).grantCommand(verb, rest, io);
+  throw new UsageError("usage: dealgraph admin org|user|key|grant|mail-server ...");
 }

@@ -5,6 +5,7 @@ import { READ_COMMAND } from "../documents/reader-child.ts";
 import { ANALYZE_DEAL_COMMAND } from "../engines/off-loop.ts";
 import { ApiError } from "../http/errors.ts";
 import { CONNECTION_USAGE_LINES } from "./connections-usage.ts";
+import { GRANT_USAGE } from "./grant-usage.ts";
 import { USAGE_LINES as IMPORT_USAGE } from "./import.ts";
 import { UsageError, type Io } from "./io.ts";
 
@@ -46,6 +47,7 @@ usage:
   dealgraph admin key revoke KEY_ID
   dealgraph admin key rotate KEY_ID [--overlap-hours H] [--json]
   dealgraph admin key list --user USER_ID [--json]
+${GRANT_USAGE.map((line) => `  ${line}`).join("\n")}
   dealgraph deals stage DEAL_ID new|screening|diligence|ic|invested|passed [--json]
   dealgraph deals verify DEAL_ID (--link URL | --email-file FILE.eml) [--json]   (a gated link's email verification)
   dealgraph network cadence --user USER_ID --contact EMAIL --days N   (0 clears)

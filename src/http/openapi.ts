@@ -157,7 +157,8 @@ function addKindResponses(method: string, op: Operation & { requestBody?: Reques
 }
 
 export function buildOpenApiDocument(app: AnyElysia) {
-  const generated = toOpenAPISchema(app, { paths: [OPENAPI_PATH] }, undefined, undefined, "3.1.0") as {
+  // Paths with a dot are documented too (the /.well-known/ discovery documents); file assets are hidden routes.
+  const generated = toOpenAPISchema(app, { paths: [OPENAPI_PATH], staticFile: false }, undefined, undefined, "3.1.0") as {
     paths: Record<string, Record<string, Operation>>;
     components: { schemas: Record<string, unknown> };
   };

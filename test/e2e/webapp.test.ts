@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { SESSION_IDLE_MS } from "../../src/modules/web/web.service.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { browserTestsMustRun, CHROMIUM, chromiumAvailable, launchChromium } from "../helpers/chromium.ts";
+import { browserTestsMustRun, CHROMIUM, chromiumAvailable, launchChromium, warmPage } from "../helpers/chromium.ts";
 import { seedIdentity, type Fixture } from "../helpers/fixtures.ts";
 import { knows, thread } from "../helpers/network.ts";
 import { PASSWORD, withPassword } from "../helpers/web.ts";
@@ -62,12 +62,7 @@ describe.skipIf(!available && !mustRun)("web app in headless Chromium", () => {
     base = `http://127.0.0.1:${server.port}`;
 
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(LAUNCH);
-    await page.goto(`${base}/app/sign-in`);
-    await page.screenshot();
-    page.setDefaultTimeout(WAIT);
+    ({ context, page } = await warmPage(browser, `${base}/app/sign-in`, { viewport: { width: 1280, height: 860 }, launchMs: LAUNCH, waitMs: WAIT }));
   }, LAUNCH + STEP);
 
   afterAll(async () => {

@@ -18,3 +18,17 @@ export async function launchChromium(): Promise<Browser> {
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
 }
+
+/**
+ * A new context and page, opened on `url` under `launchMs` (a fresh machine's first page and first
+ * screenshot are slow: Chromium builds its font cache), then given `waitMs` for every later wait.
+ */
+export async function warmPage(browser: Browser, url: string, o: { viewport: { width: number; height: number }; launchMs: number; waitMs: number }) {
+  const context = await browser.newContext({ viewport: o.viewport });
+  const page = await context.newPage();
+  page.setDefaultTimeout(o.launchMs);
+  await page.goto(url);
+  await page.screenshot();
+  page.setDefaultTimeout(o.waitMs);
+  return { context, page };
+}

@@ -16,10 +16,14 @@ export function actionHeaders(d: Pick<BudgetDecision, "limit" | "remaining">): R
   return { "X-Actions-Limit": String(d.limit), "X-Actions-Remaining": String(d.remaining) };
 }
 
-export function dailyLimitReached(kind: "request" | "actions", d: BudgetDecision, headers: Record<string, string>): ApiError {
+/** What spends a budget, in words: an API key, or a connected app (an MCP sign-in grant). */
+export type BudgetHolder = { oauthClient?: string };
+const holderWords = (h: BudgetHolder) => (h.oauthClient !== undefined ? "this connected app" : "this API key");
+
+export function dailyLimitReached(kind: "request" | "actions", d: BudgetDecision, headers: Record<string, string>, holder: BudgetHolder = {}): ApiError {
   return new ApiError(
     429,
-    `Daily ${kind} limit of ${d.limit} reached for this API key; it resets at 00:00 UTC (in ${d.resetSeconds} seconds).`,
+    `Daily ${kind} limit of ${d.limit} reached for ${holderWords(holder)}; it resets at 00:00 UTC (in ${d.resetSeconds} seconds).`,
     { ...headers, "Retry-After": String(d.resetSeconds) },
   );
 }
@@ -30,10 +34,10 @@ export function dailyLimitReached(kind: "request" | "actions", d: BudgetDecision
  * request never reaches it, and a dispatch that fails rolls the charge back.
  * Returns the headers the 202 must carry.
  */
-export function chargeAction(deps: Deps, key: BudgetKey & { dailyActions: number }): Record<string, string> {
+export function chargeAction(deps: Deps, key: BudgetKey & BudgetHolder & { dailyActions: number }): Record<string, string> {
   const decision = budgetsService(deps).chargeAction(key, key.dailyActions);
   const headers = actionHeaders(decision);
-  if (!decision.allowed) throw dailyLimitReached("actions", decision, headers);
+  if (!decision.allowed) throw dailyLimitReached("actions", decision, headers, key);
   return headers;
 }
 
@@ -42,10 +46,10 @@ export function chargeAction(deps: Deps, key: BudgetKey & { dailyActions: number
  * request budget, all or none: each further message of an MCP JSON-RPC batch is one. Updates the
  * X-RateLimit-* headers in `set`, or throws the 429 when they do not all fit (charging nothing).
  */
-export function countExtraRequests(deps: Deps, key: BudgetKey & { dailyRequests: number }, extra: number, set: { headers: Record<string, unknown> }): void {
+export function countExtraRequests(deps: Deps, key: BudgetKey & BudgetHolder & { dailyRequests: number }, extra: number, set: { headers: Record<string, unknown> }): void {
   if (extra <= 0) return;
   const decision = budgetsService(deps).countRequest(key, key.dailyRequests, extra);
   const headers = rateLimitHeaders(decision);
   Object.assign(set.headers, headers);
-  if (!decision.allowed) throw dailyLimitReached("request", decision, headers);
+  if (!decision.allowed) throw dailyLimitReached("request", decision, headers, key);
 }

@@ -1,6 +1,6 @@
 // Daily budgets: requests and actions, per UTC day by the clock, per budget owner: the first key of
 // a rotation chain, so every key a rotation made spends the same day's budget (rotating a key never
-// resets it). Each count is one conditional upsert of the owner's row, which SQLite serialises, so
+// resets it), or an MCP sign-in grant, counted the same way (its `keyId` is the grant's id). Each count is one conditional upsert of the owner's row, which SQLite serialises, so
 // a budget of N admits exactly N, whether the requests race in one process, come from several
 // processes on one database file, or come with the old and the new key of a rotation at once. A
 // key made by rotation also stamps its own row's last use (a second statement, for such keys only).
@@ -24,7 +24,7 @@ export type BudgetDecision = {
 
 export type UsageToday = { requests: number; actions: number };
 
-/** Whose budget a key spends: its budget owner (a key from before owners existed: itself). */
+/** Whose budget a key (or grant) spends: its budget owner (a key from before owners existed: itself). */
 export type BudgetKey = { keyId: string; budgetOwnerId?: string | null };
 const ownerOf = (k: BudgetKey) => k.budgetOwnerId ?? k.keyId;
 

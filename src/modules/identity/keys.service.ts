@@ -23,6 +23,11 @@ export type VerifiedKey = {
   dailyActions: number;
   /** The rest of what the key resolves to, read in the same lookup (GET /me shows it); absent for a web session. */
   identity?: KeyIdentity;
+  /**
+   * Set for an MCP sign-in grant standing in for a key (its `keyId` is then the grant's id): the
+   * connected app's name as it registered, so refusals can say which app is meant.
+   */
+  oauthClient?: string;
 };
 
 export type KeyIdentity = { record: KeyRecord; userEmail: string; userShareNetwork: boolean; orgName: string | null };

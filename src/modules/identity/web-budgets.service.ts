@@ -65,7 +65,7 @@ export const webBudgets = perDeps((deps: Deps) => {
   return { today, chargeOne, prune };
 });
 
-/** Charges one action to whoever the principal spends from: its key, or its member's web budget. */
+/** Charges one action to whoever the principal spends from: its key (or MCP sign-in grant, on the same ledger), or its member's web budget. */
 export function chargePrincipalAction(deps: Deps, principal: Principal): Record<string, string> {
   return isWebPrincipal(principal) ? webBudgets(deps).chargeOne(principal.userId) : chargeAction(deps, principal);
 }

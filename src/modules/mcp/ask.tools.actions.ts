@@ -9,9 +9,10 @@ import { researchService } from "../research/research.service.ts";
 import { fold } from "../../lib/prose.ts";
 import { str, type Answer, type AskContext, type AskFunction } from "./ask.context.ts";
 
-const accepted = (what: string, body: { status: string; status_url: string; result_url: string }, headers: Record<string, string>) => {
+const accepted = (ctx: AskContext, what: string, body: { status: string; status_url: string; result_url: string }, headers: Record<string, string>) => {
   const left = headers["X-Actions-Remaining"];
-  return `${what} is ${body.status}. Follow it at ${body.status_url}; the result will be at ${body.result_url}.${left !== undefined ? ` Your key has ${left} action${left === "1" ? "" : "s"} left today.` : ""}`;
+  const holder = ctx.principal.oauthClient === undefined ? "Your key" : "This app";
+  return `${what} is ${body.status}. Follow it at ${body.status_url}; the result will be at ${body.result_url}.${left !== undefined ? ` ${holder} has ${left} action${left === "1" ? "" : "s"} left today.` : ""}`;
 };
 
 async function startDealAnalysis(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
@@ -28,7 +29,7 @@ async function startDealAnalysis(ctx: AskContext, args: Record<string, unknown>)
     ...base,
     links: [body.result_url, body.status_url],
     data: { accepted: body, actions: headers },
-    text: accepted(`The deal analysis of ${name} (deal ${body.deal_id})`, body, headers),
+    text: accepted(ctx, `The deal analysis of ${name} (deal ${body.deal_id})`, body, headers),
     entities: { deal: { id: body.deal_id, name } },
   };
 }
@@ -45,7 +46,7 @@ async function startFounderAnalysis(ctx: AskContext, args: Record<string, unknow
   const who = input.name ?? input.linkedin_url ?? input.github_url!;
   const text = body.existing
     ? `An analysis of ${who} already exists (${body.status}); nothing new was started and no action was charged. Read it at ${body.result_url}.`
-    : accepted(`The founder analysis of ${who}${input.company ? ` (${input.company})` : ""}`, body, headers);
+    : accepted(ctx, `The founder analysis of ${who}${input.company ? ` (${input.company})` : ""}`, body, headers);
   return { ...base, links: [body.result_url], data: { accepted: body, actions: headers }, text, entities: { founder: { id: body.analysis_id, name: who } } };
 }
 
@@ -79,7 +80,7 @@ async function startResearch(ctx: AskContext, args: Record<string, unknown>): Pr
   const plan = body.plan.sub_questions.length ? `\nPlan:\n${body.plan.sub_questions.map((q, i) => `${i + 1}. ${q}`).join("\n")}` : "";
   const text = body.existing
     ? `This question already started research run ${body.research_id} in this conversation (${body.status}); nothing new was started and no action was charged. Follow it at ${body.result_url}.`
-    : accepted(`The research run on "${query}" (research ${body.research_id})`, body, headers) + plan;
+    : accepted(ctx, `The research run on "${query}" (research ${body.research_id})`, body, headers) + plan;
   return { ...base, links: [body.result_url], data: { accepted: body, actions: headers }, text, entities: { research: { id: body.research_id, query } } };
 }
 

@@ -1,5 +1,5 @@
 // Every operation the `ask` tool's engines can call (the built-in reader and the model alike),
-// and the one place that governs a call by the key: a read-only key cannot start an action (no
+// and the one place that governs a call by the key (or sign-in grant): a read-only one cannot start an action (no
 // run, no charge), one question starts at most MAX_ACTIONS_PER_QUESTION actions, and a service's
 // refusal (spent budget, a bad URL, a conflict) becomes a sentence. `askTools` is what an engine
 // is handed for one question: these operations, the firm's names, and who is asking.
@@ -23,6 +23,11 @@ export const MAX_ACTIONS_PER_QUESTION = 2;
 export const READ_ONLY_REFUSAL =
   "This API key is read-only, so I cannot start actions with it: nothing was started and nothing was charged. Create a read-and-write key on the API-key page (/app/keys) to start analyses and research.";
 
+/** The same refusal for an app signed in with MCP sign-in (OAuth) and allowed to read only. */
+export const readOnlyAppRefusal = (app: string) =>
+  `This app (“${app}”) was allowed to read only, so I cannot start actions: nothing was started and nothing was charged. ` +
+  "To start analyses and research, connect it again asking for read and write, and allow that on the consent page (your connected apps: /app/connected-apps).";
+
 /** The operations in the OpenAI tools format (the model sees the same list the built-in engine uses). */
 export const TOOL_SPECS: ToolSpec[] = FUNCTIONS.map((f) => ({ type: "function", function: { name: f.name, description: f.description, parameters: f.parameters } }));
 
@@ -35,7 +40,10 @@ export async function callFunction(ctx: AskContext, name: string, args: Record<s
   const fn = byName.get(name);
   if (!fn) return { function: name, arguments: args, text: `There is no function called ${name}.`, data: null, links: [] };
   if (fn.action && ctx.principal.scope !== "write") {
-    return { function: name, arguments: args, text: READ_ONLY_REFUSAL, data: { refused: "read_only_key" }, links: ["/app/keys"] };
+    const app = ctx.principal.oauthClient;
+    return app === undefined
+      ? { function: name, arguments: args, text: READ_ONLY_REFUSAL, data: { refused: "read_only_key" }, links: ["/app/keys"] }
+      : { function: name, arguments: args, text: readOnlyAppRefusal(app), data: { refused: "read_only_grant" }, links: ["/app/connected-apps"] };
   }
   if (fn.action && ctx.turn.actionsStarted >= MAX_ACTIONS_PER_QUESTION) {
     ctx.turn.actionsOverCap++;

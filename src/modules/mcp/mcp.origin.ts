@@ -4,8 +4,8 @@
 // request URL built from it are the attacker's to choose in a DNS-rebinding attack.
 import { networkInterfaces } from "node:os";
 import type { Config } from "../../config.ts";
+import type { BoundAddress } from "../../http/public-origin.ts";
 
-export type BoundAddress = { hostname: string; port: number };
 type Interfaces = ReturnType<typeof networkInterfaces>;
 
 const isLoopback = (host: string) => host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
@@ -48,11 +48,6 @@ export function ownOrigins(bound: BoundAddress, publicUrl: string | null, interf
   }
   if (publicUrl) origins.add(new URL(publicUrl).origin);
   return origins;
-}
-
-/** The address actually listened on (port 0 resolved), else the configured one. */
-export function boundAddress(config: Config, server: { hostname?: string; port?: number } | null): BoundAddress {
-  return server?.port ? { hostname: server.hostname ?? config.host, port: server.port } : { hostname: config.host, port: config.port };
 }
 
 function normalisedOrigin(value: string): string | null {

@@ -1,19 +1,24 @@
 // The Model Context Protocol door at /mcp: the SDK's Streamable HTTP transport (web-standard, JSON
 // responses, stateless: a fresh server and transport per request; conversations live in SQLite, not
-// in a session), behind the same API keys, budgets and org scoping as REST. A browser page of
-// another site must not drive it: a present Origin that is neither ours nor allowed gets 403
-// before anything else runs.
+// in a session), behind the same API keys, budgets and org scoping as REST, or an MCP sign-in
+// access token (the oauth module), whose grant is judged like a key. Its 401s point the client at
+// the protected resource metadata (RFC 9728), where MCP clients discover how to sign in. A browser
+// page of another site must not drive it: a present Origin that is neither ours nor allowed gets
+// 403 before anything else runs.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
-import { authPlugin, type Principal } from "../identity/auth.macro.ts";
+import { requestAuthenticator, type Principal } from "../identity/auth.macro.ts";
 import { countExtraRequests } from "../identity/budgets.http.ts";
 import { API_VERSION } from "../../http/openapi.ts";
 import { MB, readBounded } from "../../http/request-body.ts";
 import { CAPABILITIES } from "../../engines/ask-engine.ts";
 import { ask, MAX_QUESTION_CHARS } from "./ask.service.ts";
-import { boundAddress, originAllowed } from "./mcp.origin.ts";
+import { boundAddress, publicBase } from "../../http/public-origin.ts";
+import { mcpChallenge, MCP_RESOURCE_PATH } from "../oauth/oauth.metadata.ts";
+import { oauthService } from "../oauth/oauth.service.ts";
+import { originAllowed } from "./mcp.origin.ts";
 
-export const MCP_PATH = "/mcp";
+export const MCP_PATH = MCP_RESOURCE_PATH;
 /** A JSON-RPC message carrying a 4,000-character question fits many times over. */
 const MCP_BODY_MAX_BYTES = MB;
 
@@ -88,11 +93,22 @@ function batchSize(bytes: Uint8Array): number {
   }
 }
 
+type ServerInfo = { hostname?: string; port?: number } | null;
+
 export function mcpRoutes(deps: Deps) {
+  const authenticate = requestAuthenticator(deps);
+  const oauth = oauthService(deps);
+  /** An API key, or an access token issued for this server's /mcp; a 401 says where sign-in is. */
+  const principalOf = (request: Request, server: ServerInfo, set: { headers: Record<string, unknown> }) => {
+    const base = publicBase(deps.config, server);
+    return authenticate(request, set, "read", { other: (secret) => oauth.verifyAccess(secret, base), challenge: (presented) => mcpChallenge(base, presented) });
+  };
   const refused = () =>
     json(403, "This Origin may not use the MCP endpoint: only this server's own origin and those listed in DEALGRAPH_ALLOWED_ORIGINS are allowed.");
-  const notAllowed = ({ set }: { set: { headers: Record<string, unknown> } }) =>
-    withHeaders(json(405, "This MCP endpoint is stateless: send JSON-RPC messages with POST (no session stream to open or close).", { Allow: "POST" }), set.headers);
+  const notAllowed = ({ request, server, set }: { request: Request; server: ServerInfo; set: { headers: Record<string, unknown> } }) => {
+    principalOf(request, server, set);
+    return withHeaders(json(405, "This MCP endpoint is stateless: send JSON-RPC messages with POST (no session stream to open or close).", { Allow: "POST" }), set.headers);
+  };
 
   return (
     new Elysia()
@@ -102,10 +118,10 @@ export function mcpRoutes(deps: Deps) {
         if (path !== MCP_PATH && !path.startsWith(`${MCP_PATH}/`)) return;
         if (!originAllowed(request.headers.get("origin"), deps.config, boundAddress(deps.config, server))) return refused();
       })
-      .use(authPlugin(deps))
       .post(
         MCP_PATH,
-        async ({ principal, request, set }) => {
+        async ({ request, set, server: listening }) => {
+          const principal = principalOf(request, listening, set);
           // Read with a cap (after the key was judged), then handed to the transport as it came.
           const body = await readBounded(request, MCP_BODY_MAX_BYTES);
           if ("overLimit" in body) {
@@ -122,9 +138,9 @@ export function mcpRoutes(deps: Deps) {
             await server.close();
           }
         },
-        { auth: "read", parse: "none", detail: { hide: true } },
+        { parse: "none", detail: { hide: true } },
       )
-      .get(MCP_PATH, notAllowed, { auth: "read", detail: { hide: true } })
-      .delete(MCP_PATH, notAllowed, { auth: "read", detail: { hide: true } })
+      .get(MCP_PATH, notAllowed, { detail: { hide: true } })
+      .delete(MCP_PATH, notAllowed, { detail: { hide: true } })
   );
 }

@@ -62,7 +62,7 @@ export const portfolioMetricPoints = sqliteTable(
 
 /**
  * The latest actual of each metric of each company: one row per (company, metric), kept by triggers
- * on portfolio_metric_points (migration 0021_reads_at_scale: every insert, update and delete, by
+ * on portfolio_metric_points (migration 0022_reads_at_scale: every insert, update and delete, by
  * any writer), so a page of the book reads one row per metric whatever the length of its history.
  * `point_id` is the point the row copies.
  */

@@ -118,6 +118,9 @@ details.menu[open] > .menu-body { position: absolute; right: 0; z-index: 5; marg
 
 .auth-wrap { flex: 1; display: flex; align-items: center; justify-content: center; padding: 40px 16px; }
 .auth-card { width: 100%; max-width: 400px; }
+.auth-card.wide { max-width: 580px; }
+.field label.choice { display: flex; gap: 8px; align-items: flex-start; font-weight: 400; font-size: .95rem; margin: 8px 0; }
+.field label.choice input { margin-top: 4px; }
 .auth-brand { display: flex; align-items: center; gap: 10px; justify-content: center; margin-bottom: 18px; font-weight: 700; font-size: 1.2rem; color: var(--brand); }
 .explain { background: #f7f9fc; border: 1px solid var(--line); border-radius: var(--radius); padding: 14px 16px; }
 .explain ul { margin: .25rem 0 0; padding-left: 1.2rem; }

@@ -33,6 +33,7 @@ import { pageRoutes } from "./web.pages.ts";
 import { researchPages } from "./web.research.ts";
 import { settingsPages } from "./web.settings.ts";
 import { connectionPageRoutes } from "./web.connections.ts";
+import { oauthPages } from "./web.oauth.ts";
 import { constantTimeEqual, randomToken, SESSION_ABSOLUTE_MS, webService, type SignInMethod } from "./web.service.ts";
 
 const hidden = { detail: { hide: true } };
@@ -221,7 +222,9 @@ export function webRoutes(deps: Deps) {
     .use(bookPages(deps))
     .use(researchPages(deps))
     .use(settingsPages(deps))
-    .use(connectionPageRoutes(deps));
+    .use(connectionPageRoutes(deps))
+    // MCP sign-in: the consent page and connected apps
+    .use(oauthPages(deps));
 
   // Anything else under /app: HTML 404 and 405 pages, not the API's JSON ones.
   const allowedMethods = allowedMethodsIn(() => plugin.routes);

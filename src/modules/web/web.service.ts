@@ -1,11 +1,13 @@
 // Browser sessions of the web app: created at sign-in, found by the cookie's token (stored only
 // as a hash), expired by the deps clock (idle and absolute limits), each with its own CSRF token.
 // Flash messages (and a new key's secret, shown once) live in memory only, never on disk.
-import { timingSafeEqual } from "node:crypto";
 import { and, eq, lt, ne, or, sql } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
 import { orgsService, type User } from "../identity/orgs.service.ts";
 import { webSessions } from "./web.tables.ts";
+import { constantTimeEqual, randomToken, sha256Hex as sha256 } from "../../lib/tokens.ts";
+
+export { constantTimeEqual, randomToken, sha256Hex as sha256 } from "../../lib/tokens.ts";
 
 export const SESSION_IDLE_MS = 12 * 3600_000;
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 3600_000;
@@ -22,25 +24,6 @@ export type Flash = {
   /** A key's secret, shown on the next page and then forgotten. */
   secret?: { keyId: string; name: string; value: string };
 };
-
-export function randomToken(bytes = 32): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("base64url");
-}
-
-export function sha256(text: string): string {
-  return new Bun.CryptoHasher("sha256").update(text).digest("hex");
-}
-
-/** Equal strings, compared in time that does not depend on where they differ. */
-export function constantTimeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  if (x.length !== y.length) {
-    timingSafeEqual(x, x);
-    return false;
-  }
-  return timingSafeEqual(x, y);
-}
 
 export const webService = perDeps((deps: Deps) => {
   const { db, clock } = deps;

@@ -1,4 +1,4 @@
-// portfolio_latest_actuals (kept by triggers on portfolio_metric_points, migration 0021_reads_at_scale) must hold
+// portfolio_latest_actuals (kept by triggers on portfolio_metric_points, migration 0022_reads_at_scale) must hold
 // exactly what the list used to compute from the whole history: per company and metric, the
 // actual point with the latest statement date. Checked against that computation after each kind
 // of write: imports of new, later, earlier and changed points, budgets, and direct SQL that moves

@@ -2,7 +2,7 @@
 // (its secret is shown once, on the next page, through a flash), rotate with an overlap, revoke.
 import type { ApiKeyView } from "../../identity/keys.views.ts";
 import { html, type Html } from "../html.ts";
-import { badge, csrfField, field, layout, meter, pageHead, when, type Shell } from "./layout.ts";
+import { badge, confirmForm, csrfField, field, layout, meter, pageHead, when, type Shell } from "./layout.ts";
 
 export type KeyForm = {
   name: string;
@@ -49,10 +49,7 @@ function rotateMenu(k: ApiKeyView, csrf: string | null): Html {
 }
 
 function revokeForm(k: ApiKeyView, csrf: string | null, action: string): Html {
-  return html`<form method="post" action="${action}" data-confirm="Revoke the key “${k.name}”? Anything using it stops working immediately. This cannot be undone.">
-  ${csrfField(csrf)}
-  <button class="btn small danger" type="submit">Revoke</button>
-</form>`;
+  return confirmForm(action, `Revoke the key “${k.name}”? Anything using it stops working immediately. This cannot be undone.`, csrf, "Revoke");
 }
 
 export function keyTable(keys: ApiKeyView[], csrf: string | null, opts: { owner?: (k: ApiKeyView) => Html; rotate: boolean; revokeAction: (k: ApiKeyView) => string }): Html {

@@ -13,6 +13,7 @@ export type NavKey =
   | "network"
   | "contacts"
   | "keys"
+  | "connected-apps"
   | "webhooks"
   | "connections"
   | "admin"
@@ -45,6 +46,7 @@ const NAV: NavItem[] = [
 const SETTINGS: NavItem[] = [
   { key: "network", href: "/app/network", label: "Network sharing" },
   { key: "keys", href: "/app/keys", label: "API keys" },
+  { key: "connected-apps", href: "/app/connected-apps", label: "Connected apps" },
   { key: "webhooks", href: "/app/webhooks", label: "Webhooks" },
   { key: "connections", href: "/app/connections", label: "Connections" },
   { key: "admin", href: "/app/admin", label: "Admin", admin: true },
@@ -53,9 +55,10 @@ const SETTINGS: NavItem[] = [
 /** Pages with charts also load uPlot (served from the binary, like everything else). */
 export type PageAssets = { charts?: boolean };
 
-function head(title: string, assets: PageAssets = {}): Html {
+function head(title: string, assets: PageAssets = {}, refreshTo?: string): Html {
   return html`<head>
 <meta charset="utf-8">
+${refreshTo ? html`<meta http-equiv="refresh" content="0;url=${refreshTo}">` : ""}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Dealgraph</title>
 <link rel="icon" href="/app/assets/favicon.svg" type="image/svg+xml">
@@ -104,12 +107,15 @@ ${body}
 </html>`;
 }
 
-/** A page without the app frame: sign-in and sign-in links. */
-export function bareLayout(title: string, body: Html): Html {
+/**
+ * A page without the app frame: sign-in, sign-in links, and (wide) the consent page of MCP sign-in.
+ * `refreshTo`: a page that moves on by itself (a navigation, which no form-action policy restricts).
+ */
+export function bareLayout(title: string, body: Html, opts: { wide?: boolean; refreshTo?: string } = {}): Html {
   return html`<html lang="en">
-${head(title)}
+${head(title, {}, opts.refreshTo)}
 <body>
-<div class="auth-wrap"><div class="auth-card">
+<div class="auth-wrap"><div class="auth-card${opts.wide ? " wide" : ""}">
   <div class="auth-brand"><span class="brand-mark"></span>Dealgraph</div>
   ${body}
 </div></div>
@@ -123,6 +129,14 @@ export function pageHead(title: string, subtitle?: string | Html, aside?: Html):
 
 export function csrfField(token: string | null): Html {
   return token ? html`<input type="hidden" name="csrf" value="${token}">` : html``;
+}
+
+/** A one-button form for something that cannot be undone: app.js asks `question` first. */
+export function confirmForm(action: string, question: string, csrf: string | null, label: string): Html {
+  return html`<form method="post" action="${action}" data-confirm="${question}">
+  ${csrfField(csrf)}
+  <button class="btn small danger" type="submit">${label}</button>
+</form>`;
 }
 
 export function flashList(flashes: Flash[]): Html {
