@@ -13,7 +13,8 @@
 // 2. list: a mix of pages (offsets, filters, name search) over 10,000 holdings and 1,000,000 metric
 //    points, in process, against the same statements run bare.        Target: p99 under 20 ms.
 // 3. funds: GET /api/v1/funds/positions, /cashflows and /marks over 500 commitments and 100,000
-//    cashflows (40 marks each), in process, against the hand-written reads of the same rows.
+//    cashflows (40 marks each), in process, against the hand-written reads of the same rows; the
+//    ledger (22 MB of JSON) also against a bare program writing the same body.
 //                                                                   Target: within 1.5x of bare.
 // Seeding is direct SQL (CONTRACT.md allows it for benchmarks) into migrated WAL databases in temp
 // dirs. On a shared machine compare each figure with its baseline of the same run.
@@ -34,6 +35,7 @@ import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
 import { orgsService } from "../../src/modules/identity/orgs.service.ts";
 import { ROOT } from "../build.ts";
 import { FUNDS, seedBook, seedFunds } from "../lib/bench-seed.ts";
+import { money } from "../../src/lib/figures.ts";
 import { pct, timeBoth } from "../lib/bench.ts";
 import { startServe } from "../lib/child-process.ts";
 import { alternatingRounds, fmt, loadRunner, perCpuSecond } from "../lib/load-rounds.ts";
@@ -272,6 +274,24 @@ async function fundsSection() {
   const sqliteJson = s.query(
     "SELECT json_group_array(json_object('cashflow_id', id, 'commitment_id', commitment_id, 'cashflow_date', cashflow_date, 'type', type, 'amount', amount)) FROM fund_cashflows WHERE org_id = +?",
   );
+  // A bare program writing the same body the plain way: the rows joined to their fund in published
+  // order by SQL, objects, JSON.stringify, UTF-8. The ledger's essential work is 22 MB of JSON, so
+  // its target is measured against this; the read alone is printed as the floor.
+  const publishedRows = s.query<Record<string, string | number | null>, [string]>(
+    `SELECT f.id AS cashflow_id, f.commitment_id, c.fund_name, f.cashflow_date, f.type, f.amount, c.currency
+     FROM fund_cashflows f JOIN fund_commitments c ON c.id = f.commitment_id WHERE f.org_id = +? ORDER BY f.cashflow_date, c.fund_name, f.type, f.amount`,
+  );
+  const utf8 = new TextEncoder();
+  const sameBody = () => {
+    const cashflows = publishedRows.all(org);
+    for (const row of cashflows) row.amount = money(row.amount as number);
+    return utf8.encode(JSON.stringify({ scope: "org", cashflows, as_of: new Date().toISOString() }));
+  };
+  {
+    const withoutAsOf = (body: string) => body.replace(/,"as_of":"[^"]*"}$/, "}");
+    const app = await (await firm.get("/api/v1/funds/cashflows")).text();
+    if (withoutAsOf(app) !== withoutAsOf(new TextDecoder().decode(sameBody()))) throw new Error("the app's ledger and the bare program's differ");
+  }
   const endpoints: [string, string, () => unknown, string][] = [
     ["GET /api/v1/funds/positions", "/api/v1/funds/positions", () => [commitments.all(org), ledger.values(org), latestMarks.values(org)], "commitments, ledger, latest marks read; nothing computed"],
     ["GET /api/v1/funds/cashflows", "/api/v1/funds/cashflows", () => [commitments.all(org), cashflowRows.values(org)], "commitments and every cashflow read in index order; nothing ordered or written"],
@@ -288,10 +308,15 @@ async function fundsSection() {
     if (path.endsWith("cashflows")) {
       const [, c] = await timeBoth(items.slice(0, Math.min(RUNS, 10)), () => {}, () => sqliteJson.values(org));
       log(`  SQLite's own JSON of the same rows (json_group_array, index order, no fund names or order): p50 ${ms(pct(c, 50))} ms, ${(pct(app, 50) / pct(c, 50)).toFixed(2)}x`);
+      const [again, same] = await timeBoth(items, viaApp, sameBody);
+      report(`  the same body from a bare program (joined rows in published order, JSON.stringify; checked byte-equal but as_of)`, again, same, "SQL in published order + JSON.stringify");
+      log(`  the read alone (above) is the floor; the target is measured against the bare program writing the same body`);
+      ratios.push([what, pct(again, 50) / pct(same, 50)]);
+      continue;
     }
     ratios.push([what, pct(app, 50) / pct(bareTimes, 50)]);
   }
-  log(`funds target: within ${TARGET.fundsRatio}x of the bare reads (p50)`);
+  log(`funds target: within ${TARGET.fundsRatio}x of bare (p50; the ledger against the bare program writing the same body)`);
   for (const [what, ratio] of ratios) log(`  ${what.padEnd(32)} ${fmt(ratio, 2)}x ${verdict(ratio <= TARGET.fundsRatio)}`);
   firm.sqlite.close();
 }
