@@ -5,6 +5,7 @@ import { errorHandlerPlugin } from "./http/error-handler.ts";
 import { openApiRoutes } from "./http/openapi.ts";
 import { requestIdPlugin } from "./http/request-id.ts";
 import { apiKeyRoutes } from "./modules/identity/keys.routes.ts";
+import { meRoutes } from "./modules/identity/me.routes.ts";
 import { connectionRoutes } from "./modules/connections/connections.routes.ts";
 import { dealDataRoomRoutes } from "./modules/deals/deals.data-room.routes.ts";
 import { dealRoutes } from "./modules/deals/deals.routes.ts";
@@ -15,7 +16,6 @@ import { mcpRoutes } from "./modules/mcp/mcp.routes.ts";
 import { oauthRoutes } from "./modules/oauth/oauth.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { networkRoutes } from "./modules/network/network.routes.ts";
-import { orgRoutes } from "./modules/identity/me.routes.ts";
 import { portfolioRoutes } from "./modules/portfolio/portfolio.routes.ts";
 import { researchRoutes } from "./modules/research/research.routes.ts";
 import { webRoutes } from "./modules/web/web.routes.ts";
@@ -30,7 +30,7 @@ export function createApp(deps: Deps) {
     .use(healthRoutes(deps))
     .use(openApiRoutes(() => app))
     // /api/v1, each module behind the auth macro
-    .use(orgRoutes(deps))
+    .use(meRoutes(deps))
     .use(apiKeyRoutes(deps))
     // network intelligence, and the mailboxes and calendars that feed it
     .use(networkRoutes(deps))

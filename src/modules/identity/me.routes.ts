@@ -5,8 +5,8 @@ import { jsonResponses } from "../../http/openapi.ts";
 import { keyView } from "./keys.views.ts";
 import { MeModel } from "./me.model.ts";
 
-export function orgRoutes(deps: Deps) {
-
+// GET /api/v1/me: who the key (or token) belongs to, its scope, budgets and today's usage.
+export function meRoutes(deps: Deps) {
   return new Elysia({ prefix: "/api/v1" }).use(authPlugin(deps)).get(
     "/me",
     ({ principal }) => {
