@@ -1,6 +1,6 @@
-// Upgrades: `serve` on a data dir an earlier release made. The fixture under test/fixtures/ (made
-// by scripts/make-datadir-fixture.ts with the release of its name) must open and serve with every
-// later release; a data dir with pending migrations gets a backup before anything changes; and a
+// Upgrades: `serve` on a data dir an earlier release made. Every fixture under test/fixtures/ (made
+// by scripts/make-datadir-fixture.ts with the release of its name, one per release that changed the
+// schema) must open and serve with every later release; a data dir with pending migrations gets a backup before anything changes; and a
 // migration that fails leaves the database as it was, saying which one failed.
 import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
@@ -15,7 +15,9 @@ import { backupsDir } from "../../src/modules/backups/backups.service.ts";
 import { captureIo, cli, tempDataDir } from "../helpers/cli.ts";
 import { dumpDatabase, FIXTURES, loadDataDirFixture } from "../helpers/datadir-fixture.ts";
 
-const FIXTURE = readdirSync(FIXTURES).filter((n) => n.startsWith("datadir-")).sort().at(-1)!;
+const EVERY_FIXTURE = readdirSync(FIXTURES).filter((n) => n.startsWith("datadir-")).sort();
+// The failure cases start from the oldest: it has the most migrations pending.
+const OLDEST = EVERY_FIXTURE[0];
 const dirs: string[] = [];
 let running: Running | null = null;
 afterEach(async () => {
@@ -24,10 +26,10 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function fixtureDir() {
+function fixtureDir(fixture = OLDEST) {
   const dir = tempDataDir();
   dirs.push(dir);
-  return { dir, ...loadDataDirFixture(FIXTURE, dir) };
+  return { dir, ...loadDataDirFixture(fixture, dir) };
 }
 
 /** The whole database as SQL text: equal dumps, equal databases. */
@@ -46,9 +48,9 @@ async function serve(dir: string) {
   return { url: running.url, err };
 }
 
-describe(`the data dir made by an earlier release (${FIXTURE})`, () => {
+describe.each(EVERY_FIXTURE)("the data dir made by an earlier release (%s)", (fixture) => {
   test("opens and serves: the same keys, records, files and sealed secrets", async () => {
-    const { dir, facts } = fixtureDir();
+    const { dir, facts } = fixtureDir(fixture);
     const { url } = await serve(dir);
     const get = (path: string, key = facts.keys.write) => fetch(`${url}${path}`, { headers: { authorization: `Bearer ${key}` } });
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
