@@ -72,10 +72,13 @@ export const fundsService = perDeps((deps: Deps) => {
   const groupsOfFund = sqlite.query<never, Params>(`${LEDGER_GROUPS} AND c.fund_name = $fund ${IN_ORDER}`);
   const rowsOfOrg = sqlite.query<never, Params>(`${LEDGER_ROWS} ${IN_ORDER}, f.cashflow_date, f.type, f.amount`);
   const rowsOfFund = sqlite.query<never, Params>(`${LEDGER_ROWS} AND c.fund_name = $fund ${IN_ORDER}, f.cashflow_date, f.type, f.amount`);
-  // The ledger as typed rows (ledgerEntries): index order, the day number for ordering in JS.
-  const ENTRIES = "SELECT id, commitment_id, cashflow_date, unixepoch(cashflow_date) / 86400, type, amount FROM fund_cashflows";
-  const entriesOfOrg = sqlite.query<never, Params>(`${ENTRIES} WHERE org_id = $org ORDER BY commitment_id, cashflow_date, type, amount`);
-  const entriesOfFund = sqlite.query<never, Params>(`${ENTRIES} WHERE org_id = $org AND ${ONE_FUND} ORDER BY cashflow_date, type, amount`);
+  // The ledger as typed rows (ledgerEntries), in the published order of GET /funds/cashflows:
+  // date, fund name, type, amount.
+  const ENTRIES = `SELECT f.id, c.fund_name, f.cashflow_date, f.type, f.amount, c.currency
+    FROM fund_cashflows f JOIN fund_commitments c ON c.id = f.commitment_id AND c.org_id = f.org_id WHERE f.org_id = $org`;
+  const ENTRIES_ORDER = "ORDER BY f.cashflow_date, c.fund_name, f.type, f.amount";
+  const entriesOfOrg = sqlite.query<LedgerEntry, Params>(`${ENTRIES} ${ENTRIES_ORDER}`);
+  const entriesOfFund = sqlite.query<LedgerEntry, Params>(`${ENTRIES} AND c.fund_name = $fund ${ENTRIES_ORDER}`);
 
   const fundNamesOfOrg = sqlite.query<{ fund_name: string }, [string]>("SELECT fund_name FROM fund_commitments WHERE org_id = ? ORDER BY fund_name");
 
@@ -191,15 +194,7 @@ export const fundsService = perDeps((deps: Deps) => {
   /** The ledger as typed rows, oldest first (each with its fund and currency): for reads that filter and total it. */
   function ledgerEntries(orgId: string, fundName?: string): LedgerEntry[] {
     const params = { org: orgId, fund: fundName ?? null } as Params;
-    return sqlite.transaction(() => {
-      const list = commitments.all(params);
-      const byId = new Map(list.map((c) => [c.id, c]));
-      const rows = (params.fund === null ? entriesOfOrg : entriesOfFund).values(params) as [string, string, string, number, string, number][];
-      return rows
-        .map(([id, commitmentId, date, day, type, amount]) => ({ id, day, fund_name: byId.get(commitmentId)?.fundName ?? "", cashflow_date: date, type: type as LedgerEntry["type"], amount, currency: byId.get(commitmentId)?.currency ?? null }))
-        .sort((a, b) => a.day - b.day || a.fund_name.localeCompare(b.fund_name))
-        .map(({ day, ...entry }) => entry);
-    })();
+    return (params.fund === null ? entriesOfOrg : entriesOfFund).all(params);
   }
 
   return { positions, fundNames, cashflowsJsonBytes, cashflowsJsonArray, marks, ledgerEntries };
