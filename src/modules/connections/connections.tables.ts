@@ -99,8 +99,25 @@ export const connectionItems = sqliteTable(
     href: text("href").notNull(),
     etag: text("etag"),
     dueAt: text("due_at"),
+    // A subscription's last body (gzipped, sealed under the server key, bound to the connection):
+    // an occurrence that comes due is counted from it after a 304, without downloading it again.
+    kept: text("kept"),
   },
   (t) => [primaryKey({ columns: [t.connectionId, t.href] }), index("connection_items_due_idx").on(t.connectionId, t.dueAt)],
+);
+
+// Attempts to connect a mailbox or calendar (each probes the firm's server with a password): at
+// most a few per user in a window, so the form is no password oracle. A successful one is deleted.
+export const connectionAttempts = sqliteTable(
+  "connection_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    at: text("at").notNull(),
+  },
+  (t) => [index("connection_attempts_user_idx").on(t.userId, t.at)],
 );
 
 // Who asked for the weekly going-stale digest by mail (web app opt-in).
