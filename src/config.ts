@@ -42,6 +42,11 @@ export type Config = {
   syncIntervalSeconds: number;
   /** Outbound mail (DEALGRAPH_SMTP_URL, DEALGRAPH_MAIL_FROM, DEALGRAPH_SMTP_CA_FILE); null: not configured. */
   smtp: SmtpConfig | null;
+  /**
+   * MCP sign-in: dynamic client registrations per client address per hour
+   * (DEALGRAPH_OAUTH_REGISTRATIONS_PER_HOUR; a firm behind one NAT or proxy registers from one address).
+   */
+  oauthRegistrationsPerHour: number;
 };
 
 export type SmtpConfig = {
@@ -74,6 +79,7 @@ function num(env: Env, name: string, fallback: number, opts: { min: number; max?
 // taken only as pages are read, so a small database stays small. The map lets reads of pages not
 // in the cache come from the OS page cache without a copy (this build of SQLite caps it at 2047 MB).
 export const DEFAULT_SQLITE_CACHE_MB = 64;
+export const DEFAULT_OAUTH_REGISTRATIONS_PER_HOUR = 60;
 export const DEFAULT_SQLITE_MMAP_MB = 256;
 export const MAX_SQLITE_MMAP_MB = 2047;
 
@@ -127,6 +133,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     backupKeep: num(env, "DEALGRAPH_BACKUP_KEEP", 7, { min: 1, integer: true }),
     syncIntervalSeconds: num(env, "DEALGRAPH_SYNC_INTERVAL_SECONDS", 300, { min: 10 }),
     smtp: smtpConfig(env),
+    oauthRegistrationsPerHour: num(env, "DEALGRAPH_OAUTH_REGISTRATIONS_PER_HOUR", DEFAULT_OAUTH_REGISTRATIONS_PER_HOUR, { min: 1, max: 1_000_000, integer: true }),
   };
 }
 

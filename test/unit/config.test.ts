@@ -65,3 +65,14 @@ test("DEALGRAPH_TRUSTED_PROXIES: addresses and CIDR ranges, normalised; anything
     );
   }
 });
+
+test("DEALGRAPH_OAUTH_REGISTRATIONS_PER_HOUR: default 60, a whole number of at least 1; anything else refused with its name", () => {
+  expect(loadConfig({}).oauthRegistrationsPerHour).toBe(60);
+  expect(loadConfig({ DEALGRAPH_OAUTH_REGISTRATIONS_PER_HOUR: "500" }).oauthRegistrationsPerHour).toBe(500);
+  expect(loadConfig({ DEALGRAPH_OAUTH_REGISTRATIONS_PER_HOUR: "" }).oauthRegistrationsPerHour).toBe(60);
+  for (const bad of ["0", "-5", "2.5", "lots", "1e7"]) {
+    expect(() => loadConfig({ DEALGRAPH_OAUTH_REGISTRATIONS_PER_HOUR: bad })).toThrow(
+      `DEALGRAPH_OAUTH_REGISTRATIONS_PER_HOUR must be an integer from 1 to 1000000, got ${JSON.stringify(bad)}`,
+    );
+  }
+});

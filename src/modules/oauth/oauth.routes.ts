@@ -3,7 +3,7 @@
 // consent page under /app, where the session cookie is sent), the token endpoint (authorization
 // code with PKCE S256, refresh with rotation) and revocation (RFC 7009). Registration and the
 // token and revocation endpoints are limited per client address (DEALGRAPH_TRUSTED_PROXIES as
-// for sign-in). Answers are OAuth's JSON (`error`, `error_description`, and `detail`), never cached.
+// for sign-in; registrations to DEALGRAPH_OAUTH_REGISTRATIONS_PER_HOUR). Answers are OAuth's JSON (`error`, `error_description`, and `detail`), never cached.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { clientAddressResolver } from "../../http/client-address.ts";
@@ -24,8 +24,6 @@ import {
 import { oauthService } from "./oauth.service.ts";
 import { OAUTH_OPENAPI } from "./oauth.openapi.ts";
 
-/** Registrations per client address per hour. */
-export const REGISTRATIONS_PER_HOUR = 20;
 /** Token and revocation requests per client address per minute. */
 export const TOKEN_REQUESTS_PER_MINUTE = 60;
 const BODY_MAX_BYTES = 64 * 1024;
@@ -75,7 +73,7 @@ export function oauthRoutes(deps: Deps) {
   const clients = oauthClientsService(deps);
   const addressOf = clientAddressResolver(deps.config.trustedProxies);
   const now = () => deps.clock.now().getTime();
-  const registrations = windowLimiter({ limit: REGISTRATIONS_PER_HOUR, windowMs: 3600_000, now });
+  const registrations = windowLimiter({ limit: deps.config.oauthRegistrationsPerHour, windowMs: 3600_000, now });
   const tokenRequests = windowLimiter({ limit: TOKEN_REQUESTS_PER_MINUTE, windowMs: 60_000, now });
 
   type Ctx = { request: Request; server: { requestIP(r: Request): { address: string } | null; hostname?: string; port?: number } | null };

@@ -4,7 +4,7 @@
 // at /mcp (bound to its user, organization, scope and the /mcp audience). Every refusal is an
 // OAuthError; a refusal that must still change something (a reused code or refresh token revokes
 // the grant, a code tried once is used up) commits that change before it is thrown.
-import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, lte, sql } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
 import { columnList } from "../../db/rows.ts";
 import { isUuid, newId } from "../../lib/ids.ts";
@@ -31,8 +31,8 @@ export type AccessCheck = { status: "VALID"; key: VerifiedKey } | { status: "REF
 
 const VERIFIER_SHAPE = /^[A-Za-z0-9._~-]{43,128}$/;
 const DAY_MS = 86_400_000;
-/** A client that registered but has no grant and no live code after this long is removed. */
-const UNUSED_CLIENT_DAYS = 7;
+/** A client that registered but never completed a grant is removed this long after registering. */
+const UNUSED_CLIENT_DAYS = 1;
 
 /** Why a grant ended, in words shown to people. */
 export const REVOKED_BECAUSE = {
@@ -285,7 +285,8 @@ export const oauthService = perDeps((deps: Deps) => {
 
   /**
    * Drops codes and tokens a day past their expiry (a used refresh token is kept until then, so its
-   * reuse is still caught), and clients that registered but never got a grant within a week.
+   * reuse is still caught), and clients that registered a day ago or more and never completed a
+   * grant (no grant, and no code still usable: a client in the middle of signing in stays).
    */
   function pruneExpired(): { codes: number; tokens: number; clients: number } {
     const cutoff = iso(clock.now().getTime() - DAY_MS);
@@ -296,9 +297,9 @@ export const oauthService = perDeps((deps: Deps) => {
       .delete(oauthClients)
       .where(
         and(
-          lt(oauthClients.createdAt, unusedSince),
+          lte(oauthClients.createdAt, unusedSince),
           sql`NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = ${oauthClients.id})`,
-          sql`NOT EXISTS (SELECT 1 FROM oauth_codes c WHERE c.client_id = ${oauthClients.id})`,
+          sql`NOT EXISTS (SELECT 1 FROM oauth_codes c WHERE c.client_id = ${oauthClients.id} AND c.expires_at > ${iso(clock.now().getTime())})`,
         ),
       )
       .returning({ id: oauthClients.id })

@@ -5,7 +5,7 @@
 // checked, per-address limits.
 import { describe, expect, test } from "bun:test";
 import { seededApp } from "../../helpers/app.ts";
-import { REGISTRATIONS_PER_HOUR } from "../../../src/modules/oauth/oauth.routes.ts";
+import { DEFAULT_OAUTH_REGISTRATIONS_PER_HOUR } from "../../../src/config.ts";
 import { startMcpServer } from "../mcp/mcp-harness.ts";
 import { REDIRECT_URI } from "../../helpers/oauth.ts";
 
@@ -132,10 +132,11 @@ describe("dynamic client registration (RFC 7591)", () => {
     expect(form.json.error_description).toMatch(/application\/json/);
   });
 
-  test(`at most ${REGISTRATIONS_PER_HOUR} registrations per client address per hour; then 429 with Retry-After, until the hour is over`, async () => {
+  test(`at most ${DEFAULT_OAUTH_REGISTRATIONS_PER_HOUR} registrations per client address per hour by default; then 429 with Retry-After, until the hour is over`, async () => {
+    expect(DEFAULT_OAUTH_REGISTRATIONS_PER_HOUR).toBe(60);
     const { t } = seededApp();
     const register = () => t.request("POST", "/oauth/register", { body: { redirect_uris: [REDIRECT_URI] } });
-    for (let i = 0; i < REGISTRATIONS_PER_HOUR; i++) expect((await register()).status).toBe(201);
+    for (let i = 0; i < DEFAULT_OAUTH_REGISTRATIONS_PER_HOUR; i++) expect((await register()).status).toBe(201);
     const refused = await register();
     expect(refused.status).toBe(429);
     expect(refused.json.error).toBe("too_many_requests");
@@ -144,8 +145,23 @@ describe("dynamic client registration (RFC 7591)", () => {
     expect((await register()).status).toBe(201);
   });
 
+  test("DEALGRAPH_OAUTH_REGISTRATIONS_PER_HOUR sets the limit", async () => {
+    const { t } = seededApp({ env: { DEALGRAPH_OAUTH_REGISTRATIONS_PER_HOUR: "3" } });
+    const register = () => t.request("POST", "/oauth/register", { body: { redirect_uris: [REDIRECT_URI] } });
+    for (let i = 0; i < 3; i++) expect((await register()).status).toBe(201);
+    const refused = await register();
+    expect(refused.status).toBe(429);
+    expect(refused.json.error_description).toMatch(/too many registrations from your address; try again in \d+ seconds/);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3000);
+    t.clock.advance(1800_000);
+    expect((await register()).status).toBe(429);
+    t.clock.advance(1800_000);
+    expect((await register()).status).toBe(201);
+  });
+
   test("the limit is per client address: behind a trusted proxy, X-Forwarded-For says whose", async () => {
-    const h = startMcpServer({ env: { DEALGRAPH_TRUSTED_PROXIES: "127.0.0.1" } });
+    const REGISTRATIONS_PER_HOUR = 5;
+    const h = startMcpServer({ env: { DEALGRAPH_TRUSTED_PROXIES: "127.0.0.1", DEALGRAPH_OAUTH_REGISTRATIONS_PER_HOUR: String(REGISTRATIONS_PER_HOUR) } });
     try {
       const register = (client: string) =>
         fetch(`${h.base}/oauth/register`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": client }, body: JSON.stringify({ redirect_uris: [REDIRECT_URI] }) });
