@@ -1,9 +1,11 @@
 // Judging an authorization request (RFC 6749 section 4.1.1, OAuth 2.1): the client and its redirect
 // URI first; while either is in doubt nothing is sent anywhere (the person is told, RFC 6749 section
-// 4.1.2.1). After that every refusal goes back to the redirect URI with `error` and the `state`:
-// a response type other than `code`, a missing PKCE challenge or one not S256 (RFC 7636), an
-// unknown scope or more than the client registered for, a `resource` other than this server's /mcp
-// (RFC 8707). Pure: the consent page calls it on every GET and POST.
+// 4.1.2.1). Every other refusal is a page too, never a redirect (RFC 9700 section 4.11.2: a server
+// redirects automatically only to a URI it trusts, and a self-registered client's URI is not one,
+// least of all before anyone signed in): a response type other than `code`, a missing PKCE challenge
+// or one not S256 (RFC 7636), an unknown scope or more than the client registered for, a `resource`
+// other than this server's /mcp (RFC 8707). The page names the error code and why, so the app's
+// developer can fix the request. Pure: the consent page calls it on every GET and POST.
 import { clientLabel, redirectUriMatches, type Client } from "./oauth.clients.ts";
 import type { OAuthErrorCode } from "./oauth.errors.ts";
 import { mcpResource } from "./oauth.metadata.ts";
@@ -20,9 +22,9 @@ export type AuthorizationRequest = {
 
 export type AuthorizationCheck =
   | { ok: true; request: AuthorizationRequest }
-  /** Shown to the person, never redirected: the client or its redirect URI is unknown. */
-  | { ok: false; redirect: null; title: string; message: string }
-  /** Sent back to the client at its (checked) redirect URI. */
+  /** Shown to the person, never redirected: the client, its redirect URI or the request is wrong. */
+  | { ok: false; redirect: null; title: string; message: string; error?: OAuthErrorCode }
+  /** Kept for callers that still branch on it: checkAuthorizationRequest no longer returns it. */
   | { ok: false; redirect: string };
 
 /** The parameters an authorization request is made of (also the consent form's hidden fields). */
@@ -93,7 +95,10 @@ export function checkAuthorizationRequest(params: URLSearchParams, findClient: (
   const state = rawState !== null && rawState.length <= MAX_STATE_CHARS ? rawState : null;
   const refuse = (error: OAuthErrorCode, description: string): AuthorizationCheck => ({
     ok: false,
-    redirect: redirectWith(redirectUri, { error, error_description: description }, state, base),
+    redirect: null,
+    error,
+    title: "This sign-in request cannot be answered",
+    message: `${clientLabel(client)} sent a request this server cannot answer: ${description} (${error}). Nothing was sent back to ${new URL(redirectUri).host}. If you did not start this, close this page; otherwise start the connection again from the app.`,
   });
 
   const repeated = AUTHORIZATION_PARAMS.filter((p) => p !== "resource" && params.getAll(p).length > 1);
@@ -118,4 +123,16 @@ export function checkAuthorizationRequest(params: URLSearchParams, findClient: (
   if (resources.length === 1 && !sameResource(resources[0], ours)) return refuse("invalid_target", `this server issues tokens for ${ours} only, not ${resources[0].slice(0, 200)}`);
 
   return { ok: true, request: { client, redirectUri, scope: scope.scope, state, codeChallenge: challenge, resource: ours } };
+}
+
+/**
+ * Whether a grant the member gave before answers this request without asking again (a code issued
+ * without a click): the same scope, organization and resource, and a client with this one
+ * redirect URI only. A grant does not record the address it was given for, so a client that
+ * registered several is asked every time: a code never goes without a click to an address the
+ * member did not approve before.
+ */
+export function consentRemembered(prior: { scope: string; orgId: string; resource: string } | null, request: AuthorizationRequest, orgId: string): boolean {
+  if (!prior || prior.scope !== request.scope || prior.orgId !== orgId || prior.resource !== request.resource) return false;
+  return request.client.redirectUris.length === 1 && redirectUriMatches(request.redirectUri, request.client.redirectUris[0]);
 }

@@ -1,14 +1,14 @@
 // MCP sign-in in the web app: the consent page (the authorization endpoint's page: /oauth/authorize
 // leads here, where the session cookie is sent) and Connected apps. The request is judged before
-// anyone is asked to sign in; an unknown client or redirect URI is told to the person, anything
-// else wrong goes back to the client. Signed in, a member who allowed the same app the same scope
-// before is sent straight back with a code; otherwise asked. Allow and Deny are forms with the
+// anyone is asked to sign in; anything wrong with it is told to the person on a page, never
+// redirected (oauth.authorize.ts). Signed in, a member who allowed the same app the same scope
+// before (an app with this one redirect URI) is sent straight back with a code; otherwise asked. Allow and Deny are forms with the
 // session's CSRF token; Deny answers the client `access_denied`.
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { notFound } from "../../http/errors.ts";
 import { publicBase } from "../../http/public-origin.ts";
-import { AUTHORIZATION_PARAMS, checkAuthorizationRequest, redirectWith, type AuthorizationRequest } from "../oauth/oauth.authorize.ts";
+import { AUTHORIZATION_PARAMS, checkAuthorizationRequest, consentRemembered, redirectWith, type AuthorizationRequest } from "../oauth/oauth.authorize.ts";
 import { clientLabel, oauthClientsService } from "../oauth/oauth.clients.ts";
 import { mcpResource } from "../oauth/oauth.metadata.ts";
 import { oauthService, REVOKED_BECAUSE } from "../oauth/oauth.service.ts";
@@ -68,7 +68,7 @@ export function oauthPages(deps: Deps) {
         (c, request, base) => {
           const prior = oauth.activeGrant(c.user.id, request.client.id);
           const target = new URL(request.redirectUri);
-          if (prior && prior.scope === request.scope && prior.orgId === c.org.id && prior.resource === mcpResource(base)) {
+          if (consentRemembered(prior, request, c.org.id)) {
             return htmlResponse(continuePage({ clientName: request.client.name, host: target.host, to: codeUrl(c, request, request.scope, base) }));
           }
           const page = consentPage({

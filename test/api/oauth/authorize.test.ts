@@ -1,9 +1,11 @@
 // The authorization endpoint and the consent page (RFC 6749 section 4.1, RFC 7636, RFC 8707, RFC
-// 8252): the request is judged before anyone signs in; an unknown client or a redirect URI it did
-// not register is told to the person and nothing is sent anywhere; every other refusal goes back
-// to the client with `error` and the `state` unchanged. Signing in leads back to the consent page;
-// Deny answers access_denied; Allow a single-use 60-second code; the same app allowed the same
-// scope before skips the question.
+// 8252, RFC 9700 section 4.11.2): the request is judged before anyone signs in; every refusal
+// (an unknown client, a redirect URI it did not register, a bad request) is told to the person on
+// a page and nothing is sent anywhere, signed in or not: a self-registered client's redirect URI
+// is no place to send anyone automatically (it made /oauth/authorize an open redirect). Signing in
+// leads back to the consent page; Deny answers access_denied; Allow a single-use 60-second code;
+// the same app allowed the same scope before skips the question only when it has this one
+// redirect URI.
 import { describe, expect, test } from "bun:test";
 import { authorizeQuery, pkce, REDIRECT_URI, RESOURCE, OAUTH_ENV, registerClient, signInGrant, throughConsent } from "../../helpers/oauth.ts";
 import { textOf, webApp } from "../../helpers/web.ts";
@@ -40,7 +42,7 @@ describe("refused before anyone is asked: told to the person, never redirected",
   });
 });
 
-describe("refused back to the client, with the state", () => {
+describe("a bad request is a page too, never a redirect to the client (signed in or not)", () => {
   const cases: [string, Record<string, string | null>, string, RegExp][] = [
     ["no PKCE challenge", { code_challenge: null }, "invalid_request", /code_challenge is required/],
     ["PKCE plain", { code_challenge_method: "plain" }, "invalid_request", /S256 \(plain is not accepted\)/],
@@ -54,39 +56,57 @@ describe("refused back to the client, with the state", () => {
     ["this server's REST API as resource", { resource: "http://localhost/api/v1" }, "invalid_target", /only/],
   ];
   for (const [name, over, error, words] of cases) {
-    test(`${name}: ${error}`, async () => {
-      const { t, b } = await webApp({ env: OAUTH_ENV, signIn: "alice@acme.vc" });
-      const clientId = await registerClient(t);
-      const { location } = await throughConsent(b, authorizeQuery(clientId, CHALLENGE, over));
-      expect(location!.origin + location!.pathname).toBe("http://127.0.0.1:47999/callback");
-      expect(location!.searchParams.get("error")).toBe(error);
-      expect(location!.searchParams.get("error_description")).toMatch(words);
-      expect(location!.searchParams.get("state")).toBe("the-state");
-      expect(location!.searchParams.get("iss")).toBe("http://localhost");
-      expect(location!.searchParams.get("code")).toBeNull();
-    });
+    for (const signIn of [undefined, "alice@acme.vc"]) {
+      test(`${name}: a 400 page naming ${error}, ${signIn ? "signed in" : "signed out"}`, async () => {
+        const { t, b } = await webApp({ env: OAUTH_ENV, signIn });
+        const clientId = await registerClient(t);
+        const { page, location } = await throughConsent(b, authorizeQuery(clientId, CHALLENGE, over));
+        expect(location).toBeNull();
+        expect(page.status).toBe(400);
+        const text = textOf(page.html);
+        expect(text).toContain(error);
+        expect(text).toMatch(words);
+        expect(text).toContain("Nothing was sent back to 127.0.0.1:47999");
+        expect(t.deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM oauth_codes").get()!.n).toBe(0);
+      });
+    }
   }
 
-  test("a parameter given twice: invalid_request", async () => {
+  test("the open redirect of the finding: a self-registered https client, a bad request, signed out: no 303 to its URI", async () => {
+    const { t, b } = await webApp({ env: OAUTH_ENV });
+    const clientId = await registerClient(t, { redirect_uris: ["https://attacker.example/landing"] });
+    const url = authorizeQuery(clientId, CHALLENGE, { redirect_uri: "https://attacker.example/landing", response_type: "token" });
+    const first = await b.get(url);
+    expect(first.status).toBe(303);
+    expect(first.location).toStartWith("/app/oauth/authorize?");
+    const second = await b.get(first.location!);
+    expect(second.status).toBe(400);
+    expect(second.location ?? null).toBeNull();
+    expect(second.html).not.toContain("https://attacker.example/landing?");
+  });
+
+  test("a parameter given twice: invalid_request, on a page", async () => {
     const { t, b } = await webApp({ env: OAUTH_ENV });
     const clientId = await registerClient(t);
-    const { location } = await throughConsent(b, `${authorizeQuery(clientId, CHALLENGE)}&scope=write`);
-    expect(location!.searchParams.get("error")).toBe("invalid_request");
-    expect(location!.searchParams.get("error_description")).toMatch(/scope may be given only once/);
+    const { page, location } = await throughConsent(b, `${authorizeQuery(clientId, CHALLENGE)}&scope=write`);
+    expect(location).toBeNull();
+    expect(textOf(page.html)).toMatch(/scope may be given only once \(invalid_request\)/);
   });
 
   test("two resources: invalid_target (this server has one)", async () => {
     const { t, b } = await webApp({ env: OAUTH_ENV });
     const clientId = await registerClient(t);
-    const { location } = await throughConsent(b, `${authorizeQuery(clientId, CHALLENGE)}&resource=${encodeURIComponent("https://other.example/")}`);
-    expect(location!.searchParams.get("error")).toBe("invalid_target");
+    const { page, location } = await throughConsent(b, `${authorizeQuery(clientId, CHALLENGE)}&resource=${encodeURIComponent("https://other.example/")}`);
+    expect(location).toBeNull();
+    expect(textOf(page.html)).toContain("invalid_target");
   });
 
   test("more than the client registered for: invalid_scope", async () => {
     const { t, b } = await webApp({ env: OAUTH_ENV });
     const clientId = await registerClient(t, { scope: "read" });
-    const { location } = await throughConsent(b, authorizeQuery(clientId, CHALLENGE, { scope: "read write" }));
-    expect(location!.searchParams.get("error")).toBe("invalid_scope");
+    const { page, location } = await throughConsent(b, authorizeQuery(clientId, CHALLENGE, { scope: "read write" }));
+    expect(location).toBeNull();
+    expect(textOf(page.html)).toContain("invalid_scope");
   });
 });
 
@@ -179,6 +199,20 @@ describe("consent", () => {
     const wider = await throughConsent(b, authorizeQuery(clientId, CHALLENGE, { scope: "read write" }), { decision: null });
     expect(wider.location).toBeNull();
     expect(wider.page.html).toContain('data-testid="consent"');
+  });
+
+  test("allowed before, but the app registered another redirect URI too: asked again (a click) for either", async () => {
+    const { t, b } = await webApp({ env: OAUTH_ENV, signIn: "alice@acme.vc" });
+    const clientId = await registerClient(t, { redirect_uris: [REDIRECT_URI, "https://other.example/cb"] });
+    await signInGrant(t, b, { clientId, scope: "read" });
+    const codesBefore = t.deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM oauth_codes").get()!.n;
+    for (const redirect_uri of ["https://other.example/cb", REDIRECT_URI]) {
+      const again = await throughConsent(b, authorizeQuery(clientId, CHALLENGE, { scope: "read", redirect_uri }), { decision: null });
+      expect(again.location).toBeNull();
+      expect(again.page.html).toContain('data-testid="consent"');
+      expect(again.page.html).not.toContain("http-equiv=\"refresh\"");
+    }
+    expect(t.deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM oauth_codes").get()!.n).toBe(codesBefore);
   });
 
   test("a revoked app is asked again", async () => {
