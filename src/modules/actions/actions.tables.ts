@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "../identity/orgs.tables.ts";
 
 // Every action of every kind (deal analysis, document analysis, founder analysis, research) is one
@@ -53,4 +53,18 @@ export const outboxEvents = sqliteTable(
     createdAt: text("created_at").notNull(),
   },
   (t) => [index("outbox_events_org_idx").on(t.orgId, t.seq)],
+);
+
+// OCR is the most expensive thing a member can make the server do: pages read by OCR are counted per
+// organization per UTC day (actions/ocr-budget.ts), reserved by one conditional upsert before the
+// pages are read, so an organization's uploads stop at its daily bound however they race.
+export const ocrUsage = sqliteTable(
+  "ocr_usage",
+  {
+    orgId: text("org_id").notNull(),
+    day: text("day").notNull(),
+    pages: integer("pages").notNull().default(0),
+    updatedAt: text("updated_at"),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.day] })],
 );

@@ -18,6 +18,9 @@ export const users = sqliteTable(
     // Network-sharing opt-in: only sharers' relationships are pooled into who-knows.
     shareNetwork: integer("share_network", { mode: "boolean" }).notNull().default(false),
     isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
+    // The server's operator (not an org's): backups, which hold every organization's data, are theirs
+    // in the web app (`dealgraph admin user operator --user ID on|off`); the CLI is the operator too.
+    isOperator: integer("is_operator", { mode: "boolean" }).notNull().default(false),
     // IANA zone the user's floating calendar times (no TZID) and all-day dates are read in; null: UTC.
     timeZone: text("time_zone"),
     passwordHash: text("password_hash"),
