@@ -49,7 +49,14 @@ export const AGGREGATES = ["count", "sum", "avg", "min", "max", "latest", "chang
 export type Aggregate = (typeof AGGREGATES)[number];
 
 export type DateRange = { from: string | null; to: string | null; label: string };
-export type Threshold = { field: string; op: "gt" | "gte" | "lt" | "lte"; value: number };
+/** `currency`: the currency the question said the amount in ("$2M"); records in another currency are not compared with it. */
+export type Threshold = { field: string; op: "gt" | "gte" | "lt" | "lte"; value: number; currency?: string };
+
+/** A filter several values of which are wanted ("Fund II or Fund III"), or unwanted ("not fintech"). */
+export type FilterValues = { fund?: string[]; sector?: string[]; round?: string[]; stage?: string[]; status?: string[]; type?: string[] };
+
+/** What records are counted per ("deals per stage", "holdings by fund"). */
+export const GROUPS = ["stage", "sector", "round", "kind", "fund", "status", "currency", "vintage", "type", "year", "quarter"] as const;
 
 export type Query = {
   kind: RecordKind;
@@ -75,6 +82,14 @@ export type Query = {
   metric?: string;
   /** documents: the words to find; research: the topic. */
   text?: string;
+  /** Several named records side by side ("compare Acme and Lumen"). */
+  names?: string[];
+  /** Records matching any one of these values (each a filter of its own), in place of the single filters. */
+  anyOf?: FilterValues;
+  /** Records matching any of these are left out ("deals that are not fintech", "outside Fund II"). */
+  except?: FilterValues;
+  /** Count (and total the field, if any) per group. */
+  group?: (typeof GROUPS)[number];
   /** Fields to show beside each record. */
   show?: string[];
   order?: { by: string; dir: "asc" | "desc" };

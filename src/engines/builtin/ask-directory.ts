@@ -7,6 +7,7 @@
 import type { AskNames, DealName } from "../ask-engine.ts";
 import { canon, nameForPhrase, namesInQuestion, type NameMatch } from "../../lib/name-match.ts";
 import { CUE_WORDS } from "./ask-intents.ts";
+import { LEXICON_WORDS } from "./ask-lexicon.ts";
 import { hostOf, nameRuns, runAfter, STOP, type Normalised, type Run } from "./ask-text.ts";
 
 export type Person = { identifier: string; name: string };
@@ -18,6 +19,8 @@ export type Founder = { id: string; name: string };
 const ORDINAL: Record<string, string> = { first: "I", "1st": "I", second: "II", "2nd": "II", third: "III", "3rd": "III", fourth: "IV", "4th": "IV", fifth: "V", "5th": "V" };
 const isRoman = (w: string) => /^(?:x{0,2}(?:i{1,3}|iv|v|vi{1,3}|ix)|x{1,2}v?|\d{1,2})$/.test(w);
 const notAName = (w: string) => STOP.has(w) || CUE_WORDS.has(w);
+/** Words that say which records or a negation, never part of a fund's name before "Fund II". */
+const FILTER_WORDS = new Set([...LEXICON_WORDS, "not", "non", "outside", "excluding", "except", "besides", "other", "than", "apart", "aside"]);
 
 /** Two and three neighbouring words written as one: "mosaic treasury" -> "mosaictreasury". */
 function joinedPairs(text: string): string {
@@ -78,7 +81,7 @@ export function directory(names: AskNames, n: Normalised) {
     for (let k = 0; k + 1 < t.length; k++) {
       if (!/^funds?$/.test(t[k].f) || !isRoman(t[k + 1].f)) continue;
       let start = k;
-      while (start > 0 && !notAName(t[start - 1].f) && !t[start - 1].end && !/[.@]/.test(t[start - 1].f)) start--;
+      while (start > 0 && !notAName(t[start - 1].f) && !FILTER_WORDS.has(t[start - 1].f) && !t[start - 1].end && !/[.@]/.test(t[start - 1].f)) start--;
       return t.slice(start, k + 2).map((x) => x.raw).join(" ");
     }
     // "our third fund": the firm's own funds are numbered.
@@ -157,7 +160,17 @@ export function directory(names: AskNames, n: Normalised) {
   /** The longest run of words that may be a name nothing else matched: what "not found" answers quote. */
   const anyName = once((): string | null => nameRuns(n, skipForNames)[0]?.raw ?? null);
 
-  return { holdings, deal, funds, ownFunds, fundPhrase, person, founder, research, companyPhrase, targetPhrase, anyName, words, questionCanon, names };
+  /** Every portfolio company and every deal the question says in full, in the order said ("compare Acme Care and Lumen Exchange"). */
+  const said = (list: string[]) => {
+    const m = namesInQuestion(list, questionCanon, []);
+    const found = m.kind === "one" ? [m.name] : m.kind === "several" ? m.names : [];
+    const spaced = ` ${questionCanon} `;
+    return found.sort((a, b) => spaced.indexOf(` ${canon(a)} `) - spaced.indexOf(` ${canon(b)} `));
+  };
+  const holdingsSaid = once(() => said([...new Set(names.holdings().map((h) => h.name))]));
+  const dealsSaid = once(() => said([...new Set(names.deals().map((x) => x.name))]).filter((x) => canon(x).length >= 4));
+
+  return { holdings, deal, funds, ownFunds, fundPhrase, person, founder, research, companyPhrase, targetPhrase, anyName, words, questionCanon, names, holdingsSaid, dealsSaid };
 }
 
 export type Directory = ReturnType<typeof directory>;

@@ -14,8 +14,21 @@ const LEXICON = new Set(LEXICON_WORDS);
 const COMPARE = String.raw`(above|over|more than|greater than|higher than|exceeding|at least|no less than|below|under|less than|lower than|fewer than|at most|no more than|>=|<=|>|<)`;
 const AMOUNT = String.raw`(\d[\d,]*(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)`;
 const SUFFIX = String.raw`(k|m|mm|mn|million|bn|billion|thousand|%|percent|x|months?|years?|employees|people|points)?`;
-const THRESHOLD = new RegExp(String.raw`${COMPARE} (?:usd |eur |\$|€|£)?${AMOUNT} ?${SUFFIX}\b`, "g");
-const OR_MORE = new RegExp(String.raw`${AMOUNT} ?${SUFFIX} or (more|higher|above|greater|less|lower|fewer|below)\b`, "g");
+const CUR_BEFORE = String.raw`(usd |us\$ ?|eur |gbp |chf |\$ ?|€ ?|£ ?)?`;
+const CUR_AFTER = String.raw`(?: ?(usd|eur|gbp|chf|dollars?|euros?|pounds?|francs?)\b)?`;
+const THRESHOLD = new RegExp(String.raw`${COMPARE} ${CUR_BEFORE}${AMOUNT} ?${SUFFIX}\b${CUR_AFTER}`, "g");
+const OR_MORE = new RegExp(String.raw`${CUR_BEFORE}${AMOUNT} ?${SUFFIX}${CUR_AFTER} or (more|higher|above|greater|less|lower|fewer|below)\b`, "g");
+
+/** The currency an amount is said in: "$2M", "EUR 2M", "2M euros"; undefined when none is said. */
+function currencySaid(before: string | undefined, after: string | undefined): string | undefined {
+  const w = (before ?? after ?? "").trim();
+  if (!w) return undefined;
+  if (/^(?:\$|us\$|usd|dollars?)/.test(w)) return "USD";
+  if (/^(?:€|eur|euros?)/.test(w)) return "EUR";
+  if (/^(?:£|gbp|pounds?)/.test(w)) return "GBP";
+  if (/^(?:chf|francs?)/.test(w)) return "CHF";
+  return undefined;
+}
 
 const OP_OF: Record<string, Threshold["op"]> = {
   above: "gt", over: "gt", "more than": "gt", "greater than": "gt", "higher than": "gt", exceeding: "gt", ">": "gt",
@@ -38,6 +51,18 @@ function amountOf(raw: string, suffix: string | undefined, field: string): numbe
   return v;
 }
 
+/** Amounts the question writes with a currency ("$2M", "€850k", "EUR 2 million", "2M euros"), by value: the folded text loses the symbols. */
+export function amountsWithCurrency(raw: string): { value: number; currency: string }[] {
+  const out: { value: number; currency: string }[] = [];
+  const re = /(US\$|\$|€|£|\b(?:USD|EUR|GBP|CHF)\b)\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|mm|mn|million|bn|billion|thousand)?\b|(\d[\d,]*(?:\.\d+)?)\s?(k|m|mm|mn|million|bn|billion|thousand)?\s?(USD|EUR|GBP|CHF|dollars?|euros?|pounds?|francs?)\b/gi;
+  for (const m of raw.matchAll(re)) {
+    const currency = currencySaid((m[1] ?? "").toLowerCase() || undefined, (m[6] ?? "").toLowerCase() || undefined);
+    const value = amountOf(m[2] ?? m[4], (m[3] ?? m[5])?.toLowerCase(), "");
+    if (currency && value !== null) out.push({ value, currency });
+  }
+  return out;
+}
+
 /** The thresholds a text states, each on the figure named nearest to it (else `fallback`, the kind's usual figure). */
 export function thresholdsIn(text: string, cues: FieldCue[], fallback: string | null): Threshold[] {
   const nearestField = (at: number) => {
@@ -49,13 +74,15 @@ export function thresholdsIn(text: string, cues: FieldCue[], fallback: string | 
   const where: Threshold[] = [];
   for (const m of text.matchAll(THRESHOLD)) {
     const field = nearestField(m.index);
-    const value = field ? amountOf(m[2], m[3], field) : null;
-    if (field && value !== null) where.push({ field, op: OP_OF[m[1]], value });
+    const value = field ? amountOf(m[3], m[4], field) : null;
+    const currency = currencySaid(m[2], m[5]);
+    if (field && value !== null) where.push({ field, op: OP_OF[m[1]], value, ...(currency ? { currency } : {}) });
   }
   for (const m of text.matchAll(OR_MORE)) {
     const field = nearestField(m.index);
-    const value = field ? amountOf(m[1], m[2], field) : null;
-    if (field && value !== null) where.push({ field, op: /more|higher|above|greater/.test(m[3]) ? "gte" : "lte", value });
+    const value = field ? amountOf(m[2], m[3], field) : null;
+    const currency = currencySaid(m[1], m[4]);
+    if (field && value !== null) where.push({ field, op: /more|higher|above|greater/.test(m[5]) ? "gte" : "lte", value, ...(currency ? { currency } : {}) });
   }
   return where;
 }

@@ -3,8 +3,8 @@
 // round, sector, fund, vintage, currency, dates, thresholds), the order and how many, and the
 // aggregate. Names the question says are resolved against the firm's own records first, so a
 // name is never read as a filter ("Juniper Ledger" is a company, not the fintech sector).
-import type { Aggregate, Memory, Query, RecordKind } from "../ask-engine.ts";
-import { canon, numerals } from "../../lib/name-match.ts";
+import type { Aggregate, FilterValues, Memory, Query, RecordKind } from "../ask-engine.ts";
+import { canon, nameForPhrase, numerals } from "../../lib/name-match.ts";
 import { datesIn } from "./ask-dates.ts";
 import type { Directory } from "./ask-directory.ts";
 import {
@@ -26,7 +26,8 @@ import {
   TOP_N,
   type FieldCue,
 } from "./ask-lexicon.ts";
-import { sectorOf, thresholdsIn, writtenNames } from "./ask-filters.ts";
+import { amountsWithCurrency, sectorOf, thresholdsIn, writtenNames } from "./ask-filters.ts";
+import { fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
 import type { Normalised } from "./ask-text.ts";
 
 /** Why a question reads as one about a set of records (none: it is about one record, or nothing). */
@@ -173,25 +174,64 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
 
   // Filters, by kind.
-  const stageCues = DEAL_STAGE_CUES.filter(([, re]) => re.test(text)).map(([s]) => s);
-  const round = ROUND_CUES.find(([, re]) => re.test(text))?.[0];
+  // What a negation governs is not a filter but an exclusion ("deals that are not fintech").
+  const { positive, negated } = negationScopes(text);
+  const stageCues = DEAL_STAGE_CUES.filter(([, re]) => re.test(positive)).map(([s]) => s);
+  const notStages = negated ? DEAL_STAGE_CUES.filter(([, re]) => re.test(negated)).map(([s]) => s) : [];
+  const roundsIn = (t: string) => {
+    const found = ROUND_CUES.filter(([, re]) => re.test(t)).map(([r]) => r);
+    // "pre-seed" also says "seed": seed only when said on its own.
+    return found.includes("pre-seed") && !/\bseed\b/.test(t.replace(/\bpre[ -]?seed\b/g, " ")) ? found.filter((r) => r !== "seed") : found;
+  };
+  const roundOf = (phrase: string) => roundsIn(phrase)[0] ?? null;
+  const rounds = roundRange(positive, roundOf) ?? roundsIn(positive);
+  const notRounds = negated ? roundsIn(negated) : [];
   const currency = CURRENCY_CUES.find(([, re]) => re.test(text))?.[0];
-  const sector = sectorOf(text, d, writtenNames(n));
+  const names = writtenNames(n);
+  const sectors = [...new Set(listParts(positive).map((part) => sectorOf(part, d, names)).filter((x): x is string => !!x))];
+  const sector = sectors.length === 1 ? sectors[0] : sectors.length ? null : sectorOf(positive, d, names);
+  const notSector = negated ? sectorOf(negated, d, names) : null;
+  const except: FilterValues = {};
+  const anyOf: FilterValues = {};
   const filter = () => signals.includes("filter") || signals.push("filter");
+  if (sectors.length > 1 && (q.kind === "deals" || q.kind === "holdings")) (anyOf.sector = sectors), filter();
+  if (notSector && (q.kind === "deals" || q.kind === "holdings")) (except.sector = [notSector]), filter();
   if (q.kind === "deals") {
     const stages = stageCues.filter((s) => s !== "invested" || !/\bhow much\b/.test(text));
     if (stages.length) (q.stage = stages), filter();
-    if (round) (q.round = round), filter();
+    if (notStages.length) (except.stage = notStages), filter();
+    if (rounds.length === 1) (q.round = rounds[0]), filter();
+    else if (rounds.length > 1) (anyOf.round = rounds), filter();
+    if (notRounds.length) (except.round = notRounds), filter();
     if (FUND_DEAL.test(text)) (q.type = "fund"), filter();
     else if (COMPANY_DEAL.test(text)) (q.type = "company"), filter();
     if (/\bfailed analys[ie]s\b|\banalys[ie]s (?:that )?failed\b/.test(text)) (q.status = ["failed"]), filter();
   }
+  // A fund phrase inside a negated part is left out ("outside Fund II"); several named are alternatives.
+  // (Funds are found in the question as said: the names found are blanked out of `text`.)
+  const asSaid = numerals(n.folded);
+  const negatedAsSaid = negationScopes(asSaid).negated;
+  const fundNegated = (names: string[]) => {
+    const phrase = fundPhrases(negatedAsSaid)[0];
+    if (!phrase) return null;
+    const m = nameForPhrase(names, phrase);
+    return m.kind === "one" ? m.name : null;
+  };
   if (q.kind === "holdings") {
-    const statuses = HOLDING_STATUS_CUES.filter(([, re]) => re.test(text)).map(([s]) => s);
+    const statuses = HOLDING_STATUS_CUES.filter(([, re]) => re.test(positive)).map(([s]) => s);
     if (statuses.length) (q.status = statuses), filter();
-    if (round && HOLDING_STAGE[round]) (q.stage = [HOLDING_STAGE[round]]), filter();
+    const notStatuses = negated ? HOLDING_STATUS_CUES.filter(([, re]) => re.test(negated)).map(([s]) => s) : [];
+    if (notStatuses.length) (except.status = notStatuses), filter();
+    const stages = rounds.flatMap((r) => (HOLDING_STAGE[r] ? [HOLDING_STAGE[r]] : []));
+    if (stages.length) (q.stage = stages), filter();
+    const notStagesH = notRounds.flatMap((r) => (HOLDING_STAGE[r] ? [HOLDING_STAGE[r]] : []));
+    if (notStagesH.length) (except.stage = notStagesH), filter();
+    const several = fundsNamed(d.names.ownFunds(), asSaid);
+    const notFund = fundNegated(d.names.ownFunds());
     const fund = own.match.kind === "one" ? own.match.name : fundPhrase && own.match.kind === "none" ? fundPhrase : null;
-    if (fund) (q.fund = fund), filter();
+    if (several) (anyOf.fund = several.filter((f) => f !== notFund)), filter();
+    else if (fund && fund !== notFund) (q.fund = fund), filter();
+    if (notFund) (except.fund = [notFund]), filter();
   }
   // "its distributions this year": the fund the conversation is about.
   if ((q.kind === "positions" || q.kind === "cashflows") && lp.match.kind === "none" && !lp.phrase && /\b(?:its|it|their|that fund|this fund)\b/.test(text) && memory.entities.fund) {
@@ -200,8 +240,14 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (q.kind === "positions" || q.kind === "cashflows") {
     // A phrase inside one fund's name goes as said ("Fund II"), so the answer says what it was read as.
     const fund = lp.match.kind === "one" ? (lp.match.partial && lp.phrase ? lp.phrase : lp.match.name) : (lp.phrase ?? (own.match.kind === "one" ? own.match.name : null));
-    if (fund) (q.fund = fund), filter();
+    const several = fundsNamed(d.names.lpFunds(), asSaid) ?? (lp.match.kind === "several" && lp.whole ? lp.match.names : null);
+    const notFund = fundNegated(d.names.lpFunds());
+    if (several) (anyOf.fund = several.filter((f) => f !== notFund)), filter();
+    else if (fund && (!notFund || canon(fund) !== canon(notFund))) (q.fund = fund), filter();
+    if (notFund) (except.fund = [notFund]), filter();
   }
+  if (Object.keys(except).length) q.except = except;
+  if (Object.keys(anyOf).length) q.anyOf = anyOf;
   if (q.kind === "positions") {
     const v = /\bvintages? (?:of |from |in )?(\d{4})(?: (?:or|and) (later|newer|after|earlier|older|before))?\b|\b(\d{4}) vintages?\b/.exec(n.folded);
     const after = /\bvintages? (?:after|since|from) (\d{4})\b|\bvintages? (\d{4}) or later\b/.exec(n.folded);
@@ -219,7 +265,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     const dists = /\bdistribut(?:e|es|ed|ions?)\b|\bpaid out\b|\breturned\b/.test(text);
     if (calls !== dists) q.type = calls ? "call" : "distribution";
   }
-  if ((q.kind === "deals" || q.kind === "holdings") && sector) (q.sector = sector), filter();
+  if ((q.kind === "deals" || q.kind === "holdings") && sector && sector !== notSector) (q.sector = sector), filter();
   if (currency && ["deals", "holdings", "positions", "cashflows"].includes(q.kind) && /\b(?:in|denominated|held in)\b|\beur\b|\busd\b|\bgbp\b/.test(text)) (q.currency = currency), filter();
   // "Worth today", "right now": the current figures, not records dated today.
   const now = dates && /^(?:today|this week)$/.test(dates.range.label) && (q.kind === "holdings" || q.kind === "persons" || q.kind === "positions");
@@ -248,6 +294,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
 
   // Thresholds: "runway under 12 months", "ARR above $2M", "score of 70 or more".
   const where = thresholdsIn(text, q.kind === "metrics" ? [] : FIELD_CUES.filter((c) => c.kinds.includes(q.kind)), DEFAULT_FIELD[q.kind] ?? null);
+  // The currency an amount was written in ("$2M"): the folded words have lost the symbol.
+  const written = amountsWithCurrency(n.raw);
+  for (const w of where) w.currency ??= written.find((a) => a.value === w.value)?.currency;
+  for (const w of where) if (!w.currency) delete w.currency;
   if (where.length) (q.where = where), signals.push("threshold");
 
   // The order: "by ARR", else a superlative and the figure it goes with.
@@ -307,6 +357,14 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     delete q.show;
   }
   if (!q.order && q.where?.length === 1 && !q.aggregate) q.order = { by: q.where[0].field, dir: q.where[0].op.startsWith("l") ? "asc" : "desc" };
+  // "Deals per stage", "holdings by fund", "breakdown by sector": a count (or a total) per group.
+  const group = groupAsked(text, q.kind);
+  if (group && (q.aggregate !== "change" || !q.aggregate)) {
+    q.group = group;
+    if (!q.aggregate || q.aggregate === "min" || q.aggregate === "max" || q.aggregate === "latest") q.aggregate = "count";
+    delete q.order, delete q.limit, delete q.show;
+    if (!signals.includes("aggregate")) signals.push("aggregate");
+  }
   if (namedHolding && q.kind === "holdings" && !signals.includes("filter") && !signals.includes("noun")) q.name = namedHolding;
   // A follow-up that re-filters, re-orders or totals is over the whole set again; one that only adds a figure keeps the same records.
   if (follow && !top && signals.some((x) => x === "filter" || x === "aggregate" || x === "threshold" || x === "dates") && q.limit === (last!.args as Query).limit) delete q.limit;

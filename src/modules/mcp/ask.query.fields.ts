@@ -12,7 +12,25 @@ export type Unit = "money" | "months" | "people" | "percent" | "ratio" | "multip
 /** A value of a record: a number (money carries its currency) or a date; null when not in the records. */
 export type Value = { value: number | null; currency?: string | null; unit?: string | null; date?: string | null };
 
-export type FieldSpec = { label: string; unit: Unit };
+/**
+ * How a field combines over several records: `sum` adds up (money, counts, people), `pooled` is a
+ * ratio recomputed from the fields it is made of (TVPI = (distributed + NAV) / called), `none`
+ * has no total at all (a runway, a margin, a score): asked for one, the answer says so.
+ */
+export type Combine = "sum" | "pooled" | "none";
+
+export type FieldSpec = { label: string; unit: Unit; combine: Combine };
+
+/** The fields a pooled figure is made of: numerator fields over a denominator field, per currency. */
+export const POOLED: Record<string, { over: string[]; under: string }> = {
+  multiple: { over: ["valuation"], under: "invested" },
+  tvpi: { over: ["distributed", "nav"], under: "called" },
+  dpi: { over: ["distributed"], under: "called" },
+  rvpi: { over: ["nav"], under: "called" },
+};
+
+/** Imported metrics that add up across companies; every other metric (runway, margins, churn, NPS) has no total. */
+const ADDITIVE_METRICS = new Set(["arr", "mrr", "revenue", "monthly_burn", "cash", "customers", "headcount", "ebitda", "gmv", "bookings"]);
 
 /** The imported metrics people ask about by name (any other imported metric is read under its own name). */
 export const METRIC_LABELS: Record<string, string> = {
@@ -37,51 +55,52 @@ export const metricLabel = (metric: string) => METRIC_LABELS[metric] ?? metric.r
 
 export const FIELDS: Record<RecordKind, Record<string, FieldSpec>> = {
   deals: {
-    score: { label: "score", unit: "score" },
-    created: { label: "came in", unit: "date" },
-    round_amount: { label: "raising", unit: "money" },
+    score: { label: "score", unit: "score", combine: "none" },
+    created: { label: "came in", unit: "date", combine: "none" },
+    round_amount: { label: "raising", unit: "money", combine: "sum" },
+    pre_money: { label: "pre-money valuation", unit: "money", combine: "none" },
   },
   holdings: {
-    invested: { label: "invested", unit: "money" },
-    valuation: { label: "valued at", unit: "money" },
-    multiple: { label: "multiple", unit: "multiple" },
-    ownership: { label: "ownership", unit: "percent" },
-    investment_date: { label: "invested on", unit: "date" },
+    invested: { label: "invested", unit: "money", combine: "sum" },
+    valuation: { label: "valued at", unit: "money", combine: "sum" },
+    multiple: { label: "multiple", unit: "multiple", combine: "pooled" },
+    ownership: { label: "ownership", unit: "percent", combine: "none" },
+    investment_date: { label: "invested on", unit: "date", combine: "none" },
     // Every imported metric is a field too (metricField below): its latest actual.
   },
   metrics: {
-    value: { label: "value", unit: "metric" },
-    change: { label: "change", unit: "metric" },
-    change_pct: { label: "change", unit: "ratio" },
-    date: { label: "statement of", unit: "date" },
+    value: { label: "value", unit: "metric", combine: "none" },
+    change: { label: "change", unit: "metric", combine: "none" },
+    change_pct: { label: "change", unit: "ratio", combine: "none" },
+    date: { label: "statement of", unit: "date", combine: "none" },
   },
   positions: {
-    commitment: { label: "committed", unit: "money" },
-    called: { label: "called", unit: "money" },
-    distributed: { label: "distributed", unit: "money" },
-    nav: { label: "NAV", unit: "money" },
-    unfunded: { label: "unfunded", unit: "money" },
-    tvpi: { label: "TVPI", unit: "multiple" },
-    dpi: { label: "DPI", unit: "multiple" },
-    rvpi: { label: "RVPI", unit: "multiple" },
-    irr: { label: "IRR", unit: "ratio" },
-    vintage: { label: "vintage", unit: "number" },
+    commitment: { label: "committed", unit: "money", combine: "sum" },
+    called: { label: "called", unit: "money", combine: "sum" },
+    distributed: { label: "distributed", unit: "money", combine: "sum" },
+    nav: { label: "NAV", unit: "money", combine: "sum" },
+    unfunded: { label: "unfunded", unit: "money", combine: "sum" },
+    tvpi: { label: "TVPI", unit: "multiple", combine: "pooled" },
+    dpi: { label: "DPI", unit: "multiple", combine: "pooled" },
+    rvpi: { label: "RVPI", unit: "multiple", combine: "pooled" },
+    irr: { label: "IRR", unit: "ratio", combine: "pooled" },
+    vintage: { label: "vintage", unit: "number", combine: "none" },
   },
   cashflows: {
-    amount: { label: "amount", unit: "money" },
-    date: { label: "date", unit: "date" },
+    amount: { label: "amount", unit: "money", combine: "sum" },
+    date: { label: "date", unit: "date", combine: "none" },
   },
   persons: {
-    strength: { label: "strength", unit: "score" },
-    warmth: { label: "warmth", unit: "number" },
-    days_since_last_touch: { label: "days since the last touch", unit: "number" },
+    strength: { label: "strength", unit: "score", combine: "none" },
+    warmth: { label: "warmth", unit: "number", combine: "none" },
+    days_since_last_touch: { label: "days since the last touch", unit: "number", combine: "none" },
   },
-  research: { created: { label: "started", unit: "date" } },
-  documents: { pages: { label: "pages", unit: "number" }, uploaded: { label: "received", unit: "date" } },
+  research: { created: { label: "started", unit: "date", combine: "none" } },
+  documents: { pages: { label: "pages", unit: "number", combine: "sum" }, uploaded: { label: "received", unit: "date", combine: "none" } },
 };
 
 /** A holding's metric as a field: its latest actual, written in the metric's own unit. */
-export const metricField = (metric: string): FieldSpec => ({ label: metricLabel(metric), unit: "metric" });
+export const metricField = (metric: string): FieldSpec => ({ label: metricLabel(metric), unit: "metric", combine: ADDITIVE_METRICS.has(metric) ? "sum" : "none" });
 
 /** A value written for people, in the field's unit; null when the records do not hold it. */
 export function written(spec: FieldSpec, v: Value | undefined): string | null {
@@ -150,6 +169,8 @@ export type Rec = {
   values: Record<string, Value>;
   /** Words said after the figures: its stage, status. */
   facts?: string[];
+  /** What the record is grouped by when counted per group ("deals per stage"): group name -> its value. */
+  groups?: Record<string, string>;
   entities?: Entities;
   /** The record as the REST API has it (structured content). */
   data: Record<string, unknown>;

@@ -61,6 +61,7 @@ function positionRecord(p: Position): Rec {
       vintage: { value: p.vintage_year },
     },
     facts: p.data_quality_flags.length ? [`data quality: ${p.data_quality_flags.join(", ")}`] : [],
+    groups: { currency: p.currency ?? "currency unknown", vintage: p.vintage_year === null ? "vintage unknown" : String(p.vintage_year) },
     entities: { fund: { name: p.fund_name } },
     data: p,
   };
@@ -143,6 +144,7 @@ function cashflowRecord(e: Entry): Rec {
     about: e.type === "call" ? "capital call" : "distribution",
     values: { amount: { value: e.amount, currency: e.currency }, date: { value: null, date: e.cashflow_date } },
     facts: [`on ${e.cashflow_date.slice(0, 10)}`],
+    groups: { fund: e.fund_name, type: e.type, currency: e.currency ?? "currency unknown", year: e.cashflow_date.slice(0, 4), quarter: `${e.cashflow_date.slice(0, 4)} Q${Math.floor((Number(e.cashflow_date.slice(5, 7)) - 1) / 3) + 1}` },
     entities: { fund: { name: e.fund_name } },
     data: e,
   };

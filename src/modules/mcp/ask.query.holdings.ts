@@ -59,6 +59,7 @@ function record(list: Holding[], byPosition: boolean): Rec {
     about: `${h.sector}; ${byPosition ? stageName(stageIn(h.stage) ?? h.stage) : listing(funds)}`,
     values,
     facts: [statuses.join("/")],
+    groups: { fund: listing(funds), sector: h.sector, status: statuses.join("/"), stage: stageName(stageIn(h.stage) ?? h.stage), currency: h.currency ?? "currency unknown" },
     entities: { holding: { id: h.company_id, name: h.name }, company: { name: h.name, domain: null } },
     data: { company_id: h.company_id, name: h.name, sector: h.sector, funds, positions: list.map(({ metrics: _m, ...p }) => p), metrics: h.metrics },
   };
@@ -123,7 +124,7 @@ export const HOLDINGS: KindReader & { metrics(ctx: AskContext): string[] } = {
       scope.push(` invested in ${datesWords(range)}`);
     }
     // A company held by two funds is one company; a fund's positions are its own.
-    const byPosition = !!q.fund;
+    const byPosition = !!q.fund || q.group === "fund";
     const groups = new Map<string, Holding[]>();
     for (const h of list) {
       const key = byPosition ? h.company_id : h.name;

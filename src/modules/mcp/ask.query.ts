@@ -5,10 +5,12 @@
 // and filters them by what only it knows (stage, fund, sector, dates); thresholds, order, top-N and
 // the aggregates are applied here alike for every kind. The answer states each figure with its
 // unit, its date where it has one, what was left out for lack of a figure, and where it came from.
-import { AGGREGATES, RECORD_KINDS, type Aggregate, type Answer, type Query, type RecordKind, type Threshold } from "../../engines/ask-engine.ts";
+import { AGGREGATES, GROUPS, RECORD_KINDS, type Aggregate, type Answer, type FilterValues, type Query, type RecordKind, type Threshold } from "../../engines/ask-engine.ts";
 import { count, listing, num } from "../../lib/prose.ts";
 import type { AskContext, AskFunction } from "./ask.context.ts";
+import { byCurrency, currencyOf, mixedCurrencies, noTotal, pooled, pooledHow, totals } from "./ask.query.combine.ts";
 import { FIELDS, written, type FieldSpec, type KindReader, type Rec, type Value } from "./ask.query.fields.ts";
+import { loadSet } from "./ask.query.sets.ts";
 import { DEALS } from "./ask.query.deals.ts";
 import { CASHFLOWS, POSITIONS } from "./ask.query.funds.ts";
 import { HOLDINGS, METRICS } from "./ask.query.holdings.ts";
@@ -47,7 +49,24 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
   const reader = READERS[kind as RecordKind];
   const q: Query = { kind: kind as RecordKind };
   for (const k of ["name", "round", "type", "sector", "fund", "currency", "metric", "text"] as const) if (text(args[k])) q[k] = text(args[k]);
-  for (const k of ["stage", "status", "show"] as const) if (strings(args[k])) q[k] = strings(args[k]);
+  for (const k of ["stage", "status", "show", "names"] as const) if (strings(args[k])) q[k] = strings(args[k]);
+  // A list where one value is expected ("fund": ["Fund II", "Fund III"]) is a set of alternatives.
+  for (const k of ["fund", "sector", "round", "type"] as const) {
+    const list = strings(args[k]);
+    if (Array.isArray(args[k]) && list && list.length > 1) q.anyOf = { ...q.anyOf, [k]: list };
+    else if (Array.isArray(args[k]) && list?.length === 1) q[k] = list[0];
+  }
+  for (const k of ["anyOf", "except"] as const) {
+    const v = args[k] as Record<string, unknown> | undefined;
+    if (!v || typeof v !== "object") continue;
+    const values: FilterValues = { ...q[k] };
+    for (const f of ["fund", "sector", "round", "stage", "status", "type"] as const) if (strings(v[f])) values[f] = strings(v[f]);
+    if (Object.keys(values).length) q[k] = values;
+  }
+  if (args.group !== undefined) {
+    if (!(GROUPS as readonly string[]).includes(String(args.group))) return `group must be one of ${listing([...GROUPS])}.`;
+    q.group = args.group as Query["group"];
+  }
   const vintage = args.vintage as { from?: unknown; to?: unknown } | undefined;
   if (vintage && typeof vintage === "object") q.vintage = { from: int(vintage.from), to: int(vintage.to) };
   const dates = args.dates as { from?: unknown; to?: unknown; label?: unknown } | undefined;
@@ -61,7 +80,7 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
     q.where = [];
     for (const w of args.where as Record<string, unknown>[]) {
       if (!w || typeof w.field !== "string" || !(String(w.op) in OPS) || typeof w.value !== "number") return "each where entry needs field, op (gt, gte, lt, lte) and a numeric value.";
-      q.where.push({ field: w.field, op: w.op as Threshold["op"], value: w.value });
+      q.where.push({ field: w.field, op: w.op as Threshold["op"], value: w.value, ...(text(w.currency) ? { currency: text(w.currency)!.toUpperCase() } : {}) });
     }
   }
   const order = args.order as { by?: unknown; dir?: unknown } | undefined;
@@ -114,30 +133,6 @@ function line(r: Rec, i: number, fields: string[], reader: KindReader, ctx: AskC
   return `${i + 1}. ${r.name}${r.about ? ` (${r.about})` : ""}${tail ? `: ${tail}` : ""}`;
 }
 
-/** Sums or means per currency (money and currency metrics), or one figure; with the records that lacked it. */
-function totals(rows: Rec[], field: string, spec: FieldSpec, how: "sum" | "avg") {
-  const groups = new Map<string, { sum: number; n: number; unit: string | null }>();
-  const lacking: string[] = [];
-  for (const r of rows) {
-    const v = valueOf(r, field);
-    if (!v || v.value === null) {
-      lacking.push(r.name);
-      continue;
-    }
-    const key = v.currency ?? "";
-    const g = groups.get(key) ?? { sum: 0, n: 0, unit: v.unit ?? null };
-    g.sum += v.value;
-    g.n++;
-    groups.set(key, g);
-  }
-  const figures = [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([currency, g]) => {
-    const value = how === "sum" ? g.sum : g.sum / g.n;
-    const rounded = spec.unit === "money" || (spec.unit === "metric" && currency) ? Math.round(value) : Math.round(value * 100) / 100;
-    return { currency: currency || null, value: rounded, records: g.n, written: written(spec, { value: rounded, currency: currency || null, unit: g.unit }) };
-  });
-  return { figures, lacking };
-}
-
 function lackingNote(lacking: string[], spec: FieldSpec): string {
   if (lacking.length === 0) return "";
   const names = lacking.length <= 6 ? `: ${listing(lacking)}` : "";
@@ -149,7 +144,7 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
   const q = readQuery(args, ctx);
   if (typeof q === "string") return { ...base, text: q, data: null, links: [] };
   const reader = READERS[q.kind];
-  const loaded = reader.load(ctx, q);
+  const loaded = loadSet(ctx, reader, q);
   if ("answer" in loaded) return { ...base, text: loaded.answer, data: loaded.data ?? null, links: [] };
   const special = q.aggregate ? reader.aggregate?.(ctx, q, loaded) : null;
   if (special) return { ...special, arguments: args };
@@ -161,13 +156,20 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     const spec = reader.field(w.field, ctx)!;
     const [words, test] = OPS[w.op];
     const lacking = rows.filter((r) => numberOf(r, w.field, spec) === null).map((r) => r.name);
-    rows = rows.filter((r) => {
-      const v = numberOf(r, w.field, spec);
-      return v !== null && test(v, w.value);
-    });
-    // The threshold in the figure's own unit (a metric's, from a record that has it).
-    const like = rows.map((r) => valueOf(r, w.field)).find((v) => v && v.value !== null);
-    scope += ` with ${spec.label} ${words} ${written(spec, { value: w.value, currency: like?.currency ?? null, unit: like?.unit ?? null, date: null }) ?? num(w.value)}`;
+    const holding = rows.filter((r) => numberOf(r, w.field, spec) !== null);
+    // An amount said in a currency is compared only with figures in that currency; one said without
+    // is compared with each record's figure in its own currency, and the answer says so.
+    const currencies = [...new Set(holding.map((r) => currencyOf(r, w.field)).filter(Boolean))];
+    const other = w.currency ? holding.filter((r) => currencyOf(r, w.field) && currencyOf(r, w.field) !== w.currency) : [];
+    rows = holding.filter((r) => !other.includes(r) && test(numberOf(r, w.field, spec)!, w.value));
+    const amount = written(spec, { value: w.value, currency: w.currency ?? null, unit: null, date: null }) ?? num(w.value);
+    scope += ` with ${spec.label} ${words} ${amount}`;
+    if (other.length) {
+      const by = byCurrency(other, w.field).map(([c, g]) => `${count(g.length, reader.noun[0], reader.noun[1])} in ${c}`);
+      notes.push(`(Not compared with an amount in ${w.currency}, figures in another currency are never converted: ${listing(by)}: ${listing(other.map((r) => r.name))}.)`);
+    } else if (!w.currency && currencies.length > 1 && (spec.unit === "money" || spec.unit === "metric")) {
+      notes.push(`(No currency was said, so ${amount} was compared with each figure in its own currency: ${listing(currencies)}.)`);
+    }
     if (lacking.length) notes.push(lackingNote(lacking, spec).trim());
   }
 
@@ -178,6 +180,8 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
   const source = `\nSource: ${loaded.source}`;
   const links = loaded.links;
   const entitiesOf = (list: Rec[]) => (list.length ? list[0].entities : undefined);
+
+  if (q.group) return grouped(q, rows, reader, ctx, { base, scope, notes, source, links });
 
   if (q.aggregate === "count") {
     const names = rows.slice(0, SHOWN).map((r) => r.name);
@@ -196,16 +200,32 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     if (!field) return { ...base, text: `${q.aggregate === "sum" ? "A total" : "An average"} of what? Name a figure of ${many}: ${listing(Object.values(FIELDS[q.kind]).map((f) => f.label))}.`, data: null, links };
     const spec = reader.field(field, ctx)!;
     if (spec.unit === "date") return { ...base, text: `${spec.label} is a date: it has no ${q.aggregate === "sum" ? "total" : "average"}.`, data: null, links };
+    const detail = rows.length && rows.length <= SHOWN ? `\n${rows.map((r, i) => line(r, i, [field], reader, ctx)).join("\n")}` : "";
+    const tail = `${notes.length ? `\n${notes.join("\n")}` : ""}${source}`;
+    // A total of a figure that has none (a runway, a margin): said so, with each record's figure.
+    if (q.aggregate === "sum" && spec.combine === "none") {
+      return { ...base, text: `${noTotal(spec, many, "sum")}${detail || ` (${count(rows.length, one, many)}${scope}; too many to list)`}${tail}`, data: { kind: q.kind, aggregate: "sum", field, total: null, reason: `${spec.label} does not add up`, records: rows.map((r) => r.data) }, links };
+    }
+    const pool = spec.combine === "pooled" ? pooled(rows, field, spec) : null;
+    if (pool) {
+      const label = (f: string) => reader.field(f, ctx)?.label ?? f;
+      const body = pool.figures.length
+        ? `${spec.label} of ${count(rows.length - pool.lacking.length, one, many)}${scope} together, pooled as ${pooledHow(field, label)}: ${listing(pool.figures.map((f) => `${f.written} (${count(f.records, one, many)})`))}${pool.figures.length > 1 ? " (each currency pooled on its own, never converted)" : ""}.`
+        : `No ${one}${scope} has the figures a pooled ${spec.label} is made of in your records.`;
+      return { ...base, text: `${body}${detail}${lackingNote(pool.lacking, spec)}${tail}`, data: { kind: q.kind, aggregate: "pooled", field, totals: pool.figures.map(({ written: _w, ...f }) => f), lacking: pool.lacking, records: rows.map((r) => r.data) }, links };
+    }
+    if (spec.combine === "pooled" && q.aggregate === "sum") {
+      return { ...base, text: `${spec.label} of several ${many} together is not a sum of their ${spec.label}s, and it cannot be pooled from what is listed here. Each one's own figure:${detail}${tail}`, data: { kind: q.kind, aggregate: "sum", field, total: null, reason: `${spec.label} is not additive`, records: rows.map((r) => r.data) }, links };
+    }
     const t = totals(rows, field, spec, q.aggregate);
     const what = q.aggregate === "sum" ? `Total ${spec.label}` : `Average ${spec.label}`;
     const per = t.figures.map((f) => `${f.written} (${count(f.records, one, many)})`);
     const body = t.figures.length
-      ? `${what} of ${count(rows.length - t.lacking.length, one, many)}${scope}: ${listing(per)}${t.figures.length > 1 ? " (not pooled across currencies)" : ""}.`
+      ? `${what} of ${count(rows.length - t.lacking.length, one, many)}${scope}: ${listing(per)}${t.figures.length > 1 ? " (one per currency, never converted or added across currencies)" : ""}.`
       : `No ${one}${scope} has ${spec.label} in your records, so there is no ${q.aggregate === "sum" ? "total" : "average"}.`;
-    const detail = rows.length && rows.length <= SHOWN ? `\n${rows.map((r, i) => line(r, i, [field], reader, ctx)).join("\n")}` : "";
     return {
       ...base,
-      text: `${body}${detail}${lackingNote(t.lacking, spec)}${notes.length ? `\n${notes.join("\n")}` : ""}${source}`,
+      text: `${body}${detail}${lackingNote(t.lacking, spec)}${tail}`,
       data: { kind: q.kind, aggregate: q.aggregate, field, totals: t.figures.map(({ written: _w, ...f }) => f), lacking: t.lacking, records: rows.map((r) => r.data) },
       links,
     };
@@ -227,29 +247,73 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
   }
   order ??= reader.order;
   let lackingOrder: string[] = [];
+  let sections: [string, Rec[]][] = [["", rows]];
   if (order) {
     const spec = reader.field(order.by, ctx)!;
     lackingOrder = rows.filter((r) => numberOf(r, order!.by, spec) === null).map((r) => r.name);
     const dir = order.dir === "asc" ? 1 : -1;
-    rows = rows.filter((r) => numberOf(r, order!.by, spec) !== null).sort((a, b) => dir * (numberOf(a, order!.by, spec)! - numberOf(b, order!.by, spec)!));
+    const ranked = rows.filter((r) => numberOf(r, order!.by, spec) !== null).sort((a, b) => dir * (numberOf(a, order!.by, spec)! - numberOf(b, order!.by, spec)!));
+    rows = ranked;
+    // Amounts in different currencies are never ranked against each other: one ranking per currency.
+    const groups = spec.unit === "money" || spec.unit === "metric" ? byCurrency(ranked, order.by).filter(([c]) => c) : [];
+    if (groups.length > 1) sections = groups;
+    else sections = [["", ranked]];
   }
   const limit = q.aggregate === "min" || q.aggregate === "max" || q.aggregate === "latest" ? 1 : (q.limit ?? SHOWN);
-  const shown = rows.slice(0, Math.min(limit, SHOWN));
   const orderWords = order && q.order ? `, by ${reader.field(order.by, ctx)!.label} (${describeOrder(order.by, reader.field(order.by, ctx)!, order.dir)})` : "";
-  const cut = rows.length > shown.length ? `, the ${shown.length === 1 ? "first" : `first ${shown.length}`} of ${rows.length}` : "";
-  const listed = shown.map((r, i) => line(r, i, fields, reader, ctx)).join("\n");
-  const header = rows.length
-    ? `${count(rows.length, one, many).replace(/^\d[\d,]*/, (n) => n)}${scope}${orderWords}${cut}:`
-    : `No ${head(0)} in your records.`;
   const missing = order && lackingOrder.length ? lackingNote(lackingOrder, reader.field(order.by, ctx)!) : "";
+  const shownAll: Rec[] = [];
+  const blocks = sections.map(([currency, list]) => {
+    const shown = list.slice(0, Math.min(limit, SHOWN));
+    shownAll.push(...shown);
+    const cut = list.length > shown.length ? `, the ${shown.length === 1 ? "first" : `first ${shown.length}`} of ${list.length}` : "";
+    const listed = shown.map((r, i) => line(r, i, fields, reader, ctx)).join("\n");
+    const header = currency ? `In ${currency}: ${count(list.length, one, many)}${cut}:` : `${count(list.length, one, many)}${scope}${orderWords}${cut}:`;
+    return `${header}${listed ? `\n${listed}` : ""}`;
+  });
+  const text = rows.length
+    ? sections.length > 1
+      ? `${count(rows.length, one, many)}${scope}${orderWords}. ${mixedCurrencies(sections, one, many)}\n${blocks.join("\n")}`
+      : blocks[0]
+    : `No ${head(0)} in your records.`;
   return {
     ...base,
-    text: `${header}${listed ? `\n${listed}` : ""}${missing}${notes.length ? `\n${notes.join("\n")}` : ""}${source}`,
-    data: { kind: q.kind, total: rows.length, records: shown.map((r) => r.data), lacking: lackingOrder },
+    text: `${text}${missing}${notes.length ? `\n${notes.join("\n")}` : ""}${source}`,
+    data: { kind: q.kind, total: rows.length, records: shownAll.map((r) => r.data), lacking: lackingOrder },
     links,
-    entities: entitiesOf(shown),
+    entities: entitiesOf(shownAll),
   };
 }
+
+type Frame = { base: { function: string; arguments: Record<string, unknown> }; scope: string; notes: string[]; source: string; links: string[] };
+
+/** Counts per group ("deals per stage"), with the field's total per group where it adds up. */
+function grouped(q: Query, rows: Rec[], reader: KindReader, ctx: AskContext, f: Frame): Answer {
+  const [one, many] = reader.noun;
+  const key = q.group!;
+  const lacking = rows.filter((r) => r.groups?.[key] === undefined);
+  if (lacking.length === rows.length) {
+    return { ...f.base, text: `${capitalised(many)} are not kept by ${key} in your records, so they cannot be counted per ${key}.${f.source}`, data: null, links: f.links };
+  }
+  const groups = new Map<string, Rec[]>();
+  for (const r of rows) if (r.groups?.[key] !== undefined) groups.set(r.groups[key], [...(groups.get(r.groups[key]) ?? []), r]);
+  const field = q.field && q.aggregate !== "count" ? q.field : null;
+  const spec = field ? reader.field(field, ctx) : null;
+  const ordered = [...groups].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+  const lines = ordered.map(([name, list], i) => {
+    const sum = spec && spec.combine === "sum" ? totals(list, field!, spec, q.aggregate === "avg" ? "avg" : "sum").figures.map((t) => t.written) : [];
+    return `${i + 1}. ${name}: ${count(list.length, one, many)}${sum.length ? `, ${q.aggregate === "avg" ? "average" : "total"} ${spec!.label} ${listing(sum)}` : ""} (${listing(list.slice(0, 8).map((r) => r.name))}${list.length > 8 ? ` and ${list.length - 8} more` : ""})`;
+  });
+  const noTotalNote = spec && spec.combine !== "sum" ? `\n(${spec.label} does not add up, so no total per ${key} is given.)` : "";
+  return {
+    ...f.base,
+    text: `${count(rows.length, one, many)}${f.scope} by ${key} (${count(groups.size, "group", "groups")}):\n${lines.join("\n")}${noTotalNote}${f.notes.length ? `\n${f.notes.join("\n")}` : ""}${f.source}`,
+    data: { kind: q.kind, group: key, groups: ordered.map(([name, list]) => ({ name, count: list.length })) },
+    links: f.links,
+  };
+}
+
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 const s = (description: string) => ({ type: "string", description });
 
@@ -273,7 +337,7 @@ export const QUERY_FUNCTION: AskFunction = {
       dates: { type: "object", properties: { from: s("YYYY-MM-DD"), to: s("YYYY-MM-DD"), label: s("How the question said it") } },
       where: {
         type: "array",
-        items: { type: "object", properties: { field: { type: "string" }, op: { type: "string", enum: Object.keys(OPS) }, value: { type: "number" } }, required: ["field", "op", "value"] },
+        items: { type: "object", properties: { field: { type: "string" }, op: { type: "string", enum: Object.keys(OPS) }, value: { type: "number" }, currency: { type: "string" } }, required: ["field", "op", "value"] },
       },
       metric: s("metrics: arr, monthly_burn, runway_months, headcount, gross_margin, ..."),
       text: s("documents: words to find; research: a topic"),
@@ -281,6 +345,10 @@ export const QUERY_FUNCTION: AskFunction = {
       order: { type: "object", properties: { by: { type: "string" }, dir: { type: "string", enum: ["asc", "desc"] } } },
       limit: { type: "integer", minimum: 1, maximum: 100 },
       aggregate: { type: "string", enum: [...AGGREGATES] },
+      group: { type: "string", enum: [...GROUPS], description: "Count (and total the field) per group, e.g. deals per stage" },
+      names: { type: "array", items: { type: "string" }, description: "Several named records side by side (a comparison)" },
+      anyOf: { type: "object", description: "Alternatives: records matching any of these values, e.g. {\"fund\": [\"Fund II\", \"Fund III\"]}" },
+      except: { type: "object", description: "Records matching any of these are left out, e.g. {\"sector\": [\"fintech\"]}" },
       field: s("The field aggregated (not for count)"),
     },
     required: ["kind"],

@@ -1,0 +1,101 @@
+// What a question says about WHICH records beyond one value per filter: the parts a negation
+// governs ("not fintech", "outside Fund II", "other than seed"), several values of one filter
+// ("Fund II or Fund III", "seed or series A", "fintech and health"), open ranges of an ordered
+// filter ("series B or later", "before series B"), and a count per group ("deals per stage").
+// The reader finds its usual filters in the parts of the question that are not negated, and the
+// same filters in the negated parts become exclusions: negation is a scope over the filters the
+// reader already knows, not a list of negated phrases.
+import { GROUPS, type Query } from "../ask-engine.ts";
+import { canon, nameForPhrase } from "../../lib/name-match.ts";
+
+/** Words that negate what follows them, up to the end of their clause. */
+const NEGATION = /\b(?:not|non|excluding|exclude|except|other than|outside(?: of)?|apart from|aside from|besides|but not|isn t|aren t|isnt|arent|never)\b/g;
+/** Where a negated part ends: a new clause, or a word that starts another filter or an order. */
+const CLAUSE_END = /\b(?:with|that|which|who|whose|where|sorted|ranked|ordered|by|per|and (?:with|that|which|whose|have|has|are|is)|but|only)\b|[,;:?!]/;
+
+/** The text split into what is said positively and what a negation governs. */
+export function negationScopes(text: string): { positive: string; negated: string } {
+  const spans: [number, number][] = [];
+  for (const m of text.matchAll(NEGATION)) {
+    // "not yet screened" is a stage of its own; "not only", "not just" negate nothing.
+    if (/^(?:not) (?:yet|only|just|sure|been)\b/.test(text.slice(m.index))) continue;
+    const from = m.index + m[0].length;
+    const rest = text.slice(from);
+    const end = CLAUSE_END.exec(rest.replace(/^\s*(?:in|at|from|of|the|a|an|our|any)\b/g, (w) => " ".repeat(w.length)));
+    const words = rest.slice(0, end ? end.index : rest.length).split(" ").filter(Boolean).slice(0, 6);
+    spans.push([m.index, from + (words.length ? rest.indexOf(words.at(-1)!) + words.at(-1)!.length : 0)]);
+  }
+  if (!spans.length) return { positive: text, negated: "" };
+  let positive = "";
+  let negated = "";
+  let at = 0;
+  for (const [from, to] of spans) {
+    if (from < at) continue;
+    positive += text.slice(at, from) + " ";
+    negated += text.slice(from, to) + " ";
+    at = to;
+  }
+  positive += text.slice(at);
+  return { positive: positive.replace(/\s+/g, " ").trim(), negated: negated.replace(/\s+/g, " ").trim() };
+}
+
+/** Rounds in their order, for open ranges ("series B or later"). */
+export const ROUND_ORDER = ["pre-seed", "seed", "series a", "series b", "series c", "growth"];
+
+/** An open range over rounds the text states: "series B or later", "series A and beyond", "before series B", "later than seed". */
+export function roundRange(text: string, roundOf: (phrase: string) => string | null): string[] | null {
+  const R = String.raw`(pre ?seed|seed|series [a-f]|growth)`;
+  const up = new RegExp(String.raw`\b${R} (?:or|and) (?:later|beyond|above|after|higher|up)\b|\b(?:later|after|beyond) than ${R}\b|\bpost ${R}\b|\b${R} (?:onwards|and up|\+)`).exec(text);
+  const down = new RegExp(String.raw`\b${R} (?:or|and) (?:earlier|before|below|lower|younger)\b|\b(?:before|earlier than|pre|up to) ${R}\b`).exec(text);
+  const m = up ?? down;
+  if (!m) return null;
+  const said = roundOf(m.slice(1).find(Boolean)!);
+  const at = said ? ROUND_ORDER.indexOf(said) : -1;
+  if (at < 0) return null;
+  const strict = /\b(?:later than|after|beyond than|post|before|earlier than|pre)\b/.test(m[0]) && !/\bor\b|\band\b/.test(m[0]);
+  if (up) return ROUND_ORDER.slice(strict ? at + 1 : at);
+  return ROUND_ORDER.slice(0, strict ? at : at + 1);
+}
+
+/** Every "Fund II", "Fund II and III", "Funds 2 or 3" the text names, as phrases a fund name is found by. */
+export function fundPhrases(text: string): string[] {
+  const out: string[] = [];
+  const NUM = String.raw`(?:[ivx]{1,4}|\d{1,2})`;
+  for (const m of text.matchAll(new RegExp(String.raw`\bfunds? (${NUM}(?:(?:,| or| and| &| vs| versus)+ (?:fund )?${NUM})*)\b`, "g"))) {
+    for (const n of m[1].split(/,| or | and | & | vs | versus |fund /)) if (n.trim()) out.push(`Fund ${n.trim().toUpperCase()}`);
+  }
+  return [...new Set(out)];
+}
+
+/** The funds among `names` that several fund phrases of the question name, one each; null unless two or more. */
+export function fundsNamed(names: string[], text: string): string[] | null {
+  const found = fundPhrases(text).flatMap((p) => {
+    const m = nameForPhrase(names, p);
+    return m.kind === "one" ? [m.name] : [];
+  });
+  const distinct = [...new Set(found)];
+  return distinct.length > 1 ? distinct : null;
+}
+
+/** The group a count is per ("deals per stage", "holdings by fund", "breakdown by sector"), if this kind has it. */
+export function groupAsked(text: string, kind: Query["kind"]): Query["group"] | undefined {
+  const m = /\b(?:per|by|for each|for every|in each|each|broken down by|breakdown by|break down by|split by|grouped by|group by|across) (stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|type)s?\b/.exec(text);
+  if (!m) return undefined;
+  const word = m[1].startsWith("industr") ? "sector" : m[1].startsWith("currenc") ? "currency" : m[1];
+  // An LP position is a fund: "NAV by fund" is per record, not a group.
+  if (word === "fund" && kind === "positions") return undefined;
+  const allowed: Partial<Record<Query["kind"], string[]>> = {
+    deals: ["stage", "sector", "round", "kind", "currency"],
+    holdings: ["fund", "sector", "status", "stage", "currency"],
+    positions: ["currency", "vintage"],
+    cashflows: ["fund", "type", "currency", "year", "quarter"],
+  };
+  const group = (allowed[kind] ?? []).includes(word) ? word : word === "stage" && kind === "holdings" ? "stage" : undefined;
+  return group && (GROUPS as readonly string[]).includes(group) ? (group as Query["group"]) : undefined;
+}
+
+/** Whether the question asks to put records side by side. */
+export const COMPARE = /\bcompare\b|\bcomparison\b|\bvs\b|\bversus\b|\bside by side\b|\bagainst each other\b|\bhow do .+ stack up\b|\bwhich (?:is|has|one is|one has) (?:higher|lower|bigger|smaller|better|worse|more|less|longer|shorter)\b/;
+
+/** A few-word sector phrase of each part of a list ("fintech or health" -> ["fintech", "health"]). */
+export const listParts = (text: string) => text.split(/ or | and |, | vs | versus | nor /).map((p) => canon(p)).filter(Boolean);
