@@ -1,6 +1,7 @@
 // Dates as partners say them, turned into calendar-day ranges with the caller's clock: "this
 // month", "last quarter", "in the past 90 days", "since March", "in 2025", "Q3 2026", "June",
-// "year to date", "between 2024-01-01 and 2024-06-30". Weeks start on Monday; "last month" is the
+// "year to date", "between 2024-01-01 and 2024-06-30", halves ("H1 2025"), "since Q1", weekdays
+// ("since last Monday"), days of a month ("since March 3"), open ends ("before June"). Weeks start on Monday; "last month" is the
 // previous calendar month, "the past month" the last 30 days. All in UTC, like the records' dates.
 import type { DateRange } from "../ask-engine.ts";
 
@@ -26,7 +27,62 @@ function quarterOf(q: number, year: number) {
 /** A month (or quarter) without a year: this year's, unless it has not begun yet (then last year's). */
 const yearFor = (monthStart: number, today: Date) => (monthStart > today.getUTCMonth() ? today.getUTCFullYear() - 1 : today.getUTCFullYear());
 
+const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+const WEEKDAY = String.raw`(sunday|monday|tuesday|wednesday|thursday|friday|saturday)`;
+/** The most recent such weekday before today ("since last Monday" on a Friday is four days ago: the answer states the day). */
+const lastWeekday = (name: string, t: Date) => new Date(t.getTime() - ((t.getUTCDay() - WEEKDAYS.indexOf(name) + 7) % 7 || 7) * DAY);
+/** A half of a year: H1 is January to June. */
+const halfOf = (h: number, year: number) => ({ from: utc(year, h === 1 ? 0 : 6, 1), to: endOfMonth(year, h === 1 ? 5 : 11) });
+const HALF = String.raw`(?:h([12])|(first|second|1st|2nd) half)(?: of)?`;
+const DAY_OF_MONTH = String.raw`(?:(\d{1,2})(?:st|nd|rd|th)? (?:of )?${MONTH}|${MONTH} (\d{1,2})(?:st|nd|rd|th)?)(?:,? (20\d{2}))?`;
+const dayOfMonth = (m: RegExpExecArray, at: number, t: Date) => {
+  const month = monthIndex(m[at + 1] ?? m[at + 2]);
+  const day = Number(m[at] ?? m[at + 3]);
+  const year = m[at + 4] ? Number(m[at + 4]) : utc(t.getUTCFullYear(), month, day) > t ? t.getUTCFullYear() - 1 : t.getUTCFullYear();
+  return utc(year, month, day);
+};
+
 const RULES: Rule[] = [
+  // Halves: "H1 2025", "the first half of 2025", "H2" (this year's when it has begun).
+  [new RegExp(String.raw`\bsince ${HALF}(?: (20\d{2}))?\b`), (m, t) => {
+    const h = m[1] ? Number(m[1]) : /^(?:first|1st)$/.test(m[2]) ? 1 : 2;
+    const year = m[3] ? Number(m[3]) : yearFor(h === 1 ? 0 : 6, t);
+    return { from: halfOf(h, year).from, to: t };
+  }],
+  [new RegExp(String.raw`\b${HALF}(?: (20\d{2}))?\b`), (m, t) => {
+    const h = m[1] ? Number(m[1]) : /^(?:first|1st)$/.test(m[2]) ? 1 : 2;
+    return halfOf(h, m[3] ? Number(m[3]) : yearFor(h === 1 ? 0 : 6, t));
+  }],
+  // "since Q1", "since Q3 2025": from the quarter's start to today.
+  [/\bsince (?:the )?q([1-4])(?: of)?(?: (20\d{2}))?\b/, (m, t) => ({ from: quarterOf(Number(m[1]), m[2] ? Number(m[2]) : yearFor((Number(m[1]) - 1) * 3, t)).from, to: t })],
+  // "since last Monday", "since Tuesday", "last Friday".
+  [new RegExp(String.raw`\bsince (last |this )?${WEEKDAY}\b`), (m, t) => ({ from: lastWeekday(m[2], t), to: t })],
+  [new RegExp(String.raw`\b(?:on )?(last |this |past )?${WEEKDAY}\b`), (m, t) => {
+    const d = lastWeekday(m[2], t);
+    return { from: d, to: d };
+  }],
+  // "since March 3", "before 1 June 2026", "after October 15".
+  [new RegExp(String.raw`\b(?:since|after|from) ${DAY_OF_MONTH}\b`), (m, t) => ({ from: dayOfMonth(m, 1, t), to: t })],
+  [new RegExp(String.raw`\b(?:before|until|till|up to) ${DAY_OF_MONTH}\b`), (m, t) => ({ from: null, to: new Date(dayOfMonth(m, 1, t).getTime() - DAY) })],
+  // "before March", "before June 2025": up to the month's start; "after March": from the next month.
+  [new RegExp(String.raw`\b(?:before|prior to|until|till) ${MONTH}(?: (20\d{2}))?\b`), (m, t) => {
+    const month = monthIndex(m[1]);
+    const year = m[2] ? Number(m[2]) : yearFor(month, t);
+    return { from: null, to: new Date(utc(year, month, 1).getTime() - DAY) };
+  }],
+  [new RegExp(String.raw`\bafter ${MONTH}(?: (20\d{2}))?\b`), (m, t) => {
+    const month = monthIndex(m[1]);
+    const year = m[2] ? Number(m[2]) : yearFor(month, t);
+    return { from: utc(year, month + 1, 1), to: t };
+  }],
+  // "between March and June", "from January to April 2026".
+  [new RegExp(String.raw`\b(?:between|from) ${MONTH}(?: (20\d{2}))? (?:and|to|through|until|till) ${MONTH}(?: (20\d{2}))?\b`), (m, t) => {
+    const y2 = m[4] ? Number(m[4]) : m[2] ? Number(m[2]) : yearFor(monthIndex(m[3]), t);
+    const y1 = m[2] ? Number(m[2]) : monthIndex(m[1]) <= monthIndex(m[3]) ? y2 : y2 - 1;
+    return { from: utc(y1, monthIndex(m[1]), 1), to: endOfMonth(y2, monthIndex(m[3])) };
+  }],
+  [/\b(?:in |over |during )?(?:the )?(?:last|past) fortnight\b/, (_m, t) => ({ from: new Date(t.getTime() - 14 * DAY), to: t })],
+  [/\bearlier this year\b/, (_m, t) => ({ from: utc(t.getUTCFullYear(), 0, 1), to: t })],
   [/\bbetween (\d{4}-\d{2}-\d{2}) and (\d{4}-\d{2}-\d{2})\b|\bfrom (\d{4}-\d{2}-\d{2}) (?:to|until|through) (\d{4}-\d{2}-\d{2})\b/, (m) => ({ from: new Date(m[1] ?? m[3]), to: new Date(m[2] ?? m[4]) })],
   [/\b(?:since|after|from) (\d{4}-\d{2}-\d{2})\b/, (m, t) => ({ from: new Date(m[1]), to: t })],
   [/\bbefore (\d{4}-\d{2}-\d{2})\b/, (m) => ({ from: null, to: new Date(Date.parse(m[1]) - DAY) })],
