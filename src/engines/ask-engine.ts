@@ -42,10 +42,14 @@ export type Memory = {
 // order and top-N, an aggregate. Dates are calendar days (YYYY-MM-DD, inclusive): an engine turns
 // "this month" into a range with the caller's clock, so the operation never guesses.
 
-export const RECORD_KINDS = ["deals", "holdings", "metrics", "positions", "cashflows", "persons", "research", "documents"] as const;
+export const RECORD_KINDS = ["deals", "holdings", "metrics", "positions", "marks", "cashflows", "persons", "research", "documents"] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
-export const AGGREGATES = ["count", "sum", "avg", "min", "max", "latest", "change"] as const;
+/**
+ * Over a dated history (metrics, marks): `at` is the figure at the dates (the last one within them),
+ * `year_ago` the latest figure against the one twelve months before it, both dated.
+ */
+export const AGGREGATES = ["count", "sum", "avg", "min", "max", "latest", "change", "at", "year_ago"] as const;
 export type Aggregate = (typeof AGGREGATES)[number];
 
 export type DateRange = { from: string | null; to: string | null; label: string };
@@ -78,7 +82,7 @@ export type Query = {
   /** deals: when they came in; holdings: the investment date; cashflows, metrics: their dates; research: when started. */
   dates?: DateRange;
   where?: Threshold[];
-  /** metrics: which metric (arr, monthly_burn, runway_months, headcount, gross_margin, ...). */
+  /** metrics: which metric (arr, monthly_burn, runway_months, headcount, gross_margin, ...); marks: tvpi, dpi, rvpi, nav. */
   metric?: string;
   /** documents: the words to find; research: the topic. */
   text?: string;

@@ -83,6 +83,8 @@ const RULES: Rule[] = [
   }],
   [/\b(?:in |over |during )?(?:the )?(?:last|past) fortnight\b/, (_m, t) => ({ from: new Date(t.getTime() - 14 * DAY), to: t })],
   [/\bearlier this year\b/, (_m, t) => ({ from: utc(t.getUTCFullYear(), 0, 1), to: t })],
+  // "year end 2025", "end of 2025", "EOY 2025": the year's last quarter, whose last statement is the year's end.
+  [/\b(?:(?:at )?(?:the )?year[ -]end|end of(?: the)? year|eoy|end of)(?: of)? (20\d{2})\b/, (m) => ({ from: utc(Number(m[1]), 9, 1), to: utc(Number(m[1]), 11, 31) })],
   [/\bbetween (\d{4}-\d{2}-\d{2}) and (\d{4}-\d{2}-\d{2})\b|\bfrom (\d{4}-\d{2}-\d{2}) (?:to|until|through) (\d{4}-\d{2}-\d{2})\b/, (m) => ({ from: new Date(m[1] ?? m[3]), to: new Date(m[2] ?? m[4]) })],
   [/\b(?:since|after|from) (\d{4}-\d{2}-\d{2})\b/, (m, t) => ({ from: new Date(m[1]), to: t })],
   [/\bbefore (\d{4}-\d{2}-\d{2})\b/, (m) => ({ from: null, to: new Date(Date.parse(m[1]) - DAY) })],
@@ -164,15 +166,21 @@ export type DatesFound = { range: DateRange; matched: string };
 
 /** The first date range a (folded) question speaks of, and the words that said it; null when it names none. */
 export function datesIn(folded: string, today: Date): DatesFound | null {
-  let best: { at: number; found: DatesFound } | null = null;
+  // The first range said; of two that overlap, the one that says more ("in jan 2025" over "in jan").
+  let best: { at: number; end: number; found: DatesFound } | null = null;
   for (const [re, make] of RULES) {
     const m = re.exec(folded);
-    if (!m || (best && best.at <= m.index)) continue;
+    if (!m) continue;
+    const end = m.index + m[0].length;
+    if (best) {
+      const overlap = m.index < best.end && end > best.at;
+      if (overlap ? end - m.index <= best.end - best.at : m.index > best.at) continue;
+    }
     const r = make(m, today);
     if (!r) continue;
     const to = r.to && r.to > today ? today : r.to;
-    const label = m[0].trim().replace(/^(?:in|over|during|within|for) (?:the )?/, "");
-    best = { at: m.index, found: { range: { from: r.from ? iso(r.from) : null, to: to ? iso(to) : null, label }, matched: m[0] } };
+    const label = m[0].trim().replace(/^(?:in|over|during|within|for|of|from|at|on) (?:the )?/, "").replace(/^(?:of|the) /, "");
+    best = { at: m.index, end, found: { range: { from: r.from ? iso(r.from) : null, to: to ? iso(to) : null, label }, matched: m[0] } };
   }
   return best?.found ?? null;
 }

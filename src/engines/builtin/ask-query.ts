@@ -3,7 +3,7 @@
 // round, sector, fund, vintage, currency, dates, thresholds), the order and how many, and the
 // aggregate. Names the question says are resolved against the firm's own records first, so a
 // name is never read as a filter ("Juniper Ledger" is a company, not the fintech sector).
-import type { Aggregate, FilterValues, Memory, Query, RecordKind } from "../ask-engine.ts";
+import type { Aggregate, DateRange, FilterValues, Memory, Query, RecordKind } from "../ask-engine.ts";
 import { canon, nameForPhrase, numerals } from "../../lib/name-match.ts";
 import { datesIn } from "./ask-dates.ts";
 import type { Directory } from "./ask-directory.ts";
@@ -77,6 +77,35 @@ function withoutName(text: string, name: string): string {
 
 /** A folded text with every occurrence of `phrase` blanked (so a name's words are not read as filters). */
 const without = (text: string, phrase: string) => (phrase ? ` ${text} `.split(` ${phrase} `).join("  ").trim() : text);
+
+const THING = /\b(?:its|it|their|they|that fund|this fund|that company|this company)\b/;
+/** Twelve months before the latest statement: "a year ago", "vs last year", "over the past year". */
+const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months) (?:year )?(?:ago|before|earlier|prior)\b|\byear (?:ago|before|earlier)\b|\byear over year\b|\byoy\b|\bthis time last year\b|\b(?:vs|versus|compared (?:to|with)|against) (?:a|last|the prior|the previous) year\b|\bthis year (?:vs|versus|against|compared to) last\b|\b(?:over|in|during) the (?:past|last) (?:year|twelve months|12 months)\b|\blast twelve months\b/;
+/** A history listed rather than one point of it. */
+const TREND = /\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|month)\b|\beach (?:quarter|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) \d+ (?:quarters|months)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
+const MARK_FIELDS = ["tvpi", "dpi", "rvpi", "nav"];
+
+/**
+ * A question about one record's figure at a time other than now (a portfolio company's metric, an
+ * LP position's TVPI, DPI, RVPI or NAV): that record's history, at the dates, a year before its
+ * latest statement, or listed over the dates. Null when the question is not one.
+ */
+function historyOf(a: { q: Query; text: string; dates: DateRange | null; fields: FieldCue[]; holding: string | null; fund: string | null; aggregate: Aggregate | undefined }): Query | null {
+  const yearAgo = YEAR_AGO.test(a.text);
+  const trend = TREND.test(a.text);
+  if (!yearAgo && !a.dates && !trend) return null;
+  if (a.aggregate && !["change", "latest"].includes(a.aggregate) && !yearAgo) return null;
+  const metric = a.fields.find((f) => f.metric);
+  const aggregate: Aggregate | undefined = yearAgo ? "year_ago" : trend ? undefined : a.aggregate === "change" ? "change" : "at";
+  if (a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {
+    return { kind: "metrics", name: a.holding, metric: metric.field, ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate ? { aggregate } : {}) };
+  }
+  const markField = a.fields.find((f) => MARK_FIELDS.includes(f.field));
+  if (a.fund && markField && (a.q.kind === "positions" || a.q.kind === "cashflows" || a.q.kind === "marks")) {
+    return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate && aggregate !== "change" ? { aggregate } : {}) };
+  }
+  return null;
+}
 
 export type ReadContext = { n: Normalised; d: Directory; today: Date; memory: Memory };
 
@@ -369,5 +398,11 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   // A follow-up that re-filters, re-orders or totals is over the whole set again; one that only adds a figure keeps the same records.
   if (follow && !top && signals.some((x) => x === "filter" || x === "aggregate" || x === "threshold" || x === "dates") && q.limit === (last!.args as Query).limit) delete q.limit;
   if (follow && JSON.stringify(q) === JSON.stringify(last!.args)) return null;
+  // One record's figure at a point of its history, or against a year before: its history's kind.
+  const history = historyOf({ q, text: numerals(n.folded), dates: now ? null : (dates?.range ?? null), fields, holding: namedHolding ?? (THING.test(text) ? (memory.entities.holding?.name ?? null) : null), fund: lp.match.kind === "one" ? lp.match.name : THING.test(text) ? (memory.entities.fund?.name ?? null) : null, aggregate });
+  if (history) {
+    if (!signals.includes("aggregate")) signals.push("aggregate");
+    return { query: history, signals, named: namedHolding, fields };
+  }
   return { query: q, signals, named: q.kind === "deals" ? namedDeal : q.kind === "holdings" || q.kind === "metrics" ? namedHolding : null, fields };
 }

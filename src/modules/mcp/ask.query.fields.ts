@@ -86,6 +86,15 @@ export const FIELDS: Record<RecordKind, Record<string, FieldSpec>> = {
     irr: { label: "IRR", unit: "ratio", combine: "pooled" },
     vintage: { label: "vintage", unit: "number", combine: "none" },
   },
+  marks: {
+    nav: { label: "NAV", unit: "money", combine: "sum" },
+    called: { label: "called to date", unit: "money", combine: "sum" },
+    distributed: { label: "distributed to date", unit: "money", combine: "sum" },
+    tvpi: { label: "TVPI", unit: "multiple", combine: "pooled" },
+    dpi: { label: "DPI", unit: "multiple", combine: "pooled" },
+    rvpi: { label: "RVPI", unit: "multiple", combine: "pooled" },
+    date: { label: "mark of", unit: "date", combine: "none" },
+  },
   cashflows: {
     amount: { label: "amount", unit: "money", combine: "sum" },
     date: { label: "date", unit: "date", combine: "none" },

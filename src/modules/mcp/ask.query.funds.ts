@@ -181,3 +181,51 @@ export const CASHFLOWS: KindReader = {
     };
   },
 };
+
+// ---------------------------------------------------------------------------------------------
+// The LP book's history: each quarterly NAV mark of a position with the paid-in and distributions
+// to that date, so TVPI, DPI and RVPI at each mark (the marks trace of GET /funds/marks).
+
+export const MARKS: KindReader = {
+  noun: ["NAV mark", "NAV marks"],
+  field: (name) => FIELDS.marks[name] ?? null,
+  show: ["tvpi", "nav"],
+  order: { by: "date", dir: "asc" },
+  load(ctx, q): Loaded | { answer: string } {
+    const traces = fundsService(ctx.deps).marks(ctx.principal.orgId);
+    if (traces.length === 0) return { answer: "Your firm has no LP fund commitments imported, so no NAV marks." };
+    const f = filtered(ctx, { ...q, fund: q.fund ?? q.name }, traces, (t) => t.fund_name, (t) => t.currency);
+    if ("answer" in f) return f;
+    const rows: Rec[] = f.list.flatMap((t) =>
+      t.points
+        .filter((p) => !q.dates || inRange(p.mark_date, q.dates))
+        .map((p) => {
+          const money = (v: number | null) => ({ value: v, currency: t.currency });
+          const paid = p.called_to_date;
+          return {
+            name: t.fund_name,
+            about: `mark of ${p.mark_date.slice(0, 10)}`,
+            values: {
+              nav: { ...money(p.nav), date: p.mark_date },
+              called: money(paid),
+              distributed: money(p.distributed_to_date),
+              tvpi: { value: p.tvpi, date: p.mark_date },
+              dpi: { value: paid ? Math.round((p.distributed_to_date / paid) * 10000) / 10000 : null, date: p.mark_date },
+              rvpi: { value: paid ? Math.round((p.nav / paid) * 10000) / 10000 : null, date: p.mark_date },
+              date: { value: null, date: p.mark_date },
+            },
+            entities: { fund: { name: t.fund_name } },
+            data: { fund_name: t.fund_name, currency: t.currency, ...p },
+          };
+        }),
+    );
+    if (q.dates) f.scope.push(` dated ${datesWords(q.dates)}`);
+    return {
+      rows,
+      scope: f.scope.join(""),
+      subject: f.list.length === 1 ? f.list[0].fund_name : undefined,
+      source: "the NAV marks of your LP book with paid-in and distributions to each mark (/api/v1/funds/marks).",
+      links: ["/api/v1/funds/marks"],
+    };
+  },
+};

@@ -12,7 +12,8 @@ import { byCurrency, currencyOf, mixedCurrencies, noTotal, pooled, pooledHow, to
 import { FIELDS, written, type FieldSpec, type KindReader, type Rec, type Value } from "./ask.query.fields.ts";
 import { loadSet } from "./ask.query.sets.ts";
 import { DEALS } from "./ask.query.deals.ts";
-import { CASHFLOWS, POSITIONS } from "./ask.query.funds.ts";
+import { CASHFLOWS, MARKS, POSITIONS } from "./ask.query.funds.ts";
+import { historyAnswer } from "./ask.query.history.ts";
 import { HOLDINGS, METRICS } from "./ask.query.holdings.ts";
 import { DOCUMENTS, PERSONS, RESEARCH } from "./ask.query.records.ts";
 
@@ -21,6 +22,7 @@ const READERS: Record<RecordKind, KindReader> = {
   holdings: HOLDINGS,
   metrics: METRICS,
   positions: POSITIONS,
+  marks: MARKS,
   cashflows: CASHFLOWS,
   persons: PERSONS,
   research: RESEARCH,
@@ -146,7 +148,7 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
   const reader = READERS[q.kind];
   const loaded = loadSet(ctx, reader, q);
   if ("answer" in loaded) return { ...base, text: loaded.answer, data: loaded.data ?? null, links: [] };
-  const special = q.aggregate ? reader.aggregate?.(ctx, q, loaded) : null;
+  const special = q.aggregate ? (historyAnswer(ctx, q, reader, loaded, base) ?? reader.aggregate?.(ctx, q, loaded)) : null;
   if (special) return { ...special, arguments: args };
 
   let rows = loaded.rows;
@@ -320,7 +322,7 @@ const s = (description: string) => ({ type: "string", description });
 export const QUERY_FUNCTION: AskFunction = {
   name: "query",
   description:
-    "Query one kind of the firm's records: deals (pipeline), holdings (portfolio companies and their latest metrics), metrics (one company's metric history), positions (LP fund positions), cashflows (LP calls and distributions), persons (warm paths), research (runs), documents (held documents and passages). Filter, order, top-N, count, sum per currency, average, min, max, latest, change over a period.",
+    "Query one kind of the firm's records: deals (pipeline), holdings (portfolio companies and their latest metrics), metrics (one company's metric history), positions (LP fund positions), marks (an LP position's quarterly NAV marks with TVPI, DPI, RVPI at each), cashflows (LP calls and distributions), persons (warm paths), research (runs), documents (held documents and passages). Filter, order, top-N, count, sum per currency, average, min, max, latest, change over a period, a figure at a date (at), the latest against twelve months before (year_ago).",
   parameters: {
     type: "object",
     properties: {

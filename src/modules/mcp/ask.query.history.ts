@@ -1,0 +1,103 @@
+// A record's figure at a point of its history, and against a year before: a portfolio company's
+// metric (its imported actuals) or an LP position's NAV, TVPI, DPI or RVPI (its quarterly marks).
+// The figure at some dates is the last statement within them, dated; when none falls within them
+// the answer says so and names the nearest statements' dates, never their figures (a figure of
+// another date is not the figure asked for). A year ago is twelve months before the latest
+// statement, so both figures are real statements, each with its date.
+import type { Answer, Query } from "../../engines/ask-engine.ts";
+import { possessive } from "../../lib/prose.ts";
+import type { AskContext } from "./ask.context.ts";
+import { datesWords, metricLabel, written, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
+
+const dateOf = (r: Rec) => (r.values.date?.date ?? "").slice(0, 10);
+
+/** The field read from each dated row: a metric point's value, or the mark's figure asked for. */
+function fieldOf(q: Query): string {
+  return q.kind === "metrics" ? "value" : (q.field ?? q.show?.[0] ?? "tvpi");
+}
+
+function labelOf(q: Query, reader: KindReader, ctx: AskContext): string {
+  return q.kind === "metrics" ? metricLabel(q.metric ?? "value") : (reader.field(fieldOf(q), ctx)?.label ?? fieldOf(q));
+}
+
+/** YYYY-MM-DD twelve months earlier (the last day of that month when the day is a month end). */
+function yearBefore(day: string): string {
+  const [y, m, d] = day.split("-").map(Number);
+  const monthEnd = new Date(Date.UTC(y, m, 0)).getUTCDate() === d;
+  const last = new Date(Date.UTC(y - 1, m, 0)).getUTCDate();
+  return `${y - 1}-${String(m).padStart(2, "0")}-${String(monthEnd ? last : Math.min(d, last)).padStart(2, "0")}`;
+}
+
+export function historyAnswer(ctx: AskContext, q: Query, reader: KindReader, loaded: Loaded, base: { function: string; arguments: Record<string, unknown> }): Answer | null {
+  if (q.aggregate !== "at" && q.aggregate !== "year_ago") return null;
+  if (q.kind !== "metrics" && q.kind !== "marks") {
+    return { ...base, text: `A figure at a date is kept for portfolio companies' metrics and LP positions' NAV marks; ${reader.noun[1]} have no history to read it from.`, data: null, links: loaded.links };
+  }
+  const field = fieldOf(q);
+  const spec = reader.field(field, ctx);
+  if (!spec) return null;
+  const label = labelOf(q, reader, ctx);
+  const subjects = [...new Set(loaded.rows.map((r) => r.name))];
+  const subject = loaded.subject ?? (q.kind === "marks" && subjects.length === 1 ? subjects[0] : null);
+  const source = `\nSource: ${loaded.source}`;
+  const links = loaded.links;
+  if (!subject && q.kind === "marks" && subjects.length > 1) {
+    return { ...base, text: `Which fund? Several LP positions have marks: a figure at a date is read for one fund at a time.${source}`, data: null, links };
+  }
+  if (!subject && q.kind === "metrics") {
+    return { ...base, text: `Which portfolio company? A figure at a date is read for one company at a time.${source}`, data: null, links };
+  }
+  const who = possessive(subject ?? "The record");
+  const rows = loaded.rows.filter((r) => r.values[field]?.value != null && dateOf(r)).sort((a, b) => dateOf(a).localeCompare(dateOf(b)));
+  const say = (r: Rec) => written(spec, r.values[field]);
+
+  if (q.aggregate === "at") {
+    const range = q.dates;
+    const hit = rows.at(-1);
+    if (!hit) {
+      const everything = reader.load(ctx, { ...q, dates: undefined, aggregate: undefined });
+      const all = "answer" in everything ? [] : everything.rows.filter((r) => r.values[field]?.value != null).map(dateOf).sort();
+      const before = range?.from ? all.filter((d) => d < range.from!).at(-1) : undefined;
+      const after = range?.to ? all.find((d) => d > range.to!) : undefined;
+      const nearest = [before && `the last before is dated ${before}`, after && `the first after is dated ${after}`].filter(Boolean).join(", and ");
+      return {
+        ...base,
+        text: `${who} ${label} for ${range ? datesWords(range) : "that date"} is not in your records: no statement is dated within it${nearest ? ` (${nearest})` : ""}.${source}`,
+        data: { field, value: null, reason: "no statement dated within the range", nearest: { before: before ?? null, after: after ?? null } },
+        links,
+      };
+    }
+    const within = range ? ` for ${datesWords(range)}` : "";
+    return {
+      ...base,
+      text: `${who} ${label}${within}: ${say(hit)} (statement of ${dateOf(hit)}).${source}`,
+      data: { field, value: hit.values[field].value, currency: hit.values[field].currency ?? null, date: dateOf(hit), record: hit.data },
+      links,
+    };
+  }
+
+  // year_ago: the latest statement, and the one twelve months before it.
+  const latest = rows.at(-1);
+  if (!latest) return { ...base, text: `No ${label} of ${subject ?? "it"} is in your records.${source}`, data: { field, value: null }, links };
+  const target = yearBefore(dateOf(latest));
+  const prior = rows.find((r) => dateOf(r) === target) ?? rows.find((r) => dateOf(r).slice(0, 7) === target.slice(0, 7));
+  if (!prior) {
+    return {
+      ...base,
+      text: `${who} ${label} twelve months before its latest statement (${dateOf(latest)}) is not in your records: nothing is dated ${target.slice(0, 7)}.\nLatest: ${say(latest)} (${dateOf(latest)}).${source}`,
+      data: { field, latest: { value: latest.values[field].value, date: dateOf(latest) }, year_before: null, reason: `no statement dated ${target.slice(0, 7)}` },
+      links,
+    };
+  }
+  const a = prior.values[field].value!;
+  const b = latest.values[field].value!;
+  const delta = b - a;
+  const pct = a !== 0 ? Math.round((delta / Math.abs(a)) * 1000) / 10 : null;
+  const deltaWords = `${delta >= 0 ? "+" : "-"}${written(spec, { ...latest.values[field], value: Math.abs(Math.round(delta * 10000) / 10000) })}`;
+  return {
+    ...base,
+    text: `${who} ${label} a year before its latest statement: ${say(prior)} (${dateOf(prior)}).\nLatest: ${say(latest)} (${dateOf(latest)}); a change of ${deltaWords}${pct !== null ? ` (${pct >= 0 ? "+" : ""}${pct}%)` : ""} over those twelve months.${source}`,
+    data: { field, year_before: { value: a, date: dateOf(prior) }, latest: { value: b, date: dateOf(latest) }, change: delta, change_pct: pct },
+    links,
+  };
+}
