@@ -62,11 +62,21 @@ function byWords(names: string[], words: string[]): string[] {
   return winners;
 }
 
+/**
+ * Whether the text numbers what the name numbers differently: "Halcyon Fund VI" is not Halcyon
+ * Fund V (a later fund of the same manager, which the records do not hold), whatever else they share.
+ */
+function numeralClash(name: string, text: string): boolean {
+  const ws = canon(name).split(" ");
+  const t = ` ${text} `;
+  return ws.some((w, i) => i > 0 && /^\d+$/.test(w) && [...t.matchAll(new RegExp(` ${ws[i - 1]} (\\d+) `, "g"))].some((m) => m[1] !== w));
+}
+
 /** What a question mentions among `names`; `words` are its significant words (canonical). */
 export function namesInQuestion(names: string[], questionCanon: string, words: string[]): NameMatch {
   const whole = wholeNamesIn(names, questionCanon);
   if (whole.length) return several(whole);
-  const partial = byWords(names, words);
+  const partial = byWords(names, words).filter((n) => !numeralClash(n, questionCanon));
   if (partial.length === 1) return { kind: "one", name: partial[0], partial: true };
   return partial.length ? { kind: "several", names: partial } : { kind: "none" };
 }
@@ -82,7 +92,7 @@ export function nameForPhrase(names: string[], phrase: string): NameMatch {
   if (within.length > 1) return { kind: "several", names: within };
   const whole = wholeNamesIn(names, p);
   if (whole.length) return several(whole);
-  const partial = byWords(names, p.split(" "));
+  const partial = byWords(names, p.split(" ")).filter((n) => !numeralClash(n, p));
   if (partial.length === 1) return { kind: "one", name: partial[0], partial: true };
   return partial.length ? { kind: "several", names: partial } : { kind: "none" };
 }

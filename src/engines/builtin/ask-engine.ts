@@ -6,7 +6,7 @@
 // "and its runway?", "only the fintech ones") resolve against what the conversation last talked
 // about. When what it matched is ambiguous it says so and asks; when the records do not hold what
 // is asked, the operation it calls says so, with what they hold instead.
-import { HELP, type AskEngine, type AskTools, type Entities, type Memory, type Query } from "../ask-engine.ts";
+import { HELP, type AskEngine, type AskTools, type Entities, type Memory, type Query, type RecordKind } from "../ask-engine.ts";
 import { canon } from "../../lib/name-match.ts";
 import { listing } from "../../lib/prose.ts";
 import { directory, type Directory } from "./ask-directory.ts";
@@ -212,6 +212,33 @@ function isSetQuestion(set: SetRead): boolean {
   return (s.includes("filter") || s.includes("noun") || s.includes("dates")) && (set.named === null || s.includes("filter"));
 }
 
+/**
+ * One record named, and figures of it asked ("silverline tvpi", "what did we pay for Quill Pay",
+ * "pre-money on KeystoneLedger?"): the query of that record showing those figures, so a lookup and
+ * a list read the same fields from the same services and say them alike.
+ */
+function oneRecord(set: SetRead | null, d: Directory): Query | null {
+  // A fund named is a filter of the set read too: only a plural, a ranking, a total or dates make it a set.
+  if (!set || set.signals.some((x) => x !== "filter")) return null;
+  const asked = (kind: RecordKind) => [...new Set(set.fields.filter((f) => f.kinds.includes(kind)).map((f) => f.field))];
+  const lp = d.funds().match;
+  if (lp.kind === "one" && (set.query.kind === "positions" || set.query.kind === "cashflows")) {
+    const show = asked("positions");
+    if (show.length) return { kind: "positions", name: lp.name, show };
+  }
+  const h = d.holdings();
+  if (h.kind === "one" && (set.query.kind === "holdings" || set.query.kind === "metrics")) {
+    const show = asked("holdings");
+    if (show.length) return { kind: "holdings", name: h.name, show };
+  }
+  const deal = d.deal();
+  if (deal && set.query.kind === "deals") {
+    const show = asked("deals").filter((f) => f !== "created");
+    if (show.length) return { kind: "deals", name: deal.name, show };
+  }
+  return null;
+}
+
 /** The operation for a query: the established single-record reads where they say it all, else `query`. */
 function operationFor(q: Query): Intent {
   const keys = Object.keys(q).filter((k) => k !== "kind" && k !== "show");
@@ -268,6 +295,8 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   const readsResearch = set?.query.kind === "research" && top === "research_status" && !d.research() && !n.uuids.length && !/\bstatus\b|\bprogress\b/.test(n.folded);
   if (top && NETWORK_AND_RUNS.has(top) && !ranksPeople && !readsResearch) return argsFor(top, n, d, memory.entities, lastFunction, set);
 
+  const one = n.uuids.length ? null : oneRecord(set, d);
+  if (one) return { fn: "query", args: one as unknown as Record<string, unknown> };
   // A record named by its id is one record, whatever noun the question uses for it.
   if (set && isSetQuestion(set) && !(n.uuids.length && !set.signals.includes("aggregate"))) {
     return operationFor(set.query);

@@ -75,7 +75,8 @@ export const POSITIONS: KindReader = {
   load(ctx, q): Loaded | { answer: string } {
     const all = positionsOf(ctx).positions;
     if (all.length === 0) return { answer: "Your firm has no LP fund commitments imported." };
-    const f = filtered(ctx, q, all, (p) => p.fund_name, (p) => p.currency);
+    // A position is a fund: one named is the fund filter.
+    const f = filtered(ctx, { ...q, fund: q.fund ?? q.name }, all, (p) => p.fund_name, (p) => p.currency);
     if ("answer" in f) return f;
     let list = f.list;
     if (q.vintage) {

@@ -247,6 +247,10 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
   if (q.aggregate === "change") {
     return { ...base, text: `A change over a period is kept for metrics of portfolio companies and NAV of funds; ${many} have no history to compare.`, data: null, links };
   }
+  // One record asked for by name, with the figures asked: those figures first, in a sentence.
+  if ((q.name || q.names?.length) && !q.aggregate && rows.length >= 1 && rows.length <= 6 && (q.show?.length || q.field)) {
+    return oneByOne(q, rows, reader, ctx, { base, scope, notes, source, links });
+  }
   order ??= reader.order;
   let lackingOrder: string[] = [];
   let sections: [string, Rec[]][] = [["", rows]];
@@ -284,6 +288,31 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     data: { kind: q.kind, total: rows.length, records: shownAll.map((r) => r.data), lacking: lackingOrder },
     links,
     entities: entitiesOf(shownAll),
+  };
+}
+
+/** Each named record's asked figures first ("Silverline Fund I: TVPI 1.39x."), a figure it lacks said to be not in the records. */
+function oneByOne(q: Query, rows: Rec[], reader: KindReader, ctx: AskContext, f: Frame): Answer {
+  const asked = [...new Set([...(q.show ?? []), ...(q.field ? [q.field] : [])])];
+  const sentence = (r: Rec) => {
+    const parts = asked.map((field) => {
+      const spec = reader.field(field, ctx)!;
+      const v = valueOf(r, field);
+      const w = written(spec, v);
+      if (w === null) return `${spec.label} not in your records (none is recorded for ${r.name})`;
+      const date = spec.unit !== "date" && v?.date ? ` (as of ${v.date.slice(0, 10)})` : "";
+      return `${spec.label} ${w}${date}`;
+    });
+    return `${r.name}: ${parts.join("; ")}.`;
+  };
+  const details = rows.map((r) => line(r, 0, reader.show.filter((x) => !asked.includes(x)), reader, ctx).replace(/^1\. /, "  "));
+  const missing = rows.every((r) => asked.every((field) => valueOf(r, field)?.value == null && !valueOf(r, field)?.date));
+  return {
+    ...f.base,
+    text: `${rows.map(sentence).join("\n")}\n${details.join("\n")}${f.notes.length ? `\n${f.notes.join("\n")}` : ""}${f.source}`,
+    data: { kind: q.kind, records: rows.map((r) => r.data), fields: asked, ...(missing ? { unavailable_reason: "not_in_records" } : {}) },
+    links: f.links,
+    entities: rows.length === 1 ? rows[0].entities : undefined,
   };
 }
 
