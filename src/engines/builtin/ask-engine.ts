@@ -108,7 +108,16 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
       if (pronounThing && memory.fund) return call(intent, { fund: memory.fund.name });
       // "IRR of Acme Robotics": no fund of that name, said so, rather than the whole book as if it were the answer.
       const other = d.holdings().kind === "one" ? (d.holdings() as { name: string }).name : d.deal()?.name;
-      return call(intent, other ? { fund: other } : {});
+      if (other) return call(intent, { fund: other });
+      // A name that is no LP fund: a fund raising in the pipeline by its brand ("the Northlight fund"), else said not to be held.
+      const named = d.anyName();
+      if (named) {
+        const brand = canon(named).split(" ")[0];
+        const raising = d.names.deals().filter((x) => canon(x.name).split(" ")[0] === brand);
+        if (raising.length === 1) return call("deal_status", { deal: raising[0].id });
+        return call(intent, { fund: named });
+      }
+      return call(intent, {});
     }
 
     case "who_knows": {
@@ -217,7 +226,7 @@ function isSetQuestion(set: SetRead): boolean {
  * "pre-money on KeystoneLedger?"): the query of that record showing those figures, so a lookup and
  * a list read the same fields from the same services and say them alike.
  */
-function oneRecord(set: SetRead | null, d: Directory): Query | null {
+function oneRecord(set: SetRead | null, d: Directory, n: Normalised, memory: Memory): Query | null {
   // A fund named is a filter of the set read too: only a plural, a ranking, a total or dates make it a set.
   if (!set || set.signals.some((x) => x !== "filter")) return null;
   const asked = (kind: RecordKind) => [...new Set(set.fields.filter((f) => f.kinds.includes(kind)).map((f) => f.field))];
@@ -235,6 +244,20 @@ function oneRecord(set: SetRead | null, d: Directory): Query | null {
   if (deal && set.query.kind === "deals") {
     const show = asked("deals").filter((f) => f !== "created");
     if (show.length) return { kind: "deals", name: deal.name, show };
+  }
+  // Nothing named: "its TVPI?", "what are they raising?", "pre-money?" are of the record the conversation is about.
+  if (lp.kind !== "none" || h.kind !== "none" || deal || d.anyName() && !THING_PRONOUN.test(n.folded)) return null;
+  const lastKind = memory.last?.fn === "query" ? (memory.last.args as Query).kind : memory.last?.fn;
+  const e = memory.entities;
+  const byKind: [RecordKind, string | undefined, string[]][] = [
+    ["positions", e.fund?.name, ["positions", "fund_positions", "marks", "cashflows"]],
+    ["holdings", e.holding?.name, ["holdings", "portfolio_company", "metrics"]],
+    ["deals", e.deal?.name, ["deals", "deal_status"]],
+  ];
+  const ordered = [...byKind].sort((a, b) => Number(b[2].includes(lastKind ?? "")) - Number(a[2].includes(lastKind ?? "")));
+  for (const [kind, name] of ordered) {
+    const show = asked(kind).filter((f) => f !== "created");
+    if (name && show.length) return { kind, name, show };
   }
   return null;
 }
@@ -295,7 +318,7 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   const readsResearch = set?.query.kind === "research" && top === "research_status" && !d.research() && !n.uuids.length && !/\bstatus\b|\bprogress\b/.test(n.folded);
   if (top && NETWORK_AND_RUNS.has(top) && !ranksPeople && !readsResearch) return argsFor(top, n, d, memory.entities, lastFunction, set);
 
-  const one = n.uuids.length ? null : oneRecord(set, d);
+  const one = n.uuids.length ? null : oneRecord(set, d, n, memory);
   if (one) return { fn: "query", args: one as unknown as Record<string, unknown> };
   // A record named by its id is one record, whatever noun the question uses for it.
   if (set && isSetQuestion(set) && !(n.uuids.length && !set.signals.includes("aggregate"))) {

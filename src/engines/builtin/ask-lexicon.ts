@@ -33,7 +33,7 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "irr", kinds: ["positions"], re: /\birrs?\b|\binternal rate of return\b/ },
   { field: "nav", kinds: ["positions"], re: /\bnavs?\b|\bnet asset value\b/ },
   { field: "unfunded", kinds: ["positions"], re: /\bunfunded\b|\buncalled\b|\bdry powder\b|\bremaining commitments?\b|\bleft to (?:be )?call(?:ed)?\b/ },
-  { field: "commitment", kinds: ["positions"], re: /\bcommit(?:ted|ments?)\b|\bpledged\b/ },
+  { field: "commitment", kinds: ["positions"], re: /(?<!\b(?:unfunded|uncalled|remaining|outstanding|open) )\bcommit(?:ted|ments?)\b|\bpledged\b/ },
   { field: "called", kinds: ["positions", "cashflows"], re: /\bcalled\b|\bpaid in\b|\bcontributed\b|\bdrawn down\b|\bcall(?:ed)? (?:in|up)\b/ },
   { field: "distributed", kinds: ["positions", "cashflows"], re: /\bdistribut(?:e|ed)\b|\bpaid out\b|\breturned to us\b|\b(?:sent|send|paid|pay) us\b|\bgot back\b/ },
   { field: "vintage", kinds: ["positions"], re: /\bvintages?\b/ },

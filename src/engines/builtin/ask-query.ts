@@ -96,13 +96,15 @@ function historyOf(a: { q: Query; text: string; dates: DateRange | null; fields:
   if (!yearAgo && !a.dates && !trend) return null;
   if (a.aggregate && !["change", "latest"].includes(a.aggregate) && !yearAgo) return null;
   const metric = a.fields.find((f) => f.metric);
-  const aggregate: Aggregate | undefined = yearAgo ? "year_ago" : trend ? undefined : a.aggregate === "change" ? "change" : "at";
+  // "A year ago" alone asks what it was then; with "now", "vs", "change", "trend" it asks for both.
+  const both = /\bnow\b|\bvs\b|\bversus\b|\bcompared?\b|\bagainst\b|\bchang|\bgr[eo]w|\btrend|\bthan\b|\bover the\b|\bthis year\b|\bup or down\b|\bhigher\b|\blower\b|\bmore\b|\bless\b|\bfrom\b/.test(a.text);
+  const aggregate: Aggregate | undefined = yearAgo ? (both ? "year_change" : "year_ago") : trend ? undefined : a.aggregate === "change" ? "change" : "at";
   if (a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {
     return { kind: "metrics", name: a.holding, metric: metric.field, ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate ? { aggregate } : {}) };
   }
   const markField = a.fields.find((f) => MARK_FIELDS.includes(f.field));
   if (a.fund && markField && (a.q.kind === "positions" || a.q.kind === "cashflows" || a.q.kind === "marks")) {
-    return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate && aggregate !== "change" ? { aggregate } : {}) };
+    return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate && !(aggregate === "change" && a.dates) ? { aggregate: aggregate === "change" ? "year_change" : aggregate } : {}) };
   }
   return null;
 }

@@ -29,7 +29,7 @@ function yearBefore(day: string): string {
 }
 
 export function historyAnswer(ctx: AskContext, q: Query, reader: KindReader, loaded: Loaded, base: { function: string; arguments: Record<string, unknown> }): Answer | null {
-  if (q.aggregate !== "at" && q.aggregate !== "year_ago") return null;
+  if (q.aggregate !== "at" && q.aggregate !== "year_ago" && q.aggregate !== "year_change") return null;
   if (q.kind !== "metrics" && q.kind !== "marks") {
     return { ...base, text: `A figure at a date is kept for portfolio companies' metrics and LP positions' NAV marks; ${reader.noun[1]} have no history to read it from.`, data: null, links: loaded.links };
   }
@@ -86,6 +86,15 @@ export function historyAnswer(ctx: AskContext, q: Query, reader: KindReader, loa
       ...base,
       text: `${who} ${label} twelve months before its latest statement (${dateOf(latest)}) is not in your records: nothing is dated ${target.slice(0, 7)}.\nLatest: ${say(latest)} (${dateOf(latest)}).${source}`,
       data: { field, latest: { value: latest.values[field].value, date: dateOf(latest) }, year_before: null, reason: `no statement dated ${target.slice(0, 7)}` },
+      links,
+    };
+  }
+  // Asked only what it was then: that figure, and the latest statement's date (its figure is not what was asked).
+  if (q.aggregate === "year_ago") {
+    return {
+      ...base,
+      text: `${who} ${label} twelve months before its latest statement (${dateOf(latest)}): ${say(prior)} (statement of ${dateOf(prior)}).${source}`,
+      data: { field, value: prior.values[field].value, date: dateOf(prior), latest_date: dateOf(latest) },
       links,
     };
   }

@@ -89,21 +89,27 @@ async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promi
     if (!(e instanceof ApiError && e.status === 404)) throw e;
   }
   const title = detail.company_name ?? detail.domain ?? "This deal";
-  const parts = [`${title}${detail.domain ? ` (${detail.domain})` : ""} is at pipeline stage "${detail.stage}".`];
+  // The headline first (stage, score, the round's amount), then one fact a line: a reader (or an
+  // assistant) finds the answer on the first line and each other figure beside what it is.
+  const r = detail.round;
+  const score = detail.score !== null ? `score ${num(detail.score)}/100` : status?.status === "succeeded" ? "no score (the material held no evidence to score)" : "no score yet";
+  const raising = r.amount !== null ? `, raising ${money(r.amount, r.currency)}${r.stage ? ` (${r.stage})` : ""}` : "";
+  const parts = [`${title}${detail.domain ? ` (${detail.domain})` : ""}: pipeline stage "${detail.stage}", ${score}${raising}.`];
   if (!status) parts.push("It has no analysis.");
   else if (status.status === "failed") parts.push(`Its analysis failed: ${status.error}.`);
   else if (status.status !== "succeeded") parts.push(`Its analysis is ${status.status}${status.progress ? ` (stage: ${status.progress.stage})` : ""}${status.waiting_for ? `, waiting for ${status.waiting_for.replaceAll("_", " ")}` : ""}.`);
-  else parts.push(`Its analysis succeeded${status.finished_at ? ` on ${status.finished_at.slice(0, 10)}` : ""}.`);
-  if (detail.score !== null) parts.push(`Score: ${num(detail.score)}/100${detail.score_confidence !== null ? ` (confidence ${num(detail.score_confidence)}: the share of sections with evidence)` : ""}.`);
-  else parts.push(status?.status === "succeeded" ? "Score: none, the material held no evidence to score." : "Score: none yet.");
-  const r = detail.round;
-  if (r.amount !== null) parts.push(`Round: ${r.stage ?? "stage unknown"}, raising ${money(r.amount, r.currency)}${r.pre_money_valuation !== null ? ` at ${money(r.pre_money_valuation, r.currency)} pre-money` : ""}.`);
+  else parts.push(`Its analysis succeeded${status.finished_at ? ` on ${status.finished_at.slice(0, 10)}` : ""}${detail.score_confidence !== null ? ` (score confidence ${num(detail.score_confidence)}: the share of sections with evidence)` : ""}.`);
+  if (r.pre_money_valuation !== null) parts.push(`Pre-money valuation: ${money(r.pre_money_valuation, r.currency)}.`);
+  if (r.amount === null && r.stage) parts.push(`Round: ${r.stage}; its material states no amount.`);
   if (detail.company.sector || detail.company.location) parts.push(`Sector: ${detail.company.sector ?? "not stated"}${detail.company.location ? `; based in ${detail.company.location}` : ""}.`);
+  if (detail.company.description) parts.push(`What it does: ${detail.company.description}`);
   const { analysis, ...summary } = detail;
   let deck: { quote: string; where: string }[] | null = null;
   // The figure asked for comes first; the deal's status after it.
   if (figure === "team" || figure === "founders") {
     parts.unshift(detail.team.length ? `Team (from its material): ${detail.team.map((m) => `${m.name}${m.title ? ` (${m.title})` : ""}`).join("; ")}.` : "Its material names no team.");
+  } else if ((figure === "valuation" || figure === "pre_money") && r.pre_money_valuation !== null) {
+    parts.unshift(`${title}'s pre-money valuation: ${money(r.pre_money_valuation, r.currency)}${r.amount !== null ? ` (the round it is raising)` : ""}.`);
   } else if (figure) {
     // A deal is not a portfolio company: no metric of it is imported. What its own material states is what there is.
     deck = deckSays(analysis, figure);
@@ -120,7 +126,7 @@ async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promi
     ...base,
     links: [`/api/v1/deals/${id}`, `/api/v1/deals/${id}/analysis`],
     data: { deal: summary, analysis: status, ...(deck ? { material_says: deck } : {}) },
-    text: parts.join(" "),
+    text: parts.join("\n"),
     entities: { deal: { id, name: title }, company: { name: title, domain: detail.domain } },
   };
 }
