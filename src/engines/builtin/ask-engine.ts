@@ -15,6 +15,7 @@ import { ABOUT, CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent,
 import { LEXICON_WORDS } from "./ask-lexicon.ts";
 import { readSet, type SetRead } from "./ask-query.ts";
 import { speller } from "./ask-spelling.ts";
+import { saidBack, unreadParts } from "./ask-understood.ts";
 import { normalise, STOP, type Normalised } from "./ask-text.ts";
 
 /** `note`: said after the operation's answer (what was not done, and how to do it); `preface`: before it (what the records do not hold). */
@@ -347,6 +348,9 @@ export const builtinAskEngine: AskEngine = {
     if (!intent) return { engine: "builtin", text: HELP, answers: [] };
     if ("clarify" in intent) return { engine: "builtin", text: intent.clarify, answers: [] };
     const answer = await tools.call({ fn: intent.fn, args: intent.args });
-    return { engine: "builtin", text: `${intent.preface ?? ""}${answer.text}${intent.note ? `\n\n${intent.note}` : ""}`, answers: [answer] };
+    // What the answer did not take into account is said first, never silently dropped.
+    const unread = unreadParts(normalise(question, spellerFor(tools)), `${answer.text} ${JSON.stringify(intent.args)}`);
+    const back = unread.length ? `${saidBack(unread)}\n` : "";
+    return { engine: "builtin", text: `${back}${intent.preface ?? ""}${answer.text}${intent.note ? `\n\n${intent.note}` : ""}`, answers: [answer] };
   },
 };
