@@ -43,14 +43,14 @@ const JOINERS = new Set(["by", "with", "a", "an", "the", "of", "for", "to", "in"
 export function unreadParts(n: Normalised, answer: string): string[] {
   known ??= vocabulary();
   const said = fold(answer);
+  // Used by the answer: a name it repeats, a word of a record it quotes.
+  const inAnswer = (w: string) => new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "u").test(said);
   const unread = n.tokens.map((t) => {
     const w = t.f.replace(/[^\p{L}\p{N}'-]/gu, "");
     if (!w || /^\d[\d.,]*(?:k|m|mm|bn|b|x|%)?$/.test(w) || w.length < 2) return false;
     if (stems(w).some((s) => known!.has(s))) return false;
     if (sectorsIn(w).length) return false;
-    // Used by the answer (a name it repeats, a word of a record it quotes).
-    if (new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "u").test(said)) return false;
-    return true;
+    return !inAnswer(w);
   });
   const parts: string[] = [];
   let i = 0;
@@ -71,7 +71,7 @@ export function unreadParts(n: Normalised, answer: string): string[] {
     while (from < to && ["a", "an", "the", "and", "or", "their", "our", "we"].includes(n.tokens[from].f)) from++;
     // The verb of the relation ("backed by", "led by", "co-invest with") and the noun the unread word qualifies ("female CEO").
     if (["by", "with"].includes(n.tokens[from].f) && from > 0 && !STOP.has(n.tokens[from - 1].f) && !n.tokens[from - 1].end) from--;
-    if (to + 1 < n.tokens.length && !n.tokens[to].end && !STOP.has(n.tokens[to + 1].f) && !JOINERS.has(n.tokens[to + 1].f)) to++;
+    if (to + 1 < n.tokens.length && !n.tokens[to].end && !STOP.has(n.tokens[to + 1].f) && !JOINERS.has(n.tokens[to + 1].f) && !inAnswer(n.tokens[to + 1].f)) to++;
     parts.push(n.tokens.slice(from, to + 1).map((t) => t.raw).join(" "));
     i = to + 1;
   }
