@@ -227,24 +227,24 @@ function isSetQuestion(set: SetRead): boolean {
  * "pre-money on KeystoneLedger?"): the query of that record showing those figures, so a lookup and
  * a list read the same fields from the same services and say them alike.
  */
-function oneRecord(set: SetRead | null, d: Directory, n: Normalised, memory: Memory): Query | null {
+function oneRecord(set: SetRead | null, d: Directory, n: Normalised, memory: Memory): Intent | null {
   // A fund named is a filter of the set read too: only a plural, a ranking, a total or dates make it a set.
   if (!set || set.signals.some((x) => x !== "filter")) return null;
   const asked = (kind: RecordKind) => [...new Set(set.fields.filter((f) => f.kinds.includes(kind)).map((f) => f.field))];
   const lp = d.funds().match;
   if (lp.kind === "one" && (set.query.kind === "positions" || set.query.kind === "cashflows")) {
     const show = asked("positions");
-    if (show.length) return { kind: "positions", name: lp.name, show };
+    if (show.length) return asIntent({ kind: "positions", name: lp.name, show });
   }
   const h = d.holdings();
   if (h.kind === "one" && (set.query.kind === "holdings" || set.query.kind === "metrics")) {
     const show = asked("holdings");
-    if (show.length) return { kind: "holdings", name: h.name, show };
+    if (show.length) return asIntent({ kind: "holdings", name: h.name, show });
   }
   const deal = d.deal();
   if (deal && set.query.kind === "deals") {
     const show = asked("deals").filter((f) => f !== "created");
-    if (show.length) return { kind: "deals", name: deal.name, show };
+    if (show.length) return asIntent({ kind: "deals", name: deal.name, show });
   }
   // Nothing named: "its TVPI?", "what are they raising?", "pre-money?" are of the record the conversation is about.
   if (lp.kind !== "none" || h.kind !== "none" || deal || d.anyName() && !THING_PRONOUN.test(n.folded)) return null;
@@ -258,9 +258,18 @@ function oneRecord(set: SetRead | null, d: Directory, n: Normalised, memory: Mem
   const ordered = [...byKind].sort((a, b) => Number(b[2].includes(lastKind ?? "")) - Number(a[2].includes(lastKind ?? "")));
   for (const [kind, name] of ordered) {
     const show = asked(kind).filter((f) => f !== "created");
-    if (name && show.length) return { kind, name, show };
+    if (name && show.length) return asIntent({ kind, name, show });
   }
   return null;
+}
+
+/** One record's figures: its own read (a fund's position, a company's metrics, a deal's status) with the figures asked first; other fields through the query. */
+function asIntent(q: Query & { name: string; show: string[] }): Intent {
+  if (q.kind === "positions") return { fn: "fund_positions", args: { fund: q.name, figures: q.show } };
+  if (q.kind === "deals") return { fn: "deal_status", args: { deal: q.name, figure: q.show[0] } };
+  const metrics = q.show.filter((f) => !["invested", "valuation", "multiple", "ownership", "investment_date"].includes(f));
+  if (q.kind === "holdings" && metrics.length === q.show.length) return { fn: "portfolio_company", args: { company: q.name, metric: q.show[0], figures: q.show } };
+  return { fn: "query", args: q as unknown as Record<string, unknown> };
 }
 
 /** The operation for a query: the established single-record reads where they say it all, else `query`. */
@@ -320,7 +329,7 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   if (top && NETWORK_AND_RUNS.has(top) && !ranksPeople && !readsResearch) return argsFor(top, n, d, memory.entities, lastFunction, set);
 
   const one = n.uuids.length ? null : oneRecord(set, d, n, memory);
-  if (one) return { fn: "query", args: one as unknown as Record<string, unknown> };
+  if (one) return one;
   // A record named by its id is one record, whatever noun the question uses for it.
   if (set && isSetQuestion(set) && !(n.uuids.length && !set.signals.includes("aggregate"))) {
     return operationFor(set.query);

@@ -48,7 +48,7 @@ export function unreadParts(n: Normalised, answer: string): string[] {
   const unread = n.tokens.map((t) => {
     const w = t.f.replace(/[^\p{L}\p{N}'-]/gu, "");
     if (!w || /^\d[\d.,]*(?:k|m|mm|bn|b|x|%)?$/.test(w) || w.length < 2) return false;
-    if (stems(w).some((s) => known!.has(s))) return false;
+    if (w.split(/[-']/).filter(Boolean).every((part) => stems(part).some((s) => known!.has(s)))) return false;
     if (sectorsIn(w).length) return false;
     return !inAnswer(w);
   });

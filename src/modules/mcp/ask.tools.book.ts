@@ -89,34 +89,42 @@ async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promi
     if (!(e instanceof ApiError && e.status === 404)) throw e;
   }
   const title = detail.company_name ?? detail.domain ?? "This deal";
-  // The headline first (stage, score, the round's amount), then one fact a line: a reader (or an
-  // assistant) finds the answer on the first line and each other figure beside what it is.
-  const r = detail.round;
-  const score = detail.score !== null ? `score ${num(detail.score)}/100` : status?.status === "succeeded" ? "no score (the material held no evidence to score)" : "no score yet";
-  const raising = r.amount !== null ? `, raising ${money(r.amount, r.currency)}${r.stage ? ` (${r.stage})` : ""}` : "";
-  const parts = [`${title}${detail.domain ? ` (${detail.domain})` : ""}: pipeline stage "${detail.stage}", ${score}${raising}.`];
+  // One fact a line, the stage first: a reader (or an assistant) finds each figure beside what it is.
+  const parts = [`${title}${detail.domain ? ` (${detail.domain})` : ""} is at pipeline stage "${detail.stage}".`];
   if (!status) parts.push("It has no analysis.");
   else if (status.status === "failed") parts.push(`Its analysis failed: ${status.error}.`);
   else if (status.status !== "succeeded") parts.push(`Its analysis is ${status.status}${status.progress ? ` (stage: ${status.progress.stage})` : ""}${status.waiting_for ? `, waiting for ${status.waiting_for.replaceAll("_", " ")}` : ""}.`);
-  else parts.push(`Its analysis succeeded${status.finished_at ? ` on ${status.finished_at.slice(0, 10)}` : ""}${detail.score_confidence !== null ? ` (score confidence ${num(detail.score_confidence)}: the share of sections with evidence)` : ""}.`);
-  if (r.pre_money_valuation !== null) parts.push(`Pre-money valuation: ${money(r.pre_money_valuation, r.currency)}.`);
-  if (r.amount === null && r.stage) parts.push(`Round: ${r.stage}; its material states no amount.`);
-  if (detail.company.sector || detail.company.location) parts.push(`Sector: ${detail.company.sector ?? "not stated"}${detail.company.location ? `; based in ${detail.company.location}` : ""}.`);
-  if (detail.company.description) parts.push(`What it does: ${detail.company.description}`);
+  else parts.push(`Its analysis succeeded${status.finished_at ? ` on ${status.finished_at.slice(0, 10)}` : ""}.`);
+  const lines = [parts.join(" ")];
+  if (detail.score !== null) lines.push(`Score: ${num(detail.score)}/100${detail.score_confidence !== null ? ` (confidence ${num(detail.score_confidence)}: the share of sections with evidence)` : ""}.`);
+  else lines.push(status?.status === "succeeded" ? "Score: none, the material held no evidence to score." : "Score: none yet.");
+  const r = detail.round;
+  if (r.amount !== null) lines.push(`Round: ${r.stage ?? "stage unknown"}, raising ${money(r.amount, r.currency)}.`);
+  else if (r.stage) lines.push(`Round: ${r.stage}; its material states no amount.`);
+  if (r.pre_money_valuation !== null) lines.push(`Pre-money valuation: ${money(r.pre_money_valuation, r.currency)}.`);
+  if (detail.company.sector || detail.company.location) lines.push(`Sector: ${detail.company.sector ?? "not stated"}${detail.company.location ? `; based in ${detail.company.location}` : ""}.`);
+  if (detail.company.description) lines.push(`What it does: ${detail.company.description}`);
   const { analysis, ...summary } = detail;
   let deck: { quote: string; where: string }[] | null = null;
   // The figure asked for comes first; the deal's status after it.
+  const headline = (line: string) => lines.unshift(line);
   if (figure === "team" || figure === "founders") {
-    parts.unshift(detail.team.length ? `Team (from its material): ${detail.team.map((m) => `${m.name}${m.title ? ` (${m.title})` : ""}`).join("; ")}.` : "Its material names no team.");
+    headline(detail.team.length ? `Team (from its material): ${detail.team.map((m) => `${m.name}${m.title ? ` (${m.title})` : ""}`).join("; ")}.` : "Its material names no team.");
+  } else if (figure === "score") {
+    headline(detail.score !== null ? `${title}'s score: ${num(detail.score)}/100.` : `${title} has no score: ${status?.status === "succeeded" ? "its material held no evidence to score" : "its analysis has not finished"}.`);
+  } else if (figure === "round_amount" || figure === "round") {
+    headline(r.amount !== null ? `${title} is raising ${money(r.amount, r.currency)}${r.stage ? ` (${r.stage})` : ""}.` : `How much ${title} is raising is not in your records: its material states no amount${r.stage ? ` (its round: ${r.stage})` : ""}.`);
   } else if ((figure === "valuation" || figure === "pre_money") && r.pre_money_valuation !== null) {
-    parts.unshift(`${title}'s pre-money valuation: ${money(r.pre_money_valuation, r.currency)}${r.amount !== null ? ` (the round it is raising)` : ""}.`);
+    headline(`${title}'s pre-money valuation: ${money(r.pre_money_valuation, r.currency)}.`);
+  } else if (figure === "pre_money") {
+    headline(`${title}'s pre-money valuation is not in your records: its material states none.`);
   } else if (figure) {
     // A deal is not a portfolio company: no metric of it is imported. What its own material states is what there is.
     deck = deckSays(analysis, figure);
     const label = metricLabel(figure);
     // Figures a deal's own analysis reads (its valuation, market, team) are a deal's; any other is a portfolio metric.
     const held = !DEAL_FIGURES.has(figure) ? ` ${title} is a deal in your pipeline, not a portfolio company: no ${label} is imported for it (metrics are imported for portfolio companies only).` : "";
-    parts.unshift(
+    headline(
       deck.length
         ? `${held} What its analysed material states: ${deck.map((d) => `"${d.quote}" (${d.where})`).join("; ")}.`.trim()
         : `${held} Its analysed material states no ${label}${held ? " either" : ""}.`.trim(),
@@ -126,7 +134,7 @@ async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promi
     ...base,
     links: [`/api/v1/deals/${id}`, `/api/v1/deals/${id}/analysis`],
     data: { deal: summary, analysis: status, ...(deck ? { material_says: deck } : {}) },
-    text: parts.join("\n"),
+    text: lines.join("\n"),
     entities: { deal: { id, name: title }, company: { name: title, domain: detail.domain } },
   };
 }
@@ -199,6 +207,18 @@ async function portfolioCompany(ctx: AskContext, args: Record<string, unknown>):
         : `${metricLabel(asked)}: not in your records for ${company.name} (no actual ${asked} has been imported; its imported metrics: ${imported.length ? listing(imported) : "none"}).`,
     );
   }
+  // The figures asked first: each metric's latest actual with its date, or that it is not in the records.
+  const figures = Array.isArray(args.figures) ? (args.figures as unknown[]).filter((f): f is string => typeof f === "string") : [];
+  let headline = "";
+  if (figures.length) {
+    const said = figures.map((f) => {
+      const v = f === "runway_months" && !m[f] && runway.months !== null ? { value: runway.months, unit: "months", currency: null, statement_date: runway.date! } : (m[f] ?? (f === "monthly_burn" ? m.burn : undefined));
+      if (!v) return `${metricLabel(f)} not in your records (no actual ${f} is imported for ${company.name})`;
+      const w = v.currency ? money(v.value, v.currency) : `${num(v.value)}${v.unit ? ` ${v.unit === "percent" ? "%" : v.unit}` : ""}`;
+      return `${metricLabel(f)} ${w} (as of ${v.statement_date.slice(0, 10)})`;
+    });
+    headline = `${company.name}: ${said.join("; ")}.\n`;
+  }
   const positions = rows.map(
     (c) =>
       `${c.fund_name}: ${c.holding_type.replaceAll("_", " ")}, ${c.stage}, ${c.status}, invested ${money(c.invested, c.currency) ?? "unknown"}, valued ${money(c.current_valuation, c.currency) ?? "unknown"}${c.value_multiple !== null ? ` (${times(c.value_multiple)})` : ""}${c.ownership_percentage !== null ? `, ${num(c.ownership_percentage)}% owned` : ", ownership not recorded"}`,
@@ -208,7 +228,7 @@ async function portfolioCompany(ctx: AskContext, args: Record<string, unknown>):
     ...base,
     links: [`/api/v1/portfolio/companies?q=${encodeURIComponent(company.name)}`, `/api/v1/portfolio/companies/${id}/metrics?metric=arr`, `/api/v1/portfolio/companies/${id}/metrics?metric=runway_months`],
     data: { companies: rows, runway: { months: runway.months, statement_date: runway.date, unavailable_reason: runway.months === null ? (runway.reason ?? missing("runway_months")) : null } },
-    text: `${company.name} (${company.sector}):\n${lines.join("\n")}\nPositions: ${positions.join("; ")}.`,
+    text: `${headline}${company.name} (${company.sector}):\n${lines.join("\n")}\nPositions: ${positions.join("; ")}.`,
     entities: { holding: { id, name: company.name }, company: { name: company.name, domain: null } },
   };
 }
@@ -274,6 +294,15 @@ async function fundPositions(ctx: AskContext, args: Record<string, unknown>): Pr
       ? `\nAll positions together${t.currency ? ` (${t.currency})` : ""}: TVPI ${times(t.tvpi) ?? "not available"}, DPI ${times(t.dpi) ?? "not available"}, IRR ${percent(t.irr) ?? "not available"}${t.currency === null ? " (not pooled across currencies)" : ""}.`
       : "";
   const one = chosen.length === 1 ? chosen[0] : null;
+  // The figures asked of one fund first, each with its unit and date, then its whole position.
+  const asked = Array.isArray(args.figures) ? (args.figures as unknown[]).filter((f): f is string => typeof f === "string" && f in POSITION_FIGURES) : [];
+  if (one && asked.length) {
+    const said = asked.map((f) => {
+      const [label, value] = POSITION_FIGURES[f](one);
+      return `${label} ${value ?? "not in your records (none can be computed from what is imported)"}`;
+    });
+    lines.unshift(`${one.fund_name}: ${said.join("; ")}${one.nav_date && asked.some((f) => ["nav", "tvpi", "rvpi"].includes(f)) ? ` (NAV as of ${one.nav_date.slice(0, 10)})` : ""}.`);
+  }
   return {
     ...base,
     links: [one ? `/api/v1/funds/positions?fund_name=${encodeURIComponent(one.fund_name)}` : "/api/v1/funds/positions"],
@@ -282,6 +311,21 @@ async function fundPositions(ctx: AskContext, args: Record<string, unknown>): Pr
     entities: one ? { fund: { name: one.fund_name } } : undefined,
   };
 }
+
+type PositionRow = ReturnType<ReturnType<typeof fundsService>["positions"]>["positions"][number];
+/** A position's figures by the names the query uses, as they are written. */
+const POSITION_FIGURES: Record<string, (p: PositionRow) => [string, string | null]> = {
+  tvpi: (p) => ["TVPI", times(p.tvpi)],
+  dpi: (p) => ["DPI", times(p.dpi)],
+  rvpi: (p) => ["RVPI", times(p.rvpi)],
+  irr: (p) => ["IRR", percent(p.irr)],
+  nav: (p) => ["NAV", money(p.nav, p.currency)],
+  commitment: (p) => ["committed", money(p.commitment, p.currency)],
+  called: (p) => ["called", money(p.called, p.currency)],
+  distributed: (p) => ["distributed", money(p.distributed, p.currency)],
+  unfunded: (p) => ["unfunded", money(p.unfunded, p.currency)],
+  vintage: (p) => ["vintage", p.vintage_year === null ? null : String(p.vintage_year)],
+};
 
 const text = (description: string) => ({ type: "string", description });
 
@@ -314,7 +358,7 @@ export const BOOK_FUNCTIONS: AskFunction[] = [
   {
     name: "fund_positions",
     description: "LP fund positions: TVPI, DPI, IRR, called, distributed, NAV; one fund or all.",
-    parameters: { type: "object", properties: { fund: text("Fund name; omit for every position") } },
+    parameters: { type: "object", properties: { fund: text("Fund name; omit for every position"), figures: { type: "array", items: { type: "string" }, description: "Figures asked of one fund, said first: tvpi, dpi, rvpi, irr, nav, commitment, called, distributed, unfunded, vintage" } } },
     action: false,
     run: fundPositions,
   },
