@@ -11,7 +11,10 @@
 // The demo firm is built by `dealgraph demo`'s own generators at the corpus's fixed clock, in a
 // WAL database in a temp dir.
 //
-//   bun scripts/bench/ask.ts [--passes 3] [--keep DIR]
+//   4. The blind corpus (test/fixtures/ask-corpus), dev and held-out apart, with the count of wrong
+//      figures: the run exits 1 when any appears. Held-out questions are never printed.
+//
+//   bun scripts/bench/ask.ts [--passes 3] [--keep DIR] [--show-dev]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,8 +31,9 @@ import { CORPUS, allRows } from "../../test/api/mcp/ask-corpus.ts";
 import { readFacts } from "../../test/api/mcp/ask-corpus-facts.ts";
 import { runCorpus } from "../../test/api/mcp/ask-corpus-run.ts";
 import { buildDemoFirm, DEMO_NOW } from "../../test/api/mcp/ask-demo.ts";
+import { runBlind } from "../../test/api/mcp/ask-blind-run.ts";
 
-const { values: opts } = parseArgs({ options: { passes: { type: "string", default: "3" }, keep: { type: "string" } } });
+const { values: opts } = parseArgs({ options: { passes: { type: "string", default: "3" }, keep: { type: "string" }, "show-dev": { type: "boolean" } } });
 const PASSES = Number(opts.passes);
 const TARGET = { correct: 0.95, p99Ms: 200 };
 
@@ -107,5 +111,24 @@ server.stop(true);
 log(`\n3. Over /mcp with the SDK client (${httpTimes.length} questions: each first question, one tool call each; follow-ups need their conversation)`);
 log(`  /mcp        p50 ${ms(pct(httpTimes, 50))} ms   p99 ${ms(pct(httpTimes, 99))} ms   max ${ms(Math.max(...httpTimes))} ms`);
 
+// ---------------------------------------------------------------------------------------------
+// 4. The blind corpus (test/fixtures/ask-corpus: written by a helper that never read the ask tool,
+// from the demo firm's REST API and what partners ask). Dev and held-out apart; a held-out
+// question is never printed (nobody changing the reader looks at them); any wrong figure fails the run.
+
+const blind = [await runBlind(deps, firm.read, "dev"), await runBlind(deps, firm.read, "heldout")];
+log(`\n4. The blind corpus (written without reading the tool; judged by its own judge)`);
+for (const b of blind) {
+  log(`  ${b.part.padEnd(8)}    ${(b.correct / b.asked).toFixed(3)} (${b.correct}/${b.asked})   wrong figures ${b.wrongFigures}   p99 ${ms(pct(b.verdicts.map((v) => v.ms), 99))} ms`);
+  log(`    by class: ${Object.entries(b.byClass).map(([c, x]) => `${c} ${x.correct}/${x.asked}`).join(", ")}`);
+}
+if (opts["show-dev"]) for (const v of blind[0].verdicts.filter((x) => !x.ok || x.wrongFigure)) log(`  [dev ${v.id} ${v.cls}] ${v.q}: ${v.why}`);
+log(`  target      held-out >= 0.95 with 0 wrong figures: ${blind[1].correct / blind[1].asked >= 0.95 && blind[1].wrongFigures === 0 ? "met" : "NOT MET"}`);
+
 sqlite.close();
 if (!opts.keep) rmSync(dir, { recursive: true, force: true });
+const wrong = blind.reduce((n, b) => n + b.wrongFigures, 0);
+if (wrong > 0) {
+  console.error(`FAIL: ${wrong} wrong figure(s) in the blind corpus (dev ${blind[0].wrongFigures}, held-out ${blind[1].wrongFigures})`);
+  process.exit(1);
+}

@@ -162,6 +162,9 @@ const RULES: Rule[] = [
   [/\b(?:in|during|for|from|of) (20\d{2}|19\d{2})\b/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
 ];
 
+/** The patterns dates are read by (the said-back check counts their words as understood). */
+export const DATE_PATTERNS = (): RegExp[] => RULES.map(([re]) => re);
+
 export type DatesFound = { range: DateRange; matched: string };
 
 /** The first date range a (folded) question speaks of, and the words that said it; null when it names none. */

@@ -234,7 +234,9 @@ function oneRecord(set: SetRead | null, d: Directory, n: Normalised, memory: Mem
   const lp = d.funds().match;
   if (lp.kind === "one" && (set.query.kind === "positions" || set.query.kind === "cashflows")) {
     const show = asked("positions");
-    if (show.length) return asIntent({ kind: "positions", name: lp.name, show });
+    // A phrase inside one fund's name goes as said ("Fund II"), so the answer says what it was read as.
+    const phrase = d.funds().phrase;
+    if (show.length) return asIntent({ kind: "positions", name: lp.partial && phrase ? phrase : lp.name, show });
   }
   const h = d.holdings();
   if (h.kind === "one" && (set.query.kind === "holdings" || set.query.kind === "metrics")) {

@@ -98,7 +98,7 @@ function historyOf(a: { q: Query; text: string; dates: DateRange | null; fields:
   const metric = a.fields.find((f) => f.metric);
   // "A year ago" alone asks what it was then; with "now", "vs", "change", "trend" it asks for both.
   const both = /\bnow\b|\bvs\b|\bversus\b|\bcompared?\b|\bagainst\b|\bchang|\bgr[eo]w|\btrend|\bthan\b|\bover the\b|\bthis year\b|\bup or down\b|\bhigher\b|\blower\b|\bmore\b|\bless\b|\bfrom\b/.test(a.text);
-  const aggregate: Aggregate | undefined = yearAgo ? (both ? "year_change" : "year_ago") : trend ? undefined : a.aggregate === "change" ? "change" : "at";
+  const aggregate: Aggregate | undefined = yearAgo ? (both ? "year_change" : "year_ago") : a.aggregate === "change" ? "change" : trend ? undefined : "at";
   if (a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {
     return { kind: "metrics", name: a.holding, metric: metric.field, ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate ? { aggregate } : {}) };
   }

@@ -29,6 +29,7 @@ function vocabulary(): Set<string> {
     else if (typeof v === "object") Object.entries(v as object).forEach(([k, x]) => (add(k), visit(x, depth + 1)));
   };
   for (const mod of [dates, filters, imperative, intents, lexicon, sets]) visit(Object.values(mod), 0);
+  visit(dates.DATE_PATTERNS(), 0);
   STOP.forEach((w) => out.add(w));
   return out;
 }
@@ -46,6 +47,8 @@ export function unreadParts(n: Normalised, answer: string): string[] {
   // Used by the answer: a name it repeats, a word of a record it quotes.
   const inAnswer = (w: string) => new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "u").test(said);
   const unread = n.tokens.map((t) => {
+    // Addresses, links and ids are read by their own rules (a domain is a company or a website to analyse).
+    if (/[.@/:]/.test(t.f) || n.uuids.includes(t.f)) return false;
     const w = t.f.replace(/[^\p{L}\p{N}'-]/gu, "");
     if (!w || /^\d[\d.,]*(?:k|m|mm|bn|b|x|%)?$/.test(w) || w.length < 2) return false;
     if (w.split(/[-']/).filter(Boolean).every((part) => stems(part).some((s) => known!.has(s)))) return false;

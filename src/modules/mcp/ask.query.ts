@@ -106,7 +106,7 @@ function notHeld(kind: RecordKind, fields: string[], ctx: AskContext): string {
   const reader = READERS[kind];
   const held = reader.fieldNames?.(ctx) ?? Object.keys(FIELDS[kind]);
   const label = (f: string) => reader.field(f, ctx)?.label ?? f.replaceAll("_", " ");
-  return `${listing(fields.map((f) => f.replaceAll("_", " ")))} ${fields.length === 1 ? "is" : "are"} not in your records for ${reader.noun[1]}. What they hold: ${listing(held.map(label))}.`;
+  return `${listing(fields.map((f) => f.replaceAll("_", " ")))} ${fields.length === 1 ? "is" : "are"} not in your records for ${reader.noun[1]}: your records do not hold it, so I can't answer it. What they hold: ${listing(held.map(label))}.`;
 }
 
 const valueOf = (r: Rec, field: string): Value | undefined => r.values[field];

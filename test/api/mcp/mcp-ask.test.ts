@@ -95,7 +95,9 @@ describe("questions, answered with the database's figures", () => {
     expect(res.data.answers[0].data.companies[0].metrics.arr.value).toBe(1_200_000);
 
     const its = await h.ask(alice, "and its ARR?", res.data.conversation_id);
-    expect(its.data.answers[0].arguments).toEqual({ company: "Acme Robotics" });
+    // The figure asked of the company the conversation is about, said first.
+    expect(its.data.answers[0].arguments).toMatchObject({ company: "Acme Robotics", figures: ["arr"] });
+    expect(its.text).toStartWith("Acme Robotics: ARR 1,200,000 USD (as of 2024-02-29).");
     const bolt = await h.ask(alice, "And Bolt Payments?", res.data.conversation_id);
     expect(bolt.text).toContain("Runway: not available (no actual runway_months has been imported for Bolt Payments).");
     expect(bolt.text).toContain("ARR: 450,000 USD as of 2024-01-31.");

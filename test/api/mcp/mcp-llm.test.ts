@@ -65,7 +65,7 @@ describe("ask with a language model", () => {
     expect(res.data.figures_removed).toBe(1);
     // The model is offered the typed query with its record kinds.
     const query = stub.requests[0].tools!.find((t: any) => t.function.name === "query") as any;
-    expect(query.function.parameters.properties.kind.enum).toEqual(["deals", "holdings", "metrics", "positions", "cashflows", "persons", "research", "documents"]);
+    expect(query.function.parameters.properties.kind.enum).toEqual(["deals", "holdings", "metrics", "positions", "marks", "cashflows", "persons", "research", "documents"]);
   });
 
   test("a query the model gets wrong is answered in words: an unknown kind, or a figure the records do not hold", async () => {
@@ -79,7 +79,7 @@ describe("ask with a language model", () => {
     expect(res.isError).toBe(false);
     const tool = stub.requests[1].messages.filter((m) => m.role === "tool").map((m) => m.content);
     expect(tool[0]).toContain("kind must be one of deals, holdings, metrics");
-    expect(tool[1]).toContain("nps is not in your records for deals. What they hold: score, came in and raising.");
+    expect(tool[1]).toContain("nps is not in your records for deals: your records do not hold it, so I can't answer it. What they hold: score, came in, raising and pre-money valuation.");
   });
 
   test("a read key cannot start an action through the model either: refused, no run, no charge", async () => {
