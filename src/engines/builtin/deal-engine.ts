@@ -8,7 +8,7 @@
 import { COMPANY_SECTIONS, FUND_SECTIONS, readablePages, unreadableAnalysis, type DealAnalysis, type DealEngine, type DealEngineInput, type Evidence, type Section, type SourcePage } from "../deal-engine.ts";
 import { companySectionOf, isCover } from "./deal-about.ts";
 import { readFacts } from "./deal-facts.ts";
-import { statedFundTerms, statedTrackRecord } from "./deal-fund-terms.ts";
+import { feeAndCarry, statedFundTerms, statedTrackRecord } from "./deal-fund-terms.ts";
 import { mentionIn, moneyIn } from "./deal-money.ts";
 import { describeRaise, isRaiseStatement } from "./deal-round.ts";
 import { quotable, readMaterial, type Topic, type Unit } from "./deal-text.ts";
@@ -83,9 +83,9 @@ const RULES: Record<string, Rule> = {
     about: "the fund's strategy",
   },
   fund_terms: {
-    words: /\b(fund size|target size|hard cap|management fee|carry|carried interest|gp commit\w*|hurdle|economics|terms?|close)\b|\b\d(\.\d+)?\/\d{2}\b/i,
+    words: /\b(fund size|target size|hard cap|management fee|carry|carried interest|gp commit\w*|hurdle|economics|fund terms|key terms)\b/i,
     // Size, fees, carry and the GP's own money: the terms an LP reads first.
-    signals: [[/[$€£]\s?\d+(\.\d+)?\s?(m|mm|million|b|bn)\b/i, 15], [/\b\d+(\.\d+)?\s?%|\b\d(\.\d+)?\/\d{2}\b/i, 15], [/\b(hurdle|gp commit\w*)\b/i, 10], [/\bcarr(y|ied interest)\b|\b\d(\.\d+)?\/\d{2}\b/i, 10], [/\bmanagement fee\b/i, 10]],
+    signals: [[/[$€£]\s?\d+(\.\d+)?\s?(m|mm|million|b|bn)\b/i, 15], [/\b\d+(\.\d+)?\s?%\s*(?:management fee|fee|carry|carried interest|hurdle|gp commit\w*)|\b(?:management fee|fee|carry|carried interest|hurdle|gp commit\w*)\s*(?:of|:|is|at)?\s*\d+(\.\d+)?\s?%/i, 15], [/\b(hurdle|gp commit\w*)\b/i, 10], [/\bcarr(y|ied interest)\b/i, 10], [/\bmanagement fee\b/i, 10]],
     about: "the fund's terms (size, fees, carry, GP commitment)",
   },
   portfolio_construction: {
@@ -182,7 +182,7 @@ export const builtinDealEngine: DealEngine = {
             ? isRaiseStatement(u) || ROUND_WORDS.test(u.text)
             : key === "team"
               ? u.topic !== "investors" && (rule.words!.test(u.text) || teamNames.some((n) => u.text.includes(n)))
-              : rule.words!.test(u.text) || !!rule.acronyms?.test(u.text);
+              : rule.words!.test(u.text) || !!rule.acronyms?.test(u.text) || (key === "fund_terms" && feeAndCarry(u.text) !== null);
         if (byTitle || byWords) filed.get(key)!.push(u);
       }
     }

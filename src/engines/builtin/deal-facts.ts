@@ -28,7 +28,7 @@ function domainLabel(domain: string): string {
   return label.replace(/-/g, "").replace(/^(get|try|use|join|hello|go|meet)(?=[a-z]{4,})/, "");
 }
 
-/** Whether a name and a domain spell the same thing ("Kältewerk" and kaeltewerk.de). */
+/** Whether a name and a domain spell the same thing ("Kältewerk" and kaeltewerk.de, umlauts spelled out or dropped). */
 export function nameMatchesDomain(name: string, domain: string): boolean {
   const label = domainLabel(domain);
   return [letters(name), plainLetters(name)].some((n) => n.length >= 3 && label.length >= 3 && (n.includes(label) || label.includes(n)));
@@ -36,6 +36,9 @@ export function nameMatchesDomain(name: string, domain: string): boolean {
 
 const NOT_A_COMPANY_NAME =
   /\b(deck|presentation|pitch|overview|update|round|series|seed|agenda|contents|introduction|thank you|appendix|vision|mission|welcome|home|homepage|coming soon|memorandum|memo|executive summary|name|role|background|term|details|year|total|amount|confidential)\b/i;
+// A programme, course, event or institution a deck is presented at or for: never the company.
+const PROGRAMME =
+  /\b(demo ?day|accelerator|incubator|cohort|batch|bootcamp|course|class of|programme|program|fellowship|studio|lab course|hackathon|summit|conference|competition|challenge|pitch night|showcase|university|universit[äéa]t|école|school|college|institute|startup school|capstone|seminar|workshop|module|semester|final project|venture lab|launchpad|week|festival|expo|award)s?\b|\b(y ?combinator|techstars|500 startups|entrepreneur first|antler|seedcamp|station f|plug and play|masschallenge|founders? institute)\b|^(presented|prepared|submitted) (at|for|to)\b/i;
 
 /** A short line in title case: "Northwind Robotics", "Flowcash", "Harbor Ventures". */
 function nameLike(text: string): boolean {
@@ -46,6 +49,7 @@ function nameLike(text: string): boolean {
     words.every((w) => /^[\p{Lu}\d]/u.test(w) || /^(&|and|of|for|the|de|von|van)$/.test(w)) &&
     /^\p{Lu}/u.test(text) &&
     !NOT_A_COMPANY_NAME.test(text) &&
+    !PROGRAMME.test(text) &&
     !topicOfHeading(text) &&
     !isRole(text) &&
     !/[$€£%@:;,]|\d{3}/.test(text)
@@ -74,7 +78,10 @@ const LEGAL_FORM = /\s+(?:AG|GmbH|SA|SAS|SARL|Ltd\.?|Limited|Inc\.?|LLC|BV|B\.V\
 function companyName(units: Unit[], hints: Hints, domains: string[], people: string[]): string | null {
   if (hints.companyName?.trim()) return hints.companyName.trim();
   const candidates: Candidate[] = [];
-  const person = (text: string) => people.some((p) => text.includes(p));
+  // Names the material gives to people or to other organisations: its team, and whoever is listed
+  // under advisors, investors or customers (a name over a role, "Partner at X", a signature).
+  const others = units.filter((u) => (u.topic === "advisors" || u.topic === "investors" || u.topic === "customers") && u.text.split(/\s+/).length <= 8).map((u) => u.text.toLowerCase());
+  const person = (text: string) => people.some((p) => text.includes(p)) || others.some((o) => o === text.toLowerCase() || o.startsWith(`${text.toLowerCase()},`));
   for (const part of (hints.siteTitle ?? "").split(/\s+[|–—·:-]\s+|:\s+|\s\|\s?/)) {
     const name = part.trim();
     if (name && nameLike(name) && !person(name)) candidates.push({ name, order: -1, fromTitle: true });

@@ -55,7 +55,10 @@ const NOT_TEAM_LABEL = /\b(?:advis[oe]rs?|advisory board|board(?: of directors| 
 // A role somebody holds (or held) elsewhere: not a role in this company.
 const ELSEWHERE_BEFORE = /\b(?:former(?:ly)?|ex-?|previously|past|prior|retired)\s*$/i;
 const ELSEWHERE_AFTER = /^\s*(?:at|of|@)\s+(?<org>\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*){0,3})/u;
-const NOT_TEAM_ROLE = /^(?:advis[oe]r|investor|angel|board member|mentor|observer)\b/i;
+const NOT_TEAM_ROLE = /\b(?:advis[oe]r|advisory|investor|angel|board member|board director|non-executive|mentor|observer|customer|client)\b/i;
+// A quotation: a customer speaking. The unit after it is its signature, never a member of the team.
+const QUOTATION = /^\s*["“«„]|["”»]\s*$/;
+const DASHED = /^\s*[—–~-]\s*\p{Lu}/u;
 // A testimonial's signature: "“...” — Laura Chen, CFO, Brightwave".
 const SIGNATURE = /["”»]\s*[—–-]?\s*$|^\s*[—–-]\s*$/;
 
@@ -178,7 +181,20 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   const found: Found[] = [];
   const links: { url: string; at: number; pageIndex: number }[] = [];
   let offset = 0;
-  const excluded = (u: Unit) => u.boilerplate || u.topic === "advisors" || u.topic === "investors";
+  // Signatures: a line opened by a dash, or the line (and a role line below a name) after a quotation.
+  const signature = new Set<number>();
+  const indexOf = new Map(units.map((u, i) => [u, i]));
+  units.forEach((u, i) => {
+    if (DASHED.test(u.text)) signature.add(i);
+    if (!QUOTATION.test(u.text)) return;
+    for (let k = 1; k <= 2; k++) {
+      const next = units[i + k];
+      if (!next || next.pageIndex !== u.pageIndex || QUOTATION.test(next.text) || next.heading && !nameAlone(next.text)) break;
+      signature.add(i + k);
+      if (!nameAlone(next.text)) break;
+    }
+  });
+  const excluded = (u: Unit) => u.boilerplate || u.topic === "advisors" || u.topic === "investors" || u.topic === "customers" || signature.has(indexOf.get(u)!);
   const starts = units.map((u) => {
     const at = offset;
     offset += u.text.length + 1;
@@ -186,6 +202,7 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   });
   // Cards written row by row: a run of names, then as many roles, in the same order.
   const paired = new Set<number>();
+  const roleUsed = new Set<number>();
   for (let i = 0; i < units.length; i++) {
     let k = 0;
     const same = (j: number) => j < units.length && units[j].pageIndex === units[i].pageIndex && !excluded(units[j]);
@@ -216,7 +233,17 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     // A card: the name on its line, the role on the next.
     const alone = nameAlone(u.text);
     const role = alone && below && !CELL_SPLIT.test(below.text) ? roleFirst(below.text, opts) : null;
-    if (alone && role) found.push({ name: alone, title: role, at, pageIndex: u.pageIndex, source: { quote: `${u.text} ${below!.text}`, unit: u } });
+    if (alone && role) {
+      found.push({ name: alone, title: role, at, pageIndex: u.pageIndex, source: { quote: `${u.text} ${below!.text}`, unit: u } });
+      roleUsed.add(i + 1);
+    }
+    // The role set above the name ("CEO" over "Anna Keller"), when that role line is no one else's.
+    const above = units[i - 1];
+    const roleAbove = alone && !role && !(below && nameAlone(below.text) === null && roleFirst(below.text, { ...opts, own: () => true })) && above && above.pageIndex === u.pageIndex && !excluded(above) && !roleUsed.has(i - 1) && !paired.has(i - 1) && !CELL_SPLIT.test(above.text) ? roleFirst(above.text, opts) : null;
+    if (alone && roleAbove && isRole(above.text)) {
+      found.push({ name: alone, title: roleAbove, at, pageIndex: u.pageIndex, source: { quote: `${above.text} ${u.text}`, unit: u } });
+      roleUsed.add(i - 1);
+    }
     // A grid of cards written row by row: a row of names over a row of roles, cell for cell.
     const cells = u.text.split(CELL_SPLIT);
     if (cells.length >= 2 && below) {
