@@ -40,25 +40,30 @@ const multiply = (m: Matrix, n: number[]): Matrix => [
  * page's /Rotate included); without it y is simply flipped
  */
 export function layoutText(items: PositionedText[], viewport: number[] = [1, 0, 0, -1, 0, 0]): string {
-  const upright: Run[] = [];
-  const turned: string[] = [];
+  // Runs by the direction their text runs in: upright text, and each angle of turned text (an axis
+  // label, a vertical banner) read on its own in its own frame, never spliced into upright lines.
+  const frames = new Map<number, Run[]>();
   for (const item of items) {
     const text = item.str.replace(/\s+/g, " ");
     if (!text.trim()) continue;
     const m = multiply(viewport as Matrix, item.transform);
     const size = Math.hypot(m[2], m[3]) || item.height || 1;
-    // Upright text runs left to right in page space; rotated labels are read on their own.
-    if (!(m[0] > 0 && Math.abs(m[1]) < 0.1 * m[0])) {
-      turned.push(text.trim());
-      continue;
-    }
+    const angle = Math.round((Math.atan2(m[1], m[0]) * 180) / Math.PI / 5) * 5;
+    const key = ((angle % 360) + 360) % 360;
+    // Positions turned back by the text's angle: in its own frame every run reads left to right.
+    const [cos, sin] = [Math.cos((-key * Math.PI) / 180), Math.sin((-key * Math.PI) / 180)];
+    const x = m[4] * cos - m[5] * sin;
+    const y = m[4] * sin + m[5] * cos;
     const scale = Math.hypot(m[0], m[1]) / (Math.hypot(item.transform[0], item.transform[1]) || 1);
-    upright.push({ text: text.trim(), x0: m[4], x1: m[4] + item.width * scale, y: m[5], size, spaced: [/^\s/.test(text), /\s$/.test(text)] });
+    const run: Run = { text: text.trim(), x0: x, x1: x + item.width * scale, y, size, spaced: [/^\s/.test(text), /\s$/.test(text)] };
+    frames.set(key, [...(frames.get(key) ?? []), run]);
   }
-  const { rest, tables } = tablesIn(segmentsOf(linesOf(upright)));
-  const blocks = [...stackBlocks(rest), ...tables];
-  const out = readingOrder(blocks).map(blockText);
-  if (turned.length) out.push(turned.join("\n"));
+  const read = (runs: Run[]) => {
+    const { rest, tables } = tablesIn(segmentsOf(linesOf(runs)));
+    return readingOrder([...stackBlocks(rest), ...tables]).map(blockText);
+  };
+  const out = read(frames.get(0) ?? []);
+  for (const [key, runs] of [...frames].sort((a, b) => a[0] - b[0])) if (key !== 0) out.push(read(runs).join("\n"));
   return out.join("\n\n");
 }
 
@@ -84,6 +89,7 @@ function segmentsOf(lines: Run[][]): Segment[][] {
     lines.map((line, index) => {
       const segments: Segment[] = [];
       let prev: Run | null = null;
+      const tracking = trackingOf(line);
       for (const run of line) {
         const current = segments[segments.length - 1];
         const em = prev ? Math.max(prev.size, run.size) : run.size;
@@ -93,7 +99,7 @@ function segmentsOf(lines: Run[][]): Segment[][] {
         if (!current || gap > BOX_GAP * em || column(run, gap, em, index)) {
           segments.push({ text: run.text, x0: run.x0, x1: run.x1, y: run.y, size: run.size, line: index });
         } else {
-          const space = gap > SPACE_GAP * em || prev!.spaced[1] || run.spaced[0];
+          const space = gap > tracking + SPACE_GAP * em || prev!.spaced[1] || run.spaced[0];
           current.text += (space ? " " : "") + run.text;
           current.x1 = Math.max(current.x1, run.x1);
           current.size = Math.max(current.size, run.size);
@@ -106,6 +112,20 @@ function segmentsOf(lines: Run[][]): Segment[][] {
   const starts = first.map((segs) => segs.map((s) => s.x0));
   const startsElsewhere = (x: number, line: number, em: number) => starts.filter((xs, l) => l !== line && xs.some((s) => Math.abs(s - x) <= 0.5 * em)).length >= 2;
   return cut((run, gap, em, line) => gap > COLUMN_GAP * em && startsElsewhere(run.x0, line, em));
+}
+
+/**
+ * The spacing a line adds between its letters when it is drawn glyph by glyph (letter-spaced
+ * titles, exporters that place every character): the lower quartile of the gaps between its
+ * one- and two-letter runs, so a word space is a gap wider than that by a space's worth. 0 when the
+ * line is drawn in words.
+ */
+function trackingOf(line: Run[]): number {
+  const gaps: number[] = [];
+  for (let i = 1; i < line.length; i++) if (line[i].text.length <= 2 && line[i - 1].text.length <= 2) gaps.push(line[i].x0 - line[i - 1].x1);
+  if (gaps.length < 3) return 0;
+  gaps.sort((a, b) => a - b);
+  return Math.max(0, gaps[Math.floor(gaps.length / 4)]);
 }
 
 // A cell that ends a sentence, or holds the end of one and the start of the next, is prose laid out in columns.
