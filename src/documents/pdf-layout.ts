@@ -44,7 +44,8 @@ export function layoutText(items: PositionedText[], viewport: number[] = [1, 0, 
   // label, a vertical banner) read on its own in its own frame, never spliced into upright lines.
   const frames = new Map<number, Run[]>();
   for (const item of items) {
-    const text = item.str.replace(/\s+/g, " ");
+    // "U S E": letters set apart (tracking) that pdf.js joined with spaces of its own are one word.
+    const text = /^\s*(?:\S ){2,}\S\s*$|^\s*\p{Lu} \p{Lu}\s*$/u.test(item.str) ? item.str.replace(/(\S) (?=\S)/gu, "$1") : item.str.replace(/\s+/g, " ");
     if (!text.trim()) continue;
     const m = multiply(viewport as Matrix, item.transform);
     const size = Math.hypot(m[2], m[3]) || item.height || 1;

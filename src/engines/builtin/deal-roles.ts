@@ -140,7 +140,7 @@ function roleOf(m: MoneyMention, local: string, clause: string, after: string, t
     return { role: "raise" };
   }
   if (best) return { role: best.role };
-  if (raiseAnchors(clause).length === 0 && /(?:\b(?:help(?:s|ing)?|enabl(?:e|es|ing)|let(?:s)?)\b[^.]{0,40}\braise\b)/i.test(clause)) return { role: "others" };
+  if (raiseAnchors(clause).length === 0 && /(?:\b(?:help(?:s|ed|ing)?|enabl(?:e|es|ed|ing)|let(?:s)?)\b[^.]{0,40}\braise\b)/i.test(clause)) return { role: "others" };
   if (pastIn(clause) || TOTAL_SO_FAR.test(after.slice(0, 30))) return { role: "past" };
   if (ALLOCATION_AFTER.test(after)) return { role: "allocation" };
   // "$4M seed round", "€2.5M (Seed)": the figure before a round noun, when nothing says it is past or next.

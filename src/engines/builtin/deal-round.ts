@@ -191,8 +191,11 @@ export function companyRound(units: Unit[]): CompanyRound {
     if (stageValue && stageOnly(stageValue)) kvStage ??= stageOnly(stageValue);
     const roles = unitMoneyRoles(units, i);
     const raising = roles.filter((r) => r.role === "raise");
-    for (const r of roles) if (r.role === "valuation" && r.pre && r.money.amount !== null) pres.push({ money: r.money, explicit: r.pre === "explicit" || /\bpre-?money\b/i.test(units[i - 1]?.text ?? "") });
-    if (raising.length && !pres.length) for (const r of roles) if (r.role === "valuation" && r.pre === "generic") pres.push({ money: r.money, explicit: true });
+    // A pre-money valuation: said so, or "at a $X valuation" in the statement of the raise.
+    for (const r of roles) {
+      if (r.role !== "valuation" || r.money.amount === null) continue;
+      if (r.pre === "explicit" || (r.pre === "generic" && raising.length > 0)) pres.push({ money: r.money, explicit: true });
+    }
     for (const r of raising) {
       if (!plausibleRaise(r.money)) {
         lost ??= `the raise is stated as "${r.money.text}" with no multiplier (million, M, Mio.), so no amount is recorded`;

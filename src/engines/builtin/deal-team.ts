@@ -224,6 +224,15 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     for (let n = 0; n < used; n++) paired.add(i + k + n);
     i += k + used - 1;
   }
+  // A page whose cards set the role over the name: its first role or name line is a role, a name under it.
+  const rolesAbove = new Set<number>();
+  const seenPage = new Set<number>();
+  units.forEach((u, i) => {
+    if (excluded(u) || seenPage.has(u.pageIndex) || !(isRole(u.text) || nameAlone(u.text))) return;
+    seenPage.add(u.pageIndex);
+    const next = units[i + 1];
+    if (isRole(u.text) && next && next.pageIndex === u.pageIndex && nameAlone(next.text)) rolesAbove.add(u.pageIndex);
+  });
   units.forEach((u, i) => {
     const at = starts[i];
     for (const m of u.text.matchAll(LINKEDIN)) links.push({ url: m[0].startsWith("http") ? m[0].replace(/\/$/, "") : `https://${m[0].replace(/\/$/, "")}`, at: at + m.index!, pageIndex: u.pageIndex });
@@ -232,14 +241,14 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     const below = next && next.pageIndex === u.pageIndex && !excluded(next) ? next : null;
     // A card: the name on its line, the role on the next.
     const alone = nameAlone(u.text);
-    const role = alone && below && !CELL_SPLIT.test(below.text) ? roleFirst(below.text, opts) : null;
+    const role = alone && below && !CELL_SPLIT.test(below.text) && !rolesAbove.has(u.pageIndex) ? roleFirst(below.text, opts) : null;
     if (alone && role) {
       found.push({ name: alone, title: role, at, pageIndex: u.pageIndex, source: { quote: `${u.text} ${below!.text}`, unit: u } });
       roleUsed.add(i + 1);
     }
     // The role set above the name ("CEO" over "Anna Keller"), when that role line is no one else's.
     const above = units[i - 1];
-    const roleAbove = alone && !role && !(below && nameAlone(below.text) === null && roleFirst(below.text, { ...opts, own: () => true })) && above && above.pageIndex === u.pageIndex && !excluded(above) && !roleUsed.has(i - 1) && !paired.has(i - 1) && !CELL_SPLIT.test(above.text) ? roleFirst(above.text, opts) : null;
+    const roleAbove = alone && !role && (rolesAbove.has(u.pageIndex) || !(below && nameAlone(below.text) === null && roleFirst(below.text, { ...opts, own: () => true }))) && above && above.pageIndex === u.pageIndex && !excluded(above) && !roleUsed.has(i - 1) && !paired.has(i - 1) && !CELL_SPLIT.test(above.text) ? roleFirst(above.text, opts) : null;
     if (alone && roleAbove && isRole(above.text)) {
       found.push({ name: alone, title: roleAbove, at, pageIndex: u.pageIndex, source: { quote: `${above.text} ${u.text}`, unit: u } });
       roleUsed.add(i - 1);
