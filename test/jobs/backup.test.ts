@@ -1,5 +1,5 @@
 // The `backup` job (a real `dealgraph backup` child process on the test app's data dir), its
-// rotation, /readyz's warning when the last backup is overdue, and the admin page's backups card.
+// rotation, /readyz's warning when the last backup is overdue, and the server operator's backups page.
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { backupsDir, backupsService, createBackup } from "../../src/modules/back
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { TestClock } from "../helpers/clock.ts";
 import { seedIdentity } from "../helpers/fixtures.ts";
+import { orgsService } from "../../src/modules/identity/orgs.service.ts";
 import { Browser, textOf, withPassword } from "../helpers/web.ts";
 
 let t: TestApp | null = null;
@@ -98,21 +99,22 @@ describe("/readyz warns when the last successful backup is older than two schedu
   });
 });
 
-describe("the admin page", () => {
-  test("lists the latest backups (time, size, verified) and starts one; members are refused", async () => {
+describe("the operator's backups page", () => {
+  test("lists the latest backups (time, size, verified) and starts one; others (an org admin among them) are refused", async () => {
     const a = app();
     const f = seedIdentity(a.deps);
     await withPassword(a, f.users.alice.id);
     await withPassword(a, f.users.bob.id);
+    orgsService(a.deps).setOperator(f.users.bob.id, true);
     await backupAt(a, "2026-11-22T03:00:00Z");
     const admin = new Browser(a);
-    await admin.signIn("alice@acme.vc");
-    const page = await admin.get("/app/admin");
+    await admin.signIn("bob@acme.vc");
+    const page = await admin.get("/app/backups");
     const card = page.html.split('data-testid="backups"')[1] ?? "";
     expect(textOf(card)).toContain("dealgraph-20261122T030000Z.tar.gz");
     expect(textOf(card)).toContain("Verified");
     expect(textOf(card)).toMatch(/2026-11-22 03:00/);
-    const started = await admin.post("/app/admin/backups", {});
+    const started = await admin.post("/app/backups", {});
     expect(started.status).toBe(303);
     expect(textOf((await admin.follow(started)).html)).toContain("A backup has started");
     const service = backupsService(a.deps);
@@ -121,9 +123,10 @@ describe("the admin page", () => {
     expect(service.list()).toHaveLength(2);
 
     const member = new Browser(a);
-    await member.signIn("bob@acme.vc");
+    await member.signIn("alice@acme.vc"); // an org admin, not the operator
     await member.get("/app");
     expect((await member.post("/app/admin/backups", {})).status).toBe(403);
+    expect((await member.post("/app/backups", {})).status).toBe(403);
     expect(service.list()).toHaveLength(2);
   }, 30_000);
 });
