@@ -176,7 +176,7 @@ function tablesIn(lines: Segment[][]): { rest: Segment[][]; tables: Block[] } {
     // Cells are short; lines of prose set side by side are long.
     if (cells.reduce((n, c) => n + c.text.split(" ").length, 0) / cells.length >= 6) continue;
     // A table has a column of plain cells (a name, a figure, a year, "yes"); two lists set side by
-    // side ("Anna Keller, CEO" beside "Karl Meier, former CFO") have entries in every column.
+    // side ("<Name>, CEO" beside "<Name>, former CFO") have entries in every column.
     const width = Math.max(...rows.map((r) => r.length));
     const plainColumn = Array.from({ length: width }, (_, k) => rows.filter((r) => r.length === width).every((r) => !/,\s|\s[—–-]\s|:\s/.test(r[k].text)));
     if (!plainColumn.some(Boolean)) continue;

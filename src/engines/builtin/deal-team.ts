@@ -1,11 +1,14 @@
 // The team as the material names it: a person (a given name and a family name, an honorific or a
-// degree around it, never an organisation) with a role next to them: on the same line ("Dr. Anna
-// Keller, CEO & Co-founder", "CTO: Jonas Berg", "Jonas Berg (CTO)"), on the line below (a card:
-// the name, then "Co-founder & CEO"), or in the next cell of a table row. Roles are read by their
-// shape (founder, C-level, chief/head/VP/director of something, a lead, an engineer), not from a
-// fixed list. Advisors, board members, investors and customers' people are not the team: a heading
-// or a label says where they are listed, a role held somewhere else ("COO at Brightwave", "Former
-// CFO of SAP") or a testimonial's signature gives them away.
+// degree around it, never an organisation) with a role next to them: on the same line ("Dr. <Name>,
+// CEO & Co-founder", "CTO: <Name>", "<Name> (CTO)"), on the line below or above (a card or a photo
+// caption, the name and the role in separate boxes), in the next cell of a table row or the cell
+// below in a grid, or a row of names followed by their roles in the same order (cards read row by
+// row). Roles are read by their shape (founder, C-level, chief/head/VP/director of something, a
+// lead, an engineer), not from a fixed list. Advisors, board members, investors and customers'
+// people are not the team: a heading or a label says where they are listed ("Advisors", "Backed
+// by", "What customers say"), a role held somewhere else ("COO at <another company>", "Former CFO
+// of SAP"), an advisor's or investor's role, or a quotation's signature (the line after a quote,
+// or a line opened by a dash) gives them away.
 import type { DealFacts } from "../deal-engine.ts";
 import type { Unit } from "./deal-text.ts";
 
@@ -34,7 +37,7 @@ const PATTERNS = [
   new RegExp(`${PERSON}(?:\\s*(?:,|–|—|-|:|\\||·)\\s*|\\s+)(?<title>${ROLE})${END}`, "gu"),
   // "Maria Garcia (CEO)", "Dr. Ana Tech, PhD (CTO, ex-Google)"
   new RegExp(`${PERSON}\\s*\\((?<title>${ROLE})${END}[^)]*\\)`, "gu"),
-  // "CEO: Priya Raman", "CTO Daniel Okafor", "Co-founder & CTO – Dr. Jonas Berg"
+  // "CEO: <Name>", "CTO <Name>", "Co-founder & CTO – Dr. <Name>"
   new RegExp(`(?<![\\p{L}])(?<title>${ROLE})\\s*(?:[:,–—-]\\s*)?${PERSON}`, "gu"),
 ];
 
@@ -59,7 +62,7 @@ const NOT_TEAM_ROLE = /\b(?:advis[oe]r|advisory|investor|angel|board member|boar
 // A quotation: a customer speaking. The unit after it is its signature, never a member of the team.
 const QUOTATION = /^\s*["“«„]|["”»]\s*$/;
 const DASHED = /^\s*[—–~-]\s*\p{Lu}/u;
-// A testimonial's signature: "“...” — Laura Chen, CFO, Brightwave".
+// A testimonial's signature: "“...” — <Name>, CFO, <their company>".
 const SIGNATURE = /["”»]\s*[—–-]?\s*$|^\s*[—–-]\s*$/;
 
 const INVESTOR_TITLE = /^(?:General |Managing |Venture )?Partner$|^Principal$/;
@@ -160,7 +163,7 @@ export function namedOnlyAsOutsider(units: Unit[], name: string, opts: TeamOptio
 const CAPS_NAME = /^(?:(?:PROF|DR)\.\s*)*(\p{Lu}{2,}(?:['’-]\p{Lu}{2,})?(?:\s(?:VAN|VON|DE|DER|DA|DI|DU|LA|LE))*\s\p{Lu}{2,}(?:['’-]\p{Lu}+)?(?:\s\p{Lu}{2,})?)$/u;
 const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'’-])(\p{Ll})/gu, (_, a: string, b: string) => a + b.toUpperCase()).replace(/\b(Van|Von|De|Der|Da|Di|Du|La|Le)\b(?=\s)/g, (w) => w.toLowerCase());
 
-/** "Anna Keller" (or "ANNA KELLER") alone on its line, an honorific or degree around it: the name, else null. */
+/** A given and a family name (or both in capitals) alone on its line, an honorific or degree around it: the name, else null. */
 function nameAlone(text: string): string | null {
   const m = NAME_ALONE.exec(text.trim());
   if (m) return personName(m.groups!.name);
@@ -246,7 +249,7 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
       found.push({ name: alone, title: role, at, pageIndex: u.pageIndex, source: { quote: `${u.text} ${below!.text}`, unit: u } });
       roleUsed.add(i + 1);
     }
-    // The role set above the name ("CEO" over "Anna Keller"), when that role line is no one else's.
+    // The role set above the name ("CEO" over the name), when that role line is no one else's.
     const above = units[i - 1];
     const roleAbove = alone && !role && (rolesAbove.has(u.pageIndex) || !(below && nameAlone(below.text) === null && roleFirst(below.text, { ...opts, own: () => true }))) && above && above.pageIndex === u.pageIndex && !excluded(above) && !roleUsed.has(i - 1) && !paired.has(i - 1) && !CELL_SPLIT.test(above.text) ? roleFirst(above.text, opts) : null;
     if (alone && roleAbove && isRole(above.text)) {

@@ -82,7 +82,7 @@ export function topicOfHeading(text: string): Topic | null {
   return HEADINGS.find(([re]) => re.test(t))?.[1] ?? null;
 }
 
-// "Team: Dr. Anna Keller, CEO ...": a paragraph opened by a label says what it is about.
+// "Team: Dr. <Name>, CEO ...": a paragraph opened by a label says what it is about.
 const LABEL = /^([\p{L}&' -]{3,30}):\s/u;
 
 /** A title line: short, starts with a capital, no figures, at most a closing period or colon; a section number may lead. */
