@@ -71,6 +71,12 @@ export function unitMoneyRoles(units: Unit[], i: number): RoledMoney[] {
     });
     return out;
   }
+  // "Investment: $2M for 15%": a term's label before a colon names what the figures after it are.
+  const term = /^([^:|$€£\d]{2,30}):\s+(?=\S)/.exec(u.text);
+  if (term && AMOUNT_LABEL.test(term[1].trim()) && !raiseAnchors(term[1]).length) {
+    const rest = u.text.slice(term[0].length);
+    return moneyRoles(rest, { before: asLabel(term[1], units, i) }).map((r) => ({ ...r, money: { ...r.money, index: r.money.index + term[0].length, end: r.money.end + term[0].length } }));
+  }
   if (!moneyOnly(u.text)) return moneyRoles(u.text);
   const above = samePage(i - 1);
   const below = samePage(i + 1);
