@@ -293,19 +293,23 @@ export const backupsService = perDeps((deps: Deps) => {
       return { file: written.file, bytes: written.bytes, removed: rotate() };
     },
 
-    /** For /readyz: is the newest verified backup within two schedule periods? */
-    freshness(): { status: "ok" | "warning"; detail: string } {
+    /**
+     * For /readyz: is the newest verified backup within two schedule periods? `detailed: false`
+     * (an anonymous probe) names no file and no path.
+     */
+    freshness(detailed = true): { status: "ok" | "warning"; detail: string } {
       const pattern = deps.config.backupCron;
       if (!pattern) return { status: "ok", detail: "scheduled backups are off (DEALGRAPH_BACKUP_CRON=off)" };
       const now = deps.clock.now();
       const period = schedulePeriodMs(pattern, now);
       const last = list().find((b) => b.verified_at !== null);
-      if (!last) return { status: "warning", detail: `no verified backup in ${dir} yet (DEALGRAPH_BACKUP_CRON ${pattern})` };
+      if (!last) return { status: "warning", detail: detailed ? `no verified backup in ${dir} yet (DEALGRAPH_BACKUP_CRON ${pattern})` : `no verified backup yet (DEALGRAPH_BACKUP_CRON ${pattern})` };
       const age = now.getTime() - new Date(last.created_at).getTime();
+      const which = detailed ? ` (${last.name})` : "";
       if (period !== null && age > 2 * period) {
-        return { status: "warning", detail: `the last successful backup (${last.name}) is ${hours(age)} old, more than two periods of DEALGRAPH_BACKUP_CRON ${pattern} (every ${hours(period)})` };
+        return { status: "warning", detail: `the last successful backup${which} is ${hours(age)} old, more than two periods of DEALGRAPH_BACKUP_CRON ${pattern} (every ${hours(period)})` };
       }
-      return { status: "ok", detail: `last backup ${last.created_at} (${last.name})` };
+      return { status: "ok", detail: `last backup ${last.created_at}${which}` };
     },
   };
 });
