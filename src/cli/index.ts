@@ -28,6 +28,7 @@ const commands: Record<string, { load: () => Promise<Command>; serves?: true }> 
   restore: { load: async () => (await import("./backup.ts")).restoreCommand },
   // Not for people: child processes of the server (src/lib/child-job.ts) reading one file, analysing one deal.
   [READ_COMMAND]: { load: async () => async () => (await import("../documents/reader-child.ts")).readDocumentChild() },
+  "__read-calendar": { load: async () => async () => (await import("../modules/network/import/calendar-child.ts")).readCalendarChild() },
   [ANALYZE_DEAL_COMMAND]: { load: async () => async () => (await import("../engines/off-loop.ts")).analyzeDealChild() },
 };
 

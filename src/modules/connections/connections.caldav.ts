@@ -22,8 +22,6 @@ export type CaldavChanges = {
   full: boolean;
 };
 
-export type CalendarObjectText = { href: string; etag: string | null; text: string };
-
 const tsdav = () => import("tsdav");
 
 const auth = (t: CaldavTarget) => ({ authorization: `Basic ${Buffer.from(`${t.login}:${t.password}`, "utf8").toString("base64")}` });
@@ -126,19 +124,26 @@ export async function calendarChanges(t: CaldavTarget, probe: CaldavProbe, token
 
 const MULTIGET_BATCH = 50;
 
-/** The objects at these hrefs (calendar-multiget); an href the server no longer has is left out. */
-export async function calendarObjects(t: CaldavTarget, hrefs: string[]): Promise<CalendarObjectText[]> {
+/** A calendar-multiget reply as the server sent it: read in the calendar child, never here. */
+export type MultigetReply = { status: number; contentType: string | null; body: string };
+
+/**
+ * The calendar-multiget replies for these hrefs, unread (tsdav builds each request; the reply's
+ * XML and the calendars in it are read by the calendar child, calendar-read.ts).
+ */
+export async function calendarMultigetReplies(t: CaldavTarget, hrefs: string[]): Promise<MultigetReply[]> {
   const { calendarMultiGet } = await tsdav();
-  const out: CalendarObjectText[] = [];
+  const out: MultigetReply[] = [];
   for (let i = 0; i < hrefs.length; i += MULTIGET_BATCH) {
-    const batch = hrefs.slice(i, i + MULTIGET_BATCH);
-    const responses = await calendarMultiGet({ url: t.url, props: { "d:getetag": {}, "c:calendar-data": {} }, objectUrls: batch, depth: "1", headers: auth(t), fetch: t.fetch });
-    failIfNotOk(responses, `the calendar ${t.url}`);
-    for (const r of responses) {
-      const data = text(r.props?.calendarData);
-      if (!r.href || !r.ok || data === null) continue;
-      out.push({ href: hrefPath(r.href, t.url), etag: text(r.props?.getetag), text: data });
-    }
+    let reply: MultigetReply | null = null;
+    const capture = (async (url: string | URL | Request, init?: RequestInit) => {
+      const r = await t.fetch(url, init);
+      reply = { status: r.status, contentType: r.headers.get("content-type"), body: await r.text() };
+      // tsdav reads nothing of this one (no XML): the child reads the real reply.
+      return new Response(null, { status: 204 });
+    }) as typeof fetch;
+    await calendarMultiGet({ url: t.url, props: { "d:getetag": {}, "c:calendar-data": {} }, objectUrls: hrefs.slice(i, i + MULTIGET_BATCH), depth: "1", headers: auth(t), fetch: capture });
+    if (reply) out.push(reply);
   }
   return out;
 }

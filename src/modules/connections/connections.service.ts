@@ -13,8 +13,8 @@ import { orgsService, type User } from "../identity/orgs.service.ts";
 import { probeCalendar } from "./connections.caldav.ts";
 import { ConnectionFailure } from "./connections.failures.ts";
 import { httpPolicy, policedFetch } from "./connections.http.ts";
-import { readSubscription, subscriptionAccount, subscriptionUrl } from "./connections.ics.ts";
-import { chooseFolders, closeImap, defaultImapPort, imapAddress, openImap, type ImapSecurity, type ImapServer } from "./connections.imap.ts";
+import { readSubscription, SUBSCRIPTION_MAX_BYTES, subscriptionAccount, subscriptionUrl } from "./connections.ics.ts";
+import { chooseFolders, closeImap, defaultImapPort, imapAddress, openImap, sessionFailure, type ImapSecurity, type ImapServer } from "./connections.imap.ts";
 import { connections, digestSubscriptions, mailServers } from "./connections.tables.ts";
 
 export type MailServer = typeof mailServers.$inferSelect;
@@ -24,8 +24,20 @@ export type MailServerInput = { imap: string; security?: string; caldav?: string
 
 export type ConnectionStatus = "never_synced" | "ok" | "syncing" | "error";
 
-/** One sync's figures (the `sync` command's entries, and each connection's last result). */
-export type SyncResult = { messages_new: number; meetings_new: number; duplicates: number; skipped: number };
+/**
+ * One sync's figures (the `sync` command's entries, and each connection's last result). `refused`:
+ * calendar occurrences past the caps (per series, per object, per sync), `refusals` why (a line
+ * each, the first few): never silent.
+ */
+export type SyncResult = { messages_new: number; meetings_new: number; duplicates: number; skipped: number; refused: number; refusals: string[] };
+
+/** What a sync reports: `refused` and `refusals` only when something was refused (calendar limits). */
+export type SyncFigures = Omit<SyncResult, "refused" | "refusals"> & Partial<Pick<SyncResult, "refused" | "refusals">>;
+
+export function figures(result: SyncResult): SyncFigures {
+  const { refused, refusals, ...rest } = result;
+  return refused || refusals.length ? { ...rest, refused, refusals } : rest;
+}
 
 export type ConnectionView = {
   connection_id: string;
@@ -38,7 +50,7 @@ export type ConnectionView = {
   // Additive: where it reads from, a running sync's progress, the last sync's figures, the next try.
   source: "imap" | "caldav" | "ics";
   progress: { folder: string; done: number; total: number } | null;
-  last_result: SyncResult | null;
+  last_result: SyncFigures | null;
   next_attempt_at: string | null;
 };
 
@@ -186,6 +198,8 @@ export const connectionsService = perDeps((deps: Deps) => {
     let chosen: string[];
     try {
       chosen = await chooseFolders(client, folders?.length ? folders : null);
+    } catch (error) {
+      throw error instanceof ConnectionFailure ? error : sessionFailure(client, error, imapServer(server));
     } finally {
       await closeImap(client);
     }
@@ -205,7 +219,7 @@ export const connectionsService = perDeps((deps: Deps) => {
     if (input.icsUrl !== undefined) {
       const url = subscriptionUrl(input.icsUrl);
       if (!url || url.username || url.password) throw invalid(["ics_url"], "--ics-url must be an http(s) or webcal URL without a login in it");
-      const read = await readSubscription(url, policedFetch(deps, httpPolicy(deps, server, url)), null);
+      const read = await readSubscription(url, policedFetch(deps, httpPolicy(deps, server, url), { maxBytes: SUBSCRIPTION_MAX_BYTES }), null);
       if (read.status !== "ok") throw new ConnectionFailure("protocol", "the subscription answered without a calendar");
       const id = await store(user, { kind: "calendar", source: "ics", account: subscriptionAccount(url), accountKey: `ics:${new Bun.CryptoHasher("sha256").update(url.href).digest("hex")}`, url: null }, { url: url.href });
       return { connection_id: id };
