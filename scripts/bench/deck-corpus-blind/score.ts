@@ -10,7 +10,7 @@ export type DealView = {
   company?: { name?: string | null } | null;
   round?: { stage?: string | null; amount?: number | null; currency?: string | null; pre_money_valuation?: number | null } | null;
   team?: { name: string; title?: string | null }[] | null;
-  analysis?: { sections?: { key: string; score: number | null }[] | null } | null;
+  analysis?: { sections?: { key: string; score: number | null; evidence?: { quote?: string | null }[] | null }[] | null } | null;
 };
 
 export type Verdict = {
@@ -25,6 +25,8 @@ export type Verdict = {
   team: { tp: number; fp: number; fn: number; extra: string[]; missed: string[]; notTeam: string[] };
   /** Sections given a score that the deck does not address. */
   scoredWithoutEvidence: string[];
+  /** The quotes the reader gave for those sections, for the dev report. */
+  unsupportedQuotes: Record<string, string[]>;
   /** Sections the deck addresses that got no score (reported, not a failure). */
   addressedUnscored: string[];
 };
@@ -86,7 +88,9 @@ export function scoreDeck(labels: BlindLabels, deal: DealView): Verdict {
   const missed = [...truth].filter((n) => !got.has(n));
 
   const allowed = new Set<string>([...labels.sections_addressed, ...labels.sections_optional]);
-  const scored = (deal.analysis?.sections ?? []).filter((s) => s.score !== null && s.score !== undefined).map((s) => s.key);
+  const sections = (deal.analysis?.sections ?? []).filter((s) => s.score !== null && s.score !== undefined);
+  const scored = sections.map((s) => s.key);
+  const unsupported = failed ? [] : scored.filter((k) => !allowed.has(k));
   return {
     id: labels.id,
     failed,
@@ -103,7 +107,8 @@ export function scoreDeck(labels: BlindLabels, deal: DealView): Verdict {
       missed: labels.team.filter((m) => missed.includes(normPerson(m.name))).map((m) => m.name),
       notTeam: extra.filter((n) => notTeam.has(n)).map((n) => got.get(n)!),
     },
-    scoredWithoutEvidence: failed ? [] : scored.filter((k) => !allowed.has(k)),
+    scoredWithoutEvidence: unsupported,
+    unsupportedQuotes: Object.fromEntries(sections.filter((s) => unsupported.includes(s.key)).map((s) => [s.key, (s.evidence ?? []).map((e) => e?.quote ?? "").filter(Boolean)])),
     addressedUnscored: failed ? [...labels.sections_addressed] : labels.sections_addressed.filter((k) => !scored.includes(k)),
   };
 }
@@ -175,7 +180,7 @@ export function describe(v: Verdict): string[] {
   if (v.pre_money.wrong) out.push(`WRONG pre-money ${v.pre_money.got} (label ${v.pre_money.want})`);
   else if (v.pre_money.missed) out.push(`pre-money missed (label ${v.pre_money.want})`);
   if (v.team.extra.length || v.team.missed.length) out.push(`team extra ${JSON.stringify(v.team.extra)}${v.team.notTeam.length ? ` (not team: ${JSON.stringify(v.team.notTeam)})` : ""} missed ${JSON.stringify(v.team.missed)}`);
-  if (v.scoredWithoutEvidence.length) out.push(`scored without evidence: ${v.scoredWithoutEvidence.join(", ")}`);
+  for (const k of v.scoredWithoutEvidence) out.push(`scored without evidence: ${k}${v.unsupportedQuotes[k]?.length ? ` (quotes ${v.unsupportedQuotes[k].map((q) => JSON.stringify(q.slice(0, 120))).join(" ")})` : ""}`);
   if (v.addressedUnscored.length) out.push(`addressed but not scored: ${v.addressedUnscored.join(", ")}`);
   return out;
 }
