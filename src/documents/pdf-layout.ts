@@ -100,7 +100,10 @@ function segmentsOf(lines: Run[][]): Segment[][] {
         if (!current || gap > BOX_GAP * em || column(run, gap, em, index)) {
           segments.push({ text: run.text, x0: run.x0, x1: run.x1, y: run.y, size: run.size, line: index });
         } else {
-          const space = gap > tracking + SPACE_GAP * em || prev!.spaced[1] || run.spaced[0];
+          // Two figures set edge to edge ("£10.5bn" against "£700m") or text in clearly different sizes are two words.
+          const apart = /^[$€£]/.test(run.text) && /[\p{L}\d%)]$/u.test(current.text);
+          const sizes = Math.max(prev!.size, run.size) / Math.min(prev!.size, run.size) > 1.3;
+          const space = gap > tracking + SPACE_GAP * em || prev!.spaced[1] || run.spaced[0] || apart || sizes;
           current.text += (space ? " " : "") + run.text;
           current.x1 = Math.max(current.x1, run.x1);
           current.size = Math.max(current.size, run.size);

@@ -25,7 +25,9 @@ const RAISE_ANCHOR = new RegExp(
     String.raw`\b(?:total )?(?:funding|capital|financing|investment) (?:need(?:ed|s)?|required|requirements?|sought|ask)\b|\b(?:total )?required (?:investment|funding|capital)\b`,
     String.raw`\bto close (?:our|the|a|this)\b.{0,40}?\bround\b`,
     String.raw`\b(?:open(?:ing)?|launch(?:ing)?) (?:a|an|our|the)\b.{0,40}?\bround\b`,
-    String.raw`\b(?:(?:${STAGE_WORDS})\s+)?(?:round|raise)\s*(?::|—|–|-|of\b|is\b|size\b)`,
+    String.raw`\b(?:(?:${STAGE_WORDS})\s+)?(?:round|raise)\s*(?::|—|–|-|of\b|is\b|size\b|(?:is\s+)?(?:now\s+)?(?:open(?:ing)?|closing|underway|in progress)\b)`,
+    // The same in the languages decks come in: German, French, Spanish, Italian, Dutch.
+    String.raw`\b(?:wir suchen|suchen wir|wir sammeln|(?:investitions|kapital|finanzierungs)bedarf|finanzierungsrunde|nous (?:levons|recherchons|cherchons)|lev[ée]e de fonds|besoin de financement|buscamos|estamos (?:levantando|buscando)|cerchiamo|stiamo raccogliendo|(?:we|wij) zoeken)\b`,
   ].join("|"),
   "gi",
 );
@@ -33,7 +35,10 @@ const RAISE_ANCHOR = new RegExp(
 const SOMEONE_ELSES =
   /(?:\b(?:help(?:s|ed|ing)?|enabl(?:e|es|ed|ing)|let(?:s|ting)?|allow(?:s|ed|ing)?|assist(?:s|ed|ing)?|empower(?:s|ed|ing)?)\b(?:\s+[\w'’-]+){0,4}\s+(?:to\s+)?|\b(?:customers|clients|merchants|founders|startups|companies|users|sellers|borrowers|businesses|they|who|smes|portfolio companies)\s+(?:can\s+|could\s+|to\s+|will\s+|now\s+|have\s+|had\s+)?)$/i;
 // An earlier round or money so far: a past verb, "to date", a total.
-const PAST_VERB = /\b(?:raised|closed|completed|secured|received|took in|got|obtained|collected|led (?:our|the|a)|backed|invested|funded|was|were|had)\b/i;
+const PAST_VERB = /\b(?:raised|closed|completed|secured|received|took in|got|obtained|collected|led (?:our|the|a)|backed|invested|funded|was|were|had|eingesammelt|aufgenommen|abgeschlossen|erhalten|lev[ée]s?|levantamos|levantado|raccolto|opgehaald)\b/iu;
+// A timeline's entry: a year (or a quarter or month of it) as the statement's label.
+const TIMELINE = /^\s*(?:(?:Q[1-4]|H[12]|[A-Z][a-z]{2,8}\.?)\s+)?(?:19|20)\d{2}\s*(?::|–|—|-|\|)\s/;
+const PRESENT_RAISE = /\b(?:raising|seeking|opening|closing|looking|suchen|levons|buscamos|cerchiamo)\b/i;
 const TOTAL_SO_FAR = /\b(?:to date|so far|in total|total (?:funding|raised|capital|investment)|(?:funding|raised|capital raised) (?:to date|so far)|previous(?:ly)?|prior|earlier|last (?:round|year)|in (?:19|20)\d{2}|since (?:19|20)\d{2}|bringing (?:our |the )?total)\b/i;
 // Between the raise word and its figure: only articles, hedges, stage words and small nouns.
 const OBJECT_GAP = new RegExp(
@@ -135,6 +140,8 @@ function roleOf(m: MoneyMention, local: string, clause: string, after: string, t
   const anchorGoverns = anchor && OBJECT_GAP.test(local.slice(anchor.end));
   if (best?.role === "valuation") return { role: "valuation", pre: preMoney(local, after) };
   if (anchorGoverns && (!best || anchor.end > best.at)) {
+    // "2021: Series A round of £14M": a timeline's entry is an earlier round unless it says it is raising now.
+    if (TIMELINE.test(clause) && !PRESENT_RAISE.test(clause)) return { role: "past" };
     if (pastIn(local.slice(anchor.end)) || FUTURE.test(clause + after)) return { role: FUTURE.test(clause + after) ? "future" : "past" };
     if (/\braise\b/i.test(local.slice(anchor.index, anchor.end)) && PAST_VERB.test(local.slice(Math.max(0, anchor.index - 30), anchor.index)) && !/\b(?:to|will|plan|now)\s*$/i.test(local.slice(0, anchor.index))) return { role: "past" };
     return { role: "raise" };
@@ -144,7 +151,7 @@ function roleOf(m: MoneyMention, local: string, clause: string, after: string, t
   if (pastIn(clause) || TOTAL_SO_FAR.test(after.slice(0, 30))) return { role: "past" };
   if (ALLOCATION_AFTER.test(after)) return { role: "allocation" };
   // "$4M seed round", "€2.5M (Seed)": the figure before a round noun, when nothing says it is past or next.
-  if (ROUND_AFTER.test(after) && !NEXT_ROUND.test(local)) return { role: "raise" };
+  if (ROUND_AFTER.test(after) && !NEXT_ROUND.test(local)) return { role: TIMELINE.test(clause) && !PRESENT_RAISE.test(clause) ? "past" : "raise" };
   return { role: "unknown" };
 }
 

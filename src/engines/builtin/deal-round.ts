@@ -18,7 +18,7 @@ const STAGE = new RegExp(String.raw`(?<![\p{L}\d-])(${STAGE_WORDS})(?![\p{L}\d])
 const OTHERS_STAGE_BEFORE = /\b(?:customers?|clients?|startups?|companies|scale-?ups?|founders?|teams?|businesses|portfolio)\b[^.]{0,30}$/i;
 const OTHERS_STAGE_AFTER = /^[\s-]*(?:(?:to|and|or|-|–)\s*(?:[a-e]|series [a-e]|growth)\b[\s+-]*)?(?:\+\s*)?(?:startups?|companies|scale-?ups?|founders?|teams?|businesses|stage companies|investors?|funds?|vcs?)\b/i;
 // A term sheet as label and value: "Amount | €2.5M", "Round" over "Seed".
-const AMOUNT_LABEL = /^(?:amount|round size|size|raise|raising|investment|funding|funding need|ticket|target raise|total raise|the ask|ask|financing|investment sought|seeking)\s*:?$/i;
+const AMOUNT_LABEL = /^(?:amount|round size|size|raise|raising|investment|funding|funding need|ticket|target raise|total raise|the ask|ask|financing|investment sought|seeking|betrag|volumen|montant|importe|importo)\s*:?$/i;
 const STRONG_AMOUNT_LABEL = /^(?:round size|raise|raising|funding need|target raise|total raise|the ask|ask|investment sought|seeking|current round)\s*:?$/i;
 const STAGE_LABEL = /^(?:round|stage|series|financing round|round type|type|current round|instrument)\s*:?$/i;
 // A figure stated for the raise without what makes it money: "4.25 million" (no currency), "4.25" (nothing).
@@ -80,6 +80,9 @@ export function unitMoneyRoles(units: Unit[], i: number): RoledMoney[] {
   if (!moneyOnly(u.text)) return moneyRoles(u.text);
   const above = samePage(i - 1);
   const below = samePage(i + 1);
+  // A column of figures under one label ("Amount" over a figure per line) is a table, not one figure.
+  if (below && moneyOnly(below.text)) return moneyRoles(u.text);
+  if (above && moneyOnly(above.text)) return moneyRoles(u.text);
   const before = above && above.heading && topicOfHeading(above.text) === "round" ? `${above.text}:` : labelLike(above) ? above!.text : "";
   return moneyRoles(u.text, { before: before && asLabel(before, units, i), after: labelLike(below) && !below!.heading ? below!.text : undefined });
 }
@@ -88,9 +91,16 @@ export function unitMoneyRoles(units: Unit[], i: number): RoledMoney[] {
 function asLabel(label: string, units: Unit[], i: number): string {
   const bare = label.replace(/:$/, "").trim();
   if (!AMOUNT_LABEL.test(bare)) return `${bare}:`;
-  const u = units[i];
-  const underRound = units.some((o) => o.pageIndex === u.pageIndex && o.order <= u.order && (o.topic === "round" || (o.heading && topicOfHeading(o.text) === "round")));
-  return STRONG_AMOUNT_LABEL.test(bare) || underRound ? "the ask:" : `${bare}:`;
+  return STRONG_AMOUNT_LABEL.test(bare) || topicAt(units, i) === "round" ? "the ask:" : `${bare}:`;
+}
+
+/** The topic of the nearest title above unit i on its page that names one (a label with no topic of its own is passed over). */
+function topicAt(units: Unit[], i: number): string | null {
+  for (let j = i; j >= 0 && units[j].pageIndex === units[i].pageIndex; j--) {
+    const t = units[j].heading ? topicOfHeading(units[j].text) : units[j].topic;
+    if (t) return t;
+  }
+  return null;
 }
 
 /** True for a statement about this company's current raise: a figure in the raise's role, or a raise word with a stage. */

@@ -150,7 +150,7 @@ export function namedOnlyAsOutsider(units: Unit[], name: string, opts: TeamOptio
   const naming = units.filter((u) => !u.boilerplate && u.text.includes(name));
   if (naming.length === 0) return false;
   return naming.every((u) => {
-    if (u.topic === "advisors" || u.topic === "investors") return true;
+    if (u.topic === "advisors" || u.topic === "investors" || u.topic === "customers") return true;
     const at = u.text.indexOf(name);
     const label = NOT_TEAM_LABEL.exec(u.text);
     if (label && label.index < at) return true;
@@ -261,8 +261,10 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     if (cells.length >= 2 && below) {
       const names = cells.map(nameAlone);
       const roles = below.text.split(CELL_SPLIT).map((c) => roleFirst(c, opts));
-      if (roles.length === names.length && names.every(Boolean) && roles.some(Boolean)) {
-        names.forEach((name, k) => roles[k] && found.push({ name: name!, title: roles[k]!, at: at + k, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } }));
+      // Cell for cell from the left; a cell that is no name ("Supported by") or no role pairs nothing.
+      const pairs = names.map((name, k) => (name && roles[k] ? [name, roles[k]!] : null)).filter((p): p is [string, string] => p !== null);
+      if (roles.length >= 2 && names.filter(Boolean).length >= 2 && pairs.length) {
+        pairs.forEach(([name, title], k) => found.push({ name, title, at: at + k, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } }));
         return;
       }
     }
