@@ -29,6 +29,10 @@ export const CALENDAR_CAPS: CalendarCaps = { perSeries: 1_000, perObject: 5_000 
 
 export const CALENDAR_CHILD_LIMITS: Omit<ChildLimits, "maxOutputBytes"> = { timeoutMs: 30_000, memoryBytes: 512 * 1024 * 1024, concurrency: 2 };
 
+/** `import calendar` (the command line, a file the operator chose): a bigger file, more time and memory. */
+export const IMPORT_CHILD_LIMITS: Omit<ChildLimits, "maxOutputBytes"> = { timeoutMs: 120_000, memoryBytes: 1024 * 1024 * 1024, concurrency: 1 };
+export const IMPORT_MAX_BYTES = 50 * 1024 * 1024;
+
 /** The calendar child's answer (capped occurrences) is never larger than this. */
 const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 
@@ -36,9 +40,12 @@ const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 export class CalendarReadError extends Error {}
 
 /** Reads calendars in a child; throws CalendarReadError. */
-export async function readCalendars(source: CalendarSource, opts: { timeZone: string | null; now: Date; caps?: CalendarCaps }): Promise<CalendarReadResult> {
+export async function readCalendars(
+  source: CalendarSource,
+  opts: { timeZone: string | null; now: Date; caps?: CalendarCaps; limits?: Omit<ChildLimits, "maxOutputBytes"> },
+): Promise<CalendarReadResult> {
   const request: CalendarReadRequest = { source, timeZone: opts.timeZone, now: opts.now.getTime(), caps: opts.caps ?? CALENDAR_CAPS };
-  const limits = CALENDAR_CHILD_LIMITS;
+  const limits = opts.limits ?? CALENDAR_CHILD_LIMITS;
   try {
     return await runChildJob<CalendarReadResult>(READ_CALENDAR_COMMAND, request, { ...limits, maxOutputBytes: MAX_OUTPUT_BYTES });
   } catch (error) {
