@@ -146,10 +146,12 @@ describe("what every operation of a kind documents", () => {
 
   test("409 where an operation can return it; X-Actions-* on actions' 202 and 429", async () => {
     const { ops } = await operations();
-    for (const id of ["rotateApiKey", "analyzeDeal", "analyzeUpload", "startResearch", "createWebhook", "addDealDocuments", "redeliverWebhookDelivery"]) {
+    for (const id of ["rotateApiKey", "analyzeDeal", "analyzeUpload", "startResearch", "createWebhook", "redeliverWebhookDelivery"]) {
       expect(byId(ops, id).responses["409"]?.content["application/json"].schema.$ref, id).toBe("#/components/schemas/Error");
     }
     expect(byId(ops, "getMe").responses["409"]).toBeUndefined();
+    // A data-room upload during an analysis is accepted (CONTRACT.md): no 409.
+    expect(byId(ops, "addDealDocuments").responses["409"]).toBeUndefined();
     for (const id of ["analyzeDeal", "analyzeUpload", "addDealDocuments", "analyzeFounder", "startResearch"]) {
       const responses = byId(ops, id).responses;
       for (const status of ["202", "429"]) {

@@ -121,9 +121,9 @@ function documentsCard(v: DealView, csrf: string | null): Html {
     <form method="post" action="/app/deals/${d.deal_id}/documents" enctype="multipart/form-data" data-testid="data-room-form">
       ${csrfField(csrf)}
       <div class="field"><label for="f-files">Add data-room files (up to 20; PDF, Office, CSV, text; 50 MB each)</label>
-        <input id="f-files" type="file" name="files" multiple required${busy ? html` disabled` : ""}></div>
-      <div class="field"><label for="f-folder">Folder (optional)</label><input id="f-folder" type="text" name="folder" maxlength="255" placeholder="e.g. Legal"${busy ? html` disabled` : ""}></div>
-      <button class="btn secondary" type="submit"${busy ? html` disabled title="Wait until the analysis has finished"` : ""}>Upload and re-analyse</button>
+        <input id="f-files" type="file" name="files" multiple required></div>
+      <div class="field"><label for="f-folder">Folder (optional)</label><input id="f-folder" type="text" name="folder" maxlength="255" placeholder="e.g. Legal"></div>
+      <button class="btn secondary" type="submit"${busy ? html` title="The analysis under way finishes first; then the deal is analysed again with these files"` : ""}>Upload and re-analyse</button>
     </form>
     ${budgetNote(v.budget)}
   </div>
