@@ -39,13 +39,13 @@ export function normCompany(s: string | null | undefined): string {
   if (!s) return "";
   let t = fold(s).replace(/[,.]\s*$/, "").trim();
   for (let i = 0; i < 2; i++) t = t.replace(/[\s,]+$/, "").replace(LEGAL, "").trim();
-  return t.replace(/[^a-z0-9]/g, "");
+  return t.replace(/[^\p{L}\p{N}]/gu, "");
 }
 
 /** Stages compared by letters and digits only: "Series A" = "series-a"; "Pre-Series A" stays apart. */
 export function normStage(s: string | null | undefined): string | null {
   if (!s) return null;
-  const t = fold(s).replace(/\b(round|runde|financing|funding)\b/g, "").replace(/[^a-z0-9]/g, "");
+  const t = fold(s).replace(/\b(round|runde|financing|funding)\b/g, "").replace(/[^\p{L}\p{N}]/gu, "");
   return t.replace(/^serie([a-z])$/, "series$1").replace(/^preserie([a-z])$/, "preseries$1") || null;
 }
 
@@ -54,7 +54,7 @@ export function normPerson(s: string): string {
   return fold(s)
     .replace(/^((prof|dr|dipl\.?-ing|mr|mrs|ms|sir)\.?\s+)+/g, "")
     .replace(/,?\s+(phd|ph\.d\.|mba|md|msc|dphil)\.?$/g, "")
-    .replace(/[^a-z0-9 ]/g, " ")
+    .replace(/[^\p{L}\p{N} ]/gu, " ")
     .replace(/\s+/g, " ")
     .trim();
 }
