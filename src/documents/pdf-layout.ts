@@ -19,6 +19,7 @@ type Block = { segments: Segment[]; x0: number; x1: number; top: number; bottom:
 const SPACE_GAP = 0.15; // wider than kerning, narrower than a word space
 const BOX_GAP = 1.8; // wider than any word space in justified text: two boxes or two columns
 const COLUMN_GAP = 0.8; // wider than a word space: two cells, when other lines start a piece there too
+const GUTTER = 0.3; // wider than a word space: two boxes, where other lines start boxes at the same x
 const SAME_LINE = 0.45; // baselines closer than this are one line
 const LINE_GAP = 1.2; // from one line's baseline to the next line's top, within a block
 const ROW_GAP = 3; // from one table row's baseline to the next's, at most
@@ -115,7 +116,11 @@ function segmentsOf(lines: Run[][]): Segment[][] {
   const first = cut(() => false);
   const starts = first.map((segs) => segs.map((s) => s.x0));
   const startsElsewhere = (x: number, line: number, em: number) => starts.filter((xs, l) => l !== line && xs.some((s) => Math.abs(s - x) <= 0.5 * em)).length >= 2;
-  return cut((run, gap, em, line) => gap > COLUMN_GAP * em && startsElsewhere(run.x0, line, em));
+  // Text boxes set side by side with a narrow gutter (cards in a grid): where three or more other
+  // lines start a box of their own at the same x, a gap wider than a word space is the gutter.
+  const boxStarts = lines.map((line) => line.filter((r) => r.text.length >= 3).map((r) => r.x0));
+  const boxesStartElsewhere = (x: number, line: number, em: number) => boxStarts.filter((xs, l) => l !== line && xs.some((s) => Math.abs(s - x) <= 0.25 * em)).length >= 3;
+  return cut((run, gap, em, line) => (gap > COLUMN_GAP * em && startsElsewhere(run.x0, line, em)) || (run.text.length >= 3 && gap > GUTTER * em && boxesStartElsewhere(run.x0, line, em)));
 }
 
 /**

@@ -10,7 +10,7 @@
 // of SAP"), an advisor's or investor's role, or a quotation's signature (the line after a quote,
 // or a line opened by a dash) gives them away.
 import type { DealFacts } from "../deal-engine.ts";
-import type { Unit } from "./deal-text.ts";
+import { topicOfHeading, type Unit } from "./deal-text.ts";
 
 type Member = DealFacts["team"][number];
 
@@ -226,6 +226,38 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     const used = row.length === k && row.length > 1 ? 1 : k;
     for (let n = 0; n < used; n++) paired.add(i + k + n);
     i += k + used - 1;
+  }
+  // Narrow cards wrap the name and the role over several lines ("Prof. Dr." / "Ines" / "Duarte",
+  // "Chief Executive" / "Officer"): the name is the lines that together make one, the role the
+  // lines after it that together make one.
+  const short = (j: number, page: number) => {
+    const o = units[j];
+    return !!o && o.pageIndex === page && !excluded(o) && !paired.has(j) && o.text.split(/\s+/).length <= 3 && !/[.!?:;]$|\d/.test(o.text.replace(/^(?:Prof|Dr|Mr|Ms|Mrs|Dipl\.-Ing)\.(?:\s*(?:Prof|Dr)\.)*$/, "x"));
+  };
+  const joined = (from: number, n: number) => units.slice(from, from + n).map((o) => o.text.trim()).join(" ");
+  for (let i = 0; i < units.length; i++) {
+    const page = units[i].pageIndex;
+    if (!short(i, page)) continue;
+    let k = 0;
+    for (let n = 1; n <= 3 && !k; n++) if (Array.from({ length: n }, (_, d) => short(i + d, page) && !topicOfHeading(units[i + d].text)).every(Boolean) && nameAlone(joined(i, n))) k = n;
+    if (!k) continue;
+    // The role: the most lines that a role starting on the first of them runs into (its last line may go on: "CEO previously").
+    let m = 0;
+    let title: string | null = null;
+    for (let n = 3; n >= 1 && !m; n--) {
+      const lines = Array.from({ length: n }, (_, d) => i + k + d);
+      if (!lines.every((j, d) => (d < n - 1 ? short(j, page) : !!units[j] && units[j].pageIndex === page && !excluded(units[j]) && !paired.has(j)) && (d === 0 || !nameAlone(units[j].text)))) continue;
+      const text = joined(i + k, n);
+      const hit = ROLE_FIRST.exec(text);
+      if (!hit || NOT_TEAM_ROLE.test(text) || (n > 1 && hit.groups!.title.length <= joined(i + k, n - 1).length)) continue;
+      m = n;
+      title = roleIn(text, hit.groups!.title, 0, hit.groups!.title.length, opts);
+    }
+    if (!m || !title || (k === 1 && m === 1)) continue;
+    const unit = units[i];
+    found.push({ name: nameAlone(joined(i, k))!, title, at: starts[i], pageIndex: page, source: { quote: `${joined(i, k)} ${joined(i + k, m)}`, unit } });
+    for (let d = 0; d < k + m; d++) paired.add(i + d);
+    i += k + m - 1;
   }
   // A page whose cards set the role over the name: its first role or name line is a role, a name under it.
   const rolesAbove = new Set<number>();
