@@ -359,8 +359,22 @@ export function companyDeck(id: string, r: Rand, voice: Exclude<Voice, "fund">):
       traps.add("use-of-funds-money");
     }
     if (past && r.chance(0.6)) {
-      blocks.push({ t: "text", text: r.pick([`Previously: we raised a ${M(past.amount)} ${r.pick(STAGE_WORDS[past.stage])} in ${past.year} from ${past.lead}.`, `${past.year}: ${cap(r.pick(STAGE_WORDS[past.stage]))} round of ${M(past.amount)} at ${M(past.post)} post-money.`]), size: "sm" });
-      traps.add("previous-valuation");
+      if (r.chance(0.5)) blocks.push({ t: "text", text: `Previously: we raised a ${M(past.amount)} ${r.pick(STAGE_WORDS[past.stage])} in ${past.year} from ${past.lead}.`, size: "sm" });
+      else {
+        blocks.push({ t: "text", text: `${past.year}: ${cap(r.pick(STAGE_WORDS[past.stage]))} round of ${M(past.amount)} at ${M(past.post)} post-money.`, size: "sm" });
+        traps.add("previous-valuation");
+      }
+      traps.add("past-round-on-round-slide");
+    }
+    if (r.chance(0.2) && (past || angels.length || angel)) {
+      // the cap table: founders, ESOP, earlier investors (people among them are not the team)
+      const holders: [string, number][] = [[team[0].name, r.int(30, 45)], [team[1].name, r.int(20, 30)], ["ESOP", 10]];
+      if (past) holders.push([past.lead, r.int(8, 15)]);
+      for (const a of [...angels, ...(angel ? [angel] : [])]) holders.push([a.name, r.int(1, 4)]);
+      const rest = 100 - holders.reduce((a, [, v]) => a + v, 0);
+      if (rest > 0) holders.push(["Other angels", rest]);
+      blocks.push({ t: "table", title: r.pick(["Cap table (pre-round)", "Current cap table", "Shareholders"]), rows: [["Shareholder", "%"], ...holders.map(([n, v]) => [n, `${v}%`])] });
+      traps.add("cap-table");
     }
     if (mode === "single" && r.chance(0.3)) blocks.push({ t: "kv", rows: [["Instrument", r.pick(["Equity", "Preferred shares", "Convertible note", "SAFE"])], ["Round", sw || "Current round"], ["Amount", A], ["Target close", `Q${r.int(1, 4)} ${year + 1}`]] });
     slides.push({ key: "round", title: r.pick(["The ask", "Investment", "Funding", "The round", "Raising", locale === "de" ? "Finanzierung" : "Use of funds"]), blocks });
@@ -426,7 +440,7 @@ export function fundDeck(id: string, r: Rand): DeckDoc {
   if (cover.logo === "letterspaced") traps.add("letterspaced-logo");
   const slides: Slide[] = [];
   const T = mode === "single" ? M(target) : mode === "range" ? moneyRange(r, target, hardCap, currency, locale) : "";
-  if (has.strategy) slides.push({ key: "strategy", title: r.pick(["Strategy", "Investment thesis", "Why now"]), blocks: [{ t: "text", text: `${firm} backs ${cover.tagline.toLowerCase()}${mode === "single" && r.chance(0.5) ? `; ${fundName} targets ${T}` : ""}.`, size: "lg" }, { t: "bullets", items: [`Lead or co-lead the first institutional round`, `Initial tickets of ${M(niceAmount(r, 500_000, 1_000_000))} to ${M(niceAmount(r, 1_500_000, 3_000_000))}`, `Board seat in most companies`] }] });
+  if (has.strategy) slides.push({ key: "strategy", title: r.pick(["Strategy", "Investment thesis", "Why now"]), blocks: [{ t: "text", text: `${firm} backs ${cover.tagline.replace(/^[A-Z][a-z]/, (w) => w.toLowerCase())}${mode === "single" && r.chance(0.5) ? `; ${fundName} targets ${T}` : ""}.`, size: "lg" }, { t: "bullets", items: [`Lead or co-lead the first institutional round`, `Initial tickets of ${M(niceAmount(r, 500_000, 1_000_000))} to ${M(niceAmount(r, 1_500_000, 3_000_000))}`, `Board seat in most companies`] }] });
   const partners = Array.from({ length: r.int(2, 4) }, (_, i) => makePerson(r, used, i === 0 ? r.pick(["Managing Partner", "Founding Partner", "General Partner"]) : r.pick(["General Partner", "Partner", "Principal"]), r.pick([`ex-${r.pick(FORMER)}`, `founded and sold ${r.pick(BRANDS)} to ${r.pick(FORMER)}`, `${r.int(8, 20)} years in venture`])));
   const board = r.chance(0.6) ? Array.from({ length: r.int(1, 3) }, () => makePerson(r, used, "Advisory Board", r.pick([`former CIO of a pension fund`, `founder of ${r.pick(FORMER)} ${r.pick(["Labs", "Health"])}`, `Professor, ${r.pick(SCHOOLS)}`]))) : [];
   const founders = Array.from({ length: r.int(1, 3) }, () => makePerson(r, used, "Founder & CEO", ""));

@@ -10,6 +10,7 @@ export const DOCX_STYLES = ["docx-memo", "docx-slides"] as const;
 export type PptxStyle = (typeof PPTX_STYLES)[number];
 export type DocxStyle = (typeof DOCX_STYLES)[number];
 
+const MTIME = new Date(Date.UTC(2025, 9, 1));
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const XML = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n`;
 const NS_A = "http://schemas.openxmlformats.org/drawingml/2006/main";
@@ -214,7 +215,7 @@ export function renderPptx(doc: DeckDoc, style: PptxStyle, r: Rand): Uint8Array 
     files[`ppt/slides/slide${i + 1}.xml`] = strToU8(pptxSlide(doc, slide, i + 1, slides.length, style, font, accent));
     files[`ppt/slides/_rels/slide${i + 1}.xml.rels`] = strToU8(rels([["rId1", "slideLayout", "../slideLayouts/slideLayout1.xml"]]));
   });
-  return zipSync(files, { level: 6 });
+  return zipSync(files, { level: 6, mtime: MTIME });
 }
 
 // ---------------------------------------------------------------- DOCX
@@ -287,5 +288,5 @@ export function renderDocx(doc: DeckDoc, style: DocxStyle, r: Rand): Uint8Array 
     "word/footer1.xml": strToU8(`${XML}<w:ftr xmlns:w="${NS_W}"><w:p><w:pPr><w:jc w:val="right"/></w:pPr>${doc.domain ? wr(`${doc.domain}    `, { sz: 8, color: "888888" }) : ""}<w:r><w:rPr><w:sz w:val="16"/></w:rPr><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> PAGE </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p></w:ftr>`),
     "word/document.xml": strToU8(`${XML}<w:document xmlns:w="${NS_W}" xmlns:r="${NS_R}"><w:body>${parts.join("")}${sect}</w:body></w:document>`),
   };
-  return zipSync(files, { level: 6 });
+  return zipSync(files, { level: 6, mtime: MTIME });
 }

@@ -299,9 +299,14 @@ function coverPage(ctx: Ctx, doc: DeckDoc) {
     ctx.page?.drawEllipse({ x: w / 2, y: y + 20, xScale: 40, yScale: 40, color: spec.accent });
     ctx.page?.drawRectangle({ x: w / 2 - 18, y: y + 2, width: 36, height: 36, color: spec.bg, rotate: degrees(45) });
   } else {
-    const o = c.logo === "letterspaced" ? { ...nameOpts, spacing: size * 0.45, runs: "glyph" as const } : nameOpts;
+    let o: RunOpts = c.logo === "letterspaced" ? { ...nameOpts, spacing: size * 0.45, runs: "glyph" as const } : nameOpts;
     const text = c.logo === "letterspaced" ? c.name.toUpperCase() : c.name;
-    const tw = textWidth(text, o);
+    let tw = textWidth(text, o);
+    if (tw > w - 2 * spec.margin) {
+      const k = (w - 2 * spec.margin) / tw;
+      o = { ...o, size: o.size * k, spacing: o.spacing ? o.spacing * k : undefined };
+      tw = textWidth(text, o);
+    }
     run(ctx, text, center || c.logo === "letterspaced" ? (w - tw) / 2 : spec.margin, y, o);
   }
   y -= size * 0.9;
