@@ -181,8 +181,11 @@ function tablesIn(lines: Segment[][]): { rest: Segment[][]; tables: Block[] } {
     }
     if (full < 2) continue;
     const cells = rows.flat();
-    // Cells are short; lines of prose set side by side are long.
+    // Cells are short; lines of prose set side by side are long, and their next lines go on mid-sentence.
     if (cells.reduce((n, c) => n + c.text.split(" ").length, 0) / cells.length >= 6) continue;
+    // (A line that starts in lower case under a long line of the same column goes on with its sentence.)
+    const goesOn = rows.slice(1).flatMap((r, k) => r.map((c) => /^\p{Ll}/u.test(c.text) && rows[k].some((a) => Math.abs(a.x0 - c.x0) <= ALIGNED * c.size && a.text.split(" ").length >= 4 && !/[.!?:;]$/.test(a.text))));
+    if (goesOn.length && goesOn.filter(Boolean).length * 2 >= goesOn.length) continue;
     // A table has a column of plain cells (a name, a figure, a year, "yes"); two lists set side by
     // side ("<Name>, CEO" beside "<Name>, former CFO") have entries in every column.
     const width = Math.max(...rows.map((r) => r.length));

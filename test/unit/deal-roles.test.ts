@@ -62,7 +62,10 @@ describe("the raise is only a figure in the raise's role", () => {
 
   test("pre-money only when said, or at a valuation tied to the raise", () => {
     expect(roundOf("We are raising $2M at a $10M valuation.").pre_money_valuation).toBe(10_000_000);
-    expect(roundOf("We are raising $2M at a $12M post-money valuation.").pre_money_valuation).toBeNull();
+    // Post-money is pre-money plus the raise: stated with the raise, it gives the pre-money; a cap is no valuation of the round.
+    expect(roundOf("We are raising $2M at a $12M post-money valuation.").pre_money_valuation).toBe(10_000_000);
+    expect(roundOf("We are raising $2M on a SAFE with a $12M valuation cap.").pre_money_valuation).toBeNull();
+    expect(roundOf("Post-money valuation: $12M").pre_money_valuation).toBeNull();
     expect(roundOf("Our last round valued us at $6M.", "We are raising $2M.").pre_money_valuation).toBeNull();
   });
 });

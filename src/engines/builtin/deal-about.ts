@@ -84,9 +84,10 @@ export function companySectionOf(u: Unit, teamNames: string[], cover: boolean): 
   if (u.topic !== "financials" && (marketMoney(text) || MARKET_SIZE.test(text))) return "market";
   if (PROJECTION.test(text) && FIGURE.test(text) && FINANCIAL_FIGURE.test(text)) return "financials";
   // A row of a financial table (a P&L line, a plan over several years) is financials.
-  if (/\s\|\s/.test(text) && u.topic !== "traction") {
+  // (A row of the use of funds is the round's; a row of a team's table is no P&L.)
+  if (/\s\|\s/.test(text) && u.topic !== "traction" && u.topic !== "round" && u.topic !== "use_of_funds" && u.topic !== "team") {
     const figures = text.match(/(?<!\p{L})\d[\d.,]*/gu)?.length ?? 0;
-    if (figures >= 3 || (figures >= 2 && FINANCIAL_LINE.test(text))) return "financials";
+    if ((figures >= 3 && moneyMentions(text).length >= 2) || (figures >= 2 && FINANCIAL_LINE.test(text))) return "financials";
   }
   const titled = u.topic ? TOPIC_SECTION[u.topic] : undefined;
   if (titled) return titled;

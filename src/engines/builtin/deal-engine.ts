@@ -94,12 +94,12 @@ const RULES: Record<string, Rule> = {
     about: "portfolio construction (check sizes, reserves, ownership)",
   },
   track_record: {
-    words: /\b(track record|prior funds?|fund i{1,3}\b|tvpi|dpi|irr|moic|realized|exits?)\b/i,
+    words: /\b(track record|prior funds?|previous funds?|tvpi|dpi|irr|moic|realized|realised|exits?)\b/i,
     signals: [[/\b(tvpi|dpi|irr|moic)\b/i, 20], [/\b\d+(\.\d+)?\s?x\b/i, 15], [/\b(exits?|realized)\b/i, 10], [/\birr\b[^.]{0,30}?\d+(\.\d+)?\s?%|\d+(\.\d+)?\s?%[^.]{0,10}\birr\b/i, 10]],
     about: "a track record (prior funds' TVPI, DPI or IRR)",
   },
   lp_base: {
-    words: /\b(lps?|limited partners?|endowments?|family offices?|fund of funds|pension|anchor|institutional)\b/i,
+    words: /\b(lps?|limited partners?|endowments?|family offices?|funds? of funds|fund-of-funds|pension funds?|anchor (?:lps?|investors?|commitments?)|institutional (?:lps?|investors))\b/i,
     signals: [[/\b(anchor|institutional|endowments?|pension)\b/i, 15], [/\b(committed|commitments?)\b/i, 10], [/\b(family offices?|fund of funds|insurers?|sovereign)\b/i, 10]],
     about: "the LP base",
   },
@@ -174,6 +174,8 @@ export const builtinDealEngine: DealEngine = {
         if (key) filed.get(key)!.push(u);
         continue;
       }
+      // A fund deck's cover and its advisors' bios are evidence of no section.
+      if (isCover(u, pages) || u.topic === "advisors") continue;
       for (const [key] of catalogue) {
         const rule = RULES[key];
         const byTitle = u.topic !== null && TOPIC_SECTION[kind][u.topic] === key;

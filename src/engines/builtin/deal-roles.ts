@@ -50,7 +50,7 @@ const AFTER: [RegExp, MoneyRole][] = [
   [/^\s*(?:\(|,)?\s*(?:pre-?money|post-?money|pre(?![\w-])|post(?![\w-])|valuation|(?:valuation )?cap\b|(?:company )?valued|val\.)/i, "valuation"],
   [/^\s*(?:(?:is|are|has been|have been|was|were)\s+)?(?:already\s+)?(?:committed|soft[- ]?circled|secured|raised|closed|in the bank|confirmed|pledged|(?:is |are )?spoken for)\b/i, "committed"],
   [/^\s*(?:to date|so far|in total|raised|previously|in (?:19|20)\d{2}\b)/i, "past"],
-  [/^\s*(?:\/\s?(?:mo|month|m)\b|(?:per|a|each|every) month|monthly|(?:of |in )?(?:monthly |net |gross |cash )?burn|of runway)/i, "burn"],
+  [/^\s*(?:(?:of |in |a month |per month |\/\s?mo(?:nth)?\s)?(?:monthly |net |gross |cash )?burn|of runway)/i, "burn"],
   [/^\s*(?:(?:in|of)\s+)?(?:arr|mrr|acv|run[- ]?rate|(?:annual |recurring |total |net )*(?:revenues?|sales|turnover|bookings|gmv|gtv|tpv|volume|payments?|transactions?|loans?|invoices?|orders?|claims|premiums?|spend|savings|profit|ebitda|income)|processed|transacted|saved|generated|paid out|under management|aum|in (?:arr|revenue|sales|payments|transactions|volume|gmv|bookings|savings|loans|spend))\b/i, "traction"],
   [/^\s*(?:(?!(?:to|for|in|into|on|of|the|our|a|an|and|with)\b)[\w-]+\s+){0,2}(?:market|tam|sam|som|industry|addressable|sector)\b/i, "market"],
   [/^\s*(?:per|\/|a|each|every)\s+(?:year|yr|seat|user|licen[cs]e|unit|robot|device|site|kwh|mwh|patient|employee|member|month|transaction|order|shipment|customer|client|location|call|entity)\b/i, "price"],
@@ -124,6 +124,7 @@ export function moneyRoles(text: string, context: { before?: string; after?: str
 
 function roleOf(m: MoneyMention, local: string, clause: string, after: string, text: string, prev: RoledMoney | null): { role: MoneyRole; pre?: RoledMoney["pre"] } {
   for (const [re, role] of AFTER) {
+    if (role === "price" && /\bburn/i.test(local)) continue;
     if (re.test(after)) return role === "valuation" ? { role, pre: preMoney(local, after) } : { role };
   }
   // "from $1.2M to $5M": the second figure is where the first is going.

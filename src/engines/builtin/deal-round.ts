@@ -189,6 +189,11 @@ function stageBeside(units: Unit[], i: number): string | null {
   return null;
 }
 
+/** "$37M post-money", "Post-money valuation: CHF 37M": a valuation said to be post-money. */
+function isPostMoney(text: string, m: MoneyMention): boolean {
+  return /^\s*(?:\(|,)?\s*post(?:-?money)?\b/i.test(text.slice(m.end)) || /\bpost-?money\b(?:\s+valuation)?\s*(?:of|:|is|at|=)?\s*(?:a|an|~)?\s*$/i.test(text.slice(0, m.index));
+}
+
 type Stated = { money: MoneyMention; unit: Unit };
 
 const sameAmount = (a: MoneyMention, b: MoneyMention) => a.currency === b.currency && a.low === b.low && a.high === b.high;
@@ -197,6 +202,7 @@ const within = (point: MoneyMention, range: MoneyMention) => point.currency === 
 export function companyRound(units: Unit[]): CompanyRound {
   const raises: Stated[] = [];
   const pres: { money: MoneyMention; explicit: boolean }[] = [];
+  const posts: MoneyMention[] = [];
   let stage: string | null = null;
   let kvStage: string | null = null;
   let unestablished: string | null = null;
@@ -210,6 +216,8 @@ export function companyRound(units: Unit[]): CompanyRound {
     // A pre-money valuation: said so, or "at a $X valuation" in the statement of the raise.
     for (const r of roles) {
       if (r.role !== "valuation" || r.money.amount === null) continue;
+      // Not an earlier round's ("2022: Seed round of $4M at $21M post-money").
+      if (isPostMoney(u.text, r.money) && !roles.some((o) => o.role === "past" || o.role === "future")) posts.push(r.money);
       if (r.pre === "explicit" || (r.pre === "generic" && raising.length > 0)) pres.push({ money: r.money, explicit: true });
     }
     for (const r of raising) {
@@ -239,7 +247,10 @@ export function companyRound(units: Unit[]): CompanyRound {
   else if (distinct.length > 1) conflict = `the material states different amounts for this raise (${distinct.slice(0, 3).map((d) => mentionIn(d.money)).join(", ")}), so none is recorded`;
   const pre = pres.find((p) => p.explicit)?.money ?? null;
   const currency = chosen?.currency ?? null;
-  const preMoney = pre && (chosen === null || pre.currency === chosen.currency) ? pre.amount : null;
+  let preMoney = pre && (chosen === null || pre.currency === chosen.currency) ? pre.amount : null;
+  // Post-money is pre-money plus the new money: with both stated (same currency), the pre-money is their difference.
+  const post = posts.length === 1 || new Set(posts.map((p) => p.amount)).size === 1 ? posts[0] : null;
+  if (preMoney === null && !pre && post && chosen?.amount && post.currency === chosen.currency && post.amount! > chosen.amount) preMoney = Math.round((post.amount! - chosen.amount) * 100) / 100;
   return {
     stage: stage ?? kvStage,
     amount: chosen?.amount ?? null,
@@ -252,8 +263,8 @@ export function companyRound(units: Unit[]): CompanyRound {
 
 // ---- funds ----
 
-const TARGET_BEFORE = /\b(?:target(?:ed|ing)?(?: fund)?(?: size)?|fund size)\s*(?:of|:|is|=)?\s*(?:~|c\.|approx\.?|approximately|up to)?\s*$/i;
-const HARD_CAP_BEFORE = /\bhard[- ]cap\s*(?:of|:|is|at)?\s*$/i;
+const TARGET_BEFORE = /\b(?:targets?|targeted|targeting|target fund size|fund size)(?: fund)?(?: size)?\s*(?:of|:|is|=|\|)?\s*(?:~|c\.|approx\.?|approximately|up to)?\s*$/i;
+const HARD_CAP_BEFORE = /\bhard[- ]cap\s*(?:of|:|is|at|\|)?\s*$/i;
 
 export type FundSize = { target: MoneyMention | null; hardCap: MoneyMention | null };
 

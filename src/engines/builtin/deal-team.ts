@@ -62,6 +62,10 @@ const NOT_TEAM_ROLE = /\b(?:advis[oe]r|advisory|investor|angel|board member|boar
 // A quotation: a customer speaking. The unit after it is its signature, never a member of the team.
 const QUOTATION = /^\s*["“«„]|["”»]\s*$/;
 const DASHED = /^\s*[—–~-]\s*\p{Lu}/u;
+// Slides that list other people: advisors, investors, customers, and a fund's portfolio founders and LPs.
+const OUTSIDERS = new Set(["advisors", "investors", "customers", "track_record", "lp_base", "portfolio_construction"]);
+// "Nereo (<Name>, Founder & CEO)": a person in brackets after an organisation holds their role there.
+const ORG_BEFORE_BRACKET = /(\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*){0,3})\s*\(\s*$/u;
 // A testimonial's signature: "“...” — <Name>, CFO, <their company>".
 const SIGNATURE = /["”»]\s*[—–-]?\s*$|^\s*[—–-]\s*$/;
 
@@ -132,6 +136,8 @@ function peopleIn(text: string, breaks: number[], opts: TeamOptions): { name: st
       }
       if (!name) continue;
       if (SIGNATURE.test(own.slice(Math.max(0, nameAt - 4), nameAt))) continue;
+      const org = ORG_BEFORE_BRACKET.exec(own.slice(Math.max(0, nameAt - 40), nameAt));
+      if (org && !opts.own?.(org[1]) && !/^(?:Team|Founders?|Leadership|CEO|CTO|COO|Our)$/i.test(org[1])) continue;
       const titleAt = m.index! + m[0].indexOf(g.title);
       const title = roleIn(own, g.title, titleAt, titleAt + g.title.length, opts);
       if (!title) continue;
@@ -150,7 +156,7 @@ export function namedOnlyAsOutsider(units: Unit[], name: string, opts: TeamOptio
   const naming = units.filter((u) => !u.boilerplate && u.text.includes(name));
   if (naming.length === 0) return false;
   return naming.every((u) => {
-    if (u.topic === "advisors" || u.topic === "investors" || u.topic === "customers") return true;
+    if (OUTSIDERS.has(u.topic as string)) return true;
     const at = u.text.indexOf(name);
     const label = NOT_TEAM_LABEL.exec(u.text);
     if (label && label.index < at) return true;
@@ -197,7 +203,7 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
       if (!nameAlone(next.text)) break;
     }
   });
-  const excluded = (u: Unit) => u.boilerplate || u.topic === "advisors" || u.topic === "investors" || u.topic === "customers" || signature.has(indexOf.get(u)!);
+  const excluded = (u: Unit) => u.boilerplate || OUTSIDERS.has(u.topic as string) || signature.has(indexOf.get(u)!);
   const starts = units.map((u) => {
     const at = offset;
     offset += u.text.length + 1;
@@ -239,7 +245,8 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     const page = units[i].pageIndex;
     if (!short(i, page)) continue;
     let k = 0;
-    for (let n = 1; n <= 3 && !k; n++) if (Array.from({ length: n }, (_, d) => short(i + d, page) && !topicOfHeading(units[i + d].text)).every(Boolean) && nameAlone(joined(i, n))) k = n;
+    // (Not a word before a name that is whole without it: "Airbus" over "<Given> <Family>".)
+    for (let n = 1; n <= 3 && !k; n++) if (Array.from({ length: n }, (_, d) => short(i + d, page) && !topicOfHeading(units[i + d].text)).every(Boolean) && nameAlone(joined(i, n)) && (n === 1 || !nameAlone(joined(i + 1, n - 1)))) k = n;
     if (!k) continue;
     // The role: the most lines that a role starting on the first of them runs into (its last line may go on: "CEO previously").
     let m = 0;
