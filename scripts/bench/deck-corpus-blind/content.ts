@@ -340,7 +340,7 @@ export function companyDeck(id: string, r: Rand, voice: Exclude<Voice, "fund">):
       let sentence: string;
       if (burnInRaise) sentence = r.pick([`We are raising ${A}${sw ? ` ${sw}` : ""}, which at our ${M(burn)} monthly burn gives ${months} months of runway.`, `Raising ${A}${sw ? ` (${sw})` : ""}: at ${M(burn)}/month burn that is ${months} months of runway.`]);
       else if (voice === "consultant") sentence = `${company} is seeking ${A} in ${sw ? `${sw} ` : ""}equity financing${valuation === "pre" ? ` at a pre-money valuation of ${v}` : ""}.`;
-      else if (voice === "yc") sentence = r.pick([`Raising ${A}${sw ? ` ${sw}` : ""}.`, `${A}${sw ? ` ${sw}` : ""} on a post-money SAFE.`, `The ask: ${A}${sw ? ` ${sw}` : ""}.`]);
+      else if (voice === "yc") sentence = r.pick([`Raising ${A}${sw ? ` ${sw}` : ""}.`, valuation === "none" || valuation === "cap" ? `${A}${sw ? ` ${sw}` : ""} on a post-money SAFE.` : `${A}${sw ? ` ${sw}` : ""}, priced round.`, `The ask: ${A}${sw ? ` ${sw}` : ""}.`]);
       else if (locale === "de" && r.chance(0.5)) sentence = r.pick([`Wir suchen ${A}${sw ? ` in einer ${sw}-Runde` : ""}.`, `Investitionsbedarf${sw ? ` (${sw})` : ""}: ${A}`]);
       else if (locale === "fr" && r.chance(0.5)) sentence = `Levée de fonds${sw ? ` ${sw}` : ""} : ${A}.`;
       else sentence = r.pick([`We are raising ${A}${sw ? ` in a ${sw} round` : ""}.`, `${sw ? `${cap(sw)} round: ` : "Round size: "}${A}`, `Now raising ${A}${sw ? ` ${sw}` : ""} to reach ${r.pick(["break-even", "Series A metrics", "CE marking", "first-in-human data", "the US launch"])}.`]);
@@ -353,7 +353,8 @@ export function companyDeck(id: string, r: Rand, voice: Exclude<Voice, "fund">):
     }
     if (mode === "single" && r.chance(0.6)) {
       const shares = r.pick([[50, 30, 20], [40, 35, 15, 10], [60, 25, 15]]);
-      const names = r.sample(["Product & engineering", "Sales & marketing", "Hiring", "Clinical studies", "Working capital", "Certification", "US expansion", "Manufacturing scale-up"], shares.length);
+      const uses = voice === "biotech" ? ["Clinical studies", "CMC & manufacturing", "IP & regulatory", "Team"] : voice === "deeptech" ? ["Product & engineering", "Certification", "Manufacturing scale-up", "Pilot deployments"] : voice === "marketplace" ? ["Supply acquisition", "Demand marketing", "Product & engineering", "New cities"] : ["Product & engineering", "Sales & marketing", "Hiring", "Working capital", "US expansion"];
+      const names = r.sample(uses, shares.length);
       if (r.chance(0.5)) blocks.push({ t: "table", title: "Use of funds", rows: [["Use", "%", "Amount"], ...names.map((n, i) => [n, `${shares[i]}%`, M(Math.round((amount * shares[i]) / 100))])] });
       else blocks.push({ t: "bullets", items: names.map((n, i) => `${M(Math.round((amount * shares[i]) / 100))} for ${n.replace(/^[A-Z][a-z]/, (w) => w.toLowerCase())}`) });
       traps.add("use-of-funds-money");
@@ -377,7 +378,8 @@ export function companyDeck(id: string, r: Rand, voice: Exclude<Voice, "fund">):
       traps.add("cap-table");
     }
     if (mode === "single" && r.chance(0.3)) blocks.push({ t: "kv", rows: [["Instrument", r.pick(["Equity", "Preferred shares", "Convertible note", "SAFE"])], ["Round", sw || "Current round"], ["Amount", A], ["Target close", `Q${r.int(1, 4)} ${year + 1}`]] });
-    slides.push({ key: "round", title: r.pick(["The ask", "Investment", "Funding", "The round", "Raising", locale === "de" ? "Finanzierung" : "Use of funds"]), blocks });
+    const useOfFunds = traps.has("use-of-funds-money");
+    slides.push({ key: "round", title: r.pick(["The ask", "Investment", "Funding", "The round", "Raising", locale === "de" ? "Finanzierung" : useOfFunds ? "Use of funds" : "Fundraising"]), blocks });
   } else {
     if (past) {
       const where = slides.find((s) => s.key === "traction") ?? slides[slides.length - 1];
