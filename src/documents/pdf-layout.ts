@@ -24,6 +24,10 @@ const SAME_LINE = 0.45; // baselines closer than this are one line
 const LINE_GAP = 1.2; // from one line's baseline to the next line's top, within a block
 const ROW_GAP = 3; // from one table row's baseline to the next's, at most
 const ALIGNED = 1; // cell edges this close line up
+// A page cut into rows that run across it (rows of cards, a title band) reads row by row unless
+// the whitespace between columns is clearly wider: slides are laid out in bands more often than
+// in columns that run the whole height.
+const ROWS_FIRST = 1.5;
 
 type Matrix = [number, number, number, number, number, number];
 const multiply = (m: Matrix, n: number[]): Matrix => [
@@ -277,7 +281,7 @@ function readingOrder(blocks: Block[]): Block[] {
     if (rows.groups.length > 1) return rows.groups.flatMap(readingOrder);
     return [...blocks].sort((a, b) => firstLine(a) - firstLine(b) || a.x0 - b.x0);
   }
-  if (columns.groups.length > 1 && (rows.groups.length === 1 || columns.gap >= rows.gap)) return columns.groups.flatMap(readingOrder);
+  if (columns.groups.length > 1 && (rows.groups.length === 1 || columns.gap >= ROWS_FIRST * rows.gap)) return columns.groups.flatMap(readingOrder);
   if (rows.groups.length > 1) return rows.groups.flatMap(readingOrder);
   return [...blocks].sort((a, b) => a.top - b.top || a.x0 - b.x0);
 }

@@ -68,8 +68,12 @@ const BEFORE: [RegExp, MoneyRole | "change"][] = [
 ];
 // "$1M for product", "€500K on hiring", "$2M (40%) to sales": a share of the money for a purpose.
 const ALLOCATION_AFTER = /^\s*(?:\(\s*\d+(?:[.,]\d+)?\s*%\s*\)\s*)?(?:[:–—-]\s*|(?:for|on|to|towards|into|in)\s+)(?!(?:close|reach|raise|extend|scale|accelerate|grow|hire|build|expand|achieve|get|take|bring|launch|finance|fund|support|enter|deliver|prove|hit|become|complete|double|triple|open|develop|start|make|go|drive|win|capture|continue|increase|reduce|commercial|execute|deploy|validate)\b)(?:the |our )?[\p{L}&-]+/iu;
-const ROUND_AFTER = new RegExp(String.raw`^\s*(?:\(\s*)?(?:${STAGE_WORDS})\b|^\s*(?:round|raise|funding round|financing round|investment round|financing|SAFE|convertible)\b`, "i");
+const ROUND_AFTER = new RegExp(
+  String.raw`^\s*(?:\(\s*)?(?:${STAGE_WORDS})\b|^\s*,?\s*(?:(?:a|an|in|as|our|the|priced|equity|new|first|open|(?:${STAGE_WORDS}))\s+){0,2}(?:round|raise|funding round|financing round|investment round|financing|SAFE|convertible(?: notes?)?|runde)\b`,
+  "i",
+);
 // "to reach Series A", "ahead of our Series A": the next round, not this one.
+export const TIMELINE_ENTRY = (text: string) => TIMELINE.test(text) && !PRESENT_RAISE.test(text);
 export const NEXT_ROUND = /\b(?:to|towards?|before|ahead of|until|into|reach(?:ing)?|next|for the|prior to|then|later)\s*(?:our|a|the|an?)?\s*$/i;
 const FUTURE = /\b(?:will|plan(?:ning)? to|intend(?:ing)? to|expect(?:ing)? to|aim(?:ing)? to|would)\b[^.;]{0,30}\b(?:raise|raising)\b[^.;]{0,60}\b(?:next|later|subsequent|following|future|(?:in|by) (?:19|20)\d{2}|after)\b/i;
 

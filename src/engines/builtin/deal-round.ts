@@ -10,7 +10,7 @@
 // stage that is the next round ("to reach Series A") or the customers' ("Series B scale-ups") is
 // not this one. For a fund, the round is the fund: its target size, never its hard cap.
 import { mentionIn, moneyMentions, type MoneyMention } from "./deal-money.ts";
-import { moneyRoles, NEXT_ROUND, raiseAnchors, STAGE_WORDS, type RoledMoney } from "./deal-roles.ts";
+import { moneyRoles, NEXT_ROUND, raiseAnchors, STAGE_WORDS, TIMELINE_ENTRY, type RoledMoney } from "./deal-roles.ts";
 import { topicOfHeading, type Unit } from "./deal-text.ts";
 
 const STAGE = new RegExp(String.raw`(?<![\p{L}\d-])(${STAGE_WORDS})(?![\p{L}\d])`, "giu");
@@ -77,7 +77,9 @@ export function unitMoneyRoles(units: Unit[], i: number): RoledMoney[] {
     const rest = u.text.slice(term[0].length);
     return moneyRoles(rest, { before: asLabel(term[1], units, i) }).map((r) => ({ ...r, money: { ...r.money, index: r.money.index + term[0].length, end: r.money.end + term[0].length } }));
   }
-  if (!moneyOnly(u.text)) return moneyRoles(u.text);
+  // The first statement under the round's title reads on from it ("The ask" / "£2 million, priced round.").
+  const title = samePage(i - 1);
+  if (!moneyOnly(u.text)) return moneyRoles(u.text, title?.heading && topicOfHeading(title.text) === "round" ? { before: `${title.text}:` } : {});
   const above = samePage(i - 1);
   const below = samePage(i + 1);
   // A column of figures under one label ("Amount" over a figure per line) is a table, not one figure.
@@ -229,7 +231,7 @@ export function companyRound(units: Unit[]): CompanyRound {
       raises.push({ money: r.money, unit: u });
       stage ??= stagesIn(u.text, r.money.index)[0] ?? (moneyOnly(u.text) ? stageBeside(units, i) : null);
     }
-    if (raising.length === 0 && !PAST.test(u.text)) {
+    if (raising.length === 0 && !PAST.test(u.text) && !TIMELINE_ENTRY(u.text) && !roles.some((r) => r.role === "past" || r.role === "future")) {
       const anchor = raiseAnchors(u.text)[0];
       if (anchor) {
         if (roles.length === 0) unestablished ??= unestablishedIn(u.text, anchor.end);
