@@ -162,7 +162,7 @@ describe.if(canRun)("the binary alone in an empty folder", () => {
       expect(documents[0]).toMatchObject({ filename: "Ledgerly deck.ppt", content_type: "application/vnd.ms-powerpoint", status: "extracted", page_count: LEDGERLY_DECK.length });
       expect(deal.round).toMatchObject({ stage: "seed", amount: 4_000_000, currency: "USD" });
       expect(deal.analysis.sections.find((s: any) => s.key === "traction").evidence[0]).toMatchObject({ document_id: documents[0].document_id, page: 3 });
-    }, 120_000);
+    }, 240_000);
 
     test("OCRs a deck of page images with Tesseract, evidence quoted with its page", async () => {
       const deck = await imageOnlyPdf(
@@ -178,6 +178,6 @@ describe.if(canRun)("the binary alone in an empty folder", () => {
       expect(deal.round).toMatchObject({ stage: "seed", amount: 4_500_000, currency: "EUR" });
       const round = deal.analysis.sections.find((s: any) => s.key === "round");
       expect(round.evidence[0]).toMatchObject({ quote: "We are raising EUR 4.5 million in a Seed round.", page: 3 });
-    }, 120_000);
+    }, 240_000);
   });
 });
