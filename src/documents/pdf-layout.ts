@@ -155,7 +155,7 @@ function tablesIn(lines: Segment[][]): { rest: Segment[][]; tables: Block[] } {
   const tables: Block[] = [];
   const used = new Set<number>();
   const row = (line: Segment[]) => line.length >= 2 && line.every((s) => !PROSE_CELL.test(s.text));
-  const sameSize = (a: Segment[], b: Segment[]) => [...a, ...b].every((s) => Math.abs(s.size - a[0].size) <= 0.15 * a[0].size);
+  const sameSize = (a: Segment[], b: Segment[]) => [...a, ...b].every((s) => Math.abs(s.size - a[0].size) <= 0.08 * a[0].size);
   const aligned = (a: Segment[], b: Segment[]) => {
     const em = a[0].size;
     const match = (s: Segment) => a.some((o) => Math.abs(o.x0 - s.x0) <= ALIGNED * em || Math.abs(o.x1 - s.x1) <= ALIGNED * em || Math.abs(o.x0 + o.x1 - s.x0 - s.x1) <= 2 * ALIGNED * em);

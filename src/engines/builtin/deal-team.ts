@@ -38,7 +38,8 @@ const PATTERNS = [
   // "Maria Garcia (CEO)", "Dr. Ana Tech, PhD (CTO, ex-Google)"
   new RegExp(`${PERSON}\\s*\\((?<title>${ROLE})${END}[^)]*\\)`, "gu"),
   // "CEO: <Name>", "CTO <Name>", "Co-founder & CTO – Dr. <Name>"
-  new RegExp(`(?<![\\p{L}])(?<title>${ROLE})\\s*(?:[:,–—-]\\s*)?${PERSON}`, "gu"),
+  // (Not "Partner, <Org>": after a comma a role is followed by where it is held.)
+  new RegExp(`(?<![\\p{L}])(?<title>${ROLE})\\s*(?:[:–—-]\\s*)?${PERSON}`, "gu"),
 ];
 
 // Words that make a capitalised pair an organisation, a place or a slide, not a person.
@@ -54,10 +55,12 @@ const NOT_A_NAME = new Set(
 const LEAD_INS = new Set("Team Our The Meet Founders Founder Founding Founded Advisors Investors Board Contact Ex Former Previously Chief Head Partner Principal Managing General Venture With And By Led".split(" "));
 
 // Labels after which a unit lists people who are not the team.
-const NOT_TEAM_LABEL = /\b(?:advis[oe]rs?|advisory board|board(?: of directors| members?)?|investors?|angels?|mentors?|board observers?)\s*[:·|–—-]|\bbacked by\b/i;
+const NOT_TEAM_LABEL = /\b(?:advis[oe]rs?|advisory board|board(?: of directors| members?)?|investors?|angels?|mentors?|board observers?)\s*[:·|–—-]|\b(?:backed by|supported by|with the support of|in partnership with|thanks to)\b/i;
 // A role somebody holds (or held) elsewhere: not a role in this company.
 const ELSEWHERE_BEFORE = /\b(?:former(?:ly)?|ex-?|previously|past|prior|retired)\s*$/i;
-const ELSEWHERE_AFTER = /^\s*(?:at|of|@)\s+(?<org>\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*){0,3})/u;
+const ELSEWHERE_AFTER = /^\s*(?:at|of|@|,)\s+(?<org>\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*){0,3})/u;
+// After a comma, only an organisation's name says where a role is held ("Partner, Brightlake Capital"; not "CEO, Co-founder").
+const ORGANISATION = /\b(?:Capital|Ventures?|Partners|VC|Fund|Funds|Bank|Group|Holdings?|Labs?|Inc|Ltd|LLC|GmbH|AG|SA|SAS|BV|University|Institute|Foundation|Investments?|Equity|Angels|Management|Advisors|Associates|Consulting|Technologies|Systems|Health|Pharma|Bio|AI|Robotics|Energy|Logistics|Insurance|Clinics?|Hospital)\b/u;
 const NOT_TEAM_ROLE = /\b(?:advis[oe]r|advisory|investor|angel|board member|board director|non-executive|mentor|observer|customer|client)\b/i;
 // A quotation: a customer speaking. The unit after it is its signature, never a member of the team.
 const QUOTATION = /^\s*["“«„]|["”»]\s*$/;
@@ -107,7 +110,7 @@ export type TeamOptions = {
 function roleIn(text: string, title: string, titleAt: number, titleEnd: number, opts: TeamOptions): string | null {
   if (ELSEWHERE_BEFORE.test(text.slice(Math.max(0, titleAt - 12), titleAt))) return null;
   const after = ELSEWHERE_AFTER.exec(text.slice(titleEnd));
-  if (after && !opts.own?.(after.groups!.org)) return null;
+  if (after && !opts.own?.(after.groups!.org) && (!/^\s*,/.test(text.slice(titleEnd)) || ORGANISATION.test(after.groups!.org))) return null;
   return title.replace(/\s+/g, " ").replace(/[\s,&/+]+$/, "");
 }
 
