@@ -24,6 +24,7 @@ import {
   xlsxLyingDirectory,
 } from "../lib/hostile-files.ts";
 import { addToDataRoom, probeHealth, sampleRss, serveOnDataDir, serverRss, stopServed, uploadDeck, waitForAnalysis, type Served } from "../lib/hostile-server.ts";
+import { calendarBomb, syncCalendarBomb } from "../lib/hostile-calendars.ts";
 import { deckPdf, generateDeals, longDeck } from "../../src/demo/decks.ts";
 
 const { values: opts } = parseArgs({ options: { binary: { type: "string" }, only: { type: "string" }, "idle-seconds": { type: "string" } } });
@@ -77,6 +78,9 @@ const CASES: Case[] = [
       return `${res.status}`;
     },
   },
+  // Issue 27, finding 1: five daily series since 1973 (~98,000 occurrences up to now), connected as a
+  // subscription on the Connections page; from the connect to the end of the server's first sync.
+  { name: "ICS, 1 KB of daily series since 1973 (subscription sync)", bytes: () => new TextEncoder().encode(calendarBomb("ops@hostile.test")), send: syncCalendarBomb },
 ];
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);

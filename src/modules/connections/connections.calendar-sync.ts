@@ -36,8 +36,12 @@ export const CALENDAR_SYNC_LIMITS = { occurrencesPerSync: 20_000, caldavMaxBytes
 /** Calendar objects per multiget (and per child read). */
 const CALENDAR_BATCH = 50;
 
-/** Occurrences per transaction: the event loop answers requests between two. */
-const WRITE_CHUNK = 200;
+/**
+ * Rows are written a chunk per transaction, the event loop free between two: the chunk's size is
+ * adjusted after each so that one takes about WRITE_TARGET_MS (a loaded machine writes slower).
+ */
+const WRITE_TARGET_MS = 10;
+const WRITE_CHUNK = { first: 100, min: 20, max: 2_000 };
 
 /** Refusal lines kept in a sync's result. */
 const MAX_REFUSALS = 10;
@@ -67,57 +71,53 @@ function addStats(deps: Deps, row: ConnectionRow, result: SyncResult, stats: Imp
 type Item = { read: CalendarObjectRead; after?: () => void };
 
 /**
- * Records objects read by the child, WRITE_CHUNK occurrences per transaction: each object's
- * `after` (its bookkeeping) in the transaction of its last rows, `finish` in the last one.
+ * Records objects read by the child a chunk of occurrences per transaction (about WRITE_TARGET_MS
+ * each): each object's `after` (its bookkeeping) in the transaction of its last rows, `finish` in
+ * the last one.
  */
 async function recordObjects(deps: Deps, row: ConnectionRow, run: SyncRun, user: SyncedUser, items: Item[], finish?: () => void, progress: Progress | null = null): Promise<void> {
   const state = connectionsState(deps);
-  type Piece = { object: SyncedCalendarObject; size: number; done?: Item };
-  const pieces: Piece[] = [];
-  for (const item of items) {
+  const queue = items.map((item) => {
     refuse(run.result, item.read.refused, item.read.refusals);
-    const expansion = item.read.expansion ? expansionOf(item.read.expansion) : null;
-    const all = expansion?.occurrences ?? [];
-    if (!expansion || all.length <= WRITE_CHUNK) {
-      pieces.push({ object: { where: item.read.where, expansion, errors: item.read.errors }, size: all.length, done: item });
-      continue;
-    }
-    for (let i = 0; i < all.length; i += WRITE_CHUNK) {
-      const occurrences = all.slice(i, i + WRITE_CHUNK);
-      const first = i === 0;
-      pieces.push({
-        object: {
-          where: item.read.where,
-          expansion: first ? { ...expansion, occurrences } : { occurrences, errors: [], superseded: [], futureSeries: [], nextStart: expansion.nextStart },
-          errors: first ? item.read.errors : [],
-        },
-        size: occurrences.length,
-        done: i + WRITE_CHUNK >= all.length ? item : undefined,
+    return { item, expansion: item.read.expansion ? expansionOf(item.read.expansion) : null, at: 0 };
+  });
+  let chunk = WRITE_CHUNK.first;
+  let first = true;
+  while (first || queue.length) {
+    if (!first) await nextTick();
+    first = false;
+    // Up to `chunk` occurrences: whole objects, and the first part of one too big to fit.
+    const objects: SyncedCalendarObject[] = [];
+    const done: Item[] = [];
+    let size = 0;
+    while (queue.length && (size < chunk || objects.length === 0)) {
+      const q = queue[0];
+      const all = q.expansion?.occurrences ?? [];
+      const take = Math.max(1, chunk - size);
+      const occurrences = all.slice(q.at, q.at + take);
+      const head = q.at === 0;
+      objects.push({
+        where: q.item.read.where,
+        expansion: q.expansion && (head ? { ...q.expansion, occurrences } : { occurrences, errors: [], superseded: [], futureSeries: [], nextStart: q.expansion.nextStart }),
+        errors: head ? q.item.read.errors : [],
       });
+      size += occurrences.length;
+      q.at += occurrences.length;
+      if (q.at >= all.length) {
+        done.push(q.item);
+        queue.shift();
+      }
     }
-  }
-  const groups: Piece[][] = [];
-  let size = Infinity;
-  for (const p of pieces) {
-    if (size + p.size > WRITE_CHUNK) groups.push([]), (size = 0);
-    groups.at(-1)!.push(p);
-    size += p.size;
-  }
-  if (groups.length === 0) groups.push([]);
-  for (const [g, group] of groups.entries()) {
-    if (g > 0) await nextTick();
-    const last = g === groups.length - 1;
-    const stats = recordSyncedCalendar(
-      deps,
-      user,
-      group.map((p) => p.object),
-      (s) => {
-        for (const p of group) p.done?.after?.();
-        if (last) finish?.();
-        state.heartbeat(row.id, run.token, s.imported, progress);
-      },
-    );
+    const last = queue.length === 0;
+    const started = performance.now();
+    const stats = recordSyncedCalendar(deps, user, objects, (s) => {
+      for (const item of done) item.after?.();
+      if (last) finish?.();
+      state.heartbeat(row.id, run.token, s.imported, progress);
+    });
     addStats(deps, row, run.result, stats);
+    const ms = Math.max(1, performance.now() - started);
+    if (size >= chunk / 2) chunk = Math.min(WRITE_CHUNK.max, Math.max(WRITE_CHUNK.min, Math.round((chunk * WRITE_TARGET_MS) / ms)));
   }
 }
 
