@@ -261,6 +261,25 @@ async function blindCorpus() {
   log(`  (amount exact: over the decks that state a single amount; a null label answered with an amount is a wrong amount)`);
   log(`  wrong amounts in the blind run: ${blindWrongAmounts}${blindWrongAmounts ? "  -> exit 1" : ""}`);
 
+  const dev = verdicts.get("dev") ?? [];
+  if (opts.verbose && dev.length) {
+    // dev only: which traps the differing decks carry
+    const byTrap = new Map<string, number[]>();
+    for (const { labels, verdict: v } of dev)
+      for (const t of labels.traps) {
+        const row = byTrap.get(t) ?? (byTrap.set(t, [0, 0, 0, 0, 0, 0]), byTrap.get(t)!);
+        row[0]++;
+        if (v.amount.wrong) row[1]++;
+        if (v.amount.missed) row[2]++;
+        if (!v.stage.ok) row[3]++;
+        if (v.team.fp || v.team.fn) row[4]++;
+        if (v.scoredWithoutEvidence.length) row[5]++;
+      }
+    log("");
+    log(`  dev decks by trap               decks  wrong amt  missed amt  stage  team  scored w/o evidence`);
+    for (const [t, [n, w, m, st, tm, sw]] of [...byTrap].sort((a, b) => b[1][0] - a[1][0])) log(`  ${t.padEnd(30)} ${String(n).padStart(6)} ${String(w).padStart(10)} ${String(m).padStart(11)} ${String(st).padStart(6)} ${String(tm).padStart(5)} ${String(sw).padStart(6)}`);
+  }
+
   for (const g of ["dev", "real dev", "heldout", "real heldout"] as Group[]) {
     const list = verdicts.get(g);
     if (!list?.length) continue;
