@@ -28,6 +28,8 @@ const ALIGNED = 1; // cell edges this close line up
 // the whitespace between columns is clearly wider: slides are laid out in bands more often than
 // in columns that run the whole height.
 const ROWS_FIRST = 1.5;
+const BAND = 1.5; // in ems: whitespace this high across the page separates bands
+const BANDED_COLUMNS = 5;
 
 type Matrix = [number, number, number, number, number, number];
 const multiply = (m: Matrix, n: number[]): Matrix => [
@@ -281,7 +283,9 @@ function readingOrder(blocks: Block[]): Block[] {
     if (rows.groups.length > 1) return rows.groups.flatMap(readingOrder);
     return [...blocks].sort((a, b) => firstLine(a) - firstLine(b) || a.x0 - b.x0);
   }
-  if (columns.groups.length > 1 && (rows.groups.length === 1 || columns.gap >= ROWS_FIRST * rows.gap)) return columns.groups.flatMap(readingOrder);
+  // A band of whitespace of a line or more across the page is a band; columns win only when far wider.
+  const banded = rows.groups.length > 1 && rows.gap >= BAND * em;
+  if (columns.groups.length > 1 && (rows.groups.length === 1 || columns.gap >= (banded ? BANDED_COLUMNS : ROWS_FIRST) * rows.gap)) return columns.groups.flatMap(readingOrder);
   if (rows.groups.length > 1) return rows.groups.flatMap(readingOrder);
   return [...blocks].sort((a, b) => a.top - b.top || a.x0 - b.x0);
 }
