@@ -15,11 +15,13 @@ import { parse, report, UsageError, type Io } from "./io.ts";
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /**
- * A backup is background work: it runs at a lower CPU priority (nice +10, every thread of this
- * process, and the threads it starts inherit it), so the requests of a `serve` beside it keep
- * their latency; on an idle machine it costs the backup nothing.
+ * A backup is background work: `dealgraph backup` runs at a lower CPU priority (nice +10, every
+ * thread of this process, and the threads it starts inherit it), so the requests of a `serve`
+ * beside it keep their latency; on an idle machine it costs the backup nothing. Only when the
+ * process is that command (not when the command runs inside another program, as in tests).
  */
 function lowerPriority() {
+  if (!process.argv.includes("backup")) return;
   try {
     for (const tid of readdirSync("/proc/self/task")) setPriority(Number(tid), 10);
   } catch {

@@ -46,7 +46,7 @@ describe("backups belong to the server operator", () => {
     await b.signIn("alice@acme.vc");
     const page = await b.get("/app/backups");
     expect(page.status).toBe(200);
-    expect(page.html).toContain("dealgraph-20260101T030000Z.tar.gz");
+    expect(page.html).toContain("dealgraph-20260101T030000Z.tar.zst");
     orgsService(t.deps).setOperator(f.users.alice.id, false);
     expect((await b.get("/app/backups")).status).toBe(403);
   });
@@ -78,7 +78,7 @@ describe("rotation never deletes a pre-upgrade archive", () => {
     for (let i = 1; i <= 9; i++) fakeArchive(dir, archiveName(new Date(Date.UTC(2026, 0, 1, i))));
     const removed = backupsService(t.deps).rotate(7);
     expect(removed).not.toContain(preUpgrade);
-    const left = readdirSync(backupsDir(dir)).filter((n) => n.endsWith(".tar.gz"));
+    const left = readdirSync(backupsDir(dir)).filter((n) => n.endsWith(".tar.zst"));
     expect(left).toContain(preUpgrade);
     expect(left.length).toBe(8); // seven kept + the pre-upgrade one
     expect(existsSync(join(backupsDir(dir), `${preUpgrade}.json`))).toBe(true);
