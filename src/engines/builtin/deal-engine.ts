@@ -149,7 +149,10 @@ function scoreSection(key: string, title: string, filed: Unit[], stated: string[
   };
 }
 
-const FUND_WORDS = /\b(fund (i{1,3}|iv|v|[1-5])|limited partners?|\blps?\b|management fee|carried interest|gp commit\w*|fund size|capital call|vintage)\b/gi;
+// What a fund's deck speaks of and a company's does not: its funds, LPs and terms, partners as its
+// team, and how it invests (theses, initial tickets, reserves for follow-ons, target ownership).
+const FUND_WORDS =
+  /\b(fund (i{1,3}|iv|v|[1-5])|limited partners?|\blps?\b|management fee|carried interest|gp commit\w*|fund size|capital call|vintage|(?:general|founding|managing) partners?|investment thesis|initial (?:tickets?|checks?)|reserved for follow-?ons|target ownership|portfolio construction|tvpi|dpi)\b/gi;
 
 export function detectKind(pages: SourcePage[]): "company" | "fund" {
   const text = pages.map((p) => p.text).join(" ");
