@@ -79,7 +79,12 @@ export const AnalysisStatusResponse = t.Object({
   status: RunStatus,
   progress: N(t.Object({ stage: t.String() }, { additionalProperties: true })),
   error: N(t.String()),
-  waiting_for: N(t.String()),
+  waiting_for: N(
+    t.String({
+      description:
+        "While queued, what the run waits for: `email_verification` (a gated document link's verification mail) or `analysis_pass` (data-room files uploaded during the deal's running pass, read once it ends); null otherwise",
+    }),
+  ),
   started_at: N(Timestamp),
   finished_at: N(Timestamp),
   as_of: Timestamp,

@@ -50,7 +50,14 @@ function section(dealId: string, s: Section, files: Map<string, string>): Html {
 function progressBox(v: DealView): Html {
   const run = v.run;
   if (!run || (run.status !== "queued" && run.status !== "running")) return html``;
-  const stage = run.status === "queued" ? (run.waiting_for === "email_verification" ? "Waiting for the document host's email verification" : "Queued") : "Running";
+  const stage =
+    run.status === "queued"
+      ? run.waiting_for === "email_verification"
+        ? "Waiting for the document host's email verification"
+        : run.waiting_for === "analysis_pass"
+          ? "Queued: the data-room files are read once the analysis under way has finished"
+          : "Queued"
+      : "Running";
   return html`<div class="progress" data-events="/app/deals/${v.deal.deal_id}/events" data-testid="analysis-progress" role="status">
   <strong>Analysis in progress.</strong> <span data-progress-text>${stage}</span>
   <div class="meter-bar"><span class="w0" data-progress-bar></span></div>
