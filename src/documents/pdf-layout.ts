@@ -144,7 +144,8 @@ function trackingOf(line: Run[]): number {
 }
 
 // A cell that ends a sentence, or holds the end of one and the start of the next, is prose laid out in columns.
-const PROSE_CELL = /[.!?]["”’)]?$|\p{Ll}{4}[.!?] \p{Lu}/u;
+// (Three words or more: "€3 Mio." or "Inc." alone ends no sentence.)
+const PROSE_CELL = /(?:\S+\s+){2,}\S*[.!?]["”’)]?$|\p{Ll}{4}[.!?] \p{Lu}/u;
 const WRAP_PITCH = 1.3; // a wrapped cell's next line follows this close; the next row is further down
 
 /**
