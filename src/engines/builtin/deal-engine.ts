@@ -159,12 +159,23 @@ export function detectKind(pages: SourcePage[]): "company" | "fund" {
   return (text.match(FUND_WORDS)?.length ?? 0) >= 3 ? "fund" : "company";
 }
 
+/**
+ * A fund's deck beyond doubt: four or more different things only a fund's deck speaks of. Such
+ * material is read as a fund's even when the submission said "company" (an upload's default):
+ * reading a fund's terms as a company's round would report figures the deck does not state.
+ */
+export function unmistakablyFund(pages: SourcePage[]): boolean {
+  const text = pages.map((p) => p.text).join(" ");
+  const kinds = new Set((text.match(FUND_WORDS) ?? []).map((w) => w.toLowerCase().replace(/\s+(?:i{1,3}|iv|v|[1-5])$/, "").replace(/s$/, "")));
+  return kinds.size >= 4;
+}
+
 export const builtinDealEngine: DealEngine = {
   name: "builtin",
   async analyze({ pages: material, hints, progress }: DealEngineInput): Promise<DealAnalysis> {
     progress("extract");
     const { readable: pages, note } = readablePages(material);
-    const kind = hints.kind ?? detectKind(pages);
+    const kind = hints.kind === "company" && unmistakablyFund(pages) ? "fund" : (hints.kind ?? detectKind(pages));
     if (pages.length === 0) return unreadableAnalysis("builtin", kind, hints, note ?? "The material has no text to read.");
     const { facts, units, round, fund, teamSources } = readFacts(pages, { ...hints, kind });
     progress("classify");
