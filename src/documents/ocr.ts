@@ -8,8 +8,14 @@ import { installCanvasGlobals, RasterCanvas, RasterCanvasFactory } from "./pdf-c
 import { layoutText, type PositionedText } from "./pdf-layout.ts";
 
 export const DEFAULT_OCR_TIMEOUT_MS = 60_000;
-/** Pages read by OCR per document at most: a scanned 300-page annex is not a deck. */
-export const OCR_MAX_PAGES = 60;
+/**
+ * Pages read by OCR per document at most (a scanned 300-page annex is not a deck): a file needing
+ * more is refused with a reason (reader-child.ts), never cut. The action runner may lower it
+ * (DEALGRAPH_OCR_PAGES_PER_UPLOAD, actions/ocr-budget.ts).
+ */
+export const OCR_MAX_PAGES = 30;
+/** Time OCR of one document may take altogether (DEALGRAPH_OCR_SECONDS_PER_UPLOAD may change it). */
+export const OCR_MAX_MS_PER_DOCUMENT = 180_000;
 /** The rendered page's longer side: a slide's 10-point text some 20 pixels high, which Tesseract reads well. */
 const TARGET_PIXELS = 1800;
 // Languages decks come in, used when their Tesseract data is installed.
