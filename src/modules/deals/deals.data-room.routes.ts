@@ -31,7 +31,7 @@ export function dealDataRoomRoutes(deps: Deps) {
           documents_url: `/api/v1/deals/${deal.id}/documents`,
           status_url: `/api/v1/deals/${deal.id}/analysis`,
           result_url: `/api/v1/deals/${deal.id}`,
-          existing: false,
+          existing: result.joined,
           as_of: deps.clock.now().toISOString(),
         };
       } finally {

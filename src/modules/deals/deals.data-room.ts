@@ -73,5 +73,5 @@ export async function acceptDataRoom(deps: Deps, principal: Principal, dealId: s
     });
   }
   const result = deals.addDataRoom(principal, dealId, accepted);
-  return { dealId: result.dealId, filesReceived: accepted.length, headers: result.headers, afterRunningPass: result.run.waitingFor === ANALYSIS_PASS };
+  return { dealId: result.dealId, filesReceived: accepted.length, headers: result.headers, afterRunningPass: result.run.waitingFor === ANALYSIS_PASS, joined: result.joined };
 }

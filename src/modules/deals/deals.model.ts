@@ -142,7 +142,9 @@ export const DataRoomAcceptedResponse = t.Object({
   documents_url: t.String(),
   status_url: t.String(),
   result_url: t.String(),
-  existing: t.Boolean(),
+  existing: t.Boolean({
+    description: "true when the files joined a data-room pass already queued (uploaded while the deal was being analysed): no new pass, no action charged",
+  }),
   as_of: Timestamp,
 });
 

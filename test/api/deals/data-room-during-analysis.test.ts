@@ -55,7 +55,7 @@ describe("data-room uploads during the deal's analysis", () => {
     const id = await uploadDeck(c);
     const room = await post(c, `/api/v1/deals/${id}/documents`, dataRoomForm([[NOTES_MD, "notes.md"], [CUSTOMERS_CSV, "customers.csv"]]));
     expect(room.status).toBe(202);
-    expect(room.json).toMatchObject({ deal_id: id, files_received: 2, status: "queued", status_url: `/api/v1/deals/${id}/analysis` });
+    expect(room.json).toMatchObject({ deal_id: id, files_received: 2, status: "queued", status_url: `/api/v1/deals/${id}/analysis`, existing: false });
     expect(room.headers.get("x-actions-remaining")).toBe("23"); // the deck, then this pass
     // The status read follows the deal's latest pass: the one that waits for the deck's.
     expect(await get(c, `/api/v1/deals/${id}/analysis`)).toMatchObject({ status: "queued", waiting_for: "analysis_pass", progress: null, error: null });
@@ -90,12 +90,15 @@ describe("data-room uploads during the deal's analysis", () => {
       runner.pump();
       expect((await get(c, `/api/v1/deals/${id}/analysis`)).status).toBe("running");
       const remaining: (string | null)[] = [];
+      const existing: boolean[] = [];
       for (const [body, name] of [[NOTES_MD, "notes.md"], [CUSTOMERS_CSV, "customers.csv"], [TEAM_TXT, "team.txt"]] as const) {
         const res = await post(c, `/api/v1/deals/${id}/documents`, dataRoomForm([[body, name]]));
         expect([res.status, res.json.status]).toEqual([202, "queued"]);
         remaining.push(res.headers.get("x-actions-remaining"));
+        existing.push(res.json.existing);
       }
       expect(remaining).toEqual(["23", "23", "23"]);
+      expect(existing).toEqual([false, true, true]); // the later two joined the waiting pass
       expect(count(c, "SELECT COALESCE(SUM(actions), 0) AS n FROM key_usage")).toBe(2);
       // The deck's pass is still running; one pass waits for it.
       expect(runsOf(c, id).map((r) => r.status)).toEqual(["running", "queued"]);
