@@ -80,3 +80,27 @@ describe("stages with prefixes are their own stage", () => {
   ];
   for (const [text, stage] of cases) test(text, () => expect(roundOf(text).stage).toBe(stage));
 });
+
+describe("rounds told as a timeline, in other languages, and in tables", () => {
+  test("a timeline's entry is an earlier round; a round opening later names the stage but no amount", () => {
+    const r = roundOf("The round\nSeries B round opening in Q3 2027.\n2022: Series A round of £9 million at £40 million post-money.");
+    expect({ amount: r.amount, stage: r.stage, pre: r.pre_money_valuation }).toEqual({ amount: null, stage: "series b", pre: null });
+  });
+
+  test("raise words in German and French", () => {
+    expect(roundOf("Finanzierung\nWir suchen €3 Mio. in einer Seed-Runde.")).toMatchObject({ amount: 3_000_000, currency: "EUR", stage: "seed" });
+    expect(roundOf("Levée de fonds\nNous levons 1,5 M€ en seed.")).toMatchObject({ amount: 1_500_000, currency: "EUR" });
+    expect(roundOf("Investment\nInvestitionsbedarf: 2,4 Mio. €")).toMatchObject({ amount: 2_400_000, currency: "EUR" });
+  });
+
+  test("an 'Amount' column of the use of funds is no raise", () => {
+    const r = roundOf("The ask\nWe are raising €5M.\n\nUse of funds\n\nAmount\n\n€2M\n\n€1.5M\n\n€1.5M");
+    expect(r.amount).toBe(5_000_000);
+    expect(roundOf("Use of funds\n\nAmount\n\n€2M\n\n€1.5M").amount).toBeNull();
+  });
+
+  test("the post-money of this round gives its pre-money; an earlier round's does not", () => {
+    expect(roundOf("We are raising CHF 6 million (Series A).\nPost-money valuation: CHF 30'000'000").pre_money_valuation).toBe(24_000_000);
+    expect(roundOf("Now raising $6M Series A.\n2022: Seed round of $2M at $10M post-money.").pre_money_valuation).toBeNull();
+  });
+});

@@ -173,3 +173,32 @@ describe("fund terms and sections", () => {
     expect(analysis.facts.round).toMatchObject({ amount: 2_000_000, stage: "seed" });
   });
 });
+
+describe("narrow cards and fund decks", () => {
+  test("names and roles wrapped over lines in narrow cards, side by side with a narrow gutter", async () => {
+    const card = (x: number, lines: [string, number][]): Slide => lines.map(([text, size], k) => ({ text, x, y: 150 + k * 13, size }));
+    const slide: Slide = [
+      { text: "Team", x: 40, y: 60, size: 20, font: "bold" },
+      ...card(40, [["Ingrid", 10], ["Solberg", 10], ["Founder &", 8], ["CEO", 8], ["ex-Maersk", 7]]),
+      ...card(90, [["Dr. Kofi", 10], ["Mensah", 10], ["Co-founder &", 8], ["CTO", 8], ["ex-SAP", 7]]),
+      ...card(140, [["Lucía", 10], ["Ortega", 10], ["Head of", 8], ["Sales", 8], ["ex-Oracle", 7]]),
+    ];
+    expect(teamOf(await readDeck([cover("Quorra"), slide]))).toEqual(["Ingrid Solberg", "Kofi Mensah", "Lucía Ortega"]);
+  });
+
+  test("a fund's deck uploaded as a company's is read as the fund's: its target size, its partners", async () => {
+    const { analysis } = await readDeck(
+      [
+        [{ text: "Fjordline Ventures Fund II", x: 80, y: 200, size: 36 }],
+        lines(["Investment thesis", "We back seed-stage climate software in the Nordics; Fund II targets €120M.", "Initial tickets of €1M to €2M, with 50% reserved for follow-ons."], 60, 60, 16),
+        lines(["Team", "Sara Lind, Managing Partner", "Mats Berg, General Partner"], 60, 60, 16),
+        lines(["Terms", "Management fee 2%, carried interest 20%, GP commitment 2%.", "LPs: two pension funds and family offices."], 60, 60, 16),
+      ],
+      { kind: "company" },
+    );
+    expect(analysis.kind).toBe("fund");
+    expect(analysis.facts.round).toMatchObject({ amount: 120_000_000, currency: "EUR", stage: null });
+    expect(analysis.facts.team.map((m) => m.name)).toEqual(["Sara Lind", "Mats Berg"]);
+    expect(analysis.sections.find((s) => s.key === "fund_terms")?.score).not.toBeNull();
+  });
+});

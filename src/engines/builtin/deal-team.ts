@@ -49,6 +49,7 @@ const NOT_A_NAME = new Set(
     "Global International Associates Management Consulting Advisors Advisory Investments Equity Energy Motors Pharma Therapeutics Dynamics " +
     "Series Seed Round Ask Team Board Market Product Traction Pricing Revenue Platform Services Street Road Avenue Company Group Angels " +
     "Officer Executive Chief Head Operations Engineering Science Scientific Sales Growth Marketing Finance Product Commercial Technical " +
+    "Name Role Background Title Position " +
     "January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday").split(" "),
 );
 // Words that can start a line before a name but are not given names.
@@ -189,6 +190,23 @@ function roleFirst(text: string, opts: TeamOptions): string | null {
   return m ? roleIn(text, m.groups!.title, 0, m.groups!.title.length, opts) : null;
 }
 
+/** A card's lines top to bottom: the first lines that make a name, and the lines after them that make a role. */
+function cardIn(lines: string[], opts: TeamOptions): { name: string; title: string } | null {
+  for (let k = 1; k <= 3 && k < lines.length; k++) {
+    const name = nameAlone(lines.slice(0, k).join(" "));
+    if (!name) continue;
+    for (let m = Math.min(3, lines.length - k); m >= 1; m--) {
+      const text = lines.slice(k, k + m).join(" ");
+      const hit = ROLE_FIRST.exec(text);
+      if (!hit || NOT_TEAM_ROLE.test(text) || (m > 1 && hit.groups!.title.length <= lines.slice(k, k + m - 1).join(" ").length)) continue;
+      const title = roleIn(text, hit.groups!.title, 0, hit.groups!.title.length, opts);
+      return title ? { name, title } : null;
+    }
+    return null;
+  }
+  return null;
+}
+
 export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   const found: Found[] = [];
   const links: { url: string; at: number; pageIndex: number }[] = [];
@@ -268,6 +286,22 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     found.push({ name: nameAlone(joined(i, k))!, title, at: starts[i], pageIndex: page, source: { quote: `${joined(i, k)} ${joined(i + k, m)}`, unit } });
     for (let d = 0; d < k + m; d++) paired.add(i + d);
     i += k + m - 1;
+  }
+  // A grid of narrow cards read as table rows ("Ingrid | Kofi" over "Solberg | Mensah" over
+  // "CEO | CTO"): each column is a card, its cells read top to bottom.
+  for (let i = 0; i < units.length; i++) {
+    const width = units[i].text.split(CELL_SPLIT).length;
+    if (width < 2 || excluded(units[i]) || paired.has(i)) continue;
+    let end = i;
+    while (end + 1 < units.length && units[end + 1].pageIndex === units[i].pageIndex && !excluded(units[end + 1]) && units[end + 1].text.split(CELL_SPLIT).length === width) end++;
+    if (end === i) continue;
+    const rows = units.slice(i, end + 1).map((u) => u.text.split(CELL_SPLIT).map((c) => c.trim()));
+    const cards = Array.from({ length: width }, (_, k) => cardIn(rows.map((r) => r[k]), opts));
+    if (cards.filter(Boolean).length >= 2 && rows[0].every((c) => c.split(/\s+/).length <= 3)) {
+      cards.forEach((card, k) => card && found.push({ ...card, at: starts[i] + k, pageIndex: units[i].pageIndex, source: { quote: `${card.name} ${card.title}`, unit: units[i] } }));
+      for (let j = i; j <= end; j++) paired.add(j);
+    }
+    i = end;
   }
   // A page whose cards set the role over the name: its first role or name line is a role, a name under it.
   const rolesAbove = new Set<number>();
