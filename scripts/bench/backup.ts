@@ -6,7 +6,8 @@
 //     (target >= 0.5), and its CPU time beside the copy's (the machine is shared: wall time moves)
 //   - the read load's p50/p99 without a backup running, and while one runs (target: ratio <= 2)
 //
-//   bun scripts/bench/backup.ts [--interactions 5000000] [--documents 2000] [--keep DIR] [--verify]
+//   bun scripts/bench/backup.ts [--interactions 5000000] [--documents 2000] [--keep DIR] [--verify] [--reuse DIR]
+// --reuse DIR measures a data dir an earlier run kept (--keep) instead of seeding one.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,7 +22,7 @@ import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
 import { orgsService } from "../../src/modules/identity/orgs.service.ts";
 import { cleanEnv, run, startServe } from "../lib/child-process.ts";
 
-const { values } = parseArgs({ options: { interactions: { type: "string" }, documents: { type: "string" }, keep: { type: "string" }, verify: { type: "boolean" } } });
+const { values } = parseArgs({ options: { interactions: { type: "string" }, documents: { type: "string" }, keep: { type: "string" }, verify: { type: "boolean" }, reuse: { type: "string" } } });
 const INTERACTIONS = Number(values.interactions ?? 5_000_000);
 const DOCUMENTS = Number(values.documents ?? 2000);
 const USERS = 50;
@@ -37,7 +38,7 @@ const pct = (xs: number[], p: number) => {
 };
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
-const dir = values.keep ?? mkdtempSync(join(tmpdir(), "dealgraph-bench-backup-"));
+const dir = values.reuse ?? values.keep ?? mkdtempSync(join(tmpdir(), "dealgraph-bench-backup-"));
 console.log(`Dealgraph backup bench: bun ${Bun.version}, ${navigator.hardwareConcurrency} CPUs, data dir ${dir}`);
 
 // --- seed -------------------------------------------------------------------------------------
@@ -48,9 +49,16 @@ const deps = createDeps({ db, config, log: silentLog });
 const sqlite = db.$client;
 const r = rng(7);
 const now = new Date();
+let key = "";
+let interactionId = 0;
+if (values.reuse) {
+  const first = sqlite.query<{ id: string }, []>("SELECT id FROM users ORDER BY email LIMIT 1").get()!;
+  key = apiKeysService(deps).create({ userId: first.id, scope: "read", dailyRequests: 10_000_000 }).secret;
+  interactionId = sqlite.query<{ n: number }, []>("SELECT max(id) AS n FROM interactions").get()!.n;
+} else {
 const org = orgsService(deps).createOrg("Bench Ventures");
 const users = Array.from({ length: USERS }, (_, i) => orgsService(deps).createUser({ orgId: org.id, email: `p${i}@bench.vc`, name: `Partner ${i}`, shareNetwork: true }));
-const key = apiKeysService(deps).create({ userId: users[0].id, scope: "read", dailyRequests: 10_000_000 }).secret;
+key = apiKeysService(deps).create({ userId: users[0].id, scope: "read", dailyRequests: 10_000_000 }).secret;
 const personIds: string[] = [];
 sqlite.transaction(() => {
   const p = sqlite.query("INSERT INTO persons (id, org_id, display_name, name_key, title, domain, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
@@ -62,7 +70,6 @@ sqlite.transaction(() => {
   }
 })();
 const perUser = Math.floor(INTERACTIONS / USERS);
-let interactionId = 0;
 for (const [ui, user] of users.entries()) {
   sqlite.transaction(() => {
     const rel = sqlite.query<{ seq: number }, [string, string, string, string, string, string]>(
@@ -102,12 +109,14 @@ sqlite.transaction(() => {
     doc.run(Bun.randomUUIDv7(), org.id, dealId, DOC_BYTES, sha, pages, iso);
   }
 })();
+}
 sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
 sqlite.close();
 const dbBytes = statSync(join(dir, "dealgraph.db")).size;
 const blobFiles = readdirSync(join(dir, "blobs"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 const blobBytes = blobFiles.reduce((sum, f) => sum + statSync(f).size, 0);
 const totalMb = (dbBytes + blobBytes) / MB;
+if (values.reuse) rmSync(join(dir, "backups"), { recursive: true, force: true });
 console.log(`seeded ${interactionId.toLocaleString()} interactions, ${DOCUMENTS} documents in ${((performance.now() - seedStart) / 1000).toFixed(1)} s: database ${(dbBytes / MB).toFixed(0)} MB + blobs ${(blobBytes / MB).toFixed(0)} MB = ${totalMb.toFixed(0)} MB`);
 
 // --- baseline: a plain copy of the same bytes ---------------------------------------------------
@@ -178,5 +187,5 @@ read load (2 clients: /me, deals list, who-knows by domain)
   }
 } finally {
   await child.stop();
-  if (!values.keep) rmSync(dir, { recursive: true, force: true });
+  if (!values.keep && !values.reuse) rmSync(dir, { recursive: true, force: true });
 }
