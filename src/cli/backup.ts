@@ -1,7 +1,7 @@
 // `dealgraph backup`, `backup verify` and `restore` (CONTRACT.md, "Backups and upgrades"). A backup
 // opens the database beside a running server without migrating it; progress goes to stderr.
 import { existsSync, readdirSync, rmSync } from "node:fs";
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 import { join, resolve } from "node:path";
 import { loadConfig } from "../config.ts";
 import { BackupError } from "../modules/backups/backups.archive.ts";
@@ -15,7 +15,7 @@ import { parse, report, UsageError, type Io } from "./io.ts";
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /**
- * A backup is background work: `dealgraph backup` runs at a lower CPU priority (nice +10, every
+ * A backup is background work: `dealgraph backup` runs at a lower CPU priority (10 nicer than it was started with, every
  * thread of this process, and the threads it starts inherit it), so the requests of a `serve`
  * beside it keep their latency; on an idle machine it costs the backup nothing. Only when the
  * process is that command (not when the command runs inside another program, as in tests).
@@ -23,10 +23,10 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 function lowerPriority() {
   if (!process.argv.includes("backup")) return;
   try {
-    for (const tid of readdirSync("/proc/self/task")) setPriority(Number(tid), 10);
+    for (const tid of readdirSync("/proc/self/task")) setPriority(Number(tid), Math.min(19, getPriority(Number(tid)) + 10));
   } catch {
     try {
-      setPriority(0, 10);
+      setPriority(0, Math.min(19, getPriority(0) + 10));
     } catch {}
   }
 }
