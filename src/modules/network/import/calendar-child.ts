@@ -24,7 +24,22 @@ export type CalendarSource =
   /** An .ics file (an import), refused past `maxBytes`. */
   | { kind: "file"; path: string; maxBytes: number }
   /** A CalDAV calendar-multiget reply as the server sent it (the XML is read here, not in the server). */
-  | { kind: "multiget"; url: string; response: { status: number; contentType: string | null; body: string } };
+  | { kind: "multiget"; url: string; response: DavReply }
+  /** Another WebDAV reply (PROPFIND, sync-collection): its XML read into responses, nothing more. */
+  | { kind: "dav"; url: string; response: DavReply };
+
+/** A WebDAV reply as the server sent it. */
+export type DavReply = { status: number; contentType: string | null; body: string };
+
+/** A WebDAV response as tsdav reads it, without the parsed tree (`raw`: only the sync-token, or the start of a text body). */
+export type DavResponseRead = {
+  href?: string;
+  status?: number;
+  statusText?: string;
+  ok: boolean;
+  props?: Record<string, unknown>;
+  raw?: unknown;
+};
 
 export type CalendarReadRequest = { source: CalendarSource; timeZone: string | null; now: number; caps: CalendarCaps };
 
@@ -60,8 +75,8 @@ export type CalendarObjectRead = {
   refusals: string[];
 };
 
-/** A multiget the server answered with an error status (the caller turns it into its failure). */
-export type CalendarReadResult = { objects: CalendarObjectRead[]; status?: number };
+/** A multiget the server answered with an error status (the caller turns it into its failure); a WebDAV reply's responses. */
+export type CalendarReadResult = { objects: CalendarObjectRead[]; status?: number; dav?: DavResponseRead[] };
 
 const n = (x: number) => x.toLocaleString("en-US");
 
@@ -176,6 +191,25 @@ async function multiget(source: Extract<CalendarSource, { kind: "multiget" }>, r
   return { objects };
 }
 
+/** A WebDAV reply read by tsdav's own parser (in the child, or in the server for a small one). */
+export async function readDavReply(url: string, response: DavReply): Promise<DavResponseRead[]> {
+  const { davRequest } = await import("tsdav");
+  const replay = (async () => new Response(response.body, { status: response.status, headers: response.contentType ? { "content-type": response.contentType } : {} })) as unknown as typeof fetch;
+  const responses = await davRequest({ url, init: { method: "PROPFIND", namespace: "d", body: { propfind: {} } }, fetch: replay });
+  return responses.map((r) => {
+    const raw = r.raw as unknown;
+    const multistatus = raw && typeof raw === "object" ? (raw as { multistatus?: { syncToken?: unknown } }).multistatus : undefined;
+    return {
+      href: r.href,
+      status: r.status,
+      statusText: r.statusText,
+      ok: r.ok,
+      props: r.props,
+      raw: typeof raw === "string" ? raw.slice(0, 4096) : multistatus ? { multistatus: { syncToken: multistatus.syncToken } } : {},
+    };
+  });
+}
+
 async function run(request: CalendarReadRequest): Promise<CalendarReadResult> {
   const { source } = request;
   switch (source.kind) {
@@ -190,6 +224,8 @@ async function run(request: CalendarReadRequest): Promise<CalendarReadResult> {
     }
     case "multiget":
       return multiget(source, request);
+    case "dav":
+      return { objects: [], dav: await readDavReply(source.url, source.response) };
   }
 }
 

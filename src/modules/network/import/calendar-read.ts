@@ -10,6 +10,7 @@ import { ChildJobError, formatBytes, formatMs, runChildJob, type ChildLimits } f
 import type { Expansion, Occurrence } from "../../../lib/icalendar-recurrence.ts";
 import type { CalendarEvent } from "../../../lib/icalendar.ts";
 import {
+  readDavReply,
   READ_CALENDAR_COMMAND,
   type CalendarCaps,
   type CalendarObjectRead,
@@ -17,9 +18,11 @@ import {
   type CalendarReadResult,
   type CalendarSource,
   type CompactExpansion,
+  type DavReply,
+  type DavResponseRead,
 } from "./calendar-child.ts";
 
-export type { CalendarCaps, CalendarObjectRead } from "./calendar-child.ts";
+export type { CalendarCaps, CalendarObjectRead, DavReply, DavResponseRead } from "./calendar-child.ts";
 
 /**
  * Past occurrences counted per series (one UID) and per calendar object (a subscription's file, a
@@ -59,6 +62,16 @@ export async function readCalendars(
     }[error.reason]();
     throw new CalendarReadError(message);
   }
+}
+
+/** A WebDAV reply up to this size is read in the server (a few milliseconds); a larger one in the child. */
+export const DAV_INLINE_BYTES = 256 * 1024;
+
+/** A WebDAV reply (PROPFIND, sync-collection) read into responses: in the child when it is large. Throws CalendarReadError. */
+export async function readDav(url: string, response: DavReply): Promise<DavResponseRead[]> {
+  if (response.body.length <= DAV_INLINE_BYTES) return readDavReply(url, response);
+  const read = await readCalendars({ kind: "dav", url, response }, { timeZone: null, now: new Date(0) });
+  return read.dav ?? [];
 }
 
 /** The expansion the recording rules take, from the child's compact one. */
