@@ -23,6 +23,7 @@
 // independent of the child's event loop) kills the whole group (Tesseract, LibreOffice included)
 // when the parent is gone, past the time limit (plus whatever events may add) or far past the
 // memory limit.
+import { dlopen, FFIType, ptr } from "bun:ffi";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { homedir, setPriority, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -359,8 +360,6 @@ function confineToWorkDir(work: string): string | null {
   const MS_RDONLY = 1, MS_NOSUID = 2, MS_NODEV = 4, MS_NOEXEC = 8, MS_REMOUNT = 32, MS_NOATIME = 1024, MS_NODIRATIME = 2048, MS_BIND = 4096, MS_RELATIME = 1 << 21, MS_STRICTATIME = 1 << 24;
   const KEPT: [string, number][] = [["nosuid", MS_NOSUID], ["nodev", MS_NODEV], ["noexec", MS_NOEXEC], ["noatime", MS_NOATIME], ["nodiratime", MS_NODIRATIME], ["relatime", MS_RELATIME], ["strictatime", MS_STRICTATIME]];
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { dlopen, FFIType, ptr } = require("bun:ffi") as typeof import("bun:ffi");
     let libc: ReturnType<typeof dlopen<{ mount: { args: [typeof FFIType.ptr, typeof FFIType.ptr, typeof FFIType.ptr, typeof FFIType.u64, typeof FFIType.ptr]; returns: typeof FFIType.i32 } }>> | null = null;
     for (const name of ["libc.so.6", "libc.so"]) {
       try {
