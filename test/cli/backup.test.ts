@@ -417,3 +417,23 @@ test("--out FILE writes there (and refuses to overwrite an existing file)", asyn
   expect(again.code).toBe(1);
   expect(again.stderr).toContain("already exists");
 });
+
+test("a database that fails SQLite's quick_check is not backed up: exit 1 naming the check, no archive left", async () => {
+  const d = tempDataDir();
+  cleanup.push(d);
+  expect((await cli(d, "admin", "org", "create", "--name", "Broken Pages", "--json")).code).toBe(0);
+  const { Database } = await import("bun:sqlite");
+  const db = new Database(join(d, "dealgraph.db"));
+  db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  const { rootpage } = db.query<{ rootpage: number }, []>("SELECT rootpage FROM sqlite_master WHERE name = 'orgs'").get()!;
+  const pageSize = db.query<{ page_size: number }, []>("PRAGMA page_size").get()!.page_size;
+  db.close();
+  const { openSync, writeSync, closeSync } = await import("node:fs");
+  const fd = openSync(join(d, "dealgraph.db"), "r+");
+  writeSync(fd, Buffer.from([0x42]), 0, 1, (rootpage - 1) * pageSize); // not a b-tree page type
+  closeSync(fd);
+  const r = await cli(d, "backup", "--json");
+  expect(r.code).toBe(1);
+  expect(r.stderr).toMatch(/fails quick_check|malformed|cannot be opened/);
+  expect(existsSync(join(d, "backups")) ? readdirSync(join(d, "backups")).filter((n) => !n.startsWith(".backup")) : []).toEqual([]);
+});

@@ -12,7 +12,7 @@
 //   holds the key), manifest.json (last: each file's size and sha256, the migrations)
 // Version 1 (`.tar.gz`, earlier releases): the same without backup.json, gzip instead of zstd. Both
 // are read (verify and restore); only version 2 is written.
-import { Database } from "bun:sqlite";
+import { constants, Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { closeSync, createReadStream, createWriteStream, existsSync, fstatSync, fsyncSync, linkSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statfsSync, statSync, writeSync } from "node:fs";
@@ -128,25 +128,53 @@ self.onmessage = (event) => {
   }
 };`;
 
-/** SQLite's `pragma` check of the file at `path` in a worker: the problems found (empty when "ok"). */
+/** SQLite's `pragma` check of the file at `path`, on this thread (a long synchronous call). */
+function checkHere(path: string, pragma: "quick_check" | "integrity_check"): string[] {
+  let db: Database | null = null;
+  try {
+    db = new Database(`file:${encodeURI(path)}?immutable=1`, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
+    const rows = db.query(`PRAGMA ${pragma}`).values().map((r) => String(r[0]));
+    return rows.length !== 1 || rows[0] !== "ok" ? [`the database snapshot fails ${pragma}: ${rows.slice(0, 5).join("; ")}`] : [];
+  } catch (error) {
+    return [`the database snapshot cannot be opened: ${(error as Error).message}`];
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * SQLite's `pragma` check of the file at `path` in a worker: the problems found (empty when "ok").
+ * Where a worker cannot be started or fails to run (whatever the reason), the check runs on this
+ * thread instead, when `result` is awaited: slower, never skipped.
+ */
 export function checkInWorker(path: string, pragma: "quick_check" | "integrity_check"): { result: Promise<string[]>; stop(): void } {
-  const url = URL.createObjectURL(new Blob([CHECK_WORKER], { type: "application/javascript" }));
-  const worker = new Worker(url);
-  const result = new Promise<string[]>((resolve) => {
-    worker.onmessage = (event: MessageEvent<{ rows?: string[]; error?: string }>) => {
-      const { rows, error } = event.data;
-      if (error) resolve([`the database snapshot cannot be opened: ${error}`]);
-      else if (rows!.length !== 1 || rows![0] !== "ok") resolve([`the database snapshot fails ${pragma}: ${rows!.slice(0, 5).join("; ")}`]);
-      else resolve([]);
-      worker.terminate();
-    };
-    worker.onerror = (event) => {
-      resolve([`the integrity check could not run: ${event.message}`]);
-      worker.terminate();
-    };
+  let worker: Worker | null = null;
+  let url = "";
+  const result = new Promise<string[] | null>((resolve) => {
+    try {
+      url = URL.createObjectURL(new Blob([CHECK_WORKER], { type: "application/javascript" }));
+      const w = new Worker(url);
+      worker = w;
+      w.onmessage = (event: MessageEvent<{ rows?: string[]; error?: string }>) => {
+        const { rows, error } = event.data;
+        if (error) resolve([`the database snapshot cannot be opened: ${error}`]);
+        else if (rows!.length !== 1 || rows![0] !== "ok") resolve([`the database snapshot fails ${pragma}: ${rows!.slice(0, 5).join("; ")}`]);
+        else resolve([]);
+        w.terminate();
+      };
+      w.onerror = () => {
+        resolve(null);
+        w.terminate();
+      };
+      w.postMessage({ path, pragma });
+    } catch {
+      resolve(null);
+    }
   });
-  worker.postMessage({ path, pragma });
-  return { result: result.finally(() => URL.revokeObjectURL(url)), stop: () => worker.terminate() };
+  return {
+    result: result.then((problems) => problems ?? checkHere(path, pragma)).finally(() => url && URL.revokeObjectURL(url)),
+    stop: () => (worker as Worker | null)?.terminate(),
+  };
 }
 
 /**
