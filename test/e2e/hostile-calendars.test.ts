@@ -125,7 +125,7 @@ describe("finding 1: calendar bombs", () => {
     } finally {
       sub.stop();
     }
-  }, 120_000);
+  }, 240_000);
 
   test("a subscription past 5 MB is refused when connecting, and a sync of one that grew says why", async () => {
     let body = calendar({ uid: "small@t", start: "20261110T100000Z", lines: ["ORGANIZER:mailto:amy@acme.vc", "ATTENDEE:mailto:jane@target.com"] });
@@ -164,7 +164,7 @@ describe("finding 1: calendar bombs", () => {
     } finally {
       sub.stop();
     }
-  }, 120_000);
+  }, 240_000);
 
   test("`import calendar` reads the bomb through the child and the caps: refused said, exit 1; --max-occurrences raises the caps", async () => {
     const dir = tempDataDir();
@@ -182,7 +182,7 @@ describe("finding 1: calendar bombs", () => {
     expect(raised.code).toBe(0);
     expect(raised.json).toMatchObject({ refused: 0, duplicates: 3_000 });
     expect(raised.json.imported).toBeGreaterThan(50_000);
-  }, 120_000);
+  }, 240_000);
 });
 
 describe.skipIf(!hasRadicale() && process.env.CI !== "1")("finding 1: CalDAV objects (Radicale)", () => {
@@ -221,7 +221,7 @@ describe.skipIf(!hasRadicale() && process.env.CI !== "1")("finding 1: CalDAV obj
     } finally {
       CALENDAR_SYNC_LIMITS.occurrencesPerSync = saved;
     }
-  }, 120_000);
+  }, 240_000);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -325,7 +325,7 @@ describe("finding 5: a hostile IMAP server", () => {
     console.log(`huge literal: refused in ${seconds.toFixed(1)} s, RSS ${before.toFixed(0)} -> peak ${peak.toFixed(0)} MB`);
     expect(seconds).toBeLessThan(20);
     expect(peak - before).toBeLessThan(200);
-  }, 120_000);
+  }, 240_000);
 
   test("a response that never ends (a byte a second): the probe and the sync stop at the command deadline with the reason", async () => {
     IMAP_LIMITS.commandMs = 3_000;
@@ -339,7 +339,7 @@ describe("finding 5: a hostile IMAP server", () => {
     const entry = (await sync.syncUser(user.id)).connections[0];
     expect(entry).toMatchObject({ connection_id, status: "error", error: expect.stringMatching(/did not finish LIST within 3 s/) });
     expect(performance.now() - started).toBeLessThan(10_000);
-  }, 120_000);
+  }, 240_000);
 });
 
 describe("finding 8: connect attempts are limited per user", () => {

@@ -2,7 +2,7 @@
 // (calendar-child.ts, through src/lib/child-job.ts), so a file whose series expand to millions of
 // occurrences or a parser that spins costs that child, never the event loop that answers requests.
 // The limits (README "Connected mailboxes and calendars"):
-//   - 30 s and 512 MB of resident memory per read, after which the child is killed and the read
+//   - 60 s and 512 MB of resident memory per read, after which the child is killed and the read
 //     refused with that reason; at most two reads at once, further reads wait their turn;
 //   - past occurrences per series and per calendar object (CALENDAR_CAPS), enforced in the child:
 //     the latest count, the earlier ones are refused with a reason the caller records and shows.
@@ -30,7 +30,7 @@ export type { CalendarCaps, CalendarObjectRead, DavReply, DavResponseRead } from
  */
 export const CALENDAR_CAPS: CalendarCaps = { perSeries: 1_000, perObject: 5_000 };
 
-export const CALENDAR_CHILD_LIMITS: Omit<ChildLimits, "maxOutputBytes"> = { timeoutMs: 30_000, memoryBytes: 512 * 1024 * 1024, concurrency: 2 };
+export const CALENDAR_CHILD_LIMITS: Omit<ChildLimits, "maxOutputBytes"> = { timeoutMs: 60_000, memoryBytes: 512 * 1024 * 1024, concurrency: 2 };
 
 /** `import calendar` (the command line, a file the operator chose): a bigger file, more time and memory. */
 export const IMPORT_CHILD_LIMITS: Omit<ChildLimits, "maxOutputBytes"> = { timeoutMs: 120_000, memoryBytes: 1024 * 1024 * 1024, concurrency: 1 };
