@@ -1,6 +1,7 @@
 // The server operator's backups page: the latest archives in <data-dir>/backups (time, size,
 // verified, kept before an upgrade), a warning when the newest is overdue, and a button that starts
 // one now (disabled while one is being written; a press then answers 409).
+import { isPreUpgrade } from "../../backups/backups.service.ts";
 import { html, type Html } from "../html.ts";
 import { badge, csrfField, layout, pageHead, when, type Shell } from "./layout.ts";
 
@@ -28,7 +29,7 @@ ${v.backups.map(
   <td class="small">${when(b.created_at)}</td>
   <td class="num">${size(b.bytes)}</td>
   <td>${b.verified_at ? badge("Verified", "ok") : badge("Not verified", "bad")}${b.problem ? html`<div class="small muted">${b.problem}</div>` : ""}</td>
-  <td><code class="small">${b.name}</code>${/-pre-upgrade(-\d+)?\.tar\.gz$/.test(b.name) ? html` ${badge("Before an upgrade: kept", "info")}` : ""}</td>
+  <td><code class="small">${b.name}</code>${isPreUpgrade(b.name) ? html` ${badge("Before an upgrade: kept", "info")}` : ""}</td>
 </tr>`,
 )}
 </tbody></table></div>`
