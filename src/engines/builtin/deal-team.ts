@@ -229,8 +229,8 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   // advisor's or investor's role, or one held elsewhere, is no member's); a slide of their own is theirs.
   const pageTopic = new Map<number, string | null>();
   for (const u of units) if (u.heading && !pageTopic.has(u.pageIndex) && topicOfHeading(u.text)) pageTopic.set(u.pageIndex, topicOfHeading(u.text));
-  const besideTeam = (u: Unit) => (u.topic === "advisors" || u.topic === "investors") && pageTopic.get(u.pageIndex) === "team";
-  const excluded = (u: Unit) => u.boilerplate || (OUTSIDERS.has(u.topic as string) && !besideTeam(u)) || signature.has(indexOf.get(u)!);
+  const besideTeam = (u: Unit) => (u.context === "advisors" || u.context === "investors") && pageTopic.get(u.pageIndex) === "team";
+  const excluded = (u: Unit) => u.boilerplate || (OUTSIDERS.has(u.context as string) && !besideTeam(u)) || signature.has(indexOf.get(u)!);
   const starts = units.map((u) => {
     const at = offset;
     offset += u.text.length + 1;

@@ -20,6 +20,8 @@ export type Unit = {
   order: number;
   /** The topic of the heading this unit sits under on its page (null when none is known). */
   topic: Topic | null;
+  /** The topic in force where the unit stands, a title-like line (a name on a card) included. */
+  context: Topic | null;
   heading: boolean;
   boilerplate: boolean;
   /** Where in `text` one line of the page ran on into the next (a wrapped line joined back). */
@@ -181,7 +183,7 @@ export function readMaterial(pages: SourcePage[]): Unit[] {
         // A spreadsheet page opens with its sheet's name (office-text.ts): the name is its title.
         const sheet = /^Sheet: (.+?)\.?$/.exec(text);
         if (sheet) topic = topicOfHeading(sheet[1]);
-        units.push({ text, page, pageIndex, order: units.length, topic: heading ? null : (labelled ?? topic), heading, boilerplate, breaks });
+        units.push({ text, page, pageIndex, order: units.length, topic: heading ? null : (labelled ?? topic), context: labelled ?? topic, heading, boilerplate, breaks });
       }
     }
   });
