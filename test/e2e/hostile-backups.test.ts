@@ -3,13 +3,26 @@
 // an org admin's; rotation never deletes a pre-upgrade archive however often "Back up now" is
 // pressed; a manual backup cannot start while one is being written (409 on the web, exit 1 in the
 // CLI).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, onTestFinished, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { acquireBackupLock, archiveName, backupsDir, backupsService } from "../../src/modules/backups/backups.service.ts";
 import { orgsService } from "../../src/modules/identity/orgs.service.ts";
 import { cli, tempDataDir } from "../helpers/cli.ts";
-import { textOf, webApp } from "../helpers/web.ts";
+import { createTestApp } from "../helpers/app.ts";
+import { seedIdentity } from "../helpers/fixtures.ts";
+import { Browser, textOf, withPassword } from "../helpers/web.ts";
+
+/** A web app on its own temp data dir (archives written here must not land in a shared ./data). */
+async function webApp(o: { passwords?: ("alice" | "bob")[]; signIn?: string } = {}) {
+  const t = createTestApp({ file: true });
+  onTestFinished(() => t.close());
+  const f = seedIdentity(t.deps);
+  for (const user of o.passwords ?? ["alice"]) await withPassword(t, f.users[user].id);
+  const b = new Browser(t);
+  if (o.signIn) await b.signIn(o.signIn);
+  return { t, f, b };
+}
 
 function fakeArchive(dataDir: string, name: string) {
   mkdirSync(backupsDir(dataDir), { recursive: true });
