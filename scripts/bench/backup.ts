@@ -130,7 +130,7 @@ const copyCpuS = ((c) => (c.user + c.system) / 1e6)(process.cpuUsage(copyCpu));
 rmSync(copyDir, { recursive: true, force: true });
 
 // --- the read load on a real server -------------------------------------------------------------
-const { child, url } = await startServe([process.execPath, join(ROOT, "src/main.ts"), "serve", "--port", "0", "--data-dir", dir], { cwd: ROOT, env: cleanEnv() });
+const { child, url } = await startServe([process.execPath, join(ROOT, "src/main.ts"), "serve", "--port", "0", "--data-dir", dir], { cwd: ROOT, env: cleanEnv() }, 300_000);
 const paths = ["/api/v1/me", "/api/v1/deals?limit=20", `/api/v1/network/who-knows?domain=company${r.int(0, 19_999)}.com&limit=10`];
 async function load(until: () => boolean): Promise<number[]> {
   const times: number[] = [];
