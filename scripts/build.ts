@@ -1,11 +1,18 @@
 // `bun run build`: the single executable dist/dealgraph, then a smoke test of it from a temp dir
-// outside the repo (embedded migrations, embedded docs assets, validation alive).
+// outside the repo (admin commands, `serve`, embedded migrations, embedded docs assets, validation
+// alive). test/e2e/binary-anywhere.test.ts goes further with the binary copied alone elsewhere.
 //
 // Equivalent to `bun build --compile --minify-whitespace --minify-syntax --bytecode --format=esm
 // --splitting src/main.ts --outfile dist/dealgraph`. Never the identifier-minifying flags (plain minify included): they rename
 // classes Elysia checks by name and validation is silently skipped.
 //
 // Why `--format=esm`: `--bytecode` defaults to CommonJS output, and `--splitting` (below) needs ESM.
+//
+// Why pino is replaced: imapflow imports pino for its default logger (used only when a connection is
+// given no logger; Dealgraph always passes `logger: false`). pino's transport support resolves its
+// worker thread's file (thread-stream's worker, pino's lib/worker.js) to an absolute path at build
+// time, so the binary would carry the checkout's path and, copied elsewhere, point at nothing. The
+// plugin below resolves `pino` to a small no-op logger module instead; nothing else imports it.
 //
 // Why `--splitting`: each dynamically imported module (a CLI command, the MCP SDK, the PDF and
 // ZIP readers) becomes a chunk embedded in the binary and loaded when first imported, so `serve`
@@ -19,9 +26,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, st
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { startDemo } from "./lib/child-process.ts";
+import { runJson, startServe } from "./lib/child-process.ts";
 
 export const ROOT = resolve(import.meta.dir, "..");
+/** How long `serve` may take to start listening (a loaded machine). */
+const SERVE_START_TIMEOUT_MS = 60_000;
 export const BINARY = join(ROOT, "dist", "dealgraph");
 
 // ---------------------------------------------------------------------------------------------
@@ -66,6 +75,46 @@ function formatLog(entry: unknown): string {
   return `${m.level ?? "error"}: ${m.message}${at}`;
 }
 
+/**
+ * The stand-in for `pino` inside the binary: the same call shape (a factory with `child`, the level
+ * methods and `level`), writing nothing. imapflow reaches it only for a connection without a logger.
+ */
+export const PINO_STUB = `
+const noop = () => {};
+function logger(options) {
+  const self = {
+    level: (options && options.level) || "info",
+    trace: noop, debug: noop, info: noop, warn: noop, error: noop, fatal: noop, silent: noop,
+    isLevelEnabled: () => false,
+    child: (bindings, childOptions) => logger(childOptions || { level: self.level }),
+    flush: noop,
+  };
+  return self;
+}
+function pino(options) { return logger(options); }
+pino.pino = pino;
+pino.default = pino;
+pino.destination = () => ({ write: noop, end: noop, flushSync: noop });
+pino.transport = () => ({ write: noop, end: noop });
+pino.multistream = () => ({ write: noop, add() { return this; } });
+pino.stdSerializers = { err: (e) => e, req: (r) => r, res: (r) => r };
+pino.stdTimeFunctions = { epochTime: () => "", isoTime: () => "", nullTime: () => "", unixTime: () => "" };
+pino.levels = { values: { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 }, labels: { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" } };
+pino.symbols = {};
+pino.version = "stub";
+export default pino;
+export { pino };
+`;
+
+/** Bundler plugin: `pino` (and its subpaths) resolve to PINO_STUB. */
+const replacePino: import("bun").BunPlugin = {
+  name: "dealgraph-pino-stub",
+  setup(build) {
+    build.onResolve({ filter: /^pino(\/.*)?$/ }, (args) => ({ path: args.path, namespace: "dealgraph-pino-stub" }));
+    build.onLoad({ filter: /.*/, namespace: "dealgraph-pino-stub" }, () => ({ contents: PINO_STUB, loader: "js" }));
+  },
+};
+
 export async function buildBinary(outfile = BINARY): Promise<BuildResult> {
   mkdirSync(dirname(outfile), { recursive: true });
   // Built beside the target, then renamed: a running binary or a concurrent reader never sees
@@ -86,6 +135,7 @@ export async function buildBinary(outfile = BINARY): Promise<BuildResult> {
         splitting: true,
         bytecode: true,
         minify: { whitespace: true, syntax: true, identifiers: false },
+        plugins: [replacePino],
         throw: false,
       });
     } catch (error) {
@@ -118,15 +168,22 @@ export async function smokeTest(binary = BINARY): Promise<void> {
   const bytes = Buffer.from(await Bun.file(binary).arrayBuffer());
   if (bytes.includes(ROOT + "/")) throw new Error(`${binary} mentions ${ROOT}/: something is read from the repo instead of embedded`);
   const dir = mkdtempSync(join(tmpdir(), "dealgraph-smoke-"));
-  let demo: Awaited<ReturnType<typeof startDemo>> | null = null;
+  let server: Awaited<ReturnType<typeof startServe>> | null = null;
   try {
-    demo = await startDemo([binary, "demo", "--port", "0", "--data-dir", "data"], { cwd: dir });
-    const { url, readKey, writeKey } = demo;
+    // A firm made by the admin commands, then `serve` (the demo, which analyses three dozen decks
+    // before it listens, is test/e2e/binary.test.ts's: minutes on a loaded machine).
+    const cli = <T>(...args: string[]) => runJson<T>([binary, ...args, "--data-dir", "data", "--json"], { cwd: dir });
+    const { org_id } = await cli<{ org_id: string }>("admin", "org", "create", "--name", "Smoke Test Capital");
+    const { user_id } = await cli<{ user_id: string }>("admin", "user", "create", "--org", org_id, "--email", "smoke@smoke.vc", "--name", "Smoke Test");
+    const readKey = (await cli<{ secret: string }>("admin", "key", "create", "--user", user_id, "--scope", "read")).secret;
+    const writeKey = (await cli<{ secret: string }>("admin", "key", "create", "--user", user_id, "--scope", "write")).secret;
+    server = await startServe([binary, "serve", "--port", "0", "--data-dir", "data"], { cwd: dir }, SERVE_START_TIMEOUT_MS);
+    const { url } = server;
     const get = (path: string, headers: Record<string, string> = {}) => fetch(url + path, { headers });
     const ensure = (ok: boolean, msg: string) => {
       if (!ok) throw new Error(msg);
     };
-    console.log(`smoke test: ${relative(process.cwd(), binary) || binary} demo, cwd ${dir}, ${url}`);
+    console.log(`smoke test: ${relative(process.cwd(), binary) || binary} serve, cwd ${dir}, ${url}`);
     console.log(`  ok  the binary mentions no path in ${ROOT}`);
 
     await expect("GET /readyz (migrations embedded)", async () => {
@@ -158,7 +215,7 @@ export async function smokeTest(binary = BINARY): Promise<void> {
         return `${(bytes / 1024).toFixed(0)} KiB ${r.headers.get("content-type")}`;
       });
     }
-    await expect("GET /api/v1/me with the demo read key", async () => {
+    await expect("GET /api/v1/me with a read key made by `admin key create`", async () => {
       const r = await get("/api/v1/me", { authorization: `Bearer ${readKey}` });
       const body = (await r.json()) as { user?: { name: string } };
       ensure(r.status === 200 && !!body.user, `me: ${r.status} ${JSON.stringify(body)}`);
@@ -175,9 +232,9 @@ export async function smokeTest(binary = BINARY): Promise<void> {
       return "";
     });
   } catch (error) {
-    throw new Error(`${(error as Error).message}${demo ? `\n${demo.child.describe()}` : ""}`);
+    throw new Error(`${(error as Error).message}${server ? `\n${server.child.describe()}` : ""}`);
   } finally {
-    await demo?.child.stop();
+    await server?.child.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -5,10 +5,18 @@
 // amount, currency, team members, each section's presence), the amount exact (value and currency)
 // over the decks that state one, the count of wrong non-null amounts, and the sections scored that
 // the deck does not address. Baseline: the same decks' bare text extraction (unpdf's own join),
-// timed in the same run, so the reading's cost shows as a ratio.
+// timed in the same run, so the reading's cost shows as a ratio. This is the "tuned corpus": it was
+// written beside the reader.
+//
+// Then the blind corpus (scripts/bench/deck-corpus-blind, written without opening the reader) and the
+// labelled real decks go through the same upload path, each part (dev, heldout, real) reported apart:
+// company, stage, amount exact, wrong amounts, wrong pre-money, team P/R/F1, sections scored without
+// evidence. Heldout and real decks are reported as aggregates only, unless --show-heldout (which
+// nobody changing the reader runs). Exits non-zero when any part of the blind run has a wrong amount.
 //
 //   bun scripts/bench/deck-quality.ts [--count 240] [--seed 1] [--keep DIR] [--verbose]
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+//       [--blind-count 240] [--blind-seed 1] [--part dev|heldout|all] [--blind-only] [--no-real] [--show-heldout]
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -18,16 +26,42 @@ import { createApp } from "../../src/app.ts";
 import { findLibreOffice } from "../../src/documents/convert.ts";
 import { startRunner } from "../../src/modules/actions/runner.ts";
 import { openBench } from "../lib/bench.ts";
+import { generateBlindCorpus } from "./deck-corpus-blind/index.ts";
+import type { BlindLabels } from "./deck-corpus-blind/labels.ts";
+import { loadRealDecks } from "./deck-corpus-blind/real.ts";
+import { describe, scoreDeck, summarize, type Verdict } from "./deck-corpus-blind/score.ts";
 import { generateCorpus, type CorpusDeck } from "./deck-corpus/index.ts";
 import { SECTION_KEYS } from "./deck-corpus/model.ts";
 
-const { values: opts } = parseArgs({ options: { count: { type: "string", default: "240" }, seed: { type: "string", default: "1" }, keep: { type: "string" }, verbose: { type: "boolean" } } });
+const { values: opts } = parseArgs({
+  options: {
+    count: { type: "string", default: "240" },
+    seed: { type: "string", default: "1" },
+    keep: { type: "string" },
+    verbose: { type: "boolean" },
+    "blind-count": { type: "string", default: "240" },
+    "blind-seed": { type: "string", default: "1" },
+    part: { type: "string", default: "all" },
+    "blind-only": { type: "boolean" },
+    "no-real": { type: "boolean" },
+    "show-heldout": { type: "boolean" },
+  },
+});
+if (!["dev", "heldout", "all"].includes(opts.part!)) throw new Error(`--part dev|heldout|all, not ${opts.part}`);
 const TARGET = { f1: 0.95, amountExact: 0.95 };
 const dir = opts.keep ?? mkdtempSync(join(tmpdir(), "dealgraph-bench-deck-quality-"));
 const log = (line: string) => console.log(line);
 
-const generated = await generateCorpus({ count: Number(opts.count), seed: Number(opts.seed) });
 const office = findLibreOffice();
+let blindWrongAmounts = 0;
+if (!opts["blind-only"]) await tunedCorpus();
+await blindCorpus();
+if (!opts.keep) rmSync(dir, { recursive: true, force: true });
+process.exit(blindWrongAmounts > 0 ? 1 : 0);
+
+async function tunedCorpus() {
+log("== tuned corpus (scripts/bench/deck-corpus, written beside the reader)");
+const generated = await generateCorpus({ count: Number(opts.count), seed: Number(opts.seed) });
 const decks = generated.filter((d) => d.format === "pdf" || office);
 if (opts.keep) for (const d of generated) writeFileSync(join(dir, d.filename), d.bytes);
 log(`Corpus: ${generated.length} decks from ${new Set(generated.map((d) => d.template)).size} templates (${generated.filter((d) => d.format !== "pdf").length} PPTX/DOCX)`);
@@ -156,4 +190,112 @@ if (opts.verbose || !met) {
   for (const p of problems.slice(0, opts.verbose ? Infinity : 40)) log(`  ${p}`);
   if (!opts.verbose && problems.length > 40) log(`  ... ${problems.length - 40} more (--verbose)`);
 }
-if (!opts.keep) rmSync(dir, { recursive: true, force: true });
+}
+
+// ---- the blind corpus and the real decks ----
+type Group = "dev" | "heldout" | "real dev" | "real heldout";
+type Item = { id: string; group: Group; filename: string; format: string; bytes: Uint8Array; labels: BlindLabels };
+
+async function blindCorpus() {
+  const part = opts.part as "dev" | "heldout" | "all";
+  const showHeldout = Boolean(opts["show-heldout"]);
+  log("");
+  log("== blind corpus (scripts/bench/deck-corpus-blind, written without opening the reader)");
+  const generated = await generateBlindCorpus({ seed: Number(opts["blind-seed"]), count: Number(opts["blind-count"]), part });
+  const real = opts["no-real"] ? { decks: [], missing: 0 } : loadRealDecks(part);
+  const all: Item[] = [
+    ...generated.map((d) => ({ id: d.id, group: d.part as Group, filename: d.filename, format: d.format, bytes: d.bytes, labels: d.labels })),
+    ...real.decks.map((d) => ({ id: d.id, group: (d.part === "dev" ? "real dev" : "real heldout") as Group, filename: d.filename, format: d.format, bytes: d.bytes, labels: d.labels })),
+  ];
+  const items = all.filter((d) => d.format === "pdf" || office);
+  const count = (g: Group) => all.filter((d) => d.group === g).length;
+  log(`Blind corpus: ${generated.length} decks (dev ${count("dev")}, heldout ${count("heldout")}; ${generated.filter((d) => d.format !== "pdf").length} PPTX/DOCX); real decks: ${real.decks.length} (dev ${count("real dev")}, heldout ${count("real heldout")})${real.missing ? `, ${real.missing} labelled but not on this machine` : ""}`);
+  if (items.length < all.length) log(`  ${all.length - items.length} PPTX/DOCX decks skipped: LibreOffice is not installed`);
+  if (opts.keep) {
+    mkdirSync(join(dir, "blind"), { recursive: true });
+    for (const d of items) if (d.group === "dev" || showHeldout) writeFileSync(join(dir, "blind", `${d.id}-${d.filename}`), d.bytes);
+  }
+
+  const { deps, key } = openBench(join(dir, "data-blind"));
+  const app = createApp(deps);
+  const call = async (method: string, path: string, body?: FormData) => {
+    const res = await app.handle(new Request(`http://localhost${path}`, { method, body, headers: { authorization: `Bearer ${key}` } }));
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${(await res.text()).slice(0, 200)}`);
+    return res.json() as Promise<any>;
+  };
+  const ids = new Map<Item, string | null>();
+  for (const d of items) {
+    const form = new FormData();
+    form.append("file", new Blob([d.bytes]), d.filename);
+    try {
+      ids.set(d, (await call("POST", "/api/v1/deals/analyze/upload", form)).deal_id);
+    } catch {
+      ids.set(d, null);
+    }
+  }
+  const start = performance.now();
+  const runner = startRunner(deps, runHandlers(deps), { pollMs: 60_000 });
+  runner.pump();
+  await runner.idle();
+  await runner.stop();
+  log(`Read ${items.length} decks through the upload path in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+
+  const verdicts = new Map<Group, { item: Item; labels: BlindLabels; verdict: Verdict }[]>();
+  for (const [d, id] of ids) {
+    const deal = id ? await call("GET", `/api/v1/deals/${id}?view=full`) : { analysis_status: "upload rejected" };
+    const list = verdicts.get(d.group) ?? (verdicts.set(d.group, []), verdicts.get(d.group)!);
+    list.push({ item: d, labels: d.labels, verdict: scoreDeck(d.labels, deal) });
+  }
+
+  const f = (x: number) => x.toFixed(3);
+  const ratio = (n: number, of: number) => `${n}/${of}`.padStart(8);
+  log("");
+  log(`  part            decks  failed  company     kind    stage  amount exact  wrong amt  wrong pre  pre exact  team P  team R  team F1  not-team  scored w/o evidence`);
+  for (const g of ["dev", "heldout", "real dev", "real heldout"] as Group[]) {
+    const list = verdicts.get(g);
+    if (!list?.length) continue;
+    const s = summarize(list);
+    blindWrongAmounts += s.wrongAmounts;
+    log(`  ${g.padEnd(14)} ${String(s.decks).padStart(6)} ${String(s.failed).padStart(7)} ${ratio(s.company, s.decks)} ${ratio(s.kind, s.decks)} ${ratio(s.stage, s.decks)} ${ratio(s.amountExact, s.amountStated).padStart(13)} ${String(s.wrongAmounts).padStart(10)} ${String(s.wrongPreMoney).padStart(10)} ${ratio(s.preMoneyExact, s.preMoneyStated).padStart(10)} ${f(s.team.precision).padStart(7)} ${f(s.team.recall).padStart(7)} ${f(s.team.f1).padStart(8)} ${String(s.notTeamInTeam).padStart(9)} ${String(s.scoredWithoutEvidence).padStart(9)} (${s.decksScoredWithoutEvidence} decks)`);
+  }
+  log(`  (amount exact: over the decks that state a single amount; a null label answered with an amount is a wrong amount)`);
+  log(`  wrong amounts in the blind run: ${blindWrongAmounts}${blindWrongAmounts ? "  -> exit 1" : ""}`);
+
+  const dev = verdicts.get("dev") ?? [];
+  if (opts.verbose && dev.length) {
+    // dev only: which traps the differing decks carry
+    const byTrap = new Map<string, number[]>();
+    for (const { labels, verdict: v } of dev)
+      for (const t of labels.traps) {
+        const row = byTrap.get(t) ?? (byTrap.set(t, [0, 0, 0, 0, 0, 0]), byTrap.get(t)!);
+        row[0]++;
+        if (v.amount.wrong) row[1]++;
+        if (v.amount.missed) row[2]++;
+        if (!v.stage.ok) row[3]++;
+        if (v.team.fp || v.team.fn) row[4]++;
+        if (v.scoredWithoutEvidence.length) row[5]++;
+      }
+    log("");
+    log(`  dev decks by trap               decks  wrong amt  missed amt  stage  team  scored w/o evidence`);
+    for (const [t, [n, w, m, st, tm, sw]] of [...byTrap].sort((a, b) => b[1][0] - a[1][0])) log(`  ${t.padEnd(30)} ${String(n).padStart(6)} ${String(w).padStart(10)} ${String(m).padStart(11)} ${String(st).padStart(6)} ${String(tm).padStart(5)} ${String(sw).padStart(6)}`);
+  }
+
+  for (const g of ["dev", "real dev", "heldout", "real heldout"] as Group[]) {
+    const list = verdicts.get(g);
+    if (!list?.length) continue;
+    const secret = (g === "heldout" || g === "real heldout") && !showHeldout;
+    const failing = list.filter((x) => describe(x.verdict).length);
+    if (secret) {
+      log(`  ${g}: ${failing.length} of ${list.length} decks differ somewhere (details hidden: heldout)`);
+      continue;
+    }
+    log("");
+    log(`  ${g}: ${failing.length} of ${list.length} decks differ somewhere${opts.verbose ? "" : " (--verbose lists them)"}`);
+    for (const x of failing) {
+      const lines = describe(x.verdict);
+      if (!opts.verbose && !x.verdict.amount.wrong && !x.verdict.pre_money.wrong) continue;
+      log(`  ${x.item.id} [${x.labels.style}/${x.labels.voice}] ${x.item.filename}`);
+      for (const l of opts.verbose ? lines : lines.filter((l) => l.startsWith("WRONG"))) log(`      ${l}`);
+    }
+  }
+}

@@ -24,6 +24,7 @@ import {
   xlsxLyingDirectory,
 } from "../lib/hostile-files.ts";
 import { addToDataRoom, probeHealth, sampleRss, serveOnDataDir, serverRss, stopServed, uploadDeck, waitForAnalysis, type Served } from "../lib/hostile-server.ts";
+import { calendarBomb, syncCalendarBomb } from "../lib/hostile-calendars.ts";
 import { deckPdf, generateDeals, longDeck } from "../../src/demo/decks.ts";
 
 const { values: opts } = parseArgs({ options: { binary: { type: "string" }, only: { type: "string" }, "idle-seconds": { type: "string" } } });
@@ -75,6 +76,38 @@ const CASES: Case[] = [
     send: async (s, bytes) => {
       const res = await fetch(`${s.url}/api/v1/deals/analyze`, { method: "POST", headers: { authorization: `Bearer ${s.key.secret}`, "content-type": "application/json" }, body: bytes });
       return `${res.status}`;
+    },
+  },
+  // Issue 27, finding 1: five daily series since 1973 (~98,000 occurrences up to now), connected as a
+  // subscription on the Connections page; from the connect to the end of the server's first sync.
+  { name: "ICS, 1 KB of daily series since 1973 (subscription sync)", bytes: () => new TextEncoder().encode(calendarBomb("ops@hostile.test")), send: syncCalendarBomb },
+  // Issue 27, finding 2: two 3-page scanned decks (OCR) from this org while another org's small text
+  // deck is analysed: that deck's time from upload to its analysis, alone and during the OCR (the
+  // pre-fix server took it from about 1 s to 70-80 s), and the scanned decks' outcome.
+  {
+    name: "OCR, 2 scanned 3-page decks vs another org's small deck",
+    bytes: async () => {
+      const { imageOnlyPdf, libreOfficePdf } = await import("../../test/helpers/ocr-decks.ts");
+      const slides = [["Lumora", "Treasury automation for mid-market CFOs"], ["Team", "Anna Keller, CEO, ex-Google."], ["The ask", "Raising EUR 4.5 million, Seed."]];
+      return imageOnlyPdf(await libreOfficePdf(slides));
+    },
+    send: async (s, scanned) => {
+      const { org_id } = await s.cli<{ org_id: string }>("admin", "org", "create", "--name", "Other Org", "--json");
+      const { user_id } = await s.cli<{ user_id: string }>("admin", "user", "create", "--org", org_id, "--email", `other${Date.now()}@other.test`, "--name", "Other", "--json");
+      const other = await s.cli<{ secret: string }>("admin", "key", "create", "--user", user_id, "--scope", "write", "--daily-actions", "1000", "--json");
+      const small = await deckPdf(longDeck(generateDeals({ seed: 11, companies: 1, funds: 0 })[0], 3));
+      const otherDeck = async () => {
+        const t0 = performance.now();
+        const res = await uploadDeck(s, small, "small.pdf", `Other ${++counter}`, other.secret);
+        const run = await waitForAnalysis(s, ((await res.json()) as { deal_id: string }).deal_id, other.secret);
+        return { seconds: (performance.now() - t0) / 1000, status: run.status };
+      };
+      const alone = await otherDeck();
+      const scannedRuns = await Promise.all([1, 2].map(async () => ((await (await uploadDeck(s, scanned, "scanned.pdf", `Scanned ${++counter}`)).json()) as { deal_id: string }).deal_id));
+      await Bun.sleep(1500); // the OCR under way
+      const during = await otherDeck();
+      const ends = await Promise.all(scannedRuns.map((id) => waitForAnalysis(s, id)));
+      return `other org's deck ${alone.seconds.toFixed(1)} s alone, ${during.seconds.toFixed(1)} s during the OCR (${during.status}); scanned: ${ends.map((e) => e.status).join(", ")}`;
     },
   },
 ];

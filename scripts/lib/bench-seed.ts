@@ -178,3 +178,138 @@ export function seedNetwork(sqlite: Database, orgId: string, userIds: string[], 
   }
   return { domains, interactions: interactionId };
 }
+
+/**
+ * The same kind of network as seedNetwork, written for size (the ten-times firm: 50M interactions
+ * in minutes rather than hours): each user's interactions are drawn inside SQLite (a recursive
+ * CTE and random() into a temp table) and written by INSERT ... SELECT in each table's index order
+ * (interactions by id, touches by relationship, source keys zero-padded), with the relationships'
+ * aggregates computed by one GROUP BY (the same sums addTouch keeps); the one index that would take
+ * its rows at random over the whole table (interaction_people by person) is dropped for the load
+ * and built again at the end, by a sort. A third of the interactions also involve a colleague of
+ * the person touched (the same one each time), so proxy paths exist for reach candidates. Not
+ * reproducible run to run (SQLite's random()), unlike seedNetwork. `users` must already exist.
+ */
+export function seedNetworkBulk(sqlite: Database, orgId: string, userIds: string[], size: NetworkSize, progress: (line: string) => void = () => {}) {
+  const r = rng(size.seed ?? 42);
+  const now = new Date();
+  const nowMs = now.getTime();
+  const iso = now.toISOString();
+  sqlite.exec("PRAGMA synchronous = OFF");
+  sqlite.exec("PRAGMA cache_size = -524288"); // 512 MB while loading
+  const domains = Array.from({ length: Math.ceil(size.persons / (size.personsPerDomain ?? 10)) }, (_, i) => `company${i}.com`);
+  const bigCount = size.bigCompany?.persons ?? 0;
+  sqlite.transaction(() => {
+    const p = sqlite.prepare("INSERT INTO persons (id, org_id, display_name, name_key, title, domain, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    const e = sqlite.prepare("INSERT INTO person_emails (org_id, email, person_id) VALUES (?, ?, ?)");
+    for (let i = 0; i < size.persons; i++) {
+      const domain = i < bigCount ? size.bigCompany!.domain : domains[Math.floor(Math.pow(r.next(), 2) * domains.length)];
+      const id = Bun.randomUUIDv7();
+      p.run(id, orgId, `Person ${i}`, nameKey(`Person ${i}`), r.pick(["CEO", "CTO", "VP Sales", "Engineer", "CFO", "Founder"]), domain, iso, iso);
+      e.run(orgId, `person${i}@${domain}`, id);
+    }
+  })();
+  // Persons' rowids, in the order written: the big company's first.
+  const firstRowid = sqlite.query<{ n: number }, []>("SELECT min(rowid) AS n FROM persons WHERE created_at = (SELECT max(created_at) FROM persons)").get()!.n;
+  progress(`  seeded ${size.persons.toLocaleString()} persons`);
+
+  const dropped = sqlite.query<{ name: string; sql: string }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name = 'interaction_people_person_idx'").all();
+  for (const d of dropped) sqlite.exec(`DROP INDEX ${d.name}`);
+  sqlite.exec("CREATE TEMP TABLE IF NOT EXISTS bulk_gen (k INTEGER PRIMARY KEY, rel INTEGER NOT NULL, at_ms INTEGER NOT NULL, dir INTEGER NOT NULL, col INTEGER NOT NULL)");
+
+  const DAY = 86_400_000;
+  const isoOf = (col: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', (${col}) / 1000.0, 'unixepoch')`;
+  const u01 = "((random() & 4294967295) / 4294967296.0)";
+  const relsOf = sqlite.prepare<{ lo: number; n: number }, [string]>("SELECT min(seq) AS lo, count(*) AS n FROM relationships WHERE user_id = ?");
+  const relBig = sqlite.prepare(
+    `INSERT INTO relationships (id, org_id, user_id, person_id, created_at, updated_at)
+     SELECT lower(hex(randomblob(16))), $org, $user, id, $iso, $iso FROM persons WHERE rowid >= $first AND rowid < $first + $big ORDER BY rowid`,
+  );
+  const relRandom = sqlite.prepare(
+    `INSERT OR IGNORE INTO relationships (id, org_id, user_id, person_id, created_at, updated_at)
+     SELECT lower(hex(randomblob(16))), $org, $user, p.id, $iso, $iso
+     FROM (WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $want - 1)
+           SELECT DISTINCT $first + $big + abs(random()) % ($persons - $big) AS rid FROM n) x
+     JOIN persons p ON p.rowid = x.rid`,
+  );
+  const gen = sqlite.prepare(
+    `INSERT INTO bulk_gen (k, rel, at_ms, dir, col)
+     WITH RECURSIVE n(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM n WHERE k < $count - 1)
+     SELECT k, $lo + CAST(pow(${u01}, 3) * $rels AS INTEGER), $now - abs(random()) % ${730 * DAY},
+            CASE WHEN ${u01} < 0.1 THEN 2 WHEN ${u01} < 0.5 THEN 0 ELSE 1 END, ${u01} < 0.33
+     FROM n`,
+  );
+  const inter = sqlite.prepare(
+    `INSERT INTO interactions (id, user_id, source_key, kind, occurred_at, participant_count)
+     SELECT $first + k, $user, printf('msg:bench-%010d', $first + k), CASE dir WHEN 2 THEN 'meeting' ELSE 'email' END, ${isoOf("at_ms")}, 2 + col
+     FROM bulk_gen ORDER BY k`,
+  );
+  const people = sqlite.prepare(
+    `INSERT INTO interaction_people (interaction_id, person_id)
+     SELECT $first + g.k, r.person_id FROM bulk_gen g JOIN relationships r ON r.seq = g.rel
+     UNION ALL
+     SELECT $first + g.k, c.id FROM bulk_gen g JOIN relationships r ON r.seq = g.rel JOIN persons p ON p.id = r.person_id
+       JOIN persons c ON c.rowid = $pfirst + ((p.rowid - $pfirst) * 7919 + 13) % $persons
+     WHERE g.col = 1 AND c.id != r.person_id
+     ORDER BY 1`,
+  );
+  const touch = sqlite.prepare(
+    `INSERT INTO touches (relationship_seq, interaction_id, occurred_at, direction)
+     SELECT rel, $first + k, ${isoOf("at_ms")}, CASE dir WHEN 0 THEN 'sent' WHEN 1 THEN 'received' ELSE 'meeting' END
+     FROM bulk_gen ORDER BY rel, k`,
+  );
+  // addTouch's aggregates: counts by direction, first and last touch (the last one's direction), and
+  // the decayed activity (each touch's weight halving every 90 days) at the last touch.
+  const aggregates = sqlite.prepare(
+    `UPDATE relationships SET first_touch_at = a.first_at, last_touch_at = a.last_at, last_touch_direction = a.last_dir,
+       sent_count = a.sent, received_count = a.received, meeting_count = a.meetings, decayed_score = a.score, score_at = a.last_at
+     FROM (SELECT g.rel, ${isoOf("min(g.at_ms)")} AS first_at, ${isoOf("m.mx")} AS last_at,
+             (SELECT CASE x.dir WHEN 0 THEN 'sent' WHEN 1 THEN 'received' ELSE 'meeting' END FROM bulk_gen x WHERE x.rel = g.rel AND x.at_ms = m.mx LIMIT 1) AS last_dir,
+             sum(g.dir = 0) AS sent, sum(g.dir = 1) AS received, sum(g.dir = 2) AS meetings,
+             sum(CASE g.dir WHEN 2 THEN 2.5 ELSE 1.0 END * pow(0.5, (m.mx - g.at_ms) / ${90 * DAY}.0)) AS score
+           FROM bulk_gen g JOIN (SELECT rel, max(at_ms) AS mx FROM bulk_gen GROUP BY rel) m ON m.rel = g.rel
+           GROUP BY g.rel) a
+     WHERE relationships.seq = a.rel`,
+  );
+  // The big company: every relationship with it has been in touch at least once (as seedNetwork).
+  const bigTouched = sqlite.prepare(
+    `UPDATE relationships SET first_touch_at = $at, last_touch_at = $at, last_touch_direction = 'sent', sent_count = 1, decayed_score = 1, score_at = $at
+     WHERE user_id = $user AND last_touch_at IS NULL AND person_id IN (SELECT id FROM persons WHERE rowid >= $pfirst AND rowid < $pfirst + $big)`,
+  );
+  sqlite.exec("CREATE INDEX IF NOT EXISTS temp.bulk_gen_rel ON bulk_gen (rel, at_ms)");
+
+  const perUser = Math.floor(size.interactions / userIds.length);
+  let interactionId = (sqlite.query<{ n: number | null }, []>("SELECT max(id) AS n FROM interactions").get()?.n ?? 0) as number;
+  const started = performance.now();
+  const cpuStart = process.cpuUsage();
+  for (const [ui, userId] of userIds.entries()) {
+    const want = r.int(size.relationshipsPerUser[0], size.relationshipsPerUser[1]);
+    const knowsBig = size.bigCompany !== undefined && ui < size.bigCompany.knownBy;
+    sqlite.transaction(() => {
+      if (knowsBig) relBig.run({ org: orgId, user: userId, iso, first: firstRowid, big: bigCount });
+      relRandom.run({ org: orgId, user: userId, iso, want, first: firstRowid, big: bigCount, persons: size.persons });
+      const { lo, n } = relsOf.get(userId)!;
+      sqlite.exec("DELETE FROM bulk_gen");
+      gen.run({ count: perUser, lo, rels: n, now: nowMs });
+      const first = interactionId + 1;
+      inter.run({ first, user: userId });
+      people.run({ first, pfirst: firstRowid, persons: size.persons });
+      touch.run({ first });
+      aggregates.run();
+      if (knowsBig) bigTouched.run({ at: new Date(nowMs - r.int(1, 700) * DAY).toISOString(), user: userId, pfirst: firstRowid, big: bigCount });
+      interactionId += perUser;
+    })();
+    if ((ui + 1) % 10 === 0 || ui === userIds.length - 1) {
+      const s = (performance.now() - started) / 1000;
+      const cpu = process.cpuUsage(cpuStart);
+      const cpuS = (cpu.user + cpu.system) / 1e6;
+      progress(`  seeded ${ui + 1}/${userIds.length} users, ${interactionId.toLocaleString()} interactions (${Math.round(interactionId / s).toLocaleString()}/s, ${Math.round(interactionId / cpuS).toLocaleString()} per CPU-second)`);
+    }
+  }
+  sqlite.exec("DROP TABLE temp.bulk_gen");
+  const t = performance.now();
+  for (const d of dropped) sqlite.exec(d.sql);
+  if (dropped.length) progress(`  rebuilt ${dropped.map((d) => d.name).join(", ")} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  sqlite.exec("PRAGMA synchronous = NORMAL");
+  return { domains, interactions: interactionId };
+}

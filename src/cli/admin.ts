@@ -55,6 +55,14 @@ async function userCommand(verb: string | undefined, args: string[], io: Io) {
     report(io, values.json, { user_id: user.id, share_network: user.shareNetwork }, `network sharing for ${user.name}: ${state}`);
     return;
   }
+  if (verb === "operator") {
+    const { values, positionals } = parse(args, { user: { type: "string" } });
+    const state = positionals[0];
+    if (positionals.length !== 1 || (state !== "on" && state !== "off")) throw new UsageError("usage: dealgraph admin user operator --user USER_ID on|off");
+    const user = orgsService(openDeps(io, values)).setOperator(required("user", values.user), state === "on");
+    report(io, values.json, { user_id: user.id, operator: user.isOperator }, `server operator (backups in the web app) for ${user.name}: ${state}`);
+    return;
+  }
   if (verb === "time-zone") {
     const { values, positionals } = parse(args, { user: { type: "string" } });
     if (positionals.length !== 1) throw new UsageError("usage: dealgraph admin user time-zone --user USER_ID ZONE|none   (an IANA zone such as Europe/Paris)");
@@ -65,7 +73,7 @@ async function userCommand(verb: string | undefined, args: string[], io: Io) {
   }
   if (verb === "password") return userPasswordCommand(args, io);
   if (verb === "link") return userLinkCommand(args, io);
-  throw new UsageError("usage: dealgraph admin user create|share|time-zone|password|link ...");
+  throw new UsageError("usage: dealgraph admin user create|share|operator|time-zone|password|link ...");
 }
 
 async function keyCommand(verb: string | undefined, args: string[], io: Io) {

@@ -88,6 +88,9 @@ export async function connectionsCommand(args: string[], io: Io) {
         const progress = c.progress ? ` (${c.progress.folder}: ${n(c.progress.done)} of ${n(c.progress.total)})` : "";
         const last = c.last_synced_at ? `last synced ${c.last_synced_at}` : "never synced";
         io.out(`${c.connection_id}  ${c.kind.padEnd(8)} ${c.account}  ${c.status}${progress}  ${last}, ${n(c.items_synced)} items${c.last_error ? `  error: ${c.last_error}` : ""}`);
+        // The last sync refused occurrences past the calendar limits: how many, and why.
+        if (c.last_result?.refused) io.out(`  ${n(c.last_result.refused)} occurrences refused by the limits at the last sync`);
+        for (const line of c.last_result?.refusals ?? []) io.out(`  refused: ${line}`);
       }
     }
     return;
@@ -103,8 +106,9 @@ export async function connectionsCommand(args: string[], io: Io) {
 }
 
 function entryLine(e: SyncEntry): string {
-  const figures = `${n(e.messages_new)} new messages, ${n(e.meetings_new)} new meetings, ${n(e.duplicates)} duplicates, ${n(e.skipped)} skipped`;
-  return `${e.connection_id}: ${e.status}, ${figures}${e.error ? `; error: ${e.error}` : ""}`;
+  const figures = `${n(e.messages_new)} new messages, ${n(e.meetings_new)} new meetings, ${n(e.duplicates)} duplicates, ${n(e.skipped)} skipped${e.refused ? `, ${n(e.refused)} refused by the limits` : ""}`;
+  const refusals = (e.refusals ?? []).map((line) => `\n  refused: ${line}`).join("");
+  return `${e.connection_id}: ${e.status}, ${figures}${e.error ? `; error: ${e.error}` : ""}${refusals}`;
 }
 
 export async function syncCommand(args: string[], io: Io) {

@@ -8,7 +8,8 @@
 // (`verified_document_links`), through the deals module's own completion.
 import type { Deps } from "../deps.ts";
 import type { MailInbox } from "../modules/deals/deals.verification.inbox.ts";
-import { importCalendar, importContacts, importMail, type ImportOptions, type ImportStats } from "../modules/network/import/network.import.ts";
+import { CALENDAR_CAPS } from "../modules/network/import/calendar-read.ts";
+import { importCalendarFile, importContacts, importMail, type ImportOptions, type ImportStats } from "../modules/network/import/network.import.ts";
 import { isTimeZoneName, orgsService } from "../modules/identity/orgs.service.ts";
 import { openDeps } from "./context.ts";
 import { parse, required, UsageError, type Io } from "./io.ts";
@@ -17,7 +18,8 @@ export type NetworkImportKind = "mail" | "calendar" | "contacts";
 
 const USAGE: Record<NetworkImportKind, string> = {
   mail: "usage: dealgraph import mail --user USER_ID [--alias EMAIL ...] PATH   (an mbox file, or a folder of .eml files)",
-  calendar: "usage: dealgraph import calendar --user USER_ID [--alias EMAIL ...] [--time-zone ZONE] FILE.ics   (ZONE: IANA, for floating times; default the user's time zone, else UTC)",
+  calendar:
+    "usage: dealgraph import calendar --user USER_ID [--alias EMAIL ...] [--time-zone ZONE] [--max-occurrences N] FILE.ics   (ZONE: IANA, for floating times; default the user's time zone, else UTC; N: past occurrences counted per series and per file, default 1,000 and 5,000)",
   contacts: "usage: dealgraph import contacts --user USER_ID [--alias EMAIL ...] FILE.vcf|FILE.csv",
 };
 
@@ -52,11 +54,12 @@ function summary(kind: NetworkImportKind, path: string, s: ImportStats | MailImp
     (s.failed_files ? `; ${n(s.failed_files)} of ${n(s.files)} files failed and wrote nothing` : "") +
     (s.failed_items ? `; ${n(s.failed_items)} ${kind === "calendar" ? "events" : kind === "contacts" ? "contacts" : "items"} could not be read (listed below)` : "");
   const occurrences = s.occurrences !== undefined && s.occurrences !== s.read ? ` (${n(s.occurrences)} occurrences)` : "";
+  const refused = s.refused ? `; ${n(s.refused)} past occurrences refused by the limits (listed below)` : "";
   const floating = s.time_zones?.floating ? `; ${n(s.time_zones.floating)} floating times read in ${s.floating_time_zone}` : "";
   const verified = "verified_document_links" in s && s.verified_document_links > 0 ? `; ${n(s.verified_document_links)} gated document link${s.verified_document_links === 1 ? "" : "s"} verified (analysis proceeds)` : "";
   return (
     `${path}: ${n(s.read)} ${UNIT[kind]} read${occurrences}, ${n(s.imported)} imported, ${n(s.duplicates)} duplicates, ${n(s.skipped)} skipped` +
-    `${reasons ? ` (${reasons})` : ""}${notPersons ? `; not persons: ${notPersons}` : ""}; ${n(s.persons_created)} persons and ${n(s.relationships_created)} relationships created in ${(s.ms / 1000).toFixed(1)} s${floating}${verified}${failed}`
+    `${reasons ? ` (${reasons})` : ""}${notPersons ? `; not persons: ${notPersons}` : ""}; ${n(s.persons_created)} persons and ${n(s.relationships_created)} relationships created in ${(s.ms / 1000).toFixed(1)} s${floating}${verified}${refused}${failed}`
   );
 }
 
@@ -74,29 +77,43 @@ export async function importNetworkCommand(kind: NetworkImportKind, args: string
   const { values, positionals } = parse(args, {
     user: { type: "string" },
     alias: { type: "string", multiple: true },
-    ...(kind === "calendar" ? { "time-zone": { type: "string" as const } } : {}),
+    ...(kind === "calendar" ? { "time-zone": { type: "string" as const }, "max-occurrences": { type: "string" as const } } : {}),
   });
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `a path is required; ${USAGE[kind]}` : `one path only; ${USAGE[kind]}`);
   const userId = required("user", values.user);
   const timeZone = (values as { "time-zone"?: string })["time-zone"];
+  const maxRaw = (values as { "max-occurrences"?: string })["max-occurrences"];
+  const max = maxRaw === undefined ? undefined : Number(maxRaw);
+  if (max !== undefined && !(Number.isInteger(max) && max >= 1 && max <= 10_000_000)) throw new UsageError(`--max-occurrences must be a whole number from 1 to 10,000,000, got ${JSON.stringify(maxRaw)}`);
   if (timeZone !== undefined && !isTimeZoneName(timeZone)) throw new UsageError(`--time-zone ${JSON.stringify(timeZone)} is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC)`);
   const deps = openDeps(io, values);
   try {
-    return await importWith(deps, kind, userId, positionals[0], { ...values, timeZone }, io);
+    return await importWith(deps, kind, userId, positionals[0], { ...values, timeZone, maxOccurrences: max }, io);
   } finally {
     deps.db.$client.close();
   }
 }
 
-async function importWith(deps: Deps, kind: NetworkImportKind, userId: string, path: string, values: { alias?: string[]; json?: boolean; timeZone?: string }, io: Io): Promise<ImportStats> {
+async function importWith(
+  deps: Deps,
+  kind: NetworkImportKind,
+  userId: string,
+  path: string,
+  values: { alias?: string[]; json?: boolean; timeZone?: string; maxOccurrences?: number },
+  io: Io,
+): Promise<ImportStats> {
   const opts: ImportOptions = { userId, aliases: values.alias ?? [], path, timeZone: values.timeZone, onProgress: (s) => io.err(progressLine(kind, s)) };
   let stats: ImportStats | MailImportStats;
   if (kind === "mail") {
     const inbox = await verificationInbox(deps, userId);
     const imported = importMail(deps, { ...opts, inbox: inbox.hook });
     stats = { ...imported, verified_document_links: await inbox.complete() };
+  } else if (kind === "calendar") {
+    // Read in the calendar child, capped (an .ics of a kilobyte can expand to 100,000 meetings).
+    const max = values.maxOccurrences;
+    stats = await importCalendarFile(deps, { ...opts, caps: max === undefined ? CALENDAR_CAPS : { perSeries: max, perObject: max } });
   } else {
-    stats = (kind === "calendar" ? importCalendar : importContacts)(deps, opts);
+    stats = importContacts(deps, opts);
   }
   io.out(values.json ? JSON.stringify(stats) : summary(kind, path, stats));
   // The files of a folder, or the events, cards and rows, that failed: one line each, and a
@@ -105,6 +122,13 @@ async function importWith(deps: Deps, kind: NetworkImportKind, userId: string, p
   const unlisted = stats.failed_files + stats.failed_items - stats.errors.length;
   const more = unlisted > 0 ? ` (${n(unlisted)} not listed)` : "";
   if (stats.failed_files > 0) throw new Error(`${n(stats.failed_files)} of ${n(stats.files)} files could not be imported${more}; the others were`);
+  if (stats.refused) {
+    for (const line of stats.refusals ?? []) io.err(`refused: ${line}`);
+    const caps = values.maxOccurrences === undefined ? `at most ${n(CALENDAR_CAPS.perSeries)} per series and ${n(CALENDAR_CAPS.perObject)} per file` : `at most ${n(values.maxOccurrences)} per series and per file`;
+    if (stats.failed_items === 0) {
+      throw new Error(`${n(stats.refused)} past occurrences were refused by the limits (${caps}; the latest count); the others were imported. A big calendar you trust: --max-occurrences N raises both`);
+    }
+  }
   if (stats.failed_items > 0) throw new Error(`${n(stats.failed_items)} ${kind === "calendar" ? "events" : kind === "contacts" ? "contacts" : "items"} could not be imported${more}; the others were`);
   return stats;
 }

@@ -6,7 +6,7 @@ import { UsageError, type Io } from "./io.ts";
 /** The `import` lines of the top-level usage text. */
 export const USAGE_LINES = [
   "dealgraph import mail --user USER_ID [--alias EMAIL ...] PATH   (an mbox file, or a folder of .eml files)",
-  "dealgraph import calendar --user USER_ID [--alias EMAIL ...] FILE.ics",
+  "dealgraph import calendar --user USER_ID [--alias EMAIL ...] [--max-occurrences N] FILE.ics",
   "dealgraph import contacts --user USER_ID FILE.vcf|FILE.csv",
   "dealgraph import portfolio --org ORG_ID FILE.csv",
   "dealgraph import metrics --org ORG_ID FILE.csv",

@@ -28,6 +28,7 @@ const commands: Record<string, { load: () => Promise<Command>; serves?: true }> 
   restore: { load: async () => (await import("./backup.ts")).restoreCommand },
   // Not for people: child processes of the server (src/lib/child-job.ts) reading one file, analysing one deal.
   [READ_COMMAND]: { load: async () => async () => (await import("../documents/reader-child.ts")).readDocumentChild() },
+  "__read-calendar": { load: async () => async () => (await import("../modules/network/import/calendar-child.ts")).readCalendarChild() },
   [ANALYZE_DEAL_COMMAND]: { load: async () => async () => (await import("../engines/off-loop.ts")).analyzeDealChild() },
 };
 
@@ -39,6 +40,7 @@ usage:
   dealgraph admin org create --name N [--json]
   dealgraph admin user create (--org ORG_ID | --no-org) --email E --name N [--share-network] [--admin] [--json]
   dealgraph admin user share --user USER_ID on|off
+  dealgraph admin user operator --user USER_ID on|off   (the server operator: backups in the web app, /readyz details)
   dealgraph admin user password --user USER_ID     (the new password on stdin, at least 10 characters)
   dealgraph admin user link --user USER_ID [--send]   (a one-time web app sign-in link, valid 15 minutes;
                                                     --send emails it to the user)

@@ -74,7 +74,7 @@ export async function loadDemoDeals(deps: Deps, orgId: string, sourceDir: string
     const done = c.succeeded + c.failed;
     if (done - reported >= 6 && done < ids.length) progress(`analysed ${(reported = done)}/${ids.length}`);
   }, 250);
-  const runner = startRunner(deps, runHandlers(deps), { concurrency: 2, pollMs: 60_000 });
+  const runner = startRunner(deps, runHandlers(deps), { concurrency: 2, perOrg: 2, pollMs: 60_000 });
   try {
     runner.pump();
     await runner.idle();

@@ -5,10 +5,17 @@
 // no files, no other program. Each run has a time limit and is killed when it passes it.
 import type { getDocumentProxy } from "unpdf";
 import { installCanvasGlobals, RasterCanvas, RasterCanvasFactory } from "./pdf-canvas.ts";
+import { layoutText, type PositionedText } from "./pdf-layout.ts";
 
 export const DEFAULT_OCR_TIMEOUT_MS = 60_000;
-/** Pages read by OCR per document at most: a scanned 300-page annex is not a deck. */
-export const OCR_MAX_PAGES = 60;
+/**
+ * Pages read by OCR per document at most (a scanned 300-page annex is not a deck): a file needing
+ * more is refused with a reason (reader-child.ts), never cut. The action runner may lower it
+ * (DEALGRAPH_OCR_PAGES_PER_UPLOAD, actions/ocr-budget.ts).
+ */
+export const OCR_MAX_PAGES = 30;
+/** Time OCR of one document may take altogether (DEALGRAPH_OCR_SECONDS_PER_UPLOAD may change it). */
+export const OCR_MAX_MS_PER_DOCUMENT = 180_000;
 /** The rendered page's longer side: a slide's 10-point text some 20 pixels high, which Tesseract reads well. */
 const TARGET_PIXELS = 1800;
 // Languages decks come in, used when their Tesseract data is installed.
@@ -52,11 +59,38 @@ export async function renderPage(pdf: PDFDocumentProxy, pageNumber: number): Pro
   return canvas.toPgm();
 }
 
-/** Tesseract's text for one image, read from stdin; killed past the time limit. */
+/**
+ * Tesseract's words (its TSV: level, page, block, paragraph, line, word, left, top, width, height,
+ * confidence, text) as positioned runs, each word on its line's baseline in the line's size: the
+ * same items the PDF text layer gives, so a scanned page goes through the same layout.
+ */
+export function wordsOf(tsv: string): PositionedText[] {
+  const lines = new Map<string, { bottom: number; height: number }>();
+  const words: { line: string; left: number; width: number; text: string }[] = [];
+  for (const row of tsv.split("\n").slice(1)) {
+    const c = row.split("\t");
+    if (c.length < 12) continue;
+    const [level, , block, par, line] = c.slice(0, 5).map(Number);
+    const [left, top, width, height] = c.slice(6, 10).map(Number);
+    const key = `${block}.${par}.${line}`;
+    if (level === 4) lines.set(key, { bottom: top + height, height });
+    else if (level === 5 && c[11].trim() && Number(c[10]) >= 0) words.push({ line: key, left, width, text: c.slice(11).join("\t").trim() });
+  }
+  return words.flatMap((w) => {
+    const line = lines.get(w.line);
+    if (!line) return [];
+    // A line's box runs from its ascenders to its descenders: about 1.25 of its font size.
+    const size = line.height / 1.25;
+    const baseline = line.bottom - 0.2 * size;
+    return [{ str: `${w.text} `, transform: [size, 0, 0, size, w.left, -baseline], width: w.width, height: size }];
+  });
+}
+
+/** Tesseract's text for one image, read from stdin and laid out like a PDF's text layer; killed past the time limit. */
 export async function recognise(image: Uint8Array, timeoutMs = DEFAULT_OCR_TIMEOUT_MS): Promise<string> {
   const binary = findTesseract();
   if (!binary) throw new OcrError("Tesseract is not installed on this server");
-  const proc = Bun.spawn([binary, "stdin", "stdout", "-l", await languagesOf(binary), "--psm", "3"], {
+  const proc = Bun.spawn([binary, "stdin", "stdout", "-l", await languagesOf(binary), "--psm", "3", "tsv"], {
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",
@@ -71,7 +105,7 @@ export async function recognise(image: Uint8Array, timeoutMs = DEFAULT_OCR_TIMEO
     const [text, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     if (timedOut) throw new OcrError(`OCR of a page took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`);
     if (code !== 0) throw new OcrError(`Tesseract could not read the page (exit ${code}: ${err.trim().split("\n").pop()?.slice(0, 200) ?? ""})`);
-    return text.replace(/\f/g, "").trim();
+    return layoutText(wordsOf(text)).trim();
   } finally {
     clearTimeout(timer);
   }

@@ -19,10 +19,17 @@ type Block = { segments: Segment[]; x0: number; x1: number; top: number; bottom:
 const SPACE_GAP = 0.15; // wider than kerning, narrower than a word space
 const BOX_GAP = 1.8; // wider than any word space in justified text: two boxes or two columns
 const COLUMN_GAP = 0.8; // wider than a word space: two cells, when other lines start a piece there too
+const GUTTER = 0.3; // wider than a word space: two boxes, where other lines start boxes at the same x
 const SAME_LINE = 0.45; // baselines closer than this are one line
 const LINE_GAP = 1.2; // from one line's baseline to the next line's top, within a block
 const ROW_GAP = 3; // from one table row's baseline to the next's, at most
 const ALIGNED = 1; // cell edges this close line up
+// A page cut into rows that run across it (rows of cards, a title band) reads row by row unless
+// the whitespace between columns is clearly wider: slides are laid out in bands more often than
+// in columns that run the whole height.
+const ROWS_FIRST = 1.5;
+const BAND = 1.5; // in ems: whitespace this high across the page separates bands
+const BANDED_COLUMNS = 5;
 
 type Matrix = [number, number, number, number, number, number];
 const multiply = (m: Matrix, n: number[]): Matrix => [
@@ -40,25 +47,31 @@ const multiply = (m: Matrix, n: number[]): Matrix => [
  * page's /Rotate included); without it y is simply flipped
  */
 export function layoutText(items: PositionedText[], viewport: number[] = [1, 0, 0, -1, 0, 0]): string {
-  const upright: Run[] = [];
-  const turned: string[] = [];
+  // Runs by the direction their text runs in: upright text, and each angle of turned text (an axis
+  // label, a vertical banner) read on its own in its own frame, never spliced into upright lines.
+  const frames = new Map<number, Run[]>();
   for (const item of items) {
-    const text = item.str.replace(/\s+/g, " ");
+    // "U S E": letters set apart (tracking) that pdf.js joined with spaces of its own are one word.
+    const text = /^\s*(?:\S ){2,}\S\s*$|^\s*\p{Lu} \p{Lu}\s*$/u.test(item.str) ? item.str.replace(/(\S) (?=\S)/gu, "$1") : item.str.replace(/\s+/g, " ");
     if (!text.trim()) continue;
     const m = multiply(viewport as Matrix, item.transform);
     const size = Math.hypot(m[2], m[3]) || item.height || 1;
-    // Upright text runs left to right in page space; rotated labels are read on their own.
-    if (!(m[0] > 0 && Math.abs(m[1]) < 0.1 * m[0])) {
-      turned.push(text.trim());
-      continue;
-    }
+    const angle = Math.round((Math.atan2(m[1], m[0]) * 180) / Math.PI / 5) * 5;
+    const key = ((angle % 360) + 360) % 360;
+    // Positions turned back by the text's angle: in its own frame every run reads left to right.
+    const [cos, sin] = [Math.cos((-key * Math.PI) / 180), Math.sin((-key * Math.PI) / 180)];
+    const x = m[4] * cos - m[5] * sin;
+    const y = m[4] * sin + m[5] * cos;
     const scale = Math.hypot(m[0], m[1]) / (Math.hypot(item.transform[0], item.transform[1]) || 1);
-    upright.push({ text: text.trim(), x0: m[4], x1: m[4] + item.width * scale, y: m[5], size, spaced: [/^\s/.test(text), /\s$/.test(text)] });
+    const run: Run = { text: text.trim(), x0: x, x1: x + item.width * scale, y, size, spaced: [/^\s/.test(text), /\s$/.test(text)] };
+    frames.set(key, [...(frames.get(key) ?? []), run]);
   }
-  const { rest, tables } = tablesIn(segmentsOf(linesOf(upright)));
-  const blocks = [...stackBlocks(rest), ...tables];
-  const out = readingOrder(blocks).map(blockText);
-  if (turned.length) out.push(turned.join("\n"));
+  const read = (runs: Run[]) => {
+    const { rest, tables } = tablesIn(segmentsOf(linesOf(runs)));
+    return readingOrder([...stackBlocks(rest), ...tables]).map(blockText);
+  };
+  const out = read(frames.get(0) ?? []);
+  for (const [key, runs] of [...frames].sort((a, b) => a[0] - b[0])) if (key !== 0) out.push(read(runs).join("\n"));
   return out.join("\n\n");
 }
 
@@ -84,6 +97,7 @@ function segmentsOf(lines: Run[][]): Segment[][] {
     lines.map((line, index) => {
       const segments: Segment[] = [];
       let prev: Run | null = null;
+      const tracking = trackingOf(line);
       for (const run of line) {
         const current = segments[segments.length - 1];
         const em = prev ? Math.max(prev.size, run.size) : run.size;
@@ -93,7 +107,10 @@ function segmentsOf(lines: Run[][]): Segment[][] {
         if (!current || gap > BOX_GAP * em || column(run, gap, em, index)) {
           segments.push({ text: run.text, x0: run.x0, x1: run.x1, y: run.y, size: run.size, line: index });
         } else {
-          const space = gap > SPACE_GAP * em || prev!.spaced[1] || run.spaced[0];
+          // Two figures set edge to edge ("£10.5bn" against "£700m") or text in clearly different sizes are two words.
+          const apart = /^[$€£]/.test(run.text) && /[\p{L}\d%)]$/u.test(current.text);
+          const sizes = Math.max(prev!.size, run.size) / Math.min(prev!.size, run.size) > 1.3;
+          const space = gap > tracking + SPACE_GAP * em || prev!.spaced[1] || run.spaced[0] || apart || sizes;
           current.text += (space ? " " : "") + run.text;
           current.x1 = Math.max(current.x1, run.x1);
           current.size = Math.max(current.size, run.size);
@@ -105,11 +122,30 @@ function segmentsOf(lines: Run[][]): Segment[][] {
   const first = cut(() => false);
   const starts = first.map((segs) => segs.map((s) => s.x0));
   const startsElsewhere = (x: number, line: number, em: number) => starts.filter((xs, l) => l !== line && xs.some((s) => Math.abs(s - x) <= 0.5 * em)).length >= 2;
-  return cut((run, gap, em, line) => gap > COLUMN_GAP * em && startsElsewhere(run.x0, line, em));
+  // Text boxes set side by side with a narrow gutter (cards in a grid): where three or more other
+  // lines start a box of their own at the same x, a gap wider than a word space is the gutter.
+  const boxStarts = lines.map((line) => line.filter((r) => r.text.length >= 3).map((r) => r.x0));
+  const boxesStartElsewhere = (x: number, line: number, em: number) => boxStarts.filter((xs, l) => l !== line && xs.some((s) => Math.abs(s - x) <= 0.25 * em)).length >= 3;
+  return cut((run, gap, em, line) => (gap > COLUMN_GAP * em && startsElsewhere(run.x0, line, em)) || (run.text.length >= 3 && gap > GUTTER * em && boxesStartElsewhere(run.x0, line, em)));
+}
+
+/**
+ * The spacing a line adds between its letters when it is drawn glyph by glyph (letter-spaced
+ * titles, exporters that place every character): the lower quartile of the gaps between its
+ * one- and two-letter runs, so a word space is a gap wider than that by a space's worth. 0 when the
+ * line is drawn in words.
+ */
+function trackingOf(line: Run[]): number {
+  const gaps: number[] = [];
+  for (let i = 1; i < line.length; i++) if (line[i].text.length <= 2 && line[i - 1].text.length <= 2) gaps.push(line[i].x0 - line[i - 1].x1);
+  if (gaps.length < 3) return 0;
+  gaps.sort((a, b) => a - b);
+  return Math.max(0, gaps[Math.floor(gaps.length / 4)]);
 }
 
 // A cell that ends a sentence, or holds the end of one and the start of the next, is prose laid out in columns.
-const PROSE_CELL = /[.!?]["”’)]?$|\p{Ll}{4}[.!?] \p{Lu}/u;
+// (Three words or more: "€3 Mio." or "Inc." alone ends no sentence.)
+const PROSE_CELL = /(?:\S+\s+){2,}\S*[.!?]["”’)]?$|\p{Ll}{4}[.!?] \p{Lu}/u;
 const WRAP_PITCH = 1.3; // a wrapped cell's next line follows this close; the next row is further down
 
 /**
@@ -122,7 +158,7 @@ function tablesIn(lines: Segment[][]): { rest: Segment[][]; tables: Block[] } {
   const tables: Block[] = [];
   const used = new Set<number>();
   const row = (line: Segment[]) => line.length >= 2 && line.every((s) => !PROSE_CELL.test(s.text));
-  const sameSize = (a: Segment[], b: Segment[]) => [...a, ...b].every((s) => Math.abs(s.size - a[0].size) <= 0.15 * a[0].size);
+  const sameSize = (a: Segment[], b: Segment[]) => [...a, ...b].every((s) => Math.abs(s.size - a[0].size) <= 0.08 * a[0].size);
   const aligned = (a: Segment[], b: Segment[]) => {
     const em = a[0].size;
     const match = (s: Segment) => a.some((o) => Math.abs(o.x0 - s.x0) <= ALIGNED * em || Math.abs(o.x1 - s.x1) <= ALIGNED * em || Math.abs(o.x0 + o.x1 - s.x0 - s.x1) <= 2 * ALIGNED * em);
@@ -152,10 +188,13 @@ function tablesIn(lines: Segment[][]): { rest: Segment[][]; tables: Block[] } {
     }
     if (full < 2) continue;
     const cells = rows.flat();
-    // Cells are short; lines of prose set side by side are long.
+    // Cells are short; lines of prose set side by side are long, and their next lines go on mid-sentence.
     if (cells.reduce((n, c) => n + c.text.split(" ").length, 0) / cells.length >= 6) continue;
+    // (A line that starts in lower case under a long line of the same column goes on with its sentence.)
+    const goesOn = rows.slice(1).flatMap((r, k) => r.map((c) => /^\p{Ll}/u.test(c.text) && rows[k].some((a) => Math.abs(a.x0 - c.x0) <= ALIGNED * c.size && a.text.split(" ").length >= 4 && !/[.!?:;]$/.test(a.text))));
+    if (goesOn.length && goesOn.filter(Boolean).length * 2 >= goesOn.length) continue;
     // A table has a column of plain cells (a name, a figure, a year, "yes"); two lists set side by
-    // side ("Anna Keller, CEO" beside "Karl Meier, former CFO") have entries in every column.
+    // side ("<Name>, CEO" beside "<Name>, former CFO") have entries in every column.
     const width = Math.max(...rows.map((r) => r.length));
     const plainColumn = Array.from({ length: width }, (_, k) => rows.filter((r) => r.length === width).every((r) => !/,\s|\s[—–-]\s|:\s/.test(r[k].text)));
     if (!plainColumn.some(Boolean)) continue;
@@ -245,7 +284,9 @@ function readingOrder(blocks: Block[]): Block[] {
     if (rows.groups.length > 1) return rows.groups.flatMap(readingOrder);
     return [...blocks].sort((a, b) => firstLine(a) - firstLine(b) || a.x0 - b.x0);
   }
-  if (columns.groups.length > 1 && (rows.groups.length === 1 || columns.gap >= rows.gap)) return columns.groups.flatMap(readingOrder);
+  // A band of whitespace of a line or more across the page is a band; columns win only when far wider.
+  const banded = rows.groups.length > 1 && rows.gap >= BAND * em;
+  if (columns.groups.length > 1 && (rows.groups.length === 1 || columns.gap >= (banded ? BANDED_COLUMNS : ROWS_FIRST) * rows.gap)) return columns.groups.flatMap(readingOrder);
   if (rows.groups.length > 1) return rows.groups.flatMap(readingOrder);
   return [...blocks].sort((a, b) => a.top - b.top || a.x0 - b.x0);
 }

@@ -13,8 +13,13 @@ export class PdfTextError extends Error {}
 export type PdfReadOptions = {
   /** Throws to refuse a document by its page count, before any page is read. */
   checkPages?: (count: number) => void;
-  /** Told how many pages OCR is about to read (each within `ocrTimeoutMs`). */
+  /** Told how many pages need OCR before any is read (each within `ocrTimeoutMs`); throws to refuse the document. */
   onOcr?: (pages: number) => void;
+  /** The time OCR of this document may take altogether; past it `onOcrOverrun` is called (and throws to refuse). */
+  ocrBudgetMs?: number;
+  onOcrOverrun?: (read: number, of: number) => void;
+  /** Pages OCR may read (default OCR_MAX_PAGES); the caller refuses more through onOcr. */
+  ocrMaxPages?: number;
 };
 
 /**
@@ -43,11 +48,16 @@ export async function pdfPages(bytes: Uint8Array, ocrTimeoutMs = DEFAULT_OCR_TIM
   }
   const unread = pages.flatMap((text, i) => (textProblem(text) ? [i + 1] : []));
   if (unread.length && findTesseract()) {
-    const ocr = unread.slice(0, OCR_MAX_PAGES);
-    opts.onOcr?.(ocr.length);
-    for (const n of ocr) {
+    // The caller refuses a document needing more OCR than it allows (onOcr throws); without a
+    // caller's say, at most OCR_MAX_PAGES are read.
+    opts.onOcr?.(unread.length);
+    const ocr = unread.slice(0, opts.ocrMaxPages ?? OCR_MAX_PAGES);
+    const started = performance.now();
+    for (const [i, n] of ocr.entries()) {
+      const left = opts.ocrBudgetMs === undefined ? Infinity : opts.ocrBudgetMs - (performance.now() - started);
+      if (left <= 0) opts.onOcrOverrun?.(i, ocr.length);
       try {
-        const text = await recognise(await renderPage(pdf, n), ocrTimeoutMs);
+        const text = await recognise(await renderPage(pdf, n), Math.max(1000, Math.min(ocrTimeoutMs, left)));
         if (!textProblem(text)) pages[n - 1] = text;
       } catch {
         // A page OCR cannot read (too slow, a drawing pdf.js cannot paint) stays unread, and the engines say so.

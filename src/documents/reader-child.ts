@@ -4,6 +4,7 @@
 // file, a large CSV), so the server's event loop never does; reader.ts starts it with its limits
 // (src/lib/child-job.ts) and turns whatever happens into a clear error. Its console is silenced:
 // pdf.js logs a line per odd page, and nothing but the answer may reach stdout.
+import { setPriority } from "node:os";
 import { ChildRefusal, serveChildJob } from "../lib/child-job.ts";
 import type { ZipLimits } from "./zip.ts";
 
@@ -11,8 +12,8 @@ import type { ZipLimits } from "./zip.ts";
 export const READ_COMMAND = "__read-document";
 
 export type ReadOp =
-  /** Text per page of a PDF. */
-  | { op: "pdf"; path: string; ocrTimeoutMs?: number }
+  /** Text per page of a PDF; `ocr`: what OCR may do for it (pages, time altogether). */
+  | { op: "pdf"; path: string; ocrTimeoutMs?: number; ocr?: OcrLimits }
   /** Text of a DOCX (one page), PPTX (a page per slide) or XLSX (a page per sheet) from its XML. */
   | { op: "ooxml"; path: string; kind: "docx" | "pptx" | "xlsx" }
   /** The ZIP check a DOCX/PPTX passes before LibreOffice may open it (and a PPTX's slide count). */
@@ -23,6 +24,9 @@ export type ReadOp =
   | { op: "text"; path: string };
 
 export type ReadLimits = { maxPages: number; maxTextBytes: number; zip: ZipLimits };
+
+/** OCR's bounds for one file: pages, and time altogether (a file needing more is refused, never cut). */
+export type OcrLimits = { maxPages: number; budgetMs: number };
 
 export type ReadRequest = ReadOp & { limits: ReadLimits };
 
@@ -37,17 +41,44 @@ function capPages(count: number, what: string, limits: ReadLimits): void {
   }
 }
 
-/** What the child tells the parent while it reads: OCR about to read `pages` pages, each within `ms`. */
-export type ReadEvent = { ocr: { pages: number; ms: number } };
+/**
+ * What the child tells the parent while it reads: OCR about to read `pages` pages, each within
+ * `ms`, all within `budgetMs` (the parent reserves them against the organization's daily bound,
+ * and may refuse).
+ */
+export type ReadEvent = { ocr: { pages: number; ms: number; budgetMs: number } };
 
-async function pdfPages(path: string, ocrTimeoutMs: number | undefined, limits: ReadLimits, emit: (event: ReadEvent) => void): Promise<string[]> {
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+
+async function pdfPages(path: string, ocrTimeoutMs: number | undefined, ocrLimits: OcrLimits | undefined, limits: ReadLimits, emit: (event: ReadEvent) => void): Promise<string[]> {
   const pdf = await import("./pdf-text.ts");
-  const { DEFAULT_OCR_TIMEOUT_MS } = await import("./ocr.ts");
+  const { DEFAULT_OCR_TIMEOUT_MS, OCR_MAX_MS_PER_DOCUMENT, OCR_MAX_PAGES } = await import("./ocr.ts");
+  const bound: OcrLimits = ocrLimits ?? { maxPages: OCR_MAX_PAGES, budgetMs: OCR_MAX_MS_PER_DOCUMENT };
   try {
     return await pdf.pdfPages(new Uint8Array(await Bun.file(path).arrayBuffer()), ocrTimeoutMs, {
       checkPages: (count) => capPages(count, "PDF", limits),
-      // OCR has its own limit per page: the parent adds it to the read's time limit.
-      onOcr: (pages) => emit({ ocr: { pages, ms: ocrTimeoutMs ?? DEFAULT_OCR_TIMEOUT_MS } }),
+      ocrMaxPages: bound.maxPages,
+      ocrBudgetMs: bound.budgetMs,
+      onOcr: (pages) => {
+        if (pages > bound.maxPages) {
+          throw new Refused(
+            `The file has ${pageCount(pages)} without usable text (page images, or fonts without a usable encoding); OCR reads at most ${pageCount(bound.maxPages)} of one file, so it was refused (send a version with selectable text, or the part that matters)`,
+          );
+        }
+        // OCR is the slow part: it yields to every other read and to the server (Tesseract inherits it).
+        try {
+          setPriority(0, 19);
+        } catch {
+          // not permitted: the priority the parent gave
+        }
+        // OCR has its own limit per page and altogether: the parent adds it to the read's time limit.
+        emit({ ocr: { pages, ms: ocrTimeoutMs ?? DEFAULT_OCR_TIMEOUT_MS, budgetMs: bound.budgetMs } });
+      },
+      onOcrOverrun: (read, of) => {
+        throw new Refused(
+          `OCR of the file took longer than ${seconds(bound.budgetMs)} (${read} of its ${pageCount(of)} without usable text read), the most one file may take, so it was refused (send a version with selectable text, or fewer pages)`,
+        );
+      },
     });
   } catch (error) {
     if (error instanceof pdf.PdfTextError) throw new Refused(error.message);
@@ -95,7 +126,7 @@ async function zipCheck(path: string, kind: "docx" | "pptx", limits: ReadLimits)
 async function run(request: ReadRequest, emit: (event: ReadEvent) => void): Promise<string[]> {
   switch (request.op) {
     case "pdf":
-      return pdfPages(request.path, request.ocrTimeoutMs, request.limits, emit);
+      return pdfPages(request.path, request.ocrTimeoutMs, request.ocr, request.limits, emit);
     case "ooxml":
       return ooxmlPages(request.path, request.kind, request.limits);
     case "zip-check":

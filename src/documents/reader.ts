@@ -5,10 +5,15 @@
 //   - 60 s and 512 MB of resident memory per read, after which the child is killed;
 //   - 500 pages (PDF pages, slides, sheets) and 16 MB of text per file, enforced in the child, so
 //     an oversized file is refused with a reason instead of being silently cut;
-//   - at most two reads at once; further reads wait their turn.
+//   - OCR within its per-file bounds (pages, seconds) and, in an action run, the organization's
+//     daily OCR pages (actions/ocr-budget.ts): a file past either is refused with the reason;
+//   - at most three reads at once, at most two of one organization; further reads wait their
+//     turn, the organization with the fewest running first (src/lib/child-job.ts).
 import { resolve } from "node:path";
-import { ChildJobError, formatBytes, formatMs, runChildJob, type ChildLimits } from "../lib/child-job.ts";
-import { READ_COMMAND, type ReadEvent, type ReadLimits, type ReadOp, type ReadRequest } from "./reader-child.ts";
+import { ChildJobError, ChildRefusal, formatBytes, formatMs, runChildJob, type ChildLimits } from "../lib/child-job.ts";
+import { currentWork } from "../lib/work-context.ts";
+import { OCR_MAX_MS_PER_DOCUMENT, OCR_MAX_PAGES } from "./ocr.ts";
+import { READ_COMMAND, type OcrLimits, type ReadEvent, type ReadLimits, type ReadOp, type ReadRequest } from "./reader-child.ts";
 import { ZIP_LIMITS } from "./zip.ts";
 
 export class ReadError extends Error {}
@@ -21,7 +26,7 @@ export const READ_LIMITS: ReaderLimits = {
   maxPages: 500,
   maxTextBytes: 16 * 1024 * 1024,
   zip: ZIP_LIMITS,
-  concurrency: 2,
+  concurrency: 3,
 };
 
 /**
@@ -30,12 +35,28 @@ export const READ_LIMITS: ReaderLimits = {
  */
 export async function readInChild(op: ReadOp, limits: ReaderLimits = READ_LIMITS): Promise<string[]> {
   // The child works in the temp dir: a path relative to the server's directory means nothing there.
-  const request: ReadRequest = { ...op, path: resolve(op.path), limits: { maxPages: limits.maxPages, maxTextBytes: limits.maxTextBytes, zip: limits.zip } };
+  // In an action run, OCR's per-file bounds are the runner's (DEALGRAPH_OCR_*); elsewhere the defaults.
+  const work = currentWork();
+  const ocrLimits: OcrLimits = work?.ocr ? { maxPages: work.ocr.pagesPerUpload, budgetMs: work.ocr.msPerUpload } : { maxPages: OCR_MAX_PAGES, budgetMs: OCR_MAX_MS_PER_DOCUMENT };
+  const request: ReadRequest = {
+    ...op,
+    ...(op.op === "pdf" ? { ocr: ocrLimits } : {}),
+    path: resolve(op.path),
+    limits: { maxPages: limits.maxPages, maxTextBytes: limits.maxTextBytes, zip: limits.zip },
+  };
   try {
     // JSON escaping can make text up to six times longer (control characters as \u00XX).
-    // OCR'd pages get their own time on top of the read's (each is killed past its own limit).
-    const allowOcr = (event: unknown) => ((event as ReadEvent).ocr ? (event as ReadEvent).ocr.pages * (event as ReadEvent).ocr.ms : 0);
-    return await runChildJob<string[]>(READ_COMMAND, request, { ...limits, maxOutputBytes: limits.maxTextBytes * 6 + 1024 * 1024 }, allowOcr);
+    // OCR'd pages get their own time on top of the read's (each is killed past its own limit, all
+    // within the file's OCR budget); in an action run, they are first reserved against the
+    // organization's daily OCR bound, and a refusal stops the read with its reason.
+    const allowOcr = (event: unknown) => {
+      const ocr = (event as ReadEvent).ocr;
+      if (!ocr) return 0;
+      const refused = work?.ocr?.reserve?.(ocr.pages);
+      if (refused) throw new ChildRefusal(refused);
+      return Math.min(ocr.pages * ocr.ms, ocr.budgetMs) + 5_000;
+    };
+    return await runChildJob<string[]>(READ_COMMAND, request, { ...limits, maxOutputBytes: limits.maxTextBytes * 6 + 1024 * 1024, maxExtensionMs: ocrLimits.budgetMs + 5_000 }, allowOcr);
   } catch (error) {
     if (!(error instanceof ChildJobError)) throw error;
     const message = {

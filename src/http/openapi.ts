@@ -67,7 +67,6 @@ const CONFLICTS: Record<string, string> = {
   rotateApiKey: "The key is revoked, expired or was already rotated",
   analyzeDeal: "An analysis of the same target is already in flight in this organization",
   analyzeUpload: "An analysis of the same target is already in flight in this organization",
-  addDealDocuments: "The deal's analysis is still running; add documents once it has finished",
   startResearch: "This idempotency_key was already used in another workspace",
   createWebhook: "The URL is already registered as a webhook of this organization",
   redeliverWebhookDelivery: "An attempt of this delivery is in flight; Retry-After says when to try again",

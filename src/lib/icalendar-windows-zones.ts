@@ -149,3 +149,18 @@ export const WINDOWS_ZONES: readonly (readonly [string, string, string])[] = [
   ["(UTC+13:00) Samoa", "Samoa Standard Time", "Pacific/Apia"],
   ["(UTC+14:00) Kiritimati Island", "Line Islands Standard Time", "Pacific/Kiritimati"],
 ];
+
+/**
+ * Windows zone ids of the Windows XP / Server 2003 era that Windows and CLDR have since dropped or
+ * renamed, still written by Outlook 2003-2007 and the Exchange servers of that time (a TZID with no
+ * VTIMEZONE beside it, in old exports and shared calendars). Same shape as WINDOWS_ZONES, the XP
+ * display name first; the zone is the one CLDR's windowsZones.xml mapped the id to while it listed it
+ * (release 1.8 to 21, e.g. github.com/unicode-org/cldr tag release-21, common/supplemental/windowsZones.xml).
+ */
+export const LEGACY_WINDOWS_ZONES: readonly (readonly [string, string, string])[] = [
+  ["(GMT+04:00) Yerevan", "Armenian Standard Time", "Asia/Yerevan"],
+  ["(GMT+12:00) Petropavlovsk-Kamchatsky - Old", "Kamchatka Standard Time", "Asia/Kamchatka"],
+  ["(GMT-06:00) Guadalajara, Mexico City, Monterrey - Old", "Mexico Standard Time", "America/Mexico_City"],
+  ["(GMT-07:00) Chihuahua, La Paz, Mazatlan - Old", "Mexico Standard Time 2", "America/Chihuahua"],
+  ["(GMT-02:00) Mid-Atlantic - Old", "Mid-Atlantic Standard Time", "Atlantic/South_Georgia"],
+];

@@ -3,11 +3,11 @@
 // full history), the file's own VTIMEZONE of that TZID (ical.js computes its offsets: Outlook's
 // "Customized Time Zone", Exchange's display names, Lotus short names), a Windows zone id or a
 // Windows display name ("(GMT-05:00) Eastern Time (US & Canada)", "(UTC+07:00) Bangkok, Hanoi,
-// Jakarta") through the CLDR windowsZones table, a Lotus-style short name ("Eastern", "W. Europe")
+// Jakarta") through the CLDR windowsZones table (and the Windows XP-era ids it has dropped), a Lotus-style short name ("Eastern", "W. Europe")
 // as that Windows zone, and a path ending in an IANA name (`/mozilla.org/20050126_1/Europe/London`).
 // Anything else is unknown: the caller reports it rather than guessing an offset.
 import ICAL from "ical.js";
-import { WINDOWS_ZONES } from "./icalendar-windows-zones.ts";
+import { LEGACY_WINDOWS_ZONES, WINDOWS_ZONES } from "./icalendar-windows-zones.ts";
 
 /** A wall-clock time; month 1-12. */
 export type Wall = { year: number; month: number; day: number; hour: number; minute: number; second: number };
@@ -15,7 +15,13 @@ export type Wall = { year: number; month: number; day: number; hour: number; min
 export type Zone =
   | { kind: "utc" }
   | { kind: "iana"; name: string; format: Intl.DateTimeFormat }
-  | { kind: "vtimezone"; tzid: string; tz: ICAL.Timezone };
+  | {
+      kind: "vtimezone";
+      tzid: string;
+      tz: ICAL.Timezone;
+      /** The definition's first onset (wall ms) and the offset before it (ms, its TZOFFSETFROM); null when it has none. */
+      first: { wall: number; offsetBefore: number } | null;
+    };
 
 export const UTC: Zone = { kind: "utc" };
 
@@ -112,15 +118,23 @@ function offsetAtInstant(zone: Zone, t: number): number {
   }
   // ical.js answers for a local time: look it up at the wall time the instant would have at
   // that offset, twice (settles around a change).
-  const at = (ms: number) => zone.tz.utcOffset(ICAL.Time.fromData({ ...wallOf(ms), isDate: false })) * 1000;
-  const first = at(t);
-  return at(t + first);
+  const first = vtimezoneOffset(zone, t);
+  return vtimezoneOffset(zone, t + first);
+}
+
+/**
+ * Milliseconds ahead of UTC at a wall time, from a VTIMEZONE. Before the definition's first onset
+ * ical.js answers 0 (UTC); the offset then is the one the first onset changes from.
+ */
+function vtimezoneOffset(zone: Extract<Zone, { kind: "vtimezone" }>, wall: number): number {
+  if (zone.first && wall < zone.first.wall) return zone.first.offsetBefore;
+  return zone.tz.utcOffset(ICAL.Time.fromData({ ...wallOf(wall), isDate: false })) * 1000;
 }
 
 /** Milliseconds ahead of UTC for a wall-clock time in the zone (the usual two-step fix-up around changes). */
 function offsetAtWall(zone: Zone, wall: number): number {
   if (zone.kind === "utc") return 0;
-  if (zone.kind === "vtimezone") return zone.tz.utcOffset(ICAL.Time.fromData({ ...wallOf(wall), isDate: false })) * 1000;
+  if (zone.kind === "vtimezone") return vtimezoneOffset(zone, wall);
   const guess = offsetAtInstant(zone, wall);
   const second = offsetAtInstant(zone, wall - guess);
   return second;
@@ -155,9 +169,11 @@ function displayOffset(name: string): { minutes: number; rest: string } | null {
   return { minutes, rest: m[4] };
 }
 
-const byWindowsId = new Map(WINDOWS_ZONES.map(([, id, iana]) => [id.toLowerCase(), iana]));
+// Today's ids first: an XP-era display name shares words with its successor's, and a tie goes to the first.
+const ALL_WINDOWS_ZONES = [...WINDOWS_ZONES, ...LEGACY_WINDOWS_ZONES];
+const byWindowsId = new Map(ALL_WINDOWS_ZONES.map(([, id, iana]) => [id.toLowerCase(), iana]));
 const byOffset = new Map<number, { words: Set<string>; iana: string }[]>();
-for (const [display, , iana] of WINDOWS_ZONES) {
+for (const [display, , iana] of ALL_WINDOWS_ZONES) {
   const d = displayOffset(display)!;
   const list = byOffset.get(d.minutes) ?? [];
   list.push({ words: new Set(words(d.rest)), iana });
@@ -230,16 +246,59 @@ export function resolveTzid(raw: string, vtimezone: (tzid: string) => Zone | nul
   return null;
 }
 
+const offsetSeconds = (o: { factor: number; hours: number; minutes: number }) => o.factor * (o.hours * 3600 + o.minutes * 60);
+const timeWall = (t: ICAL.Time) => Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
+
+/**
+ * Puts a VTIMEZONE's onsets in the form ical.js reads, and returns its first onset. ical.js takes
+ * only the first value of an RDATE line (pytz- and libical-made zones list a period's onsets as
+ * `RDATE:19810329T020000,19820328T020000,...`), skips a period's DTSTART when the period has RDATEs
+ * (RFC 5545: DTSTART is its first onset), and reads a PERIOD value as nothing: each onset becomes
+ * an RDATE of its own, DTSTART included. Wrong, the zone would be read as UTC before the onsets it
+ * kept, and at the previous period's offset between them.
+ */
+function normalizeOnsets(component: ICAL.Component): { wall: number; offsetBefore: number } | null {
+  let first: { wall: number; offsetBefore: number } | null = null;
+  for (const period of component.getAllSubcomponents()) {
+    if (period.name !== "standard" && period.name !== "daylight") continue;
+    const dtstart = period.getFirstPropertyValue("dtstart") as ICAL.Time | null;
+    const from = period.getFirstPropertyValue("tzoffsetfrom") as { factor: number; hours: number; minutes: number } | null;
+    if (!dtstart || !from || !period.hasProperty("tzoffsetto")) continue;
+    const rdates = period.getAllProperties("rdate");
+    if (rdates.length > 0) {
+      const onsets = new Map<string, ICAL.Time>();
+      if (!period.hasProperty("rrule")) onsets.set(dtstart.toString(), dtstart);
+      for (const rdate of rdates) {
+        for (const value of rdate.getValues() as (ICAL.Time | ICAL.Period)[]) {
+          const time = value instanceof ICAL.Period ? value.start : value;
+          if (time instanceof ICAL.Time) onsets.set(time.toString(), time);
+        }
+        period.removeProperty(rdate);
+      }
+      for (const time of onsets.values()) {
+        const prop = new ICAL.Property("rdate", period);
+        prop.resetType(time.isDate ? "date" : "date-time");
+        prop.setValue(time);
+        period.addProperty(prop);
+      }
+    }
+    const wall = timeWall(dtstart);
+    if (!first || wall < first.wall) first = { wall, offsetBefore: offsetSeconds(from) * 1000 };
+  }
+  return first;
+}
+
 /** A VTIMEZONE component's text as a zone; null when ical.js cannot read it or it defines no offsets. */
 export function vtimezoneZone(text: string, tzid: string): Zone | null {
   try {
     const component = new ICAL.Component(ICAL.parse(text));
     if (component.name !== "vtimezone") return null;
     if (!component.getFirstSubcomponent("standard") && !component.getFirstSubcomponent("daylight")) return null;
+    const first = normalizeOnsets(component);
     const tz = new ICAL.Timezone({ component, tzid });
     // Reading one offset proves the definition usable (ical.js throws on broken rules).
     tz.utcOffset(ICAL.Time.fromData({ year: 2020, month: 1, day: 1, hour: 12, minute: 0, second: 0, isDate: false }));
-    return { kind: "vtimezone", tzid, tz };
+    return { kind: "vtimezone", tzid, tz, first };
   } catch {
     return null;
   }

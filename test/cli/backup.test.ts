@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
 import { cleanEnv, startServe, type Child } from "../../scripts/lib/child-process.ts";
 import { createApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
@@ -78,8 +77,8 @@ afterAll(async () => {
 });
 
 describe("dealgraph backup", () => {
-  test("writes <data-dir>/backups/dealgraph-<UTC timestamp>.tar.gz, mode 0600, with its sha256 and a record of its verification", () => {
-    expect(archive).toMatch(new RegExp(`^${dir}/backups/dealgraph-\\d{8}T\\d{6}Z\\.tar\\.gz$`));
+  test("writes <data-dir>/backups/dealgraph-<UTC timestamp>.tar.zst, mode 0600, with its sha256 and a record of its verification", () => {
+    expect(archive).toMatch(new RegExp(`^${dir}/backups/dealgraph-\\d{8}T\\d{6}Z\\.tar\\.zst$`));
     expect(statSync(archive).mode & 0o777).toBe(0o600);
     const record = JSON.parse(readFileSync(`${archive}.json`, "utf8"));
     expect(record).toMatchObject({ bytes: statSync(archive).size, sha256: createHash("sha256").update(readFileSync(archive)).digest("hex"), problem: null });
@@ -88,16 +87,24 @@ describe("dealgraph backup", () => {
     expect(readdirSync(join(dir, "backups")).filter((n) => n.includes("partial"))).toEqual([]);
   });
 
-  test("GNU tar reads the archive: the snapshot, the referenced files, the server key, the manifest last", async () => {
-    const listing = Bun.spawnSync(["tar", "tzf", archive]).stdout.toString().trim().split("\n");
-    expect(listing[0]).toBe("dealgraph.db");
+  test("GNU tar reads the archive: the list of contents first, the snapshot, the referenced files, the server key, the manifest last", async () => {
+    const listing = Bun.spawnSync(["tar", "--zstd", "-tf", archive]).stdout.toString().trim().split("\n");
+    expect(listing[0]).toBe("backup.json");
+    expect(listing[1]).toBe("dealgraph.db");
     expect(listing).toContain(`blobs/${deck!.sha256.slice(0, 2)}/${deck!.sha256}`);
     expect(listing).toContain("secret.key");
     expect(listing.at(-1)).toBe("manifest.json");
-    const manifest = JSON.parse(Bun.spawnSync(["tar", "xzOf", archive, "manifest.json"]).stdout.toString());
-    expect(manifest).toMatchObject({ format: "dealgraph-backup", version: 1, server_key: "file", missing_blobs: [] });
+    const manifest = JSON.parse(Bun.spawnSync(["tar", "--zstd", "-xOf", archive, "manifest.json"]).stdout.toString());
+    expect(manifest).toMatchObject({ format: "dealgraph-backup", version: 2, server_key: "file", missing_blobs: [], snapshot: { method: "frozen-file", check: "quick_check" } });
     expect(manifest.migrations).toContain("0000_foundation");
-    expect(manifest.files.map((f: { path: string }) => f.path).sort()).toEqual(listing.filter((n) => n !== "manifest.json").sort());
+    expect(manifest.files.map((f: { path: string }) => f.path).sort()).toEqual(listing.filter((n) => n !== "manifest.json" && n !== "backup.json").sort());
+    // backup.json declares every entry's size before its bytes come.
+    const contents = JSON.parse(Bun.spawnSync(["tar", "--zstd", "-xOf", archive, "backup.json"]).stdout.toString());
+    expect(contents).toMatchObject({ format: "dealgraph-backup", version: 2 });
+    expect(contents.files).toEqual(manifest.files.map((f: { path: string; bytes: number }) => ({ path: f.path, bytes: f.bytes })));
+    // The snapshot is a rollback-journal database (header bytes 18-19 = 1): it opens read-only anywhere.
+    const db = Buffer.from(Bun.spawnSync(["tar", "--zstd", "-xOf", archive, "dealgraph.db"]).stdout);
+    expect([db[18], db[19]]).toEqual([1, 1]);
   });
 
   test("backup verify: ok for a whole archive", async () => {
@@ -152,8 +159,8 @@ describe("dealgraph restore", () => {
   });
 
   test("a damaged archive restores nothing: a missing target is not even created", async () => {
-    const broken = join(tempDataDir(), "broken.tar.gz");
-    cleanup.push(broken.replace(/\/broken\.tar\.gz$/, ""));
+    const broken = join(tempDataDir(), "broken.tar.zst");
+    cleanup.push(broken.replace(/\/broken\.tar\.zst$/, ""));
     writeFileSync(broken, readFileSync(archive).subarray(0, Math.floor(statSync(archive).size / 2)));
     const target = join(tempDataDir(), "never");
     cleanup.push(target.replace(/\/never$/, ""));
@@ -172,6 +179,36 @@ describe("dealgraph restore", () => {
   });
 });
 
+/** The tar stream's entries: name, where its header starts, where its data ends (padded). */
+function tarEntries(tar: Buffer) {
+  const entries: { name: string; start: number; end: number; size: number }[] = [];
+  for (let at = 0; at + 512 <= tar.length; ) {
+    const name = tar.toString("utf8", at, at + 100).replace(/\0.*$/s, "");
+    if (!name) break;
+    const size = parseInt(tar.toString("ascii", at + 124, at + 135), 8);
+    const end = at + 512 + Math.ceil(size / 512) * 512;
+    entries.push({ name, start: at, end, size });
+    at = end;
+  }
+  return entries;
+}
+
+/** A tar stream of `entries` (name and bytes, in order), with its end-of-archive marker. */
+async function tarOf(entries: [string, Uint8Array][]): Promise<Buffer> {
+  const { TarWriter } = await import("../../src/lib/tar.ts");
+  const { PassThrough } = await import("node:stream");
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on("data", (c) => chunks.push(c));
+  const writer = new TarWriter(out);
+  for (const [name, bytes] of entries) await writer.addBytes(name, bytes);
+  await writer.finish();
+  return Buffer.concat(chunks);
+}
+
+const unzstd = (b: Uint8Array) => Buffer.from(Bun.zstdDecompressSync(b));
+const zstd = (b: Uint8Array) => Buffer.from(Bun.zstdCompressSync(b));
+
 describe("backup verify names what is wrong", () => {
   const damaged = (name: string, bytes: Uint8Array) => {
     const d = tempDataDir();
@@ -184,7 +221,7 @@ describe("backup verify names what is wrong", () => {
 
   test.each([
     ["cut short", () => readFileSync(archive).subarray(0, Math.floor(statSync(archive).size * 0.6)), /truncated/],
-    ["cut inside the gzip trailer", () => readFileSync(archive).subarray(0, statSync(archive).size - 3), /truncated/],
+    ["cut inside the last compressed frame", () => readFileSync(archive).subarray(0, statSync(archive).size - 3), /truncated/],
     [
       "bytes flipped in the compressed stream",
       () => {
@@ -195,57 +232,72 @@ describe("backup verify names what is wrong", () => {
       /corrupted|damaged|truncated/,
     ],
   ] as const)("%s", async (_what, make, expected) => {
-    const r = await verify(damaged("x.tar.gz", make()));
+    const r = await verify(damaged("x.tar.zst", make()));
     expect(r.code).toBe(1);
     expect(r.json.ok).toBe(false);
     expect(r.json.problems.join(" ")).toMatch(expected);
     expect(r.stderr).toMatch(expected);
   });
 
-  test("a snapshot whose bytes changed inside an intact gzip stream: the file is named as not matching its sha256", async () => {
-    const tar = Buffer.from(gunzipSync(readFileSync(archive)));
-    tar[512 + 100_000] ^= 0x01; // inside dealgraph.db, the first entry (its data starts after one header block)
-    const r = await verify(damaged("x.tar.gz", gzipSync(tar)));
+  test("a snapshot whose bytes changed inside an intact compressed stream: the file is named as not matching its sha256", async () => {
+    const tar = unzstd(readFileSync(archive));
+    const db = tarEntries(tar).find((e) => e.name === "dealgraph.db")!;
+    tar[db.start + 512 + 100_000] ^= 0x01;
+    const r = await verify(damaged("x.tar.zst", zstd(tar)));
     expect(r.code).toBe(1);
     expect(r.json.problems).toEqual(["dealgraph.db does not match its sha256 in the manifest (corrupted)"]);
   });
 
+  test("an entry whose size is not the one backup.json declared is refused as it is read", async () => {
+    const tar = unzstd(readFileSync(archive));
+    const entries = tarEntries(tar);
+    const contents = JSON.parse(tar.toString("utf8", entries[0].start + 512, entries[0].start + 512 + entries[0].size));
+    contents.files.find((f: { path: string }) => f.path === "dealgraph.db").bytes -= 4096;
+    const rebuilt = Buffer.concat([await tarOf([["backup.json", Buffer.from(JSON.stringify(contents))]]).then((t) => t.subarray(0, t.length - 1024)), tar.subarray(entries[1].start)]);
+    const r = await verify(damaged("x.tar.zst", zstd(rebuilt)));
+    expect(r.code).toBe(1);
+    expect(r.json.problems[0]).toMatch(/^dealgraph\.db is \d+ bytes in the archive; its backup\.json says \d+$/);
+  });
+
+  test("a small archive that inflates past what its backup.json declares (a compression bomb) is cut off, not unpacked", async () => {
+    // A valid little archive, then 64 MB of zeros after its end: they compress to almost nothing.
+    const small = await tarOf([
+      ["backup.json", Buffer.from(JSON.stringify({ format: "dealgraph-backup", version: 2, created_at: "2026-11-28T03:00:00.000Z", files: [{ path: "dealgraph.db", bytes: 1024 }] }))],
+      ["dealgraph.db", Buffer.alloc(1024)],
+    ]);
+    const bomb = zstd(Buffer.concat([small.subarray(0, small.length - 1024), Buffer.alloc(64 * 1024 * 1024)]));
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const r = await verify(damaged("bomb.tar.zst", bomb));
+    expect(r.code).toBe(1);
+    expect(r.json.problems[0]).toMatch(/unpacks to more than the 0\.0 MB its backup\.json declares/);
+  });
+
   test("a blob the snapshot names but the archive lacks is named", async () => {
-    // Rebuild the archive without the blob's entry (and its manifest line): checksums agree, the reference does not.
-    const tar = Buffer.from(gunzipSync(readFileSync(archive)));
-    const entries: { name: string; start: number; end: number }[] = [];
-    for (let at = 0; at + 512 <= tar.length; ) {
-      const name = tar.toString("utf8", at, at + 100).replace(/\0.*$/s, "");
-      if (!name) break;
-      const size = parseInt(tar.toString("ascii", at + 124, at + 135), 8);
-      const end = at + 512 + Math.ceil(size / 512) * 512;
-      entries.push({ name, start: at, end });
-      at = end;
-    }
+    // Rebuild the archive without the blob's entry (and its lines in backup.json and the manifest): checksums agree, the reference does not.
+    const tar = unzstd(readFileSync(archive));
+    const entries = tarEntries(tar);
     const blobEntry = `blobs/${deck!.sha256.slice(0, 2)}/${deck!.sha256}`;
-    const kept = entries.filter((e) => e.name !== blobEntry && e.name !== "manifest.json");
-    const manifestEntry = entries.find((e) => e.name === "manifest.json")!;
-    const manifest = JSON.parse(tar.toString("utf8", manifestEntry.start + 512, manifestEntry.end).replace(/\0+$/, ""));
+    const json = (name: string) => {
+      const e = entries.find((x) => x.name === name)!;
+      return JSON.parse(tar.toString("utf8", e.start + 512, e.start + 512 + e.size));
+    };
+    const contents = json("backup.json");
+    contents.files = contents.files.filter((f: { path: string }) => f.path !== blobEntry);
+    const manifest = json("manifest.json");
     manifest.files = manifest.files.filter((f: { path: string }) => f.path !== blobEntry);
-    const { TarWriter } = await import("../../src/lib/tar.ts");
-    const { PassThrough } = await import("node:stream");
-    const out = new PassThrough();
-    const chunks: Buffer[] = [];
-    out.on("data", (c) => chunks.push(c));
-    const writer = new TarWriter(out);
-    await writer.addBytes("manifest.json", Buffer.from(JSON.stringify(manifest)));
-    await writer.finish();
-    const rebuilt = Buffer.concat([...kept.map((e) => tar.subarray(e.start, e.end)), ...chunks]);
-    const r = await verify(damaged("x.tar.gz", gzipSync(rebuilt)));
+    const kept = entries.filter((e) => e.name !== blobEntry && e.name !== "manifest.json" && e.name !== "backup.json");
+    const head = await tarOf([["backup.json", Buffer.from(JSON.stringify(contents))]]);
+    const rebuilt = Buffer.concat([head.subarray(0, head.length - 1024), ...kept.map((e) => tar.subarray(e.start, e.end)), await tarOf([["manifest.json", Buffer.from(JSON.stringify(manifest))]])]);
+    const r = await verify(damaged("x.tar.zst", zstd(rebuilt)));
     expect(r.code).toBe(1);
     expect(r.json.problems).toEqual([`the database names 1 file(s) the archive does not hold: ${deck!.sha256}`]);
   });
 
   test("a file that is not an archive, and one that does not exist", async () => {
-    const notGzip = await verify(damaged("x.tar.gz", Buffer.from("hello, not an archive")));
-    expect(notGzip.code).toBe(1);
-    expect(notGzip.json.problems[0]).toMatch(/corrupted/);
-    const missing = await cli(dir, "backup", "verify", join(dir, "nope.tar.gz"));
+    const notArchive = await verify(damaged("x.tar.zst", Buffer.from("hello, not an archive")));
+    expect(notArchive.code).toBe(1);
+    expect(notArchive.json.problems[0]).toMatch(/corrupted/);
+    const missing = await cli(dir, "backup", "verify", join(dir, "nope.tar.zst"));
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("no such archive");
   });
@@ -260,12 +312,103 @@ describe("backup verify names what is wrong", () => {
     expect(r.code).toBe(1);
     expect(r.json.problems[0]).toMatch(/unexpected entry "src\/"|not part of a Dealgraph backup/);
   });
+
+  test("verify unpacks the snapshot into a temp folder outside the data dir, and leaves nothing behind", async () => {
+    const scratch = tempDataDir();
+    cleanup.push(scratch);
+    const before = existsSync(join(dir, "tmp")) ? readdirSync(join(dir, "tmp")) : [];
+    const { runCli } = await import("../../src/cli/index.ts");
+    const previous = process.env.TMPDIR;
+    process.env.TMPDIR = scratch;
+    try {
+      const code = await runCli(["backup", "verify", archive, "--data-dir", dir], { out: () => {}, err: () => {}, env: {}, readStdin: async () => "" });
+      expect(code).toBe(0);
+    } finally {
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+    }
+    expect(readdirSync(scratch)).toEqual([]);
+    expect(existsSync(join(dir, "tmp")) ? readdirSync(join(dir, "tmp")) : []).toEqual(before);
+  });
 });
+
+describe("an archive an earlier release wrote (format version 1: tar + gzip)", () => {
+  const V1 = join(ROOT, "test/fixtures/backup-v1/dealgraph-20261128T030000Z.tar.gz");
+  const facts = JSON.parse(readFileSync(join(ROOT, "test/fixtures/datadir-0022_reads_at_scale/facts.json"), "utf8"));
+
+  test("backup verify reads it: checksums and integrity_check", async () => {
+    const r = await cli(dir, "backup", "verify", V1, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ ok: true, problems: [], created_at: "2026-11-28T03:00:00.000Z" });
+  });
+
+  test("restore brings back its data dir: the same keys, records and files", async () => {
+    const target = join(tempDataDir(), "restored-v1");
+    cleanup.push(target);
+    const r = await cli(target, "restore", V1, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toMatchObject({ data_dir: target, server_key: "file", created_at: "2026-11-28T03:00:00.000Z" });
+    const config = loadConfig({}, { dataDir: target });
+    const { db } = openDataDir(config);
+    const deps = createDeps({ db, config, log: silentLog });
+    try {
+      const app = createApp(deps);
+      const get = (path: string) => app.handle(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${facts.keys.write}` } }));
+      expect((await get("/api/v1/me")).status).toBe(200);
+      expect((await get(`/api/v1/deals/${facts.deal_id}`)).status).toBe(200);
+      expect((await get(`/api/v1/webhooks/${facts.webhook.id}`)).status).toBe(200);
+      expect(createHash("sha256").update(readFileSync(blobPath(target, facts.deck_sha256))).digest("hex")).toBe(facts.deck_sha256);
+    } finally {
+      db.$client.close();
+    }
+  });
+
+  test("a damaged one is still refused naming what is wrong", async () => {
+    const d = tempDataDir();
+    cleanup.push(d);
+    const tar = Buffer.from(Bun.gunzipSync(readFileSync(V1)));
+    tar[512 + 5000] ^= 0x01; // inside dealgraph.db, its first entry
+    writeFileSync(join(d, "old.tar.gz"), Bun.gzipSync(tar));
+    const r = await cli(dir, "backup", "verify", join(d, "old.tar.gz"), "--json");
+    expect(r.code).toBe(1);
+    expect(r.json.problems).toEqual(["dealgraph.db does not match its sha256 in the manifest (corrupted)"]);
+  });
+});
+
+test("a database whose WAL cannot be checkpointed (a reader holds an older snapshot) is copied with VACUUM INTO instead, as of one moment", async () => {
+  const d = tempDataDir();
+  cleanup.push(d);
+  const org = (await cli(d, "admin", "org", "create", "--name", "Long Reader", "--json")).json.org_id;
+  const { Database } = await import("bun:sqlite");
+  const reader = new Database(join(d, "dealgraph.db"));
+  const writer = new Database(join(d, "dealgraph.db"));
+  try {
+    reader.exec("BEGIN");
+    reader.query("SELECT count(*) FROM orgs").get(); // holds the snapshot before the next commit
+    writer.exec("PRAGMA wal_autocheckpoint = 0");
+    writer.query("UPDATE orgs SET name = 'Renamed' WHERE id = ?").run(org);
+    const r = await cli(d, "backup", "--json");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("VACUUM INTO");
+    const manifest = JSON.parse(Bun.spawnSync(["tar", "--zstd", "-xOf", r.json.file, "manifest.json"]).stdout.toString());
+    expect(manifest.snapshot).toEqual({ method: "vacuum-into", check: "quick_check" });
+    const target = join(tempDataDir(), "restored");
+    cleanup.push(target);
+    expect((await cli(target, "restore", r.json.file)).code).toBe(0);
+    const restored = new Database(join(target, "dealgraph.db"), { readonly: true });
+    expect(restored.query<{ name: string }, []>("SELECT name FROM orgs").get()!.name).toBe("Renamed");
+    restored.close();
+  } finally {
+    if (reader.inTransaction) reader.exec("COMMIT");
+    reader.close();
+    writer.close();
+  }
+}, 30_000);
 
 test("--out FILE writes there (and refuses to overwrite an existing file)", async () => {
   const d = tempDataDir();
   cleanup.push(d);
-  const out = join(d, "mine.tar.gz");
+  const out = join(d, "mine.tar.zst");
   const first = await cli(dir, "backup", "--out", out, "--json");
   expect(first.code, first.stderr).toBe(0);
   expect(first.json).toMatchObject({ file: out, bytes: statSync(out).size });
@@ -273,4 +416,24 @@ test("--out FILE writes there (and refuses to overwrite an existing file)", asyn
   const again = await cli(dir, "backup", "--out", out);
   expect(again.code).toBe(1);
   expect(again.stderr).toContain("already exists");
+});
+
+test("a database that fails SQLite's quick_check is not backed up: exit 1 naming the check, no archive left", async () => {
+  const d = tempDataDir();
+  cleanup.push(d);
+  expect((await cli(d, "admin", "org", "create", "--name", "Broken Pages", "--json")).code).toBe(0);
+  const { Database } = await import("bun:sqlite");
+  const db = new Database(join(d, "dealgraph.db"));
+  db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  const { rootpage } = db.query<{ rootpage: number }, []>("SELECT rootpage FROM sqlite_master WHERE name = 'orgs'").get()!;
+  const pageSize = db.query<{ page_size: number }, []>("PRAGMA page_size").get()!.page_size;
+  db.close();
+  const { openSync, writeSync, closeSync } = await import("node:fs");
+  const fd = openSync(join(d, "dealgraph.db"), "r+");
+  writeSync(fd, Buffer.from([0x42]), 0, 1, (rootpage - 1) * pageSize); // not a b-tree page type
+  closeSync(fd);
+  const r = await cli(d, "backup", "--json");
+  expect(r.code).toBe(1);
+  expect(r.stderr).toMatch(/fails quick_check|malformed|cannot be opened/);
+  expect(existsSync(join(d, "backups")) ? readdirSync(join(d, "backups")).filter((n) => !n.startsWith(".backup")) : []).toEqual([]);
 });

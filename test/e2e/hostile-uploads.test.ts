@@ -22,6 +22,7 @@ import {
 } from "../../scripts/lib/hostile-files.ts";
 import { addToDataRoom, probeHealth, serveOnDataDir, stopServed, uploadDeck, waitForAnalysis, type ProbeResult, type Served } from "../../scripts/lib/hostile-server.ts";
 import { findLibreOffice } from "../../src/documents/convert.ts";
+import { findTesseract } from "../../src/documents/ocr.ts";
 import { pdfDeck } from "../helpers/decks.ts";
 import { docWithLinks, docxExternalImage, linkListener, odtWithLinks, pptxExternalImage, xlsWithLinks } from "../helpers/hostile-office.ts";
 
@@ -84,9 +85,11 @@ describe("finding 1: a PDF never stalls the server (pages, streams, nesting, fon
     expect(run).toMatchObject({ status: "failed", error: "pages.pdf: The PDF has 10,000 pages; at most 500 are read, so it was refused (split it, or send the part that matters)" });
   }, STEP);
 
-  test("500 tiny pages (the cap): read whole", async () => {
+  test("500 tiny pages (the page cap): read whole; with Tesseract, refused by OCR's per-file bound (500 pages without text)", async () => {
     const { run } = await watched("PDF, 500 tiny pages (upload)", () => analyse(pdfPageBomb(500), "five-hundred.pdf"));
-    expect(run?.status).toBe("succeeded");
+    // Issue 27, finding 2: OCR reads at most 30 pages of one file; pages without text past it refuse the file, never silently.
+    if (findTesseract()) expect(run).toMatchObject({ status: "failed", error: expect.stringMatching(/^five-hundred\.pdf: The file has 500 pages without usable text .*OCR reads at most 30 pages of one file, so it was refused/) });
+    else expect(run?.status).toBe("succeeded");
   }, STEP);
 
   test("a content stream that inflates to 1 GB: the reader is stopped by its memory limit", async () => {
@@ -211,7 +214,10 @@ describe.if(findLibreOffice() !== null)("finding 3: LibreOffice reaches nothing 
 
 describe("finding 4: budgets belong to the budget owner, not the key id", () => {
   test("rotating a key with overlap 0 keeps the day's spent actions and requests", async () => {
-    const made = await s.cli<{ key_id: string; secret: string }>("admin", "key", "create", "--user", s.userId, "--scope", "write", "--daily-actions", "1", "--daily-requests", "40", "--json");
+    // A user of its own: actions are counted per user (issue 27), and the suite's user has spent many.
+    const org = await s.cli<{ org_id: string }>("admin", "org", "create", "--name", `Budget Org ${++company}`, "--json");
+    const user = await s.cli<{ user_id: string }>("admin", "user", "create", "--org", org.org_id, "--email", `budget${company}@hostile.test`, "--name", "Budget", "--json");
+    const made = await s.cli<{ key_id: string; secret: string }>("admin", "key", "create", "--user", user.user_id, "--scope", "write", "--daily-actions", "1", "--daily-requests", "40", "--json");
     const first = await uploadDeck(s, await pdfDeck(), "deck.pdf", `Budget ${++company}`, made.secret);
     expect(first.status).toBe(202);
     expect(first.headers.get("x-actions-remaining")).toBe("0");

@@ -68,10 +68,10 @@ describe("company facts", () => {
     ]);
   });
 
-  test("Fernhill: seeking £1.5 million Series A; a post-money valuation is not a pre-money one; investors are not the team", async () => {
+  test("Fernhill: seeking £1.5 million Series A; a post-money valuation gives the pre-money as post minus the raise; investors are not the team", async () => {
     const a = await analyse(FERNHILL);
     expect(a.facts.company).toMatchObject({ name: "Fernhill", sector: "fintech", location: "London", founded_year: null });
-    expect(a.facts.round).toEqual({ stage: "series a", amount: 1_500_000, currency: "GBP", pre_money_valuation: null });
+    expect(a.facts.round).toEqual({ stage: "series a", amount: 1_500_000, currency: "GBP", pre_money_valuation: 7_500_000 });
     expect(a.facts.team).toEqual([
       { name: "Priya Raman", title: "CEO", linkedin_url: null },
       { name: "Daniel Okafor", title: "CTO", linkedin_url: null },

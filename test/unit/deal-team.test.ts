@@ -73,4 +73,11 @@ describe("not the team", () => {
   test("organisations are not people", () => {
     expect(teamOf("Northstar Capital, Lead investor; Atlas Seed Partners")).toEqual([]);
   });
+
+  test("on a team slide with advisors beside the team, cards read in an interleaved order go by their roles", () => {
+    const slide = "Who we are\nMateo Novak\nCEO\nAdvisory board\nEmma Gerber\nScientific Advisor\nProfessor, ETH Zurich\nUgo Esposito\nCTO & Co-founder\nInvestors\nLena Kovacs\nAngel investor\nDario Brandt\nHead of Growth";
+    expect(teamOf(slide).map(([name]) => name)).toEqual(["Mateo Novak", "Ugo Esposito", "Dario Brandt"]);
+    // A slide of the advisors' own is theirs, whatever the roles say.
+    expect(teamOf("Advisors\nKarl Meier\nCFO\nEva Roth\nCTO")).toEqual([]);
+  });
 });

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { CalendarFileError, parseCalendar, type ParseOptions } from "../../src/lib/icalendar.ts";
 import { expandOccurrences } from "../../src/lib/icalendar-recurrence.ts";
 import { windowsZoneToIana } from "../../src/lib/icalendar-zones.ts";
-import { WINDOWS_ZONES } from "../../src/lib/icalendar-windows-zones.ts";
+import { LEGACY_WINDOWS_ZONES, WINDOWS_ZONES } from "../../src/lib/icalendar-windows-zones.ts";
 
 const REAL = join(import.meta.dir, "../fixtures/real/calendar");
 const NOW = Date.parse("2026-11-22T12:00:00Z");
@@ -66,6 +66,43 @@ describe("time zones of real exports", () => {
     expect(windowsZoneToIana("Eastern")).toBe("America/New_York"); // Lotus-style short name
     expect(windowsZoneToIana("(GMT) Greenwich Mean Time : Dublin, Edinburgh, Lisbon, London")).toBe("Europe/London");
     expect(windowsZoneToIana("Customized Time Zone")).toBeNull();
+  });
+
+  test("VTIMEZONEs whose periods are RDATE lists: every onset counts (DTSTART, each value of a list), and before the first the offset it changes from, never UTC", () => {
+    // khal (a pytz-made Europe_Berlin): each period's first onset only in DTSTART, the rest as RDATE lists.
+    // Before: 1996-01-15 read as UTC (12:00Z), April 2014 at CET (08:30Z).
+    expect(starts("ours/khal-Europe_Berlin-rdate.ics")).toEqual(["1996-01-15T11:00:00.000Z", "1997-07-01T08:00:00.000Z", "2014-04-09T07:30:00.000Z", "2014-12-24T17:00:00.000Z"]);
+    // libical's US-Eastern: one RDATE line listing every onset of the period (folded). Before: July 2009 and March 2014 at EST.
+    expect(starts("ours/libical-US-Eastern-rdate-list.ics")).toEqual(["2009-07-15T13:00:00.000Z", "2011-01-10T19:00:00.000Z", "2011-11-07T15:00:00.000Z", "2014-03-20T12:30:00.000Z"]);
+    // python-icalendar / iCalcreator: RRULE periods beside RDATE;VALUE=DATE-TIME lists. Before: October 1981 and 1993 at CEST.
+    const vaduz = read("ours/python-icalendar-timezone-rdate.ics");
+    expect(vaduz.times).toEqual({ vtimezone: 4 });
+    expect(vaduz.events.map((e) => iso(e.start.instant))).toEqual(["1982-11-10T09:00:00.000Z", "1993-10-20T09:00:00.000Z", "1981-10-01T09:00:00.000Z", "2012-07-04T13:00:00.000Z"]);
+    // Each agrees with the IANA zone the definition was made from, at every event.
+    for (const [file, zone] of [["ours/khal-Europe_Berlin-rdate.ics", "Europe/Berlin"], ["ours/libical-US-Eastern-rdate-list.ics", "America/New_York"], ["ours/python-icalendar-timezone-rdate.ics", "Europe/Zurich"]]) {
+      for (const e of read(file).events) {
+        const w = e.start.wall;
+        const written = `${w.year}` + [w.month, w.day, w.hour, w.minute, w.second].map((n) => String(n).padStart(2, "0")).join("");
+        expect(new Date(e.start.instant).toLocaleString("sv-SE", { timeZone: zone }).replace(/[- :]/g, ""), `${file} ${e.uid}`).toBe(written);
+      }
+    }
+  });
+
+  test("the Windows XP-era zone ids Outlook 2003 wrote (Armenian, Kamchatka, Mexico, Mexico 2, Mid-Atlantic) are known", () => {
+    const xp = read("ours/outlook-2003-xp-zone-ids.ics");
+    expect(xp.errors).toEqual([]);
+    expect(xp.times).toEqual({ windows: 5 });
+    expect(xp.events.map((e) => iso(e.start.instant))).toEqual([
+      "2010-07-01T05:00:00.000Z", // Yerevan, summer time (+05) until Armenia dropped it in 2011
+      "2009-01-19T21:00:00.000Z", // Petropavlovsk-Kamchatsky, +12
+      "2008-07-01T14:00:00.000Z", // Mexico City, CDT (-05)
+      "2008-12-01T16:00:00.000Z", // Chihuahua, MST (-07)
+      "2008-05-01T11:00:00.000Z", // Mid-Atlantic, -02
+    ]);
+    for (const [display, id, iana] of LEGACY_WINDOWS_ZONES) {
+      expect(windowsZoneToIana(id)).toBe(iana);
+      expect(windowsZoneToIana(display)).toBe(iana);
+    }
   });
 });
 

@@ -167,7 +167,7 @@ describe("uploading a deck from the web", () => {
     expect(api.json.keys.find((k: any) => k.key_id === w.f.keys.write.id).usage_today.actions.used).toBe(0);
   }, 60_000);
 
-  test("a data-room upload re-analyses the deal; refused while it is analysed (409) and for another org (404)", async () => {
+  test("a data-room upload re-analyses the deal; accepted while it is analysed (read by one more pass after it); another org's deal 404", async () => {
     const w = await workspace();
     const id = await analysedDeal(w, { name: "Ledgerly" });
     await w.alice.get(`/app/deals/${id}`);
@@ -178,11 +178,26 @@ describe("uploading a deck from the web", () => {
     expect(added.status, textOf(added.html).slice(0, 300)).toBe(303);
     const docs = (await w.t.request("GET", `/api/v1/deals/${id}/documents`, { key: w.f.keys.read.secret })).json.documents;
     expect(docs.map((d: any) => [d.filename, d.folder, d.kind])).toContainEqual(["cap-table.csv", "Diligence/Legal", "data_room"]);
-    const before = state(w.t);
-    await w.alice.get(`/app/deals/${id}`);
-    const busy = await w.alice.upload(`/app/deals/${id}/documents`, {}, files);
-    expect(busy.status).toBe(409);
-    expect(state(w.t)).toEqual(before);
+    // Its pass is queued: the form stays open, and another upload joins that pass.
+    const page = await w.alice.get(`/app/deals/${id}`);
+    expect(page.html).not.toMatch(/name="files"[^>]*disabled/);
+    const runs = () => (w.t.deps.db.$client.query("SELECT COUNT(*) AS n FROM action_runs").get() as { n: number }).n;
+    const before = runs();
+    const busy = await w.alice.upload(`/app/deals/${id}/documents`, {}, [{ field: "files", bytes: "Board minutes: the plan was approved.", filename: "minutes.txt" }]);
+    expect(busy.status).toBe(303);
+    expect(textOf((await w.alice.follow(busy)).html)).toContain("Added 1 file to the data room: the deal is being analysed again.");
+    expect(runs()).toBe(before);
+
+    // A deck whose first pass has not run yet: the data room waits for it.
+    const fresh = await analysedDeal(w, { name: "Otherco", run: false });
+    await w.alice.get(`/app/deals/${fresh}`);
+    const waiting = await w.alice.upload(`/app/deals/${fresh}/documents`, {}, files);
+    expect(waiting.status).toBe(303);
+    expect(textOf((await w.alice.follow(waiting)).html)).toContain("the deal's analysis is under way, so they are read once it has finished and the deal is analysed again with them");
+    expect(runs()).toBe(before + 2);
+    await runAll(w.t);
+    const statuses = w.t.deps.db.$client.query("SELECT status, COUNT(*) AS n FROM action_runs GROUP BY status").all();
+    expect(statuses).toEqual([{ status: "succeeded", n: expect.any(Number) }]);
   }, 60_000);
 });
 

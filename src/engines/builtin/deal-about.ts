@@ -6,6 +6,7 @@
 // scored only from statements about it.
 import { moneyMentions } from "./deal-money.ts";
 import { isPastRound, isRaiseStatement } from "./deal-round.ts";
+import { moneyRoles } from "./deal-roles.ts";
 import type { SourcePage } from "../deal-engine.ts";
 import type { Topic, Unit } from "./deal-text.ts";
 
@@ -20,6 +21,8 @@ const TOPIC_SECTION: Partial<Record<Topic, CompanySection>> = {
   competition: "competition",
   financials: "financials",
   round: "round",
+  use_of_funds: "round",
+  customers: "traction",
 };
 
 // This round's terms, beyond its figure.
@@ -31,19 +34,22 @@ const TESTIMONIAL = /^["“«]|["”»]\s*[—–-]\s*\p{Lu}/u;
 // The future, in figures: a plan, a forecast, a target year.
 const PROJECTION =
   /\b(?:projected|projections?|forecasts?|expected|expect|plan(?:ned|s)?|budget(?:ed)?|target(?:ed|s)?|will (?:reach|grow|be)|by (?:20\d{2}|year \d|the end of)|(?:five|5|three|3|ten|10)-year (?:plan|forecast|projections?|outlook))\b|\b(?:ebitda|break-?even|burn(?: rate)?|runway|p&l|net (?:income|loss)|cash ?flow)\b/i;
+// What makes a projection a financial one: money, a margin, a burn or a runway, not a count of pilots.
+const FINANCIAL_FIGURE = /[$€£]\s?\d|\d\s?(?:k|m|mm|bn|million|billion|mio\.?)\b|\b(?:revenue|arr|ebitda|margin|break-?even|burn|runway|cash|profit\w*|p&l|costs?|opex)\b/i;
 // A figure, not a digit inside a word ("B2B", "Series A1").
 const FIGURE = /(?<!\p{L})\d/u;
 // The lines of a P&L or a plan.
 const FINANCIAL_LINE = /^(?:total )?(?:revenues?|sales|turnover|ebitda|ebit|gross (?:margin|profit)|opex|operating (?:costs?|expenses)|costs?|expenses|net (?:income|loss|profit)|cash(?: flow)?|burn|headcount|fte)\b/i;
 // The team, by what it is: founders, hires, headcount, experience.
-const TEAM_WORDS = /\b(?:co-?founders?|founders?|founding team|our team|team of \d+|\d+ (?:employees|engineers|people|FTEs?)|hired|hiring|years of experience)\b/i;
+// "To hire 15 engineers" is a plan for the money, not a statement about the team.
+const TEAM_WORDS = /\b(?:(?:our|the) (?:co-?)?founders?|co-?founders? (?:of|have|has|are|is|met|bring|built)|founding team|our team|the team|team of \d+|\d+ (?:employees|engineers|people|FTEs?) (?:today|on (?:the|our) team|in (?:berlin|london|the team))|we (?:have )?hired|years of experience)\b/i;
 
 const COMPETITION = /\b(?:competitors?|competition|competitive|alternatives?|incumbents?|unlike|versus|vs\.?|differentiat\w*|moat|we win|compared (?:to|with))\b/i;
 const BUSINESS_MODEL =
   /\b(?:pricing|priced?|subscriptions?|saas (?:subscription|model|pricing|plans?|licen[cs]es?|fees?)|\w+-as-a-service|licen[cs](?:e|es|ing)|take rate|fees?|commissions?|monetiz\w*|monetis\w*|freemium|usage-based|pay-as-you-go|revenue share|acv|ltv|cac|payback|gross margin|contribution margin|per (?:seat|user|licen[cs]e|transaction|order|site|location|device|kwh|unit|employee|member|shipment|month|year))\b|\bwe (?:charge|bill|earn)\b/i;
 const TRACTION =
   /\b(?:arr|mrr|recurring revenue|revenues?|paying customers|customers|clients|users|pilots?|lois?|logos?|retention|nrr|churn|gmv|bookings|signed|contracts?|month over month|mom|yoy|year over year|waitlist|downloads|deployments?)\b/i;
-const MARKET_SIZE = /\b(?:TAM|SAM|SOM)\b|\bcagr\b|\bmarket\b[^.]{0,60}(?:\d|\bgrow\w*|\bdoubl\w*)|(?:\d|\bgrow\w*)[^.]{0,60}\bmarket\b/i;
+const MARKET_SIZE = /\b(?:TAM|SAM|SOM)\b|\bcagr\b|(?<!-)\bmarket\b(?!-)[^.]{0,60}(?:\d|\bgrow\w*|\bdoubl\w*)|(?:\d|\bgrow\w*)[^.]{0,60}(?<!-)\bmarket\b(?!-)/i;
 const PRODUCT =
   /^(?:our|the|its|it) (?:product|platform|app|solution|software|technology|system|api|engine|device|robots?|sensors?|service|dashboard|model)s?\b|^(?:it|this) (?:connects|runs|automates|integrates|works|replaces|lets)\b|\bis an? [^.]{0,60}\b(?:platform|app|tool|system|software|marketplace|service|api|device)\b|\b(?:we (?:have )?(?:built|developed|designed)|launched (?:in|on)|patent(?:ed|s|-pending)?|integrat(?:es|ions?)|open api|cloud dashboard|runs on)\b/i;
 
@@ -63,18 +69,25 @@ const marketMoney = (text: string) => moneyMentions(text).some((m) => (m.amount 
 export function companySectionOf(u: Unit, teamNames: string[], cover: boolean): CompanySection | null {
   const text = u.text;
   if (isRaiseStatement(u)) return "round";
+  // The statement's money says what it is about, whatever slide it is on.
+  const roles = new Set(moneyRoles(text).map((r) => r.role));
+  if (roles.has("allocation") && (u.topic === "round" || u.topic === "use_of_funds" || /\buse of (?:funds|proceeds)\b/i.test(text))) return "round";
   if (isPastRound(u) || OTHERS_MONEY.test(text)) return null;
   if (ROUND_TERMS.test(text)) return "round";
   if (cover) return null;
-  if (TESTIMONIAL.test(text)) return u.topic === "traction" ? "traction" : null;
+  if (TESTIMONIAL.test(text)) return u.topic === "traction" || u.topic === "customers" ? "traction" : null;
   if (u.topic === "advisors" || u.topic === "investors") return null;
   if (teamNames.some((n) => text.includes(n))) return "team";
+  if (roles.has("traction") && !PROJECTION.test(text) && u.topic !== "financials") return "traction";
+  if (roles.has("market")) return "market";
+  if (roles.has("burn") || (roles.has("goal") && u.topic !== "traction")) return "financials";
   if (u.topic !== "financials" && (marketMoney(text) || MARKET_SIZE.test(text))) return "market";
-  if (PROJECTION.test(text) && FIGURE.test(text)) return "financials";
+  if (PROJECTION.test(text) && FIGURE.test(text) && FINANCIAL_FIGURE.test(text)) return "financials";
   // A row of a financial table (a P&L line, a plan over several years) is financials.
-  if (/\s\|\s/.test(text) && u.topic !== "traction") {
+  // (A row of the use of funds is the round's; a row of a team's table is no P&L.)
+  if (/\s\|\s/.test(text) && u.topic !== "traction" && u.topic !== "round" && u.topic !== "use_of_funds" && u.topic !== "team") {
     const figures = text.match(/(?<!\p{L})\d[\d.,]*/gu)?.length ?? 0;
-    if (figures >= 3 || (figures >= 2 && FINANCIAL_LINE.test(text))) return "financials";
+    if ((figures >= 3 && moneyMentions(text).length >= 2) || (figures >= 2 && FINANCIAL_LINE.test(text))) return "financials";
   }
   const titled = u.topic ? TOPIC_SECTION[u.topic] : undefined;
   if (titled) return titled;

@@ -8,7 +8,7 @@
 import { COMPANY_SECTIONS, FUND_SECTIONS, readablePages, unreadableAnalysis, type DealAnalysis, type DealEngine, type DealEngineInput, type Evidence, type Section, type SourcePage } from "../deal-engine.ts";
 import { companySectionOf, isCover } from "./deal-about.ts";
 import { readFacts } from "./deal-facts.ts";
-import { statedFundTerms, statedTrackRecord } from "./deal-fund-terms.ts";
+import { feeAndCarry, statedFundTerms, statedTrackRecord } from "./deal-fund-terms.ts";
 import { mentionIn, moneyIn } from "./deal-money.ts";
 import { describeRaise, isRaiseStatement } from "./deal-round.ts";
 import { quotable, readMaterial, type Topic, type Unit } from "./deal-text.ts";
@@ -83,9 +83,9 @@ const RULES: Record<string, Rule> = {
     about: "the fund's strategy",
   },
   fund_terms: {
-    words: /\b(fund size|target size|hard cap|management fee|carry|carried interest|gp commit\w*|hurdle|economics|terms?|close)\b|\b\d(\.\d+)?\/\d{2}\b/i,
+    words: /\b(fund size|target size|hard cap|management fee|carry|carried interest|gp commit\w*|hurdle|economics|fund terms|key terms)\b/i,
     // Size, fees, carry and the GP's own money: the terms an LP reads first.
-    signals: [[/[$€£]\s?\d+(\.\d+)?\s?(m|mm|million|b|bn)\b/i, 15], [/\b\d+(\.\d+)?\s?%|\b\d(\.\d+)?\/\d{2}\b/i, 15], [/\b(hurdle|gp commit\w*)\b/i, 10], [/\bcarr(y|ied interest)\b|\b\d(\.\d+)?\/\d{2}\b/i, 10], [/\bmanagement fee\b/i, 10]],
+    signals: [[/[$€£]\s?\d+(\.\d+)?\s?(m|mm|million|b|bn)\b/i, 15], [/\b\d+(\.\d+)?\s?%\s*(?:management fee|fee|carry|carried interest|hurdle|gp commit\w*)|\b(?:management fee|fee|carry|carried interest|hurdle|gp commit\w*)\s*(?:of|:|is|at)?\s*\d+(\.\d+)?\s?%/i, 15], [/\b(hurdle|gp commit\w*)\b/i, 10], [/\bcarr(y|ied interest)\b/i, 10], [/\bmanagement fee\b/i, 10]],
     about: "the fund's terms (size, fees, carry, GP commitment)",
   },
   portfolio_construction: {
@@ -94,12 +94,12 @@ const RULES: Record<string, Rule> = {
     about: "portfolio construction (check sizes, reserves, ownership)",
   },
   track_record: {
-    words: /\b(track record|prior funds?|fund i{1,3}\b|tvpi|dpi|irr|moic|realized|exits?)\b/i,
+    words: /\b(track record|prior funds?|previous funds?|tvpi|dpi|irr|moic|realized|realised|exits?)\b/i,
     signals: [[/\b(tvpi|dpi|irr|moic)\b/i, 20], [/\b\d+(\.\d+)?\s?x\b/i, 15], [/\b(exits?|realized)\b/i, 10], [/\birr\b[^.]{0,30}?\d+(\.\d+)?\s?%|\d+(\.\d+)?\s?%[^.]{0,10}\birr\b/i, 10]],
     about: "a track record (prior funds' TVPI, DPI or IRR)",
   },
   lp_base: {
-    words: /\b(lps?|limited partners?|endowments?|family offices?|fund of funds|pension|anchor|institutional)\b/i,
+    words: /\b(lps?|limited partners?|endowments?|family offices?|funds? of funds|fund-of-funds|pension funds?|anchor (?:lps?|investors?|commitments?)|institutional (?:lps?|investors))\b/i,
     signals: [[/\b(anchor|institutional|endowments?|pension)\b/i, 15], [/\b(committed|commitments?)\b/i, 10], [/\b(family offices?|fund of funds|insurers?|sovereign)\b/i, 10]],
     about: "the LP base",
   },
@@ -149,11 +149,25 @@ function scoreSection(key: string, title: string, filed: Unit[], stated: string[
   };
 }
 
-const FUND_WORDS = /\b(fund (i{1,3}|iv|v|[1-5])|limited partners?|\blps?\b|management fee|carried interest|gp commit\w*|fund size|capital call|vintage)\b/gi;
+// What a fund's deck speaks of and a company's does not: its funds, LPs and terms, partners as its
+// team, and how it invests (theses, initial tickets, reserves for follow-ons, target ownership).
+const FUND_WORDS =
+  /\b(fund (i{1,3}|iv|v|[1-5])|limited partners?|\blps?\b|management fee|carried interest|gp commit\w*|fund size|capital call|vintage|(?:general|founding|managing) partners?|investment thesis|initial (?:tickets?|checks?)|reserved for follow-?ons|target ownership|portfolio construction|tvpi|dpi)\b/gi;
 
 export function detectKind(pages: SourcePage[]): "company" | "fund" {
   const text = pages.map((p) => p.text).join(" ");
   return (text.match(FUND_WORDS)?.length ?? 0) >= 3 ? "fund" : "company";
+}
+
+/**
+ * A fund's deck beyond doubt: four or more different things only a fund's deck speaks of. Such
+ * material is read as a fund's even when the submission said "company" (an upload's default):
+ * reading a fund's terms as a company's round would report figures the deck does not state.
+ */
+export function unmistakablyFund(pages: SourcePage[]): boolean {
+  const text = pages.map((p) => p.text).join(" ");
+  const kinds = new Set((text.match(FUND_WORDS) ?? []).map((w) => w.toLowerCase().replace(/\s+(?:i{1,3}|iv|v|[1-5])$/, "").replace(/s$/, "")));
+  return kinds.size >= 4;
 }
 
 export const builtinDealEngine: DealEngine = {
@@ -161,7 +175,7 @@ export const builtinDealEngine: DealEngine = {
   async analyze({ pages: material, hints, progress }: DealEngineInput): Promise<DealAnalysis> {
     progress("extract");
     const { readable: pages, note } = readablePages(material);
-    const kind = hints.kind ?? detectKind(pages);
+    const kind = hints.kind === "company" && unmistakablyFund(pages) ? "fund" : (hints.kind ?? detectKind(pages));
     if (pages.length === 0) return unreadableAnalysis("builtin", kind, hints, note ?? "The material has no text to read.");
     const { facts, units, round, fund, teamSources } = readFacts(pages, { ...hints, kind });
     progress("classify");
@@ -174,6 +188,8 @@ export const builtinDealEngine: DealEngine = {
         if (key) filed.get(key)!.push(u);
         continue;
       }
+      // A fund deck's cover and its advisors' bios are evidence of no section.
+      if (isCover(u, pages) || u.topic === "advisors") continue;
       for (const [key] of catalogue) {
         const rule = RULES[key];
         const byTitle = u.topic !== null && TOPIC_SECTION[kind][u.topic] === key;
@@ -182,7 +198,7 @@ export const builtinDealEngine: DealEngine = {
             ? isRaiseStatement(u) || ROUND_WORDS.test(u.text)
             : key === "team"
               ? u.topic !== "investors" && (rule.words!.test(u.text) || teamNames.some((n) => u.text.includes(n)))
-              : rule.words!.test(u.text) || !!rule.acronyms?.test(u.text);
+              : rule.words!.test(u.text) || !!rule.acronyms?.test(u.text) || (key === "fund_terms" && feeAndCarry(u.text) !== null);
         if (byTitle || byWords) filed.get(key)!.push(u);
       }
     }

@@ -21,14 +21,14 @@ const letters = (s: string) =>
   s.toLowerCase().replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss").normalize("NFD").replace(/\p{M}/gu, "").replace(/[^a-z0-9]/g, "");
 const plainLetters = (s: string) => s.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "").replace(/[^a-z0-9]/g, "");
 
-/** The registrable label of a domain, without "get"/"try"-style prefixes: "getpaylane.com" -> "paylane". */
+/** The registrable label of a domain, without "get"/"try"-style prefixes: "getacme.com" -> "acme". */
 function domainLabel(domain: string): string {
   const parts = domain.split(".");
   const label = parts.length > 2 && /^(co|com)$/.test(parts[parts.length - 2]) ? parts[parts.length - 3] : parts[parts.length - 2];
   return label.replace(/-/g, "").replace(/^(get|try|use|join|hello|go|meet)(?=[a-z]{4,})/, "");
 }
 
-/** Whether a name and a domain spell the same thing ("Kältewerk" and kaeltewerk.de). */
+/** Whether a name and a domain spell the same thing (an "ä" in the name spelled "ae" or "a" in the domain). */
 export function nameMatchesDomain(name: string, domain: string): boolean {
   const label = domainLabel(domain);
   return [letters(name), plainLetters(name)].some((n) => n.length >= 3 && label.length >= 3 && (n.includes(label) || label.includes(n)));
@@ -36,8 +36,11 @@ export function nameMatchesDomain(name: string, domain: string): boolean {
 
 const NOT_A_COMPANY_NAME =
   /\b(deck|presentation|pitch|overview|update|round|series|seed|agenda|contents|introduction|thank you|appendix|vision|mission|welcome|home|homepage|coming soon|memorandum|memo|executive summary|name|role|background|term|details|year|total|amount|confidential)\b/i;
+// A programme, course, event or institution a deck is presented at or for: never the company.
+const PROGRAMME =
+  /\b(demo ?day|accelerator|incubator|cohort|batch|bootcamp|course|class of|programme|program|fellowship|studio|lab course|hackathon|summit|conference|competition|challenge|pitch night|showcase|university|universit[äéa]t|école|school|college|institute|startup school|capstone|seminar|workshop|module|semester|final project|venture lab|launchpad|week|festival|expo|award)s?\b|\b(y ?combinator|techstars|500 startups|entrepreneur first|antler|seedcamp|station f|plug and play|masschallenge|founders? institute)\b|^(presented|prepared|submitted) (at|for|to)\b/i;
 
-/** A short line in title case: "Northwind Robotics", "Flowcash", "Harbor Ventures". */
+/** A short line in title case: two to five capitalised words. */
 function nameLike(text: string): boolean {
   const words = text.split(/\s+/);
   return (
@@ -46,6 +49,7 @@ function nameLike(text: string): boolean {
     words.every((w) => /^[\p{Lu}\d]/u.test(w) || /^(&|and|of|for|the|de|von|van)$/.test(w)) &&
     /^\p{Lu}/u.test(text) &&
     !NOT_A_COMPANY_NAME.test(text) &&
+    !PROGRAMME.test(text) &&
     !topicOfHeading(text) &&
     !isRole(text) &&
     !/[$€£%@:;,]|\d{3}/.test(text)
@@ -57,7 +61,7 @@ const GENERIC_NAME_WORD = /^(fund|the|global|group|capital|ventures|partners|lab
 type Candidate = { name: string; order: number; fromTitle: boolean };
 
 const NAME_WORDS = "\\p{Lu}[\\p{L}\\d'’&-]*(?:\\s\\p{Lu}[\\p{L}\\d'’&-]*){0,2}";
-// The company named in its own prose: "At Halden Labs, we", "Lumora is a", "started Lumora in", "© 2025 Lumora AG".
+// The company named in its own prose: "At <Name>, we", "<Name> is a", "started <Name> in", "© 2025 <Name> AG".
 const IN_PROSE = [
   new RegExp(`^At (${NAME_WORDS}),\\s+(?:we|our)\\b`, "u"),
   new RegExp(`^(${NAME_WORDS}) (?:is|are) (?:a|an|the)\\b`, "u"),
@@ -74,14 +78,17 @@ const LEGAL_FORM = /\s+(?:AG|GmbH|SA|SAS|SARL|Ltd\.?|Limited|Inc\.?|LLC|BV|B\.V\
 function companyName(units: Unit[], hints: Hints, domains: string[], people: string[]): string | null {
   if (hints.companyName?.trim()) return hints.companyName.trim();
   const candidates: Candidate[] = [];
-  const person = (text: string) => people.some((p) => text.includes(p));
+  // Names the material gives to people or to other organisations: its team, and whoever is listed
+  // under advisors, investors or customers (a name over a role, "Partner at X", a signature).
+  const others = units.filter((u) => (u.topic === "advisors" || u.topic === "investors" || u.topic === "customers") && u.text.split(/\s+/).length <= 8).map((u) => u.text.toLowerCase());
+  const person = (text: string) => people.some((p) => text.includes(p)) || others.some((o) => o === text.toLowerCase() || o.startsWith(`${text.toLowerCase()},`));
   for (const part of (hints.siteTitle ?? "").split(/\s+[|–—·:-]\s+|:\s+|\s\|\s?/)) {
     const name = part.trim();
     if (name && nameLike(name) && !person(name)) candidates.push({ name, order: -1, fromTitle: true });
   }
   const firstPage = units.filter((u) => u.pageIndex === 0 && !u.boilerplate).slice(0, 12);
   for (const u of firstPage) {
-    // "Runnel: investment memorandum": the name before a colon that opens a description.
+    // "<Name>: investment memorandum": the name before a colon that opens a description.
     for (const part of u.text.replace(/[.:!]$/, "").replace(/^([^:]{2,40}):\s+\p{Ll}.*$/u, "$1").split(/\s+[|–—·-]\s+/)) {
       if (nameLike(part.trim()) && !person(part)) candidates.push({ name: part.trim(), order: u.order, fromTitle: false });
     }
@@ -94,13 +101,13 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
     }
   }
   if (candidates.length === 0) return null;
-  // The name the company's own address spells: exactly before partly ("Keel Pay" over "Keel" for keelpay.com).
+  // The name the company's own address spells: exactly before partly (a two-word name over its first word when the domain spells both).
   const spelled = candidates
     .map((c) => ({ c, exact: domains.some((d) => domainLabel(d) === letters(c.name) || domainLabel(d) === plainLetters(c.name)), partly: domains.some((d) => nameMatchesDomain(c.name, d)) }))
     .filter((x) => x.partly)
     .sort((a, b) => Number(b.exact) - Number(a.exact) || b.c.name.length - a.c.name.length || a.c.order - b.c.order);
   if (spelled.length) return spelled[0].c.name;
-  // The whole name repeated, else its first word when that word is distinctive ("Northwind builds").
+  // The whole name repeated, else its first word when that word is distinctive ("<Name> builds").
   const recurrence = (c: Candidate) => {
     const count = (word: string) => {
       const needle = new RegExp(`(?<![\\p{L}])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "u");

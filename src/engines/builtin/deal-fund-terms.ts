@@ -14,9 +14,21 @@ const TERMS: [name: string, patterns: RegExp[]][] = [
   ["hurdle", term("hurdle|preferred return")],
   ["GP commitment", term("GP commit(?:ment)?s?")],
 ];
-// "2/20" or "2 and 20": the fee and the carry, in a statement about terms.
-const SHORTHAND = /\b(\d(?:\.\d{1,2})?)\s?(?:\/|and)\s?(\d{2})\b(?![\/\d%])/;
-const TERMS_CONTEXT = /\b(economics|terms|fees?|carry|structure|standard)\b/i;
+// "2/20" or "2 and 20": the fee and the carry, where the words around it speak of fees or carry. A
+// fee is a few percent and a carry 10 to 35; a date ("first close on 3/31", "by 1/15") is neither.
+export const SHORTHAND = /(?<![\d\/.])\b([0-3](?:\.\d{1,2})?)\s?(?:\/|and)\s?([1-3]\d)\b(?![\/\d%.-])/;
+const TERMS_CONTEXT = /\b(economics|fees?|carry|carried interest|standard terms|fee structure)\b|\bterms\s*[:|]/i;
+const DATE_BEFORE = /\b(?:on|by|until|till|due|before|after|from|close[ds]?|closing|deadline|date|dated|as of|since|in|week|day)\s*$/i;
+
+/** The fee and carry a shorthand states, or null when it is no shorthand of terms (a date, a ratio). */
+export function feeAndCarry(text: string): [string, string] | null {
+  const m = SHORTHAND.exec(text);
+  if (!m || DATE_BEFORE.test(text.slice(Math.max(0, m.index - 20), m.index))) return null;
+  const [fee, carry] = [Number(m[1]), Number(m[2])];
+  if (fee <= 0 || fee > 3.5 || carry < 10 || carry > 35) return null;
+  const around = text.slice(Math.max(0, m.index - 60), m.index + m[0].length + 60);
+  return TERMS_CONTEXT.test(around) ? [m[1], m[2]] : null;
+}
 
 export function statedFundTerms(units: Unit[], size: FundSize): string[] {
   const stated = new Map<string, string>();
@@ -29,10 +41,10 @@ export function statedFundTerms(units: Unit[], size: FundSize): string[] {
       const m = patterns.map((re) => re.exec(u.text)).find(Boolean);
       if (m) stated.set(name, `${m[1]}%`);
     }
-    const short = SHORTHAND.exec(u.text);
-    if (short && TERMS_CONTEXT.test(u.text)) {
-      if (!stated.has("management fee")) stated.set("management fee", `${short[1]}%`);
-      if (!stated.has("carry")) stated.set("carry", `${short[2]}%`);
+    const short = feeAndCarry(u.text);
+    if (short) {
+      if (!stated.has("management fee")) stated.set("management fee", `${short[0]}%`);
+      if (!stated.has("carry")) stated.set("carry", `${short[1]}%`);
     }
     if (!stated.has("GP commitment")) {
       const gp = /\bGP commit(?:ment)?s?\s*(?:of|:|is|=)?\s*/i.exec(u.text);

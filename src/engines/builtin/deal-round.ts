@@ -1,56 +1,32 @@
-// The round this company is raising now, read only from statements about that raise, in the ways
-// decks write one: a verb ("we are raising", "seeking", "looking for ... to close our Series A"), a
-// noun ("the ask", "round size", "funding need", "total required investment", "a seed round of"),
-// a stage in brackets after the figure ("CHF 25 million (Series-B)"), a present-tense sentence
-// under an "Ask"/"Round" heading, or a term sheet laid out as label and value ("Amount | €2.5M",
-// "Round" over "Seed"). Other people's money ("we help merchants raise $2.5M"), earlier rounds
-// ("led our $2M pre-seed in 2023"), the next round ("to reach Series A"), valuations, and stages
-// that describe customers ("our customers are Series B scale-ups") are not this round. A figure
-// whose multiplier or currency cannot be established ("CHF 4.25" on its own, "4.25 million") is
-// no amount: it is left null and the reason said. For a fund, the round is the fund: its target
-// size, never its hard cap, a prior fund's size or a check size.
+// The round this company is raising now. Every money figure of the material is given a role by
+// the grammar of its statement (deal-roles.ts): the current raise, an allocation of it, an earlier
+// round, traction, a market, a goal, a burn, a valuation. The amount is taken only from figures
+// whose role is the current raise; when the material states two different amounts for it, none
+// is recorded and the reason is said. A figure that stands alone (a big number on a slide, a
+// table cell) takes its role from the label beside it: the slide's title when that title is the
+// ask, a label above or in the cell before it, a caption below it. A figure whose multiplier or
+// currency cannot be established ("CHF 4.25" on its own, "4.25 million") is no amount either.
+// Stages are read near the raise, with their prefixes ("pre-Series A", "seed+", "bridge"); a
+// stage that is the next round ("to reach Series A") or the customers' ("Series B scale-ups") is
+// not this one. For a fund, the round is the fund: its target size, never its hard cap.
 import { mentionIn, moneyMentions, type MoneyMention } from "./deal-money.ts";
-import type { Unit } from "./deal-text.ts";
+import { moneyRoles, NEXT_ROUND, raiseAnchors, STAGE_WORDS, TIMELINE_ENTRY, type RoledMoney } from "./deal-roles.ts";
+import { topicOfHeading, type Unit } from "./deal-text.ts";
 
-// A raise in progress: verbs and nouns. "raise" alone is checked for its subject.
-const RAISE_VERB = new RegExp(
-  [
-    String.raw`\b(?:are |is |we're |currently )?(?:raising|seek(?:ing|s)?|looking for|looking to raise|aiming to raise|plan(?:ning)? to raise|intend to raise|raise|fundrais(?:e|ing))\b`,
-    String.raw`\b(?:current|this|our (?:current|ongoing)) round\b|\binvestment sought\b`,
-    String.raw`\b(?:the|our) ask\b|^ask\b|\bask\s*:`,
-    String.raw`\b(?:total )?round size\b|\b(?:total |target )?raise\s*:|\btarget raise\b`,
-    String.raw`\b(?:total )?(?:funding|capital|financing|investment) (?:need(?:ed|s)?|required|requirements?|sought|ask)\b|\b(?:total )?required (?:investment|funding|capital)\b`,
-    String.raw`\bto close (?:our|the|a|this)\b.{0,40}?\bround\b`,
-    String.raw`\b(?:open(?:ing)?|launch(?:ing)?) (?:a|an|our|the)\b.{0,40}?\bround\b`,
-  ].join("|"),
-  "gi",
-);
-// "a seed round", "Series A funding", "round of", "funding round".
-const STAGE_WORDS = String.raw`pre-?\s?seed|seed|seri(?:es|e)[\s-]?[a-e]\d?|bridge|growth`;
-const ROUND_NOUN = new RegExp(String.raw`\b(?:(?:${STAGE_WORDS})\s+(?:round|funding|financing|extension|investment|raise)|round of|funding round|financing round|investment round)\b`, "i");
-// "€2.5M (Seed)": the stage in brackets right after the figure.
-const BRACKETED_STAGE = new RegExp(String.raw`^\s*\((?:${STAGE_WORDS})(?: round)?\)`, "i");
-// The raise belongs to someone else: "we help merchants raise", "our customers raise".
-const SOMEONE_ELSES =
-  /(?:\b(?:help(?:s|ed|ing)?|enabl(?:e|es|ed|ing)|let(?:s|ting)?|allow(?:s|ed|ing)?|assist(?:s|ed|ing)?|empower(?:s|ed|ing)?)\b(?:\s+[\w'’-]+){0,4}\s+(?:to\s+)?|\b(?:customers|clients|merchants|founders|startups|companies|users|sellers|borrowers|businesses|they|who|smes)\s+(?:can\s+|could\s+|to\s+|will\s+|now\s+)?)$/i;
-// An earlier round, told in the past.
-const PAST = /\b(?:raised|closed|completed|secured|led (?:our|the)|backed by|previous(?:ly)?|prior|to date|last (?:round|year)|so far)\b/i;
-// Money that is not the raise itself.
-const NOT_THE_RAISE_AFTER = /^\s*(?:pre-?money|post-?money|valuation|(?:valuation )?cap\b|arr|mrr|in (?:arr|revenue|sales|working capital)|revenue|gmv|per\b|\/|a (?:year|month)|tam|sam|som|market|(?:is |are )?(?:already )?committed)/i;
-const NOT_THE_RAISE_BEFORE = /(?:valuation|cap|pre-?money|post-?money|at a|arr|revenue|worth|market (?:of|is)|of which)\s*(?:of|at|:|is)?\s*(?:a|an)?\s*$/i;
-const STAGE = new RegExp(String.raw`\b(${STAGE_WORDS})\b`, "gi");
-// "to reach Series A", "ahead of our Series A": the next round, not this one.
-const NEXT_ROUND = /\b(?:to|towards?|before|ahead of|until|into|reach(?:ing)?|next|for the)\s*(?:our|a|the)?\s*$/i;
+const STAGE = new RegExp(String.raw`(?<![\p{L}\d-])(${STAGE_WORDS})(?![\p{L}\d])`, "giu");
 // "Series B scale-ups", "customers that raised a Series A": a stage that describes someone else.
 const OTHERS_STAGE_BEFORE = /\b(?:customers?|clients?|startups?|companies|scale-?ups?|founders?|teams?|businesses|portfolio)\b[^.]{0,30}$/i;
-const OTHERS_STAGE_AFTER = /^[\s-]*(?:(?:to|and|or|-|–)\s*(?:[a-e]|series [a-e]|growth)\b[\s+-]*)?(?:\+\s*)?(?:startups?|companies|scale-?ups?|founders?|teams?|businesses|stage companies)\b/i;
+const OTHERS_STAGE_AFTER = /^[\s-]*(?:(?:to|and|or|-|–)\s*(?:[a-e]|series [a-e]|growth)\b[\s+-]*)?(?:\+\s*)?(?:startups?|companies|scale-?ups?|founders?|teams?|businesses|stage companies|investors?|funds?|vcs?)\b/i;
 // A term sheet as label and value: "Amount | €2.5M", "Round" over "Seed".
-const AMOUNT_LABEL = /^(?:amount|round size|size|raise|raising|investment|funding|funding need|ticket|target|target raise|total raise|the ask|ask|financing)\s*:?$/i;
-const STAGE_LABEL = /^(?:round|stage|series|financing round|round type|type)\s*:?$/i;
+const AMOUNT_LABEL = /^(?:amount|round size|size|raise|raising|investment|funding|funding need|ticket|target raise|total raise|the ask|ask|financing|investment sought|seeking|betrag|volumen|montant|importe|importo)\s*:?$/i;
+const STRONG_AMOUNT_LABEL = /^(?:round size|raise|raising|funding need|target raise|total raise|the ask|ask|investment sought|seeking|current round)\s*:?$/i;
+const STAGE_LABEL = /^(?:round|stage|series|financing round|round type|type|current round|instrument)\s*:?$/i;
 // A figure stated for the raise without what makes it money: "4.25 million" (no currency), "4.25" (nothing).
 const BARE_FIGURE = /(?<![\p{L}\d.,])(\d+(?:[.,]\d+)?)(?:\s?(thousand|millions?|billions?|mio\.?|mrd\.?|mm|mn|bn|[kmb])(?![\p{L}\d]))?/iu;
 /** Below this a stated raise is a figure whose multiplier was lost ("CHF 4.25"), not a round. */
 const SMALLEST_RAISE = 10_000;
+// An earlier round, told in the past.
+const PAST = /\b(?:raised|closed|completed|secured|led (?:our|the)|backed by|previous(?:ly)?|prior|to date|last (?:round|year)|so far)\b/i;
 
 /** Whether a money mention can be a round's size: not a bare part of a figure whose multiplier was lost. */
 export const plausibleRaise = (m: MoneyMention) => m.amount === null || m.amount >= SMALLEST_RAISE || /\d\s?[kmb]|illion|mio|mrd|tsd|thousand/i.test(m.text);
@@ -62,42 +38,86 @@ export type CompanyRound = {
   pre_money_valuation: number | null;
   /** A range stated for the raise ("$2-3M"): reported as said, never collapsed into one amount. */
   range: MoneyMention | null;
-  /** Why a raise that is stated has no amount here ("4.25 million" without a currency), else null. */
+  /** Why a raise that is stated has no amount here (no currency, two amounts that disagree), else null. */
   unestablished: string | null;
 };
 
+/** A text that is one money mention and nothing else ("€2.5M", "18 million EUR"). */
+const moneyOnly = (text: string) => {
+  const all = moneyMentions(text);
+  return all.length === 1 && text.replace(all[0].text, "").replace(/[\s.,;:()~*]/g, "") === "" ? all[0] : null;
+};
+const stageOnly = (text: string) => (new RegExp(String.raw`^(?:${STAGE_WORDS})(?: round| financing)?$`, "i").test(text.trim()) ? stageName(text.trim().replace(/ (?:round|financing)$/i, "")) : null);
+// A short line without a figure beside a figure: its label or caption.
+const labelLike = (u: Unit | undefined) => !!u && u.text.split(/\s+/).length <= 8 && moneyMentions(u.text).length === 0 && !/[.!?]$/.test(u.text.trim());
+
 /**
- * Where the unit speaks of this company's raise in progress, and how far before that point its
- * figure may stand: after a verb ("raising $3M"), just before a round noun ("$4M seed round"),
- * anywhere in a present-tense statement under an "Ask"/"Round" heading. null: not about it.
+ * The roles of the money in unit i. A unit that is one figure and nothing else takes its role
+ * from its label: the slide title above it when that title is the ask, a label line above, a
+ * caption below. A table row's figure takes it from the row's first cell.
  */
-function raiseAt(u: Unit): { at: number; reach: number } | null {
-  // "We are seeking design partners", "raise awareness": no money, no round, no raise.
-  const aboutFunding = moneyMentions(u.text).length > 0 || /\b(?:pre-?seed|seed|series|round|funding|capital|investment|investors?|equity|SAFE|convertible|valuation|financing)\b/i.test(u.text);
-  if (!aboutFunding) return null;
-  for (const m of u.text.matchAll(RAISE_VERB)) {
-    const before = u.text.slice(Math.max(0, m.index! - 60), m.index!);
-    if (SOMEONE_ELSES.test(before)) continue;
-    // "raised", "previously raised": only the verb's present forms start a raise.
-    if (/\braise\b/i.test(m[0]) && PAST.test(u.text.slice(Math.max(0, m.index! - 30), m.index!))) continue;
-    return { at: m.index!, reach: 0 };
+export function unitMoneyRoles(units: Unit[], i: number): RoledMoney[] {
+  const u = units[i];
+  const samePage = (j: number) => (units[j] && units[j].pageIndex === u.pageIndex ? units[j] : undefined);
+  const cells = u.text.split(/\s\|\s/);
+  if (cells.length >= 2) {
+    const out: RoledMoney[] = [];
+    let offset = 0;
+    cells.forEach((cell, k) => {
+      const alone = moneyOnly(cell);
+      const roles = alone && k > 0 ? moneyRoles(cell, { before: asLabel(cells[0], units, i), after: cells[k + 1] }) : moneyRoles(cell);
+      for (const r of roles) out.push({ ...r, money: { ...r.money, index: r.money.index + offset, end: r.money.end + offset } });
+      offset += cell.length + 3;
+    });
+    return out;
   }
-  const noun = ROUND_NOUN.exec(u.text);
-  if (noun && !PAST.test(u.text) && !othersStage(u.text, noun.index, noun[0].length)) return { at: noun.index, reach: 30 };
-  const bracketed = moneyMentions(u.text).find((m) => BRACKETED_STAGE.test(u.text.slice(m.end)));
-  if (bracketed && !PAST.test(u.text)) return { at: bracketed.index, reach: 0 };
-  if (u.topic === "round" && !PAST.test(u.text) && !/\buse of funds\b/i.test(u.text)) return { at: 0, reach: 0 };
+  // "Investment: $2M for 15%": a term's label before a colon names what the figures after it are.
+  const term = /^([^:|$€£\d]{2,30}):\s+(?=\S)/.exec(u.text);
+  if (term && AMOUNT_LABEL.test(term[1].trim()) && !raiseAnchors(term[1]).length) {
+    const rest = u.text.slice(term[0].length);
+    return moneyRoles(rest, { before: asLabel(term[1], units, i) }).map((r) => ({ ...r, money: { ...r.money, index: r.money.index + term[0].length, end: r.money.end + term[0].length } }));
+  }
+  // The first statement under the round's title reads on from it ("The ask" / "£2 million, priced round.").
+  const title = samePage(i - 1);
+  if (!moneyOnly(u.text)) return moneyRoles(u.text, title?.heading && topicOfHeading(title.text) === "round" ? { before: `${title.text}:` } : {});
+  const above = samePage(i - 1);
+  const below = samePage(i + 1);
+  // A column of figures under one label ("Amount" over a figure per line) is a table, not one figure.
+  if (below && moneyOnly(below.text)) return moneyRoles(u.text);
+  if (above && moneyOnly(above.text)) return moneyRoles(u.text);
+  const before = above && above.heading && topicOfHeading(above.text) === "round" ? `${above.text}:` : labelLike(above) ? above!.text : "";
+  return moneyRoles(u.text, { before: before && asLabel(before, units, i), after: labelLike(below) && !below!.heading ? below!.text : undefined });
+}
+
+/** A label as the context of the figure beside it: a term sheet's "Amount" under the round's title names the raise. */
+function asLabel(label: string, units: Unit[], i: number): string {
+  const bare = label.replace(/:$/, "").trim();
+  if (!AMOUNT_LABEL.test(bare)) return `${bare}:`;
+  return STRONG_AMOUNT_LABEL.test(bare) || topicAt(units, i) === "round" ? "the ask:" : `${bare}:`;
+}
+
+/** The topic of the nearest title above unit i on its page that names one (a label with no topic of its own is passed over). */
+function topicAt(units: Unit[], i: number): string | null {
+  for (let j = i; j >= 0 && units[j].pageIndex === units[i].pageIndex; j--) {
+    const t = units[j].heading ? topicOfHeading(units[j].text) : units[j].topic;
+    if (t) return t;
+  }
   return null;
 }
 
-/** True for a statement about this company's current raise. */
+/** True for a statement about this company's current raise: a figure in the raise's role, or a raise word with a stage. */
 export function isRaiseStatement(u: Unit): boolean {
-  return raiseAt(u) !== null;
+  if (moneyRoles(u.text).some((r) => r.role === "raise")) return true;
+  if (PAST.test(u.text)) return false;
+  const anchors = raiseAnchors(u.text);
+  return anchors.length > 0 && new RegExp(String.raw`\b(?:${STAGE_WORDS}|round|funding|capital|investment|SAFE|convertible|equity)\b`, "i").test(u.text);
 }
 
 /** True for a statement about an earlier round or funding so far ("previously raised £500K from angels"). */
 export function isPastRound(u: Unit): boolean {
-  return PAST.test(u.text) && (moneyMentions(u.text).length > 0 || /\b(?:round|seed|series|funding|angels?|investors?|backed)\b/i.test(u.text)) && !isRaiseStatement(u);
+  const roles = moneyRoles(u.text);
+  if (roles.some((r) => r.role === "raise")) return false;
+  return roles.some((r) => r.role === "past") || (PAST.test(u.text) && /\b(?:round|seed|series|funding|angels?|investors?|backed)\b/i.test(u.text) && !isRaiseStatement(u));
 }
 
 function othersStage(text: string, at: number, length: number): boolean {
@@ -105,27 +125,21 @@ function othersStage(text: string, at: number, length: number): boolean {
 }
 
 function stageName(raw: string): string {
-  const s = raw.toLowerCase().replace(/[\s-]+/g, " ");
-  if (s.startsWith("pre")) return "pre-seed";
-  const series = /^seri(?:es|e) ([a-e]\d?)$/.exec(s);
-  return series ? `series ${series[1]}` : s;
+  const s = raw.toLowerCase().replace(/[\s-]+/g, " ").replace(/\s?\+$/, "+").replace(/ plus$/, "+");
+  const series = /^(pre )?seri(?:es|e) ?([a-e]\d?\+?)$/.exec(s);
+  if (series) return `${series[1] ? "pre-" : ""}series ${series[2]}`;
+  if (/^pre ?seed/.test(s)) return "pre-seed";
+  return s;
 }
 
-/** The raise's own figure in a raise statement: the first money after the verb that is not a valuation, revenue or price. */
-function raiseMoney(u: Unit, { at, reach }: { at: number; reach: number }): MoneyMention | null {
-  for (const m of moneyMentions(u.text)) {
-    if (m.index < at && at - m.end > reach) continue;
-    if (NOT_THE_RAISE_AFTER.test(u.text.slice(m.end)) || NOT_THE_RAISE_BEFORE.test(u.text.slice(0, m.index))) continue;
-    return m;
-  }
-  return null;
-}
+/** A stage as this reader writes it: "pre-seed", "seed", "pre-series a", "series a", "bridge". */
+export const normalStage = (raw: string) => stageName(raw.trim());
 
-function stageIn(u: Unit, near: number): string | null {
-  const stages = [...u.text.matchAll(STAGE)].filter((m) => !NEXT_ROUND.test(u.text.slice(Math.max(0, m.index! - 25), m.index!)) && !othersStage(u.text, m.index!, m[0].length));
-  if (stages.length === 0) return null;
-  stages.sort((a, b) => Math.abs(a.index! - near) - Math.abs(b.index! - near));
-  return stageName(stages[0][1]);
+/** The stages a unit names for this company's round: not the next round's or someone else's, nearest `near` first. */
+function stagesIn(text: string, near: number): string[] {
+  const found = [...text.matchAll(STAGE)].filter((m) => !NEXT_ROUND.test(text.slice(Math.max(0, m.index! - 25), m.index!)) && !othersStage(text, m.index!, m[0].length));
+  found.sort((a, b) => Math.abs(a.index! - near) - Math.abs(b.index! - near));
+  return found.map((m) => stageName(m[1]));
 }
 
 /** The stages the material names for this company's round: not an earlier round's, the next one's or customers'. */
@@ -135,114 +149,124 @@ export function statedStages(units: Unit[]): Set<string> {
     if (u.boilerplate || isPastRound(u)) return;
     const value = labelled(units, i, STAGE_LABEL);
     if (value && stageOnly(value)) out.add(stageOnly(value)!);
-    for (const m of u.text.matchAll(STAGE)) {
-      if (!NEXT_ROUND.test(u.text.slice(Math.max(0, m.index! - 25), m.index!)) && !othersStage(u.text, m.index!, m[0].length)) out.add(stageName(m[1]));
-    }
+    for (const s of stagesIn(u.text, 0)) out.add(s);
   });
   return out;
 }
 
-/** A stage as this reader writes it: "pre-seed", "seed", "series a", "bridge". */
-export const normalStage = (raw: string) => stageName(raw.trim());
-
-/** "$16M pre-money", "a pre-money valuation of €10M". A post-money figure or a valuation cap is not one. */
-function preMoneyIn(units: Unit[]): MoneyMention | null {
-  for (const [i, u] of units.entries()) {
-    if (u.boilerplate) continue;
-    const kv = labelled(units, i, /^pre-?money(?: valuation)?\s*:?$/i);
-    const fromKv = kv ? moneyOnly(kv) : null;
-    if (fromKv && fromKv.amount !== null) return fromKv;
-    for (const m of moneyMentions(u.text)) {
-      if (m.amount === null) continue;
-      const after = u.text.slice(m.end);
-      const before = u.text.slice(0, m.index);
-      if (/^\s*(?:pre-?money|pre(?![\w-]))/i.test(after) || /\bpre-?money(?: valuation)?\s*(?:of|at|:|is|=)?\s*(?:a|an)?\s*$/i.test(before)) return m;
-    }
-  }
-  return null;
-}
-
 /**
- * The value a term sheet gives a label: "Label | value", "Label: value", "Label value", or the
- * label alone with its value the next unit on the page. null when unit i is not that label.
+ * The value a term sheet gives a label: "Label | value", "Label: value", or the label alone with
+ * its value the next unit on the page. null when unit i is not that label.
  */
 function labelled(units: Unit[], i: number, label: RegExp): string | null {
   const text = units[i].text.trim();
-  const cells = text.split(/\s\|\s|:\s/);
+  const cells = text.split(/\s\|\s|:\s|\s[—–]\s/);
   if (cells.length === 2 && label.test(cells[0].trim())) return cells[1].trim();
   const next = units[i + 1];
   if (label.test(text)) return next && next.pageIndex === units[i].pageIndex ? next.text.trim() : null;
+  // "Round series A": a label and its value run together on one line.
   const words = text.split(/\s+/);
   for (let k = 1; k < Math.min(4, words.length); k++) if (label.test(words.slice(0, k).join(" "))) return words.slice(k).join(" ");
   return null;
 }
 
-/** A text that is one money mention and nothing else ("€2.5M", "18 million EUR"). */
-const moneyOnly = (text: string) => {
-  const all = moneyMentions(text);
-  return all.length === 1 && text.replace(all[0].text, "").replace(/[\s.,;:()]/g, "") === "" ? all[0] : null;
-};
-const stageOnly = (text: string) => (new RegExp(String.raw`^(?:${STAGE_WORDS})(?: round)?$`, "i").test(text.trim()) ? stageName(text.trim().replace(/ round$/i, "")) : null);
-
 /** Why a raise statement's figure is no amount: no currency beside it, or no multiplier where one must be. */
-function unestablishedIn(u: Unit, at: number): string | null {
-  const m = BARE_FIGURE.exec(u.text.slice(at));
-  if (!m || /^(?:19|20)\d{2}$/.test(m[1])) return null;
+function unestablishedIn(text: string, at: number): string | null {
+  const m = BARE_FIGURE.exec(text.slice(at));
+  if (!m || /^(?:19|20)\d{2}$/.test(m[1]) || /^\s*(?:%|x\b|months?|years?|weeks?|customers|people|engineers|employees)/i.test(text.slice(at + m.index + m[0].length))) return null;
   return m[2]
     ? `the raise is stated as "${m[0]}" with no currency, so no amount is recorded`
     : `the raise is stated as "${m[0]}" with neither a currency nor a multiplier, so no amount is recorded`;
 }
 
-export function companyRound(units: Unit[]): CompanyRound {
-  let money: MoneyMention | null = null;
-  let stage: string | null = null;
-  let unestablished: string | null = null;
-  const take = (found: MoneyMention, u: Unit) => {
-    // "CHF 4.25" for a round: the multiplier was lost on the way, and a bare part is no amount.
-    if (!plausibleRaise(found)) {
-      unestablished ??= `the raise is stated as "${found.text}" with no multiplier (million, M, Mio.), so no amount is recorded`;
-      stage = stageIn(u, found.index) ?? stage;
-      return;
+/** The stage a figure's label or caption names ("$2.5M" over "Seed round"). */
+function stageBeside(units: Unit[], i: number): string | null {
+  for (const j of [i + 1, i - 1]) {
+    const o = units[j];
+    if (o && o.pageIndex === units[i].pageIndex && labelLike(o)) {
+      const s = stagesIn(o.text, 0)[0];
+      if (s) return s;
     }
-    money = found;
-    stage = stageIn(u, found.index) ?? stage;
-  };
+  }
+  return null;
+}
+
+/** "$37M post-money", "Post-money valuation: CHF 37M": a valuation said to be post-money. */
+function isPostMoney(text: string, m: MoneyMention): boolean {
+  return /^\s*(?:\(|,)?\s*post(?:-?money)?\b/i.test(text.slice(m.end)) || /\bpost-?money\b(?:\s+valuation)?\s*(?:of|:|is|at|=)?\s*(?:a|an|~)?\s*$/i.test(text.slice(0, m.index));
+}
+
+type Stated = { money: MoneyMention; unit: Unit };
+
+const sameAmount = (a: MoneyMention, b: MoneyMention) => a.currency === b.currency && a.low === b.low && a.high === b.high;
+const within = (point: MoneyMention, range: MoneyMention) => point.currency === range.currency && point.amount! >= range.low && point.amount! <= range.high!;
+
+export function companyRound(units: Unit[]): CompanyRound {
+  const raises: Stated[] = [];
+  const pres: { money: MoneyMention; explicit: boolean }[] = [];
+  const posts: MoneyMention[] = [];
+  let stage: string | null = null;
+  let kvStage: string | null = null;
+  let unestablished: string | null = null;
+  let lost: string | null = null;
   units.forEach((u, i) => {
-    if (u.boilerplate) return;
-    // A term sheet: "Amount | €2.5M", "Round | Seed", or the label over its value.
-    const amountValue = labelled(units, i, AMOUNT_LABEL);
+    if (u.boilerplate && !moneyOnly(u.text)) return;
     const stageValue = labelled(units, i, STAGE_LABEL);
-    if (stageValue && !stage && stageOnly(stageValue)) stage = stageOnly(stageValue);
-    const kvMoney = amountValue ? moneyOnly(amountValue) : null;
-    if (kvMoney && !money) return take(kvMoney, { ...u, text: amountValue! });
-    const raise = raiseAt(u);
-    if (raise === null) return;
-    const found = money ? null : raiseMoney(u, raise);
-    if (found) take(found, u);
-    else {
-      if (!money && !unestablished && raise.reach === 0 && !moneyMentions(u.text).length) unestablished = unestablishedIn(u, raise.at);
-      if (!stage) stage = stageIn(u, raise.at);
+    if (stageValue && stageOnly(stageValue)) kvStage ??= stageOnly(stageValue);
+    const roles = unitMoneyRoles(units, i);
+    const raising = roles.filter((r) => r.role === "raise");
+    // A pre-money valuation: said so, or "at a $X valuation" in the statement of the raise.
+    for (const r of roles) {
+      if (r.role !== "valuation" || r.money.amount === null) continue;
+      // Not an earlier round's ("2022: Seed round of $4M at $21M post-money").
+      if (isPostMoney(u.text, r.money) && !roles.some((o) => o.role === "past" || o.role === "future")) posts.push(r.money);
+      if (r.pre === "explicit" || (r.pre === "generic" && raising.length > 0)) pres.push({ money: r.money, explicit: true });
+    }
+    for (const r of raising) {
+      if (!plausibleRaise(r.money)) {
+        lost ??= `the raise is stated as "${r.money.text}" with no multiplier (million, M, Mio.), so no amount is recorded`;
+        stage ??= stagesIn(u.text, r.money.index)[0] ?? null;
+        continue;
+      }
+      raises.push({ money: r.money, unit: u });
+      stage ??= stagesIn(u.text, r.money.index)[0] ?? (moneyOnly(u.text) ? stageBeside(units, i) : null);
+    }
+    if (raising.length === 0 && !PAST.test(u.text) && !TIMELINE_ENTRY(u.text) && !roles.some((r) => r.role === "past" || r.role === "future")) {
+      const anchor = raiseAnchors(u.text)[0];
+      if (anchor) {
+        if (roles.length === 0) unestablished ??= unestablishedIn(u.text, anchor.end);
+        if (/\b(?:round|funding|financing|investment|raise|raising|seeking|SAFE|capital)\b/i.test(u.text)) stage ??= stagesIn(u.text, anchor.index)[0] ?? null;
+      }
     }
   });
-  const pre = preMoneyIn(units);
-  const raised = money as MoneyMention | null;
-  const amount = raised?.amount ?? null;
-  const preMoney = pre && (raised === null || pre.currency === raised.currency) ? pre.amount : null;
+  // One amount, however often stated; a range gives way to a figure inside it.
+  const points = raises.filter((r) => r.money.amount !== null);
+  const ranges = raises.filter((r) => r.money.amount === null && !points.some((p) => within(p.money, r.money)));
+  const distinct = [...points, ...ranges].filter((r, k, all) => all.findIndex((o) => sameAmount(o.money, r.money)) === k);
+  let chosen: MoneyMention | null = null;
+  let conflict: string | null = null;
+  if (distinct.length === 1) chosen = distinct[0].money;
+  else if (distinct.length > 1) conflict = `the material states different amounts for this raise (${distinct.slice(0, 3).map((d) => mentionIn(d.money)).join(", ")}), so none is recorded`;
+  const pre = pres.find((p) => p.explicit)?.money ?? null;
+  const currency = chosen?.currency ?? null;
+  let preMoney = pre && (chosen === null || pre.currency === chosen.currency) ? pre.amount : null;
+  // Post-money is pre-money plus the new money: with both stated (same currency), the pre-money is their difference.
+  const post = posts.length === 1 || new Set(posts.map((p) => p.amount)).size === 1 ? posts[0] : null;
+  if (preMoney === null && !pre && post && chosen?.amount && post.currency === chosen.currency && post.amount! > chosen.amount) preMoney = Math.round((post.amount! - chosen.amount) * 100) / 100;
   return {
-    stage,
-    amount,
-    // A range still states its currency.
-    currency: raised ? raised.currency : preMoney !== null ? pre!.currency : null,
+    stage: stage ?? kvStage,
+    amount: chosen?.amount ?? null,
+    currency: currency ?? (preMoney !== null ? pre!.currency : null),
     pre_money_valuation: preMoney,
-    range: raised && raised.amount === null ? raised : null,
-    unestablished: raised ? null : unestablished,
+    range: chosen && chosen.amount === null ? chosen : null,
+    unestablished: chosen ? null : (conflict ?? lost ?? unestablished),
   };
 }
 
 // ---- funds ----
 
-const TARGET_BEFORE = /\b(?:target(?:ed|ing)?(?: fund)?(?: size)?|fund size)\s*(?:of|:|is|=)?\s*(?:~|c\.|approx\.?|approximately|up to)?\s*$/i;
-const HARD_CAP_BEFORE = /\bhard[- ]cap\s*(?:of|:|is|at)?\s*$/i;
+const TARGET_BEFORE = /\b(?:targets?|targeted|targeting|target fund size|fund size)(?: fund)?(?: size)?\s*(?:of|:|is|=|\|)?\s*(?:~|c\.|approx\.?|approximately|up to)?\s*$/i;
+const HARD_CAP_BEFORE = /\bhard[- ]cap\s*(?:of|:|is|at|\|)?\s*$/i;
 
 export type FundSize = { target: MoneyMention | null; hardCap: MoneyMention | null };
 

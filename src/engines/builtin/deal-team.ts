@@ -1,13 +1,16 @@
 // The team as the material names it: a person (a given name and a family name, an honorific or a
-// degree around it, never an organisation) with a role next to them: on the same line ("Dr. Anna
-// Keller, CEO & Co-founder", "CTO: Jonas Berg", "Jonas Berg (CTO)"), on the line below (a card:
-// the name, then "Co-founder & CEO"), or in the next cell of a table row. Roles are read by their
-// shape (founder, C-level, chief/head/VP/director of something, a lead, an engineer), not from a
-// fixed list. Advisors, board members, investors and customers' people are not the team: a heading
-// or a label says where they are listed, a role held somewhere else ("COO at Brightwave", "Former
-// CFO of SAP") or a testimonial's signature gives them away.
+// degree around it, never an organisation) with a role next to them: on the same line ("Dr. <Name>,
+// CEO & Co-founder", "CTO: <Name>", "<Name> (CTO)"), on the line below or above (a card or a photo
+// caption, the name and the role in separate boxes), in the next cell of a table row or the cell
+// below in a grid, or a row of names followed by their roles in the same order (cards read row by
+// row). Roles are read by their shape (founder, C-level, chief/head/VP/director of something, a
+// lead, an engineer), not from a fixed list. Advisors, board members, investors and customers'
+// people are not the team: a heading or a label says where they are listed ("Advisors", "Backed
+// by", "What customers say"), a role held somewhere else ("COO at <another company>", "Former CFO
+// of SAP"), an advisor's or investor's role, or a quotation's signature (the line after a quote,
+// or a line opened by a dash) gives them away.
 import type { DealFacts } from "../deal-engine.ts";
-import type { Unit } from "./deal-text.ts";
+import { topicOfHeading, type Unit } from "./deal-text.ts";
 
 type Member = DealFacts["team"][number];
 
@@ -15,8 +18,8 @@ const CAP = "\\p{Lu}[\\p{Ll}]+";
 const ROLE_WORD =
   "(?:(?:[Cc]o-?)?[Ff]ounder|Founding (?:Engineer|Partner|Member|Designer|Scientist)|C(?:[EOTFPMRSIDH]|HR)O" +
   `|Chief(?: ${CAP}){1,3} Officer|(?:Senior |Executive )?(?:Vice President|S?VP|EVP)(?: of)?(?: (?:${CAP}|&)){1,3}` +
-  `|Head of(?: (?:${CAP}|&|and)){1,4}|(?:Managing|Technical|Medical|Creative|Executive|Commercial|Finance|Sales) Director|Director(?: of)?(?: ${CAP}){1,2}` +
-  `|(?:(?:Lead|Senior|Principal|Staff) )?(?:${CAP} ){0,2}(?:Engineer|Scientist|Designer|Architect|Developer|Researcher)|(?:${CAP} )?Lead` +
+  `|Head of(?: (?:${CAP}|\\p{Lu}[\\p{Lu}&]{0,5}|&|and)){1,4}|(?:Managing|Technical|Medical|Creative|Executive|Commercial|Finance|Sales) Director|Director(?: of)?(?: ${CAP}){1,2}` +
+  `|(?:(?:Lead|Senior|Principal|Staff) )?(?:(?:${CAP}|\\p{Lu}{2,4}|iOS) ){0,2}(?:Engineer|Scientist|Designer|Architect|Developer|Researcher|Manager|Analyst|Marketer|Specialist)|(?:(?:${CAP}|\\p{Lu}{2,4}) )?Lead|Chief of Staff` +
   "|General Counsel|President|Chair(?:man|woman|person)?|(?:General |Managing |Venture |Operating )?Partner|Principal" +
   "|(?:Mit)?[Gg]ründer(?:in)?|Geschäftsführer(?:in)?|Co-?fondat(?:eur|rice)|Fondat(?:eur|rice)|Directeur(?: \\p{L}+)?|Président(?:e)?)";
 const ROLE = `${ROLE_WORD}(?:\\s*(?:,|&|and|/|\\+)\\s*${ROLE_WORD})*`;
@@ -34,8 +37,9 @@ const PATTERNS = [
   new RegExp(`${PERSON}(?:\\s*(?:,|–|—|-|:|\\||·)\\s*|\\s+)(?<title>${ROLE})${END}`, "gu"),
   // "Maria Garcia (CEO)", "Dr. Ana Tech, PhD (CTO, ex-Google)"
   new RegExp(`${PERSON}\\s*\\((?<title>${ROLE})${END}[^)]*\\)`, "gu"),
-  // "CEO: Priya Raman", "CTO Daniel Okafor", "Co-founder & CTO – Dr. Jonas Berg"
-  new RegExp(`(?<![\\p{L}])(?<title>${ROLE})\\s*(?:[:,–—-]\\s*)?${PERSON}`, "gu"),
+  // "CEO: <Name>", "CTO <Name>", "Co-founder & CTO – Dr. <Name>"
+  // (Not "Partner, <Org>": after a comma a role is followed by where it is held.)
+  new RegExp(`(?<![\\p{L}])(?<title>${ROLE})\\s*(?:[:–—-]\\s*)?${PERSON}`, "gu"),
 ];
 
 // Words that make a capitalised pair an organisation, a place or a slide, not a person.
@@ -45,18 +49,28 @@ const NOT_A_NAME = new Set(
     "Global International Associates Management Consulting Advisors Advisory Investments Equity Energy Motors Pharma Therapeutics Dynamics " +
     "Series Seed Round Ask Team Board Market Product Traction Pricing Revenue Platform Services Street Road Avenue Company Group Angels " +
     "Officer Executive Chief Head Operations Engineering Science Scientific Sales Growth Marketing Finance Product Commercial Technical " +
+    "Name Role Background Title Position " +
     "January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday").split(" "),
 );
 // Words that can start a line before a name but are not given names.
 const LEAD_INS = new Set("Team Our The Meet Founders Founder Founding Founded Advisors Investors Board Contact Ex Former Previously Chief Head Partner Principal Managing General Venture With And By Led".split(" "));
 
 // Labels after which a unit lists people who are not the team.
-const NOT_TEAM_LABEL = /\b(?:advis[oe]rs?|advisory board|board(?: of directors| members?)?|investors?|angels?|mentors?|board observers?)\s*[:·|–—-]|\bbacked by\b/i;
+const NOT_TEAM_LABEL = /\b(?:advis[oe]rs?|advisory board|board(?: of directors| members?)?|investors?|angels?|mentors?|board observers?)\s*[:·|–—-]|\b(?:backed by|supported by|with the support of|in partnership with|thanks to)\b/i;
 // A role somebody holds (or held) elsewhere: not a role in this company.
 const ELSEWHERE_BEFORE = /\b(?:former(?:ly)?|ex-?|previously|past|prior|retired)\s*$/i;
-const ELSEWHERE_AFTER = /^\s*(?:at|of|@)\s+(?<org>\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*){0,3})/u;
-const NOT_TEAM_ROLE = /^(?:advis[oe]r|investor|angel|board member|mentor|observer)\b/i;
-// A testimonial's signature: "“...” — Laura Chen, CFO, Brightwave".
+const ELSEWHERE_AFTER = /^\s*(?:at|of|@|,)\s+(?<org>\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*){0,3})/u;
+// After a comma, only an organisation's name says where a role is held ("Partner, Brightlake Capital"; not "CEO, Co-founder").
+const ORGANISATION = /\b(?:Capital|Ventures?|Partners|VC|Fund|Funds|Bank|Group|Holdings?|Labs?|Inc|Ltd|LLC|GmbH|AG|SA|SAS|BV|University|Institute|Foundation|Investments?|Equity|Angels|Management|Advisors|Associates|Consulting|Technologies|Systems|Health|Pharma|Bio|AI|Robotics|Energy|Logistics|Insurance|Clinics?|Hospital)\b/u;
+const NOT_TEAM_ROLE = /\b(?:advis[oe]r|advisory|investor|angel|board member|board director|non-executive|mentor|observer|customer|client)\b/i;
+// A quotation: a customer speaking. The unit after it is its signature, never a member of the team.
+const QUOTATION = /^\s*["“«„]|["”»]\s*$/;
+const DASHED = /^\s*[—–~-]\s*\p{Lu}/u;
+// Slides that list other people: advisors, investors, customers, and a fund's portfolio founders and LPs.
+const OUTSIDERS = new Set(["advisors", "investors", "customers", "track_record", "lp_base", "portfolio_construction"]);
+// "Nereo (<Name>, Founder & CEO)": a person in brackets after an organisation holds their role there.
+const ORG_BEFORE_BRACKET = /(\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*){0,3})\s*\(\s*$/u;
+// A testimonial's signature: "“...” — <Name>, CFO, <their company>".
 const SIGNATURE = /["”»]\s*[—–-]?\s*$|^\s*[—–-]\s*$/;
 
 const INVESTOR_TITLE = /^(?:General |Managing |Venture )?Partner$|^Principal$/;
@@ -97,7 +111,7 @@ export type TeamOptions = {
 function roleIn(text: string, title: string, titleAt: number, titleEnd: number, opts: TeamOptions): string | null {
   if (ELSEWHERE_BEFORE.test(text.slice(Math.max(0, titleAt - 12), titleAt))) return null;
   const after = ELSEWHERE_AFTER.exec(text.slice(titleEnd));
-  if (after && !opts.own?.(after.groups!.org)) return null;
+  if (after && !opts.own?.(after.groups!.org) && (!/^\s*,/.test(text.slice(titleEnd)) || ORGANISATION.test(after.groups!.org))) return null;
   return title.replace(/\s+/g, " ").replace(/[\s,&/+]+$/, "");
 }
 
@@ -126,6 +140,8 @@ function peopleIn(text: string, breaks: number[], opts: TeamOptions): { name: st
       }
       if (!name) continue;
       if (SIGNATURE.test(own.slice(Math.max(0, nameAt - 4), nameAt))) continue;
+      const org = ORG_BEFORE_BRACKET.exec(own.slice(Math.max(0, nameAt - 40), nameAt));
+      if (org && !opts.own?.(org[1]) && !/^(?:Team|Founders?|Leadership|CEO|CTO|COO|Our)$/i.test(org[1])) continue;
       const titleAt = m.index! + m[0].indexOf(g.title);
       const title = roleIn(own, g.title, titleAt, titleAt + g.title.length, opts);
       if (!title) continue;
@@ -144,7 +160,7 @@ export function namedOnlyAsOutsider(units: Unit[], name: string, opts: TeamOptio
   const naming = units.filter((u) => !u.boilerplate && u.text.includes(name));
   if (naming.length === 0) return false;
   return naming.every((u) => {
-    if (u.topic === "advisors" || u.topic === "investors") return true;
+    if (OUTSIDERS.has(u.topic as string)) return true;
     const at = u.text.indexOf(name);
     const label = NOT_TEAM_LABEL.exec(u.text);
     if (label && label.index < at) return true;
@@ -157,7 +173,7 @@ export function namedOnlyAsOutsider(units: Unit[], name: string, opts: TeamOptio
 const CAPS_NAME = /^(?:(?:PROF|DR)\.\s*)*(\p{Lu}{2,}(?:['’-]\p{Lu}{2,})?(?:\s(?:VAN|VON|DE|DER|DA|DI|DU|LA|LE))*\s\p{Lu}{2,}(?:['’-]\p{Lu}+)?(?:\s\p{Lu}{2,})?)$/u;
 const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'’-])(\p{Ll})/gu, (_, a: string, b: string) => a + b.toUpperCase()).replace(/\b(Van|Von|De|Der|Da|Di|Du|La|Le)\b(?=\s)/g, (w) => w.toLowerCase());
 
-/** "Anna Keller" (or "ANNA KELLER") alone on its line, an honorific or degree around it: the name, else null. */
+/** A given and a family name (or both in capitals) alone on its line, an honorific or degree around it: the name, else null. */
 function nameAlone(text: string): string | null {
   const m = NAME_ALONE.exec(text.trim());
   if (m) return personName(m.groups!.name);
@@ -174,11 +190,47 @@ function roleFirst(text: string, opts: TeamOptions): string | null {
   return m ? roleIn(text, m.groups!.title, 0, m.groups!.title.length, opts) : null;
 }
 
+/** A card's lines top to bottom: the first lines that make a name, and the lines after them that make a role. */
+function cardIn(lines: string[], opts: TeamOptions): { name: string; title: string } | null {
+  for (let k = 1; k <= 3 && k < lines.length; k++) {
+    const name = nameAlone(lines.slice(0, k).join(" "));
+    if (!name) continue;
+    for (let m = Math.min(3, lines.length - k); m >= 1; m--) {
+      const text = lines.slice(k, k + m).join(" ");
+      const hit = ROLE_FIRST.exec(text);
+      if (!hit || NOT_TEAM_ROLE.test(text) || (m > 1 && hit.groups!.title.length <= lines.slice(k, k + m - 1).join(" ").length)) continue;
+      const title = roleIn(text, hit.groups!.title, 0, hit.groups!.title.length, opts);
+      return title ? { name, title } : null;
+    }
+    return null;
+  }
+  return null;
+}
+
 export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   const found: Found[] = [];
   const links: { url: string; at: number; pageIndex: number }[] = [];
   let offset = 0;
-  const excluded = (u: Unit) => u.boilerplate || u.topic === "advisors" || u.topic === "investors";
+  // Signatures: a line opened by a dash, or the line (and a role line below a name) after a quotation.
+  const signature = new Set<number>();
+  const indexOf = new Map(units.map((u, i) => [u, i]));
+  units.forEach((u, i) => {
+    if (DASHED.test(u.text)) signature.add(i);
+    if (!QUOTATION.test(u.text)) return;
+    for (let k = 1; k <= 2; k++) {
+      const next = units[i + k];
+      if (!next || next.pageIndex !== u.pageIndex || QUOTATION.test(next.text) || next.heading && !nameAlone(next.text)) break;
+      signature.add(i + k);
+      if (!nameAlone(next.text)) break;
+    }
+  });
+  // A team slide with advisors or investors beside the team: cards set side by side are read in
+  // an order that may put a team member after the advisors' title, so there the role decides (an
+  // advisor's or investor's role, or one held elsewhere, is no member's); a slide of their own is theirs.
+  const pageTopic = new Map<number, string | null>();
+  for (const u of units) if (u.heading && !pageTopic.has(u.pageIndex) && topicOfHeading(u.text)) pageTopic.set(u.pageIndex, topicOfHeading(u.text));
+  const besideTeam = (u: Unit) => (u.context === "advisors" || u.context === "investors") && pageTopic.get(u.pageIndex) === "team";
+  const excluded = (u: Unit) => u.boilerplate || (OUTSIDERS.has(u.context as string) && !besideTeam(u)) || signature.has(indexOf.get(u)!);
   const starts = units.map((u) => {
     const at = offset;
     offset += u.text.length + 1;
@@ -186,6 +238,7 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   });
   // Cards written row by row: a run of names, then as many roles, in the same order.
   const paired = new Set<number>();
+  const roleUsed = new Set<number>();
   for (let i = 0; i < units.length; i++) {
     let k = 0;
     const same = (j: number) => j < units.length && units[j].pageIndex === units[i].pageIndex && !excluded(units[j]);
@@ -207,6 +260,64 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     for (let n = 0; n < used; n++) paired.add(i + k + n);
     i += k + used - 1;
   }
+  // Narrow cards wrap the name and the role over several lines ("Prof. Dr." / "Ines" / "Duarte",
+  // "Chief Executive" / "Officer"): the name is the lines that together make one, the role the
+  // lines after it that together make one.
+  const short = (j: number, page: number) => {
+    const o = units[j];
+    return !!o && o.pageIndex === page && !excluded(o) && !paired.has(j) && o.text.split(/\s+/).length <= 3 && !/[.!?:;]$|\d/.test(o.text.replace(/^(?:Prof|Dr|Mr|Ms|Mrs|Dipl\.-Ing)\.(?:\s*(?:Prof|Dr)\.)*$/, "x"));
+  };
+  const joined = (from: number, n: number) => units.slice(from, from + n).map((o) => o.text.trim()).join(" ");
+  for (let i = 0; i < units.length; i++) {
+    const page = units[i].pageIndex;
+    if (!short(i, page)) continue;
+    let k = 0;
+    // (Not a word before a name that is whole without it: "Airbus" over "<Given> <Family>".)
+    for (let n = 1; n <= 3 && !k; n++) if (Array.from({ length: n }, (_, d) => short(i + d, page) && !topicOfHeading(units[i + d].text)).every(Boolean) && nameAlone(joined(i, n)) && (n === 1 || !nameAlone(joined(i + 1, n - 1)))) k = n;
+    if (!k) continue;
+    // The role: the most lines that a role starting on the first of them runs into (its last line may go on: "CEO previously").
+    let m = 0;
+    let title: string | null = null;
+    for (let n = 3; n >= 1 && !m; n--) {
+      const lines = Array.from({ length: n }, (_, d) => i + k + d);
+      if (!lines.every((j, d) => (d < n - 1 ? short(j, page) : !!units[j] && units[j].pageIndex === page && !excluded(units[j]) && !paired.has(j)) && (d === 0 || !nameAlone(units[j].text)))) continue;
+      const text = joined(i + k, n);
+      const hit = ROLE_FIRST.exec(text);
+      if (!hit || NOT_TEAM_ROLE.test(text) || (n > 1 && hit.groups!.title.length <= joined(i + k, n - 1).length)) continue;
+      m = n;
+      title = roleIn(text, hit.groups!.title, 0, hit.groups!.title.length, opts);
+    }
+    if (!m || !title || (k === 1 && m === 1)) continue;
+    const unit = units[i];
+    found.push({ name: nameAlone(joined(i, k))!, title, at: starts[i], pageIndex: page, source: { quote: `${joined(i, k)} ${joined(i + k, m)}`, unit } });
+    for (let d = 0; d < k + m; d++) paired.add(i + d);
+    i += k + m - 1;
+  }
+  // A grid of narrow cards read as table rows ("Ingrid | Kofi" over "Solberg | Mensah" over
+  // "CEO | CTO"): each column is a card, its cells read top to bottom.
+  for (let i = 0; i < units.length; i++) {
+    const width = units[i].text.split(CELL_SPLIT).length;
+    if (width < 2 || excluded(units[i]) || paired.has(i)) continue;
+    let end = i;
+    while (end + 1 < units.length && units[end + 1].pageIndex === units[i].pageIndex && !excluded(units[end + 1]) && units[end + 1].text.split(CELL_SPLIT).length === width) end++;
+    if (end === i) continue;
+    const rows = units.slice(i, end + 1).map((u) => u.text.split(CELL_SPLIT).map((c) => c.trim()));
+    const cards = Array.from({ length: width }, (_, k) => cardIn(rows.map((r) => r[k]), opts));
+    if (cards.filter(Boolean).length >= 2 && rows[0].every((c) => c.split(/\s+/).length <= 3)) {
+      cards.forEach((card, k) => card && found.push({ ...card, at: starts[i] + k, pageIndex: units[i].pageIndex, source: { quote: `${card.name} ${card.title}`, unit: units[i] } }));
+      for (let j = i; j <= end; j++) paired.add(j);
+    }
+    i = end;
+  }
+  // A page whose cards set the role over the name: its first role or name line is a role, a name under it.
+  const rolesAbove = new Set<number>();
+  const seenPage = new Set<number>();
+  units.forEach((u, i) => {
+    if (excluded(u) || seenPage.has(u.pageIndex) || !(isRole(u.text) || nameAlone(u.text))) return;
+    seenPage.add(u.pageIndex);
+    const next = units[i + 1];
+    if (isRole(u.text) && next && next.pageIndex === u.pageIndex && nameAlone(next.text)) rolesAbove.add(u.pageIndex);
+  });
   units.forEach((u, i) => {
     const at = starts[i];
     for (const m of u.text.matchAll(LINKEDIN)) links.push({ url: m[0].startsWith("http") ? m[0].replace(/\/$/, "") : `https://${m[0].replace(/\/$/, "")}`, at: at + m.index!, pageIndex: u.pageIndex });
@@ -215,15 +326,27 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     const below = next && next.pageIndex === u.pageIndex && !excluded(next) ? next : null;
     // A card: the name on its line, the role on the next.
     const alone = nameAlone(u.text);
-    const role = alone && below && !CELL_SPLIT.test(below.text) ? roleFirst(below.text, opts) : null;
-    if (alone && role) found.push({ name: alone, title: role, at, pageIndex: u.pageIndex, source: { quote: `${u.text} ${below!.text}`, unit: u } });
+    const role = alone && below && !CELL_SPLIT.test(below.text) && !rolesAbove.has(u.pageIndex) ? roleFirst(below.text, opts) : null;
+    if (alone && role) {
+      found.push({ name: alone, title: role, at, pageIndex: u.pageIndex, source: { quote: `${u.text} ${below!.text}`, unit: u } });
+      roleUsed.add(i + 1);
+    }
+    // The role set above the name ("CEO" over the name), when that role line is no one else's.
+    const above = units[i - 1];
+    const roleAbove = alone && !role && (rolesAbove.has(u.pageIndex) || !(below && nameAlone(below.text) === null && roleFirst(below.text, { ...opts, own: () => true }))) && above && above.pageIndex === u.pageIndex && !excluded(above) && !roleUsed.has(i - 1) && !paired.has(i - 1) && !CELL_SPLIT.test(above.text) ? roleFirst(above.text, opts) : null;
+    if (alone && roleAbove && isRole(above.text)) {
+      found.push({ name: alone, title: roleAbove, at, pageIndex: u.pageIndex, source: { quote: `${above.text} ${u.text}`, unit: u } });
+      roleUsed.add(i - 1);
+    }
     // A grid of cards written row by row: a row of names over a row of roles, cell for cell.
     const cells = u.text.split(CELL_SPLIT);
     if (cells.length >= 2 && below) {
       const names = cells.map(nameAlone);
       const roles = below.text.split(CELL_SPLIT).map((c) => roleFirst(c, opts));
-      if (roles.length === names.length && names.every(Boolean) && roles.some(Boolean)) {
-        names.forEach((name, k) => roles[k] && found.push({ name: name!, title: roles[k]!, at: at + k, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } }));
+      // Cell for cell from the left; a cell that is no name ("Supported by") or no role pairs nothing.
+      const pairs = names.map((name, k) => (name && roles[k] ? [name, roles[k]!] : null)).filter((p): p is [string, string] => p !== null);
+      if (roles.length >= 2 && names.filter(Boolean).length >= 2 && pairs.length) {
+        pairs.forEach(([name, title], k) => found.push({ name, title, at: at + k, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } }));
         return;
       }
     }

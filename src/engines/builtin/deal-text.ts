@@ -8,7 +8,7 @@ import type { SourcePage } from "../deal-engine.ts";
 
 /** What a slide or page heading says the sentences under it are about. */
 export type Topic =
-  | "team" | "advisors" | "investors" | "market" | "product" | "traction" | "business_model" | "competition" | "financials" | "round"
+  | "team" | "advisors" | "investors" | "customers" | "market" | "product" | "traction" | "business_model" | "competition" | "financials" | "round" | "use_of_funds"
   | "problem" | "contact"
   | "strategy" | "fund_terms" | "portfolio_construction" | "track_record" | "lp_base";
 
@@ -20,6 +20,8 @@ export type Unit = {
   order: number;
   /** The topic of the heading this unit sits under on its page (null when none is known). */
   topic: Topic | null;
+  /** The topic in force where the unit stands, a title-like line (a name on a card) included. */
+  context: Topic | null;
   heading: boolean;
   boilerplate: boolean;
   /** Where in `text` one line of the page ran on into the next (a wrapped line joined back). */
@@ -33,13 +35,15 @@ const HEADINGS: [RegExp, Topic][] = [
   [/^(the |our |meet the |founding |management |leadership |core |investment )?(team|founders?|founding team|leadership( team)?|management( team)?|people|who we are|partners|general partners|the gps?)$/, "team"],
   [/^(our )?(advisors|advisers|advisory board|board( of directors)?|board (and|&) advisors|mentors)$/, "advisors"],
   [/^(our |existing |previous )?(investors|backers|backed by|cap table|funding history|previous rounds?|financing history)$/, "investors"],
+  [/^(what (our )?(customers|clients|users|partners) (say|think|are saying)|testimonials?|customer (love|stories|quotes|voices|feedback)|in their (own )?words|reviews|kind words|voice of the customer)$/, "customers"],
   [/^(the )?(market|market opportunity|market size|opportunity|why now|tam)$/, "market"],
   [/^(the |our )?(product|solution|technology|platform|how it works)$/, "product"],
   [/^(traction|customers|key metrics|metrics|progress|progress so far|results|kpis|momentum)$/, "traction"],
   [/^(business model|pricing|plans( (and|&) pricing)?|revenue model|unit economics|monetization|monetisation|how we make money)$/, "business_model"],
   [/^(competition|competitive landscape|competitors|alternatives|why us|why we win|positioning)$/, "competition"],
   [/^(financials|financial (plan|projections|overview|forecast)|projections|forecast|p&l|(\d+-year |business )plan)$/, "financials"],
-  [/^(the |our )?(ask|round|raise|funding|investment|investment opportunity|use of funds|fundraise|fundraising|financing|round terms|current round)$/, "round"],
+  [/^(the |our )?(use of (funds|proceeds)|allocation( of funds)?|how we (will )?(use|spend) (the|it|the money|the funds))$/, "use_of_funds"],
+  [/^(the |our )?(ask|round|raise|funding|investment|investment opportunity|fundraise|fundraising|financing|round terms|current round|the ask (and|&) use of funds|ask (and|&) use of funds|(pre-?seed|seed|series [a-e]) round)$/, "round"],
   [/^(the )?(problem|pain( points?)?|challenge)$/, "problem"],
   [/^(contact( us)?|thank you|get in touch)$/, "contact"],
   [/^(investment )?(strategy|thesis|focus)$/, "strategy"],
@@ -80,7 +84,7 @@ export function topicOfHeading(text: string): Topic | null {
   return HEADINGS.find(([re]) => re.test(t))?.[1] ?? null;
 }
 
-// "Team: Dr. Anna Keller, CEO ...": a paragraph opened by a label says what it is about.
+// "Team: Dr. <Name>, CEO ...": a paragraph opened by a label says what it is about.
 const LABEL = /^([\p{L}&' -]{3,30}):\s/u;
 
 /** A title line: short, starts with a capital, no figures, at most a closing period or colon; a section number may lead. */
@@ -179,7 +183,7 @@ export function readMaterial(pages: SourcePage[]): Unit[] {
         // A spreadsheet page opens with its sheet's name (office-text.ts): the name is its title.
         const sheet = /^Sheet: (.+?)\.?$/.exec(text);
         if (sheet) topic = topicOfHeading(sheet[1]);
-        units.push({ text, page, pageIndex, order: units.length, topic: heading ? null : (labelled ?? topic), heading, boilerplate, breaks });
+        units.push({ text, page, pageIndex, order: units.length, topic: heading ? null : (labelled ?? topic), context: labelled ?? topic, heading, boilerplate, breaks });
       }
     }
   });

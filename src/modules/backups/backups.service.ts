@@ -1,8 +1,13 @@
 // The data dir's backups: written into <data-dir>/backups/ (by `dealgraph backup`, the `backup`
-// job, the admin page, and `serve` before an upgrade), listed with their verification, rotated to
-// the newest DEALGRAPH_BACKUP_KEEP, and judged fresh or not against DEALGRAPH_BACKUP_CRON. A running
+// job, the server operator's page, and `serve` before an upgrade), listed with their verification,
+// rotated to the newest DEALGRAPH_BACKUP_KEEP (a pre-upgrade archive is never rotated away: it is the
+// way back from an upgrade), and judged fresh or not against DEALGRAPH_BACKUP_CRON. A running
 // server writes its backups in a child process (`dealgraph backup`): VACUUM INTO and the
 // integrity check are long synchronous SQLite calls that would otherwise stall every request.
+// One backup of a data dir at a time, across processes: whoever writes one holds an exclusive
+// SQLite lock on <data-dir>/backup.lock (beside serve.lock) (dropped by the OS when the process ends, however
+// it ends), and a second backup is refused (BackupInProgress: the CLI exits 1, the web page 409).
+import { Database } from "bun:sqlite";
 import { Cron } from "croner";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -10,18 +15,82 @@ import { fileURLToPath } from "node:url";
 import type { Config } from "../../config.ts";
 import { databasePath } from "../../db/open.ts";
 import { perDeps, type Deps } from "../../deps.ts";
-import { readArchive, writeBackup, type Progress, type WrittenBackup } from "./backups.archive.ts";
+import { ARCHIVE_EXTENSION, readArchive, writeBackup, type Progress, type WrittenBackup } from "./backups.archive.ts";
 
 export const backupsDir = (dataDir: string) => join(dataDir, "backups");
 
-const ARCHIVE = /^dealgraph-(\d{8}T\d{6}Z)(-[a-z0-9-]+)?\.tar\.gz$/;
-const PARTIAL = /^\.dealgraph-.*\.tar\.gz\.partial-/;
+const ARCHIVE = /^dealgraph-(\d{8}T\d{6}Z)(-[a-z0-9-]+)?\.tar\.(?:zst|gz)$/;
+/** The archive `serve` writes before it migrates a data dir forward: kept whatever the rotation. */
+export const PRE_UPGRADE_SUFFIX = "pre-upgrade";
+const PRE_UPGRADE = /^dealgraph-\d{8}T\d{6}Z-pre-upgrade(-\d+)?\.tar\.(?:zst|gz)$/;
+export const isPreUpgrade = (name: string) => PRE_UPGRADE.test(name);
+const LOCK_NAME = "backup.lock";
+const HOLDER_NAME = "backup.pid";
+
+type BackupHolder = { pid: number; started_at: string };
+
+/** A backup of this data dir is being written (by this process or another). */
+export class BackupInProgress extends Error {
+  constructor(readonly holder: BackupHolder | null) {
+    super(
+      `a backup of this data dir is already being written${holder ? ` (pid ${holder.pid}, started ${holder.started_at})` : ""}; wait for it to finish, then start another if you still need one`,
+    );
+  }
+}
+
+function readHolder(dir: string): BackupHolder | null {
+  try {
+    return JSON.parse(readFileSync(join(dir, HOLDER_NAME), "utf8")) as BackupHolder;
+  } catch {
+    return null;
+  }
+}
+
+/** Takes the data dir's backup lock, or throws BackupInProgress. */
+export function acquireBackupLock(dataDir: string, now: Date = new Date(), waitMs = 0): { release(): void } {
+  const dir = dataDir;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const lock = new Database(join(dir, LOCK_NAME), { create: true });
+  try {
+    lock.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(waitMs))}`);
+    lock.exec("BEGIN EXCLUSIVE");
+  } catch (error) {
+    lock.close();
+    if ((error as { code?: string }).code === "SQLITE_BUSY") throw new BackupInProgress(readHolder(dir));
+    throw error;
+  }
+  writeFileSync(join(dir, HOLDER_NAME), JSON.stringify({ pid: process.pid, started_at: now.toISOString() }) + "\n", { mode: 0o600 });
+  let held = true;
+  return {
+    release() {
+      if (!held) return;
+      held = false;
+      if (readHolder(dir)?.pid === process.pid) rmSync(join(dir, HOLDER_NAME), { force: true });
+      lock.exec("ROLLBACK");
+      lock.close();
+    },
+  };
+}
+
+/** Who writes a backup of this data dir right now (any process), or null when nobody does. */
+export function backupHolder(dataDir: string): BackupHolder | null | "unknown" {
+  const dir = dataDir;
+  if (!existsSync(join(dir, LOCK_NAME))) return null;
+  try {
+    acquireBackupLock(dataDir).release();
+    return null;
+  } catch (error) {
+    if (error instanceof BackupInProgress) return error.holder ?? "unknown";
+    return null;
+  }
+}
+const PARTIAL = /^\.dealgraph-.*\.tar\.(?:zst|gz)\.partial-/;
 const DAY_MS = 86_400_000;
 
-/** `dealgraph-20261122T030000Z.tar.gz` (with `-suffix` before the extension when given). */
+/** `dealgraph-20261122T030000Z.tar.zst` (with `-suffix` before the extension when given); earlier releases wrote `.tar.gz`. */
 export function archiveName(now: Date, suffix?: string): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "Z");
-  return `dealgraph-${stamp}${suffix ? `-${suffix}` : ""}.tar.gz`;
+  return `dealgraph-${stamp}${suffix ? `-${suffix}` : ""}${ARCHIVE_EXTENSION}`;
 }
 
 /** What is known of one archive beside it (`<archive>.json`): written when it is made, updated by `backup verify`. */
@@ -50,8 +119,21 @@ export function inBackupsDir(dataDir: string, file: string): boolean {
 
 export type CreateOptions = { config: Pick<Config, "dataDir" | "secretKey" | "busyTimeoutMs">; now: Date; out?: string; suffix?: string; progress?: Progress };
 
-/** Writes one backup (into <data-dir>/backups/ unless `out` says otherwise) in this process. */
+/**
+ * Writes one backup (into <data-dir>/backups/ unless `out` says otherwise) in this process, holding
+ * the data dir's backup lock; throws BackupInProgress while another one is being written.
+ */
 export async function createBackup(opts: CreateOptions): Promise<WrittenBackup> {
+  // A second or so of patience: someone may be only looking (backupHolder) while this one starts.
+  const lock = acquireBackupLock(opts.config.dataDir, opts.now, 1500);
+  try {
+    return await createBackupLocked(opts);
+  } finally {
+    lock.release();
+  }
+}
+
+async function createBackupLocked(opts: CreateOptions): Promise<WrittenBackup> {
   const { config } = opts;
   let out = opts.out;
   if (!out) {
@@ -76,7 +158,7 @@ export async function createBackup(opts: CreateOptions): Promise<WrittenBackup> 
 }
 
 /** Reads an archive through; for one of the data dir's own, records the outcome beside it. */
-export async function verifyBackup(file: string, opts: { workDir: string; dataDir?: string; now: Date; progress?: Progress }) {
+export async function verifyBackup(file: string, opts: { workDir?: string; dataDir?: string; now: Date; progress?: Progress }) {
   const check = await readArchive(file, { workDir: opts.workDir, progress: opts.progress });
   if (opts.dataDir && inBackupsDir(opts.dataDir, file) && existsSync(file)) {
     const previous = readRecord(file);
@@ -118,7 +200,7 @@ export const backupsService = perDeps((deps: Deps) => {
     if (!existsSync(dir)) return [];
     const names = readdirSync(dir).filter((n) => ARCHIVE.test(n));
     // Newest first: by timestamp, then a counter (`...Z` before `...Z-2` before `...Z-3`).
-    const key = (n: string) => n.replace(/\.tar\.gz$/, "");
+    const key = (n: string) => n.replace(/\.tar\.(?:zst|gz)$/, "");
     names.sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
     return names.map((name) => {
       const file = join(dir, name);
@@ -136,10 +218,14 @@ export const backupsService = perDeps((deps: Deps) => {
     });
   }
 
-  /** Keeps the newest `keep` archives; drops partial files a crash left more than a day ago. */
+  /**
+   * Keeps the newest `keep` archives besides every pre-upgrade archive (never removed here: the way
+   * back from an upgrade is the operator's to delete); drops partial files a crash left more than a
+   * day ago.
+   */
   function rotate(keep = deps.config.backupKeep): string[] {
     const removed: string[] = [];
-    for (const old of list().slice(keep)) {
+    for (const old of list().filter((b) => !isPreUpgrade(b.name)).slice(keep)) {
       rmSync(old.file, { force: true });
       rmSync(recordPath(old.file), { force: true });
       removed.push(old.name);
@@ -155,12 +241,17 @@ export const backupsService = perDeps((deps: Deps) => {
 
   /**
    * Writes a backup in a child process (`dealgraph backup --json`) and waits for it. One at a time
-   * per data dir: a second call while one runs gets the same result.
+   * per data dir: a second call while one runs gets the same result (the scheduled job); `manual`
+   * (the operator's button) is refused with BackupInProgress instead, as is any call while another
+   * process (a `dealgraph backup` from the shell) writes one.
    */
-  function start(): Promise<WrittenBackup> {
+  function start(opts: { manual?: boolean } = {}): Promise<WrittenBackup> {
     const key = resolve(deps.config.dataDir);
     const inFlight = running.get(key);
+    if (inFlight && opts.manual) return Promise.reject(new BackupInProgress(readHolder(deps.config.dataDir)));
     if (inFlight) return inFlight;
+    const other = backupHolder(deps.config.dataDir);
+    if (other) return Promise.reject(new BackupInProgress(other === "unknown" ? null : other));
     const p = (async () => {
       const env: Record<string, string | undefined> = { ...process.env, DEALGRAPH_DATA_DIR: deps.config.dataDir, DEALGRAPH_BUSY_TIMEOUT_MS: String(deps.config.busyTimeoutMs) };
       if (deps.config.secretKey) env.DEALGRAPH_SECRET_KEY = deps.config.secretKey;
@@ -192,8 +283,8 @@ export const backupsService = perDeps((deps: Deps) => {
     list,
     rotate,
     start,
-    /** True while this process waits for a backup of this data dir. */
-    inProgress: () => running.has(resolve(deps.config.dataDir)),
+    /** True while a backup of this data dir is being written (by this process or another). */
+    inProgress: () => running.has(resolve(deps.config.dataDir)) || backupHolder(deps.config.dataDir) !== null,
     lastFailure: () => lastFailure,
 
     /** The `backup` job: one backup, then the rotation. */
@@ -202,19 +293,23 @@ export const backupsService = perDeps((deps: Deps) => {
       return { file: written.file, bytes: written.bytes, removed: rotate() };
     },
 
-    /** For /readyz: is the newest verified backup within two schedule periods? */
-    freshness(): { status: "ok" | "warning"; detail: string } {
+    /**
+     * For /readyz: is the newest verified backup within two schedule periods? `detailed: false`
+     * (an anonymous probe) names no file and no path.
+     */
+    freshness(detailed = true): { status: "ok" | "warning"; detail: string } {
       const pattern = deps.config.backupCron;
       if (!pattern) return { status: "ok", detail: "scheduled backups are off (DEALGRAPH_BACKUP_CRON=off)" };
       const now = deps.clock.now();
       const period = schedulePeriodMs(pattern, now);
       const last = list().find((b) => b.verified_at !== null);
-      if (!last) return { status: "warning", detail: `no verified backup in ${dir} yet (DEALGRAPH_BACKUP_CRON ${pattern})` };
+      if (!last) return { status: "warning", detail: detailed ? `no verified backup in ${dir} yet (DEALGRAPH_BACKUP_CRON ${pattern})` : `no verified backup yet (DEALGRAPH_BACKUP_CRON ${pattern})` };
       const age = now.getTime() - new Date(last.created_at).getTime();
+      const which = detailed ? ` (${last.name})` : "";
       if (period !== null && age > 2 * period) {
-        return { status: "warning", detail: `the last successful backup (${last.name}) is ${hours(age)} old, more than two periods of DEALGRAPH_BACKUP_CRON ${pattern} (every ${hours(period)})` };
+        return { status: "warning", detail: `the last successful backup${which} is ${hours(age)} old, more than two periods of DEALGRAPH_BACKUP_CRON ${pattern} (every ${hours(period)})` };
       }
-      return { status: "ok", detail: `last backup ${last.created_at} (${last.name})` };
+      return { status: "ok", detail: `last backup ${last.created_at}${which}` };
     },
   };
 });

@@ -2,8 +2,11 @@
 // probe (is it a calendar, do the login and password work, does the server offer
 // sync-collection), what changed since the last sync (RFC 6578 sync-collection where offered, a
 // sync-token kept between syncs; else every resource's ETag compared with the ones kept), and
-// the objects themselves (calendar-multiget, a batch at a time).
+// the objects themselves (calendar-multiget, a batch at a time). tsdav builds the requests; the
+// replies' XML is read in the calendar child when large, the multiget replies always (davCall,
+// calendarMultigetReplies).
 import type { DAVResponse } from "tsdav";
+import { CalendarReadError, readDav, type DavReply } from "../network/import/calendar-read.ts";
 import { ConnectionFailure } from "./connections.failures.ts";
 import { statusFailure } from "./connections.http.ts";
 
@@ -22,9 +25,29 @@ export type CaldavChanges = {
   full: boolean;
 };
 
-export type CalendarObjectText = { href: string; etag: string | null; text: string };
-
 const tsdav = () => import("tsdav");
+
+/**
+ * A tsdav request whose reply is captured as the server sent it (tsdav is handed an empty one),
+ * then read: in the calendar child when it is large (calendar-read.ts), so a hostile server's
+ * megabytes of XML never hold the event loop.
+ */
+async function davCall(t: CaldavTarget, send: (capture: typeof fetch) => Promise<unknown>): Promise<DAVResponse[]> {
+  let reply: DavReply | null = null;
+  const capture = (async (url: string | URL | Request, init?: RequestInit) => {
+    const r = await t.fetch(url, init);
+    reply = { status: r.status, contentType: r.headers.get("content-type"), body: await r.text() };
+    return new Response(null, { status: 204 });
+  }) as typeof fetch;
+  await send(capture);
+  if (!reply) throw new ConnectionFailure("protocol", `the calendar ${t.url} sent no reply`);
+  try {
+    return (await readDav(t.url, reply)) as DAVResponse[];
+  } catch (error) {
+    if (error instanceof CalendarReadError) throw new ConnectionFailure("protocol", `the calendar ${t.url}: ${error.message}`);
+    throw error;
+  }
+}
 
 const auth = (t: CaldavTarget) => ({ authorization: `Basic ${Buffer.from(`${t.login}:${t.password}`, "utf8").toString("base64")}` });
 
@@ -52,13 +75,9 @@ function failIfNotOk(responses: DAVResponse[], what: string): void {
 export async function probeCalendar(t: CaldavTarget): Promise<CaldavProbe> {
   const { propfind } = await tsdav();
   const what = `the calendar ${t.url}`;
-  const responses = await propfind({
-    url: t.url,
-    props: { "d:resourcetype": {}, "d:supported-report-set": {}, "d:displayname": {}, "d:sync-token": {} },
-    depth: "0",
-    headers: auth(t),
-    fetch: t.fetch,
-  });
+  const responses = await davCall(t, (fetch) =>
+    propfind({ url: t.url, props: { "d:resourcetype": {}, "d:supported-report-set": {}, "d:displayname": {}, "d:sync-token": {} }, depth: "0", headers: auth(t), fetch }),
+  );
   failIfNotOk(responses, what);
   const props = responses[0]?.props ?? {};
   const types = Object.keys((props.resourcetype as object | undefined) ?? {});
@@ -74,7 +93,7 @@ export async function probeCalendar(t: CaldavTarget): Promise<CaldavProbe> {
 async function calendarsUnder(t: CaldavTarget): Promise<string[]> {
   const { propfind } = await tsdav();
   try {
-    const responses = await propfind({ url: t.url, props: { "d:resourcetype": {} }, depth: "1", headers: auth(t), fetch: t.fetch });
+    const responses = await davCall(t, (fetch) => propfind({ url: t.url, props: { "d:resourcetype": {} }, depth: "1", headers: auth(t), fetch }));
     return responses.filter((r) => r.href && Object.keys((r.props?.resourcetype as object | undefined) ?? {}).includes("calendar")).map((r) => new URL(r.href!, t.url).href);
   } catch {
     return [];
@@ -91,10 +110,11 @@ export async function calendarChanges(t: CaldavTarget, probe: CaldavProbe, token
   const collection = hrefPath(t.url, t.url);
   if (probe.syncCollection) {
     let full = !token;
-    let responses = await syncCollection({ url: t.url, props: { "d:getetag": {} }, syncLevel: 1, syncToken: token ?? "", headers: auth(t), fetch: t.fetch });
+    const sync = (from: string) => davCall(t, (fetch) => syncCollection({ url: t.url, props: { "d:getetag": {} }, syncLevel: 1, syncToken: from, headers: auth(t), fetch }));
+    let responses = await sync(token ?? "");
     if (token && responses.length === 1 && invalidToken(responses[0])) {
       full = true;
-      responses = await syncCollection({ url: t.url, props: { "d:getetag": {} }, syncLevel: 1, syncToken: "", headers: auth(t), fetch: t.fetch });
+      responses = await sync("");
     }
     failIfNotOk(responses, what);
     const raw = responses[0]?.raw as { multistatus?: { syncToken?: unknown } } | undefined;
@@ -110,7 +130,7 @@ export async function calendarChanges(t: CaldavTarget, probe: CaldavProbe, token
     if (full) for (const href of known.keys()) if (!changed.some((c) => c.href === href)) removed.push(href);
     return { changed, removed, token: text(raw?.multistatus?.syncToken), full };
   }
-  const responses = await propfind({ url: t.url, props: { "d:getetag": {}, "d:resourcetype": {} }, depth: "1", headers: auth(t), fetch: t.fetch });
+  const responses = await davCall(t, (fetch) => propfind({ url: t.url, props: { "d:getetag": {}, "d:resourcetype": {} }, depth: "1", headers: auth(t), fetch }));
   failIfNotOk(responses, what);
   const listed = new Map<string, string | null>();
   for (const r of responses) {
@@ -126,19 +146,24 @@ export async function calendarChanges(t: CaldavTarget, probe: CaldavProbe, token
 
 const MULTIGET_BATCH = 50;
 
-/** The objects at these hrefs (calendar-multiget); an href the server no longer has is left out. */
-export async function calendarObjects(t: CaldavTarget, hrefs: string[]): Promise<CalendarObjectText[]> {
+
+/**
+ * The calendar-multiget replies for these hrefs, unread (tsdav builds each request; the reply's
+ * XML and the calendars in it are read by the calendar child, calendar-read.ts).
+ */
+export async function calendarMultigetReplies(t: CaldavTarget, hrefs: string[]): Promise<DavReply[]> {
   const { calendarMultiGet } = await tsdav();
-  const out: CalendarObjectText[] = [];
+  const out: DavReply[] = [];
   for (let i = 0; i < hrefs.length; i += MULTIGET_BATCH) {
-    const batch = hrefs.slice(i, i + MULTIGET_BATCH);
-    const responses = await calendarMultiGet({ url: t.url, props: { "d:getetag": {}, "c:calendar-data": {} }, objectUrls: batch, depth: "1", headers: auth(t), fetch: t.fetch });
-    failIfNotOk(responses, `the calendar ${t.url}`);
-    for (const r of responses) {
-      const data = text(r.props?.calendarData);
-      if (!r.href || !r.ok || data === null) continue;
-      out.push({ href: hrefPath(r.href, t.url), etag: text(r.props?.getetag), text: data });
-    }
+    let reply: DavReply | null = null;
+    const capture = (async (url: string | URL | Request, init?: RequestInit) => {
+      const r = await t.fetch(url, init);
+      reply = { status: r.status, contentType: r.headers.get("content-type"), body: await r.text() };
+      // tsdav reads nothing of this one (no XML): the child reads the real reply.
+      return new Response(null, { status: 204 });
+    }) as typeof fetch;
+    await calendarMultiGet({ url: t.url, props: { "d:getetag": {}, "c:calendar-data": {} }, objectUrls: hrefs.slice(i, i + MULTIGET_BATCH), depth: "1", headers: auth(t), fetch: capture });
+    if (reply) out.push(reply);
   }
   return out;
 }

@@ -38,11 +38,24 @@ function tlsReason(code: string, server: string): string {
   return `TLS with ${server} failed (${code})`;
 }
 
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024).toLocaleString("en-US")} MB`;
+
+/** The size limits a session was opened with (connections.imap.ts IMAP_LIMITS). */
+type SizeLimits = { maxLiteralBytes: number; maxLineBytes: number; maxResponseBytes: number; maxResponseTokens: number };
+
 /** An error of imapflow (or of a socket under it) as a ConnectionFailure. */
-export function imapFailure(error: unknown, server: string): ConnectionFailure {
+export function imapFailure(error: unknown, server: string, limits?: SizeLimits): ConnectionFailure {
   if (error instanceof ConnectionFailure) return error;
-  const e = error as { code?: string; message?: string; authenticationFailed?: boolean; responseText?: string; serverResponseCode?: string };
+  const e = error as { code?: string; message?: string; authenticationFailed?: boolean; responseText?: string; serverResponseCode?: string; literalSize?: number };
   const code = String(e.code ?? "");
+  // A response past the size limits (a hostile or broken server): refused before it is read.
+  if (code === "LiteralTooLarge") {
+    const size = Number.isFinite(e.literalSize) ? `${Number(e.literalSize).toLocaleString("en-US")} bytes` : "an unbounded size";
+    return new ConnectionFailure("protocol", `${server} announced a literal of ${size}, more than ${limits ? mb(limits.maxLiteralBytes) : "the limit"} (the most read from an IMAP server at once)`);
+  }
+  if (code === "LineTooLarge") return new ConnectionFailure("protocol", `${server} sent a response line longer than ${limits ? mb(limits.maxLineBytes) : "the limit"}`);
+  if (code === "ResponseTooLarge") return new ConnectionFailure("protocol", `${server} sent a response larger than ${limits ? mb(limits.maxResponseBytes) : "the limit"}`);
+  if (code === "TooManyTokens") return new ConnectionFailure("protocol", `${server} sent a response of more than ${limits ? limits.maxResponseTokens.toLocaleString("en-US") : "the most"} tokens`);
   if (e.authenticationFailed || e.serverResponseCode === "AUTHENTICATIONFAILED") {
     return new ConnectionFailure("auth", `${server} refused the login and password${e.responseText ? ` ("${e.responseText.slice(0, 120)}")` : ""}`);
   }

@@ -6,6 +6,9 @@ import { ConnectionFailure } from "./connections.failures.ts";
 
 export type Validators = { etag: string | null; last_modified: string | null };
 
+/** A subscription's body is never larger than this (a busy calendar of years is a few MB at most). */
+export const SUBSCRIPTION_MAX_BYTES = 5 * 1024 * 1024;
+
 export type Subscription = { status: "not_modified" } | { status: "ok"; text: string; validators: Validators };
 
 /** `webcal://` is https; anything else must be an http(s) URL (the policy decides which). */

@@ -15,9 +15,62 @@ export const defaultImapPort = (security: ImapSecurity) => (security === "tls" ?
 /** `host:port` as shown to people. */
 export const imapAddress = (s: Pick<ImapServer, "host" | "port">) => `${s.host.includes(":") ? `[${s.host}]` : s.host}:${s.port}`;
 
-/** Opens and logs in (throws ConnectionFailure). The caller logs out. */
-export async function openImap(server: ImapServer, login: string, password: string, opts: { timeoutMs?: number } = {}): Promise<ImapFlow> {
+/**
+ * What one IMAP session may cost (a hostile or broken server must not hold the server's memory or a
+ * request): imapflow's own size limits (its defaults are a 1 GB literal and a 2 GB response), an
+ * inactivity timeout, a deadline per command (past it the session is closed) and one for the whole
+ * session (a probe when connecting, or one sync of a mailbox), and at most `concurrentSyncs`
+ * syncs at once in this process (connections.sync.ts), so their buffers add up to a bounded sum.
+ * Mutable for tests only.
+ */
+export const IMAP_LIMITS = {
+  /** A literal (a message's header block is one; whole messages are read only up to 2 MB). */
+  maxLiteralBytes: 4 * 1024 * 1024,
+  /** A response line without a literal (a SEARCH answer of a big folder's UIDs is one). */
+  maxLineBytes: 16 * 1024 * 1024,
+  /** A whole response, every line and literal of it. */
+  maxResponseBytes: 24 * 1024 * 1024,
+  /** Tokens in one response (each costs about 100 bytes of heap while it is parsed). */
+  maxResponseTokens: 250_000,
+  /** Silence on the socket. */
+  socketIdleMs: 60_000,
+  /** One command (a FETCH of a batch of 2,000 header blocks included). */
+  commandMs: 120_000,
+  /** Connecting: the login and the folder list. */
+  probeMs: 45_000,
+  /** One sync of a mailbox (what it committed stays; the next sync goes on from there). */
+  syncMs: 15 * 60_000,
+  /** Syncs at once in this process (mail and calendars). */
+  concurrentSyncs: 4,
+};
+
+const seconds = (ms: number) => `${Math.round(ms / 1000).toLocaleString("en-US")} s`;
+
+/** Why a session was closed by a deadline, kept for the command that fails because of it. */
+const expired = new WeakMap<ImapFlow, string>();
+
+/** An error of a session as a ConnectionFailure: the deadline that closed it when one did. */
+export function sessionFailure(client: ImapFlow, error: unknown, server: Pick<ImapServer, "host" | "port">): ConnectionFailure {
+  const deadline = expired.get(client);
+  if (deadline) return new ConnectionFailure("unreachable", deadline);
+  return imapFailure(error, imapAddress(server), IMAP_LIMITS);
+}
+
+const SIZE_CODES = new Set(["LiteralTooLarge", "LineTooLarge", "ResponseTooLarge", "TooManyTokens"]);
+
+/** For a sync: the deadline or size limit that ended the session as a ConnectionFailure, else the error as it is. */
+export function syncError(client: ImapFlow, error: unknown, server: Pick<ImapServer, "host" | "port">): unknown {
+  if (expired.has(client) || SIZE_CODES.has(String((error as { code?: unknown } | null)?.code ?? ""))) return sessionFailure(client, error, server);
+  return error;
+}
+
+/**
+ * Opens and logs in (throws ConnectionFailure). The caller logs out. `sessionMs`: the session is
+ * closed past it (a probe's or a sync's deadline), whatever it is doing.
+ */
+export async function openImap(server: ImapServer, login: string, password: string, opts: { timeoutMs?: number; sessionMs?: number } = {}): Promise<ImapFlow> {
   const timeout = opts.timeoutMs ?? 20_000;
+  const where = imapAddress(server);
   // Loaded with the first session: the server starts without the IMAP client.
   const { ImapFlow } = await import("imapflow");
   const client = new ImapFlow({
@@ -33,16 +86,37 @@ export async function openImap(server: ImapServer, login: string, password: stri
     disableAutoIdle: true,
     connectionTimeout: timeout,
     greetingTimeout: timeout,
-    socketTimeout: 5 * 60_000,
+    socketTimeout: IMAP_LIMITS.socketIdleMs,
+    maxLiteralSize: IMAP_LIMITS.maxLiteralBytes,
+    maxLineLength: IMAP_LIMITS.maxLineBytes,
+    maxResponseSize: IMAP_LIMITS.maxResponseBytes,
+    maxResponseTokens: IMAP_LIMITS.maxResponseTokens,
     clientInfo: { name: "Dealgraph" },
   });
   // A dropped connection is reported through the command in flight; the event must not be unhandled.
   client.on("error", () => {});
+  const expire = (reason: string) => {
+    if (!expired.has(client)) expired.set(client, reason);
+    client.close();
+  };
+  const sessionMs = opts.sessionMs ?? IMAP_LIMITS.probeMs;
+  const session = setTimeout(() => expire(`${where} did not finish within ${seconds(sessionMs)} (the most one ${sessionMs > IMAP_LIMITS.probeMs ? "sync of a mailbox" : "login and folder list"} may take)`), sessionMs);
+  client.on("close", () => clearTimeout(session));
+  // Every command goes through exec (imapflow's internal entry): each gets its deadline.
+  const internal = client as unknown as { exec: (command: string, ...rest: unknown[]) => Promise<unknown> };
+  const exec = internal.exec.bind(client);
+  internal.exec = (command, ...rest) => {
+    const limit = IMAP_LIMITS.commandMs;
+    const timer = command === "IDLE" ? null : setTimeout(() => expire(`${where} did not finish ${command} within ${seconds(limit)}`), limit);
+    const pending = exec(command, ...rest);
+    if (timer) pending.then(() => clearTimeout(timer), () => clearTimeout(timer));
+    return pending;
+  };
   try {
     await client.connect();
   } catch (error) {
     client.close();
-    throw imapFailure(error, imapAddress(server));
+    throw sessionFailure(client, error, server);
   }
   return client;
 }

@@ -14,7 +14,7 @@ import type { Deps } from "../../deps.ts";
 import { inboxVerification, type MailInbox } from "../deals/deals.verification.inbox.ts";
 import { headerBlock, MAX_WHOLE_MESSAGE_BYTES, recordSyncedMessages, wantsWhole, type SyncedMessage, type SyncedUser } from "../network/import/synced.ts";
 import { ConnectionFailure } from "./connections.failures.ts";
-import { chooseFolders, closeImap, openImap } from "./connections.imap.ts";
+import { chooseFolders, closeImap, IMAP_LIMITS, openImap, syncError } from "./connections.imap.ts";
 import { connectionsService, type ConnectionRow } from "./connections.service.ts";
 import { checkStop, connectionsState, type FolderState, type SyncRun } from "./connections.state.ts";
 
@@ -43,10 +43,14 @@ export async function syncMailbox(deps: Deps, row: ConnectionRow, run: SyncRun):
   const server = service.getMailServer(row.orgId) ?? service.noServer();
   const secret = await service.secretOf(row);
   const inbox = inboxVerification(deps).mailInbox(row.orgId);
-  const client = await openImap(service.imapServer(server), row.account, secret.password ?? "");
+  const imap = service.imapServer(server);
+  const client = await openImap(imap, row.account, secret.password ?? "", { sessionMs: IMAP_LIMITS.syncMs });
   try {
     const folders = await chooseFolders(client, row.folders ? (JSON.parse(row.folders) as string[]) : null);
     for (const folder of folders) await syncFolder(deps, client, row, run, folder, inbox);
+  } catch (error) {
+    // A deadline or a size limit of the session (IMAP_LIMITS) ended it: that is the reason.
+    throw syncError(client, error, imap);
   } finally {
     await closeImap(client);
   }

@@ -7,6 +7,8 @@ const SyncFigures = {
   meetings_new: t.Integer({ description: "Meetings (each past occurrence of a series) recorded for the first time" }),
   duplicates: t.Integer({ description: "Already recorded (an earlier sync, or a file import of the same message or meeting)" }),
   skipped: t.Integer({ description: "Read but no relationship signal (lists, automated mail, declined or future meetings...)" }),
+  refused: t.Optional(t.Integer({ description: "Additive: calendar occurrences past the limits (per series, per calendar object, per sync), not counted" })),
+  refusals: t.Optional(t.Array(t.String(), { description: "Additive: why occurrences were refused, a line each (the first few)" })),
 };
 
 export const Connection = t.Object(

@@ -4,18 +4,18 @@
 // wrong password, an unreachable host or an untrusted certificate stores nothing. Credentials are
 // sealed under the server key, bound to the connection's id.
 import { X509Certificate } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, gt, lte, sql } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
-import { invalid, notFound } from "../../http/errors.ts";
+import { ApiError, invalid, notFound } from "../../http/errors.ts";
 import { isUuid, newId } from "../../lib/ids.ts";
 import { isLoopbackHost } from "../../lib/safe-fetch.ts";
 import { orgsService, type User } from "../identity/orgs.service.ts";
 import { probeCalendar } from "./connections.caldav.ts";
 import { ConnectionFailure } from "./connections.failures.ts";
 import { httpPolicy, policedFetch } from "./connections.http.ts";
-import { readSubscription, subscriptionAccount, subscriptionUrl } from "./connections.ics.ts";
-import { chooseFolders, closeImap, defaultImapPort, imapAddress, openImap, type ImapSecurity, type ImapServer } from "./connections.imap.ts";
-import { connections, digestSubscriptions, mailServers } from "./connections.tables.ts";
+import { readSubscription, SUBSCRIPTION_MAX_BYTES, subscriptionAccount, subscriptionUrl } from "./connections.ics.ts";
+import { chooseFolders, closeImap, defaultImapPort, imapAddress, openImap, sessionFailure, type ImapSecurity, type ImapServer } from "./connections.imap.ts";
+import { connectionAttempts, connections, digestSubscriptions, mailServers } from "./connections.tables.ts";
 
 export type MailServer = typeof mailServers.$inferSelect;
 export type ConnectionRow = typeof connections.$inferSelect;
@@ -24,8 +24,20 @@ export type MailServerInput = { imap: string; security?: string; caldav?: string
 
 export type ConnectionStatus = "never_synced" | "ok" | "syncing" | "error";
 
-/** One sync's figures (the `sync` command's entries, and each connection's last result). */
-export type SyncResult = { messages_new: number; meetings_new: number; duplicates: number; skipped: number };
+/**
+ * One sync's figures (the `sync` command's entries, and each connection's last result). `refused`:
+ * calendar occurrences past the caps (per series, per object, per sync), `refusals` why (a line
+ * each, the first few): never silent.
+ */
+export type SyncResult = { messages_new: number; meetings_new: number; duplicates: number; skipped: number; refused: number; refusals: string[] };
+
+/** What a sync reports: `refused` and `refusals` only when something was refused (calendar limits). */
+export type SyncFigures = Omit<SyncResult, "refused" | "refusals"> & Partial<Pick<SyncResult, "refused" | "refusals">>;
+
+export function figures(result: SyncResult): SyncFigures {
+  const { refused, refusals, ...rest } = result;
+  return refused || refusals.length ? { ...rest, refused, refusals } : rest;
+}
 
 export type ConnectionView = {
   connection_id: string;
@@ -38,7 +50,7 @@ export type ConnectionView = {
   // Additive: where it reads from, a running sync's progress, the last sync's figures, the next try.
   source: "imap" | "caldav" | "ics";
   progress: { folder: string; done: number; total: number } | null;
-  last_result: SyncResult | null;
+  last_result: SyncFigures | null;
   next_attempt_at: string | null;
 };
 
@@ -46,6 +58,13 @@ export type ConnectionView = {
 export type ConnectionSecret = { password?: string; url?: string; login?: string };
 
 export const DEFAULT_BACKFILL_YEARS = 2;
+
+/**
+ * Failed attempts to connect a mailbox or calendar a user may make in a window (each probes the
+ * firm's server with a password, or fetches a URL): past it, connecting is refused (429) without
+ * reaching any server until the oldest attempt leaves the window. A successful one is not counted.
+ */
+export const CONNECT_ATTEMPTS = { failures: 5, windowMs: 15 * 60_000 };
 
 const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
 
@@ -149,6 +168,40 @@ export const connectionsService = perDeps((deps: Deps) => {
     return new Date(Date.UTC(d.getUTCFullYear() - DEFAULT_BACKFILL_YEARS, d.getUTCMonth(), d.getUTCDate())).toISOString().slice(0, 10);
   }
 
+  /**
+   * Books an attempt before the server is probed (it counts as failed until the probe succeeds and
+   * `settle` deletes it). Check and insert are one IMMEDIATE transaction: concurrent attempts, from
+   * the web app and the command line alike, cannot all pass the check. Throws 429 past the limit.
+   */
+  function reserveAttempt(userId: string): { settle: () => void } {
+    const id = db.$client
+      .transaction((): number => {
+        const now = clock.now().getTime();
+        const since = new Date(now - CONNECT_ATTEMPTS.windowMs).toISOString();
+        const recent = db
+          .select({ at: connectionAttempts.at })
+          .from(connectionAttempts)
+          .where(and(eq(connectionAttempts.userId, userId), gt(connectionAttempts.at, since)))
+          .orderBy(connectionAttempts.at)
+          .all();
+        if (recent.length >= CONNECT_ATTEMPTS.failures) {
+          const free = Date.parse(recent[recent.length - CONNECT_ATTEMPTS.failures].at) + CONNECT_ATTEMPTS.windowMs;
+          const seconds = Math.max(1, Math.ceil((free - now) / 1000));
+          const minutes = Math.round(CONNECT_ATTEMPTS.windowMs / 60_000);
+          throw new ApiError(
+            429,
+            `Too many attempts to connect a mailbox or calendar: ${CONNECT_ATTEMPTS.failures} failed in ${minutes} minutes; try again in ${seconds} seconds`,
+            { "Retry-After": String(seconds) },
+          );
+        }
+        // Older rows are of no use to any window: gone with the next attempt.
+        db.delete(connectionAttempts).where(and(eq(connectionAttempts.userId, userId), lte(connectionAttempts.at, since))).run();
+        return db.insert(connectionAttempts).values({ userId, at: new Date(now).toISOString() }).returning({ id: connectionAttempts.id }).get().id;
+      })
+      .immediate();
+    return { settle: () => void db.delete(connectionAttempts).where(eq(connectionAttempts.id, id)).run() };
+  }
+
   /** Inserts a connection, or (same user, kind and account) updates it with the new credentials. */
   async function store(user: User & { orgId: string }, values: Omit<typeof connections.$inferInsert, "id" | "orgId" | "userId" | "secretSealed" | "createdAt" | "updatedAt">, secret: ConnectionSecret): Promise<string> {
     const existing = db
@@ -182,10 +235,13 @@ export const connectionsService = perDeps((deps: Deps) => {
     if (since > clock.now().toISOString().slice(0, 10)) throw invalid(["since"], `--since ${since} is in the future`);
     const folders = input.folders?.map((f) => f.trim()).filter(Boolean);
     const server = getMailServer(user.orgId) ?? noServer();
+    const attempt = reserveAttempt(user.id);
     const client = await openImap(imapServer(server), login, input.password);
     let chosen: string[];
     try {
       chosen = await chooseFolders(client, folders?.length ? folders : null);
+    } catch (error) {
+      throw error instanceof ConnectionFailure ? error : sessionFailure(client, error, imapServer(server));
     } finally {
       await closeImap(client);
     }
@@ -194,6 +250,7 @@ export const connectionsService = perDeps((deps: Deps) => {
       { kind: "mail", source: "imap", account: login, accountKey: login.toLowerCase(), url: null, folders: folders?.length ? JSON.stringify(chosen) : null, since },
       { password: input.password },
     );
+    attempt.settle();
     return { connection_id: id };
   }
 
@@ -205,9 +262,11 @@ export const connectionsService = perDeps((deps: Deps) => {
     if (input.icsUrl !== undefined) {
       const url = subscriptionUrl(input.icsUrl);
       if (!url || url.username || url.password) throw invalid(["ics_url"], "--ics-url must be an http(s) or webcal URL without a login in it");
-      const read = await readSubscription(url, policedFetch(deps, httpPolicy(deps, server, url)), null);
+      const attempt = reserveAttempt(user.id);
+      const read = await readSubscription(url, policedFetch(deps, httpPolicy(deps, server, url), { maxBytes: SUBSCRIPTION_MAX_BYTES }), null);
       if (read.status !== "ok") throw new ConnectionFailure("protocol", "the subscription answered without a calendar");
       const id = await store(user, { kind: "calendar", source: "ics", account: subscriptionAccount(url), accountKey: `ics:${new Bun.CryptoHasher("sha256").update(url.href).digest("hex")}`, url: null }, { url: url.href });
+      attempt.settle();
       return { connection_id: id };
     }
     const url = URL.canParse(input.caldav!) ? new URL(input.caldav!) : null;
@@ -216,10 +275,12 @@ export const connectionsService = perDeps((deps: Deps) => {
     if (!login) throw invalid(["login"], "--login is required with --caldav");
     if (!input.password) throw invalid(["password"], "no password given (the first line of stdin)");
     const collection = url.href.endsWith("/") ? url.href : `${url.href}/`;
+    const attempt = reserveAttempt(user.id);
     await probeCalendar({ url: collection, login, password: input.password, fetch: policedFetch(deps, httpPolicy(deps, server, url)) });
     // Shown with its collection: one login may have several calendars.
     const account = `${login} (${new URL(collection).host}${new URL(collection).pathname})`;
     const id = await store(user, { kind: "calendar", source: "caldav", account, accountKey: `caldav:${collection}\n${login.toLowerCase()}`, url: collection }, { login, password: input.password });
+    attempt.settle();
     return { connection_id: id };
   }
 

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
 import { backoffSeconds, type ConnectionFailure } from "./connections.failures.ts";
-import type { ConnectionRow, SyncResult } from "./connections.service.ts";
+import type { ConnectionRow, SyncFigures, SyncResult } from "./connections.service.ts";
 import { connectionFolders, connectionItems, connections } from "./connections.tables.ts";
 
 /** A claim without a heartbeat for this long is free to take (its holder is gone or stuck). */
@@ -121,12 +121,18 @@ export const connectionsState = perDeps((deps: Deps) => {
       .all();
   }
 
-  /** Inside a transaction: an object read (its ETag, and when to read it again). */
-  function putItem(connectionId: string, href: string, etag: string | null, dueAt: string | null): void {
+  /** Inside a transaction: an object read (its ETag, when to read it again, and a subscription's kept body when given). */
+  function putItem(connectionId: string, href: string, etag: string | null, dueAt: string | null, kept?: string | null): void {
+    const set = kept === undefined ? { etag, dueAt } : { etag, dueAt, kept };
     db.insert(connectionItems)
-      .values({ connectionId, href, etag, dueAt })
-      .onConflictDoUpdate({ target: [connectionItems.connectionId, connectionItems.href], set: { etag, dueAt } })
+      .values({ connectionId, href, ...set })
+      .onConflictDoUpdate({ target: [connectionItems.connectionId, connectionItems.href], set })
       .run();
+  }
+
+  /** A subscription's kept body (sealed), if any. */
+  function keptOf(connectionId: string, href: string): string | null {
+    return db.select({ kept: connectionItems.kept }).from(connectionItems).where(sql`${connectionItems.connectionId} = ${connectionId} AND ${connectionItems.href} = ${href}`).get()?.kept ?? null;
   }
 
   function removeItems(connectionId: string, hrefs: string[]): void {
@@ -140,7 +146,7 @@ export const connectionsState = perDeps((deps: Deps) => {
   }
 
   /** Ends the claim with the outcome: ok (the job takes it again at its next run), or failed (backoff). */
-  function finish(connectionId: string, token: string, outcome: { result: SyncResult } | { failure: ConnectionFailure; result: SyncResult }): void {
+  function finish(connectionId: string, token: string, outcome: { result: SyncFigures } | { failure: ConnectionFailure; result: SyncFigures }): void {
     const at = now();
     const result = JSON.stringify(outcome.result);
     if ("failure" in outcome) {
@@ -170,5 +176,5 @@ export const connectionsState = perDeps((deps: Deps) => {
     return dueRows.all({ $now: now().toISOString() }).map((r) => r.id);
   }
 
-  return { claim, heartbeat, folder, setFolder, items, dueItems, putItem, removeItems, setCursor, finish, release, due };
+  return { claim, heartbeat, folder, setFolder, items, dueItems, putItem, keptOf, removeItems, setCursor, finish, release, due };
 });

@@ -7,23 +7,35 @@ import type { Deps } from "../../deps.ts";
 import { perDeps } from "../../deps.ts";
 import { syncCalendar } from "./connections.calendar-sync.ts";
 import { ConnectionFailure } from "./connections.failures.ts";
+import { IMAP_LIMITS } from "./connections.imap.ts";
 import { syncMailbox } from "./connections.mail-sync.ts";
-import type { SyncResult } from "./connections.service.ts";
-import { connectionsService } from "./connections.service.ts";
+import { connectionsService, figures, type SyncFigures, type SyncResult } from "./connections.service.ts";
 import { connectionsState, LostLease, SyncStopped, type SyncRun } from "./connections.state.ts";
 
 /** Connections synced at once by the job (each is one IMAP session or a few HTTP requests at a time). */
 export const SYNC_CONCURRENCY = 4;
 
-export type SyncEntry = SyncResult & { connection_id: string; status: "ok" | "error"; error: string | null };
+export type SyncEntry = SyncFigures & { connection_id: string; status: "ok" | "error"; error: string | null };
 
-const emptyResult = (): SyncResult => ({ messages_new: 0, meetings_new: 0, duplicates: 0, skipped: 0 });
+const emptyResult = (): SyncResult => ({ messages_new: 0, meetings_new: 0, duplicates: 0, skipped: 0, refused: 0, refusals: [] });
 
 /** Anything that is not a ConnectionFailure (a bug, the database) is still the connection's failure, not the job's. */
 function asFailure(error: unknown): ConnectionFailure {
   if (error instanceof ConnectionFailure) return error;
   const code = (error as { code?: string })?.code;
   return new ConnectionFailure("unreachable", `the sync stopped: ${code ? `${code}: ` : ""}${(error as Error)?.message ?? String(error)}`);
+}
+
+/** At most IMAP_LIMITS.concurrentSyncs syncs at once in this process (the job, the web app and `sync` alike). */
+let running = 0;
+const waiting: (() => void)[] = [];
+async function syncSlot(): Promise<() => void> {
+  if (running >= IMAP_LIMITS.concurrentSyncs) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  return () => {
+    running--;
+    waiting.shift()?.();
+  };
 }
 
 /** Runs `work` over `items`, `width` at a time. */
@@ -50,6 +62,15 @@ export const connectionsSync = perDeps((deps: Deps) => {
    * (up to `waitMs`) instead of leaving it; null when it was not synced (held, or removed).
    */
   async function syncOne(connectionId: string, opts: { waitMs?: number } = {}): Promise<SyncEntry | null> {
+    const release = await syncSlot();
+    try {
+      return await syncClaimed(connectionId, opts);
+    } finally {
+      release();
+    }
+  }
+
+  async function syncClaimed(connectionId: string, opts: { waitMs?: number }): Promise<SyncEntry | null> {
     let claimed = state.claim(connectionId);
     const until = Date.now() + (opts.waitMs ?? 0);
     while (!claimed && Date.now() < until && service.get(connectionId)) {
@@ -63,8 +84,8 @@ export const connectionsSync = perDeps((deps: Deps) => {
     try {
       if (row.kind === "mail") await syncMailbox(deps, row, run);
       else await syncCalendar(deps, row, run);
-      state.finish(row.id, token, { result });
-      return { connection_id: row.id, ...result, status: "ok", error: null };
+      state.finish(row.id, token, { result: figures(result) });
+      return { connection_id: row.id, ...figures(result), status: "ok", error: null };
     } catch (error) {
       if (error instanceof LostLease) return null;
       if (error instanceof SyncStopped) {
@@ -72,9 +93,9 @@ export const connectionsSync = perDeps((deps: Deps) => {
         return null;
       }
       const failure = asFailure(error);
-      state.finish(row.id, token, { failure, result });
+      state.finish(row.id, token, { failure, result: figures(result) });
       deps.log.warn("connection sync failed", { connection_id: row.id, kind: row.kind, reason: failure.kind, error: failure.message });
-      return { connection_id: row.id, ...result, status: "error", error: failure.message };
+      return { connection_id: row.id, ...figures(result), status: "error", error: failure.message };
     }
   }
 
@@ -83,7 +104,7 @@ export const connectionsSync = perDeps((deps: Deps) => {
     const rows = service.rowsFor(userId);
     const entries = await pool(rows, 2, async (r) => {
       const entry = await syncOne(r.id, { waitMs: opts.waitMs ?? 120_000 });
-      return entry ?? { connection_id: r.id, ...emptyResult(), status: "error" as const, error: "another sync of this connection is still running; try again when it ends" };
+      return entry ?? { connection_id: r.id, ...figures(emptyResult()), status: "error" as const, error: "another sync of this connection is still running; try again when it ends" };
     });
     return { connections: entries };
   }
@@ -92,7 +113,7 @@ export const connectionsSync = perDeps((deps: Deps) => {
   async function syncDue() {
     const ids = state.due();
     const entries = (await pool(ids, SYNC_CONCURRENCY, (id) => syncOne(id))).filter((e): e is SyncEntry => e !== null);
-    const sum = (k: keyof SyncResult) => entries.reduce((n, e) => n + e[k], 0);
+    const sum = (k: "messages_new" | "meetings_new" | "duplicates") => entries.reduce((n, e) => n + e[k], 0);
     return {
       connections: entries.length,
       failed: entries.filter((e) => e.status === "error").length,

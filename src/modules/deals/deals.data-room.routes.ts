@@ -16,8 +16,8 @@ export function dealDataRoomRoutes(deps: Deps) {
   return new Elysia({ prefix: "/api/v1/deals" }).use(authPlugin(deps)).post(
     "/:deal_id/documents",
     async ({ principal, params, request, set }) => {
-      // An unknown deal before the body is read. A deal being analysed is refused (409) only once the
-      // upload is known to be well formed (addDataRoom): validation before state, as the contract says.
+      // An unknown deal before the body is read. A deal being analysed takes the files too (202): they
+      // are read by one more pass after the running one (addDataRoom, CONTRACT.md "Further decisions").
       const deal = deals.mustGet(principal.orgId, params.deal_id);
       const { fields, files } = await readMultipart(request, { dir: tempDir(deps.config.dataDir), maxFileBytes: DATA_ROOM_MAX_BYTES, maxFiles: DATA_ROOM_MAX_FILES, preservePath: true });
       try {
@@ -31,7 +31,7 @@ export function dealDataRoomRoutes(deps: Deps) {
           documents_url: `/api/v1/deals/${deal.id}/documents`,
           status_url: `/api/v1/deals/${deal.id}/analysis`,
           result_url: `/api/v1/deals/${deal.id}`,
-          existing: false,
+          existing: result.joined,
           as_of: deps.clock.now().toISOString(),
         };
       } finally {
@@ -44,7 +44,8 @@ export function dealDataRoomRoutes(deps: Deps) {
       detail: {
         operationId: "addDealDocuments",
         tags: ["Deals"],
-        summary: "Add data-room files to a deal (up to 20, 50 MB each; 413 over, 415 for other types, 422 without files, then 409 while it is being analysed); they are classified and the deal re-analysed",
+        summary:
+          "Add data-room files to a deal (up to 20, 50 MB each; 413 over, 415 for other types, 422 without files); they are classified and the deal re-analysed. While its analysis is queued or running they are accepted all the same: read after the running pass by one more pass (one however many uploads arrive meanwhile)",
         requestBody: { required: true, content: { "multipart/form-data": { schema: JSON.parse(JSON.stringify(DataRoomBodyDoc)) } } },
         responses: jsonResponses({ 202: DataRoomAcceptedResponse }),
       },

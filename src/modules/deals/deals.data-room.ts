@@ -9,7 +9,7 @@ import { MB, type Multipart } from "../../http/multipart.ts";
 import { classifyDocument } from "../../documents/classify.ts";
 import { findLibreOffice } from "../../documents/convert.ts";
 import { CONTENT_TYPES, detectFileKind, isDataRoomKind, isLegacyOffice } from "../../documents/file-type.ts";
-import { dealsService, type DataRoomFile } from "./deals.service.ts";
+import { ANALYSIS_PASS, dealsService, type DataRoomFile } from "./deals.service.ts";
 
 export const DATA_ROOM_MAX_FILES = 20;
 export const DATA_ROOM_MAX_BYTES = 50 * MB;
@@ -41,7 +41,9 @@ export function splitPath(raw: string): { dir: string | null; name: string } {
 /**
  * Checks the received files (422 none or a folder too long, 415 a type outside the data room's,
  * 503 legacy Office without LibreOffice) and adds them to the deal with its analysis pass (404,
- * 409 while analysed, 429 budget). Returns the acceptance with the charge's headers.
+ * 429 budget); while the deal is being analysed they are read by one more pass after the running
+ * one (addDataRoom). Returns the acceptance with the charge's headers (none when the files joined a
+ * pass already queued, which costs nothing more).
  */
 export async function acceptDataRoom(deps: Deps, principal: Principal, dealId: string, { fields, files }: Multipart) {
   const deals = dealsService(deps);
@@ -71,5 +73,5 @@ export async function acceptDataRoom(deps: Deps, principal: Principal, dealId: s
     });
   }
   const result = deals.addDataRoom(principal, dealId, accepted);
-  return { dealId: result.dealId, filesReceived: accepted.length, headers: result.headers };
+  return { dealId: result.dealId, filesReceived: accepted.length, headers: result.headers, afterRunningPass: result.run.waitingFor === ANALYSIS_PASS, joined: result.joined };
 }

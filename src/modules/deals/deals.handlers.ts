@@ -56,10 +56,23 @@ export function dealAnalysisHandler(deps: Deps, opts: DealHandlerOptions = {}): 
     }
   }
 
-  return async ({ run, progress, signal }) => {
+  return async (ctx) => {
+    const { run, signal } = ctx;
+    try {
+      await analyse(ctx);
+    } finally {
+      // Files uploaded while this pass ran are read by the pass that waited for it (CONTRACT.md).
+      // Not when the runner stops: this run is taken again at the next start and releases it then.
+      if (!signal.aborted) deals.releaseWaitingPass(run.orgId, run.subjectId);
+    }
+  };
+
+  async function analyse({ run, progress, signal }: Parameters<Handler>[0]): Promise<void> {
+    const input = run.input as Input;
+    // A pass released by the one before it starts once that one has ended (a moment later).
+    while (input.data_room && deals.earlierPassLive(run.orgId, run.subjectId, run.id) && !signal.aborted) await Bun.sleep(20);
     progress({ stage: "fetch" });
     const deal = deals.mustGet(run.orgId, run.subjectId);
-    const input = run.input as Input;
     const pages: SourcePage[] = [];
     let siteTitle: string | null = null;
     if (input.website_url) {
@@ -71,7 +84,8 @@ export function dealAnalysisHandler(deps: Deps, opts: DealHandlerOptions = {}): 
     }
     const all = input.website_url || input.document_url ? [] : docsOf.all(deal.id);
     // A data-room pass reads every document still readable; one a past pass could not read stays out.
-    const docs = input.data_room ? all.filter((d) => d.status !== "failed") : all;
+    // The first pass reads the deck only: data-room files uploaded meanwhile are the next pass's.
+    const docs = input.data_room ? all.filter((d) => d.status !== "failed") : all.filter((d) => d.kind !== "data_room");
     if (pages.length === 0 && docs.length === 0) throw new RunError("The deal has no material to analyse");
 
     const failures: string[] = [];
@@ -114,7 +128,7 @@ export function dealAnalysisHandler(deps: Deps, opts: DealHandlerOptions = {}): 
       progress: (stage) => progress({ stage }),
     });
     deals.storeAnalysis(deal.id, analysis);
-  };
+  }
 }
 
 /** The deals module's action kinds: a gated document link first submits the host's gate while it waits (queued) for the email verification. */

@@ -79,7 +79,12 @@ export const AnalysisStatusResponse = t.Object({
   status: RunStatus,
   progress: N(t.Object({ stage: t.String() }, { additionalProperties: true })),
   error: N(t.String()),
-  waiting_for: N(t.String()),
+  waiting_for: N(
+    t.String({
+      description:
+        "While queued, what the run waits for: `email_verification` (a gated document link's verification mail) or `analysis_pass` (data-room files uploaded during the deal's running pass, read once it ends); null otherwise",
+    }),
+  ),
   started_at: N(Timestamp),
   finished_at: N(Timestamp),
   as_of: Timestamp,
@@ -137,7 +142,9 @@ export const DataRoomAcceptedResponse = t.Object({
   documents_url: t.String(),
   status_url: t.String(),
   result_url: t.String(),
-  existing: t.Boolean(),
+  existing: t.Boolean({
+    description: "true when the files joined a data-room pass already queued (uploaded while the deal was being analysed): no new pass, no action charged",
+  }),
   as_of: Timestamp,
 });
 

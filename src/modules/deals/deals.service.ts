@@ -4,16 +4,22 @@
 import { existsSync, rmSync } from "node:fs";
 import { perDeps, type Deps } from "../../deps.ts";
 import type { Principal } from "../identity/auth.macro.ts";
+import { actionHeaders } from "../identity/budgets.http.ts";
+import { budgetsService } from "../identity/budgets.service.ts";
+import { isWebPrincipal, webBudgets } from "../identity/web-budgets.service.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import { adoptBlob, blobPath } from "../../lib/blobs.ts";
 import { isUuid, newId } from "../../lib/ids.ts";
-import { actionsService, statusView, type RunStatus } from "../actions/actions.service.ts";
+import { actionsService, statusView, type Run, type RunStatus } from "../actions/actions.service.ts";
 import type { DealAnalysis, DealFacts } from "../../engines/deal-engine.ts";
 import { DEAL_STAGES } from "./deals.model.ts";
 import { dealQueries, type DealDocument, type DealRow } from "./deals.queries.ts";
 import { waitingSubmissionConflict } from "./deals.verification.model.ts";
 
 export type { DealBookFacts, DealDirectoryEntry, DealDocument, DealRound, DealRow, DealScoreRow } from "./deals.queries.ts";
+
+/** `waiting_for` of a data-room pass that waits for the deal's running pass to end. */
+export const ANALYSIS_PASS = "analysis_pass";
 
 export const DEAL_ANALYSIS = {
   kind: "deal_analysis",
@@ -248,25 +254,22 @@ export const dealsService = perDeps((deps: Deps) => {
     }
   }
 
-  /** 409 while the deal's own analysis is queued or running: a second pass would race the first. */
-  function assertNotAnalysing(orgId: string, dealId: string) {
-    const run = actions.latestFor(orgId, dealId);
-    if (run && (run.status === "queued" || run.status === "running")) {
-      throw conflict(`The deal's analysis is ${run.status}; add documents once it has finished (poll /api/v1/deals/${dealId}/analysis).`);
-    }
-  }
-
   /**
-   * Stores data-room files (moved into the blob store) and dispatches the data-room analysis pass,
-   * in one transaction with the actions charge: a refusal (409, 429) leaves no row, no run, no
-   * charge and no blob that was not already stored.
+   * Stores data-room files (moved into the blob store) and has them analysed, in one transaction
+   * with the actions charge: a refusal (429) leaves no row, no run, no charge and no blob that was
+   * not already stored.
+   *
+   * While the deal's analysis is queued or running (CONTRACT.md, "Further decisions"), the files are
+   * read after that pass by one more pass: the first upload meanwhile dispatches it, waiting
+   * (`waiting_for` "analysis_pass") until the running pass ends; later uploads join it (no new run,
+   * no charge) as long as it has not started. A data-room pass that is queued and has not started
+   * reads every file of the deal when it starts, so files added before then join it too.
    */
   function addDataRoom(principal: Principal, dealId: string, files: DataRoomFile[]) {
     const adopted: string[] = [];
     try {
       return sqlite.transaction(() => {
         const deal = mustGet(principal.orgId, dealId);
-        assertNotAnalysing(principal.orgId, deal.id);
         const now = deps.clock.now().toISOString();
         const insert = sqlite.query(
           `INSERT INTO deal_documents (id, org_id, deal_id, filename, kind, folder, category, content_type, size_bytes, sha256, status, uploaded_at)
@@ -277,14 +280,68 @@ export const dealsService = perDeps((deps: Deps) => {
           insert.run(id, principal.orgId, deal.id, f.filename, f.folder, f.category, f.contentType, f.size, f.sha256, now);
           return id;
         });
-        const { run, headers } = actions.dispatch(principal, DEAL_ANALYSIS, deal.id, { data_room: true, documents: ids });
+        const live = actions.latestFor(principal.orgId, deal.id);
+        let run: Run;
+        let headers: Record<string, string> = {};
+        if (live && live.status === "queued" && live.input.data_room === true) {
+          // A data-room pass not started yet: it reads these files with the others when it starts.
+          // Nothing is dispatched, so nothing is charged; the headers say what is left.
+          run = live;
+          headers = actionsLeft(principal);
+        } else {
+          const waiting = live && (live.status === "queued" || live.status === "running") ? ANALYSIS_PASS : null;
+          ({ run, headers } = actions.dispatch(principal, DEAL_ANALYSIS, deal.id, { data_room: true, documents: ids }, { waitingFor: waiting }));
+        }
         adoptAll(files, adopted); // last, so a refused dispatch never touched the store
-        return { dealId: deal.id, run, headers, documentIds: ids };
+        return { dealId: deal.id, run, headers, documentIds: ids, joined: live !== null && run.id === live.id };
       })();
     } catch (error) {
       forget(adopted);
       throw error;
     }
+  }
+
+  /** The X-Actions-* headers of what the principal has left today, without charging. */
+  function actionsLeft(principal: Principal): Record<string, string> {
+    if (isWebPrincipal(principal)) {
+      const today = webBudgets(deps).today(principal.userId);
+      return actionHeaders({ limit: today.limit, remaining: today.remaining });
+    }
+    const used = budgetsService(deps).usageToday([principal]).get(principal.keyId)?.actions ?? 0;
+    return actionHeaders({ limit: principal.dailyActions, remaining: Math.max(0, principal.dailyActions - used) });
+  }
+
+  const waitingPasses = sqlite.query<{ id: string }, { deal: string; org: string; waitingFor: string }>(
+    "SELECT id FROM action_runs WHERE subject_id = $deal AND org_id = $org AND status = 'queued' AND waiting_for = $waitingFor ORDER BY created_at, id",
+  );
+  const passesBefore = sqlite.query<{ n: number }, { deal: string; org: string; id: string }>(
+    `SELECT count(*) AS n FROM action_runs r, action_runs me
+      WHERE me.id = $id AND r.subject_id = $deal AND r.org_id = $org AND r.id <> me.id AND r.status = 'running'
+        AND (r.created_at < me.created_at OR (r.created_at = me.created_at AND r.id < me.id))`,
+  );
+
+  /**
+   * The end of a deal's analysis pass (whatever its outcome): the data-room pass waiting for it
+   * (files uploaded while it ran) is queued for a runner.
+   */
+  function releaseWaitingPass(orgId: string, dealId: string): void {
+    for (const { id } of waitingPasses.all({ deal: dealId, org: orgId, waitingFor: ANALYSIS_PASS })) actions.resume(id, {});
+  }
+
+  const liveBeforeQuery = sqlite.query<{ n: number }, { deal: string; org: string; id: string }>(
+    `SELECT count(*) AS n FROM action_runs r, action_runs me
+      WHERE me.id = $id AND r.subject_id = $deal AND r.org_id = $org AND r.id <> me.id AND r.status IN ('queued', 'running')
+        AND (r.created_at < me.created_at OR (r.created_at = me.created_at AND r.id < me.id))`,
+  );
+
+  /** Whether a pass of the deal created before this run is queued or running. */
+  function liveBefore(orgId: string, dealId: string, runId: string): boolean {
+    return liveBeforeQuery.get({ deal: dealId, org: orgId, id: runId })!.n > 0;
+  }
+
+  /** Whether a pass of the deal created before this run is still running (it is ending: its handler released this one). */
+  function earlierPassLive(orgId: string, dealId: string, runId: string): boolean {
+    return passesBefore.get({ deal: dealId, org: orgId, id: runId })!.n > 0;
   }
 
   const updateStage = sqlite.query<{ id: string; stage: string }, [string, string, string]>("UPDATE deals SET stage = ?, updated_at = ? WHERE id = ? RETURNING id, stage");
@@ -344,8 +401,10 @@ export const dealsService = perDeps((deps: Deps) => {
     documents,
     document,
     submit,
-    assertNotAnalysing,
     addDataRoom,
+    releaseWaitingPass,
+    earlierPassLive,
+    liveBefore,
     setStage,
     placeInPipeline,
     storeAnalysis,

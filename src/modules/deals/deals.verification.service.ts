@@ -16,7 +16,7 @@ import { openGate } from "../../documents/hosts.adapters.ts";
 import { decodeEntities, htmlAnchors } from "../../documents/html-scan.ts";
 import { recognizeHost, sameHostFamily } from "../../documents/hosts.ts";
 import { linkContext, linkFailure, sealCookies, sealVerificationUrl, type GateState, type LinkInput } from "./deals.document-link.ts";
-import { dealsService } from "./deals.service.ts";
+import { ANALYSIS_PASS, dealsService } from "./deals.service.ts";
 import { requestVerification } from "./deals.verification.request.ts";
 import { checkSubmittedUrl } from "./deals.submit-url.ts";
 
@@ -26,6 +26,8 @@ export const EMAIL_VERIFICATION = "email_verification";
 export function documentGateStep(deps: Deps): WaitStep {
   return async ({ run, signal }) => {
     const input = run.input as Partial<LinkInput>;
+    // A data-room pass waiting for the running pass: that pass releases it when it ends (or has already ended).
+    if (run.waitingFor === ANALYSIS_PASS) return { resume: !dealsService(deps).liveBefore(run.orgId, run.subjectId, run.id) };
     if (!input.document_url || run.waitingFor !== EMAIL_VERIFICATION) return { resume: true };
     const ctx = await linkContext(deps, { id: run.id, input: input as LinkInput }, signal);
     let outcome: "open" | "verification_sent";

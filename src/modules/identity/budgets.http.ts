@@ -20,24 +20,29 @@ export function actionHeaders(d: Pick<BudgetDecision, "limit" | "remaining">): R
 export type BudgetHolder = { oauthClient?: string };
 const holderWords = (h: BudgetHolder) => (h.oauthClient !== undefined ? "this connected app" : "this API key");
 
-export function dailyLimitReached(kind: "request" | "actions", d: BudgetDecision, headers: Record<string, string>, holder: BudgetHolder = {}): ApiError {
-  return new ApiError(
-    429,
-    `Daily ${kind} limit of ${d.limit} reached for ${holderWords(holder)}; it resets at 00:00 UTC (in ${d.resetSeconds} seconds).`,
-    { ...headers, "Retry-After": String(d.resetSeconds) },
-  );
+export function dailyLimitReached(kind: "request" | "actions", d: BudgetDecision, headers: Record<string, string>, holder: BudgetHolder = {}, perUser = false): ApiError {
+  const whose = perUser
+    ? `for ${holderWords(holder)}'s user (a user's API keys, connected apps and web sessions share one count of actions a day)`
+    : `for ${holderWords(holder)}`;
+  return new ApiError(429, `Daily ${kind} limit of ${d.limit} reached ${whose}; it resets at 00:00 UTC (in ${d.resetSeconds} seconds).`, {
+    ...headers,
+    "Retry-After": String(d.resetSeconds),
+  });
 }
 
 /**
- * Charges one action to the key, or throws the 429 (with X-Actions-* and Retry-After). Call it
- * inside the transaction that dispatches the run: a rejected, deduplicated or conflicting
- * request never reaches it, and a dispatch that fails rolls the charge back.
- * Returns the headers the 202 must carry.
+ * Charges one action, or throws the 429 (with X-Actions-* and Retry-After). A key or grant of a
+ * user (`userId`) spends the user's shared daily actions (all their keys, apps and web sessions),
+ * within the key's own actions limit; without a user, the key's own count. Call it inside the
+ * transaction that dispatches the run: a rejected, deduplicated or conflicting request never
+ * reaches it, and a dispatch that fails rolls the charge back. Returns the headers the 202 must carry.
  */
 export function chargeAction(deps: Deps, key: BudgetKey & BudgetHolder & { dailyActions: number }): Record<string, string> {
-  const decision = budgetsService(deps).chargeAction(key, key.dailyActions);
+  const budgets = budgetsService(deps);
+  const userId = key.userId;
+  const decision = userId ? budgets.chargeUserAction({ ...key, userId }, key.dailyActions) : budgets.chargeAction(key, key.dailyActions);
   const headers = actionHeaders(decision);
-  if (!decision.allowed) throw dailyLimitReached("actions", decision, headers, key);
+  if (!decision.allowed) throw dailyLimitReached("actions", decision, headers, key, Boolean(userId));
   return headers;
 }
 

@@ -4,6 +4,10 @@
 // a budget of N admits exactly N, whether the requests race in one process, come from several
 // processes on one database file, or come with the old and the new key of a rotation at once. A
 // key made by rotation also stamps its own row's last use (a second statement, for such keys only).
+// Actions are counted per user as well (chargeUserAction): a user's keys, connected apps and web
+// sessions share one count of actions a day (web_action_usage, one row per user per day), so making
+// more keys buys no more actions; each principal's own limit applies to that shared count, and the
+// key's row keeps what the key itself started (its usage_today).
 import { eq, lt, sql } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
 import { secondsUntilUtcMidnight, utcDay } from "../../lib/clock.ts";
@@ -24,8 +28,11 @@ export type BudgetDecision = {
 
 export type UsageToday = { requests: number; actions: number };
 
-/** Whose budget a key (or grant) spends: its budget owner (a key from before owners existed: itself). */
-export type BudgetKey = { keyId: string; budgetOwnerId?: string | null };
+/**
+ * Whose budget a key (or grant) spends: its budget owner (a key from before owners existed:
+ * itself). With `userId`, usageToday reports the user's actions (shared by all their keys).
+ */
+export type BudgetKey = { keyId: string; budgetOwnerId?: string | null; userId?: string };
 const ownerOf = (k: BudgetKey) => k.budgetOwnerId ?? k.keyId;
 
 export const budgetsService = perDeps((deps: Deps) => {
@@ -47,6 +54,14 @@ export const budgetsService = perDeps((deps: Deps) => {
 
   const chargeRequests = charge("requests");
   const chargeActionStmt = charge("actions");
+  // The user's actions today, whatever started them (web-budgets.service.ts charges the same row).
+  const chargeUser = db.$client.query<{ actions: number }, { user: string; day: string; now: string; limit: number }>(
+    `INSERT INTO web_action_usage (user_id, day, actions, last_used_at) VALUES ($user, $day, 1, $now)
+     ON CONFLICT (user_id, day) DO UPDATE SET actions = actions + 1, last_used_at = excluded.last_used_at
+       WHERE actions < $limit
+     RETURNING actions`,
+  );
+  const userActionsOn = db.$client.query<{ actions: number }, { user: string; day: string }>("SELECT actions FROM web_action_usage WHERE user_id = $user AND day = $day");
 
   function decide(stmt: typeof chargeRequests, key: BudgetKey, limit: number, n: number): BudgetDecision {
     const now = clock.now();
@@ -79,6 +94,26 @@ export const budgetsService = perDeps((deps: Deps) => {
     return decide(chargeActionStmt, key, limit, 1);
   }
 
+  /**
+   * Charges one action to the user's shared daily count (within `limit`, the principal's own),
+   * and, when allowed, to the key's own row (its usage_today). Call it inside the transaction
+   * that dispatches the run.
+   */
+  function chargeUserAction(key: BudgetKey & { userId: string }, limit: number): BudgetDecision {
+    const now = clock.now();
+    const resetSeconds = secondsUntilUtcMidnight(now);
+    const refused = { allowed: false, limit, remaining: 0, resetSeconds, today: null };
+    if (limit < 1) return refused;
+    const at = now.toISOString();
+    const day = utcDay(now);
+    const row = chargeUser.get({ user: key.userId, day, now: at, limit });
+    if (!row) return refused;
+    const owner = ownerOf(key);
+    const own = chargeActionStmt.get({ owner, day, ownUse: owner === key.keyId ? at : null, limit: Number.MAX_SAFE_INTEGER, n: 1 });
+    if (owner !== key.keyId) touch.run({ keyId: key.keyId, day, now: at });
+    return { allowed: true, limit, remaining: Math.max(0, limit - row.actions), resetSeconds, today: own ? { requests: own.requests, actions: own.actions, at } : null };
+  }
+
   // Key pages show a handful of keys: one prepared lookup per key beats building an IN list.
   const usageOfOwner = db.$client.query<UsageToday, { owner: string; day: string }>("SELECT requests, actions FROM key_usage WHERE key_id = $owner AND day = $day");
   const lastUsedOf = db
@@ -87,11 +122,17 @@ export const budgetsService = perDeps((deps: Deps) => {
     .where(eq(keyUsage.keyId, sql.placeholder("keyId")))
     .prepare();
 
-  /** Today's usage of each key's budget (its owner's: shared by a rotation chain), by key id. */
+  /**
+   * Today's usage of each key's budget (its owner's: shared by a rotation chain), by key id; for a
+   * key given with its `userId`, `actions` is the user's (what the user's actions limit counts).
+   */
   function usageToday(keys: BudgetKey[]): Map<string, UsageToday> {
     const out = new Map<string, UsageToday>();
     const day = utcDay(clock.now());
-    for (const k of keys) out.set(k.keyId, usageOfOwner.get({ owner: ownerOf(k), day }) ?? { requests: 0, actions: 0 });
+    for (const k of keys) {
+      const usage = usageOfOwner.get({ owner: ownerOf(k), day }) ?? { requests: 0, actions: 0 };
+      out.set(k.keyId, k.userId ? { requests: usage.requests, actions: userActionsOn.get({ user: k.userId, day })?.actions ?? 0 } : usage);
+    }
     return out;
   }
 
@@ -111,5 +152,5 @@ export const budgetsService = perDeps((deps: Deps) => {
     return db.delete(keyUsage).where(lt(keyUsage.day, cutoff)).returning({ k: keyUsage.keyId }).all().length;
   }
 
-  return { countRequest, chargeAction, usageToday, lastUsed, pruneUsage };
+  return { countRequest, chargeAction, chargeUserAction, usageToday, lastUsed, pruneUsage };
 });

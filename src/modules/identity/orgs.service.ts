@@ -83,6 +83,12 @@ export const orgsService = perDeps((deps: Deps) => {
     return db.update(users).set({ shareNetwork: share }).where(eq(users.id, userId)).returning().get();
   }
 
+  /** The server operator's role (backups in the web app): the CLI's to give, never an org admin's. */
+  function setOperator(userId: string, on: boolean): User {
+    mustGetUser(userId);
+    return db.update(users).set({ isOperator: on }).where(eq(users.id, userId)).returning().get();
+  }
+
   /** The IANA zone (e.g. Europe/Paris) the user's floating calendar times are read in; null clears it (UTC). */
   function setTimeZone(userId: string, zone: string | null): User {
     const clean = zone?.trim() || null;
@@ -122,6 +128,7 @@ export const orgsService = perDeps((deps: Deps) => {
     getUser,
     mustGetUser,
     setSharing,
+    setOperator,
     setTimeZone,
     findUserByEmail,
     setPasswordHash,

@@ -1,6 +1,8 @@
 // The web app's actions budget: a member's uploads, research runs and data-room passes started from
 // a browser session are charged per member per UTC day, with the same default as a key's daily
-// actions budget (config.defaultDailyActions), apart from the member's keys. A session's principal
+// actions budget (config.defaultDailyActions), on the member's one count of actions a day, which
+// the member's keys and connected apps spend too (budgets.service.ts: chargeUserAction), so keys
+// buy no extra actions. A session's principal
 // names its budget owner as `web:<user id>` in place of a key id; chargePrincipalAction sends each
 // principal to its own budget, so the action engine needs to know neither.
 import { lt } from "drizzle-orm";
@@ -48,7 +50,7 @@ export const webBudgets = perDeps((deps: Deps) => {
     const row = max > 0 ? charge.get({ user: userId, day: utcDay(now), now: now.toISOString(), limit: max }) : null;
     const resetSeconds = secondsUntilUtcMidnight(now);
     if (!row) {
-      throw new ApiError(429, `Your daily budget of ${max} actions started from the web app is spent; it resets at 00:00 UTC (in ${resetSeconds} seconds).`, {
+      throw new ApiError(429, `Your daily budget of ${max} actions (started from the web app, your API keys and connected apps together) is spent; it resets at 00:00 UTC (in ${resetSeconds} seconds).`, {
         ...actionHeaders({ limit: max, remaining: 0 }),
         "Retry-After": String(resetSeconds),
       });

@@ -19,6 +19,14 @@ function refused(error: unknown): string {
   return `Not connected: ${error instanceof ConnectionFailure ? error.message : refusalText(error)}.`;
 }
 
+/** The form's status: 429 (with Retry-After) past the limit on connect attempts, else 422. */
+function refusedWith(page: (status: number) => Response, error: unknown): Response {
+  if (!(error instanceof ApiError && error.status === 429)) return page(422);
+  const response = page(429);
+  for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
+  return response;
+}
+
 export function connectionPageRoutes(deps: Deps) {
   const service = connectionsService(deps);
   const sync = connectionsSync(deps);
@@ -59,7 +67,7 @@ export function connectionPageRoutes(deps: Deps) {
           });
           kick(connection_id);
         } catch (error) {
-          return render(c, { mail: { ...form, error: refused(error) } }, 422);
+          return refusedWith((status) => render(c, { mail: { ...form, error: refused(error) } }, status), error);
         }
         c.flash({ kind: "success", text: `Connected the mailbox ${form.login}. Its first sync has started.` });
         return redirect("/app/connections");
@@ -75,7 +83,7 @@ export function connectionPageRoutes(deps: Deps) {
           const { connection_id } = await service.connectCalendar(c.user.id, input);
           kick(connection_id);
         } catch (error) {
-          return render(c, { calendar: { ...form, error: refused(error) } }, 422);
+          return refusedWith((status) => render(c, { calendar: { ...form, error: refused(error) } }, status), error);
         }
         c.flash({ kind: "success", text: "Connected the calendar. Its first sync has started." });
         return redirect("/app/connections");

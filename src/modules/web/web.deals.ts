@@ -1,7 +1,7 @@
 // The deal pages: the pipeline (board or list), one deal, one of its documents (and its original
 // file), the deal's live analysis progress as an event stream, and the actions: upload a new deck,
 // add data-room files, move a deal's stage. Every read goes through the deals service with the
-// member's org (another org's deal is 404); uploads follow the API's rules (415, 413, 409, 422)
+// member's org (another org's deal is 404); uploads follow the API's rules (415, 413, 422; during an analysis, read by one more pass after it)
 // and are charged to the member's daily web budget (429 when spent).
 import { Elysia } from "elysia";
 import { perDeps, type Deps } from "../../deps.ts";
@@ -137,7 +137,13 @@ export function dealUploads(deps: Deps) {
         const deal = deals.mustGet(c.org.id, c.params.deal_id);
         try {
           const result = await acceptDataRoom(deps, sessionPrincipal(deps, c.user, c.org), deal.id, { fields: c.fields, files: c.files });
-          c.flash({ kind: "success", text: `Added ${result.filesReceived} file${result.filesReceived === 1 ? "" : "s"} to the data room: the deal is being analysed again.` });
+          const files = `${result.filesReceived} file${result.filesReceived === 1 ? "" : "s"}`;
+          c.flash({
+            kind: "success",
+            text: result.afterRunningPass
+              ? `Added ${files} to the data room: the deal's analysis is under way, so they are read once it has finished and the deal is analysed again with them.`
+              : `Added ${files} to the data room: the deal is being analysed again.`,
+          });
           return redirect(`/app/deals/${deal.id}`);
         } catch (error) {
           c.flash({ kind: "error", text: `Nothing was added: ${refusalText(error)}` });

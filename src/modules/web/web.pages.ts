@@ -5,7 +5,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { ApiError, notFound } from "../../http/errors.ts";
 import { isCalendarDate } from "../../lib/dates.ts";
-import { backupsService } from "../backups/backups.service.ts";
+import { BackupInProgress, backupsService } from "../backups/backups.service.ts";
 import { apiKeysService } from "../identity/keys.service.ts";
 import { keyViews } from "../identity/keys.views.ts";
 import { dealsService, type DealFilters } from "../deals/deals.service.ts";
@@ -15,6 +15,8 @@ import { portfolioService } from "../portfolio/portfolio.service.ts";
 import { researchService } from "../research/research.service.ts";
 import { orgsService } from "../identity/orgs.service.ts";
 import { adminPage } from "./pages/admin.ts";
+import { backupsPage } from "./pages/backups.ts";
+import { errorPage } from "./pages/home.ts";
 import { contactsPage } from "./pages/contacts.ts";
 import { homePage } from "./pages/home.ts";
 import { EMPTY_KEY_FORM, keysPage, type KeyForm } from "./pages/keys.ts";
@@ -39,6 +41,36 @@ export function pageRoutes(deps: Deps) {
   const funds = fundsService(deps);
   const research = researchService(deps);
   const inDays = (n: number) => isoDay(new Date(deps.clock.now().getTime() + n * DAY_MS));
+
+  const backups = backupsService(deps);
+  const backupsView = () => ({ backups: backups.list().slice(0, 20), freshness: backups.freshness(), inProgress: backups.inProgress(), lastFailure: backups.lastFailure() });
+
+  /** The 403 page for anyone but the server operator, or null for the operator. */
+  function operatorOnly(c: WebCtx): Response | null {
+    if (c.user.isOperator) return null;
+    return htmlResponse(
+      errorPage(c.shell("Server operators only"), 403, "Server operators only", "Backups hold every organization's data and the server key, so they belong to whoever runs this server: dealgraph backup on the server, or this page for a user the operator marked with dealgraph admin user operator --user USER_ID on."),
+      403,
+    );
+  }
+
+  /** "Back up now": 409 while a backup is being written (by this server or a `dealgraph backup`), else started in the background. */
+  function startBackup(c: WebCtx): Response {
+    let started: Promise<unknown>;
+    try {
+      if (backups.inProgress()) throw new BackupInProgress(null);
+      // Written in a child process: the page lists it once it is written and verified.
+      started = backups.start({ manual: true });
+    } catch (error) {
+      if (!(error instanceof BackupInProgress)) throw error;
+      return htmlResponse(errorPage(c.shell("Backup already running"), 409, "A backup is already being written", "Wait for it to finish (it appears on the backups page once it is verified), then start another if you still need one."), 409);
+    }
+    started
+      .then(() => backups.rotate())
+      .catch((error: Error) => deps.log.error("backup failed", { error: error.message }));
+    c.flash({ kind: "success", text: "A backup has started; it appears below when it is written and verified." });
+    return redirect("/app/backups");
+  }
 
   function renderKeys(c: WebCtx, form: KeyForm, status = 200): Response {
     const views = keyViews(deps, keys.listForUser(c.user.id));
@@ -245,27 +277,15 @@ export function pageRoutes(deps: Deps) {
             createdAt: m.createdAt,
           }));
           const allKeys = all.flatMap((m) => m.keys).sort((a, b) => b.created_at.localeCompare(a.created_at));
-          const backups = backupsService(deps);
-          const backupsView = { backups: backups.list().slice(0, 10), freshness: backups.freshness(), inProgress: backups.inProgress(), lastFailure: backups.lastFailure() };
-          return htmlResponse(adminPage(c.shell("Admin", "admin"), { members, keys: allKeys, backups: backupsView }));
+          return htmlResponse(adminPage(c.shell("Admin", "admin"), { members, keys: allKeys, operator: c.user.isOperator }));
         }),
         hidden,
       )
-      .post(
-        "/admin/backups",
-        guard(deps, { admin: true }, (c) => {
-          const backups = backupsService(deps);
-          const already = backups.inProgress();
-          // Written in the background (a child process): the page lists it once it is verified.
-          backups
-            .start()
-            .then(() => backups.rotate())
-            .catch((error: Error) => deps.log.error("backup failed", { error: error.message }));
-          c.flash({ kind: "success", text: already ? "A backup is already being written; it appears below when it is verified." : "A backup has started; it appears below when it is written and verified." });
-          return redirect("/app/admin");
-        }),
-        hidden,
-      )
+      // Backups hold every organization's data and the server key: the server operator's, never an
+      // org admin's (`dealgraph admin user operator --user ID on`). Anyone else: 403, nothing listed.
+      .get("/backups", guard(deps, { org: false }, (c) => operatorOnly(c) ?? htmlResponse(backupsPage(c.shell("Backups"), backupsView()))), hidden)
+      .post("/backups", guard(deps, { org: false }, (c) => operatorOnly(c) ?? startBackup(c)), hidden)
+      .post("/admin/backups", guard(deps, { org: false }, (c) => operatorOnly(c) ?? startBackup(c)), hidden)
       .post(
         "/admin/keys/:key_id/revoke",
         guard(deps, { admin: true }, (c) => {

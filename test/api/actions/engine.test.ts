@@ -115,7 +115,7 @@ describe("the runner", () => {
       running--;
     };
     for (let i = 0; i < 7; i++) dispatch();
-    const runner = testRunner(t, new Map([[KIND.kind, handler]]), { concurrency: 2, pollMs: 10_000 });
+    const runner = testRunner(t, new Map([[KIND.kind, handler]]), { concurrency: 2, perOrg: 2, pollMs: 10_000 });
     await runner.idle();
     expect(peak).toBe(2);
     expect(t.deps.db.$client.query("SELECT status, COUNT(*) AS n FROM action_runs GROUP BY status").all()).toEqual([{ status: "succeeded", n: 7 }]);

@@ -70,15 +70,19 @@ describe("data-room refusals", () => {
     expect((await refused(id, JSON.stringify({ files: [] }), 422, null, undefined, { "content-type": "application/json" })).json.detail[0].loc).toEqual(["body"]);
   });
 
-  test("while the deal's analysis is queued: a well-formed upload is 409, a malformed one 422 or 415 (validation before state); nothing stored", async () => {
+  test("while the deal's analysis is queued: a malformed upload is still 422 or 415 (validation first), nothing stored; a well-formed one is accepted (202)", async () => {
     c = setup();
     const id = await analysedDeal(c, { run: false });
-    await refused(id, dataRoomForm([[CSV, "a.csv"]]), 409, /analysis is queued/);
     const empty = new FormData();
     empty.append("folder", "Legal");
     expect((await refused(id, empty, 422, null)).json.detail[0]).toMatchObject({ loc: ["body", "files"], type: "missing" });
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
     await refused(id, dataRoomForm([[png, "cap-table.csv"]]), 415, /cap-table\.csv is not a PDF/);
+    const long = await post(c, `/api/v1/deals/${id}/documents`, dataRoomForm([[CSV, "a.csv"]], { folder: "x".repeat(256) }));
+    expect([long.status, long.json.detail[0].loc]).toEqual([422, ["body", "folder"]]);
+    expect(count(c, "SELECT COUNT(*) AS n FROM deal_documents WHERE kind = 'data_room'")).toBe(0);
+    const accepted = await post(c, `/api/v1/deals/${id}/documents`, dataRoomForm([[CSV, "a.csv"]]));
+    expect([accepted.status, accepted.json.status]).toEqual([202, "queued"]);
   });
 
   test("unknown, non-UUID and another org's deal: 404; a read key: 403", async () => {

@@ -115,18 +115,19 @@ describe("POST /api/v1/deals/{deal_id}/documents", () => {
     ]);
   });
 
-  test("a run left queued by the data room blocks a second request (409); a finished one does not", async () => {
+  test("a second request while the data room's pass is still queued joins that pass (202, no second charge); after it, a new pass", async () => {
     c = setup();
     const id = await analysedDeal(c);
     expect((await post(c, `/api/v1/deals/${id}/documents`, dataRoomForm([[CUSTOMERS_CSV, "customers.csv"]]))).status).toBe(202);
     const again = await post(c, `/api/v1/deals/${id}/documents`, dataRoomForm([[NOTES_MD, "notes.md"]]));
-    expect(again.status).toBe(409);
-    expect(again.json.detail).toMatch(/analysis is queued/);
-    expect(count(c, "SELECT COUNT(*) AS n FROM deal_documents WHERE kind = 'data_room'")).toBe(1);
-    await runAll(c.t);
-    expect((await post(c, `/api/v1/deals/${id}/documents`, dataRoomForm([[NOTES_MD, "notes.md"]]))).status).toBe(202);
+    expect([again.status, again.json.status, again.headers.get("x-actions-remaining")]).toEqual([202, "queued", "23"]);
+    expect(count(c, "SELECT COUNT(*) AS n FROM deal_documents WHERE kind = 'data_room'")).toBe(2);
+    expect(count(c, "SELECT COUNT(*) AS n FROM action_runs")).toBe(2);
     await runAll(c.t);
     expect(count(c, "SELECT COUNT(*) AS n FROM deal_documents WHERE kind = 'data_room' AND status = 'extracted'")).toBe(2);
+    expect((await post(c, `/api/v1/deals/${id}/documents`, dataRoomForm([["More plain words.", "more.txt"]]))).headers.get("x-actions-remaining")).toBe("22");
+    await runAll(c.t);
+    expect(count(c, "SELECT COUNT(*) AS n FROM action_runs WHERE status = 'succeeded'")).toBe(3);
   });
 });
 

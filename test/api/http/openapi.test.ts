@@ -146,10 +146,12 @@ describe("what every operation of a kind documents", () => {
 
   test("409 where an operation can return it; X-Actions-* on actions' 202 and 429", async () => {
     const { ops } = await operations();
-    for (const id of ["rotateApiKey", "analyzeDeal", "analyzeUpload", "startResearch", "createWebhook", "addDealDocuments", "redeliverWebhookDelivery"]) {
+    for (const id of ["rotateApiKey", "analyzeDeal", "analyzeUpload", "startResearch", "createWebhook", "redeliverWebhookDelivery"]) {
       expect(byId(ops, id).responses["409"]?.content["application/json"].schema.$ref, id).toBe("#/components/schemas/Error");
     }
     expect(byId(ops, "getMe").responses["409"]).toBeUndefined();
+    // A data-room upload during an analysis is accepted (CONTRACT.md): no 409.
+    expect(byId(ops, "addDealDocuments").responses["409"]).toBeUndefined();
     for (const id of ["analyzeDeal", "analyzeUpload", "addDealDocuments", "analyzeFounder", "startResearch"]) {
       const responses = byId(ops, id).responses;
       for (const status of ["202", "429"]) {
@@ -198,7 +200,7 @@ describe("health", () => {
     expect(ready.json.status).toBe("ready");
     expect(ready.json.checks.database).toEqual({ status: "ok", detail: expect.stringContaining("migrations applied") });
     expect(["ok", "unavailable"]).toContain(ready.json.checks.libreoffice.status);
-    expect(ready.json.checks.tesseract).toEqual(findTesseract() ? { status: "ok", detail: findTesseract() } : { status: "unavailable", detail: expect.stringContaining("not installed") });
+    expect(ready.json.checks.tesseract).toEqual(findTesseract() ? { status: "ok", detail: "installed" } : { status: "unavailable", detail: expect.stringContaining("not installed") });
   });
 
   test("/readyz is 503 while migrations are pending", async () => {

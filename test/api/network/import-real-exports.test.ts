@@ -102,13 +102,24 @@ describe("real machine mail", () => {
 });
 
 describe("real address books", () => {
-  test("Android's vCard 2.1: quoted-printable UTF-8 names decoded; a card whose EMAIL decodes to no address is reported, the rest import", () => {
+  test("Android's vCard 2.1: quoted-printable UTF-8 names decoded; a card whose second EMAIL decodes to no address keeps its valid one", () => {
     setup();
     const path = join(REAL, "vcard/cardme/John_Doe_ANDROID.vcf");
     const stats = importContacts(t.deps, { userId: f.users.alice.id, path });
-    expect(stats).toMatchObject({ read: 5, imported: 3, skipped_by_reason: { no_email: 2 }, failed_items: 1 });
-    expect(stats.errors).toEqual([`${path}:44: EMAIL "ÑÑÑÑÑÑÑÑÑÑÑÑÑÑ" is not an email address`]);
+    expect(stats).toMatchObject({ read: 6, imported: 4, skipped_by_reason: { no_email: 2 }, failed_items: 0 });
+    expect(stats.errors).toEqual([]);
     expect(personByEmail(t.deps, "henry@company.com")).toMatchObject({ display_name: "ÑÑÑÑ", company: "Ñ".repeat(44) });
+    expect(personByEmail(t.deps, "bob@company.com")).toMatchObject({ display_name: "Ñ Ñ Ñ Ñ" });
+  });
+
+  test("a card whose other EMAIL is a name, not an address (either order), keeps its valid address; one with no valid address is reported at its line", () => {
+    setup();
+    const path = join(REAL, "vcard/ours/android-email-not-address.vcf");
+    const stats = importContacts(t.deps, { userId: f.users.alice.id, path });
+    expect(stats).toMatchObject({ read: 2, imported: 2, failed_items: 1 });
+    expect(stats.errors).toEqual([`${path}:23: EMAIL "only a name here" is not an email address`]);
+    expect(personByEmail(t.deps, "juergen@mueller-capital.example")).toMatchObject({ display_name: "Jürgen Müller", company: "Müller Capital", title: "Partner" });
+    expect(personByEmail(t.deps, "chidi@lagos-fintech.example")).toMatchObject({ display_name: "Chidi Okafor", company: "Lagos Fintech" });
   });
 
   test("Outlook, Gmail, iPhone, Mac, Evolution, Lotus Notes and Thunderbird cards", () => {

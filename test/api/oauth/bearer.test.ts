@@ -3,6 +3,7 @@
 // write grant's actions and requests are charged to the grant's own budgets, and another
 // organization's data stays invisible to it.
 import { afterEach, describe, expect, test } from "bun:test";
+import { webBudgets } from "../../../src/modules/identity/web-budgets.service.ts";
 import { budgetsService } from "../../../src/modules/identity/budgets.service.ts";
 import { mcpCall, OAUTH_ENV, signInGrant } from "../../helpers/oauth.ts";
 import { Browser, webApp, withPassword } from "../../helpers/web.ts";
@@ -116,18 +117,21 @@ describe("what a grant may do, on the firm's data", () => {
     expect(h.t.deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM action_runs WHERE kind = 'deal_analysis' AND status = 'queued'").get()!.n).toBe(0);
   });
 
-  test("a write grant starts an action, charged to the grant's budget (not the user's keys)", async () => {
+  test("a write grant starts an action, recorded on the grant and charged to the user's one daily count of actions (shared with the user's keys)", async () => {
     h = startMcpServer({ env: OAUTH_ENV });
     seedFirm(h);
     const { tokens } = await signedIn("alice@acme.vc", h.f.users.alice.id, "write");
     const client = await h.connect(tokens.access_token);
+    const usedBefore = webBudgets(h.t.deps).today(h.f.users.alice.id).used;
+    const keyBefore = h.usage(h.f.keys.write.id).actions;
     const started = await h.ask(client, "Research payroll APIs in Europe");
-    expect(started.text).toMatch(/This app has 24 actions left today\./);
+    expect(started.text).toContain(`This app has ${25 - usedBefore - 1} actions left today.`);
+    expect(webBudgets(h.t.deps).today(h.f.users.alice.id).used).toBe(usedBefore + 1);
     const grant = h.t.deps.db.$client.query<{ id: string; budget_owner_id: string }, []>("SELECT id, budget_owner_id FROM oauth_grants").get()!;
     const run = h.t.deps.db.$client.query<{ key_id: string; user_id: string }, []>("SELECT key_id, user_id FROM action_runs ORDER BY rowid DESC LIMIT 1").get()!;
     expect(run).toEqual({ key_id: grant.id, user_id: h.f.users.alice.id });
     expect(budgetsService(h.t.deps).usageToday([{ keyId: grant.id, budgetOwnerId: grant.budget_owner_id }]).get(grant.id)!.actions).toBe(1);
-    expect(h.usage(h.f.keys.write.id).actions).toBe(0);
+    expect(h.usage(h.f.keys.write.id).actions).toBe(keyBefore);
   });
 
   test("another organization's grant sees none of this organization's data, nor its conversations", async () => {

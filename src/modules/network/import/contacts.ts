@@ -11,13 +11,19 @@ import { parseContactsCsv } from "./contacts-csv.ts";
 import type { ContactCard, ContactsRead } from "./contact-card.ts";
 import { ImportError, skip, type ImportStats } from "./errors.ts";
 
-/** A vCard's facts; an EMAIL that is not an address or a broken LinkedIn URL makes the card an error at that line. */
+/**
+ * A vCard's facts. An EMAIL that is not an address is left out when the card has another that is
+ * (Android writes a second EMAIL holding a name, say): the card keeps its valid addresses. A card
+ * whose every EMAIL is not an address, or with a broken LinkedIn URL, is an error at that line.
+ */
 function vcardToCard(card: Vcard): ContactCard | { line: number; reason: string } {
   const all = (name: string) => card.props.filter((p) => p.name === name);
   const one = (name: string) => card.props.find((p) => p.name === name);
-  const emailProps = all("EMAIL").filter((p) => (vcardText(p) ?? "") !== "");
-  for (const p of emailProps) {
-    if (!normalizeEmail(vcardText(p))) return { line: p.line, reason: `EMAIL ${JSON.stringify(vcardText(p)!.slice(0, 120))} is not an email address` };
+  const given = all("EMAIL").filter((p) => (vcardText(p) ?? "") !== "");
+  const emailProps = given.filter((p) => normalizeEmail(vcardText(p)));
+  if (given.length > 0 && emailProps.length === 0) {
+    const p = given[0];
+    return { line: p.line, reason: `EMAIL ${JSON.stringify(vcardText(p)!.slice(0, 120))} is not an email address` };
   }
   const ordered = [...emailProps.filter(isPreferred), ...emailProps.filter((p) => !isPreferred(p))];
   const emails = [...new Set(ordered.map((p) => normalizeEmail(vcardText(p))!))];

@@ -87,6 +87,9 @@ export type ImportStats = {
   time_zones?: TimeReading;
   /** Calendar: the zone floating times and all-day dates were read in (`--time-zone`, else the user's, else UTC). */
   floating_time_zone?: string;
+  /** Calendar (`import calendar`): past occurrences refused by the caps per series and per file, and why. */
+  refused?: number;
+  refusals?: string[];
 };
 
 export function emptyStats(kind: ImportKind, userId: string): ImportStats {

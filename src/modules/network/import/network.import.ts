@@ -7,12 +7,13 @@
 // also hand some messages whole to an inbox hook (another module acting on mail it recognises,
 // e.g. a document host's verification mail); the importer knows nothing of what it does.
 import { readFileSync, statSync } from "node:fs";
-import { extname } from "node:path";
+import { extname, resolve } from "node:path";
 import type { Deps } from "../../../deps.ts";
 import { CalendarFileError, parseCalendar } from "../../../lib/icalendar.ts";
 import { expandOccurrences, type Expansion } from "../../../lib/icalendar-recurrence.ts";
 import { isTimeZoneName, orgsService } from "../../identity/orgs.service.ts";
 import { graphWriter, type GraphWriter } from "../network.graph.ts";
+import { CalendarReadError, expansionOf, IMPORT_CHILD_LIMITS, IMPORT_MAX_BYTES, readCalendars, type CalendarCaps } from "./calendar-read.ts";
 import { calendarSignal } from "./calendar-signal.ts";
 import { emlFiles, readEmlHeaders } from "./eml.ts";
 import { emptyStats, fileFailed, ImportError, itemFailed, notPerson, skip, type ImportKind, type ImportStats } from "./errors.ts";
@@ -244,6 +245,41 @@ export function importCalendar(deps: Deps, opts: ImportOptions): ImportStats {
     stats.time_zones = parsed.times;
     stats.floating_time_zone = parsed.floatingZone;
     for (const e of [...parsed.errors, ...expansion.errors].sort((a, b) => a.line - b.line)) itemFailed(stats, file, e.line, e.reason);
+    recordOccurrences(writer, stats, expansion, now, file, ticker(opts, stats, () => stats.occurrences!));
+  });
+}
+
+/**
+ * `import calendar` from the command line: like importCalendar, but the file is read and expanded
+ * in the calendar child (calendar-read.ts: its time and memory limits, at most IMPORT_MAX_BYTES)
+ * and capped there (by default the latest 1,000 past occurrences per series and 5,000 per file
+ * count); the refused ones are counted in `refused`, with why in `refusals`.
+ */
+export async function importCalendarFile(deps: Deps, opts: ImportOptions & { caps?: CalendarCaps }): Promise<ImportStats> {
+  const info = statOrFail(opts.path);
+  if (info.isDirectory()) throw new ImportError(opts.path, null, "is a folder; give an .ics file");
+  const now = deps.clock.now();
+  const timeZone = floatingZone(deps, opts);
+  let read;
+  try {
+    // The child works in the temp dir: the path must not be relative.
+    read = (await readCalendars({ kind: "file", path: resolve(opts.path), maxBytes: IMPORT_MAX_BYTES }, { timeZone, now, caps: opts.caps, limits: IMPORT_CHILD_LIMITS })).objects[0];
+  } catch (error) {
+    if (error instanceof CalendarReadError) throw new ImportError(opts.path, null, error.message.replace(`${resolve(opts.path)}: `, ""));
+    throw error;
+  }
+  if (!read.expansion) throw new ImportError(opts.path, read.errors[0]?.line ?? null, read.errors[0]?.reason ?? "is not an iCalendar file");
+  const expansion = expansionOf(read.expansion);
+  const file = opts.path;
+  return inTransaction(deps, "calendar", opts, (writer, stats) => {
+    stats.files = 1;
+    stats.read = read.events;
+    stats.occurrences = 0;
+    stats.time_zones = read.times;
+    stats.floating_time_zone = read.floatingZone;
+    stats.refused = read.refused;
+    stats.refusals = read.refusals.map((line) => line.replace(resolve(opts.path), file));
+    for (const e of read.errors) itemFailed(stats, file, e.line, e.reason);
     recordOccurrences(writer, stats, expansion, now, file, ticker(opts, stats, () => stats.occurrences!));
   });
 }

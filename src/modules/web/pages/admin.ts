@@ -2,7 +2,6 @@
 // in the organization (revoke only: an admin never sees or makes another user's secret).
 import type { ApiKeyView } from "../../identity/keys.views.ts";
 import { html, type Html } from "../html.ts";
-import { backupsCard, type BackupsView } from "./backups.ts";
 import { keyTable } from "./keys.ts";
 import { badge, layout, pageHead, when, type Shell } from "./layout.ts";
 
@@ -17,7 +16,7 @@ export type Member = {
   createdAt: string;
 };
 
-export type AdminView = { members: Member[]; keys: (ApiKeyView & { owner: string })[]; backups: BackupsView };
+export type AdminView = { members: Member[]; keys: (ApiKeyView & { owner: string })[]; operator: boolean };
 
 function membersTable(members: Member[]): Html {
   return html`<div class="table-wrap"><table data-testid="members-table">
@@ -54,6 +53,6 @@ export function adminPage(shell: Shell, v: AdminView): Html {
     revokeAction: (k) => `/app/admin/keys/${k.key_id}/revoke`,
   })}
 </div>
-${backupsCard(v.backups, shell.csrf)}`,
+<p class="muted small">Backups hold every organization's data, so they are the server operator's: ${v.operator ? html`<a href="/app/backups">Backups</a>.` : html`<code>dealgraph backup</code> on the server, or the backups page for a user marked with <code>dealgraph admin user operator --user … on</code>.`}</p>`,
   );
 }

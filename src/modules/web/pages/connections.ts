@@ -35,7 +35,8 @@ function lastResult(c: ConnectionView): Html {
   const parts = c.kind === "mail" ? [`${n(r.messages_new)} new messages`] : [`${n(r.meetings_new)} new meetings`];
   if (r.duplicates) parts.push(`${n(r.duplicates)} already known`);
   if (r.skipped) parts.push(`${n(r.skipped)} skipped`);
-  return html`<span class="small">${parts.join(", ")}</span>`;
+  if (r.refused) parts.push(`${n(r.refused)} refused by the limits`);
+  return html`<span class="small">${parts.join(", ")}</span>${r.refusals?.length ? html`<div class="small muted" data-testid="refusals">${r.refusals.join(" ")}</div>` : ""}`;
 }
 
 function table(v: ConnectionsView, csrf: string | null): Html {

@@ -50,7 +50,14 @@ function section(dealId: string, s: Section, files: Map<string, string>): Html {
 function progressBox(v: DealView): Html {
   const run = v.run;
   if (!run || (run.status !== "queued" && run.status !== "running")) return html``;
-  const stage = run.status === "queued" ? (run.waiting_for === "email_verification" ? "Waiting for the document host's email verification" : "Queued") : "Running";
+  const stage =
+    run.status === "queued"
+      ? run.waiting_for === "email_verification"
+        ? "Waiting for the document host's email verification"
+        : run.waiting_for === "analysis_pass"
+          ? "Queued: the data-room files are read once the analysis under way has finished"
+          : "Queued"
+      : "Running";
   return html`<div class="progress" data-events="/app/deals/${v.deal.deal_id}/events" data-testid="analysis-progress" role="status">
   <strong>Analysis in progress.</strong> <span data-progress-text>${stage}</span>
   <div class="meter-bar"><span class="w0" data-progress-bar></span></div>
@@ -121,9 +128,9 @@ function documentsCard(v: DealView, csrf: string | null): Html {
     <form method="post" action="/app/deals/${d.deal_id}/documents" enctype="multipart/form-data" data-testid="data-room-form">
       ${csrfField(csrf)}
       <div class="field"><label for="f-files">Add data-room files (up to 20; PDF, Office, CSV, text; 50 MB each)</label>
-        <input id="f-files" type="file" name="files" multiple required${busy ? html` disabled` : ""}></div>
-      <div class="field"><label for="f-folder">Folder (optional)</label><input id="f-folder" type="text" name="folder" maxlength="255" placeholder="e.g. Legal"${busy ? html` disabled` : ""}></div>
-      <button class="btn secondary" type="submit"${busy ? html` disabled title="Wait until the analysis has finished"` : ""}>Upload and re-analyse</button>
+        <input id="f-files" type="file" name="files" multiple required></div>
+      <div class="field"><label for="f-folder">Folder (optional)</label><input id="f-folder" type="text" name="folder" maxlength="255" placeholder="e.g. Legal"></div>
+      <button class="btn secondary" type="submit"${busy ? html` title="The analysis under way finishes first; then the deal is analysed again with these files"` : ""}>Upload and re-analyse</button>
     </form>
     ${budgetNote(v.budget)}
   </div>

@@ -1,0 +1,234 @@
+// Labels for real public decks, written by hand from each deck's own pages (pdftotext and page
+// images), never from what any reader returned. Only these labels are committed: the decks stay in
+// their repositories (fetched under /work/.mirror, read by blob id). Most are hackathon and
+// early-stage decks; several are not in English (French, Persian) or are laid out
+// glyph by glyph. 5 are dev, the rest heldout.
+//
+// Judgement calls, as for the generated decks: "Up to $500K" is a single amount ($500K); a SAFE's
+// valuation cap is not a pre-money; a range ("$2M – $5M", "$6,000 – $12,000") is amount null; an
+// amount with no currency sign in a deck that prices everything else in $ is USD; people on the
+// deck's team slide are team whatever their role there, advisors listed as "Legal Advisory" are not.
+import type { BlindLabels, Part, SectionKey } from "./labels.ts";
+
+export type RealLabel = BlindLabels & { repo: string; path: string; blob: string; part: Part };
+
+type Entry = {
+  repo: string;
+  path: string;
+  blob: string;
+  part?: Part;
+  company: string;
+  aliases?: string[];
+  domain?: string | null;
+  round?: Partial<BlindLabels["round"]>;
+  team?: [string, string][];
+  not_team?: string[];
+  sections: SectionKey[];
+  optional?: SectionKey[];
+  traps?: string[];
+};
+
+const label = (e: Entry): RealLabel => ({
+  id: `real-${e.repo.replace(/[^A-Za-z0-9]+/g, "-").toLowerCase()}-${e.blob.slice(0, 7)}`,
+  repo: e.repo,
+  path: e.path,
+  blob: e.blob,
+  part: e.part ?? "heldout",
+  filename: e.path.split("/").pop()!,
+  format: "pdf",
+  style: "real",
+  voice: "real",
+  company_name: e.company,
+  company_aliases: e.aliases ?? [],
+  domain: e.domain ?? null,
+  kind: "company",
+  round: { stage: null, amount: null, currency: null, pre_money: null, ...e.round },
+  team: (e.team ?? []).map(([name, title]) => ({ name, title })),
+  not_team: e.not_team ?? [],
+  sections_addressed: e.sections,
+  sections_optional: e.optional ?? [],
+  traps: e.traps ?? [],
+});
+
+export const REAL_LABELS: RealLabel[] = [
+  // ---- dev (5) ----
+  label({
+    repo: "jakepeg/doocoins-landing", path: "PitchDeck.pdf", blob: "3c1b61b87a03aeb582ba9402ce6c30e95443c92b", part: "dev",
+    company: "DooCoins", domain: "doo.co",
+    round: { amount: 150_000, currency: "USD" },
+    team: [["Jacob Kemsley", "Co-founder"], ["Emma Walmsley", "Co-founder"], ["Jeet Viramgama", "Frontend React Developer"], ["Cesar Angulo", "Blockchain Developer"]],
+    sections: ["product", "traction", "market", "competition", "business_model", "team", "round"],
+    traps: ["grant-money", "market-size-money", "no-financials-slide"],
+  }),
+  label({
+    repo: "Faraday-signer/faraday", path: "pitch-deck.pdf", blob: "3f42c58d1dc66e76858db8b3f47e47a5e0987801", part: "dev",
+    company: "Faraday",
+    round: { stage: "pre-seed", amount: 750_000, currency: "USD" },
+    team: [["Nahem Seguias", "Co-founder · Device"], ["Alejandro Mena", "Co-founder · Wallet"], ["Javi Lois", "Co-founder · Infra"]],
+    sections: ["product", "market", "business_model", "financials", "team", "round"],
+    optional: ["competition", "traction"],
+    traps: ["program-on-cover", "traction-money", "market-size-money", "use-of-funds-money", "revenue-projection"],
+  }),
+  label({
+    repo: "Jakepodell/flexit", path: "Investor Deck Full Team.pdf", blob: "7f039aab025443480e316ab0654a6a7ab083b829", part: "dev",
+    company: "FlexIt", aliases: ["FLEXIT"], domain: "flexit.fit",
+    round: { amount: 500_000, currency: "USD" },
+    team: [["Austin Cohen", "CEO"], ["Kevin Batista", "TBD"], ["Michael Rojas", "Head of Biz Dev"]],
+    not_team: ["Adam Zeitsiff"],
+    sections: ["market", "product", "competition", "financials", "round", "team"],
+    optional: ["business_model", "traction"],
+    traps: ["safe-valuation-cap", "use-of-funds-money", "financial-table", "customer-testimonial", "market-size-money", "legal-suffix"],
+  }),
+  label({
+    repo: "mariapiatedesco/SwissHacks2025", path: "PitchDeck.pdf", blob: "a877b085ce35e35672c1099efc2713bb2ef6554a", part: "dev",
+    company: "TechBabies",
+    team: [["Mariapia Tedesco", ""], ["Can Demirkol", ""], ["Cosimo Naldi", ""], ["Giacomo Silva", ""]],
+    sections: ["product", "team"],
+    traps: ["no-raise", "hackathon"],
+  }),
+  label({
+    repo: "ecool9940/Wetech", path: "Pitch Deck.pdf", blob: "d8e56d98b1d7b907e5874c270a5ad1df77383c5b", part: "dev",
+    company: "ICPay", aliases: ["iPay", "Ipay"],
+    sections: ["market", "product", "competition", "business_model"],
+    optional: ["traction"],
+    traps: ["no-raise", "no-team-slide", "chart-numbers"],
+  }),
+
+  // ---- heldout ----
+  label({
+    repo: "a3ro-dev/nerdy-net-pitch-deck", path: "pitch-deck.pdf", blob: "1e86eff761cb0e605c6f11d5b867185e82eec6f2",
+    company: "Nerdy Network",
+    round: { stage: "seed", amount: 1_500_000, currency: "USD" },
+    sections: ["product", "market", "traction", "business_model", "competition", "financials", "team", "round"],
+    traps: ["burn-in-raise-sentence", "use-of-funds-money", "arr-goal", "market-size-money", "competitor-valuation", "no-names-on-team-slide"],
+  }),
+  label({
+    repo: "GokhanCey/pixel-africa", path: "PitchDeck.pdf", blob: "22f306891a79c882c491f3f1919f8af26b1f9e1e",
+    company: "PixelAfrica",
+    sections: ["product"],
+    optional: ["market", "round"],
+    traps: ["no-raise", "no-team-slide", "hackathon", "program-on-cover"],
+  }),
+  label({
+    repo: "FishingVerse/documents", path: "PitchDeck.pdf", blob: "23544c7a723ec3c7683666a5ba8ca5925a7b2855",
+    company: "Fishing Verse", aliases: ["FishVerse"],
+    sections: ["product", "market"],
+    optional: ["business_model", "round", "competition"],
+    traps: ["no-raise", "no-team-slide", "market-size-money"],
+  }),
+  label({
+    repo: "DelmarCrypto/legatio.finance", path: "PitchDeck.pdf", blob: "37118b9aa7fb8974c789c9ff4da3978fcda9a1d8",
+    company: "Legatio",
+    round: { amount: 5_000_000, currency: "USD" },
+    team: [["Rodrigues Delmar", "CEO"]],
+    sections: ["product", "market", "business_model", "competition", "financials", "round", "team"],
+    traps: ["french", "market-size-money", "use-of-funds-money", "revenue-projection"],
+  }),
+  label({
+    repo: "Phi-Coherent-Inc/website", path: "investor-deck.pdf", blob: "5f0ff04303c2e93e6aa3eab9765965902909cc46",
+    company: "Phi-Coherent", aliases: ["φCoherent", "Phi-Coherent Inc."], domain: "phicoherent.com",
+    round: { stage: "pre-seed" },
+    sections: ["product", "market", "business_model", "round"],
+    optional: ["competition"],
+    traps: ["range-raise", "letterspaced-titles", "market-size-money", "no-team-slide"],
+  }),
+  label({
+    repo: "Skyocean-International/decks", path: "commercial-pitch-deck.pdf", blob: "704346aa4b117cf82cfd2c5bbb5ff8a88dca0d4c",
+    company: "Skyocean", domain: "skyocean.io",
+    round: { stage: "pre-seed", amount: 2_000_000, currency: "USD", pre_money: 15_000_000 },
+    team: [["Gaurav Yadav", "CTO"], ["Sebastian Gonzalez", "CEO/Co-founder"], ["Alexey Deshin", "CGO/Co-founder"], ["Elias Nartey", "PR & Communications"]],
+    not_team: ["Andrius Petkevicius"],
+    sections: ["product", "market", "business_model", "competition", "financials", "team", "round"],
+    optional: ["traction"],
+    traps: ["traction-money", "market-size-money", "use-of-funds-money", "equity-ticket-tiers", "advisors-on-team-slide"],
+  }),
+  label({
+    repo: "Skyocean-International/decks", path: "pitch-deck.pdf", blob: "809705117211fd9dad7accf53a15418677eac8aa",
+    company: "Skyocean", domain: "skyocean.io",
+    round: { stage: "pre-seed", amount: 2_000_000, currency: "USD" },
+    team: [["Gaurav Yadav", "CTO"], ["Sebastian Gonzalez", "CEO/Co-founder"], ["Alexey Deshin", "CGO/Co-founder"], ["Elias Nartey", "PR"], ["Mustafa Alhamare", "Manager Sudan"]],
+    not_team: ["Andrius Petkevicius"],
+    sections: ["product", "market", "business_model", "competition", "financials", "team", "round"],
+    optional: ["traction"],
+    traps: ["amount-without-currency-sign", "traction-money", "market-size-money", "use-of-funds-money", "advisors-on-team-slide"],
+  }),
+  label({
+    repo: "MetaCubez/Pitch-Deck", path: "Pitch Deck.pdf", blob: "9dd46ccb0e6c865be9e777508a4060c086ec13a4",
+    company: "MetaCubez", domain: "metacubez.io",
+    team: [["Peter Kelleher", "CEO"], ["Fabio Morelli", "CMO"], ["Shubhanshu Verm", "Head of Cyber Security"], ["Dr. Abdoalgadir", "Sr. Software programmer"], ["Rashid Tarig", "Senior Copywriter"], ["Borislav Cos", "3D Animator"], ["Muhammad Fahad", "Blockchain Developer"], ["Michael Sunday", "Legal Consultant"], ["Zewd Ayallew", "Social Media Specialist"], ["Nilesh Chhipa", "UX/UI Designer"], ["Yousef Issa", "Product Manager"], ["Daria Sclifos", "3D Designer"]],
+    sections: ["product", "team"],
+    optional: ["competition", "business_model"],
+    traps: ["no-raise", "token-allocation-percentages", "split-glyph-runs", "three-team-slides"],
+  }),
+  label({
+    repo: "HeronimoV/seekalpha", path: "investor-deck.pdf", blob: "aa5133b432aa7c219b98fd1580d495a12ac41a3d",
+    company: "SeekAlpha", domain: "seekalpha.bet",
+    round: { stage: "seed" },
+    sections: ["market", "product", "competition", "business_model", "financials", "round"],
+    optional: ["traction"],
+    traps: ["range-raise", "competitor-money", "future-series-a", "no-team-slide"],
+  }),
+  label({
+    repo: "HDATimeOfficial/HDATime", path: "docs/Pitch Deck.pdf", blob: "abad37ef9e572d5b4b6cd00975c3eeea98d7d359",
+    company: "HDATime", aliases: ["HDAT"],
+    sections: ["product", "business_model"],
+    optional: ["market", "competition"],
+    traps: ["no-raise", "no-team-slide", "token-allocation-percentages"],
+  }),
+  label({
+    repo: "Rickofar/pitch_deck", path: "Pitch Deck.pdf", blob: "b6022b4591fe0512db06d40fa73b5c99fc9add35",
+    company: "ADR Stock Manager", aliases: ["Rick Ofar-Inc", "Rick Ofar"],
+    team: [["Frederick Adarode", "Founder"]],
+    sections: ["product", "business_model", "team"],
+    optional: ["market", "competition", "financials"],
+    traps: ["no-raise", "product-name-differs-from-company"],
+  }),
+  label({
+    repo: "00Maryam002/startup2", path: "Pitch Deck.pdf", blob: "be451ec5ea2ead487c2b4088b978b1a5b5ae0f6c",
+    company: "TokenTalks", aliases: ["Token Talks"],
+    team: [["مریم مداح علی", "CEO, CTO"], ["زهره جمشیدی", "CFO"]],
+    sections: ["product", "market", "business_model", "competition", "team", "financials", "round"],
+    optional: ["traction"],
+    traps: ["persian", "right-to-left", "monthly-budget-not-a-raise", "revenue-projection"],
+  }),
+  label({
+    repo: "juv1nsk1/leen", path: "PitchDeck.pdf", blob: "c272ff1fb162d2d1c3bf71b000f33deaf1555352",
+    company: "LEEN",
+    team: [["Luciano Juvinski", ""], ["Yifei Ren", ""], ["Abhishek Bhatnagar", ""], ["Ayush Jain", ""], ["Alan Ling", ""]],
+    sections: ["market", "product", "business_model", "team"],
+    optional: ["competition"],
+    traps: ["no-raise", "program-on-cover", "team-on-cover"],
+  }),
+  label({
+    repo: "usmanfiaz06/simplihuman", path: "pitch-deck.pdf", blob: "c4bf200d385b3f59cb70abcdfdea5862988bc134",
+    company: "SimpliHuman", domain: "simplihuman.com",
+    round: { stage: "seed", amount: 850_000, currency: "USD" },
+    team: [["Mohammad J Sear", "Co-Founder"], ["Saima Salman", "Co-Founder"], ["Doruk Sardag", "Co-Founder"], ["Usman Fiaz", "Co-Founder — Design Lead"], ["Salman Mustafa", "Co-Founder — CTO"]],
+    sections: ["market", "product", "traction", "business_model", "competition", "financials", "team", "round"],
+    traps: ["competitor-valuation", "market-size-money", "use-of-funds-money", "future-series-a", "revenue-projection"],
+  }),
+  label({
+    repo: "unholy0X/bite-seeker", path: "pitch-deck.pdf", blob: "de5010233e288cc3f0a78d17f24251190d3e3fc1",
+    company: "Bite Seeker", aliases: ["BITE SEEKER"],
+    team: [["Faycal", "Mobile, React Native, UI/UX"], ["Naoufal", "Backend"]],
+    sections: ["product", "team", "business_model"],
+    optional: ["market", "round", "traction"],
+    traps: ["no-raise", "program-on-cover", "letterspaced-titles", "ask-without-money"],
+  }),
+  label({
+    repo: "piltonet/documents", path: "pitch-deck.pdf", blob: "e397a0bb39f9c58541771e3d7ca26256e8bd76ba",
+    company: "Piltonet", domain: "piltonet.com",
+    team: [["Farokh Madah", "Founder & CTO"], ["Pooyan Sedghi", "CMO"]],
+    sections: ["product", "team"],
+    optional: ["market"],
+    traps: ["no-raise"],
+  }),
+  label({
+    repo: "Efymer/hedgie-wealth-view", path: "pitch-deck.pdf", blob: "f5a418241658160f1955f7fc40c17655448a652d",
+    company: "HbarWatch",
+    team: [["Aleix Devesa", "Software Engineer"]],
+    sections: ["market", "product", "business_model", "team", "round"],
+    optional: ["traction"],
+    traps: ["ask-without-amount", "market-size-money", "hackathon"],
+  }),
+];
