@@ -237,6 +237,30 @@ export const actionsService = perDeps((deps: Deps) => {
     return waitingOfOrg.all({ org: orgId, waitingFor }).map((row) => parse(row)!);
   }
 
+  const waitingOfSubject = sqlite.query<{ id: string }, { subject: string; org: string; waitingFor: string }>(
+    "SELECT id FROM action_runs WHERE subject_id = $subject AND org_id = $org AND status = 'queued' AND waiting_for = $waitingFor ORDER BY created_at, id",
+  );
+  const earlierRunning = sqlite.query<{ n: number }, { subject: string; org: string; id: string }>(
+    `SELECT count(*) AS n FROM action_runs r, action_runs me
+      WHERE me.id = $id AND r.subject_id = $subject AND r.org_id = $org AND r.id <> me.id AND r.status = 'running'
+        AND (r.created_at < me.created_at OR (r.created_at = me.created_at AND r.id < me.id))`,
+  );
+  const earlierLive = sqlite.query<{ n: number }, { subject: string; org: string; id: string }>(
+    `SELECT count(*) AS n FROM action_runs r, action_runs me
+      WHERE me.id = $id AND r.subject_id = $subject AND r.org_id = $org AND r.id <> me.id AND r.status IN ('queued', 'running')
+        AND (r.created_at < me.created_at OR (r.created_at = me.created_at AND r.id < me.id))`,
+  );
+
+  /** A subject's queued runs waiting for `waitingFor` (a deal's data-room pass waiting for its running pass), oldest first. */
+  function waitingOf(orgId: string, subjectId: string, waitingFor: string): string[] {
+    return waitingOfSubject.all({ subject: subjectId, org: orgId, waitingFor }).map((r) => r.id);
+  }
+
+  /** Whether a run of the same subject created before `runId` is running (`running`) or queued or running (`live`). */
+  function earlierRunOf(orgId: string, subjectId: string, runId: string, which: "running" | "live"): boolean {
+    return (which === "running" ? earlierRunning : earlierLive).get({ subject: subjectId, org: orgId, id: runId })!.n > 0;
+  }
+
   /** The status of each subject's latest run (as latestFor judges it); subjects without a run are left out. */
   function latestStatuses(subjectIds: string[]): Map<string, RunStatus> {
     const out = new Map<string, RunStatus>();
@@ -285,6 +309,8 @@ export const actionsService = perDeps((deps: Deps) => {
     resume,
     liveRunOf,
     waitingRuns,
+    waitingOf,
+    earlierRunOf,
     latestStatuses,
     liveCount,
     endedCounts,

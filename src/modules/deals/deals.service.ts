@@ -311,37 +311,22 @@ export const dealsService = perDeps((deps: Deps) => {
     return actionHeaders({ limit: principal.dailyActions, remaining: Math.max(0, principal.dailyActions - used) });
   }
 
-  const waitingPasses = sqlite.query<{ id: string }, { deal: string; org: string; waitingFor: string }>(
-    "SELECT id FROM action_runs WHERE subject_id = $deal AND org_id = $org AND status = 'queued' AND waiting_for = $waitingFor ORDER BY created_at, id",
-  );
-  const passesBefore = sqlite.query<{ n: number }, { deal: string; org: string; id: string }>(
-    `SELECT count(*) AS n FROM action_runs r, action_runs me
-      WHERE me.id = $id AND r.subject_id = $deal AND r.org_id = $org AND r.id <> me.id AND r.status = 'running'
-        AND (r.created_at < me.created_at OR (r.created_at = me.created_at AND r.id < me.id))`,
-  );
-
   /**
    * The end of a deal's analysis pass (whatever its outcome): the data-room pass waiting for it
    * (files uploaded while it ran) is queued for a runner.
    */
   function releaseWaitingPass(orgId: string, dealId: string): void {
-    for (const { id } of waitingPasses.all({ deal: dealId, org: orgId, waitingFor: ANALYSIS_PASS })) actions.resume(id, {});
+    for (const id of actions.waitingOf(orgId, dealId, ANALYSIS_PASS)) actions.resume(id, {});
   }
-
-  const liveBeforeQuery = sqlite.query<{ n: number }, { deal: string; org: string; id: string }>(
-    `SELECT count(*) AS n FROM action_runs r, action_runs me
-      WHERE me.id = $id AND r.subject_id = $deal AND r.org_id = $org AND r.id <> me.id AND r.status IN ('queued', 'running')
-        AND (r.created_at < me.created_at OR (r.created_at = me.created_at AND r.id < me.id))`,
-  );
 
   /** Whether a pass of the deal created before this run is queued or running. */
   function liveBefore(orgId: string, dealId: string, runId: string): boolean {
-    return liveBeforeQuery.get({ deal: dealId, org: orgId, id: runId })!.n > 0;
+    return actions.earlierRunOf(orgId, dealId, runId, "live");
   }
 
   /** Whether a pass of the deal created before this run is still running (it is ending: its handler released this one). */
   function earlierPassLive(orgId: string, dealId: string, runId: string): boolean {
-    return passesBefore.get({ deal: dealId, org: orgId, id: runId })!.n > 0;
+    return actions.earlierRunOf(orgId, dealId, runId, "running");
   }
 
   const updateStage = sqlite.query<{ id: string; stage: string }, [string, string, string]>("UPDATE deals SET stage = ?, updated_at = ? WHERE id = ? RETURNING id, stage");
