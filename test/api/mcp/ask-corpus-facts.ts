@@ -58,6 +58,8 @@ export async function readFacts(get: Get) {
     dealsLastWeek: dealList.filter((d) => inRange(d, "2026-11-09", "2026-11-15")).map((d) => d.company_name),
     topScore: [...dealList].sort((a, b) => (b.score ?? -1) - (a.score ?? -1))[0].company_name,
     mosaicArrQuote: arrQuote,
+    /** A deal's score as the deals API states it, written as the answers write it ("Score: 72/100"). */
+    scoreOf: (name: string) => `Score: ${dealList.find((d) => d.company_name === name)!.score}/100`,
     totalNav: sumsByCurrency(positions, (p) => p.nav, (p) => p.currency),
     highestIrr: [...positions].sort((a, b) => (b.irr ?? -9) - (a.irr ?? -9))[0].fund_name,
     highestTvpi: [...positions].sort((a, b) => (b.tvpi ?? -9) - (a.tvpi ?? -9))[0].fund_name,

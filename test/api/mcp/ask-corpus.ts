@@ -217,7 +217,7 @@ export const CORPUS: Row[] = [
   // One deal.
   { cat: "deal", q: "What's the status of MosaicTreasury?", expect: fn("deal_status"), says: ['MosaicTreasury (mosaictreasury.ai) is at pipeline stage "new"'] },
   { cat: "deal", q: "tell me about KeystoneLedger", expect: fn("deal_status"), says: ['pipeline stage "ic"'] },
-  { cat: "deal", q: "what score did UmberBuild get", expect: fn("deal_status"), says: ["Score: 72/100"] },
+  { cat: "deal", q: "what score did UmberBuild get", expect: fn("deal_status"), says: (f) => [f.scoreOf("UmberBuild")] },
   { cat: "deal", q: "emberroute.com status", expect: fn("deal_status"), says: ["EmberRoute"] },
   { cat: "deal", q: "What round is EmberRoute raising?", expect: fn("deal_status"), says: ["Round: series b, raising 33,500,000 EUR"] },
   { cat: "deal", q: "Who founded MosaicTreasury?", expect: fn("deal_status", { figure: "team" }), says: ["Felix Chen"] },
@@ -229,7 +229,7 @@ export const CORPUS: Row[] = [
   { cat: "deal", q: "How is the analysis of SummitEnergy going?", expect: fn("deal_status"), says: ["Its analysis succeeded"] },
   { cat: "deal", q: "whats the status of the Ironbridge Fund IV deal", expect: fn("deal_status"), says: ["Ironbridge Fund IV"] },
   { cat: "deal", q: "is Bluewater Fund II in the pipeline?", expect: fn("deal_status"), says: ['stage "invested"'] },
-  { cat: "deal", q: "garnetledger score", expect: fn("deal_status"), says: ["Score: 72/100"] },
+  { cat: "deal", q: "garnetledger score", expect: fn("deal_status"), says: (f) => [f.scoreOf("GarnetLedger")] },
   { cat: "deal", q: "Mosiac Treasury status", expect: fn("deal_status"), says: ["MosaicTreasury"] },
 
   // ---------------------------------------------------------------------------------------------
@@ -441,7 +441,7 @@ export const CORPUS: Row[] = [
   { cat: "actions", q: "kick off a deep dive on grid flexibility", expect: fn("start_research"), says: ["read-only"] },
   { cat: "actions", q: "Analyze MosaicTreasury", expect: fn("deal_status"), says: ["Nothing was started"] },
   { cat: "actions", q: "Analyze the market", expect: { clarify: "To start a deal analysis I need the company's website" } },
-  { cat: "actions", q: "What score did MosaicTreasury get?", expect: fn("deal_status"), says: ["Score: 72/100"] },
+  { cat: "actions", q: "What score did MosaicTreasury get?", expect: fn("deal_status"), says: (f) => [f.scoreOf("MosaicTreasury")] },
   { cat: "actions", q: "Did we analyze mosaictreasury.ai?", expect: fn("deal_status"), says: ["Its analysis succeeded"] },
   { cat: "actions", q: "Should we evaluate https://newco.example?", expect: fn("deal_status"), says: ["There is no deal"] },
   { cat: "actions", q: "Review the founders of KeystoneLedger", expect: { clarify: "Which founder of KeystoneLedger?" } },
