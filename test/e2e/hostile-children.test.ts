@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { probeHealth, serveOnDataDir, stopServed, uploadDeck } from "../../scripts/lib/hostile-server.ts";
+import { serveOnDataDir, stopServed, uploadDeck } from "../../scripts/lib/hostile-server.ts";
 import { findLibreOffice } from "../../src/documents/convert.ts";
 import { findTesseract } from "../../src/documents/ocr.ts";
 import { sandboxSupport } from "../../src/lib/sandbox.ts";
