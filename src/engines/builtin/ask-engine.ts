@@ -15,6 +15,7 @@ import { ABOUT, CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent,
 import { LEXICON_WORDS } from "./ask-lexicon.ts";
 import { readSet, type SetRead } from "./ask-query.ts";
 import { speller } from "./ask-spelling.ts";
+import { COMPARE } from "./ask-sets.ts";
 import { saidBack, unreadParts } from "./ask-understood.ts";
 import { normalise, STOP, type Normalised } from "./ask-text.ts";
 
@@ -265,6 +266,38 @@ function oneRecord(set: SetRead | null, d: Directory, n: Normalised, memory: Mem
   return null;
 }
 
+/**
+ * Several records of one kind named side by side ("lumen exchange vs cobalt market multiple",
+ * "nav of silverline vs halcyon", "EmberRoute vs GarnetFleet: how much is each raising"): the
+ * query of those records, the figures asked first for each.
+ */
+function compared(set: SetRead | null, d: Directory, n: Normalised): Intent | null {
+  if (!set || set.signals.some((x) => x === "aggregate" || x === "threshold" || x === "dates")) return null;
+  const asked = (kind: RecordKind) => [...new Set(set.fields.filter((f) => f.kinds.includes(kind)).map((f) => f.field))];
+  const sideBySide = COMPARE.test(n.folded) || /\b(?:or|and)\b/.test(n.folded);
+  if (!sideBySide) return null;
+  const holdings = d.holdingsSaid();
+  if (holdings.length >= 2) {
+    const show = asked("holdings");
+    return { fn: "query", args: { kind: "holdings", names: holdings, show: show.length ? show : ["invested", "valuation", "multiple"] } };
+  }
+  // LP funds side by side: each named at least by its brand ("redwood or atlas bridge").
+  const brands = new Set(d.words);
+  const byBrand = d.names.lpFunds().filter((f) => brands.has(canon(f).split(" ")[0]));
+  const lp = d.funds();
+  const funds = byBrand.length >= 2 ? byBrand : lp.match.kind === "several" ? lp.match.names : [];
+  if (funds.length >= 2 && funds.length <= 4) {
+    const show = asked("positions");
+    return { fn: "query", args: { kind: "positions", names: funds, show: show.length ? show : ["tvpi", "dpi", "irr", "nav"] } };
+  }
+  const deals = d.dealsSaid();
+  if (deals.length >= 2) {
+    const show = asked("deals").filter((f) => f !== "created");
+    return { fn: "query", args: { kind: "deals", names: deals, show: show.length ? show : ["score", "round_amount"] } };
+  }
+  return null;
+}
+
 /** One record's figures: its own read (a fund's position, a company's metrics, a deal's status) with the figures asked first; other fields through the query. */
 function asIntent(q: Query & { name: string; show: string[] }): Intent {
   if (q.kind === "positions") return { fn: "fund_positions", args: { fund: q.name, figures: q.show } };
@@ -330,6 +363,8 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   const readsResearch = set?.query.kind === "research" && top === "research_status" && !d.research() && !n.uuids.length && !/\bstatus\b|\bprogress\b/.test(n.folded);
   if (top && NETWORK_AND_RUNS.has(top) && !ranksPeople && !readsResearch) return argsFor(top, n, d, memory.entities, lastFunction, set);
 
+  const side = n.uuids.length ? null : compared(set, d, n);
+  if (side) return side;
   const one = n.uuids.length ? null : oneRecord(set, d, n, memory);
   if (one) return one;
   // A record named by its id is one record, whatever noun the question uses for it.
