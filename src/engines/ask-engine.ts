@@ -58,7 +58,7 @@ export type DateRange = { from: string | null; to: string | null; label: string 
 export type Threshold = { field: string; op: "gt" | "gte" | "lt" | "lte"; value: number; currency?: string };
 
 /** A filter several values of which are wanted ("Fund II or Fund III"), or unwanted ("not fintech"). */
-export type FilterValues = { fund?: string[]; sector?: string[]; round?: string[]; stage?: string[]; status?: string[]; type?: string[] };
+export type FilterValues = { fund?: string[]; sector?: string[]; round?: string[]; stage?: string[]; status?: string[]; type?: string[]; currency?: string[] };
 
 /** What records are counted per ("deals per stage", "holdings by fund"). */
 export const GROUPS = ["stage", "sector", "round", "kind", "fund", "status", "currency", "vintage", "type", "year", "quarter"] as const;

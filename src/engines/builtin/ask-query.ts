@@ -44,7 +44,7 @@ export type SetRead = {
 
 /** Kinds by a noun that names only them; generic nouns ("companies", "people", "funds") count less. */
 const WEAK_NOUNS: Partial<Record<RecordKind, RegExp>> = {
-  holdings: /\bcompan(?:y|ies)\b|\bstartups\b|\bbusinesses\b/,
+  holdings: /\bcompan(?:y|ies)\b|\bstartups\b|\bbusinesses\b|\bcos\b/,
   persons: /\bpeople\b/,
   positions: /\bfunds\b/,
 };
@@ -158,8 +158,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     nouns.find((k) => fieldKinds.length === 0 || fieldKinds.includes(k)) ??
     nouns[0] ??
     fieldKinds[0] ??
-    weak[0] ??
+    // A pipeline stage or a company's fate says the kind more than a generic noun ("what's in diligence that isn't a health company").
     stageKind ??
+    weak[0] ??
     (namedDeal ? "deals" : namedHolding ? "holdings" : null);
   if (plural || weak.some((k) => /s$/.test(WEAK_NOUNS[k]!.exec(text)![0]))) signals.push("noun");
   // "fund" as a noun on its own: the firm's own funds hold companies; "portfolio companies in Fund II".
@@ -217,16 +218,19 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const roundOf = (phrase: string) => roundsIn(phrase)[0] ?? null;
   const rounds = roundRange(positive, roundOf) ?? roundsIn(positive);
   const notRounds = negated ? roundsIn(negated) : [];
-  const currency = CURRENCY_CUES.find(([, re]) => re.test(text))?.[0];
+  const currency = CURRENCY_CUES.find(([, re]) => re.test(positive))?.[0];
+  const notCurrencies = negated ? CURRENCY_CUES.filter(([, re]) => re.test(negated)).map(([c]) => c) : [];
   const names = writtenNames(n);
   const sectors = [...new Set(listParts(positive).map((part) => sectorOf(part, d, names)).filter((x): x is string => !!x))];
   const sector = sectors.length === 1 ? sectors[0] : sectors.length ? null : sectorOf(positive, d, names);
-  const notSector = negated ? sectorOf(negated, d, names) : null;
+  const notSectors = negated ? [...new Set(listParts(negated).map((part) => sectorOf(part, d, names)).filter((x): x is string => !!x))] : [];
+  const notSector = notSectors[0] ?? null;
   const except: FilterValues = {};
   const anyOf: FilterValues = {};
   const filter = () => signals.includes("filter") || signals.push("filter");
   if (sectors.length > 1 && (q.kind === "deals" || q.kind === "holdings")) (anyOf.sector = sectors), filter();
-  if (notSector && (q.kind === "deals" || q.kind === "holdings")) (except.sector = [notSector]), filter();
+  if (notSectors.length && (q.kind === "deals" || q.kind === "holdings")) (except.sector = notSectors), filter();
+  if (notCurrencies.length && ["deals", "holdings", "positions", "cashflows"].includes(q.kind)) (except.currency = notCurrencies), filter();
   if (q.kind === "deals") {
     const stages = stageCues.filter((s) => s !== "invested" || !/\bhow much\b/.test(text));
     if (stages.length) (q.stage = stages), filter();

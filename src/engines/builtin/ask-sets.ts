@@ -9,9 +9,9 @@ import { GROUPS, type Query } from "../ask-engine.ts";
 import { canon, nameForPhrase } from "../../lib/name-match.ts";
 
 /** Words that negate what follows them, up to the end of their clause. */
-const NEGATION = /\b(?:not|non|excluding|exclude|except|other than|outside(?: of)?|apart from|aside from|besides|but not|isn t|aren t|isnt|arent|never)\b/g;
+export const NEGATION = /\b(?:not|non|excluding|exclude|except|other than|outside(?: of)?|apart from|aside from|besides|but not|isn t|aren t|isnt|arent|never)\b/g;
 /** Where a negated part ends: a new clause, or a word that starts another filter or an order. */
-const CLAUSE_END = /\b(?:with|that|which|who|whose|where|sorted|ranked|ordered|by|per|and (?:with|that|which|whose|have|has|are|is)|but|only)\b|[,;:?!]/;
+export const CLAUSE_END = /\b(?:with|that|which|who|whose|where|sorted|ranked|ordered|by|per|and (?:with|that|which|whose|have|has|are|is)|but|only)\b|[,;:?!]/;
 
 /** The text split into what is said positively and what a negation governs. */
 export function negationScopes(text: string): { positive: string; negated: string } {
