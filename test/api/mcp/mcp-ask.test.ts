@@ -183,7 +183,7 @@ describe("actions", () => {
     const deals = count("deals");
     const spent = await h.ask(alice, "Analyze https://two.example");
     expect(spent.isError).toBe(false);
-    expect(spent.text).toMatch(/^I could not start it: Daily actions limit of 1 reached for this API key; it resets at 00:00 UTC \(in \d+ seconds\)\. Nothing was started\./);
+    expect(spent.text).toMatch(/^I could not start it: Daily actions limit of 1 reached for this API key's user \(a user's API keys, connected apps and web sessions share one count of actions a day\); it resets at 00:00 UTC \(in \d+ seconds\)\. Nothing was started\./);
     expect(count("deals")).toBe(deals);
     expect(h.usage(h.f.keys.write.id).actions).toBe(1);
   });

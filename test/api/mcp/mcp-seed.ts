@@ -43,6 +43,7 @@ export function seedFirm(h: McpHarness) {
   const initech = scored(f.keys.otherOrgWrite.secret, "Initech", 55);
   // The fixtures' charges are not the tests' business: start every count from zero.
   deps.db.$client.query("DELETE FROM key_usage").run();
+  deps.db.$client.query("DELETE FROM web_action_usage").run(); // actions are counted per user too
   return { ledgerly, initech };
 }
 
@@ -74,5 +75,6 @@ export async function seedRuns(h: McpHarness) {
   reachCandidates.runOnce(deps);
 
   deps.db.$client.query("DELETE FROM key_usage").run();
+  deps.db.$client.query("DELETE FROM web_action_usage").run(); // actions are counted per user too
   return { founderAnalysisId, researchId };
 }
