@@ -632,7 +632,12 @@ export async function readArchive(file: string, opts: { workDir?: string; extrac
         },
       };
     };
-    const input = createReadStream(file, { highWaterMark: CHUNK }).pipe(decompressorFor(file)) as AsyncIterable<Buffer>;
+    // pipe() does not pass the file's own errors on (a file removed or unreadable mid-read): hand them
+    // to the decompressor, so they end the read as a problem instead of an unhandled 'error' event.
+    const raw = createReadStream(file, { highWaterMark: CHUNK });
+    const decompress = decompressorFor(file);
+    raw.on("error", (error) => decompress.destroy(error));
+    const input = raw.pipe(decompress) as AsyncIterable<Buffer>;
     await readTar(bounded(input, bound), onEntry);
   } catch (error) {
     problems.push(describeStreamError(error));
