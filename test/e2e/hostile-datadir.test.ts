@@ -4,7 +4,7 @@
 // serve lock: it refuses a data dir a `serve` holds, and a `serve` cannot start on a dir being
 // restored. The real command line runs as a child process (the umask is the program's own).
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { acquireServeLock } from "../../src/db/serve-lock.ts";
 import { tempDataDir } from "../helpers/cli.ts";
@@ -113,6 +113,12 @@ describe("restore and the serve lock", () => {
     let sawLock = false;
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline && restore.exitCode === null) {
+      // Probe only once the restore has written who holds the lock: a probe before that could take the
+      // lock itself for a moment and make the restore refuse (a race of the test, not of the product).
+      if (!existsSync(join(target, "serve.pid"))) {
+        await Bun.sleep(5);
+        continue;
+      }
       try {
         acquireServeLock(target, "serve").release();
       } catch (error) {
