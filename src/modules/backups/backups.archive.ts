@@ -637,8 +637,14 @@ export async function readArchive(file: string, opts: { workDir?: string; extrac
     const raw = createReadStream(file, { highWaterMark: CHUNK });
     const decompress = decompressorFor(file);
     raw.on("error", (error) => decompress.destroy(error));
+    // Once the read has stopped (early, at a problem) nobody listens any more: a late error is dropped, not thrown.
+    decompress.on("error", () => {});
     const input = raw.pipe(decompress) as AsyncIterable<Buffer>;
-    await readTar(bounded(input, bound), onEntry);
+    try {
+      await readTar(bounded(input, bound), onEntry);
+    } finally {
+      raw.destroy();
+    }
   } catch (error) {
     problems.push(describeStreamError(error));
   }

@@ -32,14 +32,21 @@ const tsdav = () => import("tsdav");
  * then read: in the calendar child when it is large (calendar-read.ts), so a hostile server's
  * megabytes of XML never hold the event loop.
  */
-async function davCall(t: CaldavTarget, send: (capture: typeof fetch) => Promise<unknown>): Promise<DAVResponse[]> {
+/** A fetch for tsdav that keeps the server's reply as sent and hands tsdav an empty one (it reads nothing of it). */
+function capturing(t: CaldavTarget): { capture: typeof fetch; reply: () => DavReply | null } {
   let reply: DavReply | null = null;
   const capture = (async (url: string | URL | Request, init?: RequestInit) => {
     const r = await t.fetch(url, init);
     reply = { status: r.status, contentType: r.headers.get("content-type"), body: await r.text() };
     return new Response(null, { status: 204 });
   }) as typeof fetch;
-  await send(capture);
+  return { capture, reply: () => reply };
+}
+
+async function davCall(t: CaldavTarget, send: (capture: typeof fetch) => Promise<unknown>): Promise<DAVResponse[]> {
+  const captured = capturing(t);
+  await send(captured.capture);
+  const reply = captured.reply();
   if (!reply) throw new ConnectionFailure("protocol", `the calendar ${t.url} sent no reply`);
   try {
     return (await readDav(t.url, reply)) as DAVResponse[];
@@ -155,15 +162,11 @@ export async function calendarMultigetReplies(t: CaldavTarget, hrefs: string[]):
   const { calendarMultiGet } = await tsdav();
   const out: DavReply[] = [];
   for (let i = 0; i < hrefs.length; i += MULTIGET_BATCH) {
-    let reply: DavReply | null = null;
-    const capture = (async (url: string | URL | Request, init?: RequestInit) => {
-      const r = await t.fetch(url, init);
-      reply = { status: r.status, contentType: r.headers.get("content-type"), body: await r.text() };
-      // tsdav reads nothing of this one (no XML): the child reads the real reply.
-      return new Response(null, { status: 204 });
-    }) as typeof fetch;
+    // The child reads the real reply (its XML and the calendars in it).
+    const { capture, reply } = capturing(t);
     await calendarMultiGet({ url: t.url, props: { "d:getetag": {}, "c:calendar-data": {} }, objectUrls: hrefs.slice(i, i + MULTIGET_BATCH), depth: "1", headers: auth(t), fetch: capture });
-    if (reply) out.push(reply);
+    const got = reply();
+    if (got) out.push(got);
   }
   return out;
 }

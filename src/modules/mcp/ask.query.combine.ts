@@ -58,10 +58,8 @@ export const pooledHow = (field: string, labelOf: (f: string) => string) => {
 };
 
 /** The answer for a total of a figure that has none: said plainly, with each record's figure. */
-export function noTotal(spec: FieldSpec, many: string, how: "sum" | "avg"): string {
-  return how === "sum"
-    ? `${capital(spec.label)} does not add up across ${many}: there is no total ${spec.label} to give. Each one's own figure:`
-    : `Average ${spec.label}:`;
+export function noTotal(spec: FieldSpec, many: string): string {
+  return `${capital(spec.label)} does not add up across ${many}: there is no total ${spec.label} to give. Each one's own figure:`;
 }
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -206,7 +206,7 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     const tail = `${notes.length ? `\n${notes.join("\n")}` : ""}${source}`;
     // A total of a figure that has none (a runway, a margin): said so, with each record's figure.
     if (q.aggregate === "sum" && spec.combine === "none") {
-      return { ...base, text: `${noTotal(spec, many, "sum")}${detail || ` (${count(rows.length, one, many)}${scope}; too many to list)`}${tail}`, data: { kind: q.kind, aggregate: "sum", field, total: null, reason: `${spec.label} does not add up`, records: rows.map((r) => r.data) }, links };
+      return { ...base, text: `${noTotal(spec, many)}${detail || ` (${count(rows.length, one, many)}${scope}; too many to list)`}${tail}`, data: { kind: q.kind, aggregate: "sum", field, total: null, reason: `${spec.label} does not add up`, records: rows.map((r) => r.data) }, links };
     }
     const pool = spec.combine === "pooled" ? pooled(rows, field, spec) : null;
     if (pool) {
