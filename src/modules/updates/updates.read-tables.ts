@@ -1,0 +1,127 @@
+// Figures out of tables: an HTML table of the body, a sheet of an XLSX, a CSV, or a plain-text table
+// (cells joined by " | ", tabs, or runs of spaces). A row is read when its first cell names one
+// metric; its value is the cell under the column for the update's period (or the one column of
+// values), never a column of plans, budgets, targets or forecasts, of changes (MoM, %, Δ), or of an
+// earlier period. A header or label such as "(€k)" or "in EUR thousands" scales the bare cells.
+import { amountsIn, type Amount } from "./updates.numbers.ts";
+import { isForecast, metricsIn } from "./updates.metrics.ts";
+import { periodsIn, type Period } from "./updates.periods.ts";
+import { fits, quoteOf, type ReadFigure, type Where } from "./updates.read-text.ts";
+
+/** The cells of a line when it is a table row, else null. */
+export function cellsOf(line: string): string[] | null {
+  const t = line.trim().replace(/\.$/, "");
+  let cells: string[];
+  if (t.includes("|")) cells = t.replace(/^\|/, "").replace(/\|$/, "").split("|");
+  else if (t.includes("\t")) cells = t.split(/\t+/);
+  else if (/\S {2,}\S/.test(t)) cells = t.split(/ {2,}/);
+  else return null;
+  cells = cells.map((c) => c.trim());
+  // A markdown rule (|---|---|) is no row.
+  if (cells.every((c) => /^:?-{2,}:?$/.test(c) || c === "")) return [];
+  return cells.length >= 2 ? cells : null;
+}
+
+type Column = { skip: string | null; period: Period | null };
+
+const CHANGE_HEADER = /(?:^|\b)(?:MoM|QoQ|YoY|Δ|delta|change|chg|growth|var(?:iance)?|diff(?:erence)?|vs\.?|%|Veränderung|Abweichung)(?:\b|$)/i;
+const EARLIER_HEADER = /\b(?:prior|previous|last (?:month|quarter|year)|LM|LQ|LY|PY|Vormonat|Vorjahr|Vorquartal)\b/i;
+
+function columnOf(header: string, sent: Date): Column {
+  if (isForecast(header) || /\b(?:plan|budget|target|forecast|fcst|goal|BP|outlook|est\.?|projected|Ziel|Soll)\b/i.test(header)) return { skip: "plan", period: null };
+  if (CHANGE_HEADER.test(header)) return { skip: "change", period: null };
+  if (EARLIER_HEADER.test(header)) return { skip: "earlier", period: null };
+  const periods = periodsIn(header, sent);
+  return { skip: null, period: periods.length === 1 ? periods[0] : null };
+}
+
+/** The scale and currency a header or label writes for bare cells: "(€k)", "EUR thousands", "TEUR", "in $m". */
+export function unitNote(text: string): { factor: number; currency: string | null } | null {
+  const t = text.toLowerCase();
+  let factor = 1;
+  if (/\b(?:teur|tusd|tsd\.?|k€|€k|\$k|k\$|kusd|keur|thousands?|in k|'000s?|000s)\b|\(k\)|€\s?k\b|\$\s?k\b|£\s?k\b/i.test(t)) factor = 1e3;
+  else if (/\b(?:mio\.?|mn|mm|millions?|meur|musd|\$m|€m|m€|m\$)\b|\(m\)|€\s?m\b|\$\s?m\b|£\s?m\b/i.test(t)) factor = 1e6;
+  let currency: string | null = null;
+  if (/€|\beur\b|teur|keur|meur/.test(t)) currency = "EUR";
+  else if (/\$|\busd\b|tusd|kusd|musd/.test(t)) currency = "USD";
+  else if (/£|\bgbp\b/.test(t)) currency = "GBP";
+  else if (/\bchf\b/.test(t)) currency = "CHF";
+  return factor === 1 && !currency ? null : { factor, currency };
+}
+
+/** The figures of the table rows among `lines` (the others are left for the prose reader). */
+export function readTables(lines: string[], where: Where, caption: string): { figures: ReadFigure[]; prose: string[] } {
+  const figures: ReadFigure[] = [];
+  const prose: string[] = [];
+  let header: Column[] | null = null;
+  let headerNote: ReturnType<typeof unitNote> = unitNote(caption);
+  let inTable = false;
+  for (const line of lines) {
+    const cells = cellsOf(line);
+    if (cells === null) {
+      prose.push(line);
+      if (inTable) {
+        header = null;
+        inTable = false;
+      }
+      // A line just before a table may say its unit ("All figures in EUR thousands").
+      headerNote = unitNote(line) ?? (line.trim() ? unitNote(caption) : headerNote);
+      continue;
+    }
+    inTable = true;
+    if (cells.length === 0) continue;
+    const label = cells[0];
+    const mentions = metricsIn(label);
+    const named = mentions.filter((m) => m.metric);
+    // A header row: no metric in its first cell, and some period, plan or change headings.
+    if (named.length === 0) {
+      const cols = cells.map((c) => columnOf(c, where.sent));
+      if (cols.slice(1).some((c) => c.period || c.skip) || header === null) {
+        header = cols;
+        headerNote = unitNote(cells.join(" ")) ?? headerNote;
+      }
+      continue;
+    }
+    if (named.length !== 1 || mentions.length !== 1 || isForecast(label) || /\b(?:new|added|net new|change|growth)\b/i.test(label)) continue;
+    const metric = named[0].metric!;
+    const note = unitNote(label.slice(named[0].end)) ?? unitNote(label) ?? headerNote;
+    // The candidate cells: not a plan, change or earlier column; the update's period's column when headed by periods.
+    const candidates: { cell: string; col: Column; amount: Amount }[] = [];
+    for (let i = 1; i < cells.length; i++) {
+      const col = header?.[i] ?? { skip: null, period: null };
+      if (col.skip) continue;
+      const found = amountsIn(cells[i]);
+      if (found.length !== 1) continue;
+      let a = found[0];
+      if (a.signed) continue;
+      if (note && a.unit === null && !a.scaled) a = { ...a, value: Math.round(a.value * note.factor * 100) / 100, currency: a.currency ?? note.currency, scaled: note.factor !== 1 };
+      else if (note && a.currency === null && a.unit === null) a = { ...a, currency: note.currency };
+      if (!fits(metric, a, true)) continue;
+      candidates.push({ cell: cells[i], col, amount: a });
+    }
+    if (candidates.length === 0) continue;
+    const dated = candidates.filter((c) => c.col.period);
+    let chosen: (typeof candidates)[number];
+    let review: string | null = null;
+    if (dated.length) {
+      // The latest period's column: an update's table reads oldest to newest or newest first.
+      chosen = dated.reduce((best, c) => (c.col.period!.end > best.col.period!.end ? c : best));
+    } else {
+      chosen = candidates[0];
+      if (candidates.length > 1 && new Set(candidates.map((c) => c.amount.value)).size > 1) review = "the row has several values and no column says which is the actual";
+    }
+    const quote = quoteOf(header && header.length ? `${cells.join(" | ")}` : cells.join(" | "));
+    figures.push({
+      metric,
+      value: chosen.amount.value,
+      currency: chosen.amount.currency,
+      period: chosen.col.period,
+      review,
+      quote,
+      documentId: where.documentId,
+      page: where.page,
+      fromTable: true,
+    });
+  }
+  return { figures, prose };
+}
