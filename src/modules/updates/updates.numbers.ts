@@ -92,7 +92,7 @@ export function amountsIn(text: string): Amount[] {
     start += matched.length - matched.trimStart().length;
     const currency = currencyOf(g.pre) ?? currencyOf(g.post);
     // A bare "m" after a number is a scale only for money ("$1.2m"); "18 m" alone is ambiguous.
-    let scaleRaw = g.scale;
+    let scaleRaw: string | undefined = g.scale;
     if (scaleRaw && /^[mbt]$/i.test(scaleRaw) && !currency && /^t$/i.test(scaleRaw)) scaleRaw = undefined;
     const factor = scaleOf(scaleRaw);
     const pct = !!g.pct && /%|percent|pct|prozent/i.test(g.pct);
