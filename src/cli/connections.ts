@@ -3,6 +3,7 @@
 // accounts, and one sync now. Passwords come from the first line of stdin, never the command line
 // (where `ps` and shell history see them), and are never printed.
 import { readFileSync } from "node:fs";
+import { connectionsLedger, reasonsTotal, type Reasons } from "../modules/connections/connections.ledger.ts";
 import { connectionsService } from "../modules/connections/connections.service.ts";
 import { connectionsSync, type SyncEntry } from "../modules/connections/connections.sync.ts";
 import { openDeps } from "./context.ts";
@@ -91,6 +92,22 @@ export async function connectionsCommand(args: string[], io: Io) {
         // The last sync refused occurrences past the calendar limits: how many, and why.
         if (c.last_result?.refused) io.out(`  ${n(c.last_result.refused)} occurrences refused by the limits at the last sync`);
         for (const line of c.last_result?.refusals ?? []) io.out(`  refused: ${line}`);
+      }
+    }
+    return;
+  }
+  if (verb === "ledger") {
+    const { values, positionals } = parse(rest, {});
+    if (positionals.length !== 1) throw new UsageError(USAGE.connections);
+    const ledger = connectionsLedger(openDeps(io, values)).ledgerOf(positionals[0]);
+    if (values.json) io.out(JSON.stringify(ledger));
+    else if (ledger.ledger.length === 0) io.out(`connection ${ledger.connection_id}: no sync has read anything yet`);
+    else {
+      const reasons = (r: Reasons) => Object.entries(r).map(([k, v]) => `${k} ${n(v)}`).join(", ");
+      for (const e of ledger.ledger) {
+        const skipped = reasonsTotal(e.skipped) ? `, ${n(reasonsTotal(e.skipped))} skipped (${reasons(e.skipped)})` : "";
+        const failed = reasonsTotal(e.failed) ? `, ${n(reasonsTotal(e.failed))} failed (${reasons(e.failed)})` : "";
+        io.out(`${e.synced_at}  ${e.folder}  UIDVALIDITY ${e.uidvalidity}  UIDs ${e.uid_from}-${e.uid_to}: ${n(e.seen)} seen, ${n(e.imported)} imported, ${n(e.duplicates)} duplicates${skipped}${failed}`);
       }
     }
     return;
