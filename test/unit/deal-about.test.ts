@@ -31,6 +31,15 @@ describe("a section needs a statement about it", () => {
     expect(section(a, "traction")).toMatchObject({ score: null, evidence: [] });
   });
 
+  test("where a market or a category is going is no financials of the company's: the market's, or nothing", async () => {
+    const a = await deck("Why now\nThe global EdTech industry is projected to reach $810.3 billion by 2033.\nChildren's money-skills apps are expected to reach $5 Million by 2026.");
+    expect(section(a, "financials")).toMatchObject({ score: null, evidence: [] });
+    expect(quotes(a, "market")).toEqual(["The global EdTech industry is projected to reach $810.3 billion by 2033."]);
+    // The company's own projection is its financials.
+    const b = await deck("Outlook\nWe expect to reach $5 Million in revenue by 2026.");
+    expect(quotes(b, "financials")).toEqual(["We expect to reach $5 Million in revenue by 2026."]);
+  });
+
   test("projected gross margins are financials, not the business model; today's margin is the business model", async () => {
     const a = await deck("Financial plan\nProjected gross margin 78% by 2028 as the platform scales.\nRevenue reaches €25M by 2029.");
     expect(section(a, "business_model")).toMatchObject({ score: null, evidence: [] });

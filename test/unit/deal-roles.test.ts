@@ -28,6 +28,10 @@ describe("each figure's role in its statement", () => {
     ["Our platform helped 120 startups raise $40M last year.", [[40e6, "others"]]],
     ["Monthly burn of $120K.", [[120e3, "burn"]]],
     ["Annual licence per site, priced from £54,300.", [[54300, "price"]]],
+    // Where a market or an industry is going is the market's figure, not the company's goal.
+    ["The global EdTech industry is projected to reach $810.3 billion by 2033.", [[810.3e9, "market"]]],
+    ["The kids' savings market is expected to reach $5M by 2026.", [[5e6, "market"]]],
+    ["In this market we expect to reach $5M by 2026.", [[5e6, "goal"]]],
   ];
   for (const [text, expected] of cases) test(text, () => expect(roles(text) as unknown[]).toEqual(expected));
 });

@@ -151,6 +151,8 @@ function roleOf(m: MoneyMention, local: string, clause: string, after: string, t
     if (/\braise\b/i.test(local.slice(anchor.index, anchor.end)) && PAST_VERB.test(local.slice(Math.max(0, anchor.index - 30), anchor.index)) && !/\b(?:to|will|plan|now)\s*$/i.test(local.slice(0, anchor.index))) return { role: "past" };
     return { role: "raise" };
   }
+  // "The global <X> industry is projected to reach $810B": where a market is going is the market's figure.
+  if (best?.role === "goal" && /\b(?:market|industry|sector|tam|sam|som)\b/i.test(local.slice(0, best.at)) && !/\b(?:we|our|us)\b/i.test(local.slice(0, best.at))) return { role: "market" };
   if (best) return { role: best.role };
   if (raiseAnchors(clause).length === 0 && /(?:\b(?:help(?:s|ed|ing)?|enabl(?:e|es|ed|ing)|let(?:s)?)\b[^.]{0,40}\braise\b)/i.test(clause)) return { role: "others" };
   if (pastIn(clause) || TOTAL_SO_FAR.test(after.slice(0, 30))) return { role: "past" };
