@@ -254,6 +254,12 @@ export const portfolioService = perDeps((deps: Deps) => {
   );
   const deleteUpdatePoint = sqlite.query("DELETE FROM portfolio_metric_points WHERE org_id = $org AND id = $id AND source = 'investor_update' AND evidence_update_id = $update");
 
+  const orgOfHoldingQ = sqlite.query<{ org_id: string }, { id: string }>("SELECT org_id FROM portfolio_holdings WHERE id = $id");
+  /** The org a holding belongs to (the CLI names a company by its id alone), or null. */
+  function orgOfHolding(holdingId: string): string | null {
+    return orgOfHoldingQ.get({ id: holdingId })?.org_id ?? null;
+  }
+
   /** The org's holdings with their company key (the website's host) and currency, in the list's order. */
   function holdingsForMail(orgId: string) {
     return mailHoldings.all({ org: orgId });
@@ -286,6 +292,7 @@ export const portfolioService = perDeps((deps: Deps) => {
     fundNames,
     holdingOfMetricPoint,
     holdingsForMail,
+    orgOfHolding,
     actualAtDate,
     writeUpdatePoint,
     removeUpdatePoint,
