@@ -359,6 +359,11 @@ export const connectionsService = perDeps((deps: Deps) => {
     return { connection_id: id };
   }
 
+  /** Who signs the user's organization in: `imap` (passwords), `google`, `microsoft`; null when no server is set. */
+  function providerOf(userId: string): MailServer["provider"] | null {
+    return getMailServer(memberOf(userId).orgId)?.provider ?? null;
+  }
+
   /** The connection's sealed part, opened. */
   async function secretOf(row: ConnectionRow): Promise<ConnectionSecret> {
     try {
@@ -440,6 +445,7 @@ export const connectionsService = perDeps((deps: Deps) => {
     serverView,
     setMailServer,
     setProviderServer,
+    providerOf,
     imapServer,
     noServer,
     connectMail,
