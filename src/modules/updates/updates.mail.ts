@@ -3,7 +3,8 @@
 // messages (a reply's "On ... wrote:" and "> " lines, Outlook's header block), its HTML tables as
 // " | " rows, and its attachments. MIME is postal-mime's; HTML is htmlparser2's.
 import { createHash } from "node:crypto";
-import { Parser } from "htmlparser2";
+import type { ChildNode, Element, Text } from "domhandler";
+import { parseDocument } from "htmlparser2";
 import type { Email } from "postal-mime";
 
 export type MailAttachment = { filename: string; mimeType: string; content: Uint8Array };
@@ -70,60 +71,74 @@ function forwardedPart(text: string): { sender: string | null; body: string } | 
   return { sender, body: lines.slice(i).join("\n") };
 }
 
-/** HTML as lines: block elements end a line, a table row is its cells joined by " | "; quoted blocks are left out. */
+const BLOCK = /^(p|div|li|h[1-6]|ul|ol|table|thead|tbody|tfoot|tr|section|article|header|footer|center|blockquote|pre|hr|dl|dt|dd)$/;
+const SKIP = /^(style|script|head|title|template)$/;
+
+/**
+ * HTML as lines: block elements end a line; a table row whose cells hold no table is a row line,
+ * its cells between " | " and bordered ("| a | b |", so an empty first cell keeps its column); a
+ * layout table (a cell holding another table) is read as blocks. Quoted blocks (blockquote, a
+ * mail client's quote) are left out unless `keepQuotes` (a forward's quoted part is its update).
+ */
 export function htmlLines(html: string, keepQuotes: boolean): string[] {
   const lines: string[] = [];
   let line = "";
-  let row: string[] | null = null;
-  let cell: string | null = null;
-  let skipDepth = 0;
-  const stack: boolean[] = [];
   const flush = () => {
-    if (line.trim()) lines.push(line.replace(/\s+/g, " ").trim());
+    const t = line.replace(/\s+/g, " ").trim();
+    if (t) lines.push(t);
     line = "";
   };
-  const parser = new Parser(
-    {
-      onopentag(name, attrs) {
-        const quoted = name === "blockquote" || (!keepQuotes && /gmail_quote|yahoo_quoted|moz-cite-prefix/.test(attrs.class ?? "")) || /divRplyFwdMsg|appendonsend/.test(attrs.id ?? "");
-        const skip = name === "style" || name === "script" || name === "head" || name === "title" || quoted;
-        stack.push(skip);
-        if (skip) skipDepth++;
-        if (skipDepth) return;
-        if (name === "tr") {
-          flush();
-          row = [];
-        } else if ((name === "td" || name === "th") && row) cell = "";
-        else if (name === "br") {
-          if (cell !== null) cell += " ";
-          else flush();
-        } else if (/^(p|div|li|h[1-6]|ul|ol|table|section|article|header|footer)$/.test(name) && cell === null) flush();
-      },
-      ontext(text) {
-        if (skipDepth) return;
-        if (cell !== null) cell += text;
-        else line += text;
-      },
-      onclosetag(name) {
-        const skip = stack.pop();
-        if (skip) {
-          skipDepth--;
-          return;
+  const textOf = (n: ChildNode): string => {
+    if (n.type === "text") return (n as Text).data;
+    if (!("children" in n) || n.type !== "tag" || SKIP.test((n as Element).name)) return "";
+    if ((n as Element).name === "br") return " ";
+    return (n as Element).children.map(textOf).join(" ");
+  };
+  const hasTable = (n: ChildNode): boolean => n.type === "tag" && ((n as Element).name === "table" || (n as Element).children.some(hasTable));
+  const rowsOf = (table: Element): Element[] =>
+    table.children.flatMap((c) => (c.type !== "tag" ? [] : (c as Element).name === "tr" ? [c as Element] : /^(thead|tbody|tfoot)$/.test((c as Element).name) ? rowsOf(c as Element) : []));
+  const walk = (n: ChildNode): void => {
+    if (n.type === "text") {
+      line += (n as Text).data;
+      return;
+    }
+    if (n.type !== "tag") return;
+    const el = n as Element;
+    if (SKIP.test(el.name)) return;
+    const quoted = el.name === "blockquote" || (!keepQuotes && /gmail_quote|yahoo_quoted|moz-cite-prefix/.test(el.attribs.class ?? "")) || /divRplyFwdMsg|appendonsend/.test(el.attribs.id ?? "");
+    if (quoted && !keepQuotes) return;
+    if (el.name === "br") {
+      flush();
+      return;
+    }
+    if (el.name === "table") {
+      flush();
+      for (const tr of rowsOf(el)) {
+        const cells = tr.children.filter((c): c is Element => c.type === "tag" && /^(td|th)$/.test((c as Element).name));
+        if (cells.some(hasTable)) {
+          for (const c of cells) {
+            c.children.forEach(walk);
+            flush();
+          }
+          continue;
         }
-        if (skipDepth) return;
-        if ((name === "td" || name === "th") && row && cell !== null) {
-          row.push(cell.replace(/\s+/g, " ").trim());
-          cell = null;
-        } else if (name === "tr" && row) {
-          if (row.some((c) => c)) lines.push(row.join(" | "));
-          row = null;
-        } else if (/^(p|div|li|h[1-6]|table)$/.test(name) && cell === null) flush();
-      },
-    },
-    { decodeEntities: true },
-  );
-  parser.write(html);
-  parser.end();
+        // A cell of block elements (a card, a paragraph laid out in a cell) is read as blocks.
+        if (cells.length === 1) {
+          cells[0].children.forEach(walk);
+          flush();
+          continue;
+        }
+        const texts = cells.map((c) => textOf(c).replace(/\s+/g, " ").replace(/\|/g, "/").trim());
+        if (texts.some((t) => t)) lines.push(`| ${texts.join(" | ")} |`);
+      }
+      return;
+    }
+    const block = BLOCK.test(el.name);
+    if (block) flush();
+    el.children.forEach(walk);
+    if (block) flush();
+  };
+  parseDocument(html, { decodeEntities: true }).children.forEach(walk);
   flush();
   return lines;
 }

@@ -37,7 +37,8 @@ const NAMES: [Metric | null, string][] = [
   [null, String.raw`gross (?:revenue |dollar |logo )?retention|GRR|logo retention|churn(?: rate)?`],
   ["gross_margin", String.raw`gross margins?|GM|Bruttomarge|Rohertragsmarge|Rohmarge|marge brute|margen bruto`],
   [null, String.raw`(?:contribution|EBITDA|operating|net|profit) margins?|EBITDA|net (?:income|loss)|profit`],
-  ["arr", String.raw`(?:total |net new )?ARR|annual(?:i[sz]ed)? recurring revenues?|annual run[- ]rate|(?:revenue |ARR )?run[- ]rate|jährlich wiederkehrende[rn]? Umsatz`],
+  [null, String.raw`(?:net )?new ARR|new MRR|expansion (?:ARR|MRR|revenue)|new (?:bookings|revenue)`],
+  ["arr", String.raw`(?:total )?ARR|annual(?:i[sz]ed)? recurring revenues?|annual run[- ]rate|(?:revenue |ARR )?run[- ]rate|jährlich wiederkehrende[rn]? Umsatz`],
   [null, String.raw`contracted ARR|committed ARR|CARR|bookings|booked|ACV|TCV|pipeline|GMV|gross merchandise value`],
   ["mrr", String.raw`MRR|monthly recurring revenues?|monatlich wiederkehrende[rn]? Umsatz`],
   [null, String.raw`gross burn(?: rate)?|cash[- ]flow(?: positive| negative)?|cash collected|cash[- ]in|cashflow`],
@@ -91,3 +92,21 @@ export const EARLIER_AFTER = /^\s*\)?\s*(?:(?:in|at|as of)\s+)?(?:last (?:month|
 /** Words that make a percentage (or any amount) a change, not a level: "up 12%", "+8% MoM", "grew by 3". */
 export const CHANGE_BEFORE = /\b(?:up|down|grew|grown|growing|growth(?: of)?|increase[ds]?(?: of| by)?|decrease[ds]?(?: of| by)?|decline[ds]?(?: of| by)?|rose|fell|dropped|improved|improvement(?: of)?|by|plus|minus|gained|lost|jumped|added|adding|gestiegen um|um|Wachstum von|Zuwachs von|Steigerung um)\s*(?:about |approx\.? |~|around |roughly |another |a further |an additional )?$/i;
 export const CHANGE_AFTER = /^\s*(?:MoM|QoQ|YoY|WoW|m\/m|q\/q|y\/y|month[- ]over[- ]month|quarter[- ]over[- ]quarter|year[- ]over[- ]year|growth|increase|decrease|up|down|higher|lower|more|less|fewer|better|worse|improvement|uplift|vs\.?|gegenüber|Wachstum|Steigerung|mehr|weniger)\b/i;
+
+/**
+ * A statement about another period than the update's own (year to date, a year ago, "for
+ * comparison") or about another company (an intro, a customer, a market): none of its figures is
+ * the company's actual of the period.
+ */
+const ELSEWHERE = new RegExp(
+  [
+    String.raw`\b(?:year[- ]to[- ]date|YTD|cumulative(?:ly)?|so far this year|since (?:launch|inception|founding|we started)|lifetime|all[- ]time|to date|seit Jahresbeginn|kumuliert|depuis le début de l'année)\b`,
+    String.raw`\b(?:a year ago|last year|previous year|prior year|same (?:month|period|quarter) last year|for comparison|comparison|vor einem Jahr|im Vorjahr|Vorjahr|l'an dernier|l'année dernière)\b`,
+    String.raw`\b(?:they(?:'re| are| were| have| had| do)|their|unrelated|intro(?:duce|duction|s)?|my (?:former )?(?:colleague|friend)|a friend|competitors?|market (?:size|of|opportunity)|TAM|SAM|SOM|doing \S+ in|signed an? \w+ (?:group|company|customer|client)|largest (?:logo|customer|deal))\b`,
+  ].join("|"),
+  "i",
+);
+
+export function isElsewhere(clause: string): boolean {
+  return ELSEWHERE.test(clause);
+}

@@ -27,7 +27,8 @@ const SCALES: [RegExp, number][] = [
 
 const CUR = String.raw`(?:US\$|C\$|A\$|S\$|[$€£¥₹]|(?:USD|EUR|GBP|CHF|CAD|AUD|SEK|NOK|DKK|JPY|INR|SGD|PLN|ILS|BRL)\b)`;
 const NUM = String.raw`\d{1,3}(?:[.,\u00a0\u202f']\d{3})+(?![\d])(?:[.,]\d+)?|\d+(?:[.,]\d+)?`;
-const SCALE = String.raw`(?:bn|billion|billions|mrd\.?|milliarden?|mm|mn|mio\.?|million|millions|millionen|mil|k|m|b|thousand|tsd\.?|tausend)(?![a-z])`;
+// "T€" / "TEUR": thousands of euros, as German reports write them.
+const SCALE = String.raw`(?:bn|billion|billions|mrd\.?|milliarden?|mm|mn|mio\.?|million|millions|millionen|mil|k|m|b|thousand|tsd\.?|tausend|t(?=\s?(?:€|EUR|\$|USD|CHF|£)))(?![a-z])`;
 // [sign][currency] number [scale] [currency] [% | months]
 const AMOUNT = new RegExp(
   String.raw`(?<![\w.,/])(?<sign>[+\-−±])?\s?(?<pre>${CUR})?\s?(?<num>${NUM})(?:\s?(?<scale>${SCALE}))?\.?(?:\s?(?<post>${CUR}|euros?|dollars?|pounds?))?(?:\s?(?<pct>%|percent\b|pct\b|prozent\b|pp\b|points?\b|basis points\b|bps\b)|\s(?<months>months?\b|monate?n?\b|mo\b))?`,

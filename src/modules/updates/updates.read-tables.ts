@@ -4,7 +4,7 @@
 // values), never a column of plans, budgets, targets or forecasts, of changes (MoM, %, Δ), or of an
 // earlier period. A header or label such as "(€k)" or "in EUR thousands" scales the bare cells.
 import { amountsIn, type Amount } from "./updates.numbers.ts";
-import { isForecast, metricsIn } from "./updates.metrics.ts";
+import { isElsewhere, isForecast, metricsIn } from "./updates.metrics.ts";
 import { periodsIn, type Period } from "./updates.periods.ts";
 import { fits, quoteOf, type ReadFigure, type Where } from "./updates.read-text.ts";
 
@@ -22,7 +22,7 @@ export function cellsOf(line: string): string[] | null {
   return cells.length >= 2 ? cells : null;
 }
 
-type Column = { skip: string | null; period: Period | null };
+type Column = { skip: string | null; period: Period | null; actual?: boolean };
 
 const CHANGE_HEADER = /(?:^|\b)(?:MoM|QoQ|YoY|Δ|delta|change|chg|growth|var(?:iance)?|diff(?:erence)?|vs\.?|%|Veränderung|Abweichung)(?:\b|$)/i;
 const EARLIER_HEADER = /\b(?:prior|previous|last (?:month|quarter|year)|LM|LQ|LY|PY|Vormonat|Vorjahr|Vorquartal)\b/i;
@@ -32,7 +32,7 @@ function columnOf(header: string, sent: Date): Column {
   if (CHANGE_HEADER.test(header)) return { skip: "change", period: null };
   if (EARLIER_HEADER.test(header)) return { skip: "earlier", period: null };
   const periods = periodsIn(header, sent);
-  return { skip: null, period: periods.length === 1 ? periods[0] : null };
+  return { skip: null, period: periods.length === 1 ? periods[0] : null, actual: /\b(?:actuals?|Ist|réel|current|aktuell)\b/i.test(header) };
 }
 
 /** The scale and currency a header or label writes for bare cells: "(€k)", "EUR thousands", "TEUR", "in $m". */
@@ -57,6 +57,8 @@ export function readTables(lines: string[], where: Where, caption: string): { fi
   let headerNote: ReturnType<typeof unitNote> = unitNote(caption);
   let inTable = false;
   for (const line of lines) {
+    // A rule under a plain-text table's header ("-----", "|---|---|") belongs to the table.
+    if (inTable && /^[\s\-=_+|:]{3,}$/.test(line)) continue;
     const cells = cellsOf(line);
     if (cells === null) {
       prose.push(line);
@@ -82,7 +84,7 @@ export function readTables(lines: string[], where: Where, caption: string): { fi
       }
       continue;
     }
-    if (named.length !== 1 || mentions.length !== 1 || isForecast(label) || /\b(?:new|added|net new|change|growth)\b/i.test(label)) continue;
+    if (named.length !== 1 || mentions.length !== 1 || isForecast(label) || isElsewhere(label) || /\b(?:new|added|net new|change|growth)\b/i.test(label)) continue;
     const metric = named[0].metric!;
     const note = unitNote(label.slice(named[0].end)) ?? unitNote(label) ?? headerNote;
     // The candidate cells: not a plan, change or earlier column; the update's period's column when headed by periods.
@@ -100,28 +102,49 @@ export function readTables(lines: string[], where: Where, caption: string): { fi
       candidates.push({ cell: cells[i], col, amount: a });
     }
     if (candidates.length === 0) continue;
+    // Columns headed by periods: each is that period's actual (a table of the last three months
+    // is three months of history). Otherwise the one value, or the column headed "actual".
     const dated = candidates.filter((c) => c.col.period);
-    let chosen: (typeof candidates)[number];
+    const actual = candidates.filter((c) => c.col.actual);
+    let chosen: typeof candidates;
     let review: string | null = null;
-    if (dated.length) {
-      // The latest period's column: an update's table reads oldest to newest or newest first.
-      chosen = dated.reduce((best, c) => (c.col.period!.end > best.col.period!.end ? c : best));
-    } else {
-      chosen = candidates[0];
+    if (dated.length) chosen = [...new Map(dated.map((c) => [c.col.period!.end, c])).values()];
+    else if (actual.length === 1) chosen = actual;
+    else {
+      chosen = [candidates[0]];
       if (candidates.length > 1 && new Set(candidates.map((c) => c.amount.value)).size > 1) review = "the row has several values and no column says which is the actual";
     }
-    const quote = quoteOf(header && header.length ? `${cells.join(" | ")}` : cells.join(" | "));
-    figures.push({
-      metric,
-      value: chosen.amount.value,
-      currency: chosen.amount.currency,
-      period: chosen.col.period,
-      review,
-      quote,
-      documentId: where.documentId,
-      page: where.page,
-      fromTable: true,
-    });
+    const quote = quoteOf(cells.filter(Boolean).join(" | "));
+    for (const c of chosen) {
+      figures.push({ metric, value: c.amount.value, currency: c.amount.currency, period: c.col.period, review, quote, documentId: where.documentId, page: where.page, fromTable: true });
+    }
   }
   return { figures, prose };
+}
+
+const ONLY_PUNCT = /^[\s.:;,\-–—]*$/;
+
+/**
+ * Label and value stacked on lines of their own ("ARR" then "$2,885,856": a KPI card, a Word
+ * table read cell by cell) joined into one statement ("ARR: $2,885,856"); other lines as they are.
+ */
+export function joinStacked(lines: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const label = lines[i].trim().replace(/[.:]$/, "");
+    const mentions = label.length <= 40 ? metricsIn(label) : [];
+    if (mentions.length === 1 && mentions[0].metric && amountsIn(label).length === 0 && ONLY_PUNCT.test(label.slice(0, mentions[0].start)) && /^\s*(?:\([^)]*\))?\s*$/.test(label.slice(mentions[0].end))) {
+      let j = i + 1;
+      while (j < lines.length && lines[j].trim() === "") j++;
+      const value = (lines[j] ?? "").trim().replace(/\.$/, "");
+      const amounts = value.length <= 40 ? amountsIn(value) : [];
+      if (amounts.length === 1 && amounts[0].text.length >= value.replace(/\s+/g, "").length * 0.5) {
+        out.push(`${label}: ${value}.`);
+        i = j;
+        continue;
+      }
+    }
+    out.push(lines[i]);
+  }
+  return out;
 }

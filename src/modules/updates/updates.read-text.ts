@@ -4,7 +4,7 @@
 // its kind fits (money, percent, months, count). An amount introduced as an earlier figure ("up
 // from $1.0M") or as a change ("+12% MoM", "added 5") is nobody's value.
 import { amountsIn, type Amount } from "./updates.numbers.ts";
-import { CHANGE_AFTER, CHANGE_BEFORE, EARLIER_AFTER, EARLIER_BEFORE, isForecast, KIND, metricsIn, type Metric, type MetricMention } from "./updates.metrics.ts";
+import { CHANGE_AFTER, CHANGE_BEFORE, EARLIER_AFTER, EARLIER_BEFORE, isElsewhere, isForecast, KIND, metricsIn, type Metric, type MetricMention } from "./updates.metrics.ts";
 import { periodsIn, type Period } from "./updates.periods.ts";
 
 /** A figure as read, before the update's context (currency, period, existing actuals) decides its status. */
@@ -73,7 +73,7 @@ function isEarlierOrChange(clause: string, a: Amount): boolean {
 
 /** The metric an amount belongs to: the one named right after it, else the nearest before it in the clause. */
 function metricFor(clause: string, a: Amount, mentions: MetricMention[], used: Set<MetricMention>): MetricMention | null {
-  const right = mentions.find((m) => m.start >= a.end && /^\s*(?:(?:of|in|total|net|paying|active|monthly|the)\s+)*$/i.test(clause.slice(a.end, m.start)));
+  const right = mentions.find((m) => m.start >= a.end && /^\s*(?:\/\s?mo(?:nth)?\.?\s*|per month\s+|a month\s+|pro Monat\s+)?(?:(?:of|in|total|net|paying|active|monthly|the)\s+)*$/i.test(clause.slice(a.end, m.start)));
   if (right && !used.has(right)) return right;
   const left = mentions.filter((m) => m.end <= a.start && !used.has(m));
   return left.length ? left[left.length - 1] : null;
@@ -86,7 +86,7 @@ function datingPeriods(text: string, periods: Period[], earlier: Amount[]): Peri
 
 /** The figures of one clause. */
 function readClause(clause: string, sentence: string, sentencePeriods: Period[], where: Where): ReadFigure[] {
-  if (isForecast(clause)) return [];
+  if (isForecast(clause) || isElsewhere(clause)) return [];
   const mentions = metricsIn(clause);
   if (!mentions.some((m) => m.metric)) return [];
   const periods = periodsIn(clause, where.sent);

@@ -5,7 +5,7 @@
 // Whether an actual already exists for the period is decided when it is applied (updates.apply.ts).
 import { KIND, UNIT, type Metric } from "./updates.metrics.ts";
 import { describePeriod, periodsIn, type Period } from "./updates.periods.ts";
-import { readTables } from "./updates.read-tables.ts";
+import { joinStacked, readTables } from "./updates.read-tables.ts";
 import { readProse, type ReadFigure } from "./updates.read-text.ts";
 
 export type Draft = {
@@ -51,7 +51,7 @@ export function readUpdate(subject: string, pages: Page[], sent: Date): { period
   const read: ReadFigure[] = [];
   for (const p of pages) {
     const where = { sent, documentId: p.documentId, page: p.page };
-    const { figures, prose } = readTables(p.lines, where, "");
+    const { figures, prose } = readTables(joinStacked(p.lines), where, "");
     read.push(...readProse(prose.join("\n"), where), ...figures);
   }
   // The currency an update writes when it writes one only: its bare money figures are in it.
