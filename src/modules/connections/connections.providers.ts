@@ -208,7 +208,7 @@ export const providerTokens = perDeps((deps: Deps) => {
     if (response.status >= 500) throw new ConnectionFailure("unreachable", `${who} failed on the provider's side (HTTP ${response.status})`);
     if (response.status !== 200) {
       if (body === null) throw new ConnectionFailure("protocol", `${who} answered HTTP ${response.status} without a JSON reason`);
-      throw new ConnectionFailure("auth", `${who} was refused: ${refusal(body)}`);
+      throw new ConnectionFailure("auth", `${who} refused: ${refusal(body)}`);
     }
     const b = (body ?? {}) as { access_token?: unknown; expires_in?: unknown };
     if (typeof b.access_token !== "string" || !b.access_token) throw new ConnectionFailure("protocol", `${who} answered without an access token`);
@@ -232,7 +232,7 @@ export const providerTokens = perDeps((deps: Deps) => {
         .setIssuedAt(now)
         .setExpirationTime(now + 3600)
         .sign(key);
-      return post(server, url, { grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion }, `Google's token endpoint, asked for ${address}`);
+      return post(server, url, { grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion }, `Google's token endpoint (for ${address})`);
     }
     const url = microsoftTokenUrl(deps, settings.tenant);
     const form: Record<string, string> = { grant_type: "client_credentials", client_id: settings.client_id, scope: MICROSOFT_SCOPES[purpose] };
