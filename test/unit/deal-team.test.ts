@@ -88,6 +88,12 @@ describe("cards as real decks set them", () => {
     expect(teamOf(slide)).toEqual([["Anna Keller", "CO-FOUNDER"], ["Jonas Berg", "CO-FOUNDER"], ["Eva Roth", "HEAD OF SALES"]]);
   });
 
+  test("a name with where they are based, in a row of names over a row of roles", () => {
+    expect(teamOf("Our Team\n\nWayne Poon, Malaysia\n\nCha Sui Soon, Malaysia\n\nIlyas Sazali, Singapore\n\nCo-Founder, Owner | Co-Founder | CTO")).toEqual([["Wayne Poon", "Co-Founder"], ["Cha Sui Soon", "Co-Founder"], ["Ilyas Sazali", "CTO"]]);
+    // After a comma an organisation or a role is no place: "<Name>, Novartis Pharma" over a role is not a member of ours.
+    expect(teamOf("Our Team\n\nKarl Meier, Novartis Pharma\nAdvisor")).toEqual([]);
+  });
+
   test("a role ending in a dash over the name it introduces", () => {
     expect(teamOf("The Team\n\nCEO – Anna Keller\n\nHead of Biz Dev –\nJonas Berg\nLorem ipsum dolor sit amet.")).toEqual([["Anna Keller", "CEO"], ["Jonas Berg", "Head of Biz Dev"]]);
   });

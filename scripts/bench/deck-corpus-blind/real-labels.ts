@@ -2,7 +2,7 @@
 // images), never from what any reader returned. Only these labels are committed: the decks stay in
 // their repositories (fetched under /work/.mirror, read by blob id). Most are hackathon and
 // early-stage decks; several are not in English (French, Persian) or are laid out
-// glyph by glyph. 10 are dev (five added after the first heldout report), the rest heldout.
+// glyph by glyph. 12 are dev (seven added after the first heldout report), the rest heldout.
 //
 // Judgement calls, as for the generated decks: "Up to $500K" is a single amount ($500K); a SAFE's
 // valuation cap is not a pre-money; a range ("$2M – $5M", "$6,000 – $12,000") is amount null; an
@@ -137,6 +137,24 @@ export const REAL_LABELS: RealLabel[] = [
     sections: ["product", "market", "competition", "business_model", "traction", "round"],
     optional: ["team"],
     traps: ["market-size-money", "letterspaced-titles"],
+  }),
+
+  label({
+    repo: "DINetworks/DI-U2U-Protocol", path: "PitchDeck.pdf", blob: "1f5349ddfd87e789c9e6ab3680061650a9b13660", part: "dev",
+    // An estimated budget as ranges ("Total $100,000 - $200,000") and a fund-usage chart: no raise is stated.
+    company: "DI Networks", aliases: ["DINetworks", "IU2U Labs"],
+    team: [["Wayne Poon", "Co-Founder, Owner"], ["Cha Sui Soon", "Co-Founder"], ["Ilyasa Sazali", "Co-Founder"]],
+    sections: ["product", "team"],
+    optional: ["business_model", "round", "financials", "competition", "market"],
+    traps: ["use-of-funds-money", "range-raise", "no-raise"],
+  }),
+  label({
+    repo: "bethelclement/plastitrack", path: "pitch_deck.pdf", blob: "35e5687737e98cb166dbb1fa57eba3ff37bb2476", part: "dev",
+    company: "PlastiTrackBES", aliases: ["PlastiTrack", "PlastiTrack BES"],
+    team: [["Blessing Evea Onwe", "Team Lead & Creative Director"], ["Bethel Clement", "Asst Team Lead & Product/Data Lead"], ["Kenneth Anietie Nyong", "Program Coordinator & Community Engagement"], ["Wakala Bilkisu", "Communications Lead & Store Operations"]],
+    sections: ["product", "team", "business_model", "traction", "financials"],
+    optional: ["market", "competition", "round"],
+    traps: ["grant-money", "no-raise"],
   }),
 
   // ---- heldout ----

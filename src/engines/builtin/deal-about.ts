@@ -37,7 +37,7 @@ const PROJECTION =
 // What makes a projection a financial one: money, a margin, a burn or a runway, not a count of pilots.
 const FINANCIAL_FIGURE = /[$€£]\s?\d|\d\s?(?:k|m|mm|bn|million|billion|mio\.?)\b|\b(?:revenue|arr|ebitda|margin|break-?even|burn|runway|cash|profit\w*|p&l|costs?|opex)\b/i;
 // What makes a projection the company's own: its voice or its own measures.
-const OWN_FINANCES = /\b(?:we|our|us|revenues?|arr|mrr|ebitda|ebit|margins?|break-?even|burn|runway|cash|profit\w*|p&l|costs?|opex|sales|turnover|net (?:income|loss)|gross profit)\b/i;
+const OWN_FINANCES = /\b(?:we|our|us|revenues?|arr|mrr|gmv|bookings|ebitda|ebit|margins?|break-?even|burn|runway|cash|profit\w*|p&l|costs?|opex|sales|turnover|net (?:income|loss)|gross profit)\b/i;
 // A figure, not a digit inside a word ("B2B", "Series A1").
 const FIGURE = /(?<!\p{L})\d/u;
 // The lines of a P&L or a plan.

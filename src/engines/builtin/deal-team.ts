@@ -190,6 +190,10 @@ const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'’-])(\p{Ll})/
 
 /** A given and a family name (or both in capitals) alone on its line, an honorific or degree around it: the name, else null. */
 function nameAlone(text: string): string | null {
+  // "<Name>, Malaysia": where a member is based, after a comma, is no part of the name (a role or an
+  // organisation there is something else).
+  const placed = /^(.+?),\s*(\p{Lu}\p{Ll}+(?:[\s-]\p{Lu}\p{Ll}+)?)$/u.exec(text.trim());
+  if (placed && !isRole(placed[2]) && !ORGANISATION.test(placed[2]) && !NOT_TEAM_ROLE.test(placed[2]) && !NOT_A_NAME.has(placed[2])) return nameAlone(placed[1]);
   const m = NAME_ALONE.exec(text.trim());
   if (m) return personName(m.groups!.name);
   const caps = CAPS_NAME.exec(text.trim());
