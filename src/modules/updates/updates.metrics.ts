@@ -43,11 +43,11 @@ const NAMES: [Metric | null, string][] = [
   ["mrr", String.raw`MRR|monthly recurring revenues?|monatlich wiederkehrende[rn]? Umsatz`],
   [null, String.raw`gross burn(?: rate)?|cash[- ]flow(?: positive| negative)?|cash collected|cash[- ]in|cashflow`],
   ["monthly_burn", String.raw`(?:average |avg\.? )?(?:net |monthly |cash |operating )*burn(?: rate)?|Burn(?:-?Rate)?|Cash-?Burn|Mittelabfluss`],
-  ["cash", String.raw`cash(?: and cash equivalents)?(?: balance| position| on hand| in (?:the )?bank| reserves?)?|bank balance|(?:money|funds) in the bank|Liquidität|liquide Mittel|Kontostand|Barmittel|Kassenbestand|trésorerie`],
+  ["cash", String.raw`cash(?: and cash equivalents)?(?: balance| position| on hand| in (?:the )?bank| reserves?)?|bank balance|(?:money |funds )?in the bank|Liquidität|liquide Mittel|Kontostand|Barmittel|Kassenbestand|trésorerie`],
   ["runway_months", String.raw`runway|cash runway|Reichweite|Runway`],
   [null, String.raw`new (?:hires?|customers|clients|logos|accounts|employees|people)|hires|hired|joiners|leavers|churned (?:customers|logos|accounts)|open (?:roles|positions)`],
-  ["headcount", String.raw`headcount|head count|employees|FTEs?|full[- ]time(?: employees| staff)?|team members|staff|Mitarbeiter(?:innen)?|Mitarbeitende|Angestellte|Teamgröße|team size|salariés|empleados|(?:size of the )?team`],
-  ["customers", String.raw`(?:paying |active |enterprise |B2B )?(?:customers|clients|logos|accounts|Kunden|Kundinnen|clientes)`],
+  ["headcount", String.raw`headcount|head count|employees|FTEs?|people|ppl|full[- ]time(?: employees| staff)?|team members|staff|Mitarbeiter(?:innen)?|Mitarbeitende|Angestellte|Teamgröße|team size|salariés|empleados|(?:size of the )?team`],
+  ["customers", String.raw`(?:paying |active |enterprise |B2B )?(?:customers|clients|logos|accounts|Kunden|Kundinnen|clientes)|(?:paying|active|live) (?:merchants|clinics|platforms|stores|brands|hospitals|schools|sellers|subscribers|practices)|(?:merchants|clinics|platforms|stores|brands|sellers|practices) live`],
   ["revenue", String.raw`(?:total |net |monthly |quarterly |recognized |recognised )?(?:revenues?|sales|turnover|Umsatz|Umsätze|Erlöse|Umsatzerlöse|chiffre d'affaires|ingresos|top[- ]?line)`],
 ];
 
@@ -90,7 +90,7 @@ export const EARLIER_BEFORE = /\b(?:from|vs\.?|versus|compared (?:to|with)|than|
 export const EARLIER_AFTER = /^\s*\)?\s*(?:(?:in|at|as of)\s+)?(?:last (?:month|quarter|year)|a (?:month|quarter|year) ago|previously|prior|the (?:month|quarter|year) before|LM|LQ|LY|PY|im Vormonat|Vormonat|Vorjahr|YoY|year[- ]over[- ]year|MoM|QoQ)\b/i;
 
 /** Words that make a percentage (or any amount) a change, not a level: "up 12%", "+8% MoM", "grew by 3". */
-export const CHANGE_BEFORE = /\b(?:up|down|grew|grown|growing|growth(?: of)?|increase[ds]?(?: of| by)?|decrease[ds]?(?: of| by)?|decline[ds]?(?: of| by)?|rose|fell|dropped|improved|improvement(?: of)?|by|plus|minus|gained|lost|jumped|added|adding|gestiegen um|um|Wachstum von|Zuwachs von|Steigerung um)\s*(?:about |approx\.? |~|around |roughly |another |a further |an additional )?$/i;
+export const CHANGE_BEFORE = /\b(?:hired|hiring|onboarded|welcomed|let go|churned|signed|won|closed|grew|grown|growing|growth(?: of)?|increase[ds]?(?: of| by)?|decrease[ds]?(?: of| by)?|decline[ds]?(?: of| by)?|rose|fell|dropped|improved|improvement(?: of)?|by|plus|minus|gained|lost|jumped|added|adding|gestiegen um|um|Wachstum von|Zuwachs von|Steigerung um)\s*(?:about |approx\.? |~|around |roughly |another |a further |an additional )?$/i;
 export const CHANGE_AFTER = /^\s*(?:MoM|QoQ|YoY|WoW|m\/m|q\/q|y\/y|month[- ]over[- ]month|quarter[- ]over[- ]quarter|year[- ]over[- ]year|growth|increase|decrease|up|down|higher|lower|more|less|fewer|better|worse|improvement|uplift|vs\.?|gegenüber|Wachstum|Steigerung|mehr|weniger)\b/i;
 
 /**

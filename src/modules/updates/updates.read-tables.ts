@@ -28,9 +28,16 @@ const CHANGE_HEADER = /(?:^|\b)(?:MoM|QoQ|YoY|Δ|delta|change|chg|growth|var(?:i
 const EARLIER_HEADER = /\b(?:prior|previous|last (?:month|quarter|year)|LM|LQ|LY|PY|Vormonat|Vorjahr|Vorquartal)\b/i;
 
 function columnOf(header: string, sent: Date): Column {
+  header = header.trim();
   if (isForecast(header) || /\b(?:plan|budget|target|forecast|fcst|goal|BP|outlook|est\.?|projected|Ziel|Soll)\b/i.test(header)) return { skip: "plan", period: null };
   if (CHANGE_HEADER.test(header)) return { skip: "change", period: null };
   if (EARLIER_HEADER.test(header)) return { skip: "earlier", period: null };
+  // A spreadsheet's date header read without its format: an Excel serial day (46082 is 2026-03-31).
+  if (/^\d{5}$/.test(header.trim()) && Number(header) > 36000 && Number(header) < 60000) {
+    const day = new Date(Date.UTC(1899, 11, 30) + Number(header) * 86_400_000).toISOString().slice(0, 10);
+    // A month column of a sheet is stored as its first day (shown "Mar-26"): the month.
+    header = day.endsWith("-01") ? day.slice(0, 7) : day;
+  }
   const periods = periodsIn(header, sent);
   return { skip: null, period: periods.length === 1 ? periods[0] : null, actual: /\b(?:actuals?|Ist|réel|current|aktuell)\b/i.test(header) };
 }
@@ -56,6 +63,7 @@ export function readTables(lines: string[], where: Where, caption: string): { fi
   let header: Column[] | null = null;
   let headerNote: ReturnType<typeof unitNote> = unitNote(caption);
   let inTable = false;
+  let long: LongColumns | null = null;
   for (const line of lines) {
     // A rule under a plain-text table's header ("-----", "|---|---|") belongs to the table.
     if (inTable && /^[\s\-=_+|:]{3,}$/.test(line)) continue;
@@ -64,6 +72,7 @@ export function readTables(lines: string[], where: Where, caption: string): { fi
       prose.push(line);
       if (inTable) {
         header = null;
+        long = null;
         inTable = false;
       }
       // A line just before a table may say its unit ("All figures in EUR thousands").
@@ -72,6 +81,17 @@ export function readTables(lines: string[], where: Where, caption: string): { fi
     }
     inTable = true;
     if (cells.length === 0) continue;
+    // A long table (a finance system's export): one row per figure, its metric, value, period and currency in named columns.
+    const longHeader = longColumns(cells);
+    if (longHeader) {
+      long = longHeader;
+      continue;
+    }
+    if (long) {
+      const figure = longRow(cells, long, where, headerNote);
+      if (figure) figures.push(figure);
+      continue;
+    }
     const label = cells[0];
     const mentions = metricsIn(label);
     const named = mentions.filter((m) => m.metric);
@@ -120,6 +140,35 @@ export function readTables(lines: string[], where: Where, caption: string): { fi
     }
   }
   return { figures, prose };
+}
+
+type LongColumns = { metric: number; value: number; period: number | null; currency: number | null; unit: number | null };
+
+function longColumns(cells: string[]): LongColumns | null {
+  const find = (re: RegExp) => {
+    const i = cells.findIndex((c) => re.test(c.trim()));
+    return i < 0 ? null : i;
+  };
+  const metric = find(/^(?:metric|kpi|kennzahl|indicateur|name)$/i);
+  const value = find(/^(?:value|amount|wert|valeur|betrag|actual)$/i);
+  if (metric === null || value === null) return null;
+  return { metric, value, period: find(/^(?:period(?:_end)?|date|as[_ ]of|month|stichtag|datum|période|statement_date)$/i), currency: find(/^(?:currency|ccy|währung|devise)$/i), unit: find(/^unit$/i) };
+}
+
+function longRow(cells: string[], cols: LongColumns, where: Where, note: ReturnType<typeof unitNote>): ReadFigure | null {
+  const name = (cells[cols.metric] ?? "").replace(/_/g, " ");
+  const mentions = metricsIn(name);
+  if (mentions.length !== 1 || !mentions[0].metric || isForecast(name) || isElsewhere(name)) return null;
+  const metric = mentions[0].metric;
+  const found = amountsIn(cells[cols.value] ?? "");
+  if (found.length !== 1) return null;
+  let a: Amount = found[0];
+  const currency = cols.currency !== null ? unitNote(cells[cols.currency] ?? "")?.currency ?? null : null;
+  if (currency && !a.currency) a = { ...a, currency };
+  if (note && !a.currency && note.currency) a = { ...a, currency: note.currency };
+  if (!fits(metric, a, true)) return null;
+  const periods = cols.period !== null ? periodsIn(cells[cols.period] ?? "", where.sent) : [];
+  return { metric, value: a.value, currency: a.currency, period: periods.length === 1 ? periods[0] : null, review: null, quote: quoteOf(cells.join(" | ")), documentId: where.documentId, page: where.page, fromTable: true };
 }
 
 const ONLY_PUNCT = /^[\s.:;,\-–—]*$/;

@@ -28,7 +28,9 @@ const INTRO_WORDS = /(?:update|bericht|\b(?:report|recap|summary|results|numbers
 /** The update's period: the subject's, else the opening lines'; both written and different: none (ambiguous). */
 export function updatePeriod(subject: string, lines: string[], sent: Date): { period: Period | null; reason: string | null } {
   const distinct = (ps: Period[]) => [...new Map(ps.map((p) => [p.end, p])).values()];
-  const fromSubject = distinct(periodsIn(subject.replace(/^(?:\s*(?:re|fwd?|wg|aw|tr)\s*:\s*)+/i, ""), sent));
+  // A reply's subject is its thread's ("Re: December update" over March numbers): the text says the period.
+  const reply = /^\s*(?:re|aw|sv|antw)\s*:/i.test(subject);
+  const fromSubject = reply ? [] : distinct(periodsIn(subject.replace(/^(?:\s*(?:fwd?|fw|wg|tr)\s*:\s*)+/i, ""), sent));
   const opening = lines.filter((l) => l.trim()).slice(0, 4).filter((l) => INTRO_WORDS.test(l) && !l.includes(" | "));
   const fromBody = distinct(opening.flatMap((l) => periodsIn(l, sent))).slice(0, 2);
   if (fromSubject.length > 1) return { period: null, reason: `the subject names several periods (${fromSubject.map((p) => p.text).join(", ")})` };
@@ -45,7 +47,7 @@ export function updatePeriod(subject: string, lines: string[], sent: Date): { pe
 }
 
 /** The figures of the update's text and attachments' pages, with their status as the message decides it. */
-export function readUpdate(subject: string, pages: Page[], sent: Date): { period: Period | null; figures: Draft[] } {
+export function readUpdate(subject: string, pages: Page[], sent: Date, bookCurrency: string | null = null): { period: Period | null; figures: Draft[] } {
   const body = pages.find((p) => p.documentId === null)?.lines ?? [];
   const { period, reason: periodReason } = updatePeriod(subject, body, sent);
   const read: ReadFigure[] = [];
@@ -56,7 +58,8 @@ export function readUpdate(subject: string, pages: Page[], sent: Date): { period
   }
   // The currency an update writes when it writes one only: its bare money figures are in it.
   const written = new Set(read.filter((f) => KIND[f.metric] === "money" && f.currency).map((f) => f.currency!));
-  const defaultCurrency = written.size === 1 ? [...written][0] : null;
+  // The currency an update writes when it writes one only; else, when it writes none, the book's for the company.
+  const defaultCurrency = written.size === 1 ? [...written][0] : written.size === 0 ? bookCurrency : null;
   const sentDay = sent.toISOString().slice(0, 10);
 
   const drafts: Draft[] = read.map((f) => {

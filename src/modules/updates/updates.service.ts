@@ -47,7 +47,7 @@ export const updatesService = perDeps((deps: Deps) => {
     const sent = mail.date ?? clock.now();
     const { pages: attached, problems } = await readAttachments(deps, mail.attachments);
     const pages: Page[] = [{ documentId: null, page: null, lines: mail.lines }, ...attached];
-    const { period, figures } = readUpdate(mail.subject, pages, sent);
+    const { period, figures } = readUpdate(mail.subject, pages, sent, holding.currency);
     const applied = applyUpdate(deps, {
       orgId,
       holding,
