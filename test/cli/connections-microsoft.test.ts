@@ -152,6 +152,10 @@ describe.skipIf(!hasDovecot() && process.env.CI !== "1")("Microsoft 365 (Dovecot
     expect((await who("fund.vc")).map((p) => [p.email, p.signals.meetings])).toEqual([["omar@fund.vc", 2]]);
     expect(await who("other.com")).toEqual([]);
     expect(await who("future.com")).toEqual([]);
+    // The API shows the Graph calendar like any other.
+    const api = await t.request("GET", "/api/v1/me/connections", { key });
+    expect(api.status).toBe(200);
+    expect(api.json.connections).toMatchObject([{ source: "imap", status: "ok" }, { source: "graph", status: "ok", account: `${ALICE} (Microsoft 365 calendar)`, items_synced: 4 }]);
 
     // The next sync asks with the delta link: only what changed comes (a new meeting; f2 cancelled; f3 deleted).
     providers.graph.setEvents(ALICE, [
