@@ -41,13 +41,13 @@ const NAMES: [Metric | null, string][] = [
   ["arr", String.raw`(?:total )?ARR|annual(?:i[sz]ed)? recurring revenues?|annual run[- ]rate|(?:revenue |ARR )?run[- ]rate|jährlich wiederkehrende[rn]? Umsatz`],
   [null, String.raw`contracted ARR|committed ARR|CARR|bookings|booked|ACV|TCV|pipeline|GMV|gross merchandise value`],
   ["mrr", String.raw`MRR|monthly recurring revenues?|monatlich wiederkehrende[rn]? Umsatz`],
-  [null, String.raw`gross burn(?: rate)?|cash[- ]flow(?: positive| negative)?|cash collected|cash[- ]in|cashflow`],
+  [null, String.raw`gross burn(?: rate)?|cash[- ]flow(?: positive| negative)?|cash collected|cashflow`],
   ["monthly_burn", String.raw`(?:average |avg\.? )?(?:net |monthly |cash |operating )*burn(?: rate)?|Burn(?:-?Rate)?|Cash-?Burn|Mittelabfluss`],
-  ["cash", String.raw`cash(?: and cash equivalents)?(?: balance| position| on hand| in (?:the )?bank| reserves?)?|bank balance|(?:money |funds )?in the bank|Liquidität|liquide Mittel|Kontostand|Barmittel|Kassenbestand|trésorerie`],
+  ["cash", String.raw`cash(?: and cash equivalents)?(?: balance| position| on hand| in (?:the )?bank| reserves?)?|bank balance|(?:money |funds )?in the bank|treasury|Liquidität|liquide Mittel|Kontostand|Barmittel|Kassenbestand|trésorerie`],
   ["runway_months", String.raw`runway|cash runway|Reichweite|Runway`],
   [null, String.raw`new (?:hires?|customers|clients|logos|accounts|employees|people)|hires|hired|joiners|leavers|churned (?:customers|logos|accounts)|open (?:roles|positions)`],
-  ["headcount", String.raw`headcount|head count|employees|FTEs?|people|ppl|full[- ]time(?: employees| staff)?|team members|staff|Mitarbeiter(?:innen)?|Mitarbeitende|Angestellte|Teamgröße|team size|salariés|empleados|(?:size of the )?team`],
-  ["customers", String.raw`(?:paying |active |enterprise |B2B )?(?:customers|clients|logos|accounts|Kunden|Kundinnen|clientes)|(?:paying|active|live) (?:merchants|clinics|platforms|stores|brands|hospitals|schools|sellers|subscribers|practices)|(?:merchants|clinics|platforms|stores|brands|sellers|practices) live`],
+  ["headcount", String.raw`headcount|head count|employees|FTEs?|people|persons|ppl|full[- ]time(?: employees| staff)?|team members|staff|Mitarbeiter(?:innen)?|Mitarbeitende|Angestellte|Teamgröße|team size|salariés|empleados|(?:size of the )?team`],
+  ["customers", String.raw`(?:paying |active |enterprise |B2B )?(?:customers|clients|logos|accounts|Kunden|Kundinnen|clientes)|(?:paying|active|live) (?:merchants|clinics|platforms|stores|brands|hospitals|schools|sellers|buyers|subscribers|practices)|(?:merchants|clinics|platforms|stores|brands|sellers|practices) live`],
   ["revenue", String.raw`(?:total |net |monthly |quarterly |recognized |recognised )?(?:revenues?|sales|turnover|Umsatz|Umsätze|Erlöse|Umsatzerlöse|chiffre d'affaires|ingresos|top[- ]?line)`],
 ];
 

@@ -4,7 +4,7 @@
 // values), never a column of plans, budgets, targets or forecasts, of changes (MoM, %, Δ), or of an
 // earlier period. A header or label such as "(€k)" or "in EUR thousands" scales the bare cells.
 import { amountsIn, type Amount } from "./updates.numbers.ts";
-import { isElsewhere, isForecast, metricsIn } from "./updates.metrics.ts";
+import { isElsewhere, isForecast, KIND, metricsIn } from "./updates.metrics.ts";
 import { periodsIn, type Period } from "./updates.periods.ts";
 import { fits, quoteOf, type ReadFigure, type Where } from "./updates.read-text.ts";
 
@@ -116,7 +116,10 @@ export function readTables(lines: string[], where: Where, caption: string): { fi
       if (found.length !== 1) continue;
       let a = found[0];
       if (a.signed) continue;
-      if (note && a.unit === null && !a.scaled) a = { ...a, value: Math.round(a.value * note.factor * 100) / 100, currency: a.currency ?? note.currency, scaled: note.factor !== 1 };
+      // A header's unit note ("(USD)", "(TEUR)") speaks of the money rows, not of counts or percentages.
+      if (KIND[metric] !== "money") {
+        // nothing to scale
+      } else if (note && a.unit === null && !a.scaled) a = { ...a, value: Math.round(a.value * note.factor * 100) / 100, currency: a.currency ?? note.currency, scaled: note.factor !== 1 };
       else if (note && a.currency === null && a.unit === null) a = { ...a, currency: note.currency };
       if (!fits(metric, a, true)) continue;
       candidates.push({ cell: cells[i], col, amount: a });
