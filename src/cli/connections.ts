@@ -4,7 +4,8 @@
 // (where `ps` and shell history see them), and are never printed.
 import { readFileSync } from "node:fs";
 import { connectionsLedger, reasonsTotal, type Reasons } from "../modules/connections/connections.ledger.ts";
-import { connectionsService, type ProviderServerInput } from "../modules/connections/connections.service.ts";
+import { providerSetup, type ProviderServerInput } from "../modules/connections/connections.provider-setup.ts";
+import { connectionsService } from "../modules/connections/connections.service.ts";
 import { connectionsSync, type SyncEntry } from "../modules/connections/connections.sync.ts";
 import { openDeps } from "./context.ts";
 import { USAGE } from "./connections-usage.ts";
@@ -90,7 +91,7 @@ async function providerServer(values: ServerValues, caPem: string | null, io: Io
       ...common,
     };
   }
-  const set = await connectionsService(openDeps(io, values)).setProviderServer(org, input);
+  const set = await providerSetup(openDeps(io, values)).setServer(org, input);
   const who = set.provider_account && "client_email" in set.provider_account ? `service account ${set.provider_account.client_email}` : `tenant ${set.provider_account?.tenant}, app ${set.provider_account?.client_id}`;
   report(io, values.json, set, `mail server of ${set.org_id}: ${provider === "google" ? "Google Workspace" : "Microsoft 365"} (${who}; its key sealed), IMAP ${set.imap} (${set.imap_security})`);
 }
@@ -124,7 +125,7 @@ export async function connectCommand(args: string[], io: Io) {
       const service = connectionsService(deps);
       const provider = service.providerOf(userId);
       if (provider !== "google" && provider !== "microsoft") throw new UsageError(USAGE.connect);
-      const { connection_id } = await service.connectCalendar(userId, { login: values.login });
+      const { connection_id } = await providerSetup(deps).connectCalendar(userId, { login: values.login });
       report(io, values.json, { connection_id }, `connected the calendar ${service.get(connection_id)?.account ?? ""}: ${connection_id}`);
       return;
     }

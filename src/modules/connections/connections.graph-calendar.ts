@@ -20,8 +20,8 @@ import type { CalendarItemError } from "../../lib/icalendar.ts";
 import type { ImportStats } from "../network/import/network.import.ts";
 import { recordSyncedCalendar, type SyncedUser } from "../network/import/synced.ts";
 import { ConnectionFailure } from "./connections.failures.ts";
-import { policedFetch } from "./connections.http.ts";
-import { graphBase, providerPolicy, providerTokens } from "./connections.providers.ts";
+import { graphFailure, graphFetch, graphHeaders } from "./connections.graph.ts";
+import { graphBase, providerTokens } from "./connections.providers.ts";
 import type { ConnectionRow, SyncResult } from "./connections.service.ts";
 import { checkStop, connectionsState, type SyncRun } from "./connections.state.ts";
 import type { mailServers } from "./connections.tables.ts";
@@ -29,7 +29,7 @@ import type { mailServers } from "./connections.tables.ts";
 type MailServer = typeof mailServers.$inferSelect;
 
 /** How far back the window starts on a first sync, how far ahead it reaches, and when it is renewed. */
-export const GRAPH_WINDOW = { backYears: 2, aheadDays: 365, renewDaysBefore: 30, pageSize: 200, maxBytes: 20 * 1024 * 1024 };
+export const GRAPH_WINDOW = { backYears: 2, aheadDays: 365, renewDaysBefore: 30 };
 
 /** The delta link (or a next link, mid-way) and the window it belongs to. */
 type Cursor = { link: string; window_start: string; window_end: string };
@@ -103,34 +103,6 @@ export function graphOccurrence(ev: GraphEvent, address: string): Occurrence | C
 
 const isError = (o: Occurrence | CalendarItemError): o is CalendarItemError => "reason" in o;
 
-/** A failure for what Graph answered (its own error code and message, which never hold the token). */
-async function graphFailure(response: Response, address: string): Promise<ConnectionFailure> {
-  let reason = `HTTP ${response.status}`;
-  try {
-    const body = JSON.parse(await response.text()) as { error?: { code?: string; message?: string } };
-    if (body.error?.code) reason += ` ${body.error.code}${body.error.message ? `: ${body.error.message.split(/\r?\n/)[0].slice(0, 300)}` : ""}`;
-  } catch {
-    // no JSON reason
-  }
-  if (response.status === 401 || response.status === 403) return new ConnectionFailure("auth", `Microsoft Graph refused the calendar of ${address} (${reason})`);
-  if (response.status === 404) return new ConnectionFailure("protocol", `Microsoft Graph has no calendar for ${address} (${reason})`);
-  if (response.status === 429 || response.status >= 500) return new ConnectionFailure("unreachable", `Microsoft Graph failed on its side for ${address} (${reason})`);
-  return new ConnectionFailure("protocol", `Microsoft Graph answered ${reason} for the calendar of ${address}`);
-}
-
-function graphFetch(deps: Deps, server: MailServer, url: string) {
-  return policedFetch(deps, providerPolicy(deps, server, url), { timeoutMs: 60_000, maxBytes: GRAPH_WINDOW.maxBytes });
-}
-
-const headers = (token: string) => ({ authorization: `Bearer ${token}`, accept: "application/json", prefer: `outlook.timezone="UTC", odata.maxpagesize=${GRAPH_WINDOW.pageSize}` });
-
-/** Asks Graph for the mailbox's calendar: the app may read it (Calendars.Read) and the mailbox exists. */
-export async function probeGraphCalendar(deps: Deps, server: MailServer, address: string, token: string): Promise<void> {
-  const url = `${graphBase(deps)}/users/${encodeURIComponent(address)}/calendar?$select=id,name`;
-  const response = await graphFetch(deps, server, url)(url, { headers: headers(token) });
-  if (response.status !== 200) throw await graphFailure(response, address);
-}
-
 function addStats(result: SyncResult, stats: ImportStats) {
   result.meetings_new += stats.imported;
   result.duplicates += stats.duplicates;
@@ -181,7 +153,7 @@ export async function syncGraphCalendar(deps: Deps, row: ConnectionRow, run: Syn
     checkStop(run);
     // Graph's links stay on Graph: a link to anywhere else is refused, never followed.
     if (new URL(link).origin !== new URL(base).origin) throw new ConnectionFailure("protocol", `Microsoft Graph sent a link to another host (${new URL(link).host})`);
-    const response = await graphFetch(deps, server, link)(link, { headers: headers(token) });
+    const response = await graphFetch(deps, server, link)(link, { headers: graphHeaders(token) });
     if (response.status === 410 && !restarted) {
       // The delta state expired (syncStateNotFound): the window is read again; the keys keep counts exact.
       cursor = fresh();

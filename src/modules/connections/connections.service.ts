@@ -15,17 +15,13 @@ import { ConnectionFailure } from "./connections.failures.ts";
 import { httpPolicy, policedFetch } from "./connections.http.ts";
 import { readSubscription, SUBSCRIPTION_MAX_BYTES, subscriptionAccount, subscriptionUrl } from "./connections.ics.ts";
 import { chooseFolders, closeImap, defaultImapPort, imapAddress, openImap, sessionFailure, type ImapSecurity, type ImapServer } from "./connections.imap.ts";
-import { googleCalendarUrl, PROVIDER_IMAP, providerPolicy, providerSettings, providerTokens, readProviderInput, type ProviderInput } from "./connections.providers.ts";
-import { probeGraphCalendar } from "./connections.graph-calendar.ts";
+import { providerSettings, providerTokens } from "./connections.providers.ts";
 import { connectionAttempts, connections, digestSubscriptions, mailServers } from "./connections.tables.ts";
 
 export type MailServer = typeof mailServers.$inferSelect;
 export type ConnectionRow = typeof connections.$inferSelect;
 
 export type MailServerInput = { imap: string; security?: string; caldav?: string | null; caPem?: string | null; insecure?: boolean };
-
-/** A Google Workspace or Microsoft 365 server: the provider's key, and optionally another IMAP host (tests, proxies). */
-export type ProviderServerInput = ProviderInput & { imap?: string; security?: string; caPem?: string | null; insecure?: boolean };
 
 export type ConnectionStatus = "never_synced" | "ok" | "syncing" | "error";
 
@@ -91,7 +87,7 @@ function realDay(raw: string): string | null {
   return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === raw ? raw : null;
 }
 
-const providerName = (p: "google" | "microsoft") => (p === "google" ? "Google Workspace" : "Microsoft 365");
+export const providerName = (p: "google" | "microsoft") => (p === "google" ? "Google Workspace" : "Microsoft 365");
 
 export const connectionsService = perDeps((deps: Deps) => {
   const { db, clock } = deps;
@@ -152,30 +148,6 @@ export const connectionsService = perDeps((deps: Deps) => {
     const { orgId: _, ...update } = values;
     const row = db.insert(mailServers).values(values).onConflictDoUpdate({ target: mailServers.orgId, set: update }).returning().get();
     return serverView(row);
-  }
-
-  /**
-   * Sets a Google Workspace or Microsoft 365 server: the provider's key checked and sealed, IMAP at
-   * the provider's host unless another is given. Stores settings without asking the provider.
-   */
-  async function setProviderServer(orgId: string, input: ProviderServerInput) {
-    if (!isUuid(orgId) || !orgs.getOrg(orgId)) throw notFound(`No organization with id ${orgId}`);
-    const imap = checkImap({ imap: input.imap ?? PROVIDER_IMAP[input.provider], security: input.security, insecure: input.insecure });
-    const caPem = checkCa(input.caPem);
-    const { settings, sealed } = await readProviderInput(deps, orgId, input);
-    return writeServer({
-      orgId,
-      imapHost: imap.host,
-      imapPort: imap.port,
-      imapSecurity: imap.security,
-      caldavUrl: null,
-      caPem,
-      insecure: imap.insecure,
-      provider: input.provider,
-      providerSettings: JSON.stringify(settings),
-      providerSealed: sealed,
-      updatedAt: clock.now().toISOString(),
-    });
   }
 
   /** Sets the organization's IMAP (and CalDAV) server. Stores settings without probing them. */
@@ -308,7 +280,6 @@ export const connectionsService = perDeps((deps: Deps) => {
   async function connectCalendar(userId: string, input: { caldav?: string; login?: string; password?: string; icsUrl?: string }) {
     const user = memberOf(userId);
     const server = getMailServer(user.orgId);
-    if (input.caldav === undefined && input.icsUrl === undefined && server && server.provider !== "imap") return connectProviderCalendar(user, server, input);
     if ((input.caldav === undefined) === (input.icsUrl === undefined)) throw invalid(["caldav"], "give either --caldav URL --login LOGIN, or --ics-url URL");
     if (input.icsUrl !== undefined) {
       const url = subscriptionUrl(input.icsUrl);
@@ -331,30 +302,6 @@ export const connectionsService = perDeps((deps: Deps) => {
     // Shown with its collection: one login may have several calendars.
     const account = `${login} (${new URL(collection).host}${new URL(collection).pathname})`;
     const id = await store(user, { kind: "calendar", source: "caldav", account, accountKey: `caldav:${collection}\n${login.toLowerCase()}`, url: collection }, { login, password: input.password });
-    attempt.settle();
-    return { connection_id: id };
-  }
-
-  /**
-   * The user's calendar on the org's provider, probed with the provider's token before anything is
-   * stored: Google's CalDAV (the primary calendar) or Microsoft Graph (the mailbox's calendar).
-   */
-  async function connectProviderCalendar(user: User & { orgId: string }, server: MailServer, input: { login?: string; password?: string }) {
-    const provider = server.provider as "google" | "microsoft";
-    if (input.password) throw invalid(["password"], `this organization's calendars are ${providerName(provider)}: users connect with no password`);
-    const address = (input.login ?? user.email).trim();
-    if (!address) throw invalid(["login"], "--login must not be empty");
-    const attempt = reserveAttempt(user.id);
-    const token = await providerTokens(deps).token(server, address, "calendar");
-    let id: string;
-    if (provider === "google") {
-      const url = googleCalendarUrl(deps, address);
-      await probeCalendar({ url, login: address, password: "", bearer: token, fetch: policedFetch(deps, providerPolicy(deps, server, url)) });
-      id = await store(user, { kind: "calendar", source: "caldav", account: `${address} (Google Calendar)`, accountKey: `google:${address.toLowerCase()}`, url }, { provider, login: address });
-    } else {
-      await probeGraphCalendar(deps, server, address, token);
-      id = await store(user, { kind: "calendar", source: "graph", account: `${address} (Microsoft 365 calendar)`, accountKey: `graph:${address.toLowerCase()}`, url: null }, { provider, login: address });
-    }
     attempt.settle();
     return { connection_id: id };
   }
@@ -444,8 +391,14 @@ export const connectionsService = perDeps((deps: Deps) => {
     getMailServer,
     serverView,
     setMailServer,
-    setProviderServer,
     providerOf,
+    // For the provider side of setting up (connections.provider-setup.ts).
+    memberOf,
+    checkImap,
+    checkCa,
+    writeServer,
+    reserveAttempt,
+    store,
     imapServer,
     noServer,
     connectMail,
