@@ -161,6 +161,19 @@ describe.skipIf(!ready && process.env.CI !== "1")("Google Workspace (Dovecot XOA
       [BOB, "error"],
     ]);
     expect(views[2].last_error).toMatch(/unauthorized_client: Client is unauthorized to retrieve access tokens/);
+
+    // Alice's cached token is revoked before it expires: IMAP and CalDAV refuse it, a fresh one is asked for once, both go on.
+    const server = connectionsService(t.deps).getMailServer(org)!;
+    const cached = await providerTokens(t.deps).token(server, ALICE, "mail");
+    providers.revoke(cached);
+    dovecot!.deliver(ALICE, "INBOX", [message({ from: "Jane Doe <jane@target.com>", to: ALICE, date: daysAgo(0.5).toISOString(), id: "g-4@target.com" })]);
+    const again = await sync.syncUser(alice);
+    expect(again.connections).toMatchObject([
+      { status: "ok", messages_new: 1 },
+      { status: "ok", meetings_new: 0 },
+    ]);
+    const renewed = await providerTokens(t.deps).token(server, ALICE, "mail");
+    expect(renewed).not.toBe(cached);
   }, 60_000);
 
   test("tokens are cached until shortly before they expire, then asked for again", async () => {

@@ -12,6 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../../src/cli/index.ts";
+import { providerTokens } from "../../src/modules/connections/connections.providers.ts";
 import { connectionsService } from "../../src/modules/connections/connections.service.ts";
 import { connectionsSync } from "../../src/modules/connections/connections.sync.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -169,6 +170,13 @@ describe.skipIf(!hasDovecot() && process.env.CI !== "1")("Microsoft 365 (Dovecot
     const asked2 = providers.graph.requests.slice(before);
     expect(asked2[0]).toContain("$deltatoken=");
     expect(asked2.slice(1).every((p) => p.includes("$skiptoken=") && !p.includes("startDateTime"))).toBe(true);
+
+    // The app's cached Graph token is revoked early: Graph answers 401, a fresh token is asked for once, the sync goes on.
+    const server = connectionsService(t.deps).getMailServer(org)!;
+    const cached = await providerTokens(t.deps).token(server, ALICE, "calendar");
+    providers.revoke(cached);
+    expect((await connectionsSync(t.deps).syncUser(alice)).connections[1]).toMatchObject({ status: "ok", meetings_new: 0 });
+    expect(await providerTokens(t.deps).token(server, ALICE, "calendar")).not.toBe(cached);
 
     // Eleven days on: the meeting that was ahead has happened and counts; the cancelled and deleted ones never do.
     (t.clock as TestClock).advance(11 * DAY);

@@ -112,6 +112,8 @@ export type ProviderImitation = {
   };
   /** Tokens issued so far. */
   issued(): number;
+  /** Revokes a token before it expires (introspection, CalDAV and Graph refuse it from now on). */
+  revoke(token: string): void;
   close(): Promise<void>;
 };
 
@@ -307,6 +309,7 @@ export async function startProviderImitation(opts: { googlePublicPem: string; go
       requests: graphRequests,
     },
     issued: () => tokens.size,
+    revoke: (token) => void tokens.delete(token),
     close: async () => {
       await server.stop(true);
     },

@@ -25,7 +25,7 @@ import { httpPolicy, policedFetch, statusFailure } from "./connections.http.ts";
 import { readSubscription, SUBSCRIPTION_MAX_BYTES, type Validators } from "./connections.ics.ts";
 import { syncedUser } from "./connections.mail-sync.ts";
 import { syncGraphCalendar } from "./connections.graph-calendar.ts";
-import { providerPolicy, providerTokens } from "./connections.providers.ts";
+import { bearerFetch, providerPolicy, providerTokens } from "./connections.providers.ts";
 import { connectionsService, type ConnectionRow, type SyncResult } from "./connections.service.ts";
 import { checkStop, connectionsState, type Progress, type SyncRun } from "./connections.state.ts";
 
@@ -142,12 +142,13 @@ export async function syncCalendar(deps: Deps, row: ConnectionRow, run: SyncRun)
   if (secret.provider && !server) service.noServer();
   if (row.source === "graph") return syncGraphCalendar(deps, row, run, user, server!, login);
   const google = secret.provider === "google";
+  const fetch = policedFetch(deps, google ? providerPolicy(deps, server!, row.url!) : httpPolicy(deps, server, new URL(row.url!)), { maxBytes: CALENDAR_SYNC_LIMITS.caldavMaxBytes });
   const target: CaldavTarget = {
     url: row.url!,
     login,
     password: secret.password ?? "",
-    bearer: google ? await providerTokens(deps).token(server!, login, "calendar") : undefined,
-    fetch: policedFetch(deps, google ? providerPolicy(deps, server!, row.url!) : httpPolicy(deps, server, new URL(row.url!)), { maxBytes: CALENDAR_SYNC_LIMITS.caldavMaxBytes }),
+    // Google's CalDAV: the member's token on every request (a fresh one when a cached one is refused).
+    fetch: google ? bearerFetch(fetch, (opts) => providerTokens(deps).tokenOf(server!, login, "calendar", opts)) : fetch,
   };
   return syncCollection(deps, row, run, user, timeZone, target);
 }

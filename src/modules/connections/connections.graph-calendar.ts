@@ -21,7 +21,7 @@ import type { ImportStats } from "../network/import/network.import.ts";
 import { recordSyncedCalendar, type SyncedUser } from "../network/import/synced.ts";
 import { ConnectionFailure } from "./connections.failures.ts";
 import { graphFailure, graphFetch, graphHeaders } from "./connections.graph.ts";
-import { graphBase, providerTokens } from "./connections.providers.ts";
+import { graphBase } from "./connections.providers.ts";
 import type { ConnectionRow, SyncResult } from "./connections.service.ts";
 import { checkStop, connectionsState, type SyncRun } from "./connections.state.ts";
 import type { mailServers } from "./connections.tables.ts";
@@ -115,7 +115,6 @@ export async function syncGraphCalendar(deps: Deps, row: ConnectionRow, run: Syn
   const state = connectionsState(deps);
   const box = deps.secrets.box;
   const context = `calendar:${row.id}`;
-  const token = await providerTokens(deps).token(server, address, "calendar");
   const now = deps.clock.now().getTime();
   const where = `graph:${address}`;
 
@@ -153,7 +152,7 @@ export async function syncGraphCalendar(deps: Deps, row: ConnectionRow, run: Syn
     checkStop(run);
     // Graph's links stay on Graph: a link to anywhere else is refused, never followed.
     if (new URL(link).origin !== new URL(base).origin) throw new ConnectionFailure("protocol", `Microsoft Graph sent a link to another host (${new URL(link).host})`);
-    const response = await graphFetch(deps, server, link)(link, { headers: graphHeaders(token) });
+    const response = await graphFetch(deps, server, link, address)(link, { headers: graphHeaders });
     if (response.status === 410 && !restarted) {
       // The delta state expired (syncStateNotFound): the window is read again; the keys keep counts exact.
       cursor = fresh();

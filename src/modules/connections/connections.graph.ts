@@ -4,7 +4,7 @@
 import type { Deps } from "../../deps.ts";
 import { ConnectionFailure } from "./connections.failures.ts";
 import { policedFetch } from "./connections.http.ts";
-import { graphBase, providerPolicy } from "./connections.providers.ts";
+import { bearerFetch, graphBase, providerPolicy, providerTokens } from "./connections.providers.ts";
 import type { mailServers } from "./connections.tables.ts";
 
 type MailServer = typeof mailServers.$inferSelect;
@@ -27,15 +27,16 @@ export async function graphFailure(response: Response, address: string): Promise
   return new ConnectionFailure("protocol", `Microsoft Graph answered ${reason} for the calendar of ${address}`);
 }
 
-export function graphFetch(deps: Deps, server: MailServer, url: string) {
-  return policedFetch(deps, providerPolicy(deps, server, url), { timeoutMs: 60_000, maxBytes: GRAPH_PAGE.maxBytes });
+/** A fetch to Graph with the app's token (a fresh one when a cached one is refused). */
+export function graphFetch(deps: Deps, server: MailServer, url: string, address: string) {
+  return bearerFetch(policedFetch(deps, providerPolicy(deps, server, url), { timeoutMs: 60_000, maxBytes: GRAPH_PAGE.maxBytes }), (opts) => providerTokens(deps).tokenOf(server, address, "calendar", opts));
 }
 
-export const graphHeaders = (token: string) => ({ authorization: `Bearer ${token}`, accept: "application/json", prefer: `outlook.timezone="UTC", odata.maxpagesize=${GRAPH_PAGE.size}` });
+export const graphHeaders = { accept: "application/json", prefer: `outlook.timezone="UTC", odata.maxpagesize=${GRAPH_PAGE.size}` };
 
 /** Asks Graph for the mailbox's calendar: the app may read it (Calendars.Read) and the mailbox exists. */
-export async function probeGraphCalendar(deps: Deps, server: MailServer, address: string, token: string): Promise<void> {
+export async function probeGraphCalendar(deps: Deps, server: MailServer, address: string): Promise<void> {
   const url = `${graphBase(deps)}/users/${encodeURIComponent(address)}/calendar?$select=id,name`;
-  const response = await graphFetch(deps, server, url)(url, { headers: graphHeaders(token) });
+  const response = await graphFetch(deps, server, url, address)(url, { headers: graphHeaders });
   if (response.status !== 200) throw await graphFailure(response, address);
 }

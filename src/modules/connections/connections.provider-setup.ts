@@ -50,6 +50,7 @@ export const providerSetup = perDeps((deps: Deps) => {
     const address = (input.login ?? user.email).trim();
     if (!address) throw invalid(["login"], "--login must not be empty");
     const attempt = service.reserveAttempt(user.id);
+    // The first token is asked for before the calendar (a refusal is the provider's reason).
     const token = await providerTokens(deps).token(server, address, "calendar");
     let id: string;
     if (provider === "google") {
@@ -57,7 +58,7 @@ export const providerSetup = perDeps((deps: Deps) => {
       await probeCalendar({ url, login: address, password: "", bearer: token, fetch: policedFetch(deps, providerPolicy(deps, server, url)) });
       id = await service.store(user, { kind: "calendar", source: "caldav", account: `${address} (Google Calendar)`, accountKey: `google:${address.toLowerCase()}`, url }, { provider, login: address });
     } else {
-      await probeGraphCalendar(deps, server, address, token);
+      await probeGraphCalendar(deps, server, address);
       id = await service.store(user, { kind: "calendar", source: "graph", account: `${address} (${providerName(provider)} calendar)`, accountKey: `graph:${address.toLowerCase()}`, url: null }, { provider, login: address });
     }
     attempt.settle();

@@ -283,3 +283,23 @@ export const providerTokens = perDeps((deps: Deps) => {
 
   return { token, tokenOf, requests: () => requests };
 });
+
+/**
+ * A fetch that sends the provider's token (whatever authorization the caller set) and, when a
+ * cached token is refused (401: revoked before it expired), asks for a fresh one once and sends
+ * the request again.
+ */
+export function bearerFetch(inner: typeof fetch, token: (opts: { fresh: boolean }) => Promise<{ token: string; cached: boolean }>): typeof fetch {
+  const call = async (input: string | URL | Request, init: RequestInit = {}) => {
+    const send = (value: string) => {
+      const headers = new Headers(init.headers);
+      headers.set("authorization", `Bearer ${value}`);
+      return inner(input, { ...init, headers });
+    };
+    const first = await token({ fresh: false });
+    const response = await send(first.token);
+    if (response.status !== 401 || !first.cached) return response;
+    return send((await token({ fresh: true })).token);
+  };
+  return call as typeof fetch;
+}
