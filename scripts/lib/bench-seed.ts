@@ -185,8 +185,7 @@ export function seedNetwork(sqlite: Database, orgId: string, userIds: string[], 
  * CTE and random() into an in-memory temp table) and copied by INSERT ... SELECT into each table in
  * the order of its rowid (interactions and participants by interaction, source keys zero-padded,
  * touches by interaction: their primary key takes them within the user's own range), with the
- * relationships' aggregates computed by one GROUP BY (the same sums addTouch keeps); no journal
- * during the load; the one index that would take its rows at random over the whole table
+ * relationships' aggregates computed by one GROUP BY (the same sums addTouch keeps); the one index that would take its rows at random over the whole table
  * (interaction_people by person) is dropped for the load and built again at the end, by a sort. A third of the interactions also involve a colleague of
  * the person touched (the same one each time), so proxy paths exist for reach candidates. Not
  * reproducible run to run (SQLite's random()), unlike seedNetwork. `users` must already exist.
@@ -214,13 +213,9 @@ export function seedNetworkBulk(sqlite: Database, orgId: string, userIds: string
   const firstRowid = sqlite.query<{ n: number }, []>("SELECT min(rowid) AS n FROM persons WHERE created_at = (SELECT max(created_at) FROM persons)").get()!.n;
   progress(`  seeded ${size.persons.toLocaleString()} persons`);
 
-  // During the load: the rollback journal in memory (WAL would write every page twice; a crash leaves
-  // a bench's temp dir to throw away; OFF is refused in SQLite's defensive mode), temp tables in
-  // memory, the sorter on two threads.
-  const journal = sqlite.query<{ journal_mode: string }, []>("PRAGMA journal_mode = MEMORY").get()?.journal_mode;
-  if (journal !== "memory") progress(`  the journal stays ${journal} during the load`);
+  // The draws' temp tables in memory. (The journal stays WAL: a rollback journal in memory for the
+  // load saved little and left the connection unable to checkpoint afterwards.)
   sqlite.exec("PRAGMA temp_store = MEMORY");
-  sqlite.exec("PRAGMA threads = 2");
   const dropped = sqlite.query<{ name: string; sql: string }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name = 'interaction_people_person_idx'").all();
   for (const d of dropped) sqlite.exec(`DROP INDEX ${d.name}`);
   // One user's draws (k is the interaction's offset), and that user's relationships with the colleague
@@ -338,10 +333,10 @@ export function seedNetworkBulk(sqlite: Database, orgId: string, userIds: string
   }
   sqlite.exec("DROP TABLE temp.bulk_gen");
   sqlite.exec("DROP TABLE temp.bulk_rel");
+  sqlite.exec("PRAGMA temp_store = DEFAULT"); // the index's sort spills to a file rather than holding it all in memory
   const t = performance.now();
   for (const d of dropped) sqlite.exec(d.sql);
   if (dropped.length) progress(`  rebuilt ${dropped.map((d) => d.name).join(", ")} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   return { domains, interactions: interactionId };
 }
