@@ -39,7 +39,7 @@ const NAMES: [Metric | null, string][] = [
   [null, String.raw`(?:contribution|EBITDA|operating|net|profit) margins?|EBITDA|net (?:income|loss)|profit`],
   [null, String.raw`(?:net )?new ARR|new MRR|expansion (?:ARR|MRR|revenue)|new (?:bookings|revenue)`],
   ["arr", String.raw`(?:total )?ARR|annual(?:i[sz]ed)? recurring revenues?|annual run[- ]rate|(?:revenue |ARR )?run[- ]rate|jährlich wiederkehrende[rn]? Umsatz`],
-  [null, String.raw`contracted ARR|committed ARR|CARR|bookings|booked|ACV|TCV|pipeline|GMV|gross merchandise value`],
+  [null, String.raw`contracted ARR|committed ARR|CARR|bookings|booked|ACV|TCV|pipeline|GMV|gross merchandise value|take rate|assets under (?:management|administration)|AUM|AUA|volume|TPV|payment volume`],
   ["mrr", String.raw`MRR|monthly recurring revenues?|monatlich wiederkehrende[rn]? Umsatz`],
   [null, String.raw`gross burn(?: rate)?|cash[- ]flow(?: positive| negative)?|cash collected|cashflow`],
   ["monthly_burn", String.raw`(?:average |avg\.? )?(?:net |monthly |cash |operating )*burn(?: rate)?|Burn(?:-?Rate)?|Cash-?Burn|Mittelabfluss`],
@@ -47,7 +47,7 @@ const NAMES: [Metric | null, string][] = [
   ["runway_months", String.raw`runway|cash runway|Reichweite|Runway`],
   [null, String.raw`new (?:hires?|customers|clients|logos|accounts|employees|people)|hires|hired|joiners|leavers|churned (?:customers|logos|accounts)|open (?:roles|positions)`],
   ["headcount", String.raw`headcount|head count|employees|FTEs?|people|persons|ppl|full[- ]time(?: employees| staff)?|team members|staff|Mitarbeiter(?:innen)?|Mitarbeitende|Angestellte|Teamgröße|team size|salariés|empleados|(?:size of the )?team`],
-  ["customers", String.raw`(?:paying |active |enterprise |B2B )?(?:customers|clients|logos|accounts|Kunden|Kundinnen|clientes)|(?:paying|active|live) (?:merchants|clinics|platforms|stores|brands|hospitals|schools|sellers|buyers|subscribers|practices)|(?:merchants|clinics|platforms|stores|brands|sellers|practices) live`],
+  ["customers", String.raw`(?:paying |active |enterprise |B2B )?(?:customers|clients|logos|accounts|Kunden|Kundinnen|clientes)|(?:paying|active|live) (?:merchants|clinics|platforms|stores|brands|hospitals|schools|sellers|buyers|subscribers|practices)|(?:merchants|clinics|platforms|stores|brands|sellers|practices) live|[A-Za-z]+s on (?:the )?platform`],
   ["revenue", String.raw`(?:total |net |monthly |quarterly |recognized |recognised )?(?:revenues?|sales|turnover|Umsatz|Umsätze|Erlöse|Umsatzerlöse|chiffre d'affaires|ingresos|top[- ]?line)`],
 ];
 
@@ -72,7 +72,7 @@ const FORECAST = new RegExp(
   [
     String.raw`\b(?:expect(?:s|ed|ing)?|expectation|forecast(?:s|ed|ing)?|project(?:s|ed|ing|ion|ions)|target(?:s|ed|ing)?|plan(?:s|ned|ning)?|budget(?:s|ed)?|goal(?:s)?|aim(?:s|ing)?|objective|guidance|outlook|anticipat\w+|estimat\w+|predict\w*|hope\w*|intend\w*|aspire\w*)\b`,
     String.raw`\b(?:will|would|could|should|might|shall|going to|gonna|'ll)\b`,
-    String.raw`\b(?:on track (?:to|for)|on pace (?:to|for)|poised to|set to|by (?:the )?(?:end of|year[- ]end|EOY|EOQ|Q[1-4]|H[12]|next)|next (?:month|quarter|year)|upcoming|pro ?forma|pipeline|if we|assuming|once we|stretch|ambition)\b`,
+    String.raw`\b(?:on track (?:to|for)|if|unless|on pace (?:to|for)|poised to|set to|by (?:the )?(?:end of|year[- ]end|EOY|EOQ|Q[1-4]|H[12]|next)|next (?:month|quarter|year)|upcoming|pro ?forma|pipeline|if we|assuming|once we|stretch|ambition)\b`,
     String.raw`\b(?:erwart\w*|Ziel\w*|geplant\w*|Plan\w*|Prognose\w*|voraussichtlich|werden|wird|Budget\w*|prévu\w*|objectif\w*|prévision\w*)\b`,
   ].join("|"),
   "i",
@@ -101,7 +101,9 @@ export const CHANGE_AFTER = /^\s*(?:MoM|QoQ|YoY|WoW|m\/m|q\/q|y\/y|month[- ]over
 const ELSEWHERE = new RegExp(
   [
     String.raw`\b(?:year[- ]to[- ]date|YTD|cumulative(?:ly)?|so far this year|since (?:launch|inception|founding|we started)|lifetime|all[- ]time|to date|seit Jahresbeginn|kumuliert|depuis le début de l'année)\b`,
-    String.raw`\b(?:a year ago|last year|previous year|prior year|same (?:month|period|quarter) last year|for comparison|comparison|vor einem Jahr|im Vorjahr|Vorjahr|l'an dernier|l'année dernière)\b`,
+    String.raw`\b(?:raised|raising|fundrais\w*|(?:seed|extension|bridge|series [A-D]|funding|financing) round|round of|SAFE|convertible|term sheet|valuation|pre-money|post-money|trusted by|used by|serving|powering|assets under (?:management|administration)|assets administered|AUM|AUA)\b`,
+    String.raw`\b(?:with|doing|generating|turning over)\s+(?:over |about |~|more than )?[$€£]?\s?\d[\d.,]*\s?(?:[kmb]|bn|mn|million|billion)?\s+(?:in\s+)?(?:annual\s+|yearly\s+)?(?:revenues?|sales|turnover|ARR)\b`,
+    String.raw`\b(?:\d+|a few|several|two|three|six|twelve) (?:months|years|quarters) ago|\b(?:a year ago|last year|previous year|prior year|same (?:month|period|quarter) last year|for comparison|comparison|vor einem Jahr|im Vorjahr|Vorjahr|l'an dernier|l'année dernière)\b`,
     String.raw`\b(?:they(?:'re| are| were| have| had| do)|their|unrelated|intro(?:duce|duction|s)?|my (?:former )?(?:colleague|friend)|a friend|competitors?|market (?:size|of|opportunity)|TAM|SAM|SOM|doing \S+ in|signed an? \w+ (?:group|company|customer|client)|largest (?:logo|customer|deal))\b`,
   ].join("|"),
   "i",

@@ -71,6 +71,20 @@ function isEarlierOrChange(clause: string, a: Amount): boolean {
   return CHANGE_BEFORE.test(before) || CHANGE_AFTER.test(after);
 }
 
+const CONNECTOR = /^(?:and|or|in|at|as|of|for|to|this|last|per|a|an|the|on|by|with|vs|versus|from|so|now|total|net|which|that|mo|month|months|%|\+|–|-|—)$/i;
+
+/** A bare count followed by a word of its own that is no metric: "3 countries", "2 developers". */
+function countsOtherNoun(clause: string, a: Amount, mentions: MetricMention[]): boolean {
+  if (a.currency || a.scaled || a.unit) return false;
+  // "Team: 20 humans": a label right before the number names what it counts.
+  if (mentions.some((m) => m.metric && m.end <= a.start && /^[\s:=–-]*$/.test(clause.slice(m.end, a.start)))) return false;
+  const next = /^\s+([A-Za-zÀ-ÿ][\wÀ-ÿ'-]*)/.exec(clause.slice(a.end));
+  if (!next) return false;
+  const at = a.end + next[0].length - next[1].length;
+  if (mentions.some((m) => m.start === at || (m.start <= at && m.end > at))) return false;
+  return !CONNECTOR.test(next[1]);
+}
+
 /** The metric an amount belongs to: the one named right after it, else the nearest before it in the clause. */
 function metricFor(clause: string, a: Amount, mentions: MetricMention[], used: Set<MetricMention>): MetricMention | null {
   const right = mentions.find((m) => m.start >= a.end && /^\s*(?:\/\s?mo(?:nth)?\.?\s*|per month\s+|a month\s+|pro Monat\s+)?(?:(?:of|in|total|net|paying|active|monthly|the)\s+)*$/i.test(clause.slice(a.end, m.start)));
@@ -98,6 +112,8 @@ function readClause(clause: string, sentence: string, sentencePeriods: Period[],
   const ownPeriods = datingPeriods(clause, periods, earlier);
   for (const a of amounts) {
     if (earlier.includes(a)) continue;
+    // A bare number counting another noun ("across 3 countries", "12 people" of an intro aside) is nobody's figure.
+    if (countsOtherNoun(clause, a, mentions)) continue;
     const mention = metricFor(clause, a, mentions, used);
     if (!mention) continue;
     if (!mention.metric) {
@@ -112,8 +128,9 @@ function readClause(clause: string, sentence: string, sentencePeriods: Period[],
     const period = distinct.length === 1 ? distinct[0] : distinct.length === 0 && sentenceDistinct.length === 1 ? sentenceDistinct[0] : null;
     let review: string | null = null;
     if (distinct.length > 1 || (distinct.length === 0 && sentenceDistinct.length > 1)) review = "the statement names several periods";
-    if (mention.metric === "monthly_burn" && /\b(?:quarter|quarterly|Q[1-4]|per quarter|year|annual|YTD|in total)\b/i.test(clause) && !/\b(?:monthly|per month|a month|\/mo|\/month|average)\b/i.test(clause)) {
-      review = "the burn may be over more than a month";
+    // A burn over a quarter or a year, or a quarter's average: not the period-end month's burn.
+    if (mention.metric === "monthly_burn" && /\b(?:quarter|quarterly|Q[1-4]|per quarter|year|annual|YTD|in total|H[12])\b/i.test(clause) && (!/\b(?:monthly|per month|a month|\/mo|\/month)\b/i.test(clause) || /\b(?:average|avg)\b/i.test(clause))) {
+      review = "the burn may be over more than a month, or an average of several";
     }
     out.push({ metric: mention.metric, value: a.value, currency: a.currency, period, review, quote: quoteOf(sentence), documentId: where.documentId, page: where.page });
   }

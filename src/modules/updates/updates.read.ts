@@ -25,6 +25,25 @@ export type Page = { documentId: string | null; page: number | null; lines: stri
 
 const INTRO_WORDS = /(?:update|bericht|\b(?:report|recap|summary|results|numbers|metrics|kpis?|month|quarter|as of|as at|closing|investor|Monat|Quartal|Zahlen|Stand|bilan|mois|trimestre)\b)/i;
 
+const SIGN_OFF = /^\s*(?:best|thanks|thanks again|thank you|many thanks|cheers|regards|best regards|kind regards|warm regards|warmly|all the best|talk soon|speak soon|onwards|viele grüße|beste grüße|liebe grüße|mit (?:besten|freundlichen) grüßen|herzliche grüße|cordialement|bien à vous|bien cordialement|merci|à bientôt|saludos|un abrazo|--|—\s*[A-ZÀ-Ý][\wÀ-ÿ.-]*(?:\s+[A-ZÀ-Ý][\wÀ-ÿ.-]*)?)\s*[,.!]*\s*$/i;
+
+/**
+ * The body up to its sign-off ("Best,", "Viele Grüße", "— Aiko"): what follows is a signature,
+ * whose taglines ("care coordination for 1,200 clinics", "$2B assets administered") are no
+ * figures of the update. Table rows (an HTML part's tables, added after the text) are kept.
+ */
+export function withoutSignature(lines: string[]): string[] {
+  const at = lines.findIndex((l, i) => i > 0 && SIGN_OFF.test(l));
+  if (at < 0) return lines;
+  return [...lines.slice(0, at), ...lines.slice(at).filter((l) => /^\s*\|.*\|\s*$/.test(l))];
+}
+
+/** Whether a message calls itself an update, report or the like in its subject or opening lines. */
+export function looksLikeUpdate(subject: string, lines: string[]): boolean {
+  const opening = lines.filter((l) => l.trim()).slice(0, 5).join(" ");
+  return INTRO_WORDS.test(subject) || /(?:update|bericht|\b(?:report|recap|numbers|metrics|kpis?|figures|Zahlen|Kennzahlen|chiffres)\b)/i.test(opening);
+}
+
 /** The update's period: the subject's, else the opening lines'; both written and different: none (ambiguous). */
 export function updatePeriod(subject: string, lines: string[], sent: Date): { period: Period | null; reason: string | null } {
   const distinct = (ps: Period[]) => [...new Map(ps.map((p) => [p.end, p])).values()];
@@ -48,6 +67,7 @@ export function updatePeriod(subject: string, lines: string[], sent: Date): { pe
 
 /** The figures of the update's text and attachments' pages, with their status as the message decides it. */
 export function readUpdate(subject: string, pages: Page[], sent: Date, bookCurrency: string | null = null): { period: Period | null; figures: Draft[] } {
+  pages = pages.map((p) => (p.documentId === null ? { ...p, lines: withoutSignature(p.lines) } : p));
   const body = pages.find((p) => p.documentId === null)?.lines ?? [];
   const { period, reason: periodReason } = updatePeriod(subject, body, sent);
   const read: ReadFigure[] = [];

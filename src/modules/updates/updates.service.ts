@@ -12,7 +12,7 @@ import { portfolioService } from "../portfolio/portfolio.service.ts";
 import { applyUpdate, sameValue, statementDateOf, type Counts } from "./updates.apply.ts";
 import { readAttachments } from "./updates.attachments.ts";
 import { readUpdateMail, type UpdateMail } from "./updates.mail.ts";
-import { readUpdate, type Page } from "./updates.read.ts";
+import { looksLikeUpdate, readUpdate, type Page } from "./updates.read.ts";
 import { updatesRecognition } from "./updates.recognise.ts";
 import { investorUpdates as iu, updateFigures as uf } from "./updates.tables.ts";
 
@@ -48,6 +48,11 @@ export const updatesService = perDeps((deps: Deps) => {
     const { pages: attached, problems } = await readAttachments(deps, mail.attachments);
     const pages: Page[] = [{ documentId: null, page: null, lines: mail.lines }, ...attached];
     const { period, figures } = readUpdate(mail.subject, pages, sent, holding.currency);
+    // Mail from a holding that neither says it is an update nor reports two metrics (a job ad,
+    // an invitation) is not an update: a stray "team of 26" in it is no figure for the book.
+    if (!looksLikeUpdate(mail.subject, mail.lines) && new Set(figures.map((f) => f.metric)).size < 2) {
+      return { outcome: "not_an_update", reason: "the message neither calls itself an update nor reports two metrics" };
+    }
     const applied = applyUpdate(deps, {
       orgId,
       holding,
