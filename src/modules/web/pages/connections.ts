@@ -80,7 +80,7 @@ function ledgerCard(c: ConnectionView, l: { totals: LedgerTotals; recent: Ledger
   return html`<div class="card" data-testid="ledger" data-connection-id="${c.connection_id}">
   <h2>Sync ledger: ${c.account}</h2>
   <p class="small muted">Every message on the server up to the last UID read is counted once: imported, already known, skipped (with the reason) or failed.</p>
-  <p data-testid="ledger-totals">${n(t.seen)} messages seen over ${n(t.rows)} folder syncs: ${n(t.imported)} imported, ${n(t.duplicates)} already known, ${n(t.skipped)} skipped, ${failed}.</p>
+  <p data-testid="ledger-totals">${n(t.seen)} messages seen over ${n(t.rows)} folder sync${t.rows === 1 ? "" : "s"}: ${n(t.imported)} imported, ${n(t.duplicates)} already known, ${n(t.skipped)} skipped, ${failed}.</p>
   <p class="small" data-testid="ledger-last-error">Last error: ${c.last_error ?? html`<span class="muted">none</span>`}</p>
   ${
     l.recent.length
