@@ -67,6 +67,8 @@ export type GraphTestEvent = {
   uid?: string;
   type?: "singleInstance" | "occurrence" | "exception";
   originalStart?: string;
+  /** An occurrence's series (its master's start is the earliest originalStart of its occurrences). */
+  seriesMasterId?: string;
   start: string;
   subject?: string;
   isCancelled?: boolean;
@@ -150,6 +152,7 @@ export async function startProviderImitation(opts: { googlePublicPem: string; go
     iCalUId: `ical-${e.id}`,
     type: e.type ?? "singleInstance",
     originalStart: e.originalStart ?? null,
+    seriesMasterId: e.seriesMasterId ?? null,
     subject: e.subject ?? "Meeting",
     start: { dateTime: e.start.replace(/Z$/, "").replace(/(\.\d+)?$/, ".0000000"), timeZone: "UTC" },
     end: { dateTime: new Date(Date.parse(e.start) + 3600_000).toISOString().replace(/Z$/, "").replace(/\.\d+$/, ".0000000"), timeZone: "UTC" },
@@ -253,7 +256,7 @@ export async function startProviderImitation(opts: { googlePublicPem: string; go
       back.delete("content-length");
       return new Response(await r.arrayBuffer(), { status: r.status, headers: back });
     }
-    const g = /^\/graph\/v1\.0\/users\/([^/]+)\/(calendar|calendarView\/delta)$/.exec(path);
+    const g = /^\/graph\/v1\.0\/users\/([^/]+)\/(calendar|calendarView\/delta|events\/[^/]+)$/.exec(path);
     if (req.method === "GET" && g) {
       graphRequests.push(`${path}${url.search}`);
       const t = bearer(req);
@@ -262,6 +265,12 @@ export async function startProviderImitation(opts: { googlePublicPem: string; go
       if (microsoft.deniedMailboxes.has(address)) return graphError(403, "ErrorAccessDenied", "Access is denied. Check credentials and try again.");
       if (!mailboxes.has(address)) return graphError(404, "ErrorInvalidUser", `The requested user '${address}' is invalid.`);
       if (g[2] === "calendar") return Response.json({ id: `cal-${address}`, name: "Calendar" });
+      if (g[2].startsWith("events/")) {
+        const master = decodeURIComponent(g[2].slice("events/".length));
+        const starts = [...mailbox(address).events.values()].filter((x) => x.event.seriesMasterId === master).map((x) => x.event.originalStart ?? x.event.start).sort();
+        if (!starts.length) return graphError(404, "ErrorItemNotFound", "The specified object was not found in the store.");
+        return Response.json({ id: master, type: "seriesMaster", start: { dateTime: starts[0].replace(/Z$/, "").replace(/(\.\d+)?$/, ".0000000"), timeZone: "UTC" } });
+      }
       const skip = url.searchParams.get("$skiptoken");
       const delta = url.searchParams.get("$deltatoken");
       if (skip) return deltaPage(JSON.parse(Buffer.from(skip, "base64url").toString()) as Skip);

@@ -43,6 +43,7 @@ export type GraphEvent = {
   iCalUId?: string | null;
   type?: string;
   originalStart?: string | null;
+  seriesMasterId?: string | null;
   start?: { dateTime?: string; timeZone?: string } | null;
   isCancelled?: boolean;
   isOrganizer?: boolean;
@@ -74,7 +75,7 @@ function person(p: GraphPerson | null | undefined, partstat: string | null, cuty
 }
 
 /** One Graph event (an occurrence, an exception or a single meeting) as the recording rules read an occurrence. */
-export function graphOccurrence(ev: GraphEvent, address: string): Occurrence | CalendarItemError {
+export function graphOccurrence(ev: GraphEvent, address: string, seriesStart: number | null = null): Occurrence | CalendarItemError {
   const start = graphInstant(ev.start);
   if (start === null) return { line: 0, reason: `event ${ev.id}: its start (${JSON.stringify(ev.start ?? null).slice(0, 100)}) could not be read` };
   const owner = address.toLowerCase();
@@ -92,7 +93,8 @@ export function graphOccurrence(ev: GraphEvent, address: string): Occurrence | C
     uid: ev.uid || ev.iCalUId || ev.id,
     line: 0,
     recurrenceId: instance !== null && Number.isFinite(instance) ? instance : null,
-    seriesStart: null,
+    // The series' own first start: its first instance is keyed by UID alone, as file imports key it.
+    seriesStart: instance !== null ? seriesStart : null,
     start,
     status: ev.isCancelled ? "CANCELLED" : null,
     method: null,
@@ -147,6 +149,18 @@ export async function syncGraphCalendar(deps: Deps, row: ConnectionRow, run: Syn
   let cursor = kept && Date.parse(kept.window_end) - GRAPH_WINDOW.renewDaysBefore * DAY > now ? kept : fresh();
   let restarted = cursor !== kept;
   const progress = { folder: "calendar", done: 0, total: 0 };
+  // Graph lists a series' occurrences, not the series: its first start is asked for once per sync
+  // (unknown when the master cannot be read: the occurrences are then keyed by their own starts).
+  const series = new Map<string, number | null>();
+  const learnSeries = async (events: GraphEvent[]) => {
+    for (const ev of events) {
+      const id = ev?.seriesMasterId;
+      if (!id || series.has(id) || ev["@removed"]) continue;
+      const url = `${base}/users/${encodeURIComponent(address)}/events/${encodeURIComponent(id)}?$select=start`;
+      const response = await graphFetch(deps, server, url, address)(url, { headers: graphHeaders });
+      series.set(id, response.status === 200 ? graphInstant(((await response.json()) as GraphEvent).start) : null);
+    }
+  };
   let link: string | null = cursor.link;
   while (link) {
     checkStop(run);
@@ -170,6 +184,7 @@ export async function syncGraphCalendar(deps: Deps, row: ConnectionRow, run: Syn
     const next = page["@odata.nextLink"] ?? null;
     const delta = page["@odata.deltaLink"] ?? null;
     if (!next && !delta) throw new ConnectionFailure("protocol", `Microsoft Graph's answer for the calendar of ${address} has neither a next link nor a delta link`);
+    await learnSeries(page.value ?? []);
     const past: Occurrence[] = [];
     const errors: CalendarItemError[] = [];
     const forget: string[] = [];
@@ -181,7 +196,7 @@ export async function syncGraphCalendar(deps: Deps, row: ConnectionRow, run: Syn
         forget.push(href);
         continue;
       }
-      const o = graphOccurrence(ev, address);
+      const o = graphOccurrence(ev, address, ev.seriesMasterId ? (series.get(ev.seriesMasterId) ?? null) : null);
       if (isError(o)) errors.push(o);
       else if (o.start <= now) {
         past.push(o);
