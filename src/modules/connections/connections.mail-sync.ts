@@ -15,6 +15,7 @@
 import type { ImapFlow } from "imapflow";
 import type { Deps } from "../../deps.ts";
 import { inboxVerification, type MailInbox } from "../deals/deals.verification.inbox.ts";
+import { withInvestorUpdates } from "../updates/updates.inbox.ts";
 import { headerBlock, MAX_WHOLE_MESSAGE_BYTES, recordSyncedMessages, wantsWhole, type SyncedMessage, type SyncedUser } from "../network/import/synced.ts";
 import { ConnectionFailure } from "./connections.failures.ts";
 import { chooseFolders, closeImap, IMAP_LIMITS, openImap, syncError, type ImapServer } from "./connections.imap.ts";
@@ -53,7 +54,8 @@ export async function openMailSession(deps: Deps, row: ConnectionRow, sessionMs:
 }
 
 export async function syncMailbox(deps: Deps, row: ConnectionRow, run: SyncRun): Promise<void> {
-  const inbox = inboxVerification(deps).mailInbox(row.orgId);
+  // Founders' updates from the holdings' domains are read whole too (modules/updates, same guarantees).
+  const inbox = withInvestorUpdates(deps, row, inboxVerification(deps).mailInbox(row.orgId));
   const { client, imap } = await openMailSession(deps, row, IMAP_LIMITS.syncMs);
   try {
     const folders = await chooseFolders(client, row.folders ? (JSON.parse(row.folders) as string[]) : null);

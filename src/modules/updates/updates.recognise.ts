@@ -79,5 +79,12 @@ export const updatesRecognition = perDeps((deps: Deps) => {
     if (removed.length === 0) throw notFound(`No update sender ${email} in this organization`);
   }
 
-  return { holdingOf, isMember, mayBeUpdate, addSender, listSenders, removeSender };
+  /** The domains whose senders may be a holding's (websites' hosts, listed senders' domains): the sync's cheap header check. */
+  function senderDomains(orgId: string): string[] {
+    const hosts = portfolio.holdingsForMail(orgId).map((h) => h.companyKey.split("/")[0]);
+    const listed = db.select({ email: updateSenders.email }).from(updateSenders).where(eq(updateSenders.orgId, orgId)).all().map((r) => domainOf(r.email));
+    return [...new Set([...hosts, ...listed])].filter((d) => d.includes("."));
+  }
+
+  return { holdingOf, isMember, mayBeUpdate, senderDomains, addSender, listSenders, removeSender };
 });
