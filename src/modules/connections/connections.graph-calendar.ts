@@ -158,7 +158,15 @@ export async function syncGraphCalendar(deps: Deps, row: ConnectionRow, run: Syn
       if (!id || series.has(id) || ev["@removed"]) continue;
       const url = `${base}/users/${encodeURIComponent(address)}/events/${encodeURIComponent(id)}?$select=start`;
       const response = await graphFetch(deps, server, url, address)(url, { headers: graphHeaders });
-      series.set(id, response.status === 200 ? graphInstant(((await response.json()) as GraphEvent).start) : null);
+      let start: number | null = null;
+      if (response.status === 200) {
+        try {
+          start = graphInstant((JSON.parse(await response.text()) as GraphEvent).start);
+        } catch {
+          // not JSON: the series' start stays unknown
+        }
+      }
+      series.set(id, start);
     }
   };
   let link: string | null = cursor.link;
