@@ -45,7 +45,9 @@ export async function importUpdatesCommand(args: string[], io: Io): Promise<void
     let messages: Buffer[];
     try {
       const raw = readFileSync(path);
-      messages = extname(path).toLowerCase() === ".eml" || !raw.subarray(0, 5).equals(Buffer.from("From ")) ? [raw] : mboxMessages(raw);
+      const ext = extname(path).toLowerCase();
+      const isMbox = ext === ".mbox" || ext === ".mbx" || (ext === "" && raw.subarray(0, 5).equals(Buffer.from("From ")));
+      messages = isMbox ? mboxMessages(raw) : [raw];
     } catch (error) {
       totals.failed++;
       failures.push(`${path}: ${(error as Error).message}`);
