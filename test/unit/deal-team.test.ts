@@ -123,3 +123,26 @@ describe("a deck that names its people only in a list", () => {
     expect(teamOf("Team\nAnna Keller, CEO", "Thanks\nMaria Tedesco, Can Demir, Cosimo Nardi.")).toEqual([["Anna Keller", "CEO"]]);
   });
 });
+
+describe("what is no name", () => {
+  test("a role's words set in capitals are no name: 'HR PARTNER' over 'BUSINESS ANALYST'", () => {
+    expect(teamOf("—THE TEAM —\n\nHR PARTNER\n\nBUSINESS ANALYST\n\nIP LAWYER\n\nWEB DEVELOPER")).toEqual([]);
+  });
+
+  test("a title between dashes is the slide's title: its cards are the team's", () => {
+    expect(teamOf("— THE TEAM —\n\nAnna Keller\nGROWTH & OPS")).toEqual([["Anna Keller", "GROWTH & OPS"]]);
+  });
+});
+
+describe("the team in a sentence", () => {
+  test("names with what each does in brackets, after a 'Team:' label", () => {
+    expect(teamOf("Mandates\n** Signature (BES) Team:** Blessing Onwe (Lead/Creative), Bethel Clement (Product/Data), Kenneth Nyong (Ecosystem), and Wakala Bilkisu (Operations).")).toEqual([
+      ["Blessing Onwe", "Lead"],
+      ["Bethel Clement", "Product/Data"],
+      ["Kenneth Nyong", "Ecosystem"],
+      ["Wakala Bilkisu", "Operations"],
+    ]);
+    // Brackets that say someone is elsewhere, or an advisor, are no member's.
+    expect(teamOf("Partners\nWorking with Karl Meier (Novartis) and Eva Roth (Advisor).")).toEqual([]);
+  });
+});

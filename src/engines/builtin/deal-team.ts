@@ -52,6 +52,7 @@ const NOT_A_NAME = new Set(
     "Name Role Background Title Position " +
     // A role's words are no one's name ("Industry Advisor" on a card).
     "Advisor Adviser Advisors Investor Investors Mentor Mentors Professor Lecturer Consultant Industry Founder Cofounder Co-founder Director Manager Engineer Designer Developer " +
+    "Partner Lawyer Attorney Counsel Analyst Strategist Coordinator Assistant Associate Intern Accountant Auditor Specialist Architect Scientist Researcher Lead " +
     "January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday").split(" "),
 );
 // Words that can start a line before a name but are not given names.
@@ -218,6 +219,9 @@ function rolesIn(text: string, opts: TeamOptions): string[] {
   const view = uncapped(text);
   return [...view.matchAll(ROLE_ANYWHERE)].flatMap((m) => roleIn(text, text.slice(m.index!, m.index! + m.groups!.title.length), m.index!, m.index! + m.groups!.title.length, opts) ?? []);
 }
+
+const TEAM_LABEL = /\b(?:team|founders|founding team)\s*:\**\s*/i;
+const BRACKETED = new RegExp(`${PERSON}\\s*\\(([^()]{2,30})\\)`, "gu");
 
 /** A card's caption under a name: a few words, no sentence, no figure, nobody else's role; else null. */
 function captionOf(text: string): string | null {
@@ -407,6 +411,17 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
       }
     }
     for (const p of peopleIn(u.text, u.breaks, opts)) found.push({ name: p.name, title: p.title, at: at + p.at, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } });
+    // The team listed in a sentence with what each does in brackets ("Team: <Name> (Product/Data),
+    // <Name> (Operations) and <Name> (Ecosystem)"), under the team's title or after a "Team:" label.
+    const listed = TEAM_LABEL.exec(u.text);
+    if (u.context === "team" || listed) {
+      const from = listed ? listed.index + listed[0].length : 0;
+      const pairs = [...u.text.slice(from).matchAll(BRACKETED)].flatMap((m) => {
+        const name = personName(m.groups!.name);
+        return name && captionOf(m[2]) ? [{ name, title: m[2].trim(), at: from + m.index! }] : [];
+      });
+      if (pairs.length >= 2) for (const p of pairs) found.push({ ...p, at: at + p.at, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } });
+    }
   });
   // A deck that sets no one beside a role may still sign with its people: a line that is nothing but
   // three or more names ("<Name>, <Name>, <Name> and <Name>."), under no outsider's title or label.

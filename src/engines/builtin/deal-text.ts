@@ -79,6 +79,8 @@ export function topicOfHeading(text: string): Topic | null {
     .toLowerCase()
     .replace(/^\d{1,2}(?:\s\d)?\s*(?:[.)|/—–·-]\s*)?(?=\p{L})/u, "")
     .replace(/[.:!]+$/, "")
+    // A title set between dashes or bullets ("— THE TEAM —") is the title.
+    .replace(/^[\s—–•·|-]+|[\s—–•·|-]+$/g, "")
     .replace(/\s+/g, " ")
     .trim();
   return HEADINGS.find(([re]) => re.test(t))?.[1] ?? null;
@@ -89,7 +91,7 @@ const LABEL = /^([\p{L}&' -]{3,30}):\s/u;
 
 /** A title line: short, starts with a capital, no figures, at most a closing period or colon; a section number may lead. */
 function headingLike(text: string): boolean {
-  const t = text.replace(/^\d{1,2}(?:\s\d)?\s*(?:[.)|/—–·-]\s*)?(?=\p{Lu})/u, "");
+  const t = text.replace(/^[—–•·-]+\s*(?=\p{Lu})|\s*[—–•·-]+$/gu, "").replace(/^\d{1,2}(?:\s\d)?\s*(?:[.)|/—–·-]\s*)?(?=\p{Lu})/u, "");
   const words = t.split(/\s+/).length;
   return words <= 6 && t.length <= 50 && /^[\p{Lu}]/u.test(t) && !/[\d$€£,;|]/.test(t) && !/[.:!?].*[.:!?]$|[.!?:]\S/.test(t) && (!/[.:]$/.test(t) || words <= 3);
 }
