@@ -110,7 +110,8 @@ export async function connectCommand(args: string[], io: Io) {
     const login = oauth ? values.login : required("login", values.login);
     const password = oauth ? undefined : await passwordFromStdin(io);
     const folders = values.folders === undefined ? undefined : values.folders.split(",");
-    const { connection_id } = await service.connectMail(userId, { login, password, folders, since: values.since });
+    // The command line is the server's operator: on a provider's server it may name another address of the user's.
+    const { connection_id } = await service.connectMail(userId, { login, password, folders, since: values.since, otherAddress: true });
     const shown = login ?? service.get(connection_id)?.account ?? "";
     report(io, values.json, { connection_id }, `connected the mailbox ${shown}: ${connection_id} (it is synced by the server's mail-sync job, or now with \`dealgraph sync --user ${userId}\`)`);
     return;

@@ -147,6 +147,10 @@ describe.skipIf(!ready && process.env.CI !== "1")("Google Workspace (Dovecot XOA
     expect((await run("connections", "list", "--user", carol, "--json")).json).toEqual({ connections: [] });
     expect((await run("connect", "calendar", "--user", carol)).stderr).toMatch(/invalid_grant: Invalid email or User ID/);
 
+    // A member connecting for themselves (the web app) gets their own mailbox only: the domain's token would open any.
+    await expect(connectionsService(t.deps).connectMail(alice, { login: BOB })).rejects.toThrow(/you connect your own mailbox \(alice@acme\.vc\)/);
+    expect(connectionsService(t.deps).list(alice).map((c) => c.account)).toEqual([ALICE, `${ALICE} (Google Calendar)`]);
+
     // Bob connects; then his delegation is withdrawn: his connection errors with Google's reason, Alice's goes on.
     expect((await run("connect", "mail", "--user", bob, "--login", BOB, "--json")).code).toBe(0);
     providers.google.withdrawn.add(BOB);

@@ -243,7 +243,12 @@ export const connectionsService = perDeps((deps: Deps) => {
   }
 
   /** Connects a user's mailbox on the organization's server: logs in and checks the folders first. */
-  async function connectMail(userId: string, input: { login?: string; password?: string; folders?: string[]; since?: string }) {
+  /**
+   * `otherAddress`: on a provider's server, the login may be another address than the user's own
+   * (the command line, run by whoever holds the server; a provider's token opens any mailbox of the
+   * domain, so a member connecting for themselves gets their own address only).
+   */
+  async function connectMail(userId: string, input: { login?: string; password?: string; folders?: string[]; since?: string; otherAddress?: boolean }) {
     const user = memberOf(userId);
     const server = getMailServer(user.orgId) ?? noServer();
     const provider = server.provider === "imap" ? null : server.provider;
@@ -251,6 +256,9 @@ export const connectionsService = perDeps((deps: Deps) => {
     const login = (input.login ?? (provider ? user.email : "")).trim();
     if (!login) throw invalid(["login"], "--login must not be empty");
     if (provider && input.password) throw invalid(["password"], `this organization's mail is ${providerName(provider)}: users connect with no password (the administrator authorized Dealgraph for the domain)`);
+    if (provider && !input.otherAddress && login.toLowerCase() !== user.email.toLowerCase()) {
+      throw invalid(["login"], `this organization's mail is ${providerName(provider)}: you connect your own mailbox (${user.email}); an administrator connects another address with \`dealgraph connect mail --login\``);
+    }
     if (!provider && !input.password) throw invalid(["password"], "no password given (the first line of stdin)");
     const since = input.since === undefined ? defaultSince() : realDay(input.since);
     if (!since) throw invalid(["since"], `--since must be a day as YYYY-MM-DD, got ${JSON.stringify(input.since)}`);
