@@ -9,7 +9,7 @@
 import { eq } from "drizzle-orm";
 import type { ImapFlow } from "imapflow";
 import { perDeps, type Deps } from "../../deps.ts";
-import { ConnectionFailure } from "./connections.failures.ts";
+import { backoffSeconds, ConnectionFailure } from "./connections.failures.ts";
 import { closeImap } from "./connections.imap.ts";
 import { openMailSession } from "./connections.mail-sync.ts";
 import { connectionsService } from "./connections.service.ts";
@@ -128,7 +128,12 @@ export const connectionsIdle = perDeps((deps: Deps) => {
         if (w.stopped) break;
         w.lastError = (error as Error)?.message ?? String(error);
         failures = Date.now() - started >= IDLE_LIMITS.healthyMs ? 1 : failures + 1;
-        const wait = Math.min(IDLE_LIMITS.backoffMaxMs, IDLE_LIMITS.backoffFirstMs * 2 ** (failures - 1));
+        // A refused login or a bad setting does not fix itself: as slowly as the job retries it (15
+        // minutes up to a day), never hammering the provider with a password it refuses.
+        const refused = error instanceof ConnectionFailure && (error.kind === "auth" || error.kind === "config");
+        const wait = refused
+          ? backoffSeconds(error.kind, failures, deps.config.syncIntervalSeconds) * 1000
+          : Math.min(IDLE_LIMITS.backoffMaxMs, IDLE_LIMITS.backoffFirstMs * 2 ** (failures - 1));
         deps.log.info("idle: session ended, reconnecting", { connection_id: w.connectionId, after_ms: wait, error: w.lastError });
         w.state = "backoff";
         if (client) await closeImap(client);
