@@ -11,6 +11,7 @@ import { updatesService } from "../../../src/modules/updates/updates.service.ts"
 import { seededApp, type TestApp } from "../../helpers/app.ts";
 import { holdingId, importPortfolioBook } from "../../helpers/book.ts";
 import type { Fixture } from "../../helpers/fixtures.ts";
+import { eml } from "../../helpers/updates.ts";
 
 let t: TestApp;
 let f: Fixture;
@@ -19,13 +20,6 @@ function setup() {
   ({ t, f } = seededApp());
   importPortfolioBook(t.deps, f.orgs.acme.id);
   importPortfolioBook(t.deps, f.orgs.globex.id);
-}
-
-export function eml(o: { from: string; subject: string; date: string; id: string; body: string; html?: string }): string {
-  const head = [`From: ${o.from}`, "To: Alice Archer <alice@acme.vc>", `Subject: ${o.subject}`, `Date: ${o.date}`, `Message-ID: ${o.id}`, "MIME-Version: 1.0"];
-  if (!o.html) return [...head, 'Content-Type: text/plain; charset="UTF-8"', "", o.body].join("\r\n");
-  const b = "b0undary";
-  return [...head, `Content-Type: multipart/alternative; boundary="${b}"`, "", `--${b}`, 'Content-Type: text/plain; charset="UTF-8"', "", o.body, `--${b}`, 'Content-Type: text/html; charset="UTF-8"', "", o.html, `--${b}--`, ""].join("\r\n");
 }
 
 const OCTOBER = eml({
