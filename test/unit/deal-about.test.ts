@@ -40,6 +40,13 @@ describe("a section needs a statement about it", () => {
     expect(quotes(b, "financials")).toEqual(["We expect to reach $5 Million in revenue by 2026."]);
   });
 
+  test("'competitive' alone is no competition: a problem statement says how something compares, not who competes", async () => {
+    const a = await deck("Problem\nElectrolysers cost too much per kilowatt to make hydrogen competitive.");
+    expect(section(a, "competition")).toMatchObject({ score: null, evidence: [] });
+    const b = await deck("Why us\nOur competitive advantage is a membrane that lasts five times longer than incumbents'.");
+    expect(section(b, "competition").score).toBeGreaterThan(0);
+  });
+
   test("projected gross margins are financials, not the business model; today's margin is the business model", async () => {
     const a = await deck("Financial plan\nProjected gross margin 78% by 2028 as the platform scales.\nRevenue reaches €25M by 2029.");
     expect(section(a, "business_model")).toMatchObject({ score: null, evidence: [] });

@@ -94,6 +94,10 @@ describe("cards as real decks set them", () => {
     expect(teamOf("Our Team\n\nKarl Meier, Novartis Pharma\nAdvisor")).toEqual([]);
   });
 
+  test("narrow cards: a line after one that breaks off ('previously Principal at') finishes it, it starts no name", () => {
+    expect(teamOf("Team\nDario Jaeger\nCo-founder, CTO previously Principal at\nStripe\nQuentin\nAchterberg\nFounding Engineer previously Lead at Adyen")).toEqual([["Dario Jaeger", "Co-founder, CTO"], ["Quentin Achterberg", "Founding Engineer"]]);
+  });
+
   test("a role ending in a dash over the name it introduces", () => {
     expect(teamOf("The Team\n\nCEO – Anna Keller\n\nHead of Biz Dev –\nJonas Berg\nLorem ipsum dolor sit amet.")).toEqual([["Anna Keller", "CEO"], ["Jonas Berg", "Head of Biz Dev"]]);
   });

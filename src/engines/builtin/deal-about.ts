@@ -46,7 +46,8 @@ const FINANCIAL_LINE = /^(?:total )?(?:revenues?|sales|turnover|ebitda|ebit|gros
 // "To hire 15 engineers" is a plan for the money, not a statement about the team.
 const TEAM_WORDS = /\b(?:(?:our|the) (?:co-?)?founders?|co-?founders? (?:of|have|has|are|is|met|bring|built)|founding team|our team|the team|team of \d+|\d+ (?:employees|engineers|people|FTEs?) (?:today|on (?:the|our) team|in (?:berlin|london|the team))|we (?:have )?hired|years of experience)\b/i;
 
-const COMPETITION = /\b(?:competitors?|competition|competitive|alternatives?|incumbents?|unlike|versus|vs\.?|differentiat\w*|moat|we win|compared (?:to|with))\b/i;
+// "Competitive" alone says how something compares ("to make hydrogen competitive"), not who competes.
+const COMPETITION = /\b(?:competitors?|competition|competitive (?:landscape|advantage|edge|position\w*|moat|set|analysis)|alternatives?|incumbents?|unlike|versus|vs\.?|differentiat\w*|moat|we win|compared (?:to|with))\b/i;
 const BUSINESS_MODEL =
   /\b(?:pricing|priced?|subscriptions?|saas (?:subscription|model|pricing|plans?|licen[cs]es?|fees?)|\w+-as-a-service|licen[cs](?:e|es|ing)|take rate|fees?|commissions?|monetiz\w*|monetis\w*|freemium|usage-based|pay-as-you-go|revenue share|acv|ltv|cac|payback|gross margin|contribution margin|per (?:seat|user|licen[cs]e|transaction|order|site|location|device|kwh|unit|employee|member|shipment|month|year))\b|\bwe (?:charge|bill|earn)\b/i;
 const TRACTION =

@@ -312,6 +312,9 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   for (let i = 0; i < units.length; i++) {
     const page = units[i].pageIndex;
     if (!short(i, page)) continue;
+    // A line after one that breaks off ("... previously Principal at") finishes it: "Stripe" there is
+    // where they worked, not the start of a name.
+    if (i > 0 && units[i - 1].pageIndex === page && /\b(?:at|of|from|with|for|by|and|in)$/i.test(units[i - 1].text.trim())) continue;
     let k = 0;
     // (Not a word before a name that is whole without it: "Airbus" over "<Given> <Family>".)
     for (let n = 1; n <= 3 && !k; n++) if (Array.from({ length: n }, (_, d) => short(i + d, page) && !topicOfHeading(units[i + d].text)).every(Boolean) && nameAlone(joined(i, n)) && (n === 1 || !nameAlone(joined(i + 1, n - 1)))) k = n;

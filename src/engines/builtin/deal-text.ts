@@ -34,11 +34,11 @@ const WRAP = "\u2028";
 const HEADINGS: [RegExp, Topic][] = [
   [/^(the |our |meet the |founding |management |leadership |core |investment )?(team|founders?|founding team|leadership( team)?|management( team)?|people|who we are|partners|general partners|the gps?)$/, "team"],
   [/^(our )?(advisors|advisers|advisory board|board( of directors)?|board (and|&) advisors|mentors)$/, "advisors"],
-  [/^(our |existing |previous )?(investors|backers|backed by|supported by|with the support of|cap table|funding history|previous rounds?|financing history)$/, "investors"],
+  [/^(our |existing |previous )?(investors|backers|backed by|cap table|funding history|previous rounds?|financing history)$/, "investors"],
   [/^(what (our )?(customers|clients|users|partners) (say|think|are saying)|testimonials?|customer (love|stories|quotes|voices|feedback)|in their (own )?words|reviews|kind words|voice of the customer)$/, "customers"],
   [/^(the )?(market|market opportunity|market size|opportunity|why now|tam)$/, "market"],
   [/^(the |our )?(product|solution|technology|platform|how it works)$/, "product"],
-  [/^(traction|customers|key metrics|metrics|progress|progress so far|results|kpis|momentum)$/, "traction"],
+  [/^(traction|customers|key metrics|metrics|progress|(progress|traction|results) (so far|to date)|results|kpis|momentum)$/, "traction"],
   [/^(business model|pricing|plans( (and|&) pricing)?|revenue model|unit economics|monetization|monetisation|how we make money)$/, "business_model"],
   [/^(competition|competitive landscape|competitors|alternatives|why us|why we win|positioning)$/, "competition"],
   [/^(financials|financial (plan|projections|overview|forecast)|projections|forecast|p&l|(\d+-year |business )plan)$/, "financials"],
@@ -186,7 +186,8 @@ export function readMaterial(pages: SourcePage[]): Unit[] {
         const heading = !boilerplate && headingLike(text);
         // A title sets the context of what follows it on its page; an unknown title clears it, but a
         // name on its own line (a list of advisors) does not end the list.
-        if (heading && (topicOfHeading(text) || !(NAME_LINE.test(text) || ROLE_LINE.test(text) || afterName))) topic = topicOfHeading(text);
+        // A chart's or a table's caption with its unit in brackets ("ARR (EUR k)") is no new section.
+        if (heading && (topicOfHeading(text) || !(NAME_LINE.test(text) || ROLE_LINE.test(text) || afterName || /\([^()]+\)$/.test(text)))) topic = topicOfHeading(text);
         afterName = heading && NAME_LINE.test(text);
         // A spreadsheet page opens with its sheet's name (office-text.ts): the name is its title.
         const sheet = /^Sheet: (.+?)\.?$/.exec(text);
