@@ -31,7 +31,7 @@ export const IDLE_LIMITS = {
   syncWaitMs: 120_000,
 };
 
-export type WatchState = "connecting" | "idle" | "backoff" | "no_idle" | "stopped";
+export type WatchState = "connecting" | "idle" | "backoff" | "no_idle" | "no_inbox" | "stopped";
 
 type Watcher = {
   connectionId: string;
@@ -94,6 +94,11 @@ export const connectionsIdle = perDeps((deps: Deps) => {
     while (!w.stopped) {
       const row = service.get(w.connectionId);
       if (!row || row.kind !== "mail") break;
+      // Folders chosen without INBOX: nothing for the session to watch; the interval reads them.
+      if (row.folders && !(JSON.parse(row.folders) as string[]).some((f) => f.toUpperCase() === "INBOX")) {
+        w.state = "no_inbox";
+        break;
+      }
       w.state = "connecting";
       const started = Date.now();
       let client: ImapFlow | null = null;
@@ -145,7 +150,7 @@ export const connectionsIdle = perDeps((deps: Deps) => {
         w.client = null;
       }
     }
-    if (w.state !== "no_idle") w.state = "stopped";
+    if (w.state !== "no_idle" && w.state !== "no_inbox") w.state = "stopped";
   }
 
   function startWatcher(connectionId: string): void {
