@@ -28,6 +28,9 @@ describe("each figure's role in its statement", () => {
     ["Our platform helped 120 startups raise $40M last year.", [[40e6, "others"]]],
     ["Monthly burn of $120K.", [[120e3, "burn"]]],
     ["Annual licence per site, priced from £54,300.", [[54300, "price"]]],
+    // The figure before the instrument it is raised on is the raise; an allocation names a purpose.
+    ["£2.75 million on a post-money SAFE.", [[2.75e6, "raise"]]],
+    ["We raised $1M on a SAFE in 2022.", [[1e6, "past"]]],
     // Where a market or an industry is going is the market's figure, not the company's goal.
     ["The global EdTech industry is projected to reach $810.3 billion by 2033.", [[810.3e9, "market"]]],
     ["The kids' savings market is expected to reach $5M by 2026.", [[5e6, "market"]]],
