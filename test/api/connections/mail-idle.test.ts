@@ -37,7 +37,10 @@ async function until<T>(what: string, probe: () => T | Promise<T>, ms = 60_000):
 
 describe.skipIf(!hasDovecot() && process.env.CI !== "1")("live mail: IMAP IDLE under serve (Dovecot)", () => {
   test("a new message counts in who-knows without waiting for the interval; a dropped IDLE session comes back; the server stops cleanly", async () => {
-    const t: TestApp = createTestApp({ file: true, clock: new TestClock(new Date().toISOString()), env: { DEALGRAPH_SYNC_INTERVAL_SECONDS: "3600" } });
+    // What the server logs, to know when the interval job's first run is over (and that no secret is in it).
+    const logged: { msg: string; fields: Record<string, unknown> }[] = [];
+    const record = (msg: string, fields: Record<string, unknown> = {}) => void logged.push({ msg, fields });
+    const t: TestApp = createTestApp({ file: true, clock: new TestClock(new Date().toISOString()), env: { DEALGRAPH_SYNC_INTERVAL_SECONDS: "3600" }, log: { info: record, warn: record, error: record } });
     let running: Running | null = null;
     try {
       const orgs = orgsService(t.deps);
@@ -57,8 +60,9 @@ describe.skipIf(!hasDovecot() && process.env.CI !== "1")("live mail: IMAP IDLE u
       await until("the IDLE session", () => watching()?.state === "idle");
       // One session per mailbox, on INBOX.
       expect(Object.keys(idle.states())).toEqual([connection_id]);
-      // The interval job's first run comes a few seconds after start; the next one in an hour. Let the first pass.
-      await Bun.sleep(8_000);
+      // The interval job's first run comes a few seconds after start, the next one in an hour: from
+      // when the first is over, only the IDLE session can bring mail in.
+      await until("the interval job's first run", () => logged.some((l) => l.msg === "job finished" && l.fields.job === "mail-sync"));
 
       const counts = async (domain: string) => {
         const r = await fetch(`${base}/api/v1/network/who-knows?domain=${domain}`, { headers: { authorization: `Bearer ${key}` } });
@@ -93,6 +97,8 @@ describe.skipIf(!hasDovecot() && process.env.CI !== "1")("live mail: IMAP IDLE u
       await running.stop();
       running = null;
       expect(idle.states()).toEqual({});
+      expect(logged.some((l) => l.msg === "idle: session ended, reconnecting")).toBe(true);
+      expect(JSON.stringify(logged)).not.toContain(MAYA.password);
     } finally {
       await running?.stop();
       t.close();
