@@ -252,6 +252,8 @@ export const portfolioService = perDeps((deps: Deps) => {
        source = excluded.source, evidence_update_id = excluded.evidence_update_id, evidence_quote = excluded.evidence_quote
      RETURNING id`,
   );
+  const attachEvidenceQ = sqlite.query("UPDATE portfolio_metric_points SET evidence_update_id = $update, evidence_quote = $quote WHERE org_id = $org AND id = $id AND evidence_update_id IS NULL");
+  const clearEvidenceQ = sqlite.query("UPDATE portfolio_metric_points SET evidence_update_id = NULL, evidence_quote = NULL WHERE org_id = $org AND id = $id AND evidence_update_id = $update");
   const deleteUpdatePoint = sqlite.query("DELETE FROM portfolio_metric_points WHERE org_id = $org AND id = $id AND source = 'investor_update' AND evidence_update_id = $update");
 
   const orgOfHoldingQ = sqlite.query<{ org_id: string }, { id: string }>("SELECT org_id FROM portfolio_holdings WHERE id = $id");
@@ -275,9 +277,15 @@ export const portfolioService = perDeps((deps: Deps) => {
     return upsertUpdatePoint.get({ org: orgId, key: p.companyKey, metric: p.metric, date: p.statementDate, value: p.value, unit: p.unit, currency: p.currency, update: p.updateId, quote: p.quote })!.id;
   }
 
-  /** Takes back an actual an update wrote (a figure rejected after it was applied); another source's point is left alone. */
+  /** An update that reports the very actual the book has: its quote becomes the point's evidence (the source stays). */
+  function attachEvidence(orgId: string, pointId: number, updateId: string, quote: string): void {
+    attachEvidenceQ.run({ org: orgId, id: pointId, update: updateId, quote });
+  }
+
+  /** Takes back an actual an update wrote (a figure rejected after it was applied); an imported point it confirmed loses only that evidence. */
   function removeUpdatePoint(orgId: string, pointId: number, updateId: string): void {
     deleteUpdatePoint.run({ org: orgId, id: pointId, update: updateId });
+    clearEvidenceQ.run({ org: orgId, id: pointId, update: updateId });
   }
 
   return {
@@ -295,6 +303,7 @@ export const portfolioService = perDeps((deps: Deps) => {
     orgOfHolding,
     actualAtDate,
     writeUpdatePoint,
+    attachEvidence,
     removeUpdatePoint,
   };
 });

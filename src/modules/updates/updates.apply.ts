@@ -79,7 +79,11 @@ export function applyUpdate(deps: Deps, u: NewUpdate): { updateId: string; count
         if (existing && !(sameValue(existing.value, f.value) && (existing.currency ?? null) === (f.currency ?? null))) {
           status = "needs_review";
           reason = `the book already has ${money(existing.value, existing.currency)} for this period (${existing.source === "investor_update" ? "from another update" : "imported"})`;
-        } else if (existing) pointId = existing.id;
+        } else if (existing) {
+          // The update confirms the book's actual: that point, with the update's quote as its evidence.
+          pointId = existing.id;
+          portfolio.attachEvidence(u.orgId, existing.id, updateId, f.quote);
+        }
         else pointId = portfolio.writeUpdatePoint(u.orgId, { companyKey: u.holding.companyKey, metric: f.metric, statementDate: date, value: f.value, unit: f.unit, currency: f.currency, updateId, quote: f.quote });
       }
       counts[status]++;
