@@ -12,6 +12,10 @@ import { parse, required, UsageError, type Io } from "./io.ts";
 
 export const USAGE = "usage: dealgraph import updates --user USER_ID FILE.eml|FILE.mbox ...";
 
+/** A file past this is refused (an mbox is read whole); a message past MAX_MESSAGE_BYTES is named and passed over. */
+const MAX_FILE_BYTES = 1024 * 1024 * 1024;
+const MAX_MESSAGE_BYTES = 50 * 1024 * 1024;
+
 /** The messages of an mbox file (RFC 4155 separators with a time of day; mboxrd escapes undone). */
 export function mboxMessages(raw: Buffer): Buffer[] {
   const text = raw.toString("latin1");
@@ -44,6 +48,7 @@ export async function importUpdatesCommand(args: string[], io: Io): Promise<void
   for (const [fileIndex, path] of positionals.entries()) {
     let messages: Buffer[];
     try {
+      if (statSync(path).size > MAX_FILE_BYTES) throw new Error("larger than 1 GB: split it (one .mbox per year, say)");
       const raw = readFileSync(path);
       const ext = extname(path).toLowerCase();
       const isMbox = ext === ".mbox" || ext === ".mbx" || (ext === "" && raw.subarray(0, 5).equals(Buffer.from("From ")));
@@ -59,6 +64,7 @@ export async function importUpdatesCommand(args: string[], io: Io): Promise<void
       totals.messages++;
       let result: IngestResult;
       try {
+        if (raw.byteLength > MAX_MESSAGE_BYTES) throw new Error("the message is larger than 50 MB, so it was not read");
         result = await updates.ingest(user.orgId, raw, { userId, origin: "import" });
       } catch (error) {
         totals.failed++;
