@@ -47,6 +47,12 @@ describe("the raise is only a figure in the raise's role", () => {
     expect({ amount: r.amount, currency: r.currency }).toEqual({ amount: 3_000_000, currency: "USD" });
   });
 
+  test("a raise between two figures is a range: no single amount, never the upper bound", () => {
+    const r = roundOf("Series A round | 2026\nWe are raising between $20M and $30M in our Series A round.");
+    expect(r.amount).toBeNull();
+    expect(roles("We are raising between $20M and $30M in our Series A round.")).toEqual([[null, "raise"]]);
+  });
+
   test("an ask slide with no raise statement at all gives no amount", () => {
     expect(roundOf("The Ask\nOur customers have processed $40M.\nUse of funds: $1.2M for engineering, $800K for sales.").amount).toBeNull();
     expect(roundOf("Funding\nWe raised a $2M seed in 2023 from Acme Ventures.").amount).toBeNull();

@@ -93,6 +93,13 @@ export function moneyMentions(text: string): MoneyMention[] {
       out.push({ amount: round(high), low: round(high), high: null, currency: currencyOf(g.pre2) ?? currency, index: start, end: stop, text: text.slice(start, stop) });
     }
   }
+  // "between $20M and $30M": two figures that bound one amount are a range, not two amounts.
+  for (let i = out.length - 2; i >= 0; i--) {
+    const [a, b] = [out[i], out[i + 1]];
+    if (a.amount === null || b.amount === null || a.currency !== b.currency || b.amount <= a.amount) continue;
+    if (!/\bbetween\s*$/i.test(text.slice(Math.max(0, a.index - 10), a.index)) || !/^\s*and\s*$/i.test(text.slice(a.end, b.index))) continue;
+    out.splice(i, 2, { amount: null, low: a.amount, high: b.amount, currency: a.currency, index: a.index, end: b.end, text: text.slice(a.index, b.end) });
+  }
   return out;
 }
 
