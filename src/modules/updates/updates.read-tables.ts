@@ -46,7 +46,7 @@ function columnOf(header: string, sent: Date): Column {
 export function unitNote(text: string): { factor: number; currency: string | null } | null {
   const t = text.toLowerCase();
   let factor = 1;
-  if (/\b(?:teur|tusd|tsd\.?|k€|€k|\$k|k\$|kusd|keur|thousands?|in k|'000s?|000s)\b|\(k\)|€\s?k\b|\$\s?k\b|£\s?k\b/i.test(t)) factor = 1e3;
+  if (/\b(?:teur|tusd|tsd\.?|k€|€k|\$k|k\$|kusd|keur|thousands?|in k|000s)\b|'000|\(k\)|€\s?k\b|\$\s?k\b|£\s?k\b/i.test(t)) factor = 1e3;
   else if (/\b(?:mio\.?|mn|mm|millions?|meur|musd|\$m|€m|m€|m\$)\b|\(m\)|€\s?m\b|\$\s?m\b|£\s?m\b/i.test(t)) factor = 1e6;
   let currency: string | null = null;
   if (/€|\beur\b|teur|keur|meur/.test(t)) currency = "EUR";
@@ -109,8 +109,10 @@ export function readTables(lines: string[], where: Where, caption: string): { fi
     const note = unitNote(label.slice(named[0].end)) ?? unitNote(label) ?? headerNote;
     // The candidate cells: not a plan, change or earlier column; the update's period's column when headed by periods.
     const candidates: { cell: string; col: Column; amount: Amount }[] = [];
+    // A header without the label column's corner cell ("      Q4 2025   Q1 2026") is aligned right.
+    const shift = header && cells.length > header.length ? cells.length - header.length : 0;
     for (let i = 1; i < cells.length; i++) {
-      const col = header?.[i] ?? { skip: null, period: null };
+      const col = header?.[i - shift] ?? { skip: null, period: null };
       if (col.skip) continue;
       const found = amountsIn(cells[i]);
       if (found.length !== 1) continue;

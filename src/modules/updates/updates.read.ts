@@ -96,6 +96,8 @@ export function readUpdate(subject: string, pages: Page[], sent: Date, bookCurre
       currency = defaultCurrency;
       if (!currency) reason ??= written.size > 1 ? "no currency beside the figure, and the update uses several" : "no currency written";
     }
+    // A company's money figure under 1,000 is a figure in thousands or millions whose scale was not found.
+    if (KIND[f.metric] === "money" && Math.abs(f.value) < 1000) reason ??= "a money figure under 1,000: its scale (thousands? millions?) is not written beside it";
     if (f.metric === "revenue" && p && p.kind === "day") reason ??= "revenue at a day: the period it was earned over is not said";
     const unit = f.metric === "revenue" ? (p && p.kind !== "day" ? p.kind : null) : (UNIT[f.metric] ?? null);
     return {
