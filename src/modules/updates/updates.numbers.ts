@@ -109,7 +109,8 @@ export function amountsIn(text: string): Amount[] {
     const signed = !!g.sign && g.sign !== "-" ? true : !!g.sign;
     out.push({
       // Rounded to cents: 1.1 × 10⁶ is 1100000.0000000002 in floating point.
-      value: Math.round((g.sign === "-" || g.sign === "−" ? -1 : 1) * value * factor * 100) / 100,
+      // (Unscaled, kept as written: a table's "(in €m)" may scale "0,119" later.)
+      value: factor === 1 ? (g.sign === "-" || g.sign === "−" ? -1 : 1) * value : Math.round((g.sign === "-" || g.sign === "−" ? -1 : 1) * value * factor * 100) / 100,
       currency,
       unit: pct ? "%" : g.months ? "months" : null,
       scaled: factor !== 1,
