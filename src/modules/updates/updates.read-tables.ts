@@ -4,7 +4,7 @@
 // values), never a column of plans, budgets, targets or forecasts, of changes (MoM, %, Δ), or of an
 // earlier period. A header or label such as "(€k)" or "in EUR thousands" scales the bare cells.
 import { amountsIn, type Amount } from "./updates.numbers.ts";
-import { isElsewhere, isForecast, KIND, metricsIn } from "./updates.metrics.ts";
+import { isElsewhere, isForecast, KIND, metricsIn, type Metric } from "./updates.metrics.ts";
 import { periodsIn, type Period } from "./updates.periods.ts";
 import { fits, quoteOf, type ReadFigure, type Where } from "./updates.read-text.ts";
 
@@ -17,6 +17,8 @@ export function cellsOf(line: string): string[] | null {
   else if (/\S {2,}\S/.test(t)) cells = t.split(/ {2,}/);
   else return null;
   cells = cells.map((c) => c.trim());
+  // "ARR: $1.2M | MRR: $100k": statements joined by bars, not a table's cells.
+  if (cells.filter((c) => /^[^:|]{1,40}:\s*\S/.test(c)).length >= 2) return null;
   // A markdown rule (|---|---|) is no row.
   if (cells.every((c) => /^:?-{2,}:?$/.test(c) || c === "")) return [];
   return cells.length >= 2 ? cells : null;
@@ -64,6 +66,7 @@ export function readTables(lines: string[], where: Where, caption: string): { fi
   let headerNote: ReturnType<typeof unitNote> = unitNote(caption);
   let inTable = false;
   let long: LongColumns | null = null;
+  let transposed: (Metric | null)[] | null = null;
   for (const line of lines) {
     // A rule under a plain-text table's header ("-----", "|---|---|") belongs to the table.
     if (inTable && /^[\s\-=_+|:]{3,}$/.test(line)) continue;
@@ -73,6 +76,7 @@ export function readTables(lines: string[], where: Where, caption: string): { fi
       if (inTable) {
         header = null;
         long = null;
+        transposed = null;
         inTable = false;
       }
       // A line just before a table may say its unit ("All figures in EUR thousands").
@@ -81,6 +85,17 @@ export function readTables(lines: string[], where: Where, caption: string): { fi
     }
     inTable = true;
     if (cells.length === 0) continue;
+    // A transposed table: metrics as columns, a period per row ("Month | MRR | Net burn | Cash").
+    const across = metricColumns(cells);
+    if (across) {
+      transposed = across;
+      headerNote = unitNote(cells.join(" ")) ?? headerNote;
+      continue;
+    }
+    if (transposed) {
+      figures.push(...transposedRow(cells, transposed, where, headerNote));
+      continue;
+    }
     // A long table (a finance system's export): one row per figure, its metric, value, period and currency in named columns.
     const longHeader = longColumns(cells);
     if (longHeader) {
@@ -145,6 +160,37 @@ export function readTables(lines: string[], where: Where, caption: string): { fi
     }
   }
   return { figures, prose };
+}
+
+/** The metric of each column when a header row names two or more metrics after a period heading (or none). */
+function metricColumns(cells: string[]): (Metric | null)[] | null {
+  if (!/^(?:|month|period|date|quarter|as of|monat|zeitraum|mois|période|periode)$/i.test(cells[0].trim())) return null;
+  const metrics = cells.map((c, i) => {
+    if (i === 0) return null;
+    const m = metricsIn(c.replace(/_/g, " "));
+    return m.length === 1 && m[0].metric && !isForecast(c) && !isElsewhere(c) ? m[0].metric : null;
+  });
+  return metrics.filter(Boolean).length >= 2 ? metrics : null;
+}
+
+function transposedRow(cells: string[], metrics: (Metric | null)[], where: Where, note: ReturnType<typeof unitNote>): ReadFigure[] {
+  const periods = periodsIn(cells[0] ?? "", where.sent);
+  if (periods.length !== 1 || isForecast(cells[0]) || /\b(?:plan|budget|target|forecast|fcst)\b/i.test(cells[0])) return [];
+  const out: ReadFigure[] = [];
+  for (let i = 1; i < cells.length; i++) {
+    const metric = metrics[i];
+    if (!metric) continue;
+    const found = amountsIn(cells[i] ?? "");
+    if (found.length !== 1 || found[0].signed) continue;
+    let a: Amount = found[0];
+    if (KIND[metric] === "money" && note && a.unit === null) {
+      if (!a.scaled) a = { ...a, value: Math.round(a.value * note.factor * 100) / 100, scaled: note.factor !== 1 };
+      if (!a.currency) a = { ...a, currency: note.currency };
+    }
+    if (!fits(metric, a, true)) continue;
+    out.push({ metric, value: a.value, currency: a.currency, period: periods[0], review: null, quote: quoteOf(cells.join(" | ")), documentId: where.documentId, page: where.page, fromTable: true });
+  }
+  return out;
 }
 
 type LongColumns = { metric: number; value: number; period: number | null; currency: number | null; unit: number | null };

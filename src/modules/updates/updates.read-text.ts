@@ -35,7 +35,7 @@ export const quoteOf = (s: string) => {
 /** Sentences of a prose block: split at sentence ends, line breaks and bullets. */
 export function sentencesOf(text: string): string[] {
   return text
-    .split(/\n\s*\n|\n(?=\s*(?:[-*•·▪–]|\d+[.)])\s)|(?<=[.!?])\s+(?=[A-Z"“(])|\n/)
+    .split(/\n\s*\n|\n(?=\s*(?:[-*•·▪–]|\d+[.)])\s)|(?<=[.!?])\s+(?=[A-Z"“(])|\n|\s\|\s/)
     .map((s) => s.replace(/^\s*(?:[-*•·▪–]|\d+[.)])\s+/, "").trim())
     .filter((s) => s.length > 0);
 }
