@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { CORPUS_DIR, runPart, scorePart } from "./updates-corpus-run.ts";
 
-/** Measured 2026-11-29: dev recall 1.000 (584/584); the floor leaves room for the corpus's later additions. */
+/** Measured 2026-11-29: dev recall 0.980 (669/683, the corpus's second wave included); a ratchet, to be raised. */
 const DEV_RECALL_FLOOR = 0.97;
 /** Held-out wrong applied figures (and traps): measured 0; a ratchet, never raised. */
 const HELDOUT_WRONG_MAX = 0;
