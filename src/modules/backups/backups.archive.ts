@@ -640,8 +640,11 @@ export async function readArchive(file: string, opts: { workDir?: string; extrac
     };
     // pipe() does not pass the file's own errors on (a file removed or unreadable mid-read): hand them
     // to the decompressor, so they end the read as a problem instead of an unhandled 'error' event.
-    const raw = createReadStream(file, { highWaterMark: CHUNK });
+    // The decompressor first: it may throw (no such file, not an archive, cut short), and a read
+    // stream opened before that would have no listener for its own 'error' (the file gone: ENOENT
+    // thrown as an unhandled event, as the operator page's test saw under load).
     const decompress = decompressorFor(file);
+    const raw = createReadStream(file, { highWaterMark: CHUNK });
     raw.on("error", (error) => decompress.destroy(error));
     // Once the read has stopped (early, at a problem) nobody listens any more: a late error is dropped, not thrown.
     decompress.on("error", () => {});
