@@ -5,7 +5,8 @@ import { websiteHost } from "../../lib/hosts.ts";
 import { sectorsIn } from "../../lib/sectors.ts";
 import type { DealEngineInput, DealFacts, SourcePage } from "../deal-engine.ts";
 import { companyRound, fundSize, type CompanyRound, type FundSize } from "./deal-round.ts";
-import { extractTeam, isRole, type TeamSource } from "./deal-team.ts";
+import { isRole } from "./deal-people.ts";
+import { extractTeam, type TeamSource } from "./deal-team.ts";
 import { quotable, readMaterial, topicOfHeading, type Unit } from "./deal-text.ts";
 
 export { moneyIn, parseMoney } from "./deal-money.ts";

@@ -10,27 +10,10 @@
 // of SAP"), an advisor's or investor's role, or a quotation's signature (the line after a quote,
 // or a line opened by a dash) gives them away.
 import type { DealFacts } from "../deal-engine.ts";
+import { END, isRole, nameAlone, NOT_TEAM_ROLE, ORGANISATION, PERSON, personName, ROLE, roleAtStart, uncapped } from "./deal-people.ts";
 import { topicOfHeading, type Unit } from "./deal-text.ts";
 
 type Member = DealFacts["team"][number];
-
-const CAP = "\\p{Lu}[\\p{Ll}]+";
-const ROLE_WORD =
-  "(?:(?:[Cc]o-?)?[Ff]ounder|Founding (?:Engineer|Partner|Member|Designer|Scientist)|C(?:[EOTFPMRSIDH]|HR)O" +
-  `|Chief(?: ${CAP}){1,3} Officer|(?:Senior |Executive )?(?:Vice President|S?VP|EVP)(?: of)?(?: (?:${CAP}|&)){1,3}` +
-  `|Head of(?: (?:${CAP}|\\p{Lu}[\\p{Lu}&]{0,5}|&|and)){1,4}|(?:Managing|Technical|Medical|Creative|Executive|Commercial|Finance|Sales) Director|Director(?: of)?(?: ${CAP}){1,2}` +
-  `|(?:(?:Lead|Senior|Principal|Staff) )?(?:(?:${CAP}|\\p{Lu}{2,4}|iOS) ){0,2}(?:Engineer|Scientist|Designer|Architect|Developer|Researcher|Manager|Analyst|Marketer|Specialist)|(?:(?:${CAP}|\\p{Lu}{2,4}) )?Lead|Chief of Staff` +
-  "|General Counsel|President|Chair(?:man|woman|person)?|(?:General |Managing |Venture |Operating )?Partner|Principal" +
-  "|(?:Mit)?[Gg]ründer(?:in)?|Geschäftsführer(?:in)?|Co-?fondat(?:eur|rice)|Fondat(?:eur|rice)|Directeur(?: \\p{L}+)?|Président(?:e)?)";
-const ROLE = `${ROLE_WORD}(?:\\s*(?:,|&|and|/|\\+)\\s*${ROLE_WORD})*`;
-const TOKEN = "\\p{Lu}(?:['’]\\p{Lu})?\\p{Ll}+(?:\\p{Lu}\\p{Ll}+)?(?:-\\p{Lu}\\p{Ll}+)?";
-const PARTICLE = "(?:van|von|de|der|den|da|di|du|del|della|la|le|bin|ibn|al|el|dos|das|ten|ter|zu)";
-const NAME = `${TOKEN}(?:\\s\\p{Lu}\\.)?(?:\\s${PARTICLE}){0,2}\\s${TOKEN}(?:\\s${TOKEN})?`;
-const HONORIFIC = "(?:(?:Prof\\.|Dr\\.|Dipl\\.-Ing\\.|Mr\\.|Ms\\.|Mrs\\.|Mx\\.|Sir)\\s*)+";
-const DEGREE = "(?:,?\\s(?:PhD|Ph\\.D\\.|MBA|MD|MSc|M\\.Sc\\.|DPhil|CFA)\\b)+";
-// "Delft Co-founder" is no name: a name's last word is not the start of a hyphenated lower-case word.
-const PERSON = `(?:${HONORIFIC})?(?<name>${NAME})(?!-\\p{Ll})(?:${DEGREE})?`;
-const END = "(?![\\p{L}])";
 
 const PATTERNS = [
   // "Jane Smith, CEO", "Jörg Müller – CEO & Co-founder", "Sam Lee: CTO", "Ann Moss COO", "Ann Moss | CTO | ex-SAP"
@@ -42,30 +25,11 @@ const PATTERNS = [
   new RegExp(`(?<![\\p{L}])(?<title>${ROLE})\\s*(?:[:–—-]\\s*)?${PERSON}`, "gu"),
 ];
 
-// Words that make a capitalised pair an organisation, a place or a slide, not a person.
-const NOT_A_NAME = new Set(
-  ("Capital Group Ventures Venture Partners Labs Lab Inc Ltd Llc Gmbh Ag Sa Sas Fund Funds Bank Holdings Technologies Technology Robotics Systems " +
-    "Solutions Healthcare Health Analytics Software Cloud Data Network Networks Media Studio Studios Foundation Institute University College School " +
-    "Global International Associates Management Consulting Advisors Advisory Investments Equity Energy Motors Pharma Therapeutics Dynamics " +
-    "Series Seed Round Ask Team Board Market Product Traction Pricing Revenue Platform Services Street Road Avenue Company Group Angels " +
-    "Officer Executive Chief Head Operations Engineering Science Scientific Sales Growth Marketing Finance Product Commercial Technical " +
-    "Name Role Background Title Position " +
-    // A role's words are no one's name ("Industry Advisor" on a card).
-    "Advisor Adviser Advisors Investor Investors Mentor Mentors Professor Lecturer Consultant Industry Founder Cofounder Co-founder Director Manager Engineer Designer Developer " +
-    "Partner Lawyer Attorney Counsel Analyst Strategist Coordinator Assistant Associate Intern Accountant Auditor Specialist Architect Scientist Researcher Lead " +
-    "January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday").split(" "),
-);
-// Words that can start a line before a name but are not given names.
-const LEAD_INS = new Set("Team Our The Meet Founders Founder Founding Founded Advisors Investors Board Contact Ex Former Previously Chief Head Partner Principal Managing General Venture With And By Led".split(" "));
-
 // Labels after which a unit lists people who are not the team.
 const NOT_TEAM_LABEL = /\b(?:advis[oe]rs?|advisory board|board(?: of directors| members?)?|investors?|angels?|mentors?|board observers?)\s*[:·|–—-]|\b(?:backed by|supported by|with the support of|in partnership with|thanks to)\b/i;
 // A role somebody holds (or held) elsewhere: not a role in this company.
 const ELSEWHERE_BEFORE = /\b(?:former(?:ly)?|ex-?|previously|past|prior|retired)\s*$/i;
 const ELSEWHERE_AFTER = /^\s*(?:at|of|@|,)\s+(?<org>\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*){0,3})/u;
-// After a comma, only an organisation's name says where a role is held ("Partner, Brightlake Capital"; not "CEO, Co-founder").
-const ORGANISATION = /\b(?:Capital|Ventures?|Partners|VC|Fund|Funds|Bank|Group|Holdings?|Labs?|Inc|Ltd|LLC|GmbH|AG|SA|SAS|BV|University|Institute|Foundation|Investments?|Equity|Angels|Management|Advisors|Associates|Consulting|Technologies|Systems|Health|Pharma|Bio|AI|Robotics|Energy|Logistics|Insurance|Clinics?|Hospital)\b/u;
-const NOT_TEAM_ROLE = /\b(?:advis[oe]r|advisory|investor|angel|board member|board director|non-executive|mentor|observer|customer|client)\b/i;
 // A quotation: a customer speaking. The unit after it is its signature, never a member of the team.
 const QUOTATION = /^\s*["“«„]|["”»]\s*$/;
 const DASHED = /^\s*[—–~-]\s*\p{Lu}/u;
@@ -80,36 +44,7 @@ const INVESTOR_TITLE = /^(?:General |Managing |Venture )?Partner$|^Principal$/;
 const INVESTING = /\b(invest(?:ed|or|ors|s)?|backed|led our|angels?)\b/i;
 const LINKEDIN = /(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/[\w%-]+\/?/gi;
 
-const NAME_ALONE = new RegExp(`^${PERSON}[.,]?$`, "u");
-const ROLE_FIRST = new RegExp(`^(?<title>${ROLE})${END}`, "u");
 const CELL_SPLIT = /\s\|\s/;
-
-// A role set in capitals on a card ("CO-FOUNDER · DEVICE", "HEAD OF SALES") is read in the case the
-// role's shape is written in; its acronyms (CEO, VP, R&D) stay as they are.
-const KEEP_CAPS = /^(?:C(?:[EOTFPMRSIDH]|HR)O|S?VP|EVP|R&D|UX|UI|HR|IT|AI|ML|QA|BD|GTM|PR|IOS)$/;
-function uncapped(text: string): string {
-  if (/\p{Ll}/u.test(text) || !/\p{Lu}{2}/u.test(text)) return text;
-  return text.replace(/[\p{L}&]+/gu, (w) => (KEEP_CAPS.test(w) ? w : /^(?:OF|AND|THE|FOR|AT)$/.test(w) ? w.toLowerCase() : w.charAt(0) + w.slice(1).toLowerCase()));
-}
-/** A role at the start of a line (in capitals or not): the match, its title as written on the page. */
-function roleAtStart(text: string): { title: string } | null {
-  const m = ROLE_FIRST.exec(uncapped(text));
-  return m ? { title: text.slice(0, m.groups!.title.length) } : null;
-}
-// A short qualifier after a role on its own line: "Co-founder · Device", "Head of Biz Dev –".
-const QUALIFIED = new RegExp(`^(?:${ROLE})(?:\\s*[·|–—-]\\s*(?:[\\p{L}&/+]+(?:\\s+[\\p{L}&/+]+){0,2})?)?$`, "u");
-/** Whether a line is a role and nothing else ("Chief Scientific Officer", "CTO · Infra"): never a company's name. */
-export const isRole = (text: string) => QUALIFIED.test(uncapped(text.trim()));
-
-/** The person's name when its words have the shape of one (leading words like "Team" dropped), else null. */
-function personName(raw: string): string | null {
-  const words = raw.split(/\s+/);
-  while (words.length > 2 && LEAD_INS.has(words[0])) words.shift();
-  if (LEAD_INS.has(words[0]) || /\p{Lu}\./u.test(words[0])) return null;
-  const capitalised = words.filter((w) => /^\p{Lu}/u.test(w) && !/^\p{Lu}\.$/u.test(w));
-  if (capitalised.length < 2 || capitalised.some((w) => NOT_A_NAME.has(w.replace(/['’].*$/, "")))) return null;
-  return words.join(" ");
-}
 
 /** Where the material names a member with their role: the words to quote, and the unit they are in. */
 export type TeamSource = { quote: string; unit: Unit };
@@ -183,24 +118,6 @@ export function namedOnlyAsOutsider(units: Unit[], name: string, opts: TeamOptio
     if (SIGNATURE.test(u.text.slice(Math.max(0, at - 4), at))) return true;
     return !peopleIn(u.text, u.breaks, opts).some((p) => p.name === name) && new RegExp(`${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*,\\s*(?:former|ex-|${ROLE})[^,;.]*\\b(?:at|of|@)\\s`, "u").test(u.text);
   });
-}
-
-// A card may set the name in capitals: "JANE DOE" over "Co-founder / CEO".
-const CAPS_NAME = /^(?:(?:PROF|DR)\.\s*)*(\p{Lu}{2,}(?:['’-]\p{Lu}{2,})?(?:\s(?:VAN|VON|DE|DER|DA|DI|DU|LA|LE))*\s\p{Lu}{2,}(?:['’-]\p{Lu}+)?(?:\s\p{Lu}{2,})?)$/u;
-const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'’-])(\p{Ll})/gu, (_, a: string, b: string) => a + b.toUpperCase()).replace(/\b(Van|Von|De|Der|Da|Di|Du|La|Le)\b(?=\s)/g, (w) => w.toLowerCase());
-
-/** A given and a family name (or both in capitals) alone on its line, an honorific or degree around it: the name, else null. */
-function nameAlone(text: string): string | null {
-  // "<Name>, Malaysia": where a member is based, after a comma, is no part of the name (a role or an
-  // organisation there is something else).
-  const placed = /^(.+?),\s*(\p{Lu}\p{Ll}+(?:[\s-]\p{Lu}\p{Ll}+)?)$/u.exec(text.trim());
-  if (placed && !isRole(placed[2]) && !ORGANISATION.test(placed[2]) && !NOT_TEAM_ROLE.test(placed[2]) && !NOT_A_NAME.has(placed[2])) return nameAlone(placed[1]);
-  const m = NAME_ALONE.exec(text.trim());
-  if (m) return personName(m.groups!.name);
-  const caps = CAPS_NAME.exec(text.trim());
-  // "WHO WE ARE", "THE ASK": a title in capitals, not a name.
-  if (!caps || /\b(?:WE|ARE|IS|OF|AND|WHO|WHAT|WHY|HOW|OUR|THE|US|TO|FOR)\b/.test(caps[1])) return null;
-  return personName(titleCase(caps[1]));
 }
 
 /** A unit that starts with a role: the role, else null (an advisor's or investor's role is none). */
