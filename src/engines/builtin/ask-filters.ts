@@ -6,7 +6,7 @@ import type { Threshold } from "../ask-engine.ts";
 import { canon } from "../../lib/name-match.ts";
 import { sectorsIn } from "../../lib/sectors.ts";
 import type { Directory } from "./ask-directory.ts";
-import { LEXICON_WORDS, NUMBER_WORDS, type FieldCue } from "./ask-lexicon.ts";
+import { LEXICON_WORDS, NUMBER_WORDS, type CueUnit, type FieldCue } from "./ask-lexicon.ts";
 import { STOP, type Normalised } from "./ask-text.ts";
 
 const LEXICON = new Set(LEXICON_WORDS);
@@ -63,25 +63,39 @@ export function amountsWithCurrency(raw: string): { value: number; currency: str
   return out;
 }
 
-/** The thresholds a text states, each on the figure named nearest to it (else `fallback`, the kind's usual figure). */
-export function thresholdsIn(text: string, cues: FieldCue[], fallback: string | null): Threshold[] {
-  const nearestField = (at: number) => {
+/** The unit a threshold's suffix or currency writes: "2x", "15%", "$2M", "12 months"; null when it says none. */
+function unitWritten(suffix: string | undefined, currency: string | undefined): CueUnit | null {
+  if (currency || (suffix && /^(?:k|m|mm|mn|million|bn|billion|thousand)$/.test(suffix))) return "money";
+  if (suffix === "x") return "x";
+  if (suffix === "%" || suffix === "percent") return "%";
+  if (suffix && /^(?:months?|years?)$/.test(suffix)) return "months";
+  return null;
+}
+
+/**
+ * The thresholds a text states, each on the figure named nearest to it whose unit agrees with the
+ * threshold's ("marked above 2x" is on the multiple, not the valuation "marked" names); else the
+ * kind's figure of that unit (`byUnit`), else `fallback`, the kind's usual figure.
+ */
+export function thresholdsIn(text: string, cues: FieldCue[], fallback: string | null, byUnit: Partial<Record<CueUnit, string>> = {}): Threshold[] {
+  const fieldFor = (at: number, unit: CueUnit | null) => {
     const near = cues
+      .filter((c) => !unit || !c.unit || c.unit === unit)
       .flatMap((c) => [...text.matchAll(new RegExp(c.re.source, "g"))].map((m) => ({ c, dist: Math.abs(m.index - at) })))
       .sort((a, b) => a.dist - b.dist);
-    return near[0]?.c.field ?? fallback;
+    return near[0]?.c.field ?? (unit ? byUnit[unit] : undefined) ?? fallback;
   };
   const where: Threshold[] = [];
   for (const m of text.matchAll(THRESHOLD)) {
-    const field = nearestField(m.index);
-    const value = field ? amountOf(m[3], m[4], field) : null;
     const currency = currencySaid(m[2], m[5]);
+    const field = fieldFor(m.index, unitWritten(m[4], currency));
+    const value = field ? amountOf(m[3], m[4], field) : null;
     if (field && value !== null) where.push({ field, op: OP_OF[m[1]], value, ...(currency ? { currency } : {}) });
   }
   for (const m of text.matchAll(OR_MORE)) {
-    const field = nearestField(m.index);
-    const value = field ? amountOf(m[2], m[3], field) : null;
     const currency = currencySaid(m[1], m[4]);
+    const field = fieldFor(m.index, unitWritten(m[3], currency));
+    const value = field ? amountOf(m[2], m[3], field) : null;
     if (field && value !== null) where.push({ field, op: /more|higher|above|greater/.test(m[5]) ? "gte" : "lte", value, ...(currency ? { currency } : {}) });
   }
   return where;

@@ -17,6 +17,7 @@ import {
   FUND_DEAL,
   HOLDING_STATUS_CUES,
   KIND_CUES,
+  LEXICON_WORDS,
   NUMBER_WORDS,
   ORDER_BY,
   ORDER_CUES,
@@ -24,6 +25,7 @@ import {
   NEWEST_FIELD,
   ROUND_CUES,
   TOP_N,
+  type CueUnit,
   type FieldCue,
 } from "./ask-lexicon.ts";
 import { amountsWithCurrency, sectorOf, thresholdsIn, writtenNames } from "./ask-filters.ts";
@@ -49,10 +51,13 @@ const WEAK_NOUNS: Partial<Record<RecordKind, RegExp>> = {
   positions: /\bfunds\b/,
 };
 
-const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|^(?:and|what about|how about|only|just|sort|rank|order|by|now|same|also)\b/;
+const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|\b(?:for|of) each\b(?! (?:deal|compan|fund|portco|holding|position))|\beach one\b|^(?:and|what about|how about|only|just|sort|rank|order|by|now|same|also)\b/;
 const SINGULAR_NOUN = /^(?:deal|holding|portfolio company|document|file|pdf|capital call|distribution|cash ?flow|drawdown|fund position|lp fund|lp commitment|contribution|pitched)$/;
 /** The figure a total or a threshold is of when the question names none ("calls over 1 million"). */
 const DEFAULT_FIELD: Partial<Record<RecordKind, string>> = { cashflows: "amount", deals: "score", persons: "strength" };
+/** The figure a threshold is on when only its unit says which ("holdings above 2x", "funds over 1.5x"). */
+const UNIT_FIELD: Partial<Record<RecordKind, Partial<Record<CueUnit, string>>>> = { holdings: { x: "multiple", "%": "ownership" }, positions: { x: "tvpi", "%": "irr" }, cashflows: { money: "amount" }, deals: { money: "round_amount" } };
+const READER_WORDS = new Set(LEXICON_WORDS);
 const HOLDING_STAGE: Record<string, string> = { "pre-seed": "pre_seed", seed: "seed", "series a": "series_a", "series b": "series_b", "series c": "series_c", growth: "growth" };
 const SINGULAR_NOUNS = String.raw`(?:one|company|deal|fund|startup|holding|investment|position|call|distribution|contact|person|manager|relationship|portco)`;
 const SINGULAR = new RegExp(
@@ -169,7 +174,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   // The aggregate.
   let aggregate: Aggregate | undefined = AGGREGATE_CUES.find(([, re]) => re.test(text))?.[0];
   // "How many employees does X have": a metric, not a count of records.
-  if (aggregate === "count" && /\bhow many (?:employees|people work|staff|customers|clients|ftes)\b/.test(text)) aggregate = undefined;
+  // ("How many months of cash", "how many people work across our portcos combined": a figure, maybe totalled.)
+  if (aggregate === "count" && /\bhow many (?:employees|people work|staff|customers|clients|ftes|months|years|weeks)\b/.test(text)) {
+    aggregate = AGGREGATE_CUES.find(([a, re]) => a !== "count" && a !== "change" && re.test(text))?.[0];
+  }
   if (aggregate === "change" && /\bgrowth (?:stage|round|equity|fund)/.test(text)) aggregate = undefined;
   const fastest = /\bfastest[ -]growing\b|\bgrowing (?:the )?fastest\b|\bgrew (?:the )?most\b/.test(text);
   if (fastest) aggregate = "change";
@@ -241,6 +249,13 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     if (FUND_DEAL.test(text)) (q.type = "fund"), filter();
     else if (COMPANY_DEAL.test(text)) (q.type = "company"), filter();
     if (/\bfailed analys[ie]s\b|\banalys[ie]s (?:that )?failed\b/.test(text)) (q.status = ["failed"]), filter();
+    // Cities as the deals' analyses read them ("deals out of Zurich or Copenhagen", "not in London").
+    const citiesIn = (t: string) => (t ? d.names.cities().filter((c) => ` ${t} `.includes(` ${canon(c)} `)) : []);
+    const cities = citiesIn(positive);
+    const notCities = citiesIn(negated);
+    if (cities.length === 1) (q.location = cities[0]), filter();
+    else if (cities.length > 1) (anyOf.location = cities), filter();
+    if (notCities.length) (except.location = notCities), filter();
   }
   // A fund phrase inside a negated part is left out ("outside Fund II"); several named are alternatives.
   // (Funds are found in the question as said: the names found are blanked out of `text`.)
@@ -295,10 +310,12 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
       filter();
     }
   }
+  let bothTypes = false;
   if (q.kind === "cashflows") {
     const calls = /\bcalls?\b|\bcalled\b|\bdrawdowns?\b|\bcontributions?\b|\bpaid in\b/.test(text);
     const dists = /\bdistribut(?:e|es|ed|ions?)\b|\bpaid out\b|\breturned\b/.test(text);
     if (calls !== dists) q.type = calls ? "call" : "distribution";
+    bothTypes = calls && dists;
   }
   if ((q.kind === "deals" || q.kind === "holdings") && sector && sector !== notSector) (q.sector = sector), filter();
   if (currency && ["deals", "holdings", "positions", "cashflows"].includes(q.kind) && /\b(?:in|denominated|held in)\b|\beur\b|\busd\b|\bgbp\b/.test(text)) (q.currency = currency), filter();
@@ -313,7 +330,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
 
   // Names within a set question: the company a metric history or its documents are of, a topic.
   if (q.kind === "persons") {
-    const target = n.domains[0] ?? namedHolding ?? namedDeal ?? d.companyPhrase();
+    const phrase = d.companyPhrase();
+    // A phrase of the reader's own words ("in total") names nobody.
+    const target = n.domains[0] ?? namedHolding ?? namedDeal ?? (phrase && !canon(phrase).split(" ").every((w) => READER_WORDS.has(w)) ? phrase : null);
     if (target) q.name = target;
   }
   if (q.kind === "documents") {
@@ -328,7 +347,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
 
   // Thresholds: "runway under 12 months", "ARR above $2M", "score of 70 or more".
-  const where = thresholdsIn(text, q.kind === "metrics" ? [] : FIELD_CUES.filter((c) => c.kinds.includes(q.kind)), DEFAULT_FIELD[q.kind] ?? null);
+  const where = thresholdsIn(text, q.kind === "metrics" ? [] : FIELD_CUES.filter((c) => c.kinds.includes(q.kind)), DEFAULT_FIELD[q.kind] ?? null, UNIT_FIELD[q.kind]);
   // The currency an amount was written in ("$2M"): the folded words have lost the symbol.
   const written = amountsWithCurrency(n.raw);
   for (const w of where) w.currency ??= written.find((a) => a.value === w.value)?.currency;
@@ -393,9 +412,15 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
   if (!q.order && q.where?.length === 1 && !q.aggregate) q.order = { by: q.where[0].field, dir: q.where[0].op.startsWith("l") ? "asc" : "desc" };
   // "Deals per stage", "holdings by fund", "breakdown by sector": a count (or a total) per group.
-  const group = groupAsked(text, q.kind);
+  // "How many calls and distributions": both values of one field counted, so a count per that field.
+  const group = groupAsked(text, q.kind) ?? (bothTypes && aggregate === "count" ? "type" : undefined);
   if (group && (q.aggregate !== "change" || !q.aggregate)) {
     q.group = group;
+    // A filter on the field grouped by leaves one group: its values name the groups ("by round (seed, A, B)").
+    const same: Partial<Record<string, keyof Query>> = { round: "round", stage: "stage", sector: "sector", status: "status", fund: "fund", currency: "currency", type: "type" };
+    const grouped = same[group];
+    if (grouped && q[grouped] !== undefined) delete q[grouped];
+    if (q.anyOf && grouped && grouped in q.anyOf) delete (q.anyOf as Record<string, unknown>)[grouped];
     if (!q.aggregate || q.aggregate === "min" || q.aggregate === "max" || q.aggregate === "latest") q.aggregate = "count";
     delete q.order, delete q.limit, delete q.show;
     if (!signals.includes("aggregate")) signals.push("aggregate");

@@ -79,13 +79,17 @@ export function fundsNamed(names: string[], text: string): string[] | null {
 
 /** The group a count is per ("deals per stage", "holdings by fund", "breakdown by sector"), if this kind has it. */
 export function groupAsked(text: string, kind: Query["kind"]): Query["group"] | undefined {
-  const m = /\b(?:per|by|for each|for every|in each|each|broken down by|breakdown by|break down by|split by|grouped by|group by|across) (stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|type)s?\b/.exec(text);
+  const m =
+    /\b(?:per|by|for each|for every|in each|each|broken down by|breakdown by|break down by|split by|grouped by|group by|across) (stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|type|city|cities|location|hq)s?\b/.exec(text) ??
+    // "Which cities do our deals come from": the places asked for are the groups.
+    /\b(?:which|what) (cities|locations)\b|\bwhere (?:do|are|did) (?:\w+ ){0,3}(?:come from|based)\b()/.exec(text);
   if (!m) return undefined;
-  const word = m[1].startsWith("industr") ? "sector" : m[1].startsWith("currenc") ? "currency" : m[1];
+  const said = m[1] ?? "city";
+  const word = said.startsWith("industr") ? "sector" : said.startsWith("currenc") ? "currency" : /^(?:city|cities|location|hq)$/.test(said) ? "city" : said;
   // An LP position is a fund: "NAV by fund" is per record, not a group.
   if (word === "fund" && kind === "positions") return undefined;
   const allowed: Partial<Record<Query["kind"], string[]>> = {
-    deals: ["stage", "sector", "round", "kind", "currency"],
+    deals: ["stage", "sector", "round", "kind", "currency", "city"],
     holdings: ["fund", "sector", "status", "stage", "currency"],
     positions: ["currency", "vintage"],
     cashflows: ["fund", "type", "currency", "year", "quarter"],

@@ -155,6 +155,8 @@ export const CASHFLOWS: KindReader = {
   noun: ["cashflow", "cashflows"],
   field: (name) => FIELDS.cashflows[name] ?? null,
   show: ["amount"],
+  always: ["amount"],
+  totalOf: { field: "amount", by: "type" },
   order: { by: "date", dir: "desc" },
   load(ctx, q): Loaded | { answer: string } {
     const funds = fundsService(ctx.deps);
