@@ -55,7 +55,7 @@ export type Aggregate = (typeof AGGREGATES)[number];
 
 export type DateRange = { from: string | null; to: string | null; label: string };
 /** `currency`: the currency the question said the amount in ("$2M"); records in another currency are not compared with it. */
-export type Threshold = { field: string; op: "gt" | "gte" | "lt" | "lte"; value: number; currency?: string };
+export type Threshold = { field: string; op: "gt" | "gte" | "lt" | "lte"; value: number; currency?: string; /** "Without X": a record with no figure at all has none of it too. */ orNone?: boolean };
 
 /** A filter several values of which are wanted ("Fund II or Fund III"), or unwanted ("not fintech"). */
 export type FilterValues = { fund?: string[]; sector?: string[]; round?: string[]; stage?: string[]; status?: string[]; type?: string[]; currency?: string[]; location?: string[] };

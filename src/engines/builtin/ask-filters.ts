@@ -130,6 +130,14 @@ export function sectorOf(text: string, d: Directory, nameWords: Set<string>): st
   const spaced = ` ${text} `;
   const said = stored.filter((s) => spaced.includes(` ${canon(s)} `)).sort((a, b) => b.length - a.length)[0];
   if (said) return said;
+  // A sector of several words said shortened, word by word ("payments infra" for Payments infrastructure).
+  const words = text.split(" ");
+  const shortened = stored.filter((s) => {
+    const parts = canon(s).split(" ");
+    if (parts.length < 2) return false;
+    return words.some((_, i) => parts.every((p, k) => { const w = words[i + k]; return !!w && w.length >= 3 && p.startsWith(w); }));
+  });
+  if (shortened.length === 1) return shortened[0];
   // Words that name a sector only in company names or questions' grammar are not enough on their own.
   const canonical = sectorsIn(text.replace(/\b(?:platform|infrastructure|cloud|apis?|data science|care|credit|mobility|commerce|retail|media|social|ev|identity|privacy|workflow|productivity|hardware|industrial|property|delivery|shipping|construction|learning platform|schools?)\b/g, " "));
   return canonical[0] ?? null;

@@ -28,7 +28,7 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "ebitda", kinds: ["holdings"], re: /\bebitda\b|\bprofits?\b|\bnet income\b|\bprofitab(?:le|ility)\b/, metric: true, unit: "money" },
   { field: "score", kinds: ["deals"], re: /\bscor(?:e|es|ed|ing)\b|\brat(?:ing|ed)\b|\bhighest rated\b/ },
   { field: "pre_money", kinds: ["deals"], re: /\bpre[ -]?money\b|\bpre[ -]?money valuations?\b|\bpre\b(?= (?:under|over|below|above|of|at))/, unit: "money" },
-  { field: "round_amount", kinds: ["deals"], re: /\braising\b(?! an? )|\bround sizes?\b|\bsize of (?:the |their )?rounds?\b|\braising the most\b|\b(?:biggest|largest|smallest) (?:rounds?|raises?)\b|\bamount raised\b|\bhow big (?:is|was) (?:the|their|its) (?:\w+ ){0,2}(?:fund|round|raise)\b|\bhow much (?:are|is) .+ raising\b/, unit: "money" },
+  { field: "round_amount", kinds: ["deals"], re: /\braising\b(?! an? )|\bround sizes?\b|\bsize of (?:the |their )?rounds?\b|\braising the most\b|\b(?:biggest|largest|smallest) (?:rounds?|raises?)\b|\bamount raised\b|\b(?:total|their|the|its) raises?\b|\bhow big (?:is|was) (?:the|their|its) (?:\w+ ){0,2}(?:fund|round|raise)\b|\bhow much (?:are|is) .+ raising\b/, unit: "money" },
   { field: "created", kinds: ["deals"], re: /\bcame in\b|\bcome in\b|\bcoming in\b|\barrived\b|\bsubmitted\b|\badded\b|\breceived\b|\binbound\b|\bsourced\b/ },
   { field: "tvpi", kinds: ["positions"], re: /\btvpi\b|\btotal value (?:to|over) paid in\b/, unit: "x" },
   { field: "dpi", kinds: ["positions"], re: /\bdpi\b/, unit: "x" },
@@ -142,7 +142,7 @@ const N = String.raw`(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|t
 export const TOP_N = new RegExp(String.raw`\b(?:top|first|bottom|best|worst|last) ${N}\b|\b${N} (?:best|worst|top|biggest|largest|highest|lowest|smallest|newest|latest|most|least|oldest|strongest|warmest|closest|weakest|shortest|longest|fastest|deals|companies|portfolio|funds|positions|calls|distributions|contacts|people|holdings|startups)\b`);
 
 /** The figure words of every field and kind: what is never taken for part of a name. */
-export const LEXICON_WORDS = `portfolio portcos portco holdings holding investments investment companies company startups businesses deals deal pipeline flow
+export const LEXICON_WORDS = `qtr qtrs portfolio portcos portco holdings holding investments investment companies company startups businesses deals deal pipeline flow
   opportunities opportunity prospects pitches decks deck inbound leads lp lps positions position funds fund managers manager commitments commitment
   capital calls call cashflows cashflow distributions distribution drawdowns contributions research runs reports documents document files file
   pages data room rooms mention mentions mentioning contacts relationships connections network people runway runways burn burning rate arr mrr

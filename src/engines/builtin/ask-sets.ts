@@ -7,6 +7,7 @@
 // reader already knows, not a list of negated phrases.
 import { GROUPS, type Query } from "../ask-engine.ts";
 import { canon, nameForPhrase } from "../../lib/name-match.ts";
+import type { FieldCue } from "./ask-lexicon.ts";
 
 /** Words that negate what follows them, up to the end of their clause. */
 export const NEGATION = /\b(?:not|non|excluding|exclude|except|other than|outside(?: of)?|apart from|aside from|besides|but not|isn t|aren t|isnt|arent|never)\b/g;
@@ -102,4 +103,20 @@ export function groupAsked(text: string, kind: Query["kind"]): Query["group"] | 
 export const COMPARE = /\bcompare\b|\bcomparison\b|\bvs\b|\bversus\b|\bside by side\b|\bagainst each other\b|\bhow do .+ stack up\b|\bwhich (?:is|has|one is|one has) (?:higher|lower|bigger|smaller|better|worse|more|less|longer|shorter)\b/;
 
 /** A few-word sector phrase of each part of a list ("fintech or health" -> ["fintech", "health"]). */
-export const listParts = (text: string) => text.split(/ or | and |, | vs | versus | nor /).map((p) => canon(p)).filter(Boolean);
+export const listParts = (text: string) => text.split(/ or | and |, | vs | versus | nor | \+ | & | plus /).map((p) => canon(p)).filter(Boolean);
+
+/** Words that say a record has none of what follows ("haven't sent any distributions", "never called", "without ARR"). */
+export const ABSENCE = /\b(?:have not|has not|had not|never|not yet|without|with no|zero)\b((?: \w+){0,5})/;
+/** The nouns of calls and distributions as the position's figure they add up to. */
+export const FLOW_FIELD: [RegExp, string][] = [[/\bdistributions?\b/, "distributed"], [/\b(?:capital )?calls?\b|\bcontributions?\b|\bdrawdowns?\b/, "called"]];
+
+/** The figure a question says records have none of, if it says so. */
+export function absentField(text: string, fields: FieldCue[]): string | null {
+  const m = ABSENCE.exec(text);
+  if (!m) return null;
+  const rest = m[1];
+  const cue = fields.find((f) => f.re.test(rest));
+  if (cue) return cue.field;
+  return FLOW_FIELD.find(([re]) => re.test(rest))?.[1] ?? null;
+}
+

@@ -82,7 +82,7 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
     q.where = [];
     for (const w of args.where as Record<string, unknown>[]) {
       if (!w || typeof w.field !== "string" || !(String(w.op) in OPS) || typeof w.value !== "number") return "each where entry needs field, op (gt, gte, lt, lte) and a numeric value.";
-      q.where.push({ field: w.field, op: w.op as Threshold["op"], value: w.value, ...(text(w.currency) ? { currency: text(w.currency)!.toUpperCase() } : {}) });
+      q.where.push({ field: w.field, op: w.op as Threshold["op"], value: w.value, ...(text(w.currency) ? { currency: text(w.currency)!.toUpperCase() } : {}), ...(w.orNone === true ? { orNone: true } : {}) });
     }
   }
   const order = args.order as { by?: unknown; dir?: unknown } | undefined;
@@ -158,13 +158,20 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
   for (const w of q.where ?? []) {
     const spec = reader.field(w.field, ctx)!;
     const [words, test] = OPS[w.op];
-    const lacking = rows.filter((r) => numberOf(r, w.field, spec) === null).map((r) => r.name);
+    const without = rows.filter((r) => numberOf(r, w.field, spec) === null);
+    const lacking = without.map((r) => r.name);
     const holding = rows.filter((r) => numberOf(r, w.field, spec) !== null);
     // An amount said in a currency is compared only with figures in that currency; one said without
     // is compared with each record's figure in its own currency, and the answer says so.
     const currencies = [...new Set(holding.map((r) => currencyOf(r, w.field)).filter(Boolean))];
     const other = w.currency ? holding.filter((r) => currencyOf(r, w.field) && currencyOf(r, w.field) !== w.currency) : [];
     rows = holding.filter((r) => !other.includes(r) && test(numberOf(r, w.field, spec)!, w.value));
+    if (w.orNone) {
+      // "Without distributions": none recorded is none; the records keep their order of the kind.
+      rows = [...rows, ...without];
+      scope += ` with no ${spec.label}`;
+      continue;
+    }
     const amount = written(spec, { value: w.value, currency: w.currency ?? null, unit: null, date: null }) ?? num(w.value);
     scope += ` with ${spec.label} ${words} ${amount}`;
     if (other.length) {
@@ -249,7 +256,7 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     return { ...base, text: `A change over a period is kept for metrics of portfolio companies and NAV of funds; ${many} have no history to compare.`, data: null, links };
   }
   // One record asked for by name, with the figures asked: those figures first, in a sentence.
-  if ((q.name || q.names?.length) && !q.aggregate && rows.length >= 1 && rows.length <= 6 && (q.show?.length || q.field)) {
+  if ((q.name || q.names?.length) && !q.aggregate && !q.limit && rows.length >= 1 && rows.length <= 6 && (q.show?.length || q.field)) {
     return oneByOne(q, rows, reader, ctx, { base, scope, notes, source, links });
   }
   order ??= reader.order;

@@ -595,6 +595,14 @@ export const CORPUS: Row[] = [
   { cat: "follow-up", q: "climate deals in the pipe", expect: q("deals", { sector: "climate" }), then: [
     { cat: "follow-up", q: "which is furthest along?", expect: q("deals", { sector: "climate", order: { by: "progress", dir: "desc" }, limit: 1 }), says: ["furthest along first"] },
   ] },
+  { cat: "positions", q: "LP positions that have never distributed", expect: q("positions", { where: [{ field: "distributed", op: "lte", value: 0, orNone: true }] }), says: ["2 LP positions with no distributed", "Kinetic Seed Fund I", "Silverline Fund I"] },
+  { cat: "holdings", q: "portcos without ARR", expect: q("holdings", { where: [{ field: "arr", op: "lte", value: 0, orNone: true }] }), says: ["Cobalt Rails"] },
+  { cat: "positions", q: "halcyon nav over the last 3 quarters", expect: q("marks", { name: "Halcyon Fund V", field: "nav" }), says: ["NAV 16,626,135 EUR (as of 2026-03-31)", "NAV 15,456,196 EUR (as of 2026-09-30)"] },
+  { cat: "positions", q: "kinetic seed tvpi, last 4 qtrs", expect: q("marks", { name: "Kinetic Seed Fund I", field: "tvpi", limit: 4 }), says: ["the first 4 of 6", "TVPI 1.08x (2025-12-31)"] },
+  { cat: "deals", q: "new deals in fintech", expect: q("deals", { stage: ["new"], sector: "fintech" }) },
+  { cat: "holdings", q: "climate + robotics holdings", expect: q("holdings", { anyOf: { sector: ["climate", "Robotics"] } }), says: ["8 portfolio companies"] },
+  { cat: "deals", q: "what's the total raise of the diligence deals", expect: q("deals", { stage: ["diligence"], field: "round_amount", aggregate: "sum" }), says: ["304,000,000 USD (6 deals) and 28,500,000 EUR (1 deal)"] },
+  { cat: "holdings", q: "the payments infra portcos' ARR", expect: q("holdings", { sector: "Payments infrastructure" }), says: ["Helio Rails", "4,554,809 EUR"] },
   { cat: "actions", q: "start a research run on vertical SaaS for construction", expect: fn("start_research") },
   { cat: "actions", q: "can you analyse founder Aiko Okafor of KeystoneLedger?", expect: fn("start_founder_analysis", { name: "Aiko Okafor", company: "KeystoneLedger" }) },
 ];
