@@ -16,6 +16,7 @@ import { cadenceLearning } from "./cadence-learning.ts";
 import { documentConversion } from "./document-conversion.ts";
 import type { Job } from "./job.ts";
 import { keyUsagePrune } from "./key-usage-prune.ts";
+import { startMailIdle } from "./mail-idle.ts";
 import { mailSync } from "./mail-sync.ts";
 import { oauthPrune } from "./oauth-prune.ts";
 import { reachCandidates } from "./reach-candidates.ts";
@@ -135,15 +136,18 @@ export type Background = { stop(): Promise<void> };
 
 /**
  * Everything a server runs besides HTTP: the schedule, the action runner over every module's
- * handlers (it first recovers runs a crash left running), and the webhook dispatcher (a run's event
- * is sent when the run ends, else within its 200 ms poll; pending deliveries resume).
+ * handlers (it first recovers runs a crash left running), the webhook dispatcher (a run's event
+ * is sent when the run ends, else within its 200 ms poll; pending deliveries resume), and the
+ * IMAP IDLE sessions of connected mailboxes (live mail; stopped first, with the syncs they started).
  */
 export function startBackground(deps: Deps, opts: { runner?: RunnerOptions } = {}): Background {
   const scheduled = startJobs(deps);
   const runner = startRunner(deps, runHandlers(deps), opts.runner);
   const webhooks = createDispatcher(deps).run();
+  const idle = startMailIdle(deps);
   return {
     async stop() {
+      await idle.stop();
       await scheduled.stop();
       await runner.stop();
       await webhooks.stop();

@@ -24,6 +24,9 @@ import m21 from "./0021_mcp_sign_in.sql" with { type: "text" };
 import m22 from "./0022_reads_at_scale.sql" with { type: "text" };
 import m23 from "./0023_connection_limits.sql" with { type: "text" };
 import m24 from "./0024_operator_ocr_usage.sql" with { type: "text" };
+import m25 from "./0025_investor_updates.sql" with { type: "text" };
+import m26 from "./0026_mail_providers.sql" with { type: "text" };
+import m27 from "./0027_sync_ledger.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -51,4 +54,7 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0022_reads_at_scale", sql: m22 },
   { tag: "0023_connection_limits", sql: m23 },
   { tag: "0024_operator_ocr_usage", sql: m24 },
+  { tag: "0025_investor_updates", sql: m25 },
+  { tag: "0026_mail_providers", sql: m26 },
+  { tag: "0027_sync_ledger", sql: m27 },
 ];

@@ -17,6 +17,7 @@ import { oauthRoutes } from "./modules/oauth/oauth.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { networkRoutes } from "./modules/network/network.routes.ts";
 import { portfolioRoutes } from "./modules/portfolio/portfolio.routes.ts";
+import { updatesRoutes } from "./modules/updates/updates.routes.ts";
 import { researchRoutes } from "./modules/research/research.routes.ts";
 import { webRoutes } from "./modules/web/web.routes.ts";
 import { webhookRoutes } from "./modules/webhooks/webhooks.routes.ts";
@@ -42,6 +43,7 @@ export function createApp(deps: Deps) {
     .use(dealVerificationRoutes(deps))
     // portfolio and funds
     .use(portfolioRoutes(deps))
+    .use(updatesRoutes(deps))
     .use(fundsRoutes(deps))
     // research over the firm's own records
     .use(researchRoutes(deps))

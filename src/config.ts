@@ -47,7 +47,14 @@ export type Config = {
    * (DEALGRAPH_OAUTH_REGISTRATIONS_PER_HOUR; a firm behind one NAT or proxy registers from one address).
    */
   oauthRegistrationsPerHour: number;
+  /**
+   * Where Google's and Microsoft's endpoints are (air-gapped proxies, tests): DEALGRAPH_GOOGLE_TOKEN_URL,
+   * DEALGRAPH_GOOGLE_CALDAV_URL, DEALGRAPH_MICROSOFT_LOGIN_URL, DEALGRAPH_GRAPH_URL; null: the provider's own.
+   */
+  providerEndpoints: ProviderEndpoints;
 };
+
+export type ProviderEndpoints = { googleTokenUrl: string | null; googleCaldavUrl: string | null; microsoftLoginUrl: string | null; graphUrl: string | null };
 
 export type SmtpConfig = {
   /** `smtp://[user:pass@]host:port` or `smtps://...`, as given (it may hold a password: never logged). */
@@ -134,6 +141,12 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     syncIntervalSeconds: num(env, "DEALGRAPH_SYNC_INTERVAL_SECONDS", 300, { min: 10 }),
     smtp: smtpConfig(env),
     oauthRegistrationsPerHour: num(env, "DEALGRAPH_OAUTH_REGISTRATIONS_PER_HOUR", DEFAULT_OAUTH_REGISTRATIONS_PER_HOUR, { min: 1, max: 1_000_000, integer: true }),
+    providerEndpoints: {
+      googleTokenUrl: endpointUrl(env, "DEALGRAPH_GOOGLE_TOKEN_URL"),
+      googleCaldavUrl: endpointUrl(env, "DEALGRAPH_GOOGLE_CALDAV_URL"),
+      microsoftLoginUrl: endpointUrl(env, "DEALGRAPH_MICROSOFT_LOGIN_URL"),
+      graphUrl: endpointUrl(env, "DEALGRAPH_GRAPH_URL"),
+    },
   };
 }
 
@@ -171,6 +184,15 @@ function trustedProxies(env: Env): string[] {
     }
     return formatRange(range);
   });
+}
+
+/** An http(s) URL from the environment (no login in it); null when unset. */
+function endpointUrl(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password) throw new ConfigError(`${name} must be an http(s) URL without a login in it, got ${JSON.stringify(raw.slice(0, 200))}`);
+  return url.href;
 }
 
 function githubApiUrl(env: Env): string {

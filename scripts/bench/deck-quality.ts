@@ -12,7 +12,8 @@
 // labelled real decks go through the same upload path, each part (dev, heldout, real) reported apart:
 // company, stage, amount exact, wrong amounts, wrong pre-money, team P/R/F1, sections scored without
 // evidence. Heldout and real decks are reported as aggregates only, unless --show-heldout (which
-// nobody changing the reader runs). Exits non-zero when any part of the blind run has a wrong amount.
+// nobody changing the reader runs). Exits non-zero when any part of the blind run has a wrong figure
+// (an amount or a pre-money the deck does not state).
 //
 //   bun scripts/bench/deck-quality.ts [--count 240] [--seed 1] [--keep DIR] [--verbose]
 //       [--blind-count 240] [--blind-seed 1] [--part dev|heldout|all] [--blind-only] [--no-real] [--show-heldout]
@@ -53,11 +54,13 @@ const dir = opts.keep ?? mkdtempSync(join(tmpdir(), "dealgraph-bench-deck-qualit
 const log = (line: string) => console.log(line);
 
 const office = findLibreOffice();
+// Wrong figures of the blind run: amounts and pre-money valuations reported that the deck does not state.
 let blindWrongAmounts = 0;
+let blindWrongPreMoney = 0;
 if (!opts["blind-only"]) await tunedCorpus();
 await blindCorpus();
 if (!opts.keep) rmSync(dir, { recursive: true, force: true });
-process.exit(blindWrongAmounts > 0 ? 1 : 0);
+process.exit(blindWrongAmounts + blindWrongPreMoney > 0 ? 1 : 0);
 
 async function tunedCorpus() {
 log("== tuned corpus (scripts/bench/deck-corpus, written beside the reader)");
@@ -256,10 +259,12 @@ async function blindCorpus() {
     if (!list?.length) continue;
     const s = summarize(list);
     blindWrongAmounts += s.wrongAmounts;
+    blindWrongPreMoney += s.wrongPreMoney;
     log(`  ${g.padEnd(14)} ${String(s.decks).padStart(6)} ${String(s.failed).padStart(7)} ${ratio(s.company, s.decks)} ${ratio(s.kind, s.decks)} ${ratio(s.stage, s.decks)} ${ratio(s.amountExact, s.amountStated).padStart(13)} ${String(s.wrongAmounts).padStart(10)} ${String(s.wrongPreMoney).padStart(10)} ${ratio(s.preMoneyExact, s.preMoneyStated).padStart(10)} ${f(s.team.precision).padStart(7)} ${f(s.team.recall).padStart(7)} ${f(s.team.f1).padStart(8)} ${String(s.notTeamInTeam).padStart(9)} ${String(s.scoredWithoutEvidence).padStart(9)} (${s.decksScoredWithoutEvidence} decks)`);
   }
   log(`  (amount exact: over the decks that state a single amount; a null label answered with an amount is a wrong amount)`);
-  log(`  wrong amounts in the blind run: ${blindWrongAmounts}${blindWrongAmounts ? "  -> exit 1" : ""}`);
+  const wrongFigures = blindWrongAmounts + blindWrongPreMoney;
+  log(`  wrong figures in the blind run: ${wrongFigures} (${blindWrongAmounts} amounts, ${blindWrongPreMoney} pre-money)${wrongFigures ? "  -> exit 1" : ""}`);
 
   const dev = verdicts.get("dev") ?? [];
   if (opts.verbose && dev.length) {

@@ -16,8 +16,10 @@
 // --save writes the results as JSON; --against reads a saved run (e.g. the 5m one) and prints it beside this one.
 // --divide N: every firm with 1/N of its interactions (the same users and persons), where the machine
 // cannot give the full run the time it needs.
-// Takes about 25 minutes for both on 2 cores; the data dirs (about 2.5 and 25 GB) go to the temp
-// dir (TMPDIR) and are removed at the end unless --keep.
+// The seeder writes 17-69k interactions per CPU-second (scripts/lib/bench-seed.ts), so the full 50m
+// firm needs about 15-25 CPU-minutes of seeding alone: on a shared machine where it gets a fraction of
+// a core, use --divide (both firms at a twentieth took 33 minutes at a load average of 15). The data
+// dirs (about 2.5 and 25 GB at full size) go to the temp dir (TMPDIR) and are removed unless --keep.
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -181,12 +181,12 @@ export function seedNetwork(sqlite: Database, orgId: string, userIds: string[], 
 
 /**
  * The same kind of network as seedNetwork, written for size (the ten-times firm: 50M interactions
- * in minutes rather than hours): each user's interactions are drawn inside SQLite (a recursive
- * CTE and random() into a temp table) and written by INSERT ... SELECT in each table's index order
- * (interactions by id, touches by relationship, source keys zero-padded), with the relationships'
- * aggregates computed by one GROUP BY (the same sums addTouch keeps); the one index that would take
- * its rows at random over the whole table (interaction_people by person) is dropped for the load
- * and built again at the end, by a sort. A third of the interactions also involve a colleague of
+ * in minutes rather than hours): each user's interactions are drawn once inside SQLite (a recursive
+ * CTE and random() into an in-memory temp table) and copied by INSERT ... SELECT into each table in
+ * the order of its rowid (interactions and participants by interaction, source keys zero-padded,
+ * touches by interaction: their primary key takes them within the user's own range), with the
+ * relationships' aggregates computed by one GROUP BY (the same sums addTouch keeps); the one index that would take its rows at random over the whole table
+ * (interaction_people by person) is dropped for the load and built again at the end, by a sort. A third of the interactions also involve a colleague of
  * the person touched (the same one each time), so proxy paths exist for reach candidates. Not
  * reproducible run to run (SQLite's random()), unlike seedNetwork. `users` must already exist.
  */
@@ -213,9 +213,15 @@ export function seedNetworkBulk(sqlite: Database, orgId: string, userIds: string
   const firstRowid = sqlite.query<{ n: number }, []>("SELECT min(rowid) AS n FROM persons WHERE created_at = (SELECT max(created_at) FROM persons)").get()!.n;
   progress(`  seeded ${size.persons.toLocaleString()} persons`);
 
+  // The draws' temp tables in memory. (The journal stays WAL: a rollback journal in memory for the
+  // load saved little and left the connection unable to checkpoint afterwards.)
+  sqlite.exec("PRAGMA temp_store = MEMORY");
   const dropped = sqlite.query<{ name: string; sql: string }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name = 'interaction_people_person_idx'").all();
   for (const d of dropped) sqlite.exec(`DROP INDEX ${d.name}`);
-  sqlite.exec("CREATE TEMP TABLE IF NOT EXISTS bulk_gen (k INTEGER PRIMARY KEY, rel INTEGER NOT NULL, at_ms INTEGER NOT NULL, dir INTEGER NOT NULL, col INTEGER NOT NULL)");
+  // One user's draws (k is the interaction's offset), and that user's relationships with the colleague
+  // who appears beside each person; both in memory, emptied per user.
+  sqlite.exec("CREATE TEMP TABLE IF NOT EXISTS bulk_gen (k INTEGER PRIMARY KEY, rel INTEGER NOT NULL, at_ms INTEGER NOT NULL, at TEXT NOT NULL, dir INTEGER NOT NULL, col INTEGER NOT NULL)");
+  sqlite.exec("CREATE TEMP TABLE IF NOT EXISTS bulk_rel (seq INTEGER PRIMARY KEY, person_id TEXT NOT NULL, colleague_id TEXT NOT NULL)");
 
   const DAY = 86_400_000;
   const isoOf = (col: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', (${col}) / 1000.0, 'unixepoch')`;
@@ -232,70 +238,89 @@ export function seedNetworkBulk(sqlite: Database, orgId: string, userIds: string
            SELECT DISTINCT $first + $big + abs(random()) % ($persons - $big) AS rid FROM n) x
      JOIN persons p ON p.rowid = x.rid`,
   );
-  const gen = sqlite.prepare(
-    `INSERT INTO bulk_gen (k, rel, at_ms, dir, col)
-     WITH RECURSIVE n(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM n WHERE k < $count - 1)
-     SELECT k, $lo + CAST(pow(${u01}, 3) * $rels AS INTEGER), $now - abs(random()) % ${730 * DAY},
-            CASE WHEN ${u01} < 0.1 THEN 2 WHEN ${u01} < 0.5 THEN 0 ELSE 1 END, ${u01} < 0.33
-     FROM n`,
+  // The colleague: the same other person each time a person is written to (so proxy paths exist).
+  const relMap = sqlite.prepare(
+    `INSERT INTO bulk_rel (seq, person_id, colleague_id)
+     SELECT r.seq, r.person_id, c.id FROM relationships r CROSS JOIN persons p CROSS JOIN persons c
+     WHERE r.user_id = $user AND p.id = r.person_id AND c.rowid = $pfirst + ((p.rowid - $pfirst) * 7919 + 13) % $persons`,
   );
+  // Each draw once, in offset order: which relationship (a strong core, a long tail), when (the last
+  // two years), which way (10% meetings, then sent or received), and whether a colleague was in it.
+  const gen = sqlite.prepare(
+    `INSERT INTO bulk_gen (k, rel, at_ms, at, dir, col)
+     SELECT k, rel, at_ms, ${isoOf("at_ms")}, dir, col FROM (
+       WITH RECURSIVE n(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM n WHERE k < $count - 1)
+       SELECT k, $lo + CAST(pow(${u01}, 3) * $rels AS INTEGER) AS rel, $now - abs(random()) % ${730 * DAY} AS at_ms,
+              CASE WHEN ${u01} < 0.1 THEN 2 WHEN ${u01} < 0.5 THEN 0 ELSE 1 END AS dir, ${u01} < 0.33 AS col
+       FROM n)`,
+  );
+  // Every table written in the order of its rowid and primary key (interactions, participants) or of
+  // its one other index (touches by interaction): no sort, appends only.
   const inter = sqlite.prepare(
     `INSERT INTO interactions (id, user_id, source_key, kind, occurred_at, participant_count)
-     SELECT $first + k, $user, printf('msg:bench-%010d', $first + k), CASE dir WHEN 2 THEN 'meeting' ELSE 'email' END, ${isoOf("at_ms")}, 2 + col
-     FROM bulk_gen ORDER BY k`,
+     SELECT $first + k, $user, printf('msg:bench-%010d', $first + k), CASE dir WHEN 2 THEN 'meeting' ELSE 'email' END, at, 2 + col FROM bulk_gen`,
   );
   const people = sqlite.prepare(
     `INSERT INTO interaction_people (interaction_id, person_id)
-     SELECT $first + g.k, r.person_id FROM bulk_gen g JOIN relationships r ON r.seq = g.rel
-     UNION ALL
-     SELECT $first + g.k, c.id FROM bulk_gen g JOIN relationships r ON r.seq = g.rel JOIN persons p ON p.id = r.person_id
-       JOIN persons c ON c.rowid = $pfirst + ((p.rowid - $pfirst) * 7919 + 13) % $persons
-     WHERE g.col = 1 AND c.id != r.person_id
-     ORDER BY 1`,
+     SELECT $first + g.k, CASE x.j WHEN 0 THEN r.person_id ELSE r.colleague_id END
+     FROM bulk_gen g CROSS JOIN bulk_rel r CROSS JOIN (SELECT 0 AS j UNION ALL SELECT 1) x
+     WHERE r.seq = g.rel AND (x.j = 0 OR (g.col = 1 AND r.colleague_id != r.person_id))`,
   );
   const touch = sqlite.prepare(
     `INSERT INTO touches (relationship_seq, interaction_id, occurred_at, direction)
-     SELECT rel, $first + k, ${isoOf("at_ms")}, CASE dir WHEN 0 THEN 'sent' WHEN 1 THEN 'received' ELSE 'meeting' END
-     FROM bulk_gen ORDER BY rel, k`,
+     SELECT rel, $first + k, at, CASE dir WHEN 0 THEN 'sent' WHEN 1 THEN 'received' ELSE 'meeting' END FROM bulk_gen`,
   );
-  // addTouch's aggregates: counts by direction, first and last touch (the last one's direction), and
-  // the decayed activity (each touch's weight halving every 90 days) at the last touch.
+  // addTouch's aggregates: counts by direction, first and last touch and the last one's direction
+  // (max(at_ms * 4 + dir) holds both), and the decayed activity at the last touch, each touch's
+  // weight halving every 90 days: sum(w * 2^((t - last) / 90d)) = 2^((now - last) / 90d) *
+  // sum(w * 2^((t - now) / 90d)), so one GROUP BY pass with no join.
   const aggregates = sqlite.prepare(
-    `UPDATE relationships SET first_touch_at = a.first_at, last_touch_at = a.last_at, last_touch_direction = a.last_dir,
-       sent_count = a.sent, received_count = a.received, meeting_count = a.meetings, decayed_score = a.score, score_at = a.last_at
-     FROM (SELECT g.rel, ${isoOf("min(g.at_ms)")} AS first_at, ${isoOf("m.mx")} AS last_at,
-             (SELECT CASE x.dir WHEN 0 THEN 'sent' WHEN 1 THEN 'received' ELSE 'meeting' END FROM bulk_gen x WHERE x.rel = g.rel AND x.at_ms = m.mx LIMIT 1) AS last_dir,
-             sum(g.dir = 0) AS sent, sum(g.dir = 1) AS received, sum(g.dir = 2) AS meetings,
-             sum(CASE g.dir WHEN 2 THEN 2.5 ELSE 1.0 END * pow(0.5, (m.mx - g.at_ms) / ${90 * DAY}.0)) AS score
-           FROM bulk_gen g JOIN (SELECT rel, max(at_ms) AS mx FROM bulk_gen GROUP BY rel) m ON m.rel = g.rel
-           GROUP BY g.rel) a
-     WHERE relationships.seq = a.rel`,
+    `UPDATE relationships SET first_touch_at = ${isoOf("a.first_ms")}, last_touch_at = ${isoOf("a.last / 4")},
+       last_touch_direction = CASE a.last % 4 WHEN 0 THEN 'sent' WHEN 1 THEN 'received' ELSE 'meeting' END,
+       sent_count = a.sent, received_count = a.received, meeting_count = a.meetings,
+       decayed_score = a.s * pow(2, ($now - a.last / 4) / ${90 * DAY}.0), score_at = ${isoOf("a.last / 4")}
+     FROM (SELECT rel, min(at_ms) AS first_ms, max(at_ms * 4 + dir) AS last,
+             sum(dir = 0) AS sent, sum(dir = 1) AS received, sum(dir = 2) AS meetings,
+             sum(CASE dir WHEN 2 THEN 2.5 ELSE 1.0 END * pow(2, (at_ms - $now) / ${90 * DAY}.0)) AS s
+           FROM bulk_gen GROUP BY rel) a
+     WHERE relationships.seq = a.rel AND relationships.seq BETWEEN $lo AND $lo + $rels - 1`,
   );
   // The big company: every relationship with it has been in touch at least once (as seedNetwork).
   const bigTouched = sqlite.prepare(
     `UPDATE relationships SET first_touch_at = $at, last_touch_at = $at, last_touch_direction = 'sent', sent_count = 1, decayed_score = 1, score_at = $at
      WHERE user_id = $user AND last_touch_at IS NULL AND person_id IN (SELECT id FROM persons WHERE rowid >= $pfirst AND rowid < $pfirst + $big)`,
   );
-  sqlite.exec("CREATE INDEX IF NOT EXISTS temp.bulk_gen_rel ON bulk_gen (rel, at_ms)");
 
   const perUser = Math.floor(size.interactions / userIds.length);
   let interactionId = (sqlite.query<{ n: number | null }, []>("SELECT max(id) AS n FROM interactions").get()?.n ?? 0) as number;
   const started = performance.now();
   const cpuStart = process.cpuUsage();
+  const spent = new Map<string, number>();
+  const step = (name: string, fn: () => unknown) => {
+    const t0 = performance.now();
+    fn();
+    spent.set(name, (spent.get(name) ?? 0) + performance.now() - t0);
+  };
   for (const [ui, userId] of userIds.entries()) {
     const want = r.int(size.relationshipsPerUser[0], size.relationshipsPerUser[1]);
     const knowsBig = size.bigCompany !== undefined && ui < size.bigCompany.knownBy;
     sqlite.transaction(() => {
-      if (knowsBig) relBig.run({ org: orgId, user: userId, iso, first: firstRowid, big: bigCount });
-      relRandom.run({ org: orgId, user: userId, iso, want, first: firstRowid, big: bigCount, persons: size.persons });
+      step("relationships", () => {
+        if (knowsBig) relBig.run({ org: orgId, user: userId, iso, first: firstRowid, big: bigCount });
+        relRandom.run({ org: orgId, user: userId, iso, want, first: firstRowid, big: bigCount, persons: size.persons });
+        sqlite.exec("DELETE FROM bulk_rel");
+        relMap.run({ user: userId, pfirst: firstRowid, persons: size.persons });
+      });
       const { lo, n } = relsOf.get(userId)!;
-      sqlite.exec("DELETE FROM bulk_gen");
-      gen.run({ count: perUser, lo, rels: n, now: nowMs });
+      step("draws", () => {
+        sqlite.exec("DELETE FROM bulk_gen");
+        gen.run({ count: perUser, lo, rels: n, now: nowMs });
+      });
       const first = interactionId + 1;
-      inter.run({ first, user: userId });
-      people.run({ first, pfirst: firstRowid, persons: size.persons });
-      touch.run({ first });
-      aggregates.run();
+      step("interactions", () => inter.run({ first, user: userId }));
+      step("participants", () => people.run({ first }));
+      step("touches", () => touch.run({ first }));
+      step("aggregates", () => aggregates.run({ now: nowMs, lo, rels: n }));
       if (knowsBig) bigTouched.run({ at: new Date(nowMs - r.int(1, 700) * DAY).toISOString(), user: userId, pfirst: firstRowid, big: bigCount });
       interactionId += perUser;
     })();
@@ -303,10 +328,12 @@ export function seedNetworkBulk(sqlite: Database, orgId: string, userIds: string
       const s = (performance.now() - started) / 1000;
       const cpu = process.cpuUsage(cpuStart);
       const cpuS = (cpu.user + cpu.system) / 1e6;
-      progress(`  seeded ${ui + 1}/${userIds.length} users, ${interactionId.toLocaleString()} interactions (${Math.round(interactionId / s).toLocaleString()}/s, ${Math.round(interactionId / cpuS).toLocaleString()} per CPU-second)`);
+      progress(`  seeded ${ui + 1}/${userIds.length} users, ${interactionId.toLocaleString()} interactions (${Math.round(interactionId / s).toLocaleString()}/s, ${Math.round(interactionId / cpuS).toLocaleString()} per CPU-second; ${[...spent].map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(", ")})`);
     }
   }
   sqlite.exec("DROP TABLE temp.bulk_gen");
+  sqlite.exec("DROP TABLE temp.bulk_rel");
+  sqlite.exec("PRAGMA temp_store = DEFAULT"); // the index's sort spills to a file rather than holding it all in memory
   const t = performance.now();
   for (const d of dropped) sqlite.exec(d.sql);
   if (dropped.length) progress(`  rebuilt ${dropped.map((d) => d.name).join(", ")} in ${((performance.now() - t) / 1000).toFixed(1)} s`);

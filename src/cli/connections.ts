@@ -3,6 +3,8 @@
 // accounts, and one sync now. Passwords come from the first line of stdin, never the command line
 // (where `ps` and shell history see them), and are never printed.
 import { readFileSync } from "node:fs";
+import { connectionsLedger, reasonsTotal, type Reasons } from "../modules/connections/connections.ledger.ts";
+import { providerSetup, type ProviderServerInput } from "../modules/connections/connections.provider-setup.ts";
 import { connectionsService } from "../modules/connections/connections.service.ts";
 import { connectionsSync, type SyncEntry } from "../modules/connections/connections.sync.ts";
 import { openDeps } from "./context.ts";
@@ -18,6 +20,17 @@ async function passwordFromStdin(io: Io): Promise<string> {
   return password;
 }
 
+/** A file an option names, read (a clear error when it cannot be). */
+function readOptionFile(option: string, path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`--${option} ${path} cannot be read (${(error as { code?: string }).code ?? (error as Error).message})`);
+  }
+}
+
+const PROVIDER_OPTIONS = ["service-account-file", "tenant", "client-id", "client-secret-file", "certificate-file"] as const;
+
 export async function mailServerCommand(verb: string | undefined, args: string[], io: Io) {
   if (verb !== "set") throw new UsageError(USAGE.mailServer);
   const { values, positionals } = parse(args, {
@@ -27,16 +40,18 @@ export async function mailServerCommand(verb: string | undefined, args: string[]
     caldav: { type: "string" },
     "ca-file": { type: "string" },
     insecure: { type: "boolean" },
+    provider: { type: "string" },
+    "service-account-file": { type: "string" },
+    tenant: { type: "string" },
+    "client-id": { type: "string" },
+    "client-secret-file": { type: "string" },
+    "certificate-file": { type: "string" },
   });
   if (positionals.length) throw new UsageError(USAGE.mailServer);
-  let caPem: string | null = null;
-  if (values["ca-file"]) {
-    try {
-      caPem = readFileSync(values["ca-file"], "utf8");
-    } catch (error) {
-      throw new UsageError(`--ca-file ${values["ca-file"]} cannot be read (${(error as { code?: string }).code ?? (error as Error).message})`);
-    }
-  }
+  const caPem = values["ca-file"] ? readOptionFile("ca-file", values["ca-file"]) : null;
+  if (values.provider !== undefined) return providerServer(values, caPem, io);
+  const stray = PROVIDER_OPTIONS.find((o) => values[o] !== undefined);
+  if (stray) throw new UsageError(`--${stray} is for --provider google or microsoft`);
   const deps = openDeps(io, values);
   const set = connectionsService(deps).setMailServer(required("org", values.org), {
     imap: required("imap", values.imap),
@@ -48,24 +63,73 @@ export async function mailServerCommand(verb: string | undefined, args: string[]
   report(io, values.json, set, `mail server of ${set.org_id}: IMAP ${set.imap} (${set.imap_security})${set.caldav ? `, CalDAV ${set.caldav}` : ""}${set.private_ca ? ", private CA trusted" : ""}`);
 }
 
+type ServerValues = { org?: string; imap?: string; "imap-security"?: string; caldav?: string; insecure?: boolean; provider?: string; json?: boolean; "data-dir"?: string } & Partial<Record<(typeof PROVIDER_OPTIONS)[number], string>>;
+
+/** `mail-server set --provider google|microsoft`: the key, secret or certificate read here, checked and sealed by the service. */
+async function providerServer(values: ServerValues, caPem: string | null, io: Io) {
+  const provider = values.provider;
+  if (provider !== "google" && provider !== "microsoft") throw new UsageError(`--provider must be google or microsoft, got ${JSON.stringify(provider)}`);
+  if (values.caldav !== undefined) throw new UsageError(`--caldav is not used with --provider ${provider} (calendars are read from the provider)`);
+  const mine = provider === "google" ? ["service-account-file"] : ["tenant", "client-id", "client-secret-file", "certificate-file"];
+  const stray = PROVIDER_OPTIONS.find((o) => values[o] !== undefined && !mine.includes(o));
+  if (stray) throw new UsageError(`--${stray} is not used with --provider ${provider}`);
+  const org = required("org", values.org);
+  const common = { imap: values.imap, security: values["imap-security"], caPem, insecure: values.insecure ?? false };
+  let input: ProviderServerInput;
+  if (provider === "google") {
+    const file = values["service-account-file"];
+    if (!file) throw new UsageError("--service-account-file KEY.json is required with --provider google (the service account's JSON key)");
+    input = { provider, serviceAccountJson: readOptionFile("service-account-file", file), ...common };
+  } else {
+    if (values["client-secret-file"] !== undefined && values["certificate-file"] !== undefined) throw new UsageError("give one of --client-secret-file or --certificate-file, not both");
+    input = {
+      provider,
+      tenant: values.tenant,
+      clientId: values["client-id"],
+      clientSecret: values["client-secret-file"] !== undefined ? readOptionFile("client-secret-file", values["client-secret-file"]) : undefined,
+      certificatePem: values["certificate-file"] !== undefined ? readOptionFile("certificate-file", values["certificate-file"]) : undefined,
+      ...common,
+    };
+  }
+  const set = await providerSetup(openDeps(io, values)).setServer(org, input);
+  const who = set.provider_account && "client_email" in set.provider_account ? `service account ${set.provider_account.client_email}` : `tenant ${set.provider_account?.tenant}, app ${set.provider_account?.client_id}`;
+  report(io, values.json, set, `mail server of ${set.org_id}: ${provider === "google" ? "Google Workspace" : "Microsoft 365"} (${who}; its key sealed), IMAP ${set.imap} (${set.imap_security})`);
+}
+
 export async function connectCommand(args: string[], io: Io) {
   const [kind, ...rest] = args;
   if (kind === "mail") {
     const { values, positionals } = parse(rest, { user: { type: "string" }, login: { type: "string" }, folders: { type: "string" }, since: { type: "string" } });
     if (positionals.length) throw new UsageError(USAGE.connect);
     const userId = required("user", values.user);
-    const login = required("login", values.login);
-    const password = await passwordFromStdin(io);
     const deps = openDeps(io, values);
+    const service = connectionsService(deps);
+    // Google Workspace or Microsoft 365: no password, the login defaults to the user's address.
+    const provider = service.providerOf(userId);
+    const oauth = provider === "google" || provider === "microsoft";
+    const login = oauth ? values.login : required("login", values.login);
+    const password = oauth ? undefined : await passwordFromStdin(io);
     const folders = values.folders === undefined ? undefined : values.folders.split(",");
-    const { connection_id } = await connectionsService(deps).connectMail(userId, { login, password, folders, since: values.since });
-    report(io, values.json, { connection_id }, `connected the mailbox ${login}: ${connection_id} (it is synced by the server's mail-sync job, or now with \`dealgraph sync --user ${userId}\`)`);
+    // The command line is the server's operator: on a provider's server it may name another address of the user's.
+    const { connection_id } = await service.connectMail(userId, { login, password, folders, since: values.since, otherAddress: true });
+    const shown = login ?? service.get(connection_id)?.account ?? "";
+    report(io, values.json, { connection_id }, `connected the mailbox ${shown}: ${connection_id} (it is synced by the server's mail-sync job, or now with \`dealgraph sync --user ${userId}\`)`);
     return;
   }
   if (kind === "calendar") {
     const { values, positionals } = parse(rest, { user: { type: "string" }, caldav: { type: "string" }, login: { type: "string" }, "ics-url": { type: "string" } });
-    if (positionals.length || (values.caldav === undefined) === (values["ics-url"] === undefined)) throw new UsageError(USAGE.connect);
+    if (positionals.length || (values.caldav !== undefined && values["ics-url"] !== undefined)) throw new UsageError(USAGE.connect);
     const userId = required("user", values.user);
+    if (values.caldav === undefined && values["ics-url"] === undefined) {
+      // Google Workspace or Microsoft 365: the user's own calendar, no password.
+      const deps = openDeps(io, values);
+      const service = connectionsService(deps);
+      const provider = service.providerOf(userId);
+      if (provider !== "google" && provider !== "microsoft") throw new UsageError(USAGE.connect);
+      const { connection_id } = await providerSetup(deps).connectCalendar(userId, { login: values.login });
+      report(io, values.json, { connection_id }, `connected the calendar ${service.get(connection_id)?.account ?? ""}: ${connection_id}`);
+      return;
+    }
     const caldav = values.caldav !== undefined ? { caldav: values.caldav, login: required("login", values.login), password: await passwordFromStdin(io) } : null;
     const deps = openDeps(io, values);
     const { connection_id } = await connectionsService(deps).connectCalendar(userId, caldav ?? { icsUrl: values["ics-url"] });
@@ -91,6 +155,22 @@ export async function connectionsCommand(args: string[], io: Io) {
         // The last sync refused occurrences past the calendar limits: how many, and why.
         if (c.last_result?.refused) io.out(`  ${n(c.last_result.refused)} occurrences refused by the limits at the last sync`);
         for (const line of c.last_result?.refusals ?? []) io.out(`  refused: ${line}`);
+      }
+    }
+    return;
+  }
+  if (verb === "ledger") {
+    const { values, positionals } = parse(rest, {});
+    if (positionals.length !== 1) throw new UsageError(USAGE.connections);
+    const ledger = connectionsLedger(openDeps(io, values)).ledgerOf(positionals[0]);
+    if (values.json) io.out(JSON.stringify(ledger));
+    else if (ledger.ledger.length === 0) io.out(`connection ${ledger.connection_id}: no sync has read anything yet`);
+    else {
+      const reasons = (r: Reasons) => Object.entries(r).map(([k, v]) => `${k} ${n(v)}`).join(", ");
+      for (const e of ledger.ledger) {
+        const skipped = reasonsTotal(e.skipped) ? `, ${n(reasonsTotal(e.skipped))} skipped (${reasons(e.skipped)})` : "";
+        const failed = reasonsTotal(e.failed) ? `, ${n(reasonsTotal(e.failed))} failed (${reasons(e.failed)})` : "";
+        io.out(`${e.synced_at}  ${e.folder}  UIDVALIDITY ${e.uidvalidity}  UIDs ${e.uid_from}-${e.uid_to}: ${n(e.seen)} seen, ${n(e.imported)} imported, ${n(e.duplicates)} duplicates${skipped}${failed}`);
       }
     }
     return;

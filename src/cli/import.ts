@@ -11,6 +11,7 @@ export const USAGE_LINES = [
   "dealgraph import portfolio --org ORG_ID FILE.csv",
   "dealgraph import metrics --org ORG_ID FILE.csv",
   "dealgraph import funds --org ORG_ID [--commitments FILE.csv] [--cashflows FILE.csv] [--marks FILE.csv]",
+  "dealgraph import updates --user USER_ID FILE.eml|FILE.mbox ...   (founders' updates into the portfolio book)",
 ];
 
 export async function importCommand(args: string[], io: Io): Promise<void> {
@@ -28,9 +29,11 @@ export async function importCommand(args: string[], io: Io): Promise<void> {
       return (await import("./import-book.ts")).importMetricsCommand(rest, io);
     case "funds":
       return (await import("./import-book.ts")).importFundsCommand(rest, io);
+    case "updates":
+      return (await import("./import-updates.ts")).importUpdatesCommand(rest, io);
     default:
       throw new UsageError(
-        `${what === undefined ? "what to import is missing" : `unknown import ${JSON.stringify(what)}`}: mail, calendar, contacts, portfolio, metrics or funds`,
+        `${what === undefined ? "what to import is missing" : `unknown import ${JSON.stringify(what)}`}: mail, calendar, contacts, portfolio, metrics, funds or updates`,
       );
   }
 }

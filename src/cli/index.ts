@@ -20,6 +20,7 @@ const commands: Record<string, { load: () => Promise<Command>; serves?: true }> 
   jobs: { load: async () => (await import("./jobs.ts")).jobsCommand },
   deals: { load: async () => (await import("./deals.ts")).dealsCommand },
   network: { load: async () => (await import("./network.ts")).networkCommand },
+  portfolio: { load: async () => (await import("./portfolio.ts")).portfolioCommand },
   import: { load: async () => (await import("./import.ts")).importCommand },
   connect: { load: async () => (await import("./connections.ts")).connectCommand },
   connections: { load: async () => (await import("./connections.ts")).connectionsCommand },
@@ -57,6 +58,7 @@ ${GRANT_USAGE.map((line) => `  ${line}`).join("\n")}
   dealgraph jobs list [--json]
   dealgraph jobs run ID [--json]
 ${IMPORT_USAGE.map((line) => `  ${line}`).join("\n")}
+  dealgraph portfolio update-senders add --company COMPANY_ID EMAIL   (also list, remove: a holding's update senders)
 ${CONNECTION_USAGE_LINES.map((line) => `  ${line}`).join("\n")}
   dealgraph backup [--out FILE] [--json]           a consistent snapshot, its files and the server key, taken online
   dealgraph backup verify FILE [--json]            checksums and the snapshot's integrity_check

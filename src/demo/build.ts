@@ -10,6 +10,7 @@ import { generateFirm, writeFirm, type FirmManifest } from "./firm.ts";
 import { loadDemoBook } from "./load-book.ts";
 import { loadDemoDeals } from "./load-deals.ts";
 import { loadDemoNetwork } from "./load-network.ts";
+import { loadDemoUpdates } from "./updates.ts";
 
 export type Progress = { err(line: string): void };
 
@@ -78,6 +79,9 @@ export async function buildDemo(deps: Deps, io: Progress): Promise<DemoKeys> {
   step(3, 5, "generating the portfolio book and LP funds as CSV files, and importing them");
   const orgId = orgsService(deps).mustGetUser(keys.user_id).orgId!;
   await loadDemoBook(deps, { id: orgId, name: firm.org.name }, sourceDir, (line) => io.err(`  ${line}`));
+  // A few months of founders' updates read from mail into the book (some waiting for review).
+  const lead = orgsService(deps).mustGetUser(keys.user_id);
+  await loadDemoUpdates(deps, orgId, { id: lead.id, email: lead.email }, sourceDir, (line) => io.err(`  ${line}`));
   // The deals before the network too: their sectors join the thesis as well.
   step(4, 5, "generating the deal flow's pitch decks, uploading them and analysing them");
   await loadDemoDeals(deps, orgId, sourceDir, (line) => io.err(`  ${line}`));

@@ -112,8 +112,16 @@ export type Dovecot = {
 
 let deliveries = 0;
 
+/**
+ * Logins with OAuth 2.0 tokens (SASL XOAUTH2 and OAUTHBEARER) through Dovecot's `oauth2` passdb,
+ * which asks `introspectionUrl` about each token (POST token=...); `usernameFormat` is how the
+ * login and the introspected address are compared (default %Lu, the whole address); only the
+ * logins in `usernameFilter`, when given, may use it (test/helpers/mail-oauth.ts).
+ */
+export type DovecotOauth2 = { introspectionUrl: string; usernameFormat?: string; usernameFilter?: string[] };
+
 /** Starts Dovecot on free loopback ports; null when it is not installed (skip). */
-export async function startDovecot(opts: { users: MailUser[]; tls?: boolean }): Promise<Dovecot | null> {
+export async function startDovecot(opts: { users: MailUser[]; tls?: boolean; oauth2?: DovecotOauth2 }): Promise<Dovecot | null> {
   if (!binaryOrSkip(DOVECOT_BIN, "dovecot-imapd")) return null;
   // As root, Dovecot's master switches to its own users (dovenull for logins, dovecot for the mail
   // here: it refuses uid 0 for mail); as anyone else, every process runs as that user.
@@ -146,7 +154,7 @@ listen = 127.0.0.1
 log_path = ${dir}/dovecot.log
 ${tls ? `ssl = yes\nssl_cert = <${dir}/server.pem\nssl_key = <${dir}/server.key\nssl_min_protocol = TLSv1.2` : "ssl = no"}
 ${unprivileged}disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login${opts.oauth2 ? " xoauth2 oauthbearer" : ""}
 # A refused password answers at once (the default waits 2 s): tests refuse many.
 auth_failure_delay = 0
 # Dovecot refuses uid 0 for mail: the Maildir belongs to its own system user (deliver() chowns).
@@ -155,7 +163,7 @@ mail_gid = ${owner.gid}
 first_valid_uid = 1
 first_valid_gid = 1
 mail_location = maildir:${dir}/mail/%u
-passdb {
+${opts.oauth2 ? oauth2Passdb(dir, opts.oauth2) : ""}passdb {
   driver = passwd-file
   args = scheme=PLAIN ${dir}/passwd
 }
@@ -266,6 +274,16 @@ namespace inbox {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The oauth2 passdb block (its settings file written beside the configuration). */
+function oauth2Passdb(dir: string, o: DovecotOauth2): string {
+  writeFileSync(
+    join(dir, "oauth2.conf.ext"),
+    `introspection_mode = post\nintrospection_url = ${o.introspectionUrl}\nforce_introspection = yes\nusername_attribute = email\nactive_attribute = active\nactive_value = true\n${o.usernameFormat ? `username_format = ${o.usernameFormat}\n` : ""}`,
+  );
+  const filter = o.usernameFilter ? `  username_filter = ${o.usernameFilter.join(" ")}\n` : "";
+  return `passdb {\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n  args = ${dir}/oauth2.conf.ext\n${filter}}\n`;
 }
 
 /** A group's name, from /etc/group. */

@@ -76,3 +76,23 @@ test("DEALGRAPH_OAUTH_REGISTRATIONS_PER_HOUR: default 60, a whole number of at l
     );
   }
 });
+
+test("Google's and Microsoft's endpoints: unset means the providers' own; an http(s) URL without a login, else refused with its name", () => {
+  expect(loadConfig({}).providerEndpoints).toEqual({ googleTokenUrl: null, googleCaldavUrl: null, microsoftLoginUrl: null, graphUrl: null });
+  expect(
+    loadConfig({
+      DEALGRAPH_GOOGLE_TOKEN_URL: "http://127.0.0.1:9000/token",
+      DEALGRAPH_GOOGLE_CALDAV_URL: "https://caldav.proxy.internal/caldav/v2/",
+      DEALGRAPH_MICROSOFT_LOGIN_URL: "https://login.proxy.internal",
+      DEALGRAPH_GRAPH_URL: " https://graph.proxy.internal/v1.0 ",
+    }).providerEndpoints,
+  ).toEqual({
+    googleTokenUrl: "http://127.0.0.1:9000/token",
+    googleCaldavUrl: "https://caldav.proxy.internal/caldav/v2/",
+    microsoftLoginUrl: "https://login.proxy.internal/",
+    graphUrl: "https://graph.proxy.internal/v1.0",
+  });
+  expect(() => loadConfig({ DEALGRAPH_GRAPH_URL: "graph.microsoft.com" })).toThrow('DEALGRAPH_GRAPH_URL must be an http(s) URL without a login in it, got "graph.microsoft.com"');
+  expect(() => loadConfig({ DEALGRAPH_GOOGLE_TOKEN_URL: "https://user:pw@proxy.internal/token" })).toThrow("DEALGRAPH_GOOGLE_TOKEN_URL must be an http(s) URL without a login in it");
+  expect(() => loadConfig({ DEALGRAPH_MICROSOFT_LOGIN_URL: "ftp://login" })).toThrow("DEALGRAPH_MICROSOFT_LOGIN_URL must be an http(s) URL");
+});

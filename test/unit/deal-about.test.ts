@@ -31,6 +31,22 @@ describe("a section needs a statement about it", () => {
     expect(section(a, "traction")).toMatchObject({ score: null, evidence: [] });
   });
 
+  test("where a market or a category is going is no financials of the company's: the market's, or nothing", async () => {
+    const a = await deck("Why now\nThe global EdTech industry is projected to reach $810.3 billion by 2033.\nChildren's money-skills apps are expected to reach $5 Million by 2026.");
+    expect(section(a, "financials")).toMatchObject({ score: null, evidence: [] });
+    expect(quotes(a, "market")).toEqual(["The global EdTech industry is projected to reach $810.3 billion by 2033."]);
+    // The company's own projection is its financials.
+    const b = await deck("Outlook\nWe expect to reach $5 Million in revenue by 2026.");
+    expect(quotes(b, "financials")).toEqual(["We expect to reach $5 Million in revenue by 2026."]);
+  });
+
+  test("'competitive' alone is no competition: a problem statement says how something compares, not who competes", async () => {
+    const a = await deck("Problem\nElectrolysers cost too much per kilowatt to make hydrogen competitive.");
+    expect(section(a, "competition")).toMatchObject({ score: null, evidence: [] });
+    const b = await deck("Why us\nOur competitive advantage is a membrane that lasts five times longer than incumbents'.");
+    expect(section(b, "competition").score).toBeGreaterThan(0);
+  });
+
   test("projected gross margins are financials, not the business model; today's margin is the business model", async () => {
     const a = await deck("Financial plan\nProjected gross margin 78% by 2028 as the platform scales.\nRevenue reaches €25M by 2029.");
     expect(section(a, "business_model")).toMatchObject({ score: null, evidence: [] });

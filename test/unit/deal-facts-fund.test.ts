@@ -52,3 +52,20 @@ describe("fund facts", () => {
     expect(section(a, "fund_terms").summary).toContain("Stated: target size $100M, hard cap $125M, management fee 2%, carry 20%, GP commitment $2M.");
   });
 });
+
+describe("a fund deck's sections need statements about them", () => {
+  test("portfolio founders in brackets are no partners; a partner's past employer and an 'LP presentation' footer are no LP base", async () => {
+    const a = await analyse(
+      deckPages([
+        "Birchwood Ventures\nFund II | LP presentation | Q2 2026",
+        "Strategy\nWe back pre-seed and seed B2B software in the Nordics with initial tickets of €500K.",
+        "Portfolio\nNotable: Kestral (Olivia Ueda, Founder & CEO); Saltbox (Quentin Lehmann, Founder & CEO).",
+        "Partners\nAnna Keller, General Partner, former CIO of a pension fund.",
+        "Terms\nTarget fund size €80M, management fee 2%, carried interest 20%, GP commitment 2%.",
+      ]),
+      { kind: "fund" },
+    );
+    expect(section(a, "lp_base")).toMatchObject({ score: null, evidence: [] });
+    expect(section(a, "team").evidence.map((e) => e.quote).join(" ")).not.toContain("Kestral");
+  });
+});

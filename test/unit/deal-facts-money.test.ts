@@ -28,6 +28,11 @@ describe("parseMoney", () => {
     ["4 250 000 €", 4_250_000, "EUR"],
     ["2,5 millions d'euros", 2_500_000, "EUR"],
     ["750 Tsd. €", 750_000, "EUR"],
+    // A T before the euro is thousands (Tausend), never trillions; a trillion is "$1.2T", "£1.6tn".
+    ["700 T€", 700_000, "EUR"],
+    ["829,4 T€", 829_400, "EUR"],
+    ["750 T EUR", 750_000, "EUR"],
+    ["$1.2T", 1_200_000_000_000, "USD"],
     ["CHF 1'500'000", 1_500_000, "CHF"],
     ["SFr. 3.5 Mio.", 3_500_000, "CHF"],
     ["4,25 Md€", 4_250_000_000, "EUR"],

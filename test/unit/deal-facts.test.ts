@@ -146,6 +146,14 @@ describe("company facts", () => {
     expect(grid.facts.company.name).toBeNull();
   });
 
+  test("a noun phrase in prose is no company's name: 'The SAM is ...', 'Our platform is ...'", async () => {
+    const a = await analyse(deckPages(["", "Market\nThe SAM is the world agriculture market, which is at $22B.\nThe SAM is growing.", "Our Platform is a tool for millers.\nOur Platform is live."]));
+    expect(a.facts.company.name).toBeNull();
+    // ... while a name in the same place is one.
+    const b = await analyse(deckPages(["", "Product\nGrainly is a traceability platform for millers.\nGrainly runs on any phone."]));
+    expect(b.facts.company.name).toBe("Grainly");
+  });
+
   test("labelled cover facts: 'HQ: Berlin | Founded: 2019' gives a place and a year, not a name; 'since 2015' is not a founding", async () => {
     const a = await analyse(deckPages(["HQ: Berlin | Founded: 2019\nSince 2015 the market has grown 20% a year."]));
     expect(a.facts.company).toMatchObject({ name: null, location: "Berlin", founded_year: 2019 });

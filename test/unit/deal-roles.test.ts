@@ -28,6 +28,13 @@ describe("each figure's role in its statement", () => {
     ["Our platform helped 120 startups raise $40M last year.", [[40e6, "others"]]],
     ["Monthly burn of $120K.", [[120e3, "burn"]]],
     ["Annual licence per site, priced from £54,300.", [[54300, "price"]]],
+    // The figure before the instrument it is raised on is the raise; an allocation names a purpose.
+    ["£2.75 million on a post-money SAFE.", [[2.75e6, "raise"]]],
+    ["We raised $1M on a SAFE in 2022.", [[1e6, "past"]]],
+    // Where a market or an industry is going is the market's figure, not the company's goal.
+    ["The global EdTech industry is projected to reach $810.3 billion by 2033.", [[810.3e9, "market"]]],
+    ["The kids' savings market is expected to reach $5M by 2026.", [[5e6, "market"]]],
+    ["In this market we expect to reach $5M by 2026.", [[5e6, "goal"]]],
   ];
   for (const [text, expected] of cases) test(text, () => expect(roles(text) as unknown[]).toEqual(expected));
 });
@@ -38,6 +45,12 @@ describe("the raise is only a figure in the raise's role", () => {
       "The Ask\nWe are raising $3M, which at our $150k burn gives 20 months of runway.\nOur customers have processed $40M to date.\n$1.2M for engineering\n$800K for go-to-market\nWith it we grow ARR from $1.2M to $5M in a $12B market.",
     );
     expect({ amount: r.amount, currency: r.currency }).toEqual({ amount: 3_000_000, currency: "USD" });
+  });
+
+  test("a raise between two figures is a range: no single amount, never the upper bound", () => {
+    const r = roundOf("Series A round | 2026\nWe are raising between $20M and $30M in our Series A round.");
+    expect(r.amount).toBeNull();
+    expect(roles("We are raising between $20M and $30M in our Series A round.")).toEqual([[null, "raise"]]);
   });
 
   test("an ask slide with no raise statement at all gives no amount", () => {

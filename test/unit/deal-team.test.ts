@@ -81,3 +81,72 @@ describe("not the team", () => {
     expect(teamOf("Advisors\nKarl Meier\nCFO\nEva Roth\nCTO")).toEqual([]);
   });
 });
+
+describe("cards as real decks set them", () => {
+  test("a role in capitals, with a qualifier after a dot, set over the name; the slide's number before its title", () => {
+    const slide = "0 6 · THE TEAM\n\nCO-FOUNDER · DEVICE\nAnna Keller\n15+ years in banking infrastructure.\n\nCO-FOUNDER · WALLET\nJonas Berg\nEx-MetaMask, built the wallet.\n\nHEAD OF SALES\nEva Roth\nSold to banks for ten years.";
+    expect(teamOf(slide)).toEqual([["Anna Keller", "CO-FOUNDER"], ["Jonas Berg", "CO-FOUNDER"], ["Eva Roth", "HEAD OF SALES"]]);
+  });
+
+  test("a name with where they are based, in a row of names over a row of roles", () => {
+    expect(teamOf("Our Team\n\nWayne Poon, Malaysia\n\nCha Sui Soon, Malaysia\n\nIlyas Sazali, Singapore\n\nCo-Founder, Owner | Co-Founder | CTO")).toEqual([["Wayne Poon", "Co-Founder"], ["Cha Sui Soon", "Co-Founder"], ["Ilyas Sazali", "CTO"]]);
+    // After a comma an organisation or a role is no place: "<Name>, Novartis Pharma" over a role is not a member of ours.
+    expect(teamOf("Our Team\n\nKarl Meier, Novartis Pharma\nAdvisor")).toEqual([]);
+  });
+
+  test("narrow cards: a line after one that breaks off ('previously Principal at') finishes it, it starts no name", () => {
+    expect(teamOf("Team\nDario Jaeger\nCo-founder, CTO previously Principal at\nStripe\nQuentin\nAchterberg\nFounding Engineer previously Lead at Adyen")).toEqual([["Dario Jaeger", "Co-founder, CTO"], ["Quentin Achterberg", "Founding Engineer"]]);
+  });
+
+  test("a role ending in a dash over the name it introduces", () => {
+    expect(teamOf("The Team\n\nCEO – Anna Keller\n\nHead of Biz Dev –\nJonas Berg\nLorem ipsum dolor sit amet.")).toEqual([["Anna Keller", "CEO"], ["Jonas Berg", "Head of Biz Dev"]]);
+  });
+
+  test("a name over a bio that speaks of them: a member, with the role the bio names", () => {
+    const slide = "Team\n\nJeet Patel\n\nJeet is a mid-level Frontend React\nDeveloper based in India.\n\nCesar Ruiz\n\nCesar is a senior Blockchain Developer,\nbased in Mexico.\n\nMaria Lopez\n\nShe leads our partnerships.";
+    expect(teamOf(slide)).toEqual([["Jeet Patel", "Frontend React Developer"], ["Cesar Ruiz", "Blockchain Developer"], ["Maria Lopez", null]]);
+    // A bio that says they advise or invested is no member's.
+    expect(teamOf("Team\n\nKarl Meier\n\nKarl is an advisor to the board.")).toEqual([]);
+  });
+
+  test("a name over a caption that is no role's shape, on the team's slide; the advisors' slide stays theirs", () => {
+    const team = "TEAM\nAn expertise in supply chain\nClément Gourrier\nBUSINESS & CONTENT\nS U P P LY CHAIN / BLOCKCHAIN\n1 YEAR AT L'OREAL\nSix months of warehouse digitalisation.";
+    const team2 = "TEAM\nAn expertise in data\n3 YEARS EXPERIENCE AT WAVESTONE\nCreation of data platforms for information systems.\nGrégoire Thibault\nPRODUCT & TECH\nDATA / SAAS";
+    const advisors = "ADVISORS\nWith advisors to help us\nBilly Harvey\nPierre-Arthur Chartier\nMark Cooper\nBlockchain expert | Strategy consultant | Educator\nNajah Nassar\nCEO Blockchain secure SAS";
+    expect(teamOf(team, team2, advisors)).toEqual([["Clément Gourrier", "BUSINESS & CONTENT"], ["Grégoire Thibault", "PRODUCT & TECH"]]);
+    // A caption that says the person is someone else's is no member's.
+    expect(teamOf("TEAM\nKarl Meier\nFormer CFO of Novartis")).toEqual([]);
+  });
+});
+
+describe("a deck that names its people only in a list", () => {
+  test("a line of three or more names and nothing else is the team when no one is set beside a role", () => {
+    expect(teamOf("Join us to change the market.\n\nMaria Tedesco, Can Demir, Cosimo Nardi, Giacomo Silvestri.")).toEqual([["Maria Tedesco", null], ["Can Demir", null], ["Cosimo Nardi", null], ["Giacomo Silvestri", null]]);
+    // Under an outsider's label, or beside a team already read from its cards, a list adds no one.
+    expect(teamOf("Backed by: Maria Tedesco, Can Demir, Cosimo Nardi.")).toEqual([]);
+    expect(teamOf("Team\nAnna Keller, CEO", "Thanks\nMaria Tedesco, Can Demir, Cosimo Nardi.")).toEqual([["Anna Keller", "CEO"]]);
+  });
+});
+
+describe("what is no name", () => {
+  test("a role's words set in capitals are no name: 'HR PARTNER' over 'BUSINESS ANALYST'", () => {
+    expect(teamOf("—THE TEAM —\n\nHR PARTNER\n\nBUSINESS ANALYST\n\nIP LAWYER\n\nWEB DEVELOPER")).toEqual([]);
+  });
+
+  test("a title between dashes is the slide's title: its cards are the team's", () => {
+    expect(teamOf("— THE TEAM —\n\nAnna Keller\nGROWTH & OPS")).toEqual([["Anna Keller", "GROWTH & OPS"]]);
+  });
+});
+
+describe("the team in a sentence", () => {
+  test("names with what each does in brackets, after a 'Team:' label", () => {
+    expect(teamOf("Mandates\n** Signature (BES) Team:** Blessing Onwe (Lead/Creative), Bethel Clement (Product/Data), Kenneth Nyong (Ecosystem), and Wakala Bilkisu (Operations).")).toEqual([
+      ["Blessing Onwe", "Lead"],
+      ["Bethel Clement", "Product/Data"],
+      ["Kenneth Nyong", "Ecosystem"],
+      ["Wakala Bilkisu", "Operations"],
+    ]);
+    // Brackets that say someone is elsewhere, or an advisor, are no member's.
+    expect(teamOf("Partners\nWorking with Karl Meier (Novartis) and Eva Roth (Advisor).")).toEqual([]);
+  });
+});

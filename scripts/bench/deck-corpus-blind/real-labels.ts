@@ -2,7 +2,7 @@
 // images), never from what any reader returned. Only these labels are committed: the decks stay in
 // their repositories (fetched under /work/.mirror, read by blob id). Most are hackathon and
 // early-stage decks; several are not in English (French, Persian) or are laid out
-// glyph by glyph. 5 are dev, the rest heldout.
+// glyph by glyph. 12 are dev (seven added after the first heldout report), the rest heldout.
 //
 // Judgement calls, as for the generated decks: "Up to $500K" is a single amount ($500K); a SAFE's
 // valuation cap is not a pre-money; a range ("$2M – $5M", "$6,000 – $12,000") is amount null; an
@@ -92,6 +92,69 @@ export const REAL_LABELS: RealLabel[] = [
     sections: ["market", "product", "competition", "business_model"],
     optional: ["traction"],
     traps: ["no-raise", "no-team-slide", "chart-numbers"],
+  }),
+
+  // Added later, labelled from pdftotext -layout and the cover's image (an image-only cover).
+  label({
+    repo: "jomini-ai/jomini-ai.github.io", path: "pitch-deck.pdf", blob: "b66906dec92f22a1a23843b02e654efe2888e7e3", part: "dev",
+    company: "Uchains",
+    round: { stage: "pre-seed", amount: 300_000, currency: "USD" },
+    team: [["Clément Gourrierec", "Business & Content"], ["Grégoire Thibaud", "Product & Tech"]],
+    not_team: ["Billy Harvey", "Pierre-Arthur Chartard", "Mark Coopersmith", "Philippe Lehrmann", "Najah Naffah", "Christophe Danjou", "Nadim Chamoun", "Loïc Parrenin", "Michel-Édouard Leclerc"],
+    sections: ["product", "market", "competition", "team", "financials", "round"],
+    optional: ["traction", "business_model"],
+    traps: ["letterspaced-titles", "advisors-slide", "use-of-funds-money", "market-size-money", "revenue-projection", "name-not-on-cover"],
+  }),
+  label({
+    repo: "vbot-telegram/pitch-deck", path: "pitch_deck.pdf", blob: "e233766ed1a65e1cc53f5944867702aee5041301", part: "dev",
+    company: "VBot", aliases: ["Vbot", "Vbot Trading Suite", "VBot Trading Suite"],
+    sections: ["product"],
+    optional: ["business_model", "competition", "market", "traction"],
+    traps: ["no-raise", "no-team-slide", "letterspaced-titles"],
+  }),
+
+  label({
+    repo: "roundpenny/roundpenny", path: "docs/pitch-deck.pdf", blob: "227a5ebccd44b25dfd8f10e23c46df32bf4a8465", part: "dev",
+    company: "RoundPenny",
+    // "Amount $750k – $1.5M": a range, no single amount. The team slide names no one ("[Name, placeholder]").
+    round: { stage: "seed" },
+    sections: ["market", "product", "business_model", "competition", "financials", "round"],
+    optional: ["team", "traction"],
+    traps: ["range-raise", "market-size-money", "financial-table", "revenue-projection", "use-of-funds-money", "comparable-deal-money"],
+  }),
+  label({
+    repo: "ANERTiC/anertic", path: "docs/pitch-deck.pdf", blob: "73900d2af09210347361189253a95791bd31fc75", part: "dev",
+    company: "ANERTiC", aliases: ["ANERTIC", "Anertic"], domain: "anertic.com",
+    sections: ["product", "market", "competition", "business_model"],
+    optional: ["traction"],
+    traps: ["no-raise", "no-team-slide", "market-size-money", "letterspaced-titles"],
+  }),
+  label({
+    repo: "RAVEN-dubgub/venture-raven-dubgub", path: "docs/pitch-deck.pdf", blob: "f47ceede5cef6ccee25f937b9ea1666bd211441f", part: "dev",
+    // The founder signs with a handle ("RAVEN (@raven-dubgub)"): no person's name, so no team member.
+    company: "Agent Git Lab Teams", aliases: ["Agent Git Lab"],
+    round: { stage: "pre-seed", amount: 250_000, currency: "USD" },
+    sections: ["product", "market", "competition", "business_model", "traction", "round"],
+    optional: ["team"],
+    traps: ["market-size-money", "letterspaced-titles"],
+  }),
+
+  label({
+    repo: "DINetworks/DI-U2U-Protocol", path: "PitchDeck.pdf", blob: "1f5349ddfd87e789c9e6ab3680061650a9b13660", part: "dev",
+    // An estimated budget as ranges ("Total $100,000 - $200,000") and a fund-usage chart: no raise is stated.
+    company: "DI Networks", aliases: ["DINetworks", "IU2U Labs"],
+    team: [["Wayne Poon", "Co-Founder, Owner"], ["Cha Sui Soon", "Co-Founder"], ["Ilyasa Sazali", "Co-Founder"]],
+    sections: ["product", "team"],
+    optional: ["business_model", "round", "financials", "competition", "market"],
+    traps: ["use-of-funds-money", "range-raise", "no-raise"],
+  }),
+  label({
+    repo: "bethelclement/plastitrack", path: "pitch_deck.pdf", blob: "35e5687737e98cb166dbb1fa57eba3ff37bb2476", part: "dev",
+    company: "PlastiTrackBES", aliases: ["PlastiTrack", "PlastiTrack BES"],
+    team: [["Blessing Evea Onwe", "Team Lead & Creative Director"], ["Bethel Clement", "Asst Team Lead & Product/Data Lead"], ["Kenneth Anietie Nyong", "Program Coordinator & Community Engagement"], ["Wakala Bilkisu", "Communications Lead & Store Operations"]],
+    sections: ["product", "team", "business_model", "traction", "financials"],
+    optional: ["market", "competition", "round"],
+    traps: ["grant-money", "no-raise"],
   }),
 
   // ---- heldout ----

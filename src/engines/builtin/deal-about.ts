@@ -36,6 +36,8 @@ const PROJECTION =
   /\b(?:projected|projections?|forecasts?|expected|expect|plan(?:ned|s)?|budget(?:ed)?|target(?:ed|s)?|will (?:reach|grow|be)|by (?:20\d{2}|year \d|the end of)|(?:five|5|three|3|ten|10)-year (?:plan|forecast|projections?|outlook))\b|\b(?:ebitda|break-?even|burn(?: rate)?|runway|p&l|net (?:income|loss)|cash ?flow)\b/i;
 // What makes a projection a financial one: money, a margin, a burn or a runway, not a count of pilots.
 const FINANCIAL_FIGURE = /[$€£]\s?\d|\d\s?(?:k|m|mm|bn|million|billion|mio\.?)\b|\b(?:revenue|arr|ebitda|margin|break-?even|burn|runway|cash|profit\w*|p&l|costs?|opex)\b/i;
+// What makes a projection the company's own: its voice or its own measures.
+const OWN_FINANCES = /\b(?:we|our|us|revenues?|arr|mrr|gmv|bookings|ebitda|ebit|margins?|break-?even|burn|runway|cash|profit\w*|p&l|costs?|opex|sales|turnover|net (?:income|loss)|gross profit)\b/i;
 // A figure, not a digit inside a word ("B2B", "Series A1").
 const FIGURE = /(?<!\p{L})\d/u;
 // The lines of a P&L or a plan.
@@ -44,7 +46,8 @@ const FINANCIAL_LINE = /^(?:total )?(?:revenues?|sales|turnover|ebitda|ebit|gros
 // "To hire 15 engineers" is a plan for the money, not a statement about the team.
 const TEAM_WORDS = /\b(?:(?:our|the) (?:co-?)?founders?|co-?founders? (?:of|have|has|are|is|met|bring|built)|founding team|our team|the team|team of \d+|\d+ (?:employees|engineers|people|FTEs?) (?:today|on (?:the|our) team|in (?:berlin|london|the team))|we (?:have )?hired|years of experience)\b/i;
 
-const COMPETITION = /\b(?:competitors?|competition|competitive|alternatives?|incumbents?|unlike|versus|vs\.?|differentiat\w*|moat|we win|compared (?:to|with))\b/i;
+// "Competitive" alone says how something compares ("to make hydrogen competitive"), not who competes.
+const COMPETITION = /\b(?:competitors?|competition|competitive (?:landscape|advantage|edge|position\w*|moat|set|analysis)|alternatives?|incumbents?|unlike|versus|vs\.?|differentiat\w*|moat|we win|compared (?:to|with))\b/i;
 const BUSINESS_MODEL =
   /\b(?:pricing|priced?|subscriptions?|saas (?:subscription|model|pricing|plans?|licen[cs]es?|fees?)|\w+-as-a-service|licen[cs](?:e|es|ing)|take rate|fees?|commissions?|monetiz\w*|monetis\w*|freemium|usage-based|pay-as-you-go|revenue share|acv|ltv|cac|payback|gross margin|contribution margin|per (?:seat|user|licen[cs]e|transaction|order|site|location|device|kwh|unit|employee|member|shipment|month|year))\b|\bwe (?:charge|bill|earn)\b/i;
 const TRACTION =
@@ -80,9 +83,12 @@ export function companySectionOf(u: Unit, teamNames: string[], cover: boolean): 
   if (teamNames.some((n) => text.includes(n))) return "team";
   if (roles.has("traction") && !PROJECTION.test(text) && u.topic !== "financials") return "traction";
   if (roles.has("market")) return "market";
-  if (roles.has("burn") || (roles.has("goal") && u.topic !== "traction")) return "financials";
+  if (roles.has("burn") || (roles.has("goal") && u.topic !== "traction" && (OWN_FINANCES.test(text) || u.topic === "financials"))) return "financials";
   if (u.topic !== "financials" && (marketMoney(text) || MARKET_SIZE.test(text))) return "market";
-  if (PROJECTION.test(text) && FIGURE.test(text) && FINANCIAL_FIGURE.test(text)) return "financials";
+  // A projection is the company's financials when it is the company's own: its words (we, our) or
+  // its own measures (revenue, EBITDA, burn), or it stands under a financials title. "<A category>
+  // products are expected to reach $5M by 2026" says nothing of the company's finances.
+  if (PROJECTION.test(text) && FIGURE.test(text) && FINANCIAL_FIGURE.test(text) && (OWN_FINANCES.test(text) || u.topic === "financials")) return "financials";
   // A row of a financial table (a P&L line, a plan over several years) is financials.
   // (A row of the use of funds is the round's; a row of a team's table is no P&L.)
   if (/\s\|\s/.test(text) && u.topic !== "traction" && u.topic !== "round" && u.topic !== "use_of_funds" && u.topic !== "team") {

@@ -112,6 +112,9 @@ const TOPIC_SECTION: Record<"company" | "fund", Partial<Record<Topic, string>>> 
 };
 const ROUND_WORDS = /\b(pre-?money|post-?money|valuation|use of funds|SAFE|convertible notes?|lead investor|term sheet)\b/;
 const MAX_QUOTES = 5;
+// What speaks of the LP base: not the deck calling itself an "LP presentation", nor a partner's past
+// employer ("former CIO of a pension fund").
+const lpWords = (text: string) => text.replace(/\bLPs?\s+(?:presentation|deck|update|letter|report|meeting)s?\b/gi, "").replace(/\b(?:former(?:ly)?|ex-|previously|prior(?:ly)?)\b[^.;,]*/gi, "");
 
 const reasonFor = (key: string) => `No statement in the material addresses ${RULES[key].about}.`;
 
@@ -197,8 +200,11 @@ export const builtinDealEngine: DealEngine = {
           key === "round"
             ? isRaiseStatement(u) || ROUND_WORDS.test(u.text)
             : key === "team"
-              ? u.topic !== "investors" && (rule.words!.test(u.text) || teamNames.some((n) => u.text.includes(n)))
-              : rule.words!.test(u.text) || !!rule.acronyms?.test(u.text) || (key === "fund_terms" && feeAndCarry(u.text) !== null);
+              ? // A portfolio company's founder in brackets ("<Company> (<Name>, Founder & CEO)") is no partner.
+                u.topic !== "investors" && (rule.words!.test(u.text.replace(/\([^()]*\)/g, "")) || teamNames.some((n) => u.text.includes(n)))
+              : key === "lp_base"
+                ? rule.words!.test(lpWords(u.text))
+                : rule.words!.test(u.text) || !!rule.acronyms?.test(u.text) || (key === "fund_terms" && feeAndCarry(u.text) !== null);
         if (byTitle || byWords) filed.get(key)!.push(u);
       }
     }

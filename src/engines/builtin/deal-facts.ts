@@ -97,7 +97,10 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
     if (u.topic === "team" || u.topic === "advisors" || u.topic === "investors") continue;
     for (const re of IN_PROSE) {
       const name = re.exec(u.text)?.[1]?.trim().replace(LEGAL_FORM, "");
-      if (name && nameLike(name) && !person(name)) candidates.push({ name, order: u.order, fromTitle: false });
+      // In prose a determiner opens a noun phrase ("The SAM is", "Our Platform is"), not a name; a
+      // market's measure (TAM, SAM, SOM, CAGR) is no company.
+      if (!name || /^(?:The|This|That|Our|Its|Their|Each|Every|Any)\s/.test(name) || /\b(?:TAM|SAM|SOM|CAGR|ARR|MRR)\b/.test(name)) continue;
+      if (nameLike(name) && !person(name)) candidates.push({ name, order: u.order, fromTitle: false });
     }
   }
   if (candidates.length === 0) return null;

@@ -67,8 +67,12 @@ export function moneyMentions(text: string): MoneyMention[] {
     if (!currency) continue;
     // "$2-3M": the scale written once, after the upper bound, applies to both.
     const lowScale = g.scale1 ?? (g.num2 ? g.scale2 : undefined);
-    const low = parseNumber(g.num1, lowScale) * scaleOf(lowScale);
-    const high = g.num2 ? parseNumber(g.num2, g.scale2) * scaleOf(g.scale2) : null;
+    // "700 T€", "829,4 T EUR": a T set before the euro is thousands (Tausend), as German and French
+    // tables write it; a trillion is written "$1.2T" or "€1.2tn".
+    const thousands = (scale: string | undefined) => scale === "T" && !g.pre1 && !g.pre2 && /^(?:€|EUR)$/i.test(g.suf ?? "");
+    const scaleBy = (scale: string | undefined) => (thousands(scale) ? 1e3 : scaleOf(scale));
+    const low = parseNumber(g.num1, lowScale) * scaleBy(lowScale);
+    const high = g.num2 ? parseNumber(g.num2, g.scale2) * scaleBy(g.scale2) : null;
     if (!Number.isFinite(low)) continue;
     const round = (n: number) => Math.round(n * 100) / 100;
     // "from $1M to $3M" is a change between two figures, not a range.
@@ -80,7 +84,7 @@ export function moneyMentions(text: string): MoneyMention[] {
     }
     // Not a range after all ("$12M to 2026"): the first figure alone, with its own scale.
     const own = g.scale1 ? m.indices!.groups!.scale1! : m.indices!.groups!.num1!;
-    const single = parseNumber(g.num1, g.scale1) * scaleOf(g.scale1);
+    const single = parseNumber(g.num1, g.scale1) * scaleBy(g.scale1);
     const end = g.num2 ? own[1] : m.index! + m[0].replace(/\s+$/, "").length;
     out.push({ amount: round(single), low: round(single), high: null, currency: currencyOf(g.pre1) ?? currency, index: m.index!, end, text: text.slice(m.index!, end) });
     if (change && high !== null && Number.isFinite(high)) {
@@ -88,6 +92,13 @@ export function moneyMentions(text: string): MoneyMention[] {
       const stop = m.index! + m[0].replace(/\s+$/, "").length;
       out.push({ amount: round(high), low: round(high), high: null, currency: currencyOf(g.pre2) ?? currency, index: start, end: stop, text: text.slice(start, stop) });
     }
+  }
+  // "between $20M and $30M": two figures that bound one amount are a range, not two amounts.
+  for (let i = out.length - 2; i >= 0; i--) {
+    const [a, b] = [out[i], out[i + 1]];
+    if (a.amount === null || b.amount === null || a.currency !== b.currency || b.amount <= a.amount) continue;
+    if (!/\bbetween\s*$/i.test(text.slice(Math.max(0, a.index - 10), a.index)) || !/^\s*and\s*$/i.test(text.slice(a.end, b.index))) continue;
+    out.splice(i, 2, { amount: null, low: a.amount, high: b.amount, currency: a.currency, index: a.index, end: b.end, text: text.slice(a.index, b.end) });
   }
   return out;
 }

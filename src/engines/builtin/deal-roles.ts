@@ -69,7 +69,7 @@ const BEFORE: [RegExp, MoneyRole | "change"][] = [
 // "$1M for product", "€500K on hiring", "$2M (40%) to sales": a share of the money for a purpose.
 const ALLOCATION_AFTER = /^\s*(?:\(\s*\d+(?:[.,]\d+)?\s*%\s*\)\s*)?(?:[:–—-]\s*|(?:for|on|to|towards|into|in)\s+)(?!(?:close|reach|raise|extend|scale|accelerate|grow|hire|build|expand|achieve|get|take|bring|launch|finance|fund|support|enter|deliver|prove|hit|become|complete|double|triple|open|develop|start|make|go|drive|win|capture|continue|increase|reduce|commercial|execute|deploy|validate)\b)(?:the |our )?[\p{L}&-]+/iu;
 const ROUND_AFTER = new RegExp(
-  String.raw`^\s*(?:\(\s*)?(?:${STAGE_WORDS})\b|^\s*,?\s*(?:(?:a|an|in|as|our|the|priced|equity|new|first|open|(?:${STAGE_WORDS}))\s+){0,2}(?:round|raise|funding round|financing round|investment round|financing|SAFE|convertible(?: notes?)?|runde)\b`,
+  String.raw`^\s*(?:\(\s*)?(?:${STAGE_WORDS})\b|^\s*,?\s*(?:(?:a|an|in|as|on|via|through|our|the|priced|equity|new|first|open|(?:post|pre)-?money|uncapped|capped|(?:${STAGE_WORDS}))\s+){0,3}(?:round|raise|funding round|financing round|investment round|financing|SAFE|convertible(?: notes?)?|runde)\b`,
   "i",
 );
 // "to reach Series A", "ahead of our Series A": the next round, not this one.
@@ -151,12 +151,15 @@ function roleOf(m: MoneyMention, local: string, clause: string, after: string, t
     if (/\braise\b/i.test(local.slice(anchor.index, anchor.end)) && PAST_VERB.test(local.slice(Math.max(0, anchor.index - 30), anchor.index)) && !/\b(?:to|will|plan|now)\s*$/i.test(local.slice(0, anchor.index))) return { role: "past" };
     return { role: "raise" };
   }
+  // "The global <X> industry is projected to reach $810B": where a market is going is the market's figure.
+  if (best?.role === "goal" && /\b(?:market|industry|sector|tam|sam|som)\b/i.test(local.slice(0, best.at)) && !/\b(?:we|our|us)\b/i.test(local.slice(0, best.at))) return { role: "market" };
   if (best) return { role: best.role };
   if (raiseAnchors(clause).length === 0 && /(?:\b(?:help(?:s|ed|ing)?|enabl(?:e|es|ed|ing)|let(?:s)?)\b[^.]{0,40}\braise\b)/i.test(clause)) return { role: "others" };
   if (pastIn(clause) || TOTAL_SO_FAR.test(after.slice(0, 30))) return { role: "past" };
-  if (ALLOCATION_AFTER.test(after)) return { role: "allocation" };
-  // "$4M seed round", "€2.5M (Seed)": the figure before a round noun, when nothing says it is past or next.
+  // "$4M seed round", "€2.5M (Seed)", "£2.75M on a post-money SAFE": the figure before a round noun,
+  // when nothing says it is past or next.
   if (ROUND_AFTER.test(after) && !NEXT_ROUND.test(local)) return { role: TIMELINE.test(clause) && !PRESENT_RAISE.test(clause) ? "past" : "raise" };
+  if (ALLOCATION_AFTER.test(after)) return { role: "allocation" };
   return { role: "unknown" };
 }
 

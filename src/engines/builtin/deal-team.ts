@@ -50,6 +50,9 @@ const NOT_A_NAME = new Set(
     "Series Seed Round Ask Team Board Market Product Traction Pricing Revenue Platform Services Street Road Avenue Company Group Angels " +
     "Officer Executive Chief Head Operations Engineering Science Scientific Sales Growth Marketing Finance Product Commercial Technical " +
     "Name Role Background Title Position " +
+    // A role's words are no one's name ("Industry Advisor" on a card).
+    "Advisor Adviser Advisors Investor Investors Mentor Mentors Professor Lecturer Consultant Industry Founder Cofounder Co-founder Director Manager Engineer Designer Developer " +
+    "Partner Lawyer Attorney Counsel Analyst Strategist Coordinator Assistant Associate Intern Accountant Auditor Specialist Architect Scientist Researcher Lead " +
     "January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday").split(" "),
 );
 // Words that can start a line before a name but are not given names.
@@ -81,9 +84,22 @@ const NAME_ALONE = new RegExp(`^${PERSON}[.,]?$`, "u");
 const ROLE_FIRST = new RegExp(`^(?<title>${ROLE})${END}`, "u");
 const CELL_SPLIT = /\s\|\s/;
 
-const ROLE_ALONE = new RegExp(`^(?:${ROLE})$`, "u");
-/** Whether a line is a role and nothing else ("Chief Scientific Officer"): never a company's name. */
-export const isRole = (text: string) => ROLE_ALONE.test(text.trim());
+// A role set in capitals on a card ("CO-FOUNDER · DEVICE", "HEAD OF SALES") is read in the case the
+// role's shape is written in; its acronyms (CEO, VP, R&D) stay as they are.
+const KEEP_CAPS = /^(?:C(?:[EOTFPMRSIDH]|HR)O|S?VP|EVP|R&D|UX|UI|HR|IT|AI|ML|QA|BD|GTM|PR|IOS)$/;
+function uncapped(text: string): string {
+  if (/\p{Ll}/u.test(text) || !/\p{Lu}{2}/u.test(text)) return text;
+  return text.replace(/[\p{L}&]+/gu, (w) => (KEEP_CAPS.test(w) ? w : /^(?:OF|AND|THE|FOR|AT)$/.test(w) ? w.toLowerCase() : w.charAt(0) + w.slice(1).toLowerCase()));
+}
+/** A role at the start of a line (in capitals or not): the match, its title as written on the page. */
+function roleAtStart(text: string): { title: string } | null {
+  const m = ROLE_FIRST.exec(uncapped(text));
+  return m ? { title: text.slice(0, m.groups!.title.length) } : null;
+}
+// A short qualifier after a role on its own line: "Co-founder · Device", "Head of Biz Dev –".
+const QUALIFIED = new RegExp(`^(?:${ROLE})(?:\\s*[·|–—-]\\s*(?:[\\p{L}&/+]+(?:\\s+[\\p{L}&/+]+){0,2})?)?$`, "u");
+/** Whether a line is a role and nothing else ("Chief Scientific Officer", "CTO · Infra"): never a company's name. */
+export const isRole = (text: string) => QUALIFIED.test(uncapped(text.trim()));
 
 /** The person's name when its words have the shape of one (leading words like "Team" dropped), else null. */
 function personName(raw: string): string | null {
@@ -97,7 +113,7 @@ function personName(raw: string): string | null {
 
 /** Where the material names a member with their role: the words to quote, and the unit they are in. */
 export type TeamSource = { quote: string; unit: Unit };
-type Found = { name: string; title: string; at: number; pageIndex: number; source: TeamSource };
+type Found = { name: string; title: string | null; at: number; pageIndex: number; source: TeamSource };
 export type TeamMember = Member & { source: TeamSource };
 
 export type TeamOptions = {
@@ -175,6 +191,10 @@ const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'’-])(\p{Ll})/
 
 /** A given and a family name (or both in capitals) alone on its line, an honorific or degree around it: the name, else null. */
 function nameAlone(text: string): string | null {
+  // "<Name>, Malaysia": where a member is based, after a comma, is no part of the name (a role or an
+  // organisation there is something else).
+  const placed = /^(.+?),\s*(\p{Lu}\p{Ll}+(?:[\s-]\p{Lu}\p{Ll}+)?)$/u.exec(text.trim());
+  if (placed && !isRole(placed[2]) && !ORGANISATION.test(placed[2]) && !NOT_TEAM_ROLE.test(placed[2]) && !NOT_A_NAME.has(placed[2])) return nameAlone(placed[1]);
   const m = NAME_ALONE.exec(text.trim());
   if (m) return personName(m.groups!.name);
   const caps = CAPS_NAME.exec(text.trim());
@@ -186,8 +206,29 @@ function nameAlone(text: string): string | null {
 /** A unit that starts with a role: the role, else null (an advisor's or investor's role is none). */
 function roleFirst(text: string, opts: TeamOptions): string | null {
   if (NOT_TEAM_ROLE.test(text)) return null;
-  const m = ROLE_FIRST.exec(text);
-  return m ? roleIn(text, m.groups!.title, 0, m.groups!.title.length, opts) : null;
+  const m = roleAtStart(text);
+  return m ? roleIn(text, m.title, 0, m.title.length, opts) : null;
+}
+
+// A bio opens with the person's given name or a pronoun and what they are or do.
+const BIO_VERB = "(?:is|was|has|had|leads|led|brings|holds|held|runs|ran|oversees|heads|spent|built|founded|co-founded|worked|joined|manages)";
+const aboutThem = (text: string, name: string) => new RegExp(`^(?:${name.split(" ")[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}|He|She|They)\\s+${BIO_VERB}\\b`, "u").test(text.trim());
+const ROLE_ANYWHERE = new RegExp(`(?<![\\p{L}])(?<title>${ROLE})${END}`, "gu");
+/** The roles a bio names that are held here (not elsewhere, not an advisor's or investor's). */
+function rolesIn(text: string, opts: TeamOptions): string[] {
+  const view = uncapped(text);
+  return [...view.matchAll(ROLE_ANYWHERE)].flatMap((m) => roleIn(text, text.slice(m.index!, m.index! + m.groups!.title.length), m.index!, m.index! + m.groups!.title.length, opts) ?? []);
+}
+
+const TEAM_LABEL = /\b(?:team|founders|founding team)\s*:\**\s*/i;
+const BRACKETED = new RegExp(`${PERSON}\\s*\\(([^()]{2,30})\\)`, "gu");
+
+/** A card's caption under a name: a few words, no sentence, no figure, nobody else's role; else null. */
+function captionOf(text: string): string | null {
+  const t = text.trim();
+  if (t.split(/\s+/).length > 5 || /[.!?:;]$|\d|@|\|/.test(t) || nameAlone(t)) return null;
+  if (NOT_TEAM_ROLE.test(t) || INVESTING.test(t) || /\b(?:former(?:ly)?|ex-|previously|at|of)\b/i.test(t)) return null;
+  return t;
 }
 
 /** A card's lines top to bottom: the first lines that make a name, and the lines after them that make a role. */
@@ -197,9 +238,9 @@ function cardIn(lines: string[], opts: TeamOptions): { name: string; title: stri
     if (!name) continue;
     for (let m = Math.min(3, lines.length - k); m >= 1; m--) {
       const text = lines.slice(k, k + m).join(" ");
-      const hit = ROLE_FIRST.exec(text);
-      if (!hit || NOT_TEAM_ROLE.test(text) || (m > 1 && hit.groups!.title.length <= lines.slice(k, k + m - 1).join(" ").length)) continue;
-      const title = roleIn(text, hit.groups!.title, 0, hit.groups!.title.length, opts);
+      const hit = roleAtStart(text);
+      if (!hit || NOT_TEAM_ROLE.test(text) || (m > 1 && hit.title.length <= lines.slice(k, k + m - 1).join(" ").length)) continue;
+      const title = roleIn(text, hit.title, 0, hit.title.length, opts);
       return title ? { name, title } : null;
     }
     return null;
@@ -271,6 +312,9 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   for (let i = 0; i < units.length; i++) {
     const page = units[i].pageIndex;
     if (!short(i, page)) continue;
+    // A line after one that breaks off ("... previously Principal at") finishes it: "Stripe" there is
+    // where they worked, not the start of a name.
+    if (i > 0 && units[i - 1].pageIndex === page && /\b(?:at|of|from|with|for|by|and|in)$/i.test(units[i - 1].text.trim())) continue;
     let k = 0;
     // (Not a word before a name that is whole without it: "Airbus" over "<Given> <Family>".)
     for (let n = 1; n <= 3 && !k; n++) if (Array.from({ length: n }, (_, d) => short(i + d, page) && !topicOfHeading(units[i + d].text)).every(Boolean) && nameAlone(joined(i, n)) && (n === 1 || !nameAlone(joined(i + 1, n - 1)))) k = n;
@@ -282,10 +326,10 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
       const lines = Array.from({ length: n }, (_, d) => i + k + d);
       if (!lines.every((j, d) => (d < n - 1 ? short(j, page) : !!units[j] && units[j].pageIndex === page && !excluded(units[j]) && !paired.has(j)) && (d === 0 || !nameAlone(units[j].text)))) continue;
       const text = joined(i + k, n);
-      const hit = ROLE_FIRST.exec(text);
-      if (!hit || NOT_TEAM_ROLE.test(text) || (n > 1 && hit.groups!.title.length <= joined(i + k, n - 1).length)) continue;
+      const hit = roleAtStart(text);
+      if (!hit || NOT_TEAM_ROLE.test(text) || (n > 1 && hit.title.length <= joined(i + k, n - 1).length)) continue;
       m = n;
-      title = roleIn(text, hit.groups!.title, 0, hit.groups!.title.length, opts);
+      title = roleIn(text, hit.title, 0, hit.title.length, opts);
     }
     if (!m || !title || (k === 1 && m === 1)) continue;
     const unit = units[i];
@@ -334,9 +378,28 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     // The role set above the name ("CEO" over the name), when that role line is no one else's.
     const above = units[i - 1];
     const roleAbove = alone && !role && (rolesAbove.has(u.pageIndex) || !(below && nameAlone(below.text) === null && roleFirst(below.text, { ...opts, own: () => true }))) && above && above.pageIndex === u.pageIndex && !excluded(above) && !roleUsed.has(i - 1) && !paired.has(i - 1) && !CELL_SPLIT.test(above.text) ? roleFirst(above.text, opts) : null;
-    if (alone && roleAbove && isRole(above.text)) {
+    const setAbove = !!(alone && roleAbove && isRole(above.text));
+    if (setAbove) {
       found.push({ name: alone, title: roleAbove, at, pageIndex: u.pageIndex, source: { quote: `${above.text} ${u.text}`, unit: u } });
       roleUsed.add(i - 1);
+    }
+    // On a team slide, a card's name over a bio that speaks of them ("<Given> is a senior ...",
+    // "She leads ..."): a member, with the role the bio names (if it names one of this company's).
+    if (alone && !role && !setAbove && u.context === "team" && below && !roleUsed.has(i) && aboutThem(below.text, alone)) {
+      const bio = [below, units[i + 2]].filter((o) => o && o.pageIndex === u.pageIndex && !excluded(o)).map((o) => o.text).join(" ");
+      if (!NOT_TEAM_ROLE.test(bio) && !INVESTING.test(bio)) {
+        const title = rolesIn(bio, opts)[0] ?? null;
+        found.push({ name: alone, title, at, pageIndex: u.pageIndex, source: { quote: `${u.text} ${below.text}`, unit: u } });
+        return;
+      }
+    }
+    // On the team's own slide, a card's name over a short caption that is no role's shape ("PRODUCT &
+    // TECH", "Growth"): a member, captioned as the card says. A caption that speaks of an advisor,
+    // an investor or a role held elsewhere is no member's.
+    if (alone && !role && !setAbove && (u.context === "team" || u.context === null) && pageTopic.get(u.pageIndex) === "team" && below && !roleUsed.has(i) && captionOf(below.text)) {
+      found.push({ name: alone, title: captionOf(below.text)!, at, pageIndex: u.pageIndex, source: { quote: `${u.text} ${below.text}`, unit: u } });
+      roleUsed.add(i + 1);
+      return;
     }
     // A grid of cards written row by row: a row of names over a row of roles, cell for cell.
     const cells = u.text.split(CELL_SPLIT);
@@ -351,7 +414,27 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
       }
     }
     for (const p of peopleIn(u.text, u.breaks, opts)) found.push({ name: p.name, title: p.title, at: at + p.at, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } });
+    // The team listed in a sentence with what each does in brackets ("Team: <Name> (Product/Data),
+    // <Name> (Operations) and <Name> (Ecosystem)"), under the team's title or after a "Team:" label.
+    const listed = TEAM_LABEL.exec(u.text);
+    if (u.context === "team" || listed) {
+      const from = listed ? listed.index + listed[0].length : 0;
+      const pairs = [...u.text.slice(from).matchAll(BRACKETED)].flatMap((m) => {
+        const name = personName(m.groups!.name);
+        return name && captionOf(m[2]) ? [{ name, title: m[2].trim(), at: from + m.index! }] : [];
+      });
+      if (pairs.length >= 2) for (const p of pairs) found.push({ ...p, at: at + p.at, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } });
+    }
   });
+  // A deck that sets no one beside a role may still sign with its people: a line that is nothing but
+  // three or more names ("<Name>, <Name>, <Name> and <Name>."), under no outsider's title or label.
+  if (found.length === 0) {
+    units.forEach((u, i) => {
+      if (excluded(u) || NOT_TEAM_LABEL.test(u.text)) return;
+      const names = u.text.replace(/[.!]$/, "").split(/\s*,\s*(?:and\s+)?|\s+(?:and|&)\s+/).map((part) => nameAlone(part));
+      if (names.length >= 3 && names.every(Boolean)) names.forEach((name, k) => found.push({ name: name!, title: null, at: starts[i] + k, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } }));
+    });
+  }
   found.sort((a, b) => a.at - b.at);
   const team = new Map<string, TeamMember & { at: number; pageIndex: number }>();
   for (const f of found) if (!team.has(f.name) && team.size < 12) team.set(f.name, { name: f.name, title: f.title, linkedin_url: null, at: f.at, pageIndex: f.pageIndex, source: f.source });

@@ -38,7 +38,7 @@ const HEADINGS: [RegExp, Topic][] = [
   [/^(what (our )?(customers|clients|users|partners) (say|think|are saying)|testimonials?|customer (love|stories|quotes|voices|feedback)|in their (own )?words|reviews|kind words|voice of the customer)$/, "customers"],
   [/^(the )?(market|market opportunity|market size|opportunity|why now|tam)$/, "market"],
   [/^(the |our )?(product|solution|technology|platform|how it works)$/, "product"],
-  [/^(traction|customers|key metrics|metrics|progress|progress so far|results|kpis|momentum)$/, "traction"],
+  [/^(traction|customers|key metrics|metrics|progress|(progress|traction|results) (so far|to date)|results|kpis|momentum)$/, "traction"],
   [/^(business model|pricing|plans( (and|&) pricing)?|revenue model|unit economics|monetization|monetisation|how we make money)$/, "business_model"],
   [/^(competition|competitive landscape|competitors|alternatives|why us|why we win|positioning)$/, "competition"],
   [/^(financials|financial (plan|projections|overview|forecast)|projections|forecast|p&l|(\d+-year |business )plan)$/, "financials"],
@@ -73,12 +73,14 @@ export function isBoilerplate(text: string): boolean {
   return t.length === 0 || BOILERPLATE.some((re) => re.test(t));
 }
 
-/** The topic a title names; a number before it ("01 — Team", "3. Market") is not part of it. */
+/** The topic a title names; a number before it ("01 — Team", "3. Market", "0 6 · Team") is not part of it. */
 export function topicOfHeading(text: string): Topic | null {
   const t = text
     .toLowerCase()
-    .replace(/^\d{1,2}\s*(?:[.)|/—–-]\s*)?(?=\p{L})/u, "")
+    .replace(/^\d{1,2}(?:\s\d)?\s*(?:[.)|/—–·-]\s*)?(?=\p{L})/u, "")
     .replace(/[.:!]+$/, "")
+    // A title set between dashes or bullets ("— THE TEAM —") is the title.
+    .replace(/^[\s—–•·|-]+|[\s—–•·|-]+$/g, "")
     .replace(/\s+/g, " ")
     .trim();
   return HEADINGS.find(([re]) => re.test(t))?.[1] ?? null;
@@ -89,7 +91,7 @@ const LABEL = /^([\p{L}&' -]{3,30}):\s/u;
 
 /** A title line: short, starts with a capital, no figures, at most a closing period or colon; a section number may lead. */
 function headingLike(text: string): boolean {
-  const t = text.replace(/^\d{1,2}\s*(?:[.)|/—–-]\s*)?(?=\p{Lu})/u, "");
+  const t = text.replace(/^[—–•·-]+\s*(?=\p{Lu})|\s*[—–•·-]+$/gu, "").replace(/^\d{1,2}(?:\s\d)?\s*(?:[.)|/—–·-]\s*)?(?=\p{Lu})/u, "");
   const words = t.split(/\s+/).length;
   return words <= 6 && t.length <= 50 && /^[\p{Lu}]/u.test(t) && !/[\d$€£,;|]/.test(t) && !/[.:!?].*[.:!?]$|[.!?:]\S/.test(t) && (!/[.:]$/.test(t) || words <= 3);
 }
@@ -102,7 +104,9 @@ const ABBREVIATIONS = /\b(e\.g|i\.e|vs|mr|ms|mrs|dr|st|no|approx|ca|mio|mrd|tsd|
 export function sentencesIn(chunk: string): string[] {
   const out: string[] = [];
   let start = 0;
-  for (const m of chunk.matchAll(/(?<=[.!?]["”’)]?)\s+(?=[\p{Lu}\d$€£"“(])|\s[•·▪●]\s/gu)) {
+  // A short line of a few words set apart by dots is one label ("Co-founder · Device"), not a list.
+  const label = !/[.!?]/.test(chunk) && chunk.split(/\s+/).filter((w) => !/^[•·▪●]$/.test(w)).length <= 4;
+  for (const m of chunk.matchAll(label ? /(?!)/gu : /(?<=[.!?]["”’)]?)\s+(?=[\p{Lu}\d$€£"“(])|\s[•·▪●]\s/gu)) {
     const piece = chunk.slice(start, m.index);
     if (/[.]$/.test(piece) && (ABBREVIATIONS.test(piece) || MIDDLE_INITIAL.test(piece))) continue;
     out.push(piece.trim());
@@ -117,7 +121,7 @@ const BULLET = /^[•·▪●◦‣*–-]\s+/;
 const ENDS_WITH_ADDRESS = /(?:https?:\/\/|www\.|@|linkedin\.com\/)\S*$|\b[\w-]+\.(?:com|io|ai|co|de|uk|org|net|vc|fund|capital|health|app|dev)$/i;
 // A name or a role alone on a line belongs to a list of people (a team or advisors slide laid
 // out as blocks), not a new section title.
-const NAME_LINE = /^\p{Lu}\p{Ll}+(?:\s(?:\p{Lu}\.|\p{Lu}[\p{Ll}'’-]+|van|von|de|der|da|di|du|la|le)){1,3}$/u;
+const NAME_LINE = /^\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?(?:\s(?:\p{Lu}\.|\p{Lu}[\p{Ll}'’-]+|van|von|de|der|da|di|du|la|le)){1,3}$/u;
 const ROLE_LINE = /^(?:[A-Z]{2,4}\b|.*\b(?:founder|partner|chief|head of|vp|director|engineer|advis[oe]r|officer|principal|president|chair)\b)/i;
 
 // A table row as the PDF layout and the Office readers write one: cells joined by " | ".
@@ -167,6 +171,9 @@ export function readMaterial(pages: SourcePage[]): Unit[] {
   const units: Unit[] = [];
   pages.forEach((page, pageIndex) => {
     let topic: Topic | null = null;
+    // The unit before: a name on its own line is captioned by the short title-like line under it
+    // ("<Name>" over "PRODUCT & TECH"), which is part of the card, not a new section's title.
+    let afterName = false;
     for (const chunk of chunksOf(page.text)) {
       const flat = chunk.replace(/\s*\u2028\s*/g, WRAP).replace(/[^\S\u2028]+/g, " ");
       const sentences = ROW.test(chunk) ? [flat] : sentencesIn(flat);
@@ -179,7 +186,9 @@ export function readMaterial(pages: SourcePage[]): Unit[] {
         const heading = !boilerplate && headingLike(text);
         // A title sets the context of what follows it on its page; an unknown title clears it, but a
         // name on its own line (a list of advisors) does not end the list.
-        if (heading && (topicOfHeading(text) || !(NAME_LINE.test(text) || ROLE_LINE.test(text)))) topic = topicOfHeading(text);
+        // A chart's or a table's caption with its unit in brackets ("ARR (EUR k)") is no new section.
+        if (heading && (topicOfHeading(text) || !(NAME_LINE.test(text) || ROLE_LINE.test(text) || afterName || /\([^()]+\)$/.test(text)))) topic = topicOfHeading(text);
+        afterName = heading && NAME_LINE.test(text);
         // A spreadsheet page opens with its sheet's name (office-text.ts): the name is its title.
         const sheet = /^Sheet: (.+?)\.?$/.exec(text);
         if (sheet) topic = topicOfHeading(sheet[1]);

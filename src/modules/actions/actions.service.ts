@@ -291,10 +291,20 @@ export const actionsService = perDeps((deps: Deps) => {
     return !!anyEventAfter.get({ after: seq });
   }
 
+  /**
+   * Writes a webhook event that no run ends (e.g. `portfolio.update.received`), to be called inside
+   * the caller's transaction so the event and what it reports commit together. `sourceId` stands
+   * in the run's place (the outbox keys a redelivery by it).
+   */
+  function recordEvent(orgId: string, event: string, entityId: string, resultUrl: string, sourceId: string): void {
+    addEvent.run(newId(), orgId, event, entityId, resultUrl, sourceId, clock.now().toISOString());
+  }
+
   const succeed = (runId: string) => terminate(runId, "succeeded", null);
   const fail = (runId: string, error: string, from: RunStatus = "running") => terminate(runId, "failed", error, from);
 
   return {
+    recordEvent,
     dispatch,
     get,
     latestFor,

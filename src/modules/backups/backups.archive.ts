@@ -24,6 +24,7 @@ import { KEY_FILE } from "../../lib/server-key.ts";
 import { readTar, TarError, tarHeader, type EntrySink } from "../../lib/tar.ts";
 import { dealBlobHashes } from "../deals/deals.blobs.ts";
 import { freezeDatabase } from "./backups.snapshot.ts";
+import { zstdFramesProblem } from "./backups.zstd-frames.ts";
 
 export const ARCHIVE_FORMAT = "dealgraph-backup";
 /** The version this release writes. */
@@ -533,7 +534,12 @@ function decompressorFor(file: string) {
   } finally {
     closeSync(fd);
   }
-  if (head[0] === 0x28 && head[1] === 0xb5 && head[2] === 0x2f && head[3] === 0xfd) return createZstdDecompress();
+  if (head[0] === 0x28 && head[1] === 0xb5 && head[2] === 0x2f && head[3] === 0xfd) {
+    // The decoder does not notice a stream that stops at a block boundary: the frames are walked first.
+    const problem = zstdFramesProblem(file);
+    if (problem) throw new BackupError(problem);
+    return createZstdDecompress();
+  }
   if (head[0] === 0x1f && head[1] === 0x8b) return createGunzip();
   throw new BackupError("the archive is corrupted: it is neither zstd nor gzip data (not a Dealgraph backup)");
 }
@@ -634,8 +640,11 @@ export async function readArchive(file: string, opts: { workDir?: string; extrac
     };
     // pipe() does not pass the file's own errors on (a file removed or unreadable mid-read): hand them
     // to the decompressor, so they end the read as a problem instead of an unhandled 'error' event.
-    const raw = createReadStream(file, { highWaterMark: CHUNK });
+    // The decompressor first: it may throw (no such file, not an archive, cut short), and a read
+    // stream opened before that would have no listener for its own 'error' (the file gone: ENOENT
+    // thrown as an unhandled event, as the operator page's test saw under load).
     const decompress = decompressorFor(file);
+    const raw = createReadStream(file, { highWaterMark: CHUNK });
     raw.on("error", (error) => decompress.destroy(error));
     // Once the read has stopped (early, at a problem) nobody listens any more: a late error is dropped, not thrown.
     decompress.on("error", () => {});

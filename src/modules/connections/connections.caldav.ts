@@ -10,7 +10,8 @@ import { CalendarReadError, readDav, type DavReply } from "../network/import/cal
 import { ConnectionFailure } from "./connections.failures.ts";
 import { statusFailure } from "./connections.http.ts";
 
-export type CaldavTarget = { url: string; login: string; password: string; fetch: typeof fetch };
+/** `bearer`: an OAuth 2.0 access token (Google's CalDAV) sent instead of the login and password. */
+export type CaldavTarget = { url: string; login: string; password: string; bearer?: string; fetch: typeof fetch };
 
 export type CaldavProbe = { syncCollection: boolean; displayName: string | null };
 
@@ -56,7 +57,7 @@ async function davCall(t: CaldavTarget, send: (capture: typeof fetch) => Promise
   }
 }
 
-const auth = (t: CaldavTarget) => ({ authorization: `Basic ${Buffer.from(`${t.login}:${t.password}`, "utf8").toString("base64")}` });
+const auth = (t: CaldavTarget) => ({ authorization: t.bearer ? `Bearer ${t.bearer}` : `Basic ${Buffer.from(`${t.login}:${t.password}`, "utf8").toString("base64")}` });
 
 /** A text property as tsdav hands it (a number when it looks like one, an object for CDATA). */
 function text(value: unknown): string | null {

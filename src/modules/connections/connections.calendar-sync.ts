@@ -24,6 +24,8 @@ import { ConnectionFailure } from "./connections.failures.ts";
 import { httpPolicy, policedFetch, statusFailure } from "./connections.http.ts";
 import { readSubscription, SUBSCRIPTION_MAX_BYTES, type Validators } from "./connections.ics.ts";
 import { syncedUser } from "./connections.mail-sync.ts";
+import { syncGraphCalendar } from "./connections.graph-calendar.ts";
+import { bearerFetch, providerPolicy, providerTokens } from "./connections.providers.ts";
 import { connectionsService, type ConnectionRow, type SyncResult } from "./connections.service.ts";
 import { checkStop, connectionsState, type Progress, type SyncRun } from "./connections.state.ts";
 
@@ -134,13 +136,19 @@ export async function syncCalendar(deps: Deps, row: ConnectionRow, run: SyncRun)
   const timeZone = userTimeZone(deps, row.userId);
   // A CalDAV login is kept sealed with its password (the account shown also names the collection).
   const login = secret.login ?? row.account;
-  const user = syncedUser(row, row.source === "caldav" ? login : "");
+  const user = syncedUser(row, row.source === "caldav" || secret.provider ? login : "");
   if (row.source === "ics") return syncSubscription(deps, row, run, user, timeZone, new URL(secret.url!), server);
+  // Google Workspace and Microsoft 365: the provider's token for the user's address (connections.providers.ts).
+  if (secret.provider && !server) service.noServer();
+  if (row.source === "graph") return syncGraphCalendar(deps, row, run, user, server!, login);
+  const google = secret.provider === "google";
+  const fetch = policedFetch(deps, google ? providerPolicy(deps, server!, row.url!) : httpPolicy(deps, server, new URL(row.url!)), { maxBytes: CALENDAR_SYNC_LIMITS.caldavMaxBytes });
   const target: CaldavTarget = {
     url: row.url!,
     login,
     password: secret.password ?? "",
-    fetch: policedFetch(deps, httpPolicy(deps, server, new URL(row.url!)), { maxBytes: CALENDAR_SYNC_LIMITS.caldavMaxBytes }),
+    // Google's CalDAV: the member's token on every request (a fresh one when a cached one is refused).
+    fetch: google ? bearerFetch(fetch, (opts) => providerTokens(deps).tokenOf(server!, login, "calendar", opts)) : fetch,
   };
   return syncCollection(deps, row, run, user, timeZone, target);
 }

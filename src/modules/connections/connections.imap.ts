@@ -8,7 +8,17 @@ import { ConnectionFailure, imapFailure } from "./connections.failures.ts";
 
 export type ImapSecurity = "tls" | "starttls" | "plain";
 
-export type ImapServer = { host: string; port: number; security: ImapSecurity; caPem: string | null };
+export type ImapServer = {
+  host: string;
+  port: number;
+  security: ImapSecurity;
+  caPem: string | null;
+  /**
+   * On a Google Workspace or Microsoft 365 server: the access token for a mailbox (sessions log in
+   * over SASL XOAUTH2 with it, never with a password); `fresh`: not the cached one, it was refused.
+   */
+  oauth?: (login: string, opts: { fresh: boolean }) => Promise<{ token: string; cached: boolean }>;
+};
 
 export const defaultImapPort = (security: ImapSecurity) => (security === "tls" ? 993 : 143);
 
@@ -66,9 +76,34 @@ export function syncError(client: ImapFlow, error: unknown, server: Pick<ImapSer
 
 /**
  * Opens and logs in (throws ConnectionFailure). The caller logs out. `sessionMs`: the session is
- * closed past it (a probe's or a sync's deadline), whatever it is doing.
+ * closed past it (a probe's or a sync's deadline), whatever it is doing. On a provider's server
+ * (`server.oauth`) the password is not used: the session logs in with the provider's token, and a
+ * cached token the server refuses (revoked early) is replaced by a fresh one, once.
  */
 export async function openImap(server: ImapServer, login: string, password: string, opts: { timeoutMs?: number; sessionMs?: number } = {}): Promise<ImapFlow> {
+  if (!server.oauth) return connectImap(server, login, password, opts);
+  const first = await server.oauth(login, { fresh: false });
+  try {
+    return await connectImap(server, login, { accessToken: first.token }, opts);
+  } catch (error) {
+    if (!refusedLogin(error)) throw error;
+    if (!first.cached) throw tokenRefused(error, login);
+  }
+  try {
+    return await connectImap(server, login, { accessToken: (await server.oauth(login, { fresh: true })).token }, opts);
+  } catch (error) {
+    throw refusedLogin(error) ? tokenRefused(error, login) : error;
+  }
+}
+
+const refusedLogin = (error: unknown): error is ConnectionFailure => error instanceof ConnectionFailure && error.kind === "auth";
+
+/** The server refused the token for this mailbox (Microsoft: the app has no access to it), in those words. */
+function tokenRefused(error: ConnectionFailure, login: string): ConnectionFailure {
+  return new ConnectionFailure("auth", error.message.replace("refused the login and password", `refused the provider's access token for ${login}`));
+}
+
+async function connectImap(server: ImapServer, login: string, password: string | { accessToken: string }, opts: { timeoutMs?: number; sessionMs?: number }): Promise<ImapFlow> {
   const timeout = opts.timeoutMs ?? 20_000;
   const where = imapAddress(server);
   // Loaded with the first session: the server starts without the IMAP client.
@@ -80,7 +115,8 @@ export async function openImap(server: ImapServer, login: string, password: stri
     // starttls: required (a server that does not offer it fails); plain: never attempted.
     doSTARTTLS: server.security === "starttls" ? true : server.security === "plain" ? false : undefined,
     servername: isIP(server.host) ? undefined : server.host,
-    auth: { user: login, pass: password },
+    // A provider's OAuth 2.0 token goes over SASL XOAUTH2 (connections.providers.ts).
+    auth: typeof password === "string" ? { user: login, pass: password } : { user: login, accessToken: password.accessToken },
     tls: { rejectUnauthorized: true, minVersion: "TLSv1.2", ...(server.caPem ? { ca: server.caPem } : {}) },
     logger: false,
     disableAutoIdle: true,

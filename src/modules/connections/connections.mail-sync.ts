@@ -9,12 +9,17 @@
 // A folder whose UIDNEXT and HIGHESTMODSEQ (CONDSTORE) have not moved is not opened at all.
 // Mail from a document host addressed to a gated link waiting for verification is read whole
 // (that message only) and handed to the deals module before its batch commits.
+// Each batch also adds to the sync ledger (connections.ledger.ts) in that transaction: every UID
+// on the server up to the new high-water is counted there once (imported, duplicate, skipped by
+// reason, before --since included, or failed), so the ledger and the folder never disagree.
 import type { ImapFlow } from "imapflow";
 import type { Deps } from "../../deps.ts";
 import { inboxVerification, type MailInbox } from "../deals/deals.verification.inbox.ts";
+import { withInvestorUpdates } from "../updates/updates.inbox.ts";
 import { headerBlock, MAX_WHOLE_MESSAGE_BYTES, recordSyncedMessages, wantsWhole, type SyncedMessage, type SyncedUser } from "../network/import/synced.ts";
 import { ConnectionFailure } from "./connections.failures.ts";
-import { chooseFolders, closeImap, IMAP_LIMITS, openImap, syncError } from "./connections.imap.ts";
+import { chooseFolders, closeImap, IMAP_LIMITS, openImap, syncError, type ImapServer } from "./connections.imap.ts";
+import { addReason, connectionsLedger, emptyCounts, type LedgerCounts } from "./connections.ledger.ts";
 import { connectionsService, type ConnectionRow } from "./connections.service.ts";
 import { checkStop, connectionsState, type FolderState, type SyncRun } from "./connections.state.ts";
 
@@ -38,13 +43,20 @@ export function uidSet(uids: number[]): string {
   return parts.join(",");
 }
 
-export async function syncMailbox(deps: Deps, row: ConnectionRow, run: SyncRun): Promise<void> {
+/** A logged-in IMAP session on the connection's mailbox (a sync's, or the IDLE watcher's); the caller closes it. */
+export async function openMailSession(deps: Deps, row: ConnectionRow, sessionMs: number): Promise<{ client: ImapFlow; imap: ImapServer }> {
   const service = connectionsService(deps);
   const server = service.getMailServer(row.orgId) ?? service.noServer();
   const secret = await service.secretOf(row);
-  const inbox = inboxVerification(deps).mailInbox(row.orgId);
   const imap = service.imapServer(server);
-  const client = await openImap(imap, row.account, secret.password ?? "", { sessionMs: IMAP_LIMITS.syncMs });
+  const client = await openImap(imap, row.account, secret.password ?? "", { sessionMs });
+  return { client, imap };
+}
+
+export async function syncMailbox(deps: Deps, row: ConnectionRow, run: SyncRun): Promise<void> {
+  // Founders' updates from the holdings' domains are read whole too (modules/updates, same guarantees).
+  const inbox = withInvestorUpdates(deps, row, inboxVerification(deps).mailInbox(row.orgId));
+  const { client, imap } = await openMailSession(deps, row, IMAP_LIMITS.syncMs);
   try {
     const folders = await chooseFolders(client, row.folders ? (JSON.parse(row.folders) as string[]) : null);
     for (const folder of folders) await syncFolder(deps, client, row, run, folder, inbox);
@@ -75,15 +87,19 @@ async function syncFolder(deps: Deps, client: ImapFlow, row: ConnectionRow, run:
     // A session that stays open sees mail delivered meanwhile only after a NOOP (DESIGN.md).
     await client.noop();
     const range = `${at.lastUid + 1}:*`;
-    const found = await client.search(at.backfilled ? { uid: range } : { uid: range, since: new Date(`${row.since}T00:00:00Z`) }, { uid: true });
     // `N:*` matches the highest UID even when it is below N.
-    const uids = (found || []).filter((u) => u > at.lastUid).sort((a, b) => a - b);
-    const reached = await readInBatches(deps, client, row, run, folder, inbox, at, uids);
+    const newer = (found: number[] | false | undefined) => (found || []).filter((u) => u > at.lastUid).sort((a, b) => a - b);
+    // Every UID on the server past the high-water, and of them those read (the first backfill reads from --since on).
+    const all = newer(await client.search({ uid: range }, { uid: true }));
+    const uids = at.backfilled ? all : newer(await client.search({ uid: range, since: new Date(`${row.since}T00:00:00Z`) }, { uid: true }));
+    const ledger = ledgerTally(deps, row, run, folder, validity, at.lastUid, all, uids);
+    const reached = await readInBatches(deps, client, row, run, folder, inbox, at, uids, ledger);
     // Every UID the folder had when the sync began was looked at (those before --since on purpose):
     // from now on, what arrives is read whatever its date.
     const seen = status.uidNext !== undefined ? Math.max(reached.lastUid, status.uidNext - 1) : reached.lastUid;
     deps.db.transaction(() => {
       state.setFolder(row.id, folder, { ...reached, lastUid: seen, backfilled: true, highestModseq: modseq });
+      ledger.advance(seen, emptyCounts());
       state.heartbeat(row.id, run.token, 0, null);
     });
   } finally {
@@ -92,33 +108,65 @@ async function syncFolder(deps: Deps, client: ImapFlow, row: ConnectionRow, run:
 }
 
 /**
+ * The ledger's side of one folder's sync: `advance(uid, counts)`, inside the transaction that
+ * moves the high-water to `uid`, adds the batch's counts and the UIDs not read because they are
+ * before --since, up to `uid` (a row is written once the range moves or anything is counted).
+ */
+function ledgerTally(deps: Deps, row: ConnectionRow, run: SyncRun, folder: string, uidValidity: string, from: number, all: number[], read: number[]) {
+  const ledger = connectionsLedger(deps);
+  const wanted = new Set(read);
+  const notRead = all.filter((u) => !wanted.has(u));
+  let next = 0;
+  let written = false;
+  return {
+    advance(uid: number, counts: LedgerCounts) {
+      let before = 0;
+      while (next < notRead.length && notRead[next] <= uid) {
+        before++;
+        next++;
+      }
+      addReason(counts.skipped, "before_since", before);
+      counts.seen += before;
+      if (!written && counts.seen === 0 && uid <= from) return;
+      written = true;
+      ledger.add({ connectionId: row.id, run: run.token, folder, uidValidity, uidFrom: from + 1, uidTo: Math.max(uid, from) }, counts);
+    },
+  };
+}
+
+/**
  * The UIDs' header fields into the network, MAIL_BATCH at a time, each batch committed with the
  * folder's new highest UID. The next batch is asked for before this one is written: the server
  * reads and sends it while the rows go into the database (the fetch is most of a sync's time,
  * and it is the server's). Returns how far the folder got.
  */
-async function readInBatches(deps: Deps, client: ImapFlow, row: ConnectionRow, run: SyncRun, folder: string, inbox: MailInbox, from: FolderState, uids: number[]): Promise<FolderState> {
+async function readInBatches(deps: Deps, client: ImapFlow, row: ConnectionRow, run: SyncRun, folder: string, inbox: MailInbox, from: FolderState, uids: number[], ledger: ReturnType<typeof ledgerTally>): Promise<FolderState> {
   const state = connectionsState(deps);
   const progress = { folder, done: 0, total: uids.length };
   const read = async (batch: number[]) => {
     const messages: SyncedMessage[] = [];
     const whole: number[] = [];
+    // On the server but unreadable as mail (the ledger's `failed`).
+    const failed: Record<string, number> = {};
     // The whole header block (BODY.PEEK[HEADER]): measured about twice as fast as asking for the
     // wanted fields (HEADER.FIELDS), which the server filters and imapflow parses name by name;
     // headerBlock() keeps only the fields the importers read, and nothing is stored.
     for await (const m of client.fetch(uidSet(batch), { uid: true, headers: true }, { uid: true })) {
-      if (!m.headers) continue;
+      if (!m.headers) {
+        addReason(failed, "no_header_block");
+        continue;
+      }
       const block = headerBlock(m.headers);
       messages.push({ block, where: `${folder} UID ${m.uid}` });
       if (inbox.hook && wantsWhole(inbox.hook, block)) whole.push(m.uid);
     }
-    return { batch, messages, whole };
+    return { batch, messages, whole, failed };
   };
   let at = from;
   let pending = uids.length ? read(uids.slice(0, MAIL_BATCH)) : null;
   try {
     for (let i = 0; pending; i += MAIL_BATCH) {
-      const { batch, messages, whole } = await pending;
+      const { batch, messages, whole, failed } = await pending;
       pending = null;
       checkStop(run);
       // Verification mail is handed over before the batch commits: a sync killed in between reads it again (completing twice changes nothing).
@@ -135,6 +183,8 @@ async function readInBatches(deps: Deps, client: ImapFlow, row: ConnectionRow, r
       progress.done += batch.length;
       const stats = recordSyncedMessages(deps, syncedUser(row, row.account), messages, (s) => {
         state.setFolder(row.id, folder, next);
+        const failures = Object.values(failed).reduce((a, b) => a + b, 0);
+        ledger.advance(next.lastUid, { seen: messages.length + failures, imported: s.imported, duplicates: s.duplicates, skipped: { ...s.skipped_by_reason }, failed: { ...failed } });
         state.heartbeat(row.id, run.token, s.imported, progress);
       });
       at = next;

@@ -20,7 +20,7 @@ export const Connection = t.Object(
     last_synced_at: t.Nullable(Timestamp),
     items_synced: t.Integer({ description: "Messages and meetings this connection added to the network, each once" }),
     last_error: t.Nullable(t.String()),
-    source: t.UnionEnum(["imap", "caldav", "ics"], { description: "Additive: IMAP, a CalDAV collection, or an iCalendar subscription URL" }),
+    source: t.UnionEnum(["imap", "caldav", "ics", "graph"], { description: "Additive: IMAP, a CalDAV collection, an iCalendar subscription URL, or a Microsoft 365 calendar read from Microsoft Graph" }),
     progress: t.Nullable(
       t.Object({ folder: t.String(), done: t.Integer(), total: t.Integer() }, { description: "Additive: where a running sync is (a first backfill shows its progress here)" }),
     ),

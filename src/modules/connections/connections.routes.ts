@@ -1,15 +1,21 @@
 // GET /api/v1/me/connections: the key user's connected mailboxes and calendars, as
-// `dealgraph connections list` shows them (any key; never a credential).
+// `dealgraph connections list` shows them (any key; never a credential); and
+// GET /api/v1/me/connections/{connection_id}/ledger: one of them's sync ledger (another user's: 404).
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { jsonResponses } from "../../http/openapi.ts";
 import { authPlugin } from "../identity/auth.macro.ts";
+import { connectionsLedger } from "./connections.ledger.ts";
+import { LedgerResponse } from "./connections.ledger.model.ts";
 import { ConnectionsResponse } from "./connections.model.ts";
 import { connectionsService } from "./connections.service.ts";
 
 export function connectionRoutes(deps: Deps) {
   const service = connectionsService(deps);
-  return new Elysia({ prefix: "/api/v1/me" }).use(authPlugin(deps)).get(
+  const ledger = connectionsLedger(deps);
+  return new Elysia({ prefix: "/api/v1/me" })
+    .use(authPlugin(deps))
+    .get(
     "/connections",
     ({ principal }) => ({ connections: service.list(principal.userId), scope: "key_user" as const, as_of: deps.clock.now().toISOString() }),
     {
@@ -21,5 +27,14 @@ export function connectionRoutes(deps: Deps) {
         responses: jsonResponses({ 200: ConnectionsResponse }),
       },
     },
-  );
+  )
+    .get("/connections/:connection_id/ledger", ({ principal, params }) => ledger.ledgerOf(params.connection_id, principal.userId), {
+      auth: "read",
+      detail: {
+        operationId: "getMyConnectionLedger",
+        tags: ["Identity"],
+        summary: "A connected mailbox's sync ledger: per sync and folder, the UIDs read and how each message was counted",
+        responses: jsonResponses({ 200: LedgerResponse }),
+      },
+    });
 }

@@ -15,6 +15,7 @@ import { ConnectionFailure } from "./connections.failures.ts";
 import { httpPolicy, policedFetch } from "./connections.http.ts";
 import { readSubscription, SUBSCRIPTION_MAX_BYTES, subscriptionAccount, subscriptionUrl } from "./connections.ics.ts";
 import { chooseFolders, closeImap, defaultImapPort, imapAddress, openImap, sessionFailure, type ImapSecurity, type ImapServer } from "./connections.imap.ts";
+import { providerSettings, providerTokens } from "./connections.providers.ts";
 import { connectionAttempts, connections, digestSubscriptions, mailServers } from "./connections.tables.ts";
 
 export type MailServer = typeof mailServers.$inferSelect;
@@ -48,14 +49,14 @@ export type ConnectionView = {
   items_synced: number;
   last_error: string | null;
   // Additive: where it reads from, a running sync's progress, the last sync's figures, the next try.
-  source: "imap" | "caldav" | "ics";
+  source: "imap" | "caldav" | "ics" | "graph";
   progress: { folder: string; done: number; total: number } | null;
   last_result: SyncFigures | null;
   next_attempt_at: string | null;
 };
 
 /** The sealed part of a connection (a CalDAV login travels with its password). */
-export type ConnectionSecret = { password?: string; url?: string; login?: string };
+export type ConnectionSecret = { password?: string; url?: string; login?: string; provider?: "google" | "microsoft" };
 
 export const DEFAULT_BACKFILL_YEARS = 2;
 
@@ -86,6 +87,8 @@ function realDay(raw: string): string | null {
   return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === raw ? raw : null;
 }
 
+export const providerName = (p: "google" | "microsoft") => (p === "google" ? "Google Workspace" : "Microsoft 365");
+
 export const connectionsService = perDeps((deps: Deps) => {
   const { db, clock } = deps;
   const orgs = orgsService(deps);
@@ -107,12 +110,18 @@ export const connectionsService = perDeps((deps: Deps) => {
   }
 
   function serverView(s: MailServer) {
-    return { org_id: s.orgId, imap: imapAddress({ host: s.imapHost, port: s.imapPort }), imap_security: s.imapSecurity, caldav: s.caldavUrl, private_ca: s.caPem !== null };
+    const settings = providerSettings(s);
+    // Additive: who signs users in, and the provider's public settings (never its key or secret).
+    const account = !settings
+      ? null
+      : settings.kind === "google"
+        ? { client_email: settings.client_email, client_id: settings.client_id }
+        : { tenant: settings.tenant, client_id: settings.client_id, credential: settings.credential };
+    return { org_id: s.orgId, imap: imapAddress({ host: s.imapHost, port: s.imapPort }), imap_security: s.imapSecurity, caldav: s.caldavUrl, private_ca: s.caPem !== null, provider: s.provider, provider_account: account };
   }
 
-  /** Sets the organization's IMAP (and CalDAV) server. Stores settings without probing them. */
-  function setMailServer(orgId: string, input: MailServerInput) {
-    if (!isUuid(orgId) || !orgs.getOrg(orgId)) throw notFound(`No organization with id ${orgId}`);
+  /** The IMAP host, port and security as given, checked (throws 422 with the reason). */
+  function checkImap(input: { imap: string; security?: string; insecure?: boolean }) {
     const hostPort = parseHostPort(input.imap);
     if (!hostPort) throw invalid(["imap"], `--imap must be HOST or HOST:PORT (port 1-65535), got ${JSON.stringify(input.imap.slice(0, 100))}`);
     const security = (input.security ?? "tls") as ImapSecurity;
@@ -121,6 +130,30 @@ export const connectionsService = perDeps((deps: Deps) => {
     if (security === "plain" && !insecure && !isLoopbackHost(hostPort.host)) {
       throw invalid(["imap_security"], `plain IMAP would send passwords unencrypted to ${hostPort.host}: it is allowed only to a loopback host, or with --insecure`);
     }
+    return { host: hostPort.host, port: hostPort.port ?? defaultImapPort(security), security, insecure };
+  }
+
+  function checkCa(pem: string | null | undefined): string | null {
+    if (!pem) return null;
+    if (!/-----BEGIN CERTIFICATE-----/.test(pem)) throw invalid(["ca_file"], "--ca-file must be a PEM file holding the CA's certificate (-----BEGIN CERTIFICATE-----)");
+    try {
+      new X509Certificate(pem);
+    } catch (error) {
+      throw invalid(["ca_file"], `--ca-file could not be read as a certificate: ${(error as Error).message}`);
+    }
+    return pem;
+  }
+
+  function writeServer(values: typeof mailServers.$inferInsert) {
+    const { orgId: _, ...update } = values;
+    const row = db.insert(mailServers).values(values).onConflictDoUpdate({ target: mailServers.orgId, set: update }).returning().get();
+    return serverView(row);
+  }
+
+  /** Sets the organization's IMAP (and CalDAV) server. Stores settings without probing them. */
+  function setMailServer(orgId: string, input: MailServerInput) {
+    if (!isUuid(orgId) || !orgs.getOrg(orgId)) throw notFound(`No organization with id ${orgId}`);
+    const { host, port, security, insecure } = checkImap(input);
     let caldav: string | null = null;
     if (input.caldav) {
       const url = URL.canParse(input.caldav) ? new URL(input.caldav) : null;
@@ -132,32 +165,17 @@ export const connectionsService = perDeps((deps: Deps) => {
       }
       caldav = url.href;
     }
-    let caPem: string | null = null;
-    if (input.caPem) {
-      if (!/-----BEGIN CERTIFICATE-----/.test(input.caPem)) throw invalid(["ca_file"], "--ca-file must be a PEM file holding the CA's certificate (-----BEGIN CERTIFICATE-----)");
-      try {
-        new X509Certificate(input.caPem);
-      } catch (error) {
-        throw invalid(["ca_file"], `--ca-file could not be read as a certificate: ${(error as Error).message}`);
-      }
-      caPem = input.caPem;
-    }
-    const values = {
-      orgId,
-      imapHost: hostPort.host,
-      imapPort: hostPort.port ?? defaultImapPort(security),
-      imapSecurity: security,
-      caldavUrl: caldav,
-      caPem,
-      insecure,
-      updatedAt: clock.now().toISOString(),
-    };
-    const { orgId: _, ...update } = values;
-    const row = db.insert(mailServers).values(values).onConflictDoUpdate({ target: mailServers.orgId, set: update }).returning().get();
-    return serverView(row);
+    const caPem = checkCa(input.caPem);
+    // A password server: a provider set before is forgotten, its sealed key with it.
+    return writeServer({ orgId, imapHost: host, imapPort: port, imapSecurity: security, caldavUrl: caldav, caPem, insecure, provider: "imap", providerSettings: null, providerSealed: null, updatedAt: clock.now().toISOString() });
   }
 
-  const imapServer = (s: MailServer): ImapServer => ({ host: s.imapHost, port: s.imapPort, security: s.imapSecurity, caPem: s.caPem });
+  /** How sessions reach the org's IMAP server; on a provider's, they log in with its tokens (connections.providers.ts). */
+  function imapServer(s: MailServer): ImapServer {
+    const server: ImapServer = { host: s.imapHost, port: s.imapPort, security: s.imapSecurity, caPem: s.caPem };
+    if (s.provider !== "imap") server.oauth = (login, opts) => providerTokens(deps).tokenOf(s, login, "mail", opts);
+    return server;
+  }
 
   function noServer(): never {
     throw new ConnectionFailure("config", "no mail server is set for this organization: an administrator runs `dealgraph admin mail-server set --org ORG_ID --imap HOST`");
@@ -225,18 +243,30 @@ export const connectionsService = perDeps((deps: Deps) => {
   }
 
   /** Connects a user's mailbox on the organization's server: logs in and checks the folders first. */
-  async function connectMail(userId: string, input: { login: string; password: string; folders?: string[]; since?: string }) {
+  /**
+   * `otherAddress`: on a provider's server, the login may be another address than the user's own
+   * (the command line, run by whoever holds the server; a provider's token opens any mailbox of the
+   * domain, so a member connecting for themselves gets their own address only).
+   */
+  async function connectMail(userId: string, input: { login?: string; password?: string; folders?: string[]; since?: string; otherAddress?: boolean }) {
     const user = memberOf(userId);
-    const login = input.login.trim();
+    const server = getMailServer(user.orgId) ?? noServer();
+    const provider = server.provider === "imap" ? null : server.provider;
+    // On a provider's server the login defaults to the user's address, and no password is taken.
+    const login = (input.login ?? (provider ? user.email : "")).trim();
     if (!login) throw invalid(["login"], "--login must not be empty");
-    if (!input.password) throw invalid(["password"], "no password given (the first line of stdin)");
+    if (provider && input.password) throw invalid(["password"], `this organization's mail is ${providerName(provider)}: users connect with no password (the administrator authorized Dealgraph for the domain)`);
+    if (provider && !input.otherAddress && login.toLowerCase() !== user.email.toLowerCase()) {
+      throw invalid(["login"], `this organization's mail is ${providerName(provider)}: you connect your own mailbox (${user.email}); an administrator connects another address with \`dealgraph connect mail --login\``);
+    }
+    if (!provider && !input.password) throw invalid(["password"], "no password given (the first line of stdin)");
     const since = input.since === undefined ? defaultSince() : realDay(input.since);
     if (!since) throw invalid(["since"], `--since must be a day as YYYY-MM-DD, got ${JSON.stringify(input.since)}`);
     if (since > clock.now().toISOString().slice(0, 10)) throw invalid(["since"], `--since ${since} is in the future`);
     const folders = input.folders?.map((f) => f.trim()).filter(Boolean);
-    const server = getMailServer(user.orgId) ?? noServer();
     const attempt = reserveAttempt(user.id);
-    const client = await openImap(imapServer(server), login, input.password);
+    // A provider's: the first token is asked for, then the IMAP login made with it.
+    const client = await openImap(imapServer(server), login, input.password ?? "");
     let chosen: string[];
     try {
       chosen = await chooseFolders(client, folders?.length ? folders : null);
@@ -248,7 +278,7 @@ export const connectionsService = perDeps((deps: Deps) => {
     const id = await store(
       user,
       { kind: "mail", source: "imap", account: login, accountKey: login.toLowerCase(), url: null, folders: folders?.length ? JSON.stringify(chosen) : null, since },
-      { password: input.password },
+      provider ? { provider, login } : { password: input.password },
     );
     attempt.settle();
     return { connection_id: id };
@@ -282,6 +312,11 @@ export const connectionsService = perDeps((deps: Deps) => {
     const id = await store(user, { kind: "calendar", source: "caldav", account, accountKey: `caldav:${collection}\n${login.toLowerCase()}`, url: collection }, { login, password: input.password });
     attempt.settle();
     return { connection_id: id };
+  }
+
+  /** Who signs the user's organization in: `imap` (passwords), `google`, `microsoft`; null when no server is set. */
+  function providerOf(userId: string): MailServer["provider"] | null {
+    return getMailServer(memberOf(userId).orgId)?.provider ?? null;
   }
 
   /** The connection's sealed part, opened. */
@@ -364,6 +399,14 @@ export const connectionsService = perDeps((deps: Deps) => {
     getMailServer,
     serverView,
     setMailServer,
+    providerOf,
+    // For the provider side of setting up (connections.provider-setup.ts).
+    memberOf,
+    checkImap,
+    checkCa,
+    writeServer,
+    reserveAttempt,
+    store,
     imapServer,
     noServer,
     connectMail,

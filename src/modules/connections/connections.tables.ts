@@ -16,6 +16,13 @@ export const mailServers = sqliteTable("mail_servers", {
   caPem: text("ca_pem"),
   // Plaintext to a host that is not loopback was allowed explicitly (--insecure).
   insecure: integer("insecure", { mode: "boolean" }).notNull().default(false),
+  // Who signs users in: `imap` (each user's password), or a provider that issues OAuth 2.0 tokens
+  // for the whole domain (connections.providers.ts).
+  provider: text("provider", { enum: ["imap", "google", "microsoft"] }).notNull().default("imap"),
+  // The provider's public settings (JSON: client e-mail or id, tenant, how it authenticates).
+  providerSettings: text("provider_settings"),
+  // The provider's key file, client secret or certificate and key, sealed under the server key.
+  providerSealed: text("provider_sealed"),
   updatedAt: text("updated_at").notNull(),
 });
 
@@ -32,7 +39,8 @@ export const connections = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: ["mail", "calendar"] }).notNull(),
-    source: text("source", { enum: ["imap", "caldav", "ics"] }).notNull(),
+    // graph: a Microsoft 365 calendar read from Microsoft Graph (calendarView delta).
+    source: text("source", { enum: ["imap", "caldav", "ics", "graph"] }).notNull(),
     // What the user is shown: the login, or for a subscription the URL's origin only (the rest of
     // a subscription URL is often its secret).
     account: text("account").notNull(),

@@ -64,6 +64,10 @@ export const MetricPointModel = t.Object({
   currency: t.Nullable(t.String()),
   statement_date: t.String({ format: "date-time" }),
   kind: t.Union([t.Literal("actual"), t.Literal("budget")]),
+  source: t.Union([t.Literal("import"), t.Literal("investor_update")], { description: "A metrics import, or a figure read from a founder's update" }),
+  evidence: t.Nullable(
+    t.Object({ update_id: t.String({ format: "uuid" }), quote: t.String({ description: "The sentence or table row the figure came from" }) }, { description: "The update a point came from, with its quote; null for imports" }),
+  ),
 });
 
 export const MetricHistoryModel = t.Object(

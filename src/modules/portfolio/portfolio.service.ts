@@ -17,6 +17,17 @@ export type MetricLeader = Pick<SqlRowOf<typeof mp>, "id" | "metric" | "value" |
 
 const P = sql.placeholder;
 
+/** One dated point of a company page: its value, kind, and where it came from (an update's quote as evidence). */
+export type CompanyPoint = {
+  value: number;
+  unit: string | null;
+  currency: string | null;
+  statement_date: string;
+  kind: "actual" | "budget";
+  source: "import" | "investor_update";
+  evidence: { update_id: string; quote: string } | null;
+};
+
 export const portfolioService = perDeps((deps: Deps) => {
   const { db } = deps;
 
@@ -45,7 +56,7 @@ export const portfolioService = perDeps((deps: Deps) => {
   const holdingById = db.select().from(h).where(and(eq(h.id, P("id")), eq(h.orgId, P("org")))).prepare();
 
   const history = db
-    .select({ value: mp.value, unit: mp.unit, currency: mp.currency, statement_date: mp.statementDate, kind: mp.kind })
+    .select({ value: mp.value, unit: mp.unit, currency: mp.currency, statement_date: mp.statementDate, kind: mp.kind, source: mp.source, updateId: mp.evidenceUpdateId, quote: mp.evidenceQuote })
     .from(mp)
     .where(
       and(
@@ -82,6 +93,12 @@ export const portfolioService = perDeps((deps: Deps) => {
      FROM portfolio_latest_actuals l WHERE l.org_id = $org AND instr(l.metric, $metric) > 0
      ORDER BY l.value DESC, l.company_key, l.metric LIMIT $limit`,
   );
+
+  /** A point as the API shows it: where it came from, and an update's quote as its evidence. */
+  function withEvidence<P extends { source: "import" | "investor_update"; updateId: string | null; quote: string | null }>(p: P) {
+    const { updateId, quote, ...point } = p;
+    return { ...point, evidence: updateId ? { update_id: updateId, quote: quote ?? "" } : null };
+  }
 
   function metricsOf(orgId: string, companyKeys: string[]): Map<string, Record<string, MetricValue>> {
     const byCompany = new Map<string, Record<string, MetricValue>>(companyKeys.map((k) => [k, {}]));
@@ -148,7 +165,7 @@ export const portfolioService = perDeps((deps: Deps) => {
       from: q.from ? `${q.from}T00:00:00.000Z` : "",
       to: q.to ? `${q.to}T23:59:59.999Z` : "\uffff",
     });
-    return { company_id: holding.id, metric, points };
+    return { company_id: holding.id, metric, points: points.map(withEvidence) };
   }
 
   /** Every holding of the org, in the list's order, with what the firm's book needs of it (no metrics, no paging). */
@@ -176,7 +193,7 @@ export const portfolioService = perDeps((deps: Deps) => {
   // same company, and every metric's whole history in one statement), the fund names to filter by,
   // and the holding a metric point belongs to (a research citation's link).
   const allPointsOf = db
-    .select({ metric: mp.metric, value: mp.value, unit: mp.unit, currency: mp.currency, statement_date: mp.statementDate, kind: mp.kind })
+    .select({ metric: mp.metric, value: mp.value, unit: mp.unit, currency: mp.currency, statement_date: mp.statementDate, kind: mp.kind, source: mp.source, updateId: mp.evidenceUpdateId, quote: mp.evidenceQuote })
     .from(mp)
     .where(and(eq(mp.orgId, P("org")), eq(mp.companyKey, P("key"))))
     .orderBy(asc(mp.metric), asc(mp.statementDate), asc(mp.kind))
@@ -197,8 +214,9 @@ export const portfolioService = perDeps((deps: Deps) => {
     const holding = mustGetHolding(orgId, companyId);
     const positions = sameCompanyOf.all({ org: orgId, key: holding.companyKey });
     const latest = metricsOf(orgId, [holding.companyKey]).get(holding.companyKey)!;
-    const metrics = new Map<string, { value: number; unit: string | null; currency: string | null; statement_date: string; kind: "actual" | "budget" }[]>();
-    for (const { metric, ...point } of allPointsOf.all({ org: orgId, key: holding.companyKey })) {
+    const metrics = new Map<string, CompanyPoint[]>();
+    for (const { metric, ...row } of allPointsOf.all({ org: orgId, key: holding.companyKey })) {
+      const point = withEvidence(row);
       const points = metrics.get(metric);
       if (points) points.push(point);
       else metrics.set(metric, [point]);
@@ -217,5 +235,75 @@ export const portfolioService = perDeps((deps: Deps) => {
     return Number.isSafeInteger(id) ? (holdingOfPoint.get({ org: orgId, id })?.id ?? null) : null;
   }
 
-  return { list, mustGetHolding, metricHistory, bookHoldings, companyNames, actualPointId, metricLeaders, company, fundNames, holdingOfMetricPoint };
+  // What the investor-updates module (modules/updates) needs of the book: the holdings a sender's
+  // domain may name, a company's actual of a period, and writing (or taking back) an actual read
+  // from an update with its evidence.
+  const mailHoldings = sqlite.query<{ id: string; name: string; companyKey: string; currency: string | null }, { org: string }>(
+    "SELECT id, name, company_key AS companyKey, currency FROM portfolio_holdings WHERE org_id = $org ORDER BY name_fold, fund_name",
+  );
+  const actualAt = sqlite.query<{ id: number; value: number; currency: string | null; source: string; evidenceUpdateId: string | null }, { org: string; key: string; metric: string; date: string }>(
+    `SELECT id, value, currency, source, evidence_update_id AS evidenceUpdateId FROM portfolio_metric_points
+     WHERE org_id = $org AND company_key = $key AND kind = 'actual' AND metric = $metric AND statement_date = $date`,
+  );
+  const upsertUpdatePoint = sqlite.query<{ id: number }, Record<string, string | number | null>>(
+    `INSERT INTO portfolio_metric_points (org_id, company_key, metric, kind, statement_date, value, unit, currency, source, evidence_update_id, evidence_quote)
+     VALUES ($org, $key, $metric, 'actual', $date, $value, $unit, $currency, 'investor_update', $update, $quote)
+     ON CONFLICT (org_id, company_key, kind, metric, statement_date) DO UPDATE SET value = excluded.value, unit = excluded.unit, currency = excluded.currency,
+       source = excluded.source, evidence_update_id = excluded.evidence_update_id, evidence_quote = excluded.evidence_quote
+     RETURNING id`,
+  );
+  const attachEvidenceQ = sqlite.query("UPDATE portfolio_metric_points SET evidence_update_id = $update, evidence_quote = $quote WHERE org_id = $org AND id = $id AND evidence_update_id IS NULL");
+  const clearEvidenceQ = sqlite.query("UPDATE portfolio_metric_points SET evidence_update_id = NULL, evidence_quote = NULL WHERE org_id = $org AND id = $id AND evidence_update_id = $update");
+  const deleteUpdatePoint = sqlite.query("DELETE FROM portfolio_metric_points WHERE org_id = $org AND id = $id AND source = 'investor_update' AND evidence_update_id = $update");
+
+  const orgOfHoldingQ = sqlite.query<{ org_id: string }, { id: string }>("SELECT org_id FROM portfolio_holdings WHERE id = $id");
+  /** The org a holding belongs to (the CLI names a company by its id alone), or null. */
+  function orgOfHolding(holdingId: string): string | null {
+    return orgOfHoldingQ.get({ id: holdingId })?.org_id ?? null;
+  }
+
+  /** The org's holdings with their company key (the website's host) and currency, in the list's order. */
+  function holdingsForMail(orgId: string) {
+    return mailHoldings.all({ org: orgId });
+  }
+
+  /** The company's actual of a metric at a statement date (ISO timestamp), or null. */
+  function actualAtDate(orgId: string, companyKey: string, metric: string, statementDate: string) {
+    return actualAt.get({ org: orgId, key: companyKey, metric, date: statementDate });
+  }
+
+  /** Writes an actual read from an investor update (replacing the one at that date): returns the point's id. */
+  function writeUpdatePoint(orgId: string, p: { companyKey: string; metric: string; statementDate: string; value: number; unit: string | null; currency: string | null; updateId: string; quote: string }): number {
+    return upsertUpdatePoint.get({ org: orgId, key: p.companyKey, metric: p.metric, date: p.statementDate, value: p.value, unit: p.unit, currency: p.currency, update: p.updateId, quote: p.quote })!.id;
+  }
+
+  /** An update that reports the very actual the book has: its quote becomes the point's evidence (the source stays). */
+  function attachEvidence(orgId: string, pointId: number, updateId: string, quote: string): void {
+    attachEvidenceQ.run({ org: orgId, id: pointId, update: updateId, quote });
+  }
+
+  /** Takes back an actual an update wrote (a figure rejected after it was applied); an imported point it confirmed loses only that evidence. */
+  function removeUpdatePoint(orgId: string, pointId: number, updateId: string): void {
+    deleteUpdatePoint.run({ org: orgId, id: pointId, update: updateId });
+    clearEvidenceQ.run({ org: orgId, id: pointId, update: updateId });
+  }
+
+  return {
+    list,
+    mustGetHolding,
+    metricHistory,
+    bookHoldings,
+    companyNames,
+    actualPointId,
+    metricLeaders,
+    company,
+    fundNames,
+    holdingOfMetricPoint,
+    holdingsForMail,
+    orgOfHolding,
+    actualAtDate,
+    writeUpdatePoint,
+    attachEvidence,
+    removeUpdatePoint,
+  };
 });

@@ -54,6 +54,11 @@ export const portfolioMetricPoints = sqliteTable(
     value: real("value").notNull(),
     unit: text("unit"),
     currency: text("currency"),
+    // Where the point came from: a metrics import, or a figure read from an investor update
+    // (modules/updates), whose update and quote are its evidence.
+    source: text("source", { enum: ["import", "investor_update"] }).notNull().default("import"),
+    evidenceUpdateId: text("evidence_update_id"),
+    evidenceQuote: text("evidence_quote"),
   },
   // The natural key (company + metric + statement_date + kind), ordered for "latest actual of each
   // metric of these companies" and for one metric's history.

@@ -6,6 +6,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../http/errors.ts";
 import { ConnectionFailure } from "../connections/connections.failures.ts";
+import { connectionsLedger } from "../connections/connections.ledger.ts";
 import { connectionsService } from "../connections/connections.service.ts";
 import { connectionsSync } from "../connections/connections.sync.ts";
 import { connectionsPage, type CalendarForm, type ConnectionsView, type MailForm } from "./pages/connections.ts";
@@ -13,6 +14,9 @@ import { guard, refusalText, type WebCtx } from "./web.guard.ts";
 import { htmlResponse, redirect } from "./web.http.ts";
 
 const hidden = { detail: { hide: true } };
+
+/** The latest ledger rows shown per mailbox (the CLI and the API give them all). */
+const LEDGER_ROWS_SHOWN = 10;
 
 /** Why connecting failed, for the form: the server's reason or the settings' refusal. */
 function refused(error: unknown): string {
@@ -30,6 +34,7 @@ function refusedWith(page: (status: number) => Response, error: unknown): Respon
 export function connectionPageRoutes(deps: Deps) {
   const service = connectionsService(deps);
   const sync = connectionsSync(deps);
+  const ledger = connectionsLedger(deps);
 
   function render(c: WebCtx & { org: { id: string } }, forms: { mail?: MailForm; calendar?: CalendarForm } = {}, status = 200): Response {
     const server = service.getMailServer(c.org.id);
@@ -40,6 +45,9 @@ export function connectionPageRoutes(deps: Deps) {
       mail: forms.mail ?? { login: c.user.email, folders: "", since: "", error: null },
       calendar: forms.calendar ?? { source: "caldav", url: server?.caldavUrl ?? "", login: c.user.email, error: null },
       digest: { enabled: service.digestEnabled(c.user.id), outboundConfigured: deps.config.smtp !== null },
+      ledgers: Object.fromEntries(
+        connections.filter((x) => x.kind === "mail").map((x) => [x.connection_id, { totals: ledger.totals(x.connection_id), recent: ledger.entries(x.connection_id).slice(-LEDGER_ROWS_SHOWN).reverse() }]),
+      ),
     };
     const response = htmlResponse(connectionsPage(c.shell("Connections", "connections"), view), status);
     // While a sync runs, the page follows it.

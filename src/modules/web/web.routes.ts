@@ -27,6 +27,7 @@ import {
   SESSION_COOKIE,
 } from "./web.http.ts";
 import { bookPages } from "./web.book.ts";
+import { updatePages } from "./web.updates.ts";
 import { dealPages, dealUploads } from "./web.deals.ts";
 import { whoKnowsPages } from "./web.who-knows.ts";
 import { pageRoutes } from "./web.pages.ts";
@@ -219,6 +220,7 @@ export function webRoutes(deps: Deps) {
     // the firm's workspace
     .use(dealPages(deps))
     .use(whoKnowsPages(deps))
+    .use(updatePages(deps))
     .use(bookPages(deps))
     .use(researchPages(deps))
     .use(settingsPages(deps))

@@ -8,6 +8,7 @@ export const WEBHOOK_EVENTS = [
   "founder.analysis.failed",
   "research.completed",
   "research.failed",
+  "portfolio.update.received",
 ] as const;
 
 const Timestamp = t.String({ format: "date-time" });
@@ -18,7 +19,7 @@ export const WebhookModel = t.Object(
     webhook_id: Uuid,
     url: t.String({ description: "HTTPS URL on a public address" }),
     description: t.String(),
-    events: t.Array(t.String(), { description: "All six event types" }),
+    events: t.Array(t.String(), { description: "All event types" }),
     created_at: Timestamp,
     secret_rotated_at: t.Nullable(Timestamp),
     previous_secret_expires_at: t.Nullable(

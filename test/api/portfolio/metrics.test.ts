@@ -27,10 +27,10 @@ describe("history", () => {
       company_id: acme,
       metric: "arr",
       points: [
-        { value: 1_000_000, unit: "usd", currency: "USD", statement_date: "2024-01-31T00:00:00.000Z", kind: "actual" },
-        { value: 1_200_000, unit: "usd", currency: "USD", statement_date: "2024-02-29T00:00:00.000Z", kind: "actual" },
-        { value: 1_300_000, unit: "usd", currency: "USD", statement_date: "2024-02-29T00:00:00.000Z", kind: "budget" },
-        { value: 1_500_000, unit: "usd", currency: "USD", statement_date: "2024-03-31T00:00:00.000Z", kind: "budget" },
+        { value: 1_000_000, unit: "usd", currency: "USD", statement_date: "2024-01-31T00:00:00.000Z", kind: "actual", source: "import", evidence: null },
+        { value: 1_200_000, unit: "usd", currency: "USD", statement_date: "2024-02-29T00:00:00.000Z", kind: "actual", source: "import", evidence: null },
+        { value: 1_300_000, unit: "usd", currency: "USD", statement_date: "2024-02-29T00:00:00.000Z", kind: "budget", source: "import", evidence: null },
+        { value: 1_500_000, unit: "usd", currency: "USD", statement_date: "2024-03-31T00:00:00.000Z", kind: "budget", source: "import", evidence: null },
       ],
       scope: "org",
       as_of: "2026-11-22T12:00:00.000Z",
@@ -60,7 +60,7 @@ describe("history", () => {
     expect(upper.json.metric).toBe("arr");
     expect(upper.json.points.length).toBe(4);
     expect((await history(acme, "?metric=runway_months")).json.points).toEqual([
-      { value: 18, unit: "months", currency: null, statement_date: "2024-02-29T00:00:00.000Z", kind: "actual" },
+      { value: 18, unit: "months", currency: null, statement_date: "2024-02-29T00:00:00.000Z", kind: "actual", source: "import", evidence: null },
     ]);
     const none = await history(acme, "?metric=nps");
     expect(none.status).toBe(200);

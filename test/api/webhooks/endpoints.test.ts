@@ -33,13 +33,13 @@ const get = (path: string, key = f.keys.read.secret) => t.request("GET", path, {
 const check = (schema: Parameters<typeof Value.Check>[0], value: unknown) => expect([...Value.Errors(schema, value)].map((e) => `${e.path} ${e.message}`)).toEqual([]);
 
 describe("POST /api/v1/webhooks", () => {
-  test("201: the record with all six events and a whsec_ secret of 32 random bytes, shown once", async () => {
+  test("201: the record with every event type (six of the spec and portfolio.update.received) and a whsec_ secret of 32 random bytes, shown once", async () => {
     setup();
     const res = await post({ url: PUBLIC, description: "  CRM sync  " });
     expect(res.status).toBe(201);
     check(CreatedWebhookModel, res.json);
     expect(res.json).toMatchObject({ url: PUBLIC, description: "CRM sync", events: [...WEBHOOK_EVENTS], created_at: t.clock.now().toISOString(), secret_rotated_at: null });
-    expect(res.json.events).toHaveLength(6);
+    expect(res.json.events).toHaveLength(7);
     expect(res.json.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(res.json.secret.slice(6), "base64")).toHaveLength(32);
     const again = await post({ url: "https://93.184.215.15/other" });

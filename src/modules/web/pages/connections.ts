@@ -1,7 +1,10 @@
 // Connections: the member's mail and calendar accounts on the firm's server (connect with login and
 // password, each one's status, last sync, counts, last error and backfill progress, sync now,
 // remove), and the weekly going-stale digest opt-in. Never a credential: a subscription is shown by
-// its origin only, and password fields are never filled back in.
+// its origin only, and password fields are never filled back in. Each mailbox's sync ledger:
+// its totals over every sync (what the server held, and how each message was counted), the
+// failures by reason and the connection's last error, and its latest syncs folder by folder.
+import type { LedgerEntry, LedgerTotals } from "../../connections/connections.ledger.ts";
 import type { ConnectionView } from "../../connections/connections.service.ts";
 import { html, type Html } from "../html.ts";
 import { badge, csrfField, field, layout, meter, pageHead, when, type Shell } from "./layout.ts";
@@ -16,6 +19,8 @@ export type ConnectionsView = {
   mail: MailForm;
   calendar: CalendarForm;
   digest: { enabled: boolean; outboundConfigured: boolean };
+  /** Per mail connection: its ledger's totals and its latest rows (newest first). */
+  ledgers: Record<string, { totals: LedgerTotals; recent: LedgerEntry[] }>;
 };
 
 const n = (x: number) => x.toLocaleString("en-US");
@@ -62,6 +67,31 @@ ${v.connections.map(
 </tr>`,
 )}
 </tbody></table></div>`;
+}
+
+const reasons = (r: Record<string, number>) =>
+  Object.entries(r)
+    .map(([k, v]) => `${k.replaceAll("_", " ")} ${n(v)}`)
+    .join(", ");
+
+function ledgerCard(c: ConnectionView, l: { totals: LedgerTotals; recent: LedgerEntry[] }): Html {
+  const t = l.totals;
+  const failed = t.failed ? html`<span data-testid="ledger-failed">${n(t.failed)} failed (${reasons(t.failed_by_reason)})</span>` : html`<span data-testid="ledger-failed">none failed</span>`;
+  return html`<div class="card" data-testid="ledger" data-connection-id="${c.connection_id}">
+  <h2>Sync ledger: ${c.account}</h2>
+  <p class="small muted">Every message on the server up to the last UID read is counted once: imported, already known, skipped (with the reason) or failed.</p>
+  <p data-testid="ledger-totals">${n(t.seen)} messages seen over ${n(t.rows)} folder sync${t.rows === 1 ? "" : "s"}: ${n(t.imported)} imported, ${n(t.duplicates)} already known, ${n(t.skipped)} skipped, ${failed}.</p>
+  <p class="small" data-testid="ledger-last-error">Last error: ${c.last_error ?? html`<span class="muted">none</span>`}</p>
+  ${
+    l.recent.length
+      ? html`<div class="table-wrap"><table data-testid="ledger-rows"><thead><tr><th>Synced</th><th>Folder</th><th>UIDs</th><th>Seen</th><th>Imported</th><th>Already known</th><th>Skipped</th><th>Failed</th></tr></thead><tbody>
+${l.recent.map(
+  (e) => html`<tr><td class="small">${when(e.synced_at)}</td><td>${e.folder}</td><td class="small">${e.uid_from}–${e.uid_to} <span class="muted">(UIDVALIDITY ${e.uidvalidity})</span></td><td>${n(e.seen)}</td><td>${n(e.imported)}</td><td>${n(e.duplicates)}</td><td class="small">${reasons(e.skipped) || "—"}</td><td class="small">${reasons(e.failed) || "—"}</td></tr>`,
+)}
+</tbody></table></div>`
+      : html`<p class="muted small">No sync has read anything yet.</p>`
+  }
+</div>`;
 }
 
 function mailForm(v: ConnectionsView, csrf: string | null): Html {
@@ -138,6 +168,7 @@ export function connectionsPage(shell: Shell, v: ConnectionsView): Html {
   <div class="card-head"><h2>Your accounts</h2><span class="muted small">Synced every few minutes by the server; passwords are stored encrypted.</span></div>
   ${table(v, shell.csrf)}
 </div>
+${v.connections.filter((c) => v.ledgers[c.connection_id]).map((c) => ledgerCard(c, v.ledgers[c.connection_id]))}
 ${mailForm(v, shell.csrf)}
 ${calendarForm(v, shell.csrf)}
 ${digestCard(v, shell.csrf)}`,

@@ -112,7 +112,26 @@ ${pager(v.page, pages, (p) => `/app/portfolio${query({ ...v.filters, page: p })}
   );
 }
 
-export type MetricPoint = { value: number; unit: string | null; currency: string | null; statement_date: string; kind: "actual" | "budget" };
+export type MetricPoint = {
+  value: number;
+  unit: string | null;
+  currency: string | null;
+  statement_date: string;
+  kind: "actual" | "budget";
+  source?: "import" | "investor_update";
+  evidence?: { update_id: string; quote: string } | null;
+};
+
+/** The points read from founders' updates, each beside the sentence it came from. */
+function fromUpdates(metrics: Map<string, MetricPoint[]>): Html {
+  const rows = [...metrics.entries()].flatMap(([metric, points]) => points.filter((p) => p.evidence).map((p) => ({ metric, ...p }))).sort((a, b) => b.statement_date.localeCompare(a.statement_date));
+  if (rows.length === 0) return html``;
+  return html`<div class="card flush"><div class="card-head"><h2>From founders' updates</h2><span class="small muted">${rows.length} point${rows.length === 1 ? "" : "s"} read from mail · <a href="/app/portfolio/updates">review queue</a></span></div>
+  <div class="table-wrap"><table class="compact" data-testid="update-points"><thead><tr><th>Metric</th><th>Period</th><th class="num">Value</th><th>Quote</th></tr></thead>
+  <tbody>${rows.slice(0, 60).map(
+    (r) => html`<tr data-metric="${r.metric}" data-source="${r.source ?? "import"}"><td>${metricLabel(r.metric)}</td><td class="small">${when(r.statement_date, true)}</td><td class="num">${metricValue(r)}</td><td class="small"><q>${r.evidence!.quote}</q></td></tr>`,
+  )}</tbody></table></div></div>`;
+}
 
 export type CompanyView = {
   holding: HoldingRow;
@@ -176,6 +195,7 @@ ${v.positions.length > 1
       <td class="small">${when(p.investment_date, true)}</td><td class="num">${money(p.invested, p.currency)}</td><td class="num">${money(p.current_valuation, p.currency)}</td><td class="num">${multiple(p.value_multiple)}</td></tr>`,
   )}</tbody></table></div></div>`
   : ""}
+${fromUpdates(v.metrics)}
 <div class="card">
   <div class="card-head"><h2>Metrics</h2><span class="small muted">${metrics.length} metric${metrics.length === 1 ? "" : "s"}, actuals solid, budgets dashed</span></div>
   ${metrics.length

@@ -1,0 +1,90 @@
+// Which holding a message is an update from: an address the org listed for a holding, else the
+// domain of a holding's website (subdomains included: mail.acme.io is acme.io). A partner's
+// forward counts with its original sender when the partner is a member of the org. Free-mail
+// domains name nobody: a founder writing from one is recognised by a listed address only.
+import { and, asc, eq } from "drizzle-orm";
+import { perDeps, type Deps } from "../../deps.ts";
+import { invalid, notFound } from "../../http/errors.ts";
+import { orgsService } from "../identity/orgs.service.ts";
+import { portfolioService } from "../portfolio/portfolio.service.ts";
+import { updateSenders } from "./updates.tables.ts";
+
+export type RecognisedHolding = { id: string; name: string; companyKey: string; currency: string | null };
+
+const FREE_MAIL = new Set(["gmail.com", "googlemail.com", "outlook.com", "hotmail.com", "live.com", "yahoo.com", "icloud.com", "me.com", "proton.me", "protonmail.com", "gmx.de", "gmx.net", "web.de", "aol.com", "mail.com", "t-online.de"]);
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+
+export const domainOf = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase();
+
+export const updatesRecognition = perDeps((deps: Deps) => {
+  const portfolio = portfolioService(deps);
+  const orgs = orgsService(deps);
+  const { db, clock } = deps;
+
+  /** The holding a listed sender or a website's domain names, or null. */
+  function holdingOf(orgId: string, address: string | null): RecognisedHolding | null {
+    if (!address) return null;
+    const email = address.toLowerCase();
+    const holdings = portfolio.holdingsForMail(orgId);
+    const listed = db.select({ holdingId: updateSenders.holdingId }).from(updateSenders).where(and(eq(updateSenders.orgId, orgId), eq(updateSenders.email, email))).get();
+    if (listed) return holdings.find((h) => h.id === listed.holdingId) ?? null;
+    const domain = domainOf(email);
+    if (FREE_MAIL.has(domain)) return null;
+    // The company key is the website's host (and path); the host names the company's mail domain.
+    return holdings.find((h) => {
+      const host = h.companyKey.split("/")[0];
+      return domain === host || domain.endsWith(`.${host}`);
+    }) ?? null;
+  }
+
+  /** Whether an address is a member's of the org (whose forwards name their original sender). */
+  function isMember(orgId: string, address: string | null): boolean {
+    if (!address) return false;
+    return orgs.findUserByEmail(address.toLowerCase())?.orgId === orgId;
+  }
+
+  /** The cheap check before a synced message is read whole: could its sender be a holding's, or is it a member's forward? */
+  function mayBeUpdate(orgId: string, from: string | null, subject: string): boolean {
+    if (!from) return false;
+    if (holdingOf(orgId, from)) return true;
+    return /^\s*(?:fwd?|fw|wg|tr)\s*:/i.test(subject) && isMember(orgId, from);
+  }
+
+  function addSender(orgId: string, holdingId: string, email: string) {
+    const holding = portfolio.mustGetHolding(orgId, holdingId);
+    const address = email.trim().toLowerCase();
+    if (!EMAIL.test(address)) throw invalid(["body", "email"], `${JSON.stringify(email)} is not an email address`, "value_error");
+    const now = clock.now().toISOString();
+    db.insert(updateSenders)
+      .values({ orgId, email: address, holdingId: holding.id, createdAt: now })
+      .onConflictDoUpdate({ target: [updateSenders.orgId, updateSenders.email], set: { holdingId: holding.id, createdAt: now } })
+      .run();
+    return { email: address, company_id: holding.id, company_name: holding.name };
+  }
+
+  function listSenders(orgId: string, holdingId?: string) {
+    const names = new Map(portfolio.holdingsForMail(orgId).map((h) => [h.id, h.name]));
+    if (holdingId) portfolio.mustGetHolding(orgId, holdingId);
+    return db
+      .select()
+      .from(updateSenders)
+      .where(holdingId ? and(eq(updateSenders.orgId, orgId), eq(updateSenders.holdingId, holdingId)) : eq(updateSenders.orgId, orgId))
+      .orderBy(asc(updateSenders.email))
+      .all()
+      .map((r) => ({ email: r.email, company_id: r.holdingId, company_name: names.get(r.holdingId) ?? null }));
+  }
+
+  function removeSender(orgId: string, email: string) {
+    const removed = db.delete(updateSenders).where(and(eq(updateSenders.orgId, orgId), eq(updateSenders.email, email.trim().toLowerCase()))).returning({ email: updateSenders.email }).all();
+    if (removed.length === 0) throw notFound(`No update sender ${email} in this organization`);
+  }
+
+  /** The domains whose senders may be a holding's (websites' hosts, listed senders' domains): the sync's cheap header check. */
+  function senderDomains(orgId: string): string[] {
+    const hosts = portfolio.holdingsForMail(orgId).map((h) => h.companyKey.split("/")[0]);
+    const listed = db.select({ email: updateSenders.email }).from(updateSenders).where(eq(updateSenders.orgId, orgId)).all().map((r) => domainOf(r.email));
+    return [...new Set([...hosts, ...listed])].filter((d) => d.includes("."));
+  }
+
+  return { holdingOf, isMember, mayBeUpdate, senderDomains, addSender, listSenders, removeSender };
+});
