@@ -274,7 +274,7 @@ async function fundPositions(ctx: AskContext, args: Record<string, unknown>): Pr
       ...base,
       links: ["/api/v1/funds/positions"],
       data: { candidates: names, unavailable_reason: "fund_not_found", ...(ownFund ? { own_fund: ownFund } : {}) },
-      text: `There is no LP position in a fund called ${fund}. Your funds: ${listing(names)}.${instead}`,
+      text: `${fund} is not one of your LP funds: there is no LP position in a fund called that. Your funds: ${listing(names)}.${instead}`,
     };
   }
   if (match?.kind === "several") {

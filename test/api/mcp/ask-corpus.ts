@@ -336,7 +336,7 @@ export const CORPUS: Row[] = [
   { cat: "not-in-data", q: "is Kestrel Rails profitable?", expect: fn("portfolio_company", { company: "Kestrel Rails", metric: "ebitda" }), says: [NOT_HELD] },
   { cat: "not-in-data", q: "Which portfolio companies have the highest churn?", expect: q("holdings", { order: { by: "churn" } }), says: ["churn is not in your records for portfolio companies", "What they hold"] },
   { cat: "not-in-data", q: "rank portcos by NPS", expect: q("holdings", { order: { by: "nps" } }), says: [NOT_HELD] },
-  { cat: "not-in-data", q: "What's the TVPI of Northwind Fund II?", expect: fn("fund_positions", { fund: "Northwind Fund II" }), says: ["There is no LP position in a fund called Northwind Fund II", "one of your own funds"] },
+  { cat: "not-in-data", q: "What's the TVPI of Northwind Fund II?", expect: fn("fund_positions", { fund: "Northwind Fund II" }), says: ["Northwind Fund II is not one of your LP funds", "one of your own funds"] },
   { cat: "not-in-data", q: "What is Stripe's ARR?", expect: fn("portfolio_company", { company: "Stripe" }), says: ["Stripe is not in your firm's portfolio"] },
   { cat: "not-in-data", q: "how is OpenAI doing", expect: fn("portfolio_company", { company: "OpenAI" }), says: ["OpenAI is not in your firm's portfolio. Nor is it a deal in your pipeline or one of your LP funds."] },
   { cat: "not-in-data", q: "What's the weather in Berlin?", expect: { help: true } },
@@ -350,7 +350,7 @@ export const CORPUS: Row[] = [
   { cat: "not-in-data", q: "crypto deals", expect: q("deals", { sector: "fintech" }) },
   { cat: "not-in-data", q: "what's MosaicTreasury's EBITDA", expect: fn("deal_status", { figure: "ebitda" }), says: ["not a portfolio company"] },
   { cat: "not-in-data", q: "headcount of CinderCloud", expect: fn("deal_status", { figure: "headcount" }), says: ["not a portfolio company"] },
-  { cat: "not-in-data", q: "What's the IRR of Sequoia Capital Fund XV?", expect: fn("fund_positions"), says: ["There is no LP position in a fund called"] },
+  { cat: "not-in-data", q: "What's the IRR of Sequoia Capital Fund XV?", expect: fn("fund_positions"), says: ["is not one of your LP funds", "Sequoia Capital"] },
   { cat: "not-in-data", q: "documents about quantum computing", expect: q("documents", { text: "quantum computing" }), says: ["No documents"] },
   { cat: "not-in-data", q: "what's the meaning of life", expect: { help: true } },
 
