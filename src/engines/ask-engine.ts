@@ -55,13 +55,13 @@ export type Aggregate = (typeof AGGREGATES)[number];
 
 export type DateRange = { from: string | null; to: string | null; label: string };
 /** `currency`: the currency the question said the amount in ("$2M"); records in another currency are not compared with it. */
-export type Threshold = { field: string; op: "gt" | "gte" | "lt" | "lte"; value: number; currency?: string };
+export type Threshold = { field: string; op: "gt" | "gte" | "lt" | "lte"; value: number; currency?: string; /** "Without X": a record with no figure at all has none of it too. */ orNone?: boolean };
 
 /** A filter several values of which are wanted ("Fund II or Fund III"), or unwanted ("not fintech"). */
-export type FilterValues = { fund?: string[]; sector?: string[]; round?: string[]; stage?: string[]; status?: string[]; type?: string[]; currency?: string[] };
+export type FilterValues = { fund?: string[]; sector?: string[]; round?: string[]; stage?: string[]; status?: string[]; type?: string[]; currency?: string[]; location?: string[] };
 
 /** What records are counted per ("deals per stage", "holdings by fund"). */
-export const GROUPS = ["stage", "sector", "round", "kind", "fund", "status", "currency", "vintage", "type", "year", "quarter"] as const;
+export const GROUPS = ["stage", "sector", "round", "kind", "fund", "status", "currency", "vintage", "type", "year", "quarter", "city"] as const;
 
 export type Query = {
   kind: RecordKind;
@@ -76,6 +76,8 @@ export type Query = {
   /** deals: company or fund; cashflows: call or distribution. */
   type?: string;
   sector?: string;
+  /** deals: where the company is based, as its analysis read it ("London"). */
+  location?: string;
   /** holdings: one of the firm's own funds; positions and cashflows: an LP fund. */
   fund?: string;
   vintage?: { from?: number; to?: number };
@@ -125,6 +127,8 @@ export interface AskNames {
   lpFunds(): string[];
   /** Sectors as the records write them (holdings and analysed deals). */
   sectors(): string[];
+  /** Cities deals are based in, as their analyses read them ("London", "Zurich"). */
+  cities(): string[];
   /** Metric names imported for the portfolio. */
   metrics(): string[];
   /** Research runs, newest first. */
@@ -171,7 +175,7 @@ export const CAPABILITIES = [
   "which of your relationships are going stale (\"who haven't I talked to in a while?\")",
   "founders you can reach through people you know well",
   "a deal's status and score (\"what's the status of Ledgerly?\"), or the newest deals in the pipeline",
-  "deals by stage, sector, round, score and date (\"which deals are at IC?\", \"fintech deals that came in this month\", \"best-scoring deals in diligence\")",
+  "deals by stage, sector, round, city, score and date (\"which deals are at IC?\", \"fintech deals that came in this month\", \"best-scoring deals in diligence\")",
   "a portfolio company's runway, ARR and burn (\"what is Acme Robotics' runway?\", \"how's Acme doing?\"), and how a metric changed (\"Acme's ARR growth this year\")",
   "portfolio companies by fund, sector, stage and status, ranked and totalled (\"shortest runway\", \"portfolio companies in Fund II\", \"total invested\")",
   "a fund's TVPI, DPI and IRR (\"TVPI of Alpha Fund I?\"), totals across positions (\"our total NAV\"), capital calls and distributions (\"calls this year\")",

@@ -7,7 +7,7 @@
 import type { AskNames, DealName } from "../ask-engine.ts";
 import { canon, nameForPhrase, namesInQuestion, type NameMatch } from "../../lib/name-match.ts";
 import { CUE_WORDS } from "./ask-intents.ts";
-import { LEXICON_WORDS } from "./ask-lexicon.ts";
+import { FIELD_CUES, LEXICON_WORDS } from "./ask-lexicon.ts";
 import { hostOf, nameRuns, runAfter, STOP, type Normalised, type Run } from "./ask-text.ts";
 
 export type Person = { identifier: string; name: string };
@@ -18,7 +18,8 @@ export type Founder = { id: string; name: string };
 
 const ORDINAL: Record<string, string> = { first: "I", "1st": "I", second: "II", "2nd": "II", third: "III", "3rd": "III", fourth: "IV", "4th": "IV", fifth: "V", "5th": "V" };
 const isRoman = (w: string) => /^(?:x{0,2}(?:i{1,3}|iv|v|vi{1,3}|ix)|x{1,2}v?|\d{1,2})$/.test(w);
-const notAName = (w: string) => STOP.has(w) || CUE_WORDS.has(w);
+/** A word of the reader's own, or a written word that names a figure ("pre-money"): never a name. */
+const notAName = (w: string): boolean => STOP.has(w) || CUE_WORDS.has(w) || (/[- ]/.test(w) && FIELD_CUES.some((c) => c.re.test(w)));
 /** Words that say which records or a negation, never part of a fund's name before "Fund II". */
 const FILTER_WORDS = new Set([...LEXICON_WORDS, "not", "non", "outside", "excluding", "except", "besides", "other", "than", "apart", "aside"]);
 
@@ -159,6 +160,8 @@ export function directory(names: AskNames, n: Normalised) {
   const targetPhrase = once((): string | null => runAfter(n, ["to", "with"], skipForNames, 4)?.raw ?? null);
   /** The longest run of words that may be a name nothing else matched: what "not found" answers quote. */
   const anyName = once((): string | null => nameRuns(n, skipForNames)[0]?.raw ?? null);
+  /** A name the question writes as one (capitalised), whatever the records hold: "Stripe" in "our stake in Stripe". */
+  const properName = once((): string | null => nameRuns(n, skipForNames).find((r) => /^\p{Lu}/u.test(r.raw))?.raw ?? null);
 
   /** Every portfolio company and every deal the question says in full, in the order said ("compare Acme Care and Lumen Exchange"). */
   const said = (list: string[]) => {
@@ -170,7 +173,7 @@ export function directory(names: AskNames, n: Normalised) {
   const holdingsSaid = once(() => said([...new Set(names.holdings().map((h) => h.name))]));
   const dealsSaid = once(() => said([...new Set(names.deals().map((x) => x.name))]).filter((x) => canon(x).length >= 4));
 
-  return { holdings, deal, funds, ownFunds, fundPhrase, person, founder, research, companyPhrase, targetPhrase, anyName, words, questionCanon, names, holdingsSaid, dealsSaid };
+  return { holdings, deal, funds, ownFunds, fundPhrase, person, founder, research, companyPhrase, targetPhrase, anyName, properName, words, questionCanon, names, holdingsSaid, dealsSaid };
 }
 
 export type Directory = ReturnType<typeof directory>;

@@ -61,7 +61,16 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
   const pronounThing = THING_PRONOUN.test(n.folded);
   const call = (fn: string, args: Record<string, unknown> = {}): Intent => ({ fn, args });
   switch (intent) {
-    case "going_stale":
+    case "going_stale": {
+      // "Not touched in over a year", "silent for more than 6 months": a floor on the days since the last touch.
+      const m = /\b(?:in|for) (?:over|more than|longer than|at least) (a|an|one|\d+|two|three|six|nine|twelve|eighteen) ?(years?|months?|weeks?|days?)\b|\b(?:over|more than) (a|an|one|\d+|two|three|six|nine|twelve) ?(years?|months?|weeks?|days?) (?:ago|since)\b/.exec(n.folded);
+      if (!m) return call(intent);
+      const count = m[1] ?? m[3];
+      const unit = m[2] ?? m[4];
+      const k = /^\d+$/.test(count) ? Number(count) : ({ a: 1, an: 1, one: 1, two: 2, three: 3, six: 6, nine: 9, twelve: 12, eighteen: 18 } as Record<string, number>)[count];
+      const days = Math.round(k * (/^year/.test(unit) ? 365 : /^month/.test(unit) ? 30 : /^week/.test(unit) ? 7 : 1));
+      return call(intent, { min_days: days });
+    }
     case "reach_candidates":
     case "list_deals":
       return call(intent);
@@ -102,6 +111,12 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
       // "Bluewater Fund II" is a fund raising in the pipeline, not an LP position.
       const deal = d.deal();
       if (deal && f.match.kind === "none" && (!f.phrase || canon(deal.name).includes(canon(f.phrase)))) return call("deal_status", { deal: deal.id });
+      // "The Northlight fund they're raising": a fund raising in the pipeline named by its brand.
+      const byBrand = f.match.kind === "none" ? d.names.deals().filter((x) => /\bfund\b/i.test(x.name) && d.words.includes(canon(x.name).split(" ")[0])) : [];
+      if (byBrand.length === 1) return call("deal_status", { deal: byBrand[0].id });
+      // "Which fund holds Relay Robotics": a portfolio company's funds are in its positions.
+      const holding = d.holdings();
+      if (f.match.kind === "none" && holding.kind === "one" && /\b(?:which|what) (?:of our )?funds?\b|\bin which funds?\b/.test(n.folded)) return call("portfolio_company", { company: holding.name });
       // A phrase inside one fund's name ("Fund II") goes as said, so the answer says what it was read as.
       if (f.match.kind === "one") return call(intent, { fund: f.match.partial && f.phrase ? f.phrase : f.match.name });
       // Several funds named in full: every position, with totals (they are all in it).
@@ -358,7 +373,8 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   const heard = hear(n.folded, (kind) => has(d, n, kind));
   const set = readSet({ n, d, today: tools.caller.today, memory });
   const top = heard[0]?.intent;
-  const ranksPeople = set?.query.kind === "persons" && (set.signals.includes("aggregate") || set.signals.includes("order") || set.signals.includes("top"));
+  // (Relationships going stale are their own read, counted or not: "how many of my relationships are going stale".)
+  const ranksPeople = set?.query.kind === "persons" && top !== "going_stale" && (set.signals.includes("aggregate") || set.signals.includes("order") || set.signals.includes("top"));
   // Research runs asked about by topic or as a list are read as records; a run's status by its id or the conversation.
   const readsResearch = set?.query.kind === "research" && top === "research_status" && !d.research() && !n.uuids.length && !/\bstatus\b|\bprogress\b/.test(n.folded);
   if (top && NETWORK_AND_RUNS.has(top) && !ranksPeople && !readsResearch) return argsFor(top, n, d, memory.entities, lastFunction, set);
@@ -383,13 +399,26 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   const known = action ?? followUp(d, lastFunction, n, set);
   if (known) return known;
   // A figure of a company the records do not hold ("the valuation of Stripe"), or how it is doing: said so, with what they hold instead.
-  const unknown = set?.fields.some((f) => f.kinds.includes("holdings")) || ABOUT.test(n.folded) ? d.anyName() : null;
+  const unknown = set?.fields.some((f) => f.kinds.includes("holdings")) || ABOUT.test(n.folded) ? (d.properName() ?? d.anyName()) : null;
   return unknown && /^\p{Lu}/u.test(unknown) ? { fn: "portfolio_company", args: { company: unknown } } : null;
+}
+
+/** Where a speaker takes back what they started to ask ("burn multiple... no wait, just the runway"). */
+const CORRECTION = /(?:^|[\s.,;:!?—–-])(?:(?:no wait|wait no|no sorry|sorry|scratch that|never ?mind|i mean|or rather|actually)\b[\s,:;.!—–-]*)+(?:just |only )?/gi;
+
+/** The question as finally meant: what follows the last self-correction, when something does. */
+export function corrected(question: string): string {
+  const marks = [...question.matchAll(CORRECTION)].filter((m) => m.index > 0 && /[.,;:!?—–-]\s*$|\.\.\.\s*$/.test(question.slice(0, m.index + 1)) || /^\s*(?:no wait|wait no|scratch that|i mean|or rather)/i.test(m[0]));
+  const last = marks.at(-1);
+  if (!last) return question;
+  const rest = question.slice(last.index + last[0].length).trim();
+  return rest.split(/\s+/).length >= 2 ? rest : question;
 }
 
 export const builtinAskEngine: AskEngine = {
   name: "builtin",
-  async answer(question: string, memory: Memory, tools: AskTools) {
+  async answer(asked: string, memory: Memory, tools: AskTools) {
+    const question = corrected(asked);
     const intent = recognise(tools, question, memory);
     if (!intent) return { engine: "builtin", text: HELP, answers: [] };
     if ("clarify" in intent) return { engine: "builtin", text: intent.clarify, answers: [] };

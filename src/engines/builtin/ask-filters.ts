@@ -6,7 +6,7 @@ import type { Threshold } from "../ask-engine.ts";
 import { canon } from "../../lib/name-match.ts";
 import { sectorsIn } from "../../lib/sectors.ts";
 import type { Directory } from "./ask-directory.ts";
-import { LEXICON_WORDS, NUMBER_WORDS, type FieldCue } from "./ask-lexicon.ts";
+import { LEXICON_WORDS, NUMBER_WORDS, type CueUnit, type FieldCue } from "./ask-lexicon.ts";
 import { STOP, type Normalised } from "./ask-text.ts";
 
 const LEXICON = new Set(LEXICON_WORDS);
@@ -63,25 +63,39 @@ export function amountsWithCurrency(raw: string): { value: number; currency: str
   return out;
 }
 
-/** The thresholds a text states, each on the figure named nearest to it (else `fallback`, the kind's usual figure). */
-export function thresholdsIn(text: string, cues: FieldCue[], fallback: string | null): Threshold[] {
-  const nearestField = (at: number) => {
+/** The unit a threshold's suffix or currency writes: "2x", "15%", "$2M", "12 months"; null when it says none. */
+function unitWritten(suffix: string | undefined, currency: string | undefined): CueUnit | null {
+  if (currency || (suffix && /^(?:k|m|mm|mn|million|bn|billion|thousand)$/.test(suffix))) return "money";
+  if (suffix === "x") return "x";
+  if (suffix === "%" || suffix === "percent") return "%";
+  if (suffix && /^(?:months?|years?)$/.test(suffix)) return "months";
+  return null;
+}
+
+/**
+ * The thresholds a text states, each on the figure named nearest to it whose unit agrees with the
+ * threshold's ("marked above 2x" is on the multiple, not the valuation "marked" names); else the
+ * kind's figure of that unit (`byUnit`), else `fallback`, the kind's usual figure.
+ */
+export function thresholdsIn(text: string, cues: FieldCue[], fallback: string | null, byUnit: Partial<Record<CueUnit, string>> = {}): Threshold[] {
+  const fieldFor = (at: number, unit: CueUnit | null) => {
     const near = cues
+      .filter((c) => !unit || !c.unit || c.unit === unit)
       .flatMap((c) => [...text.matchAll(new RegExp(c.re.source, "g"))].map((m) => ({ c, dist: Math.abs(m.index - at) })))
       .sort((a, b) => a.dist - b.dist);
-    return near[0]?.c.field ?? fallback;
+    return near[0]?.c.field ?? (unit ? byUnit[unit] : undefined) ?? fallback;
   };
   const where: Threshold[] = [];
   for (const m of text.matchAll(THRESHOLD)) {
-    const field = nearestField(m.index);
-    const value = field ? amountOf(m[3], m[4], field) : null;
     const currency = currencySaid(m[2], m[5]);
+    const field = fieldFor(m.index, unitWritten(m[4], currency));
+    const value = field ? amountOf(m[3], m[4], field) : null;
     if (field && value !== null) where.push({ field, op: OP_OF[m[1]], value, ...(currency ? { currency } : {}) });
   }
   for (const m of text.matchAll(OR_MORE)) {
-    const field = nearestField(m.index);
-    const value = field ? amountOf(m[2], m[3], field) : null;
     const currency = currencySaid(m[1], m[4]);
+    const field = fieldFor(m.index, unitWritten(m[3], currency));
+    const value = field ? amountOf(m[2], m[3], field) : null;
     if (field && value !== null) where.push({ field, op: /more|higher|above|greater/.test(m[5]) ? "gte" : "lte", value, ...(currency ? { currency } : {}) });
   }
   return where;
@@ -116,6 +130,14 @@ export function sectorOf(text: string, d: Directory, nameWords: Set<string>): st
   const spaced = ` ${text} `;
   const said = stored.filter((s) => spaced.includes(` ${canon(s)} `)).sort((a, b) => b.length - a.length)[0];
   if (said) return said;
+  // A sector of several words said shortened, word by word ("payments infra" for Payments infrastructure).
+  const words = text.split(" ");
+  const shortened = stored.filter((s) => {
+    const parts = canon(s).split(" ");
+    if (parts.length < 2) return false;
+    return words.some((_, i) => parts.every((p, k) => { const w = words[i + k]; return !!w && w.length >= 3 && p.startsWith(w); }));
+  });
+  if (shortened.length === 1) return shortened[0];
   // Words that name a sector only in company names or questions' grammar are not enough on their own.
   const canonical = sectorsIn(text.replace(/\b(?:platform|infrastructure|cloud|apis?|data science|care|credit|mobility|commerce|retail|media|social|ev|identity|privacy|workflow|productivity|hardware|industrial|property|delivery|shipping|construction|learning platform|schools?)\b/g, " "));
   return canonical[0] ?? null;

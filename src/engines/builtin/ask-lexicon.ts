@@ -5,43 +5,46 @@
 // "how has it changed") and which filters (pipeline stage, status, round, kind of deal, currency).
 import type { Aggregate, RecordKind } from "../ask-engine.ts";
 
-export type FieldCue = { field: string; kinds: RecordKind[]; re: RegExp; metric?: true };
+/** What a written threshold's unit says about its figure: "2x" is a multiple, "15%" a percentage, "$2M" money. */
+export type CueUnit = "x" | "%" | "money" | "months";
+
+export type FieldCue = { field: string; kinds: RecordKind[]; re: RegExp; metric?: true; unit?: CueUnit };
 
 /** Figures, by the words for them; `kinds` in order of likelihood (a metric is a holding's figure). */
 export const FIELD_CUES: FieldCue[] = [
-  { field: "runway_months", kinds: ["holdings"], re: /\brunways?\b|\bmonths of (?:cash|runway)\b|\bhow long (?:can|will|could) .+ (?:last|survive|keep going)\b|\bout of (?:cash|money)\b/, metric: true },
-  { field: "monthly_burn", kinds: ["holdings"], re: /\b(?:cash |monthly |net )?burn(?:ing|ers|ed| rates?|s)?\b|\bmonthly spend\b/, metric: true },
-  { field: "arr", kinds: ["holdings"], re: /\barr\b|\bannual(?:ized)? recurring revenue\b|\brecurring revenue\b|\brevenues?\b|\btop line\b/, metric: true },
-  { field: "mrr", kinds: ["holdings"], re: /\bmrr\b|\bmonthly recurring revenue\b/, metric: true },
+  { field: "runway_months", kinds: ["holdings"], re: /\brunways?\b|\bmonths of (?:cash|runway)\b|\bhow long (?:can|will|could) .+ (?:last|survive|keep going)\b|\bout of (?:cash|money)\b/, metric: true, unit: "months" },
+  { field: "monthly_burn", kinds: ["holdings"], re: /\b(?:cash |monthly |net )?burn(?:ing|ers|ed| rates?|s)?\b|\bmonthly spend\b/, metric: true, unit: "money" },
+  { field: "arr", kinds: ["holdings"], re: /\barr\b|\bannual(?:ized)? recurring revenue\b|\brecurring revenue\b|\brevenues?\b|\btop line\b/, metric: true, unit: "money" },
+  { field: "mrr", kinds: ["holdings"], re: /\bmrr\b|\bmonthly recurring revenue\b/, metric: true, unit: "money" },
   { field: "headcount", kinds: ["holdings"], re: /\bheadcount\b|\bemployees\b|\bstaff\b|\bteam sizes?\b|\bftes?\b|\bhow many people (?:work|are employed)\b/, metric: true },
-  { field: "gross_margin", kinds: ["holdings"], re: /\bgross margins?\b|\bmargins?\b/, metric: true },
-  { field: "cash", kinds: ["holdings"], re: /\bcash (?:balance|on hand|position)\b|\bbank balance\b/, metric: true },
+  { field: "gross_margin", kinds: ["holdings"], re: /\bgross margins?\b|\bmargins?\b/, metric: true, unit: "%" },
+  { field: "cash", kinds: ["holdings"], re: /\bcash (?:balance|on hand|position)\b|\bbank balance\b/, metric: true, unit: "money" },
   { field: "customers", kinds: ["holdings"], re: /\bcustomers?\b(?! (?:churn|retention|acquisition))|\bclients\b|\blogos\b/, metric: true },
-  { field: "churn", kinds: ["holdings"], re: /\b(?:customer |logo |revenue )?churn\b|\bretention\b|\bnrr\b/, metric: true },
+  { field: "churn", kinds: ["holdings"], re: /\b(?:customer |logo |revenue )?churn\b|\bretention\b|\bnrr\b/, metric: true, unit: "%" },
   // Figures partners ask for that a book may or may not hold: asked by name, answered from the records or said to be missing.
   { field: "nps", kinds: ["holdings"], re: /\bnps\b|\bnet promoter\b/, metric: true },
-  { field: "cac", kinds: ["holdings"], re: /\bcac\b|\bcustomer acquisition cost\b/, metric: true },
-  { field: "ltv", kinds: ["holdings"], re: /\bltv\b|\blifetime value\b/, metric: true },
-  { field: "ebitda", kinds: ["holdings"], re: /\bebitda\b|\bprofits?\b|\bnet income\b|\bprofitab(?:le|ility)\b/, metric: true },
+  { field: "cac", kinds: ["holdings"], re: /\bcac\b|\bcustomer acquisition cost\b/, metric: true, unit: "money" },
+  { field: "ltv", kinds: ["holdings"], re: /\bltv\b|\blifetime value\b/, metric: true, unit: "money" },
+  { field: "ebitda", kinds: ["holdings"], re: /\bebitda\b|\bprofits?\b|\bnet income\b|\bprofitab(?:le|ility)\b/, metric: true, unit: "money" },
   { field: "score", kinds: ["deals"], re: /\bscor(?:e|es|ed|ing)\b|\brat(?:ing|ed)\b|\bhighest rated\b/ },
-  { field: "pre_money", kinds: ["deals"], re: /\bpre[ -]?money\b|\bpre[ -]?money valuations?\b|\bpre\b(?= (?:under|over|below|above|of|at))/ },
-  { field: "round_amount", kinds: ["deals"], re: /\braising\b(?! an? )|\bround sizes?\b|\bsize of (?:the |their )?rounds?\b|\braising the most\b|\b(?:biggest|largest|smallest) (?:rounds?|raises?)\b|\bamount raised\b|\bhow much (?:are|is) .+ raising\b/ },
+  { field: "pre_money", kinds: ["deals"], re: /\bpre[ -]?money\b|\bpre[ -]?money valuations?\b|\bpre\b(?= (?:under|over|below|above|of|at))/, unit: "money" },
+  { field: "round_amount", kinds: ["deals"], re: /\braising\b(?! an? )|\bround sizes?\b|\bsize of (?:the |their )?rounds?\b|\braising the most\b|\b(?:biggest|largest|smallest) (?:rounds?|raises?)\b|\bamount raised\b|\b(?:total|their|the|its) raises?\b|\bhow big (?:is|was) (?:the|their|its) (?:\w+ ){0,2}(?:fund|round|raise)\b|\bhow much (?:are|is) .+ raising\b/, unit: "money" },
   { field: "created", kinds: ["deals"], re: /\bcame in\b|\bcome in\b|\bcoming in\b|\barrived\b|\bsubmitted\b|\badded\b|\breceived\b|\binbound\b|\bsourced\b/ },
-  { field: "tvpi", kinds: ["positions"], re: /\btvpi\b|\btotal value (?:to|over) paid in\b/ },
-  { field: "dpi", kinds: ["positions"], re: /\bdpi\b/ },
-  { field: "rvpi", kinds: ["positions"], re: /\brvpi\b/ },
-  { field: "irr", kinds: ["positions"], re: /\birrs?\b|\binternal rate of return\b/ },
-  { field: "nav", kinds: ["positions"], re: /\bnavs?\b|\bnet asset value\b/ },
-  { field: "unfunded", kinds: ["positions"], re: /\bunfunded\b|\buncalled\b|\bdry powder\b|\bremaining commitments?\b|\bleft to (?:be )?call(?:ed)?\b/ },
-  { field: "commitment", kinds: ["positions"], re: /(?<!\b(?:unfunded|uncalled|remaining|outstanding|open) )\bcommit(?:ted|ments?)\b|\bpledged\b/ },
-  { field: "called", kinds: ["positions", "cashflows"], re: /\bcalled\b|\bpaid in\b|\bcontributed\b|\bdrawn down\b|\bcall(?:ed)? (?:in|up)\b/ },
-  { field: "distributed", kinds: ["positions", "cashflows"], re: /\bdistribut(?:e|ed)\b|\bpaid out\b|\breturned to us\b|\b(?:sent|send|paid|pay) us\b|\bgot back\b/ },
+  { field: "tvpi", kinds: ["positions"], re: /\btvpi\b|\btotal value (?:to|over) paid in\b/, unit: "x" },
+  { field: "dpi", kinds: ["positions"], re: /\bdpi\b/, unit: "x" },
+  { field: "rvpi", kinds: ["positions"], re: /\brvpi\b/, unit: "x" },
+  { field: "irr", kinds: ["positions"], re: /\birrs?\b|\binternal rate of return\b/, unit: "%" },
+  { field: "nav", kinds: ["positions"], re: /\bnavs?\b|\bnet asset value\b/, unit: "money" },
+  { field: "unfunded", kinds: ["positions"], re: /\bunfunded\b|\buncalled\b|\bdry powder\b|\bremaining commitments?\b|\bleft to (?:be )?call(?:ed)?\b/, unit: "money" },
+  { field: "commitment", kinds: ["positions"], re: /(?<!\b(?:unfunded|uncalled|remaining|outstanding|open) )\bcommit(?:ted|ments?)\b|\bpledged\b/, unit: "money" },
+  { field: "called", kinds: ["positions", "cashflows"], re: /\bcalled\b|\bpaid in\b|\bcontributed\b|\bdrawn down\b|\bcall(?:ed)? (?:in|up)\b/, unit: "money" },
+  { field: "distributed", kinds: ["positions", "cashflows"], re: /\bdistribut(?:e|ed)\b|\bpaid out\b|\breturned to us\b|\b(?:sent|send|paid|pay) us\b|\bgot back\b/, unit: "money" },
   { field: "vintage", kinds: ["positions"], re: /\bvintages?\b/ },
   { field: "investment_date", kinds: ["holdings"], re: /\bwhen (?:did|have|had) (?:we|i|you) (?:first )?(?:invest|back|fund|put money|come in|get in)\w*\b|\binvestment dates?\b|\bentry dates?\b|\bdate (?:of|we) (?:first )?invest\w*\b|\bhow long (?:have|has) (?:we|the firm) (?:held|owned|been invested)\b/ },
-  { field: "invested", kinds: ["holdings"], re: /(?<!\bwhen (?:did|have|had) (?:we|i|you) (?:first )?)\binvest(?:ed)?\b|\bpa(?:y|id) for\b|\bdeployed\b|\bcheques?\b|\bchecks?\b|\bcost basis\b|\bamount invested\b|\bput (?:in|into)\b|\binvestment sizes?\b|\bcapital deployed\b/ },
-  { field: "valuation", kinds: ["holdings"], re: /\bvaluations?\b|\bvalued\b|\bmarked (?:at|up|down)\b|\bfair value\b|\bcurrent value\b|\bworth\b|\bmark(?:s|ed)?\b/ },
-  { field: "multiple", kinds: ["holdings"], re: /\bmultiples?\b|\bmoic\b|\bperform(?:ing|ers?|ance)\b|\breturns?\b|\bwinners\b|\blosers\b/ },
-  { field: "ownership", kinds: ["holdings"], re: /\bownership\b|\bstakes?\b|\bequity\b|\bhow much (?:of|do we own)\b|\bpercent (?:we )?own\b/ },
+  { field: "invested", kinds: ["holdings"], re: /(?<!\bwhen (?:did|have|had) (?:we|i|you) (?:first )?)\binvest(?:ed)?\b|\bpa(?:y|id) for\b|\bdeployed\b|\bcheques?\b|\bchecks?\b|\bcost basis\b|\bentry (?:price|cheque|check|ticket)\b|\bamount invested\b|\bput (?:in|into)\b|\binvestment sizes?\b|\bcapital deployed\b/, unit: "money" },
+  { field: "valuation", kinds: ["holdings"], re: /\bvaluations?\b|\bvalued\b|\bmarked (?:at|up|down)\b|\bfair value\b|\bcurrent value\b|\bworth\b|\bmark(?:s|ed)?\b/, unit: "money" },
+  { field: "multiple", kinds: ["holdings"], re: /\bmultiples?\b|\bmoic\b|\bperform(?:ing|ers?|ance)\b|\breturns?\b|\bwinners\b|\blosers\b/, unit: "x" },
+  { field: "ownership", kinds: ["holdings"], re: /\bownership\b|\bstakes?\b|\bequity\b|\bhow much (?:of|do we own)\b|\bpercent (?:we )?own\b|\b(?:we|i) own\b(?= (?:\w+ )?(?:\d|more|less|over|under|above|below|at least|at most))/, unit: "%" },
   { field: "strength", kinds: ["persons"], re: /\bstrongest\b|\bweakest\b|\bstrength\b|\bclosest\b/ },
   { field: "warmth", kinds: ["persons"], re: /\bwarmest\b|\bcoldest\b/ },
 ];
@@ -53,7 +56,7 @@ export const KIND_CUES: [RecordKind, RegExp][] = [
   ["documents", /\bdocuments?\b|\bfiles?\b|\bdata ?rooms?\b|\bpdfs?\b|\bpages\b|\bmention(?:s|ing|ed)?\b/],
   ["positions", /\blp (?:positions?|funds?|commitments?|book|portfolio|investments?|stakes?)\b|\bfund positions?\b|\bpositions\b|\bfunds? (?:we|i) (?:are |re )?(?:lps? in|invested in|committed to|backed)\b|\bfund investments\b|\bmanagers\b|\bour funds\b/],
   ["persons", /\bcontacts\b|\brelationships\b|\bconnections\b|\bpeople (?:we|i) know\b|\bour network\b|\bmy network\b/],
-  ["deals", /\bdeals?\b|\bpipeline\b|\bdeal ?flow\b|\bopportunit(?:y|ies)\b|\bprospects\b|\bpitch(?:es|ed)\b|\bdecks\b|\binbound\b|\bleads\b|\blp decks?\b/],
+  ["deals", /\bdeals?\b|\bpipeline\b|\bpipe\b|\bdeal ?flow\b|\bopportunit(?:y|ies)\b|\bprospects\b|\bpitch(?:es|ed)\b|\bdecks\b|\binbound\b|\bleads\b|\blp decks?\b/],
   ["holdings", /\bportfolio compan(?:y|ies)\b|\bportfolio\b|\bportcos?\b|\bholdings?\b|\binvestments\b|\bwhat do (?:we|i) (?:own|hold)\b|\bwe (?:own|hold) in\b|\bcompan(?:y|ies) (?:we|i) (?:have )?(?:invested in|backed|funded|hold|own)\b|\bour (?:companies|startups|businesses)\b/],
 ];
 
@@ -67,6 +70,9 @@ export const NEWEST_FIELD: Partial<Record<RecordKind, string>> = { deals: "creat
 export const BEST_FIELD: Partial<Record<RecordKind, string>> = { holdings: "multiple", positions: "tvpi", deals: "score", persons: "strength" };
 
 export const ORDER_CUES: OrderCue[] = [
+  // How far a deal has come through the pipeline (new, screening, diligence, IC, invested).
+  { re: /\b(?:furthest|farthest|most) (?:along|advanced)\b|\bclosest to (?:closing|a decision|investing|ic)\b|\blatest[ -]stage\b/, dir: "desc", field: { deals: "progress" } },
+  { re: /\bleast (?:along|advanced)\b|\bearliest[ -]stage\b/, dir: "asc", field: { deals: "progress" } },
   { re: /\bshortest\b|\bsoonest\b/, dir: "asc", field: { holdings: "runway_months" } },
   { re: /\blongest\b/, dir: "desc", field: { holdings: "runway_months" } },
   { re: /\b(?:best|top|highest)[ -]?(?:scor(?:ing|ed)|rated)\b/, dir: "desc", field: { deals: "score" } },
@@ -92,7 +98,7 @@ export const AGGREGATE_CUES: [Aggregate, RegExp][] = [
   ["count", /\bhow many\b|\bnumber of\b|\bcount\b|\bhow much of (?:a|the) (?:pipeline|portfolio)\b/],
   ["avg", /\baverage\b|\bavg\b|\bmean\b|\btypical\b|\bon average\b/],
   ["change", /\bchang(?:e|ed|es|ing)\b|\b(?:gone|go|went|going) (?:up|down)\b|\bris(?:en|ing)\b|\bfall(?:en|ing)\b|\bgr[eo]w(?:n|th|ing|s)?\b|\bincreas(?:e|ed|es|ing)\b|\bdecreas(?:e|ed|es|ing)\b|\bdeclin(?:e|ed|es|ing)\b|\bdrop(?:ped|s)?\b|\btrend(?:ing|s)?\b|\bevolv(?:e|ed|ing)\b|\bover time\b|\bdelta\b|\bup or down\b|\bmoved\b|\bhistory\b/],
-  ["sum", /\btotal\b|\bsum\b|\bcombined\b|\baltogether\b|\bin total\b|\baggregate\b|\bacross (?:all|the|our)\b|\boverall\b|\bhow much\b/],
+  ["sum", /\btotal\b|\bsum\b|\bcombined\b|\baltogether\b|\b(?:each and|put|added|all) together\b|\btogether\b(?= *$)|\bin total\b|\baggregate\b|\bacross (?:all|the|our)\b|\boverall\b|\bhow much\b/],
 ];
 
 /** Pipeline stages, by the words for them. "new" only with "stage" near it ("new deals" are recent ones). */
@@ -136,7 +142,7 @@ const N = String.raw`(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|t
 export const TOP_N = new RegExp(String.raw`\b(?:top|first|bottom|best|worst|last) ${N}\b|\b${N} (?:best|worst|top|biggest|largest|highest|lowest|smallest|newest|latest|most|least|oldest|strongest|warmest|closest|weakest|shortest|longest|fastest|deals|companies|portfolio|funds|positions|calls|distributions|contacts|people|holdings|startups)\b`);
 
 /** The figure words of every field and kind: what is never taken for part of a name. */
-export const LEXICON_WORDS = `portfolio portcos portco holdings holding investments investment companies company startups businesses deals deal pipeline flow
+export const LEXICON_WORDS = `qtr qtrs portfolio portcos portco holdings holding investments investment companies company startups businesses deals deal pipeline flow
   opportunities opportunity prospects pitches decks deck inbound leads lp lps positions position funds fund managers manager commitments commitment
   capital calls call cashflows cashflow distributions distribution drawdowns contributions research runs reports documents document files file
   pages data room rooms mention mentions mentioning contacts relationships connections network people runway runways burn burning rate arr mrr

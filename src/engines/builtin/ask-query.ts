@@ -17,6 +17,7 @@ import {
   FUND_DEAL,
   HOLDING_STATUS_CUES,
   KIND_CUES,
+  LEXICON_WORDS,
   NUMBER_WORDS,
   ORDER_BY,
   ORDER_CUES,
@@ -24,10 +25,11 @@ import {
   NEWEST_FIELD,
   ROUND_CUES,
   TOP_N,
+  type CueUnit,
   type FieldCue,
 } from "./ask-lexicon.ts";
 import { amountsWithCurrency, sectorOf, thresholdsIn, writtenNames } from "./ask-filters.ts";
-import { fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
+import { absentField, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
 import type { Normalised } from "./ask-text.ts";
 
 /** Why a question reads as one about a set of records (none: it is about one record, or nothing). */
@@ -49,10 +51,13 @@ const WEAK_NOUNS: Partial<Record<RecordKind, RegExp>> = {
   positions: /\bfunds\b/,
 };
 
-const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|^(?:and|what about|how about|only|just|sort|rank|order|by|now|same|also)\b/;
+const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|\b(?:for|of) each\b(?! (?:deal|compan|fund|portco|holding|position))|\beach one\b|^(?:and|what about|how about|only|just|sort|rank|order|by|now|same|also)\b/;
 const SINGULAR_NOUN = /^(?:deal|holding|portfolio company|document|file|pdf|capital call|distribution|cash ?flow|drawdown|fund position|lp fund|lp commitment|contribution|pitched)$/;
 /** The figure a total or a threshold is of when the question names none ("calls over 1 million"). */
 const DEFAULT_FIELD: Partial<Record<RecordKind, string>> = { cashflows: "amount", deals: "score", persons: "strength" };
+/** The figure a threshold is on when only its unit says which ("holdings above 2x", "funds over 1.5x"). */
+const UNIT_FIELD: Partial<Record<RecordKind, Partial<Record<CueUnit, string>>>> = { holdings: { x: "multiple", "%": "ownership" }, positions: { x: "tvpi", "%": "irr" }, cashflows: { money: "amount" }, deals: { money: "round_amount" } };
+const READER_WORDS = new Set(LEXICON_WORDS);
 const HOLDING_STAGE: Record<string, string> = { "pre-seed": "pre_seed", seed: "seed", "series a": "series_a", "series b": "series_b", "series c": "series_c", growth: "growth" };
 const SINGULAR_NOUNS = String.raw`(?:one|company|deal|fund|startup|holding|investment|position|call|distribution|contact|person|manager|relationship|portco)`;
 const SINGULAR = new RegExp(
@@ -82,7 +87,10 @@ const THING = /\b(?:its|it|their|they|that fund|this fund|that company|this comp
 /** Twelve months before the latest statement: "a year ago", "vs last year", "over the past year". */
 const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months) (?:year )?(?:ago|before|earlier|prior)\b|\byear (?:ago|before|earlier)\b|\byear over year\b|\byoy\b|\bthis time last year\b|\b(?:vs|versus|compared (?:to|with)|against) (?:a|last|the prior|the previous) year\b|\bthis year (?:vs|versus|against|compared to) last\b|\b(?:over|in|during) the (?:past|last) (?:year|twelve months|12 months)\b|\blast twelve months\b/;
 /** A history listed rather than one point of it. */
-const TREND = /\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|month)\b|\beach (?:quarter|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) \d+ (?:quarters|months)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
+const TREND = /\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|qtr|month)\b|\beach (?:quarter|qtr|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) \d+ (?:quarters|qtrs|months)\b|\b\d+ (?:quarters|qtrs|qs)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
+/** How many periods a trend asks for ("4 qtrs", "last 6 months"): the statements to list. */
+const PERIODS = /\b(\d{1,2}|two|three|four|five|six|eight|twelve) (quarters|qtrs|qs|months|mos)\b/;
+const PERIOD_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, eight: 8, twelve: 12 };
 const MARK_FIELDS = ["tvpi", "dpi", "rvpi", "nav"];
 
 /**
@@ -94,15 +102,26 @@ function historyOf(a: { q: Query; text: string; dates: DateRange | null; fields:
   const yearAgo = YEAR_AGO.test(a.text);
   const trend = TREND.test(a.text);
   if (!yearAgo && !a.dates && !trend) return null;
-  if (a.aggregate && !["change", "latest"].includes(a.aggregate) && !yearAgo) return null;
+  // (A total over the dates is the set's; a trend of one named record is its history.)
+  if (a.aggregate && !["change", "latest"].includes(a.aggregate) && !yearAgo && !(trend && (a.fund || a.holding))) return null;
   const metric = a.fields.find((f) => f.metric);
   // "A year ago" alone asks what it was then; with "now", "vs", "change", "trend" it asks for both.
   const both = /\bnow\b|\bvs\b|\bversus\b|\bcompared?\b|\bagainst\b|\bchang|\bgr[eo]w|\btrend|\bthan\b|\bover the\b|\bthis year\b|\bup or down\b|\bhigher\b|\blower\b|\bmore\b|\bless\b|\bfrom\b/.test(a.text);
   const aggregate: Aggregate | undefined = yearAgo ? (both ? "year_change" : "year_ago") : a.aggregate === "change" ? "change" : trend ? undefined : "at";
+  const markField = a.fields.find((f) => MARK_FIELDS.includes(f.field));
+  // A trend with no dates: the latest statements, as many as the periods said (a year of quarterly marks when none is).
+  const periods = PERIODS.exec(a.text);
+  const n = periods ? (Number(periods[1]) || PERIOD_WORDS[periods[1]]) : null;
+  if (trend && !yearAgo && !a.dates && a.fund && markField && (a.q.kind === "positions" || a.q.kind === "cashflows" || a.q.kind === "marks")) {
+    const marks = n ? (/^(?:months|mos)$/.test(periods![2]) ? Math.max(1, Math.round(n / 3)) : n) : 5;
+    return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], order: { by: "date", dir: "desc" }, limit: marks };
+  }
+  if (trend && !yearAgo && !a.dates && n && a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {
+    return { kind: "metrics", name: a.holding, metric: metric.field, order: { by: "date", dir: "desc" }, limit: /^(?:months|mos)$/.test(periods![2]) ? n : n * 3 };
+  }
   if (a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {
     return { kind: "metrics", name: a.holding, metric: metric.field, ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate ? { aggregate } : {}) };
   }
-  const markField = a.fields.find((f) => MARK_FIELDS.includes(f.field));
   if (a.fund && markField && (a.q.kind === "positions" || a.q.kind === "cashflows" || a.q.kind === "marks")) {
     return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate && !(aggregate === "change" && a.dates) ? { aggregate: aggregate === "change" ? "year_change" : aggregate } : {}) };
   }
@@ -169,7 +188,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   // The aggregate.
   let aggregate: Aggregate | undefined = AGGREGATE_CUES.find(([, re]) => re.test(text))?.[0];
   // "How many employees does X have": a metric, not a count of records.
-  if (aggregate === "count" && /\bhow many (?:employees|people work|staff|customers|clients|ftes)\b/.test(text)) aggregate = undefined;
+  // ("How many months of cash", "how many people work across our portcos combined": a figure, maybe totalled.)
+  if (aggregate === "count" && /\bhow many (?:employees|people work|staff|customers|clients|ftes|months|years|weeks)\b/.test(text)) {
+    aggregate = AGGREGATE_CUES.find(([a, re]) => a !== "count" && a !== "change" && re.test(text))?.[0];
+  }
   if (aggregate === "change" && /\bgrowth (?:stage|round|equity|fund)/.test(text)) aggregate = undefined;
   const fastest = /\bfastest[ -]growing\b|\bgrowing (?:the )?fastest\b|\bgrew (?:the )?most\b/.test(text);
   if (fastest) aggregate = "change";
@@ -189,6 +211,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     kind = lastKind;
     signals.push("follow-up");
   }
+  // What records have none of ("funds that haven't distributed", "portcos without ARR"): the
+  // records whose figure is nothing, of the kind the question is about, not the figure's own records.
+  const absent = absentField(text, fields);
+  if (absent && kind === "cashflows" && (weak.includes("positions") || nouns.includes("positions"))) kind = "positions";
   if (!kind) return null;
 
   const q: Query = follow && memory.last!.fn === "query" ? structuredClone(memory.last!.args as Query) : { kind };
@@ -232,7 +258,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (notSectors.length && (q.kind === "deals" || q.kind === "holdings")) (except.sector = notSectors), filter();
   if (notCurrencies.length && ["deals", "holdings", "positions", "cashflows"].includes(q.kind)) (except.currency = notCurrencies), filter();
   if (q.kind === "deals") {
-    const stages = stageCues.filter((s) => s !== "invested" || !/\bhow much\b/.test(text));
+    // "New deals" with no dates: those at the pipeline's stage "new" (with dates, "new" is when they came in).
+    const newStage = !dates && !stageCues.length && /\bnew (?:deals?|opportunities|leads|inbound)\b/.test(positive) ? ["new"] : [];
+    const stages = [...stageCues, ...newStage].filter((s) => s !== "invested" || !/\bhow much\b/.test(text));
     if (stages.length) (q.stage = stages), filter();
     if (notStages.length) (except.stage = notStages), filter();
     if (rounds.length === 1) (q.round = rounds[0]), filter();
@@ -241,6 +269,13 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     if (FUND_DEAL.test(text)) (q.type = "fund"), filter();
     else if (COMPANY_DEAL.test(text)) (q.type = "company"), filter();
     if (/\bfailed analys[ie]s\b|\banalys[ie]s (?:that )?failed\b/.test(text)) (q.status = ["failed"]), filter();
+    // Cities as the deals' analyses read them ("deals out of Zurich or Copenhagen", "not in London").
+    const citiesIn = (t: string) => (t ? d.names.cities().filter((c) => ` ${t} `.includes(` ${canon(c)} `)) : []);
+    const cities = citiesIn(positive);
+    const notCities = citiesIn(negated);
+    if (cities.length === 1) (q.location = cities[0]), filter();
+    else if (cities.length > 1) (anyOf.location = cities), filter();
+    if (notCities.length) (except.location = notCities), filter();
   }
   // A fund phrase inside a negated part is left out ("outside Fund II"); several named are alternatives.
   // (Funds are found in the question as said: the names found are blanked out of `text`.)
@@ -295,10 +330,12 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
       filter();
     }
   }
+  let bothTypes = false;
   if (q.kind === "cashflows") {
     const calls = /\bcalls?\b|\bcalled\b|\bdrawdowns?\b|\bcontributions?\b|\bpaid in\b/.test(text);
     const dists = /\bdistribut(?:e|es|ed|ions?)\b|\bpaid out\b|\breturned\b/.test(text);
     if (calls !== dists) q.type = calls ? "call" : "distribution";
+    bothTypes = calls && dists;
   }
   if ((q.kind === "deals" || q.kind === "holdings") && sector && sector !== notSector) (q.sector = sector), filter();
   if (currency && ["deals", "holdings", "positions", "cashflows"].includes(q.kind) && /\b(?:in|denominated|held in)\b|\beur\b|\busd\b|\bgbp\b/.test(text)) (q.currency = currency), filter();
@@ -307,13 +344,17 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (dates && !now && q.kind !== "persons" && (q.kind !== "positions" || fields.some((f) => f.field === "nav"))) {
     q.dates = dates.range;
     signals.push("dates");
+    // The date the range was read against is shown beside each record.
+    if (q.kind === "holdings") q.show = [...new Set([...(q.show ?? []), "investment_date"])];
     // "Our NAV in 2024": the NAV as of then, totalled.
     if (q.kind === "positions" && !aggregate) aggregate = "sum";
   }
 
   // Names within a set question: the company a metric history or its documents are of, a topic.
   if (q.kind === "persons") {
-    const target = n.domains[0] ?? namedHolding ?? namedDeal ?? d.companyPhrase();
+    const phrase = d.companyPhrase();
+    // A phrase of the reader's own words ("in total") names nobody.
+    const target = n.domains[0] ?? namedHolding ?? namedDeal ?? (phrase && !canon(phrase).split(" ").every((w) => READER_WORDS.has(w)) ? phrase : null);
     if (target) q.name = target;
   }
   if (q.kind === "documents") {
@@ -328,11 +369,12 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
 
   // Thresholds: "runway under 12 months", "ARR above $2M", "score of 70 or more".
-  const where = thresholdsIn(text, q.kind === "metrics" ? [] : FIELD_CUES.filter((c) => c.kinds.includes(q.kind)), DEFAULT_FIELD[q.kind] ?? null);
+  const where = thresholdsIn(text, q.kind === "metrics" ? [] : FIELD_CUES.filter((c) => c.kinds.includes(q.kind)), DEFAULT_FIELD[q.kind] ?? null, UNIT_FIELD[q.kind]);
   // The currency an amount was written in ("$2M"): the folded words have lost the symbol.
   const written = amountsWithCurrency(n.raw);
   for (const w of where) w.currency ??= written.find((a) => a.value === w.value)?.currency;
   for (const w of where) if (!w.currency) delete w.currency;
+  if (absent && FIELD_CUES.some((c) => c.field === absent && c.kinds.includes(q.kind)) && !where.some((w) => w.field === absent)) where.push({ field: absent, op: "lte", value: 0, orNone: true });
   if (where.length) (q.where = where), signals.push("threshold");
 
   // The order: "by ARR", else a superlative and the figure it goes with.
@@ -391,11 +433,17 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     q.order = { by: q.show[0], dir: "desc" };
     delete q.show;
   }
-  if (!q.order && q.where?.length === 1 && !q.aggregate) q.order = { by: q.where[0].field, dir: q.where[0].op.startsWith("l") ? "asc" : "desc" };
+  if (!q.order && q.where?.length === 1 && !q.where[0].orNone && !q.aggregate) q.order = { by: q.where[0].field, dir: q.where[0].op.startsWith("l") ? "asc" : "desc" };
   // "Deals per stage", "holdings by fund", "breakdown by sector": a count (or a total) per group.
-  const group = groupAsked(text, q.kind);
+  // "How many calls and distributions": both values of one field counted, so a count per that field.
+  const group = groupAsked(text, q.kind) ?? (bothTypes && aggregate === "count" ? "type" : undefined);
   if (group && (q.aggregate !== "change" || !q.aggregate)) {
     q.group = group;
+    // A filter on the field grouped by leaves one group: its values name the groups ("by round (seed, A, B)").
+    const same: Partial<Record<string, keyof Query>> = { round: "round", stage: "stage", sector: "sector", status: "status", fund: "fund", currency: "currency", type: "type" };
+    const grouped = same[group];
+    if (grouped && q[grouped] !== undefined) delete q[grouped];
+    if (q.anyOf && grouped && grouped in q.anyOf) delete (q.anyOf as Record<string, unknown>)[grouped];
     if (!q.aggregate || q.aggregate === "min" || q.aggregate === "max" || q.aggregate === "latest") q.aggregate = "count";
     delete q.order, delete q.limit, delete q.show;
     if (!signals.includes("aggregate")) signals.push("aggregate");

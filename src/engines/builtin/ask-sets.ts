@@ -7,6 +7,7 @@
 // reader already knows, not a list of negated phrases.
 import { GROUPS, type Query } from "../ask-engine.ts";
 import { canon, nameForPhrase } from "../../lib/name-match.ts";
+import type { FieldCue } from "./ask-lexicon.ts";
 
 /** Words that negate what follows them, up to the end of their clause. */
 export const NEGATION = /\b(?:not|non|excluding|exclude|except|other than|outside(?: of)?|apart from|aside from|besides|but not|isn t|aren t|isnt|arent|never)\b/g;
@@ -79,13 +80,17 @@ export function fundsNamed(names: string[], text: string): string[] | null {
 
 /** The group a count is per ("deals per stage", "holdings by fund", "breakdown by sector"), if this kind has it. */
 export function groupAsked(text: string, kind: Query["kind"]): Query["group"] | undefined {
-  const m = /\b(?:per|by|for each|for every|in each|each|broken down by|breakdown by|break down by|split by|grouped by|group by|across) (stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|type)s?\b/.exec(text);
+  const m =
+    /\b(?:per|by|for each|for every|in each|each|broken down by|breakdown by|break down by|split by|grouped by|group by|across) (stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|type|city|cities|location|hq)s?\b/.exec(text) ??
+    // "Which cities do our deals come from": the places asked for are the groups.
+    /\b(?:which|what) (cities|locations)\b|\bwhere (?:do|are|did) (?:\w+ ){0,3}(?:come from|based)\b()/.exec(text);
   if (!m) return undefined;
-  const word = m[1].startsWith("industr") ? "sector" : m[1].startsWith("currenc") ? "currency" : m[1];
+  const said = m[1] ?? "city";
+  const word = said.startsWith("industr") ? "sector" : said.startsWith("currenc") ? "currency" : /^(?:city|cities|location|hq)$/.test(said) ? "city" : said;
   // An LP position is a fund: "NAV by fund" is per record, not a group.
   if (word === "fund" && kind === "positions") return undefined;
   const allowed: Partial<Record<Query["kind"], string[]>> = {
-    deals: ["stage", "sector", "round", "kind", "currency"],
+    deals: ["stage", "sector", "round", "kind", "currency", "city"],
     holdings: ["fund", "sector", "status", "stage", "currency"],
     positions: ["currency", "vintage"],
     cashflows: ["fund", "type", "currency", "year", "quarter"],
@@ -98,4 +103,20 @@ export function groupAsked(text: string, kind: Query["kind"]): Query["group"] | 
 export const COMPARE = /\bcompare\b|\bcomparison\b|\bvs\b|\bversus\b|\bside by side\b|\bagainst each other\b|\bhow do .+ stack up\b|\bwhich (?:is|has|one is|one has) (?:higher|lower|bigger|smaller|better|worse|more|less|longer|shorter)\b/;
 
 /** A few-word sector phrase of each part of a list ("fintech or health" -> ["fintech", "health"]). */
-export const listParts = (text: string) => text.split(/ or | and |, | vs | versus | nor /).map((p) => canon(p)).filter(Boolean);
+export const listParts = (text: string) => text.split(/ or | and |, | vs | versus | nor | \+ | & | plus /).map((p) => canon(p)).filter(Boolean);
+
+/** Words that say a record has none of what follows ("haven't sent any distributions", "never called", "without ARR"). */
+export const ABSENCE = /\b(?:have not|has not|had not|never|not yet|without|with no|zero)\b((?: \w+){0,5})/;
+/** The nouns of calls and distributions as the position's figure they add up to. */
+export const FLOW_FIELD: [RegExp, string][] = [[/\bdistributions?\b/, "distributed"], [/\b(?:capital )?calls?\b|\bcontributions?\b|\bdrawdowns?\b/, "called"]];
+
+/** The figure a question says records have none of, if it says so. */
+export function absentField(text: string, fields: FieldCue[]): string | null {
+  const m = ABSENCE.exec(text);
+  if (!m) return null;
+  const rest = m[1];
+  const cue = fields.find((f) => f.re.test(rest));
+  if (cue) return cue.field;
+  return FLOW_FIELD.find(([re]) => re.test(rest))?.[1] ?? null;
+}
+

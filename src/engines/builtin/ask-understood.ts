@@ -49,9 +49,9 @@ export function unreadParts(n: Normalised, answer: string): string[] {
   const unread = n.tokens.map((t) => {
     // Addresses, links and ids are read by their own rules (a domain is a company or a website to analyse).
     if (/[.@/:]/.test(t.f) || n.uuids.includes(t.f)) return false;
-    const w = t.f.replace(/[^\p{L}\p{N}'-]/gu, "");
+    const w = t.f.replace(/[^\p{L}\p{N}' -]/gu, "").trim();
     if (!w || /^\d[\d.,]*(?:k|m|mm|bn|b|x|%)?$/.test(w) || w.length < 2) return false;
-    if (w.split(/[-']/).filter(Boolean).every((part) => stems(part).some((s) => known!.has(s)))) return false;
+    if (w.split(/[-' ]/).filter(Boolean).every((part) => stems(part).some((s) => known!.has(s)))) return false;
     if (sectorsIn(w).length) return false;
     return !inAnswer(w);
   });

@@ -40,6 +40,9 @@ export const orgDeals = perTurn((ctx: AskContext): DealName[] =>
     .map((d) => ({ id: d.deal_id, name: d.company_name ?? d.domain ?? d.deal_id, domain: d.domain ?? websiteHost(d.website) })),
 );
 
+/** The city of a location as an analysis writes it ("London, United Kingdom" -> "London"). */
+export const cityOf = (location: string) => location.split(",")[0].trim();
+
 export const pipelineDeals = perTurn((ctx: AskContext) => dealsService(ctx.deps).pipeline(ctx.principal.orgId));
 
 /** The newest deal at a domain ("ledgerly.io", or a URL's host), by the key its submission was judged by. */
@@ -91,6 +94,7 @@ export function askNames(ctx: AskContext): AskNames {
     ownFunds: () => [...new Set(allHoldings(ctx).map((h) => h.fund_name))].sort(),
     lpFunds,
     sectors,
+    cities: once(() => [...new Set(pipelineDeals(ctx).flatMap((d) => (d.location ? [cityOf(d.location)] : [])))]),
     metrics,
     research,
     researchById: (id) => {

@@ -20,15 +20,19 @@ export function byCurrency(rows: Rec[], field: string): [string, Rec[]][] {
   return [...groups].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
 }
 
-const round = (value: number, spec: FieldSpec, currency: string) =>
-  spec.unit === "money" || (spec.unit === "metric" && currency) ? Math.round(value) : Math.round(value * 100) / 100;
+/** Decimals a figure is written with (at most 2): an average is said no finer than what it averages. */
+const decimalsOf = (v: number) => Math.min(2, (String(v).split(".")[1] ?? "").length);
+
+const round = (value: number, spec: FieldSpec, currency: string, decimals = 2) =>
+  spec.unit === "money" || (spec.unit === "metric" && currency) ? Math.round(value) : Math.round(value * 10 ** decimals) / 10 ** decimals;
 
 /** Sums or means per currency, with the records that lacked the figure. */
 export function totals(rows: Rec[], field: string, spec: FieldSpec, how: "sum" | "avg"): { figures: Total[]; lacking: string[] } {
   const lacking = rows.filter((r) => valueOf(r, field)?.value == null).map((r) => r.name);
   const figures = byCurrency(rows.filter((r) => valueOf(r, field)?.value != null), field).map(([currency, group]) => {
     const sum = group.reduce((s, r) => s + valueOf(r, field)!.value!, 0);
-    const value = round(how === "sum" ? sum : sum / group.length, spec, currency);
+    const decimals = Math.max(...group.map((r) => decimalsOf(valueOf(r, field)!.value!)));
+    const value = round(how === "sum" ? sum : sum / group.length, spec, currency, how === "avg" ? Math.max(1, decimals) : 2);
     return { currency: currency || null, value, records: group.length, written: written(spec, { value, currency: currency || null, unit: valueOf(group[0], field)!.unit ?? null })! };
   });
   return { figures, lacking };
@@ -68,4 +72,19 @@ const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 export function mixedCurrencies(groups: [string, Rec[]][], one: string, many: string): string {
   const named = groups.map(([c, g]) => `${count(g.length, one, many)} in ${c || "no currency"}`);
   return `These figures are in ${groups.length} currencies (${listing(named)}): each currency is ranked on its own, never converted.`;
+}
+
+/**
+ * The totals line a list of a kind with a natural total ends with ("Total: distributions 4,812,000
+ * USD (3)"): per the reader's group (a call is never netted against a distribution) and currency.
+ */
+export function listTotals(rows: Rec[], field: string, spec: FieldSpec, by: string | undefined, label: (group: string, n: number) => string): string {
+  if (rows.length < 2) return "";
+  const groups = new Map<string, Rec[]>();
+  for (const r of rows) {
+    const g = by ? (r.groups?.[by] ?? "") : "";
+    groups.set(g, [...(groups.get(g) ?? []), r]);
+  }
+  const parts = [...groups].flatMap(([g, list]) => totals(list, field, spec, "sum").figures.map((t) => `${g ? `${label(g, t.records)} ` : ""}${t.written} (${t.records})`));
+  return parts.length ? `\nTotal ${spec.label}: ${parts.join("; ")}${parts.length > 1 ? " (each apart, never netted or converted)" : ""}.` : "";
 }

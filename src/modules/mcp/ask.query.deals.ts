@@ -6,12 +6,15 @@ import { fold, listing, money } from "../../lib/prose.ts";
 import { stageIn, stageName } from "../../lib/sectors.ts";
 import { DEAL_STAGES } from "../deals/deals.model.ts";
 import type { AskContext } from "./ask.context.ts";
-import { pipelineDeals } from "./ask.names.ts";
+import { cityOf, pipelineDeals } from "./ask.names.ts";
 import { datesWords, FIELDS, inRange, sectorMatcher, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
 
 type Deal = ReturnType<typeof pipelineDeals>[number];
 
 const STAGE_WORDS: Record<string, string> = { ic: "IC", new: "new", screening: "screening", diligence: "diligence", invested: "invested", passed: "passed" };
+
+/** How far along the pipeline each stage is; a deal passed on is not along at all. */
+const PROGRESS: Record<string, number> = { new: 1, screening: 2, diligence: 3, ic: 4, invested: 5 };
 
 function record(d: Deal): Rec {
   const name = d.company_name ?? d.domain ?? d.deal_id;
@@ -25,8 +28,9 @@ function record(d: Deal): Rec {
       created: { value: null, date: d.created_at },
       round_amount: { value: d.round_amount, currency: d.round_currency },
       pre_money: { value: d.round_pre_money, currency: d.round_currency },
+      progress: { value: PROGRESS[d.stage] ?? null, unit: STAGE_WORDS[d.stage] ?? d.stage },
     },
-    groups: { stage: STAGE_WORDS[d.stage] ?? d.stage, sector: d.kind === "fund" ? "fund" : (d.sector ?? "sector unknown"), round: d.round_stage ?? "round unknown", kind: d.kind, currency: d.round_currency ?? "currency unknown" },
+    groups: { stage: STAGE_WORDS[d.stage] ?? d.stage, sector: d.kind === "fund" ? "fund" : (d.sector ?? "sector unknown"), round: d.round_stage ?? "round unknown", kind: d.kind, currency: d.round_currency ?? "currency unknown", city: d.location ? cityOf(d.location) : "city unknown" },
     facts: [`stage ${STAGE_WORDS[d.stage] ?? d.stage}`],
     entities: { deal: { id: d.deal_id, name }, company: { name, domain: d.domain } },
     data: d,
@@ -77,6 +81,11 @@ export const DEALS: KindReader = {
       const c = q.currency.toUpperCase();
       list = list.filter((d) => d.round_currency === c);
       scope.push(` raising in ${c}`);
+    }
+    if (q.location) {
+      const city = fold(q.location);
+      list = list.filter((d) => d.location !== null && fold(cityOf(d.location)) === city);
+      scope.push(` based in ${q.location}`);
     }
     if (q.name) {
       const m = nameForPhrase([...new Set(list.flatMap((d) => (d.company_name ? [d.company_name] : [])))], q.name);

@@ -7,7 +7,7 @@ import { fold, money, num, times } from "../../lib/prose.ts";
 import { sectorsIn } from "../../lib/sectors.ts";
 import type { AskContext } from "./ask.context.ts";
 
-export type Unit = "money" | "months" | "people" | "percent" | "ratio" | "multiple" | "score" | "date" | "number" | "metric";
+export type Unit = "money" | "months" | "people" | "percent" | "ratio" | "multiple" | "score" | "date" | "number" | "metric" | "ordinal";
 
 /** A value of a record: a number (money carries its currency) or a date; null when not in the records. */
 export type Value = { value: number | null; currency?: string | null; unit?: string | null; date?: string | null };
@@ -59,6 +59,8 @@ export const FIELDS: Record<RecordKind, Record<string, FieldSpec>> = {
     created: { label: "came in", unit: "date", combine: "none" },
     round_amount: { label: "raising", unit: "money", combine: "sum" },
     pre_money: { label: "pre-money valuation", unit: "money", combine: "none" },
+    // How far along the pipeline: new 1 ... invested 5 (a passed deal has none); written as the stage's name.
+    progress: { label: "stage", unit: "ordinal", combine: "none" },
   },
   holdings: {
     invested: { label: "invested", unit: "money", combine: "sum" },
@@ -133,6 +135,8 @@ export function written(spec: FieldSpec, v: Value | undefined): string | null {
       return `${num(v.value)}/100`;
     case "metric":
       return metricValue(v);
+    case "ordinal":
+      return v.unit ?? num(v.value);
     default:
       return num(v.value);
   }
@@ -206,6 +210,11 @@ export type KindReader = {
   show: string[];
   /** Fields every line shows whatever is asked (a deal's score and when it came in). */
   always?: string[];
+  /**
+   * The figure a list of this kind is totalled by, per currency and per the group `by` (calls and
+   * distributions apart): what "what did Redwood distribute in 2025" asks beside the list.
+   */
+  totalOf?: { field: string; by?: string };
   order: { by: string; dir: "asc" | "desc" } | null;
   /** The records, or a finished answer (a name that matches nothing, several, ...). */
   load(ctx: AskContext, q: Query): Loaded | { answer: string; data?: Record<string, unknown> };

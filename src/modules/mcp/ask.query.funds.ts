@@ -24,7 +24,7 @@ function lpFund(ctx: AskContext, phrase: string): { name: string } | { answer: s
     own.kind === "one"
       ? ` ${own.name} is one of your own funds: its portfolio companies, what was invested and their valuations are in your records ("portfolio companies in ${own.name}"); LP figures (calls, distributions, NAV, TVPI) are kept for the funds you are an LP in.`
       : "";
-  return { answer: `There is no LP position in a fund called ${phrase}. Your LP funds: ${names.length ? listing(names) : "none imported"}.${instead}` };
+  return { answer: `${phrase} is not one of your LP funds: there is no LP position in a fund called that. Your LP funds: ${names.length ? listing(names) : "none imported"}.${instead}` };
 }
 
 function filtered<T>(ctx: AskContext, q: Query, list: T[], fundOf: (x: T) => string, currencyOf: (x: T) => string | null) {
@@ -155,6 +155,8 @@ export const CASHFLOWS: KindReader = {
   noun: ["cashflow", "cashflows"],
   field: (name) => FIELDS.cashflows[name] ?? null,
   show: ["amount"],
+  always: ["amount"],
+  totalOf: { field: "amount", by: "type" },
   order: { by: "date", dir: "desc" },
   load(ctx, q): Loaded | { answer: string } {
     const funds = fundsService(ctx.deps);

@@ -161,6 +161,7 @@ export const METRICS: KindReader = {
   noun: ["metric point", "metric points"],
   field: (name) => FIELDS.metrics[name] ?? null,
   show: ["value"],
+  always: ["value"],
   order: { by: "date", dir: "asc" },
   load(ctx, q): Loaded | { answer: string } {
     const held = metricsHeld(ctx);

@@ -3,7 +3,7 @@
 // org's runs by topic, with their status and summary. Documents: the passages of the firm's own
 // documents and deal analyses that answer some words (the research runs' full-text search), or the
 // documents held on the deals.
-import { fold, listing } from "../../lib/prose.ts";
+import { count, fold, listing } from "../../lib/prose.ts";
 import { nameForPhrase } from "../../lib/name-match.ts";
 import { dealsService } from "../deals/deals.service.ts";
 import { networkService } from "../network/network.service.ts";
@@ -18,6 +18,18 @@ export const PERSONS: KindReader = {
   field: (name) => FIELDS.persons[name] ?? null,
   show: ["strength", "warmth"],
   order: null,
+  // "How many contacts do I have": the key user's own graph, counted in full (the paths read are only the strongest).
+  aggregate(ctx, q, loaded) {
+    if (q.aggregate !== "count" || q.name || q.where?.length) return null;
+    const own = networkService(ctx.deps).ownContactCount(ctx.principal.userId);
+    return {
+      function: "query",
+      arguments: {},
+      text: `You have ${count(own, "contact", "contacts")} in your own network (everyone you have emailed, met or imported as a contact).${loaded.rows.length ? ` Your shared network's warm paths are read ${loaded.rows.length === PATHS_READ ? `${PATHS_READ} strongest at a time` : `as ${loaded.rows.length}`}.` : ""}\nSource: your contacts (/api/v1/network/contacts).`,
+      data: { count: own, scope: "key_user" },
+      links: ["/api/v1/network/contacts"],
+    };
+  },
   load(ctx, q): Loaded | { answer: string } {
     const network = networkService(ctx.deps);
     let domain: string | undefined;

@@ -8,7 +8,7 @@
 import { AGGREGATES, GROUPS, RECORD_KINDS, type Aggregate, type Answer, type FilterValues, type Query, type RecordKind, type Threshold } from "../../engines/ask-engine.ts";
 import { count, listing, num } from "../../lib/prose.ts";
 import type { AskContext, AskFunction } from "./ask.context.ts";
-import { byCurrency, currencyOf, mixedCurrencies, noTotal, pooled, pooledHow, totals } from "./ask.query.combine.ts";
+import { byCurrency, currencyOf, listTotals, mixedCurrencies, noTotal, pooled, pooledHow, totals } from "./ask.query.combine.ts";
 import { FIELDS, written, type FieldSpec, type KindReader, type Rec, type Value } from "./ask.query.fields.ts";
 import { loadSet } from "./ask.query.sets.ts";
 import { DEALS } from "./ask.query.deals.ts";
@@ -50,10 +50,10 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
   if (typeof kind !== "string" || !(RECORD_KINDS as readonly string[]).includes(kind)) return `kind must be one of ${listing([...RECORD_KINDS])}.`;
   const reader = READERS[kind as RecordKind];
   const q: Query = { kind: kind as RecordKind };
-  for (const k of ["name", "round", "type", "sector", "fund", "currency", "metric", "text"] as const) if (text(args[k])) q[k] = text(args[k]);
+  for (const k of ["name", "round", "type", "sector", "fund", "currency", "location", "metric", "text"] as const) if (text(args[k])) q[k] = text(args[k]);
   for (const k of ["stage", "status", "show", "names"] as const) if (strings(args[k])) q[k] = strings(args[k]);
   // A list where one value is expected ("fund": ["Fund II", "Fund III"]) is a set of alternatives.
-  for (const k of ["fund", "sector", "round", "type"] as const) {
+  for (const k of ["fund", "sector", "round", "type", "location"] as const) {
     const list = strings(args[k]);
     if (Array.isArray(args[k]) && list && list.length > 1) q.anyOf = { ...q.anyOf, [k]: list };
     else if (Array.isArray(args[k]) && list?.length === 1) q[k] = list[0];
@@ -62,7 +62,7 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
     const v = args[k] as Record<string, unknown> | undefined;
     if (!v || typeof v !== "object") continue;
     const values: FilterValues = { ...q[k] };
-    for (const f of ["fund", "sector", "round", "stage", "status", "type", "currency"] as const) if (strings(v[f])) values[f] = strings(v[f]);
+    for (const f of ["fund", "sector", "round", "stage", "status", "type", "currency", "location"] as const) if (strings(v[f])) values[f] = strings(v[f]);
     if (Object.keys(values).length) q[k] = values;
   }
   if (args.group !== undefined) {
@@ -82,7 +82,7 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
     q.where = [];
     for (const w of args.where as Record<string, unknown>[]) {
       if (!w || typeof w.field !== "string" || !(String(w.op) in OPS) || typeof w.value !== "number") return "each where entry needs field, op (gt, gte, lt, lte) and a numeric value.";
-      q.where.push({ field: w.field, op: w.op as Threshold["op"], value: w.value, ...(text(w.currency) ? { currency: text(w.currency)!.toUpperCase() } : {}) });
+      q.where.push({ field: w.field, op: w.op as Threshold["op"], value: w.value, ...(text(w.currency) ? { currency: text(w.currency)!.toUpperCase() } : {}), ...(w.orNone === true ? { orNone: true } : {}) });
     }
   }
   const order = args.order as { by?: unknown; dir?: unknown } | undefined;
@@ -119,6 +119,7 @@ const numberOf = (r: Rec, field: string, spec: FieldSpec): number | null => {
 
 function describeOrder(field: string, spec: FieldSpec, dir: "asc" | "desc"): string {
   if (spec.unit === "date") return dir === "desc" ? "newest first" : "oldest first";
+  if (spec.unit === "ordinal") return dir === "desc" ? "furthest along first" : "least along first";
   if (field === "runway_months") return dir === "desc" ? "longest first" : "shortest first";
   return dir === "desc" ? "highest first" : "lowest first";
 }
@@ -157,13 +158,20 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
   for (const w of q.where ?? []) {
     const spec = reader.field(w.field, ctx)!;
     const [words, test] = OPS[w.op];
-    const lacking = rows.filter((r) => numberOf(r, w.field, spec) === null).map((r) => r.name);
+    const without = rows.filter((r) => numberOf(r, w.field, spec) === null);
+    const lacking = without.map((r) => r.name);
     const holding = rows.filter((r) => numberOf(r, w.field, spec) !== null);
     // An amount said in a currency is compared only with figures in that currency; one said without
     // is compared with each record's figure in its own currency, and the answer says so.
     const currencies = [...new Set(holding.map((r) => currencyOf(r, w.field)).filter(Boolean))];
     const other = w.currency ? holding.filter((r) => currencyOf(r, w.field) && currencyOf(r, w.field) !== w.currency) : [];
     rows = holding.filter((r) => !other.includes(r) && test(numberOf(r, w.field, spec)!, w.value));
+    if (w.orNone) {
+      // "Without distributions": none recorded is none; the records keep their order of the kind.
+      rows = [...rows, ...without];
+      scope += ` with no ${spec.label}`;
+      continue;
+    }
     const amount = written(spec, { value: w.value, currency: w.currency ?? null, unit: null, date: null }) ?? num(w.value);
     scope += ` with ${spec.label} ${words} ${amount}`;
     if (other.length) {
@@ -248,7 +256,7 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     return { ...base, text: `A change over a period is kept for metrics of portfolio companies and NAV of funds; ${many} have no history to compare.`, data: null, links };
   }
   // One record asked for by name, with the figures asked: those figures first, in a sentence.
-  if ((q.name || q.names?.length) && !q.aggregate && rows.length >= 1 && rows.length <= 6 && (q.show?.length || q.field)) {
+  if ((q.name || q.names?.length) && !q.aggregate && !q.limit && rows.length >= 1 && rows.length <= 6 && (q.show?.length || q.field)) {
     return oneByOne(q, rows, reader, ctx, { base, scope, notes, source, links });
   }
   order ??= reader.order;
@@ -282,9 +290,11 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
       ? `${count(rows.length, one, many)}${scope}${orderWords}. ${mixedCurrencies(sections, one, many)}\n${blocks.join("\n")}`
       : blocks[0]
     : `No ${head(0)} in your records.`;
+  // A list of a kind with a natural total (calls, distributions) ends with it, over every record listed or not.
+  const sum = reader.totalOf && !q.aggregate && limit > 1 ? listTotals(rows, reader.totalOf.field, reader.field(reader.totalOf.field, ctx)!, reader.totalOf.by, groupWord) : "";
   return {
     ...base,
-    text: `${text}${missing}${notes.length ? `\n${notes.join("\n")}` : ""}${source}`,
+    text: `${text}${sum}${missing}${notes.length ? `\n${notes.join("\n")}` : ""}${source}`,
     data: { kind: q.kind, total: rows.length, records: shownAll.map((r) => r.data), lacking: lackingOrder },
     links,
     entities: entitiesOf(shownAll),
@@ -328,12 +338,14 @@ function grouped(q: Query, rows: Rec[], reader: KindReader, ctx: AskContext, f: 
   }
   const groups = new Map<string, Rec[]>();
   for (const r of rows) if (r.groups?.[key] !== undefined) groups.set(r.groups[key], [...(groups.get(r.groups[key]) ?? []), r]);
-  const field = q.field && q.aggregate !== "count" ? q.field : null;
+  // A count per group also totals the kind's natural figure ("distributions by currency": how many, how much).
+  const field = q.field && q.aggregate !== "count" ? q.field : (reader.totalOf?.field ?? null);
   const spec = field ? reader.field(field, ctx) : null;
   const ordered = [...groups].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
   const lines = ordered.map(([name, list], i) => {
     const sum = spec && spec.combine === "sum" ? totals(list, field!, spec, q.aggregate === "avg" ? "avg" : "sum").figures.map((t) => t.written) : [];
-    return `${i + 1}. ${name}: ${count(list.length, one, many)}${sum.length ? `, ${q.aggregate === "avg" ? "average" : "total"} ${spec!.label} ${listing(sum)}` : ""} (${listing(list.slice(0, 8).map((r) => r.name))}${list.length > 8 ? ` and ${list.length - 8} more` : ""})`;
+    const names = [...new Set(list.map((r) => r.name))];
+    return `${i + 1}. ${name}: ${count(list.length, one, many)}${sum.length ? `, ${q.aggregate === "avg" ? "average" : "total"} ${spec!.label} ${listing(sum)}` : ""} (${names.length < list.length ? "of " : ""}${listing(names.slice(0, 8))}${names.length > 8 ? ` and ${names.length - 8} more` : ""})`;
   });
   const noTotalNote = spec && spec.combine !== "sum" ? `\n(${spec.label} does not add up, so no total per ${key} is given.)` : "";
   return {
@@ -343,6 +355,9 @@ function grouped(q: Query, rows: Rec[], reader: KindReader, ctx: AskContext, f: 
     links: f.links,
   };
 }
+
+/** A group's value as a word of the totals line: "calls", "distributions". */
+const groupWord = (g: string, n: number) => (g === "call" ? (n === 1 ? "call" : "calls") : g === "distribution" ? (n === 1 ? "distribution" : "distributions") : g);
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -362,6 +377,7 @@ export const QUERY_FUNCTION: AskFunction = {
       status: { type: "array", items: { type: "string" }, description: "holdings: active, exited, written_off; deals: queued, running, succeeded, failed" },
       type: s("deals: company or fund; cashflows: call or distribution"),
       sector: s("A sector, e.g. fintech"),
+      location: s("deals: the city a company is based in, e.g. London"),
       fund: s("holdings: one of the firm's own funds; positions, cashflows: an LP fund"),
       vintage: { type: "object", properties: { from: { type: "integer" }, to: { type: "integer" } } },
       currency: s("ISO code, e.g. USD"),

@@ -213,7 +213,7 @@ async function portfolioCompany(ctx: AskContext, args: Record<string, unknown>):
   if (figures.length) {
     const said = figures.map((f) => {
       const v = f === "runway_months" && !m[f] && runway.months !== null ? { value: runway.months, unit: "months", currency: null, statement_date: runway.date! } : (m[f] ?? (f === "monthly_burn" ? m.burn : undefined));
-      if (!v) return `${metricLabel(f)} not in your records (no actual ${f} is imported for ${company.name})`;
+      if (!v) return `${metricLabel(f)} is not recorded for ${company.name}, so I can't give it (no actual ${f} is imported for it)`;
       const w = v.currency ? money(v.value, v.currency) : `${num(v.value)}${v.unit ? ` ${v.unit === "percent" ? "%" : v.unit}` : ""}`;
       return `${metricLabel(f)} ${w} (as of ${v.statement_date.slice(0, 10)})`;
     });
@@ -274,7 +274,7 @@ async function fundPositions(ctx: AskContext, args: Record<string, unknown>): Pr
       ...base,
       links: ["/api/v1/funds/positions"],
       data: { candidates: names, unavailable_reason: "fund_not_found", ...(ownFund ? { own_fund: ownFund } : {}) },
-      text: `There is no LP position in a fund called ${fund}. Your funds: ${listing(names)}.${instead}`,
+      text: `${fund} is not one of your LP funds: there is no LP position in a fund called that. Your funds: ${listing(names)}.${instead}`,
     };
   }
   if (match?.kind === "several") {

@@ -113,8 +113,13 @@ async function contactWarmth(ctx: AskContext, args: Record<string, unknown>): Pr
   return { ...base, text, data: result, entities };
 }
 
+/** Relationships read when filtering by days silent (the going-stale list is read most overdue first). */
+const STALE_READ = 1000;
+
 async function goingStale(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
   const limit = typeof args.limit === "number" && args.limit >= 1 ? Math.min(50, Math.floor(args.limit)) : 10;
+  const minDays = typeof args.min_days === "number" && args.min_days >= 1 ? Math.floor(args.min_days) : null;
+  if (minDays !== null) return staleSince(ctx, args, limit, minDays);
   const result = networkSignals(ctx.deps).goingStale(ctx.principal, limit);
   const base = { function: "going_stale", arguments: args, links: [`/api/v1/network/signals/going-stale?limit=${limit}`], data: result };
   if (result.total === 0) {
@@ -130,6 +135,18 @@ async function goingStale(ctx: AskContext, args: Record<string, unknown>): Promi
     text: `${result.total} of your relationships ${result.total === 1 ? "is" : "are"} going stale${more}:\n${lines.join("\n")}`,
     entities: { person: { id: first.contact_id, name: first.name } },
   };
+}
+
+/** Relationships going stale whose last touch is at least `minDays` ago, longest silent first. */
+function staleSince(ctx: AskContext, args: Record<string, unknown>, limit: number, minDays: number): Answer {
+  const all = networkSignals(ctx.deps).goingStale(ctx.principal, STALE_READ);
+  const silent = all.signals.filter((s) => s.days_since_last_touch !== null && s.days_since_last_touch >= minDays).sort((a, b) => b.days_since_last_touch! - a.days_since_last_touch!);
+  const base = { function: "going_stale", arguments: args, links: [`/api/v1/network/signals/going-stale?limit=${STALE_READ}`], data: { total: silent.length, signals: silent.slice(0, limit) } };
+  if (silent.length === 0) return { ...base, text: `None of your ${all.total} relationships going stale has gone ${minDays} days or more without a touch.` };
+  const lines = silent.slice(0, limit).map((s, i) => `${i + 1}. ${s.name}${s.email ? ` <${s.email}>` : ""}: ${s.days_since_last_touch} days since the last touch, cadence ${s.effective_cadence_days} days (${s.source})`);
+  const more = silent.length > limit ? ` (showing the ${limit} longest silent)` : "";
+  const cut = all.total > all.signals.length ? ` (of the ${all.signals.length} most overdue read)` : "";
+  return { ...base, text: `${silent.length} of your ${all.total} relationships going stale have had no touch for ${minDays} days or more${cut}${more}:\n${lines.join("\n")}`, entities: { person: { id: silent[0].contact_id, name: silent[0].name } } };
 }
 
 async function reachCandidates(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
@@ -167,7 +184,7 @@ export const NETWORK_FUNCTIONS: AskFunction[] = [
   {
     name: "going_stale",
     description: "The key user's relationships past their keep-in-touch cadence, most overdue first.",
-    parameters: { type: "object", properties: { limit: limitParam } },
+    parameters: { type: "object", properties: { limit: limitParam, min_days: { type: "integer", minimum: 1, description: "Only those with no touch for at least this many days" } } },
     action: false,
     run: goingStale,
   },

@@ -13,8 +13,8 @@ import { silentLog } from "../../../src/lib/log.ts";
 import { runBlind, type BlindScore } from "./ask-blind-run.ts";
 import { buildDemoFirm, DEMO_NOW, type DemoFirm } from "./ask-demo.ts";
 
-/** The dev share measured when this floor was set (0.675); raise it as the reader improves. */
-const DEV_FLOOR = 0.6;
+/** The dev share measured when this floor was set (0.675; 0.93 when raised to 0.85); raise it as the reader improves. */
+const DEV_FLOOR = 0.85;
 /**
  * Wrong figures the held-out part still draws (measured 3 of 210 when this was written: their
  * questions are not looked at while the reader changes, so they are fixed by classes found in
