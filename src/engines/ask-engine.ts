@@ -176,6 +176,7 @@ export const CAPABILITIES = [
   "founders you can reach through people you know well",
   "a deal's status and score (\"what's the status of Ledgerly?\"), or the newest deals in the pipeline",
   "deals by stage, sector, round, city, score and date (\"which deals are at IC?\", \"fintech deals that came in this month\", \"best-scoring deals in diligence\")",
+  "what a portfolio company reported in its investor updates, with the sentence each figure came from (\"what did Acme report last month?\")",
   "a portfolio company's runway, ARR and burn (\"what is Acme Robotics' runway?\", \"how's Acme doing?\"), and how a metric changed (\"Acme's ARR growth this year\")",
   "portfolio companies by fund, sector, stage and status, ranked and totalled (\"shortest runway\", \"portfolio companies in Fund II\", \"total invested\")",
   "a fund's TVPI, DPI and IRR (\"TVPI of Alpha Fund I?\"), totals across positions (\"our total NAV\"), capital calls and distributions (\"calls this year\")",

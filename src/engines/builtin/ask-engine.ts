@@ -9,6 +9,7 @@
 import { HELP, type AskEngine, type AskTools, type Entities, type Memory, type Query, type RecordKind } from "../ask-engine.ts";
 import { canon } from "../../lib/name-match.ts";
 import { listing } from "../../lib/prose.ts";
+import { datesIn } from "./ask-dates.ts";
 import { directory, type Directory } from "./ask-directory.ts";
 import { actionRequested } from "./ask-imperative.ts";
 import { ABOUT, CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent, type SubjectKind } from "./ask-intents.ts";
@@ -370,6 +371,14 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
     };
   }
 
+  // "What did Acme report last month?", "Acme's latest update": figures from its investor updates, with their quotes.
+  if (holding.kind === "one" && UPDATE_WORDS.test(n.folded)) {
+    const range = datesIn(n.folded, tools.caller.today)?.range;
+    return { fn: "investor_updates", args: { company: holding.name, ...(range?.from ? { since: range.from } : {}), ...(range?.to ? { until: range.to } : {}) } };
+  }
+  // The updates of a company the records do not hold: said to be no portfolio company.
+  const unheld = holding.kind === "none" && UPDATE_WORDS.test(n.folded) && !d.deal() && d.funds().match.kind === "none" ? d.properName() : null;
+  if (unheld) return { fn: "portfolio_company", args: { company: unheld } };
   const heard = hear(n.folded, (kind) => has(d, n, kind));
   const set = readSet({ n, d, today: tools.caller.today, memory });
   const top = heard[0]?.intent;
@@ -402,6 +411,9 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   const unknown = set?.fields.some((f) => f.kinds.includes("holdings")) || ABOUT.test(n.folded) ? (d.properName() ?? d.anyName()) : null;
   return unknown && /^\p{Lu}/u.test(unknown) ? { fn: "portfolio_company", args: { company: unknown } } : null;
 }
+
+/** Words that ask what a company said in its updates, not what the book holds. */
+const UPDATE_WORDS = /\b(?:report(?:ed|s)?|investor updates?|updates?|monthly update|newsletter|told us|said in)\b/;
 
 /** Where a speaker takes back what they started to ask ("burn multiple... no wait, just the runway"). */
 const CORRECTION = /(?:^|[\s.,;:!?—–-])(?:(?:no wait|wait no|no sorry|sorry|scratch that|never ?mind|i mean|or rather|actually)\b[\s,:;.!—–-]*)+(?:just |only )?/gi;

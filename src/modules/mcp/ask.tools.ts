@@ -13,8 +13,9 @@ import { ACTION_FUNCTIONS } from "./ask.tools.actions.ts";
 import { BOOK_FUNCTIONS } from "./ask.tools.book.ts";
 import { NETWORK_FUNCTIONS } from "./ask.tools.network.ts";
 import { RUN_FUNCTIONS } from "./ask.tools.runs.ts";
+import { UPDATES_FUNCTIONS } from "./ask.tools.updates.ts";
 
-export const FUNCTIONS: AskFunction[] = [...NETWORK_FUNCTIONS, ...BOOK_FUNCTIONS, QUERY_FUNCTION, ...RUN_FUNCTIONS, ...ACTION_FUNCTIONS];
+export const FUNCTIONS: AskFunction[] = [...NETWORK_FUNCTIONS, ...BOOK_FUNCTIONS, ...UPDATES_FUNCTIONS, QUERY_FUNCTION, ...RUN_FUNCTIONS, ...ACTION_FUNCTIONS];
 const byName = new Map(FUNCTIONS.map((f) => [f.name, f]));
 
 /** A model that asks for more is told no (nothing started, nothing charged) and the answer says so. */

@@ -603,6 +603,8 @@ export const CORPUS: Row[] = [
   { cat: "holdings", q: "climate + robotics holdings", expect: q("holdings", { anyOf: { sector: ["climate", "Robotics"] } }), says: ["8 portfolio companies"] },
   { cat: "deals", q: "what's the total raise of the diligence deals", expect: q("deals", { stage: ["diligence"], field: "round_amount", aggregate: "sum" }), says: ["304,000,000 USD (6 deals) and 28,500,000 EUR (1 deal)"] },
   { cat: "holdings", q: "the payments infra portcos' ARR", expect: q("holdings", { sector: "Payments infrastructure" }), says: ["Helio Rails", "4,554,809 EUR"] },
+  { cat: "metrics", q: "what did Acme Robotics report last month?", expect: fn("investor_updates", { company: "Acme Robotics", since: "2026-10-01", until: "2026-10-31" }), says: ["ARR: 2,939,333 USD for the period ending 2026-10-31", "\"Net burn: $609k for the month\""] },
+  { cat: "not-in-data", q: "what did Stripe report in their last update", expect: fn("portfolio_company", { company: "Stripe" }), says: ["Stripe is not in your firm's portfolio"] },
   { cat: "actions", q: "start a research run on vertical SaaS for construction", expect: fn("start_research") },
   { cat: "actions", q: "can you analyse founder Aiko Okafor of KeystoneLedger?", expect: fn("start_founder_analysis", { name: "Aiko Okafor", company: "KeystoneLedger" }) },
 ];
