@@ -30,7 +30,7 @@ const NOT_A_NAME = new Set(
     "Officer Executive Chief Head Operations Engineering Science Scientific Sales Growth Marketing Finance Product Commercial Technical " +
     "Name Role Background Title Position " +
     // A role's words are no one's name ("Industry Advisor" on a card).
-    "Advisor Adviser Advisors Investor Investors Mentor Mentors Professor Lecturer Consultant Industry Founder Cofounder Co-founder Director Manager Engineer Designer Developer " +
+    "Advisor Adviser Advisors Investor Investors Mentor Mentors Professor Lecturer Consultant Industry Director Manager Engineer Designer Developer " +
     "Partner Lawyer Attorney Counsel Analyst Strategist Coordinator Assistant Associate Intern Accountant Auditor Specialist Architect Scientist Researcher Lead " +
     "January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday").split(" "),
 );
