@@ -204,7 +204,7 @@ describe.skipIf(!available && !mustRun)("the web workspace in headless Chromium,
     await shot("portfolio");
     const company = list.companies.find((c: any) => Object.keys(c.metrics).length >= 3)!;
     await go(`/app/portfolio/${company.company_id}`);
-    const metrics = await page.locator("[data-metric]").count();
+    const metrics = await page.locator("div[data-metric]").count();
     expect(metrics).toBeGreaterThanOrEqual(Object.keys(company.metrics).length);
     await page.locator(".uplot canvas").nth(metrics - 1).waitFor();
     const arr = await api(`/api/v1/portfolio/companies/${company.company_id}/metrics?metric=arr`);
