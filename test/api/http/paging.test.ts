@@ -8,13 +8,15 @@ import { createTestApp, type TestApp } from "../../helpers/app.ts";
 import { importPortfolioBook } from "../../helpers/book.ts";
 import { principalOf, seedIdentity, type Fixture } from "../../helpers/fixtures.ts";
 import { knows, thread } from "../../helpers/network.ts";
+import { eml } from "../../helpers/updates.ts";
 import { seedEndpoint } from "../../helpers/webhooks.ts";
+import { updatesService } from "../../../src/modules/updates/updates.service.ts";
 
 let t: TestApp;
 let f: Fixture;
 let webhookId: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   t = createTestApp();
   f = seedIdentity(t.deps);
   const alice = principalOf(t.deps, f.keys.write.secret);
@@ -22,6 +24,9 @@ beforeAll(() => {
   importPortfolioBook(t.deps, f.orgs.acme.id);
   for (const i of [1, 2, 3]) knows(t.deps, f.users.alice.id, { email: `p${i}@acme-target.com`, name: `Person ${i}` }, thread(4, 20, 10 * i));
   webhookId = seedEndpoint(t, f.orgs.acme.id).webhookId;
+  // One investor update from a holding's domain, so the updates list has a row to page past.
+  const update = eml({ from: "Jane Doe <jane@acme.com>", subject: "Acme Robotics - October 2024 update", date: "Tue, 05 Nov 2024 09:00:00 +0000", id: "<paging@acme.com>", body: "Our October update: ARR was $1.5M." });
+  await updatesService(t.deps).ingest(f.orgs.acme.id, update, { userId: f.users.alice.id, origin: "import" });
 });
 afterAll(() => t.close());
 
@@ -29,6 +34,7 @@ afterAll(() => t.close());
 const PAGED: Record<string, { path: () => string; total?: (body: any) => number; items: string }> = {
   "/api/v1/deals": { path: () => "/api/v1/deals?", total: (b) => b.total, items: "deals" },
   "/api/v1/portfolio/companies": { path: () => "/api/v1/portfolio/companies?", total: (b) => b.total, items: "companies" },
+  "/api/v1/portfolio/updates": { path: () => "/api/v1/portfolio/updates?", total: (b) => b.total, items: "updates" },
   "/api/v1/network/who-knows": { path: () => "/api/v1/network/who-knows?domain=acme-target.com&", items: "paths" },
   "/api/v1/network/contacts": { path: () => "/api/v1/network/contacts?", items: "contacts" },
   "/api/v1/network/reach/candidates": { path: () => "/api/v1/network/reach/candidates?", items: "candidates" },
