@@ -103,7 +103,7 @@ const ROWS: Row[] = [
   {
     q: "what's our TVPI on Fund II",
     fn: "fund_positions",
-    says: () => ["There is no LP position in a fund called Fund II. Your funds: Alpha Fund I, Beta Growth II and Gamma Seed III."],
+    says: () => ["Fund II is not one of your LP funds: there is no LP position in a fund called that. Your funds: Alpha Fund I, Beta Growth II and Gamma Seed III."],
   },
   { q: "how's beta growth doing", fn: "fund_positions", args: { fund: "Beta Growth II" }, says: (f) => [`Beta Growth II (2020, USD): TVPI ${x(f.beta.tvpi)}`] },
   { q: "IRR of Gamma Seed 3", fn: "fund_positions", args: { fund: "Gamma Seed III" }, says: (f) => [`IRR ${pct(f.gamma.irr)}`] },
