@@ -48,9 +48,9 @@ export type RecordKind = (typeof RECORD_KINDS)[number];
 /**
  * Over a dated history (metrics, marks): `at` is the figure at the dates (the last one within them),
  * `year_ago` the figure twelve months before the latest statement, `year_change` the latest against
- * that one, both dated.
+ * that one, both dated; `first` the earliest statement (within the dates when given).
  */
-export const AGGREGATES = ["count", "sum", "avg", "min", "max", "latest", "change", "at", "year_ago", "year_change"] as const;
+export const AGGREGATES = ["count", "sum", "avg", "min", "max", "latest", "change", "at", "first", "year_ago", "year_change"] as const;
 export type Aggregate = (typeof AGGREGATES)[number];
 
 export type DateRange = { from: string | null; to: string | null; label: string };

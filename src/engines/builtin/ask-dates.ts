@@ -43,6 +43,14 @@ const dayOfMonth = (m: RegExpExecArray, at: number, t: Date) => {
 };
 
 const RULES: Rule[] = [
+  // Part of a month: "the first half of September" (1st-15th), "second half of March 2026", "early/mid/late June" (thirds).
+  [new RegExp(String.raw`\b(?:(first|second|1st|2nd) half of|(early|mid|late)[ -]?) ${MONTH}(?: (20\d{2}))?\b`), (m, t) => {
+    const month = monthIndex(m[3]);
+    const year = m[4] ? Number(m[4]) : yearFor(month, t);
+    const last = endOfMonth(year, month).getUTCDate();
+    const [from, to] = m[1] ? (/^(?:first|1st)$/.test(m[1]) ? [1, 15] : [16, last]) : m[2] === "early" ? [1, 10] : m[2] === "mid" ? [11, 20] : [21, last];
+    return { from: utc(year, month, from), to: utc(year, month, to) };
+  }],
   // Halves: "H1 2025", "the first half of 2025", "H2" (this year's when it has begun).
   [new RegExp(String.raw`\bsince ${HALF}(?: (20\d{2}))?\b`), (m, t) => {
     const h = m[1] ? Number(m[1]) : /^(?:first|1st)$/.test(m[2]) ? 1 : 2;

@@ -76,13 +76,18 @@ export function directory(names: AskNames, n: Normalised) {
     return best && { id: best.id, name: best.name, domain: best.domain };
   });
 
-  /** "Fund II", "alpha fund 1": a fund word and a numeral, with the naming words before them, as written. */
+  /** Words fund managers name their funds with, kept in a fund's name even where they are cue words. */
+const FUND_NAME_WORDS = /^(?:capital|ventures?|partners|growth|seed|equity|investments|opportunit(?:y|ies)|global|frontier)$/;
+
+/** "Fund II", "alpha fund 1": a fund word and a numeral, with the naming words before them, as written. */
   const fundPhrase = once((): string | null => {
     const t = n.tokens;
     for (let k = 0; k + 1 < t.length; k++) {
       if (!/^funds?$/.test(t[k].f) || !isRoman(t[k + 1].f)) continue;
       let start = k;
-      while (start > 0 && !notAName(t[start - 1].f) && !FILTER_WORDS.has(t[start - 1].f) && !t[start - 1].end && !/[.@]/.test(t[start - 1].f)) start--;
+      // A word a fund's name is made of ("Vantablack Capital Fund II") stays in it, though it is also a cue word elsewhere ("capital calls").
+      const naming = (x: (typeof t)[number]) => (!notAName(x.f) && !FILTER_WORDS.has(x.f)) || (FUND_NAME_WORDS.test(x.f) && !STOP.has(x.f));
+      while (start > 0 && naming(t[start - 1]) && !t[start - 1].end && !/[.@]/.test(t[start - 1].f)) start--;
       return t.slice(start, k + 2).map((x) => x.raw).join(" ");
     }
     // "our third fund": the firm's own funds are numbered.

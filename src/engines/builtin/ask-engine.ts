@@ -14,9 +14,9 @@ import { directory, type Directory } from "./ask-directory.ts";
 import { actionRequested } from "./ask-imperative.ts";
 import { ABOUT, CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent, type SubjectKind } from "./ask-intents.ts";
 import { LEXICON_WORDS } from "./ask-lexicon.ts";
-import { readSet, type SetRead } from "./ask-query.ts";
+import { FIRST_STATEMENT, readSet, type SetRead } from "./ask-query.ts";
 import { speller } from "./ask-spelling.ts";
-import { COMPARE } from "./ask-sets.ts";
+import { COMPARE, FLOW_FIELD } from "./ask-sets.ts";
 import { saidBack, unreadParts } from "./ask-understood.ts";
 import { normalise, STOP, type Normalised } from "./ask-text.ts";
 
@@ -149,9 +149,10 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
       const deal = d.deal();
       if (deal) return call(intent, { company: deal.domain ?? deal.name });
       const at = d.companyPhrase();
-      if (at) return call(intent, { company: at });
       const p = d.person();
-      if (p.kind === "one") return call(intent, { person: p.person.identifier });
+      // "Yara Khan at Abara Quinn": the person, with their company as said.
+      if (p.kind === "one") return call(intent, { person: p.person.identifier, ...(at ? { company: at } : {}) });
+      if (at) return call(intent, { company: at });
       if (p.kind === "several") return several("people in your shared network", p.first, p.names);
       if (h.kind === "several") return several("portfolio companies", "that", h.names);
       const to = d.targetPhrase();
@@ -288,14 +289,20 @@ function oneRecord(set: SetRead | null, d: Directory, n: Normalised, memory: Mem
  * query of those records, the figures asked first for each.
  */
 function compared(set: SetRead | null, d: Directory, n: Normalised): Intent | null {
-  if (!set || set.signals.some((x) => x === "aggregate" || x === "threshold" || x === "dates")) return null;
+  if (!set || set.signals.some((x) => x === "threshold" || x === "dates")) return null;
+  // A total or an average of named records' one figure ("acme and quill pay combined"); other aggregates are the set's.
+  const agg = set.query.aggregate;
+  const total = set.signals.includes("aggregate") ? (agg === "sum" || agg === "avg" ? agg : null) : TOTAL_SAID.test(n.folded) ? "sum" : null;
+  if (set.signals.includes("aggregate") && !total) return null;
+  const ofEach = (kind: RecordKind, names: string[], show: string[]): Intent | null =>
+    show.length === 1 && total ? { fn: "query", args: { kind, names, aggregate: total, field: show[0] } } : set.signals.includes("aggregate") ? null : { fn: "query", args: { kind, names, show } };
   const asked = (kind: RecordKind) => [...new Set(set.fields.filter((f) => f.kinds.includes(kind)).map((f) => f.field))];
   const sideBySide = COMPARE.test(n.folded) || /\b(?:or|and)\b/.test(n.folded);
   if (!sideBySide) return null;
   const holdings = d.holdingsSaid();
   if (holdings.length >= 2) {
     const show = asked("holdings");
-    return { fn: "query", args: { kind: "holdings", names: holdings, show: show.length ? show : ["invested", "valuation", "multiple"] } };
+    return ofEach("holdings", holdings, show.length ? show : ["invested", "valuation", "multiple"]);
   }
   // LP funds side by side: each named at least by its brand ("redwood or atlas bridge").
   const brands = new Set(d.words);
@@ -303,16 +310,22 @@ function compared(set: SetRead | null, d: Directory, n: Normalised): Intent | nu
   const lp = d.funds();
   const funds = byBrand.length >= 2 ? byBrand : lp.match.kind === "several" ? lp.match.names : [];
   if (funds.length >= 2 && funds.length <= 4) {
-    const show = asked("positions");
-    return { fn: "query", args: { kind: "positions", names: funds, show: show.length ? show : ["tvpi", "dpi", "irr", "nav"] } };
+    // "Distributions to date" of funds side by side (no dates): the position's figure the flows add up to.
+    const flow = FLOW_FIELD.find(([re]) => re.test(n.folded))?.[1];
+    const show = asked("positions").length ? asked("positions") : flow ? [flow] : [];
+    // "Each and together", "combined": one figure of each and their total (per currency; pooled or refused when it does not add).
+    return ofEach("positions", funds, show.length ? show : ["tvpi", "dpi", "irr", "nav"]);
   }
   const deals = d.dealsSaid();
   if (deals.length >= 2) {
     const show = asked("deals").filter((f) => f !== "created");
-    return { fn: "query", args: { kind: "deals", names: deals, show: show.length ? show : ["score", "round_amount"] } };
+    return ofEach("deals", deals, show.length ? show : ["score", "round_amount"]);
   }
   return null;
 }
+
+/** Words that ask for the total of figures named side by side. */
+const TOTAL_SAID = /\btotal\b|\bsum\b|\bcombined\b|\baltogether\b|\btogether\b|\bin total\b|\badded up\b/;
 
 /** One record's figures: its own read (a fund's position, a company's metrics, a deal's status) with the figures asked first; other fields through the query. */
 function asIntent(q: Query & { name: string; show: string[] }): Intent {
@@ -372,7 +385,7 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   }
 
   // "What did Acme report last month?", "Acme's latest update": figures from its investor updates, with their quotes.
-  if (holding.kind === "one" && UPDATE_WORDS.test(n.folded)) {
+  if (holding.kind === "one" && UPDATE_WORDS.test(n.folded) && !FIRST_STATEMENT.test(n.folded)) {
     const range = datesIn(n.folded, tools.caller.today)?.range;
     return { fn: "investor_updates", args: { company: holding.name, ...(range?.from ? { since: range.from } : {}), ...(range?.to ? { until: range.to } : {}) } };
   }

@@ -87,6 +87,8 @@ const THING = /\b(?:its|it|their|they|that fund|this fund|that company|this comp
 /** Twelve months before the latest statement: "a year ago", "vs last year", "over the past year". */
 const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months) (?:year )?(?:ago|before|earlier|prior)\b|\byear (?:ago|before|earlier)\b|\byear over year\b|\byoy\b|\bthis time last year\b|\b(?:vs|versus|compared (?:to|with)|against) (?:a|last|the prior|the previous) year\b|\bthis year (?:vs|versus|against|compared to) last\b|\b(?:over|in|during) the (?:past|last) (?:year|twelve months|12 months)\b|\blast twelve months\b/;
 /** A history listed rather than one point of it. */
+/** The first statement of a record's history ("when they first reported", "initially", "at the start"). */
+export const FIRST_STATEMENT = /\bwhen (?:they|it|we|she|he) first\b|\bfirst (?:reported|report|statement|figure|number|data ?point|reading|mark)\b|\bat first\b|\binitially\b|\boriginally\b|\bearliest\b|\bto begin with\b|\bat the (?:start|outset|beginning)\b/;
 const TREND = /\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|qtr|month)\b|\beach (?:quarter|qtr|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) \d+ (?:quarters|qtrs|months)\b|\b\d+ (?:quarters|qtrs|qs)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
 /** How many periods a trend asks for ("4 qtrs", "last 6 months"): the statements to list. */
 const PERIODS = /\b(\d{1,2}|two|three|four|five|six|eight|twelve) (quarters|qtrs|qs|months|mos)\b/;
@@ -101,13 +103,14 @@ const MARK_FIELDS = ["tvpi", "dpi", "rvpi", "nav"];
 function historyOf(a: { q: Query; text: string; dates: DateRange | null; fields: FieldCue[]; holding: string | null; fund: string | null; aggregate: Aggregate | undefined }): Query | null {
   const yearAgo = YEAR_AGO.test(a.text);
   const trend = TREND.test(a.text);
-  if (!yearAgo && !a.dates && !trend) return null;
+  const first = FIRST_STATEMENT.test(a.text);
+  if (!yearAgo && !a.dates && !trend && !first) return null;
   // (A total over the dates is the set's; a trend of one named record is its history.)
   if (a.aggregate && !["change", "latest"].includes(a.aggregate) && !yearAgo && !(trend && (a.fund || a.holding))) return null;
   const metric = a.fields.find((f) => f.metric);
   // "A year ago" alone asks what it was then; with "now", "vs", "change", "trend" it asks for both.
   const both = /\bnow\b|\bvs\b|\bversus\b|\bcompared?\b|\bagainst\b|\bchang|\bgr[eo]w|\btrend|\bthan\b|\bover the\b|\bthis year\b|\bup or down\b|\bhigher\b|\blower\b|\bmore\b|\bless\b|\bfrom\b/.test(a.text);
-  const aggregate: Aggregate | undefined = yearAgo ? (both ? "year_change" : "year_ago") : a.aggregate === "change" ? "change" : trend ? undefined : "at";
+  const aggregate: Aggregate | undefined = yearAgo ? (both ? "year_change" : "year_ago") : a.aggregate === "change" ? "change" : trend ? undefined : first ? "first" : "at";
   const markField = a.fields.find((f) => MARK_FIELDS.includes(f.field));
   // A trend with no dates: the latest statements, as many as the periods said (a year of quarterly marks when none is).
   const periods = PERIODS.exec(a.text);
@@ -173,7 +176,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     // An LP fund within dates: its calls and distributions (a position's figures have no dates, its NAV marks do).
     (lp.match.kind === "one" && dates && !fields.some((f) => f.field === "nav") && !nouns.length ? "cashflows" : null) ??
     // An LP fund named: its position ("Halcyon Fund V performance"), unless the question is about companies.
-    (lp.match.kind === "one" && !fields.some((f) => f.metric) && !weak.includes("holdings") && !nouns.length ? "positions" : null) ??
+    // (A company's figure, "ownership across Fund II", is of the firm's own fund of that name.)
+    (lp.match.kind === "one" && !fields.some((f) => f.metric || (own.match.kind === "one" && !f.kinds.includes("positions"))) && !weak.includes("holdings") && !nouns.length ? "positions" : null) ??
     nouns.find((k) => fieldKinds.length === 0 || fieldKinds.includes(k)) ??
     nouns[0] ??
     fieldKinds[0] ??

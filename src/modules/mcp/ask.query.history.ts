@@ -29,7 +29,7 @@ function yearBefore(day: string): string {
 }
 
 export function historyAnswer(ctx: AskContext, q: Query, reader: KindReader, loaded: Loaded, base: { function: string; arguments: Record<string, unknown> }): Answer | null {
-  if (q.aggregate !== "at" && q.aggregate !== "year_ago" && q.aggregate !== "year_change") return null;
+  if (q.aggregate !== "at" && q.aggregate !== "first" && q.aggregate !== "year_ago" && q.aggregate !== "year_change") return null;
   if (q.kind !== "metrics" && q.kind !== "marks") {
     return { ...base, text: `A figure at a date is kept for portfolio companies' metrics and LP positions' NAV marks; ${reader.noun[1]} have no history to read it from.`, data: null, links: loaded.links };
   }
@@ -51,9 +51,9 @@ export function historyAnswer(ctx: AskContext, q: Query, reader: KindReader, loa
   const rows = loaded.rows.filter((r) => r.values[field]?.value != null && dateOf(r)).sort((a, b) => dateOf(a).localeCompare(dateOf(b)));
   const say = (r: Rec) => written(spec, r.values[field]);
 
-  if (q.aggregate === "at") {
+  if (q.aggregate === "at" || q.aggregate === "first") {
     const range = q.dates;
-    const hit = rows.at(-1);
+    const hit = q.aggregate === "first" ? rows[0] : rows.at(-1);
     if (!hit) {
       const everything = reader.load(ctx, { ...q, dates: undefined, aggregate: undefined });
       const all = "answer" in everything ? [] : everything.rows.filter((r) => r.values[field]?.value != null).map(dateOf).sort();
@@ -68,9 +68,11 @@ export function historyAnswer(ctx: AskContext, q: Query, reader: KindReader, loa
       };
     }
     const within = range ? ` for ${datesWords(range)}` : "";
+    const when = q.aggregate === "first" ? ` when first stated${within ? `,${within}` : ""}` : within;
+    const latest = q.aggregate === "first" && rows.length > 1 ? `\nLatest: ${say(rows.at(-1)!)} (${dateOf(rows.at(-1)!)}).` : "";
     return {
       ...base,
-      text: `${who} ${label}${within}: ${say(hit)} (statement of ${dateOf(hit)}).${source}`,
+      text: `${who} ${label}${when}: ${say(hit)} (statement of ${dateOf(hit)}).${latest}${source}`,
       data: { field, value: hit.values[field].value, currency: hit.values[field].currency ?? null, date: dateOf(hit), record: hit.data },
       links,
     };

@@ -34,7 +34,7 @@ export function loadSet(ctx: AskContext, reader: KindReader, q: Query): Result {
   // Several named records: each loaded by its name, in the order said.
   if (q.names?.length) {
     const loads = q.names.map((name) => loadSet(ctx, reader, { ...without(q), name, ...(q.except ? { except: q.except } : {}) }));
-    return union(loads, (l) => l.scope.replace(/ named /, " "), " and ", true);
+    return union(loads, (l) => l.scope.replace(/ named /, " "), " and", true);
   }
   // Several values of one filter: one load per value, their union.
   const alternative = q.anyOf ? FILTERS.find((f) => (q.anyOf![f]?.length ?? 0) > 0) : undefined;

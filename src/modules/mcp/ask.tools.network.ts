@@ -58,6 +58,8 @@ async function whoKnows(ctx: AskContext, args: Record<string, unknown>): Promise
   let how = "";
   if (company) {
     const found = companyDomain(ctx, company);
+    // A person at a company whose domain is not known ("Yara Khan at Abara Quinn"): the person is enough.
+    if (!found && person) return whoKnows(ctx, { ...args, company: undefined, person });
     if (!found) {
       return {
         ...base,
@@ -79,6 +81,11 @@ async function whoKnows(ctx: AskContext, args: Record<string, unknown>): Promise
     ...(top?.contact_id ? { person: { id: top.contact_id, name: top.name ?? top.email ?? target } } : {}),
   };
   if (result.paths.length === 0) {
+    // Nobody knows them directly, but the key user can reach them through someone they know well.
+    const reach = person ? reachThrough(ctx, person) : null;
+    if (reach) {
+      return { ...base, links: [...links, "/api/v1/network/reach/candidates?limit=50"], text: `No one in your shared network is in touch with ${target} directly, but you can reach ${reach.name} through someone you know well: ${reach.how}.`, data: { ...result, reach: reach.candidate }, entities };
+    }
     const why =
       result.unavailable_reason === "no_relationship_data"
         ? `your shared network has ${target}${how} only as contact cards, with no email or meeting to measure warmth by (no_relationship_data)`
@@ -147,6 +154,17 @@ function staleSince(ctx: AskContext, args: Record<string, unknown>, limit: numbe
   const more = silent.length > limit ? ` (showing the ${limit} longest silent)` : "";
   const cut = all.total > all.signals.length ? ` (of the ${all.signals.length} most overdue read)` : "";
   return { ...base, text: `${silent.length} of your ${all.total} relationships going stale have had no touch for ${minDays} days or more${cut}${more}:\n${lines.join("\n")}`, entities: { person: { id: silent[0].contact_id, name: silent[0].name } } };
+}
+
+/** A person among the key user's reach candidates (founders reachable through a strong contact), by name. */
+function reachThrough(ctx: AskContext, person: string): { name: string; how: string; candidate: unknown } | null {
+  const wanted = fold(person).trim();
+  const found = reachService(ctx.deps).candidates(ctx.principal, 200).candidates.find((c) => fold(c.full_name).trim() === wanted);
+  if (!found) return null;
+  const how = found.fit_reasons.filter((r) => /^Reachable through\b/.test(r) || /\bwere on \d+ (?:emails?|meetings?)\b/.test(r));
+  if (!how.length) return null;
+  const who = [found.current_title, found.current_company].filter(Boolean).join(" at ");
+  return { name: `${found.full_name}${who ? ` (${who})` : ""}`, how: how.join("; "), candidate: found };
 }
 
 async function reachCandidates(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {

@@ -607,6 +607,17 @@ export const CORPUS: Row[] = [
   { cat: "not-in-data", q: "what did Stripe report in their last update", expect: fn("portfolio_company", { company: "Stripe" }), says: ["Stripe is not in your firm's portfolio"] },
   { cat: "actions", q: "start a research run on vertical SaaS for construction", expect: fn("start_research") },
   { cat: "actions", q: "can you analyse founder Aiko Okafor of KeystoneLedger?", expect: fn("start_founder_analysis", { name: "Aiko Okafor", company: "KeystoneLedger" }) },
+  { cat: "positions", q: "called so far by atlas bridge and halcyon combined", expect: q("positions", { names: ["Atlas Bridge Fund IV", "Halcyon Fund V"], aggregate: "sum", field: "called" }), says: ["17,100,000 EUR (1 LP position) and 24,737,000 USD (1 LP position) (one per currency"] },
+  { cat: "positions", q: "Atlas Bridge and Redwood: distributions to date, each and together", expect: q("positions", { names: ["Atlas Bridge Fund IV", "Redwood Peak Fund II"], aggregate: "sum", field: "distributed" }), says: ["56,224,000 USD", "distributed 20,413,000 USD", "distributed 35,811,000 USD"] },
+  { cat: "holdings", q: "acme robotics and quill pay: invested, added up", expect: q("holdings", { names: ["Acme Robotics", "Quill Pay"], aggregate: "sum", field: "invested" }), says: ["Total invested of 2 portfolio companies Acme Robotics and Quill Pay: 18,600,000 USD"] },
+  { cat: "positions", q: "tvpi of kinetic and silverline together", expect: q("positions", { names: ["Kinetic Seed Fund I", "Silverline Fund I"], aggregate: "sum", field: "tvpi" }), says: ["pooled as (distributed + NAV) / called: 1.31x in USD"] },
+  { cat: "not-in-data", q: "what did Vantablack Capital Fund II call from us", expect: fn("fund_positions", { fund: "Vantablack Capital Fund II" }), says: ["Vantablack Capital Fund II is not one of your LP funds"] },
+  { cat: "holdings", q: "average ownership we hold across Fund II", expect: q("holdings", { fund: "Northwind Fund II", field: "ownership", aggregate: "avg" }), says: ["Average ownership of 9 portfolio companies in Northwind Fund II: 9.5%"] },
+  { cat: "deals", q: "deals that came in during the second half of august", expect: q("deals", days("2026-08-16", "2026-08-31")), says: ["4 deals that came in second half of august (2026-08-16 to 2026-08-31)"] },
+  { cat: "deals", q: "early october deals", expect: q("deals", days("2026-10-01", "2026-10-10")), says: ["(2026-10-01 to 2026-10-10)"] },
+  { cat: "metrics", q: "acme care arr when they first reported", expect: q("metrics", { name: "Acme Care", metric: "arr", aggregate: "first" }), says: ["Acme Care's ARR when first stated: 1,301,218 USD (statement of 2023-10-31)"] },
+  { cat: "network", q: "who could introduce me to Łukasz Petrov?", expect: fn("who_knows", { person: "Łukasz Petrov" }), says: ["you can reach Łukasz Petrov (CEO at MosaicTreasury) through someone you know well: Reachable through Nikhil Abara"] },
+  { cat: "network", q: "anyone know Yara Khan at Abara Quinn?", expect: fn("who_knows", { person: "Yara Khan" }), says: ["1. Ravi Kowalski knows Yara Khan"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
