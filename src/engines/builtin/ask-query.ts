@@ -176,8 +176,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     // An LP fund within dates: its calls and distributions (a position's figures have no dates, its NAV marks do).
     (lp.match.kind === "one" && dates && !fields.some((f) => f.field === "nav") && !nouns.length ? "cashflows" : null) ??
     // An LP fund named: its position ("Halcyon Fund V performance"), unless the question is about companies.
-    // (A company's figure, "ownership across Fund II", is of the firm's own fund of that name.)
-    (lp.match.kind === "one" && !fields.some((f) => f.metric || (own.match.kind === "one" && !f.kinds.includes("positions"))) && !weak.includes("holdings") && !nouns.length ? "positions" : null) ??
+    (lp.match.kind === "one" && !fields.some((f) => f.metric) && !weak.includes("holdings") && !nouns.length ? "positions" : null) ??
     nouns.find((k) => fieldKinds.length === 0 || fieldKinds.includes(k)) ??
     nouns[0] ??
     fieldKinds[0] ??
