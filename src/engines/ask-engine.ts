@@ -58,7 +58,7 @@ export type DateRange = { from: string | null; to: string | null; label: string 
 export type Threshold = { field: string; op: "gt" | "gte" | "lt" | "lte"; value: number; currency?: string; /** "Without X": a record with no figure at all has none of it too. */ orNone?: boolean };
 
 /** A filter several values of which are wanted ("Fund II or Fund III"), or unwanted ("not fintech"). */
-export type FilterValues = { fund?: string[]; sector?: string[]; round?: string[]; stage?: string[]; status?: string[]; type?: string[]; currency?: string[]; location?: string[] };
+export type FilterValues = { name?: string[]; fund?: string[]; sector?: string[]; round?: string[]; stage?: string[]; status?: string[]; type?: string[]; currency?: string[]; location?: string[] };
 
 /** What records are counted per ("deals per stage", "holdings by fund"). */
 export const GROUPS = ["stage", "sector", "round", "kind", "fund", "status", "currency", "vintage", "type", "year", "quarter", "city"] as const;

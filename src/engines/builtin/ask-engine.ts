@@ -16,7 +16,7 @@ import { ABOUT, CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent,
 import { LEXICON_WORDS } from "./ask-lexicon.ts";
 import { FIRST_STATEMENT, readSet, type SetRead } from "./ask-query.ts";
 import { speller } from "./ask-spelling.ts";
-import { COMPARE, FLOW_FIELD } from "./ask-sets.ts";
+import { COMPARE, FLOW_FIELD, negationScopes } from "./ask-sets.ts";
 import { saidBack, unreadParts } from "./ask-understood.ts";
 import { normalise, STOP, type Normalised } from "./ask-text.ts";
 
@@ -299,8 +299,11 @@ function compared(set: SetRead | null, d: Directory, n: Normalised): Intent | nu
   const asked = (kind: RecordKind) => [...new Set(set.fields.filter((f) => f.kinds.includes(kind)).map((f) => f.field))];
   const sideBySide = COMPARE.test(n.folded) || /\b(?:or|and)\b/.test(n.folded);
   if (!sideBySide) return null;
+  // Records named where a negation governs are left out of a set, not compared ("LP funds except Halcyon and Redwood").
+  const negated = ` ${canon(negationScopes(n.folded).negated)} `;
+  const saidNegated = (names: string[]) => names.some((x) => negated.includes(` ${canon(x).split(" ")[0]} `));
   const holdings = d.holdingsSaid();
-  if (holdings.length >= 2) {
+  if (holdings.length >= 2 && !saidNegated(holdings)) {
     const show = asked("holdings");
     return ofEach("holdings", holdings, show.length ? show : ["invested", "valuation", "multiple"]);
   }
@@ -309,7 +312,8 @@ function compared(set: SetRead | null, d: Directory, n: Normalised): Intent | nu
   const byBrand = d.names.lpFunds().filter((f) => brands.has(canon(f).split(" ")[0]));
   const lp = d.funds();
   const funds = byBrand.length >= 2 ? byBrand : lp.match.kind === "several" ? lp.match.names : [];
-  if (funds.length >= 2 && funds.length <= 4) {
+  // (Not when the question is about companies or deals: "holdings not in Fund I or Fund II" names the firm's own funds.)
+  if (funds.length >= 2 && funds.length <= 4 && set.query.kind !== "holdings" && set.query.kind !== "deals" && !saidNegated(funds)) {
     // "Distributions to date" of funds side by side (no dates): the position's figure the flows add up to.
     const flow = FLOW_FIELD.find(([re]) => re.test(n.folded))?.[1];
     const show = asked("positions").length ? asked("positions") : flow ? [flow] : [];
@@ -317,7 +321,7 @@ function compared(set: SetRead | null, d: Directory, n: Normalised): Intent | nu
     return ofEach("positions", funds, show.length ? show : ["tvpi", "dpi", "irr", "nav"]);
   }
   const deals = d.dealsSaid();
-  if (deals.length >= 2) {
+  if (deals.length >= 2 && !saidNegated(deals)) {
     const show = asked("deals").filter((f) => f !== "created");
     return ofEach("deals", deals, show.length ? show : ["score", "round_amount"]);
   }

@@ -124,7 +124,7 @@ export function writtenNames(n: Normalised): Set<string> {
 }
 
 /** The sector a question names: as the records write it ("Payments infrastructure"), else a canonical one ("fintech"). */
-export function sectorOf(text: string, d: Directory, nameWords: Set<string>): string | null {
+export function sectorOf(text: string, d: Directory, nameWords: Set<string>, byFirstWord = true): string | null {
   text = text.split(" ").filter((w) => !nameWords.has(w)).join(" ");
   const stored = d.names.sectors();
   const spaced = ` ${text} `;
@@ -138,6 +138,10 @@ export function sectorOf(text: string, d: Directory, nameWords: Set<string>): st
     return words.some((_, i) => parts.every((p, k) => { const w = words[i + k]; return !!w && w.length >= 3 && p.startsWith(w); }));
   });
   if (shortened.length === 1) return shortened[0];
+  // A several-word sector said by its first word alone ("payments" for Payments infrastructure), where
+  // the records' own labels are such sectors (the portfolio book's; deals carry the reader's one-word sectors).
+  const byHead = !byFirstWord ? [] : stored.filter((s) => { const parts = canon(s).split(" "); return parts.length >= 2 && parts[0].length >= 5 && words.includes(parts[0]); });
+  if (byHead.length === 1) return byHead[0];
   // Words that name a sector only in company names or questions' grammar are not enough on their own.
   const canonical = sectorsIn(text.replace(/\b(?:platform|infrastructure|cloud|apis?|data science|care|credit|mobility|commerce|retail|media|social|ev|identity|privacy|workflow|productivity|hardware|industrial|property|delivery|shipping|construction|learning platform|schools?)\b/g, " "));
   return canonical[0] ?? null;

@@ -4,7 +4,7 @@
 // aggregate. Names the question says are resolved against the firm's own records first, so a
 // name is never read as a filter ("Juniper Ledger" is a company, not the fintech sector).
 import type { Aggregate, DateRange, FilterValues, Memory, Query, RecordKind } from "../ask-engine.ts";
-import { canon, nameForPhrase, numerals } from "../../lib/name-match.ts";
+import { canon, nameForPhrase, namesInQuestion, numerals } from "../../lib/name-match.ts";
 import { datesIn } from "./ask-dates.ts";
 import type { Directory } from "./ask-directory.ts";
 import {
@@ -30,7 +30,7 @@ import {
 } from "./ask-lexicon.ts";
 import { amountsWithCurrency, sectorOf, thresholdsIn, writtenNames } from "./ask-filters.ts";
 import { absentField, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
-import type { Normalised } from "./ask-text.ts";
+import { STOP, type Normalised } from "./ask-text.ts";
 
 /** Why a question reads as one about a set of records (none: it is about one record, or nothing). */
 export type Signal = "noun" | "aggregate" | "order" | "top" | "filter" | "threshold" | "dates" | "follow-up";
@@ -146,9 +146,14 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const deal = d.deal();
   const lp = d.funds();
   const own = d.ownFunds();
-  const namedHolding = h.kind === "one" ? h.name : null;
-  const namedDeal = deal?.name ?? null;
-  for (const name of [namedHolding, namedDeal, lp.match.kind === "one" ? lp.match.name : null, own.match.kind === "one" ? own.match.name : null, lp.phrase]) {
+  // A company or deal named inside a negated part is left out, not asked about ("all portcos except Acme").
+  const negatedNames = ` ${canon(negationScopes(numerals(n.folded)).negated)} `;
+  const saidNegated = (name: string | null) => !!name && negatedNames.includes(` ${canon(name)} `);
+  const excludedHoldings = d.holdingsSaid().filter(saidNegated);
+  const excludedDeals = [...new Set([...(deal ? [deal.name] : []), ...d.dealsSaid()])].filter(saidNegated);
+  const namedHolding = h.kind === "one" && !saidNegated(h.name) ? h.name : null;
+  const namedDeal = deal && !saidNegated(deal.name) ? deal.name : null;
+  for (const name of [namedHolding, namedDeal, ...excludedHoldings, ...excludedDeals, lp.match.kind === "one" ? lp.match.name : null, own.match.kind === "one" ? own.match.name : null, lp.phrase]) {
     if (name) text = withoutName(text, canon(name));
   }
   const fundPhrase = lp.phrase ?? own.phrase;
@@ -223,7 +228,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const q: Query = follow && memory.last!.fn === "query" ? structuredClone(memory.last!.args as Query) : { kind };
 
   // Calls and distributions within dates are cashflows (a position's figures have no dates).
-  if (q.kind === "positions" && dates && fields.some((f) => f.field === "called" || f.field === "distributed")) q.kind = "cashflows";
+  // (Records with none within the dates are positions: "funds that haven't called capital this year".)
+  if (q.kind === "positions" && dates && !absent && fields.some((f) => f.field === "called" || f.field === "distributed")) q.kind = "cashflows";
 
   // A metric's change over time is the metrics kind, for one company or all.
   const metricField = fields.find((f) => f.metric);
@@ -237,8 +243,15 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   // Filters, by kind.
   // What a negation governs is not a filter but an exclusion ("deals that are not fintech").
   const { positive, negated } = negationScopes(text);
-  const stageCues = DEAL_STAGE_CUES.filter(([, re]) => re.test(positive)).map(([s]) => s);
-  const notStages = negated ? DEAL_STAGE_CUES.filter(([, re]) => re.test(negated)).map(([s]) => s) : [];
+  // A stage's bare name in a list of stages is that stage ("diligence, IC or invested", "new or passed").
+  const stagesIn = (t: string) => {
+    const found = DEAL_STAGE_CUES.filter(([, re]) => re.test(t)).map(([s]) => s);
+    if (!found.length) return found;
+    const bare = listParts(t).flatMap((p) => DEAL_STAGE_CUES.filter(([s]) => p.split(" ").at(-1) === s).map(([s]) => s));
+    return [...new Set([...found, ...bare])];
+  };
+  const stageCues = stagesIn(positive);
+  const notStages = negated ? stagesIn(negated) : [];
   const roundsIn = (t: string) => {
     const found = ROUND_CUES.filter(([, re]) => re.test(t)).map(([r]) => r);
     // "pre-seed" also says "seed": seed only when said on its own.
@@ -250,9 +263,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const currency = CURRENCY_CUES.find(([, re]) => re.test(positive))?.[0];
   const notCurrencies = negated ? CURRENCY_CUES.filter(([, re]) => re.test(negated)).map(([c]) => c) : [];
   const names = writtenNames(n);
-  const sectors = [...new Set(listParts(positive).map((part) => sectorOf(part, d, names)).filter((x): x is string => !!x))];
-  const sector = sectors.length === 1 ? sectors[0] : sectors.length ? null : sectorOf(positive, d, names);
-  const notSectors = negated ? [...new Set(listParts(negated).map((part) => sectorOf(part, d, names)).filter((x): x is string => !!x))] : [];
+  const heads = kind === "holdings" || kind === "metrics";
+  const sectors = [...new Set(listParts(positive).map((part) => sectorOf(part, d, names, heads)).filter((x): x is string => !!x))];
+  const sector = sectors.length === 1 ? sectors[0] : sectors.length ? null : sectorOf(positive, d, names, heads);
+  const notSectors = negated ? [...new Set(listParts(negated).map((part) => sectorOf(part, d, names, heads)).filter((x): x is string => !!x))] : [];
   const notSector = notSectors[0] ?? null;
   const except: FilterValues = {};
   const anyOf: FilterValues = {};
@@ -284,11 +298,12 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   // (Funds are found in the question as said: the names found are blanked out of `text`.)
   const asSaid = numerals(n.folded);
   const negatedAsSaid = negationScopes(asSaid).negated;
-  const fundNegated = (names: string[]) => {
-    const phrase = fundPhrases(negatedAsSaid)[0];
-    if (!phrase) return null;
-    const m = nameForPhrase(names, phrase);
-    return m.kind === "one" ? m.name : null;
+  const fundsNegated = (names: string[]): string[] => {
+    const phrases = fundPhrases(negatedAsSaid);
+    if (phrases.length) return [...new Set(phrases.flatMap((p) => { const m = nameForPhrase(names, p); return m.kind === "one" ? [m.name] : []; }))];
+    // A fund named by its name or brand inside the negated part ("LP funds except Halcyon").
+    const m = negatedAsSaid ? namesInQuestion(names, canon(negatedAsSaid), canon(negatedAsSaid).split(" ").filter((w) => w.length >= 4 && !STOP.has(w))) : null;
+    return m?.kind === "one" ? [m.name] : m?.kind === "several" ? m.names : [];
   };
   if (q.kind === "holdings") {
     const statuses = HOLDING_STATUS_CUES.filter(([, re]) => re.test(positive)).map(([s]) => s);
@@ -299,12 +314,13 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     if (stages.length) (q.stage = stages), filter();
     const notStagesH = notRounds.flatMap((r) => (HOLDING_STAGE[r] ? [HOLDING_STAGE[r]] : []));
     if (notStagesH.length) (except.stage = notStagesH), filter();
-    const several = fundsNamed(d.names.ownFunds(), asSaid);
-    const notFund = fundNegated(d.names.ownFunds());
+    const notFunds = fundsNegated(d.names.ownFunds());
+    const several = fundsNamed(d.names.ownFunds(), asSaid)?.filter((f) => !notFunds.includes(f));
     const fund = own.match.kind === "one" ? own.match.name : fundPhrase && own.match.kind === "none" ? fundPhrase : null;
-    if (several) (anyOf.fund = several.filter((f) => f !== notFund)), filter();
-    else if (fund && fund !== notFund) (q.fund = fund), filter();
-    if (notFund) (except.fund = [notFund]), filter();
+    if (several && several.length > 1) (anyOf.fund = several), filter();
+    else if (several?.length === 1) (q.fund = several[0]), filter();
+    else if (!several && fund && !notFunds.includes(fund)) (q.fund = fund), filter();
+    if (notFunds.length) (except.fund = notFunds), filter();
   }
   // "its distributions this year": the fund the conversation is about.
   if ((q.kind === "positions" || q.kind === "cashflows") && lp.match.kind === "none" && !lp.phrase && /\b(?:its|it|their|that fund|this fund)\b/.test(text) && memory.entities.fund) {
@@ -313,12 +329,15 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (q.kind === "positions" || q.kind === "cashflows") {
     // A phrase inside one fund's name goes as said ("Fund II"), so the answer says what it was read as.
     const fund = lp.match.kind === "one" ? (lp.match.partial && lp.phrase ? lp.phrase : lp.match.name) : (lp.phrase ?? (own.match.kind === "one" ? own.match.name : null));
-    const several = fundsNamed(d.names.lpFunds(), asSaid) ?? (lp.match.kind === "several" && lp.whole ? lp.match.names : null);
-    const notFund = fundNegated(d.names.lpFunds());
-    if (several) (anyOf.fund = several.filter((f) => f !== notFund)), filter();
-    else if (fund && (!notFund || canon(fund) !== canon(notFund))) (q.fund = fund), filter();
-    if (notFund) (except.fund = [notFund]), filter();
+    const notFunds = fundsNegated(d.names.lpFunds());
+    const several = (fundsNamed(d.names.lpFunds(), asSaid) ?? (lp.match.kind === "several" && lp.whole ? lp.match.names : null))?.filter((f) => !notFunds.includes(f));
+    if (several && several.length > 1) (anyOf.fund = several), filter();
+    else if (several?.length === 1) (q.fund = several[0]), filter();
+    else if (!several && fund && !notFunds.some((f) => canon(f) === canon(fund))) (q.fund = fund), filter();
+    if (notFunds.length) (except.fund = notFunds), filter();
   }
+  const leftOut = q.kind === "holdings" ? excludedHoldings : q.kind === "deals" ? excludedDeals : [];
+  if (leftOut.length) (except.name = leftOut), filter();
   if (Object.keys(except).length) q.except = except;
   if (Object.keys(anyOf).length) q.anyOf = anyOf;
   if (q.kind === "positions") {
@@ -344,13 +363,13 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (currency && ["deals", "holdings", "positions", "cashflows"].includes(q.kind) && /\b(?:in|denominated|held in)\b|\beur\b|\busd\b|\bgbp\b/.test(text)) (q.currency = currency), filter();
   // "Worth today", "right now": the current figures, not records dated today.
   const now = dates && /^(?:today|this week)$/.test(dates.range.label) && (q.kind === "holdings" || q.kind === "persons" || q.kind === "positions");
-  if (dates && !now && q.kind !== "persons" && (q.kind !== "positions" || fields.some((f) => f.field === "nav"))) {
+  if (dates && !now && q.kind !== "persons" && (q.kind !== "positions" || fields.some((f) => f.field === "nav") || (absent === "called" || absent === "distributed"))) {
     q.dates = dates.range;
     signals.push("dates");
     // The date the range was read against is shown beside each record.
     if (q.kind === "holdings") q.show = [...new Set([...(q.show ?? []), "investment_date"])];
     // "Our NAV in 2024": the NAV as of then, totalled.
-    if (q.kind === "positions" && !aggregate) aggregate = "sum";
+    if (q.kind === "positions" && !aggregate && !absent) aggregate = "sum";
   }
 
   // Names within a set question: the company a metric history or its documents are of, a topic.

@@ -10,7 +10,7 @@ import { canon, nameForPhrase } from "../../lib/name-match.ts";
 import type { FieldCue } from "./ask-lexicon.ts";
 
 /** Words that negate what follows them, up to the end of their clause. */
-export const NEGATION = /\b(?:not|non|excluding|exclude|except|other than|outside(?: of)?|apart from|aside from|besides|but not|isn t|aren t|isnt|arent|never)\b/g;
+export const NEGATION = /\b(?:not|non|excluding|exclude|excl|except(?: for)?|other than|outside(?: of)?|apart from|aside from|besides|but not|(?:everything|anything|all|any|every \w+) but|minus|leaving out|leave out|ignoring|isn t|aren t|isnt|arent|haven t|hasn t|don t|doesn t|didn t|wasn t|weren t|never|no longer)\b/g;
 /** Where a negated part ends: a new clause, or a word that starts another filter or an order. */
 export const CLAUSE_END = /\b(?:with|that|which|who|whose|where|sorted|ranked|ordered|by|per|and (?:with|that|which|whose|have|has|are|is)|but|only)\b|[,;:?!]/;
 
@@ -22,8 +22,16 @@ export function negationScopes(text: string): { positive: string; negated: strin
     if (/^(?:not) (?:yet|only|just|sure|been)\b/.test(text.slice(m.index))) continue;
     const from = m.index + m[0].length;
     const rest = text.slice(from);
-    const end = CLAUSE_END.exec(rest.replace(/^\s*(?:in|at|from|of|the|a|an|our|any)\b/g, (w) => " ".repeat(w.length)));
-    const words = rest.slice(0, end ? end.index : rest.length).split(" ").filter(Boolean).slice(0, 6);
+    const scan = rest.replace(/^\s*(?:in|at|from|of|the|a|an|our|any)\b/g, (w) => " ".repeat(w.length));
+    let end = CLAUSE_END.exec(scan);
+    let at = end ? end.index : scan.length;
+    // A list goes on past its commas ("not in diligence, IC or invested"): up to the clause after its last item.
+    while (end && end[0] === "," && /^,\s*(?:[\w-]+\s+){0,3}?(?:[\w-]+\s*,\s*)*(?:[\w-]+\s+){0,2}(?:or|and|nor)\s+[\w-]+/.test(scan.slice(at))) {
+      const next = CLAUSE_END.exec(scan.slice(at + 1));
+      at = next ? at + 1 + next.index : scan.length;
+      end = next && next[0] === "," ? next : null;
+    }
+    const words = rest.slice(0, at).split(" ").filter(Boolean).slice(0, 9);
     spans.push([m.index, from + (words.length ? rest.indexOf(words.at(-1)!) + words.at(-1)!.length : 0)]);
   }
   if (!spans.length) return { positive: text, negated: "" };
@@ -106,7 +114,7 @@ export const COMPARE = /\bcompare\b|\bcomparison\b|\bvs\b|\bversus\b|\bside by s
 export const listParts = (text: string) => text.split(/ or | and |, | vs | versus | nor | \+ | & | plus /).map((p) => canon(p)).filter(Boolean);
 
 /** Words that say a record has none of what follows ("haven't sent any distributions", "never called", "without ARR"). */
-export const ABSENCE = /\b(?:have not|has not|had not|never|not yet|without|with no|zero)\b((?: \w+){0,5})/;
+export const ABSENCE = /\b(?:have not|has not|had not|haven t|hasn t|never|not yet|without|with no|zero|not reporting|not reported|(?:do|does|did) not report|(?:don|doesn|didn) t report|missing|lacking|no)\b((?: \w+){0,5})/;
 /** The nouns of calls and distributions as the position's figure they add up to. */
 export const FLOW_FIELD: [RegExp, string][] = [[/\bdistributions?\b/, "distributed"], [/\b(?:capital )?calls?\b|\bcontributions?\b|\bdrawdowns?\b/, "called"]];
 
@@ -114,7 +122,9 @@ export const FLOW_FIELD: [RegExp, string][] = [[/\bdistributions?\b/, "distribut
 export function absentField(text: string, fields: FieldCue[]): string | null {
   const m = ABSENCE.exec(text);
   if (!m) return null;
-  const rest = m[1];
+  // What follows up to the clause's end ("haven't passed on, by score": no score is said to be absent).
+  const end = CLAUSE_END.exec(m[1]);
+  const rest = end ? m[1].slice(0, end.index) : m[1];
   const cue = fields.find((f) => f.re.test(rest));
   if (cue) return cue.field;
   return FLOW_FIELD.find(([re]) => re.test(rest))?.[1] ?? null;

@@ -84,7 +84,17 @@ export const POSITIONS: KindReader = {
       list = list.filter((p) => p.vintage_year !== null && (from === undefined || p.vintage_year >= from) && (to === undefined || p.vintage_year <= to));
       f.scope.push(from !== undefined && from === to ? ` of vintage ${from}` : ` of vintage ${from ?? "any"} to ${to ?? "now"}`);
     }
-    return { rows: list.map(positionRecord), scope: f.scope.join(""), source: "your LP book (/api/v1/funds/positions): figures from the imported commitments, cashflows and marks.", links: ["/api/v1/funds/positions"] };
+    // Within dates, what a position called and distributed is its cashflows dated within them
+    // ("funds that haven't called capital this year"); its other figures have no dates.
+    let rows = list.map(positionRecord);
+    if (q.dates) {
+      const range = q.dates;
+      const flows = fundsService(ctx.deps).ledgerEntries(ctx.principal.orgId).filter((e) => inRange(e.cashflow_date, range));
+      const sum = (fund: string, type: string) => flows.filter((e) => e.fund_name === fund && e.type === type).reduce((t, e) => t + e.amount, 0);
+      rows = rows.map((r) => ({ ...r, values: { ...r.values, called: { ...r.values.called, value: sum(r.name, "call") }, distributed: { ...r.values.distributed, value: sum(r.name, "distribution") } } }));
+      f.scope.push(`, counting cashflows dated ${datesWords(range)},`);
+    }
+    return { rows, scope: f.scope.join(""), source: "your LP book (/api/v1/funds/positions and /api/v1/funds/cashflows): figures from the imported commitments, cashflows and marks.", links: ["/api/v1/funds/positions", ...(q.dates ? ["/api/v1/funds/cashflows"] : [])] };
   },
   // A total of a multiple (TVPI, DPI, RVPI, IRR) is the pooled figure per currency, over every position.
   // NAV within dates is each fund's latest mark by then (the marks trace), not today's.

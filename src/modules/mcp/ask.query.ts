@@ -62,7 +62,7 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
     const v = args[k] as Record<string, unknown> | undefined;
     if (!v || typeof v !== "object") continue;
     const values: FilterValues = { ...q[k] };
-    for (const f of ["fund", "sector", "round", "stage", "status", "type", "currency", "location"] as const) if (strings(v[f])) values[f] = strings(v[f]);
+    for (const f of ["name", "fund", "sector", "round", "stage", "status", "type", "currency", "location"] as const) if (strings(v[f])) values[f] = strings(v[f]);
     if (Object.keys(values).length) q[k] = values;
   }
   if (args.group !== undefined) {

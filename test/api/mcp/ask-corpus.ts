@@ -617,6 +617,17 @@ export const CORPUS: Row[] = [
   { cat: "metrics", q: "acme care arr when they first reported", expect: q("metrics", { name: "Acme Care", metric: "arr", aggregate: "first" }), says: ["Acme Care's ARR when first stated: 1,301,218 USD (statement of 2023-10-31)"] },
   { cat: "network", q: "who could introduce me to Łukasz Petrov?", expect: fn("who_knows", { person: "Łukasz Petrov" }), says: ["you can reach Łukasz Petrov (CEO at MosaicTreasury) through someone you know well: Reachable through Nikhil Abara"] },
   { cat: "network", q: "anyone know Yara Khan at Abara Quinn?", expect: fn("who_knows", { person: "Yara Khan" }), says: ["1. Ravi Kowalski knows Yara Khan"] },
+  { cat: "negation", q: "LP funds except Halcyon", expect: q("positions", { except: { fund: ["Halcyon Fund V"] } }), says: ["5 LP positions not in Halcyon Fund V"] },
+  { cat: "negation", q: "everything but fintech in the pipeline", expect: q("deals", { except: { sector: ["Fintech"] } }), says: ["32 deals not in Fintech"] },
+  { cat: "negation", q: "deals we haven't passed on, by score", expect: q("deals", { except: { stage: ["passed"] }, order: { by: "score", dir: "desc" } }), says: ["31 deals not at passed, by score (highest first)"] },
+  { cat: "negation", q: "all the portcos except acme robotics", expect: q("holdings", { except: { name: ["Acme Robotics"] } }), says: ["22 portfolio companies not named Acme Robotics"] },
+  { cat: "negation", q: "deals other than MosaicTreasury or KeystoneLedger", expect: q("deals", { except: { name: ["MosaicTreasury", "KeystoneLedger"] } }), says: ["34 deals not MosaicTreasury, not KeystoneLedger"] },
+  { cat: "negation", q: "holdings not in Fund I or Fund II", expect: q("holdings", { except: { fund: ["Northwind Fund I", "Northwind Fund II"] } }), says: ["6 portfolio companies not in Northwind Fund I, not in Northwind Fund II"] },
+  { cat: "negation", q: "LP funds except Halcyon and Redwood", expect: q("positions", { except: { fund: ["Halcyon Fund V", "Redwood Peak Fund II"] } }), says: ["4 LP positions"] },
+  { cat: "negation", q: "deals not in diligence, IC or invested", expect: q("deals", { except: { stage: ["ic", "diligence", "invested"] } }), says: ["23 deals not at IC, not at diligence, not at invested"] },
+  { cat: "negation", q: "companies outside payments", expect: q("holdings", { except: { sector: ["Payments infrastructure"] } }), says: ["19 portfolio companies not in Payments infrastructure"] },
+  { cat: "negation", q: "portcos not reporting ARR", expect: q("holdings", { where: [{ field: "arr", op: "lte", value: 0, orNone: true }] }), says: ["Cobalt Rails"] },
+  { cat: "negation", q: "funds that haven't called capital this year", expect: q("positions", { where: [{ field: "called", op: "lte", value: 0, orNone: true }], ...days("2026-01-01", "2026-11-20") }), says: ["4 LP positions, counting cashflows dated this year", "Atlas Bridge Fund IV", "Halcyon Fund V", "Northstar Growth Fund I", "Redwood Peak Fund II"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
