@@ -10,6 +10,7 @@ import type { Facts } from "./ask-corpus-facts.ts";
 export type Category =
   | "issue"
   | "holdings"
+  | "negation"
   | "metrics"
   | "deals"
   | "deal"
