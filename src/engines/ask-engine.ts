@@ -61,7 +61,7 @@ export type Threshold = { field: string; op: "gt" | "gte" | "lt" | "lte"; value:
 export type FilterValues = { name?: string[]; fund?: string[]; sector?: string[]; round?: string[]; stage?: string[]; status?: string[]; type?: string[]; currency?: string[]; location?: string[] };
 
 /** What records are counted per ("deals per stage", "holdings by fund"). */
-export const GROUPS = ["stage", "sector", "round", "kind", "fund", "status", "currency", "vintage", "type", "year", "quarter", "city"] as const;
+export const GROUPS = ["stage", "sector", "round", "kind", "fund", "status", "currency", "vintage", "type", "year", "quarter", "month", "city"] as const;
 
 export type Query = {
   kind: RecordKind;

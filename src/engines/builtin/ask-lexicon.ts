@@ -158,6 +158,7 @@ export const LEXICON_WORDS = `qtr qtrs portfolio portcos portco holdings holding
   sort sorted rank ranked order ordered list listed by ascending descending per each every vs versus above below over under least more less
   than months month years year weeks week days day quarter quarters today yesterday since before after between ytd
   commit commits committed investing invest invests distribute distributes distributing calling raised raising burned scoring
-  employees employee customer customers clients staff headcounts margins initially originally first`
+  employees employee customer customers clients staff headcounts margins initially originally first
+  breakdown split mix spread distributed across monthly quarterly yearly annually`
   .split(/\s+/)
   .filter(Boolean);

@@ -7,7 +7,7 @@ import { stageIn, stageName } from "../../lib/sectors.ts";
 import { DEAL_STAGES } from "../deals/deals.model.ts";
 import type { AskContext } from "./ask.context.ts";
 import { cityOf, pipelineDeals } from "./ask.names.ts";
-import { datesWords, FIELDS, inRange, sectorMatcher, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
+import { datesWords, FIELDS, inRange, periodsOf, sectorMatcher, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
 
 type Deal = ReturnType<typeof pipelineDeals>[number];
 
@@ -30,7 +30,7 @@ function record(d: Deal): Rec {
       pre_money: { value: d.round_pre_money, currency: d.round_currency },
       progress: { value: PROGRESS[d.stage] ?? null, unit: STAGE_WORDS[d.stage] ?? d.stage },
     },
-    groups: { stage: STAGE_WORDS[d.stage] ?? d.stage, sector: d.kind === "fund" ? "fund" : (d.sector ?? "sector unknown"), round: d.round_stage ?? "round unknown", kind: d.kind, currency: d.round_currency ?? "currency unknown", city: d.location ? cityOf(d.location) : "city unknown" },
+    groups: { stage: STAGE_WORDS[d.stage] ?? d.stage, sector: d.kind === "fund" ? "fund" : (d.sector ?? "sector unknown"), round: d.round_stage ?? "round unknown", kind: d.kind, currency: d.round_currency ?? "currency unknown", city: d.location ? cityOf(d.location) : "city unknown", ...periodsOf(d.created_at) },
     facts: [`stage ${STAGE_WORDS[d.stage] ?? d.stage}`],
     entities: { deal: { id: d.deal_id, name }, company: { name, domain: d.domain } },
     data: d,

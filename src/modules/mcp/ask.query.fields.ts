@@ -221,3 +221,9 @@ export type KindReader = {
   /** An aggregate only this kind can make (a metric's change over a period). */
   aggregate?(ctx: AskContext, q: Query, loaded: Loaded): Answer | null;
 };
+
+/** The calendar periods a dated record is counted in ("by quarter", "per month"): "2026", "2026 Q3", "2026-09". */
+export function periodsOf(date: string): { year: string; quarter: string; month: string } {
+  const year = date.slice(0, 4);
+  return { year, quarter: `${year} Q${Math.floor((Number(date.slice(5, 7)) - 1) / 3) + 1}`, month: date.slice(0, 7) };
+}

@@ -8,7 +8,7 @@ import { count, fold, listing } from "../../lib/prose.ts";
 import { fundsService } from "../funds/funds.service.ts";
 import type { AskContext } from "./ask.context.ts";
 import { allHoldings } from "./ask.names.ts";
-import { datesWords, FIELDS, inRange, written, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
+import { datesWords, FIELDS, inRange, periodsOf, written, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
 
 const positionsOf = (ctx: AskContext) => fundsService(ctx.deps).positions(ctx.principal.orgId);
 type Position = ReturnType<typeof positionsOf>["positions"][number];
@@ -155,7 +155,7 @@ function cashflowRecord(e: Entry): Rec {
     about: e.type === "call" ? "capital call" : "distribution",
     values: { amount: { value: e.amount, currency: e.currency }, date: { value: null, date: e.cashflow_date } },
     facts: [`on ${e.cashflow_date.slice(0, 10)}`],
-    groups: { fund: e.fund_name, type: e.type, currency: e.currency ?? "currency unknown", year: e.cashflow_date.slice(0, 4), quarter: `${e.cashflow_date.slice(0, 4)} Q${Math.floor((Number(e.cashflow_date.slice(5, 7)) - 1) / 3) + 1}` },
+    groups: { fund: e.fund_name, type: e.type, currency: e.currency ?? "currency unknown", ...periodsOf(e.cashflow_date) },
     entities: { fund: { name: e.fund_name } },
     data: e,
   };

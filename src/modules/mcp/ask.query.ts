@@ -341,7 +341,9 @@ function grouped(q: Query, rows: Rec[], reader: KindReader, ctx: AskContext, f: 
   // A count per group also totals the kind's natural figure ("distributions by currency": how many, how much).
   const field = q.field && q.aggregate !== "count" ? q.field : (reader.totalOf?.field ?? null);
   const spec = field ? reader.field(field, ctx) : null;
-  const ordered = [...groups].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+  // Calendar periods in their order; other groups largest first.
+  const chronological = key === "year" || key === "quarter" || key === "month" || key === "vintage";
+  const ordered = [...groups].sort((a, b) => (chronological ? a[0].localeCompare(b[0]) : b[1].length - a[1].length || a[0].localeCompare(b[0])));
   const lines = ordered.map(([name, list], i) => {
     const sum = spec && spec.combine === "sum" ? totals(list, field!, spec, q.aggregate === "avg" ? "avg" : "sum").figures.map((t) => t.written) : [];
     const names = [...new Set(list.map((r) => r.name))];

@@ -629,6 +629,9 @@ export const CORPUS: Row[] = [
   { cat: "negation", q: "companies outside payments", expect: q("holdings", { except: { sector: ["Payments infrastructure"] } }), says: ["19 portfolio companies not in Payments infrastructure"] },
   { cat: "negation", q: "portcos not reporting ARR", expect: q("holdings", { where: [{ field: "arr", op: "lte", value: 0, orNone: true }] }), says: ["Cobalt Rails"] },
   { cat: "negation", q: "funds that haven't called capital this year", expect: q("positions", { where: [{ field: "called", op: "lte", value: 0, orNone: true }], ...days("2026-01-01", "2026-11-20") }), says: ["4 LP positions, counting cashflows dated this year", "Atlas Bridge Fund IV", "Halcyon Fund V", "Northstar Growth Fund I", "Redwood Peak Fund II"] },
+  { cat: "deals", q: "how many deals came in each month", expect: q("deals", { aggregate: "count", group: "month" }), says: ["36 deals by month (5 groups)", "1. 2026-07: 2 deals (YarrowFreight and BeaconCampus)"] },
+  { cat: "cashflows", q: "capital calls per month this year", expect: q("cashflows", { type: "call", group: "month", aggregate: "count" }), says: ["1. 2026-01: 2 cashflows, total amount 2,564,000 USD"] },
+  { cat: "holdings", q: "what's the sector mix of the portfolio", expect: q("holdings", { group: "sector", aggregate: "count" }), says: ["23 portfolio companies by sector (9 groups)", "Robotics: 5 portfolio companies"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
