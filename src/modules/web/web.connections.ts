@@ -15,7 +15,7 @@ import { htmlResponse, redirect } from "./web.http.ts";
 
 const hidden = { detail: { hide: true } };
 
-/** The latest ledger rows shown per mailbox (the CLI and the API give them all). */
+/** The latest ledger rows shown per mailbox (the CLI and the API page through them all). */
 const LEDGER_ROWS_SHOWN = 10;
 
 /** Why connecting failed, for the form: the server's reason or the settings' refusal. */
@@ -46,7 +46,7 @@ export function connectionPageRoutes(deps: Deps) {
       calendar: forms.calendar ?? { source: "caldav", url: server?.caldavUrl ?? "", login: c.user.email, error: null },
       digest: { enabled: service.digestEnabled(c.user.id), outboundConfigured: deps.config.smtp !== null },
       ledgers: Object.fromEntries(
-        connections.filter((x) => x.kind === "mail").map((x) => [x.connection_id, { totals: ledger.totals(x.connection_id), recent: ledger.entries(x.connection_id).slice(-LEDGER_ROWS_SHOWN).reverse() }]),
+        connections.filter((x) => x.kind === "mail").map((x) => [x.connection_id, { totals: ledger.totals(x.connection_id), recent: ledger.latest(x.connection_id, LEDGER_ROWS_SHOWN).reverse() }]),
       ),
     };
     const response = htmlResponse(connectionsPage(c.shell("Connections", "connections"), view), status);
