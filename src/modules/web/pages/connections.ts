@@ -86,7 +86,7 @@ function ledgerCard(c: ConnectionView, l: { totals: LedgerTotals; recent: Ledger
     l.recent.length
       ? html`<div class="table-wrap"><table data-testid="ledger-rows"><thead><tr><th>Synced</th><th>Folder</th><th>UIDs</th><th>Seen</th><th>Imported</th><th>Already known</th><th>Skipped</th><th>Failed</th></tr></thead><tbody>
 ${l.recent.map(
-  (e) => html`<tr><td class="small">${when(e.synced_at)}</td><td>${e.folder}</td><td class="small">${e.uid_from}–${e.uid_to} <span class="muted">(UIDVALIDITY ${e.uidvalidity})</span></td><td>${n(e.seen)}</td><td>${n(e.imported)}</td><td>${n(e.duplicates)}</td><td class="small">${reasons(e.skipped) || "—"}</td><td class="small">${reasons(e.failed) || "—"}</td></tr>`,
+  (e) => html`<tr><td class="small">${when(e.synced_at)}</td><td>${e.folder}</td><td class="small">${e.seen === 0 && e.uid_from > e.uid_to ? `nothing new after ${e.uid_to}` : `${e.uid_from}–${e.uid_to}`} <span class="muted">(UIDVALIDITY ${e.uidvalidity})</span></td><td>${n(e.seen)}</td><td>${n(e.imported)}</td><td>${n(e.duplicates)}</td><td class="small">${reasons(e.skipped) || "—"}</td><td class="small">${reasons(e.failed) || "—"}</td></tr>`,
 )}
 </tbody></table></div>`
       : html`<p class="muted small">No sync has read anything yet.</p>`
