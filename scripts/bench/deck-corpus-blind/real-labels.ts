@@ -66,6 +66,8 @@ export const REAL_LABELS: RealLabel[] = [
     company: "Kaviar", aliases: ["KAVIAR"],
     team: [["Ren Kunepng", ""], ["Mohak Malhotra", ""], ["Kenneth Goh", ""], ["Ramon Garcia", ""], ["Arindam Singh", ""]],
     sections: ["product"],
+    // Five names on the cover and nothing more about them: the team in passing.
+    optional: ["team"],
     traps: ["team-on-cover", "letterspaced-logo", "hackathon", "no-raise", "citations"],
   }),
   label({
