@@ -13,6 +13,19 @@ import { analyse, deckPages } from "./deal-facts-corpus.ts";
 const teamOf = (...pages: string[]) => extractTeam(readMaterial(deckPages(pages)), { fund: false }).map((m) => [m.name, m.title]);
 const scored = (a: DealAnalysis, key: string) => a.sections.find((s) => s.key === key)!.score !== null;
 
+describe("a pre-money valuation only from a statement that says it is one", () => {
+  test("post-money on the cover and an unqualified valuation in the ask: the pre-money is post less the raise, never the unqualified figure", async () => {
+    const a = await analyse(deckPages(["Acme\nAngel Round: $200K @ $2M post-money valuation", "Traction\n1,200 users.", "Vision & Ask\nWe're raising $200K at a $2M valuation to accelerate growth."]));
+    expect(a.facts.round).toEqual({ stage: null, amount: 200_000, currency: "USD", pre_money_valuation: 1_800_000 });
+  });
+
+  test("an unqualified valuation alone gives no pre-money, and the round's summary says why", async () => {
+    const a = await analyse(deckPages(["Acme\nPayments for clinics", "The Ask\nWe are raising $500K at a $5M valuation."]));
+    expect(a.facts.round).toEqual({ stage: null, amount: 500_000, currency: "USD", pre_money_valuation: null });
+    expect(a.sections.find((s) => s.key === "round")!.summary).toContain("not said to be pre- or post-money");
+  });
+});
+
 describe("sections are scored only from statements about them", () => {
   test("a list marker set apart as a cell is no table column: a customer's bill is no P&L line", async () => {
     const a = await analyse(
