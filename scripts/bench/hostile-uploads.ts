@@ -3,7 +3,12 @@
 // from outside (probes back to back, 25 ms apart) and the server's peak resident memory, against an
 // idle baseline measured in the same run (the same probe and sampler on the same server, idle for
 // a few seconds). The document readers' and LibreOffice's peak (the server's child processes) is
-// shown beside it: that is where the work goes now. No assertions: figures only.
+// shown beside it: that is where the work goes now. What the server's own thread did is shown too
+// (sampled from /proc every 2 ms): the longest stretch it was not idle, split into its own work on
+// a CPU, waiting for a CPU (the machine's load, not the server's doing) and blocked in a system
+// call (its doing: e.g. starting a process, an fsync), so a worst /healthz figure on a loaded
+// machine can be told apart from the server holding its thread. Work of the bench's own (CLI
+// calls, generating decks) is done before a case's probes start. No assertions: figures only.
 //
 //   bun scripts/bench/hostile-uploads.ts [--binary dist/dealgraph] [--only NAME-SUBSTRING] [--idle-seconds 3]
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
@@ -23,7 +28,7 @@ import {
   pptxManySlides,
   xlsxLyingDirectory,
 } from "../lib/hostile-files.ts";
-import { addToDataRoom, probeHealth, sampleRss, serveOnDataDir, serverRss, stopServed, uploadDeck, waitForAnalysis, type Served } from "../lib/hostile-server.ts";
+import { addToDataRoom, probeHealth, serveOnDataDir, serverRss, stopServed, uploadDeck, waitForAnalysis, type Served } from "../lib/hostile-server.ts";
 import { calendarBomb, syncCalendarBomb } from "../lib/hostile-calendars.ts";
 import { deckPdf, generateDeals, longDeck } from "../../src/demo/decks.ts";
 
@@ -31,7 +36,8 @@ const { values: opts } = parseArgs({ options: { binary: { type: "string" }, only
 const idleMs = Number(opts["idle-seconds"] ?? 3) * 1000;
 
 type Outcome = string;
-type Case = { name: string; bytes: () => Uint8Array | Promise<Uint8Array>; send: (s: Served, bytes: Uint8Array) => Promise<Outcome> };
+/** `prepare`: the bench's own work for the case (keys, other files), done before the probes start. */
+type Case = { name: string; bytes: () => Uint8Array | Promise<Uint8Array>; prepare?: (s: Served) => Promise<void>; send: (s: Served, bytes: Uint8Array) => Promise<Outcome> };
 
 let counter = 0;
 const short = (text: string | null | undefined) => (text ?? "").replace(/^[^:]+: /, "").slice(0, 70);
@@ -83,33 +89,40 @@ const CASES: Case[] = [
   { name: "ICS, 1 KB of daily series since 1973 (subscription sync)", bytes: () => new TextEncoder().encode(calendarBomb("ops@hostile.test")), send: syncCalendarBomb },
   // Issue 27, finding 2: two 3-page scanned decks (OCR) from this org while another org's small text
   // deck is analysed: that deck's time from upload to its analysis, alone and during the OCR (the
-  // pre-fix server took it from about 1 s to 70-80 s), and the scanned decks' outcome.
-  {
-    name: "OCR, 2 scanned 3-page decks vs another org's small deck",
-    bytes: async () => {
-      const { imageOnlyPdf, libreOfficePdf } = await import("../../test/helpers/ocr-decks.ts");
-      const slides = [["Lumora", "Treasury automation for mid-market CFOs"], ["Team", "Anna Keller, CEO, ex-Google."], ["The ask", "Raising EUR 4.5 million, Seed."]];
-      return imageOnlyPdf(await libreOfficePdf(slides));
-    },
-    send: async (s, scanned) => {
-      const { org_id } = await s.cli<{ org_id: string }>("admin", "org", "create", "--name", "Other Org", "--json");
-      const { user_id } = await s.cli<{ user_id: string }>("admin", "user", "create", "--org", org_id, "--email", `other${Date.now()}@other.test`, "--name", "Other", "--json");
-      const other = await s.cli<{ secret: string }>("admin", "key", "create", "--user", user_id, "--scope", "write", "--daily-actions", "1000", "--json");
-      const small = await deckPdf(longDeck(generateDeals({ seed: 11, companies: 1, funds: 0 })[0], 3));
-      const otherDeck = async () => {
-        const t0 = performance.now();
-        const res = await uploadDeck(s, small, "small.pdf", `Other ${++counter}`, other.secret);
-        const run = await waitForAnalysis(s, ((await res.json()) as { deal_id: string }).deal_id, other.secret);
-        return { seconds: (performance.now() - t0) / 1000, status: run.status };
-      };
-      const alone = await otherDeck();
-      const scannedRuns = await Promise.all([1, 2].map(async () => ((await (await uploadDeck(s, scanned, "scanned.pdf", `Scanned ${++counter}`)).json()) as { deal_id: string }).deal_id));
-      await Bun.sleep(1500); // the OCR under way
-      const during = await otherDeck();
-      const ends = await Promise.all(scannedRuns.map((id) => waitForAnalysis(s, id)));
-      return `other org's deck ${alone.seconds.toFixed(1)} s alone, ${during.seconds.toFixed(1)} s during the OCR (${during.status}); scanned: ${ends.map((e) => e.status).join(", ")}`;
-    },
-  },
+  // pre-fix server took it from about 1 s to 70-80 s), and the scanned decks' outcome. The other
+  // org, its key and its deck are made before the probes start (CLI processes are the bench's load).
+  (() => {
+    let other: { secret: string; deck: Uint8Array } | null = null;
+    return {
+      name: "OCR, 2 scanned 3-page decks vs another org's small deck",
+      bytes: async () => {
+        const { imageOnlyPdf, libreOfficePdf } = await import("../../test/helpers/ocr-decks.ts");
+        const slides = [["Lumora", "Treasury automation for mid-market CFOs"], ["Team", "Anna Keller, CEO, ex-Google."], ["The ask", "Raising EUR 4.5 million, Seed."]];
+        return imageOnlyPdf(await libreOfficePdf(slides));
+      },
+      prepare: async (s: Served) => {
+        const { org_id } = await s.cli<{ org_id: string }>("admin", "org", "create", "--name", "Other Org", "--json");
+        const { user_id } = await s.cli<{ user_id: string }>("admin", "user", "create", "--org", org_id, "--email", `other${Date.now()}@other.test`, "--name", "Other", "--json");
+        const key = await s.cli<{ secret: string }>("admin", "key", "create", "--user", user_id, "--scope", "write", "--daily-actions", "1000", "--json");
+        other = { secret: key.secret, deck: await deckPdf(longDeck(generateDeals({ seed: 11, companies: 1, funds: 0 })[0], 3)) };
+      },
+      send: async (s: Served, scanned: Uint8Array) => {
+        const { secret, deck } = other!;
+        const otherDeck = async () => {
+          const t0 = performance.now();
+          const res = await uploadDeck(s, deck, "small.pdf", `Other ${++counter}`, secret);
+          const run = await waitForAnalysis(s, ((await res.json()) as { deal_id: string }).deal_id, secret);
+          return { seconds: (performance.now() - t0) / 1000, status: run.status };
+        };
+        const alone = await otherDeck();
+        const scannedRuns = await Promise.all([1, 2].map(async () => ((await (await uploadDeck(s, scanned, "scanned.pdf", `Scanned ${++counter}`)).json()) as { deal_id: string }).deal_id));
+        await Bun.sleep(1500); // the OCR under way
+        const during = await otherDeck();
+        const ends = await Promise.all(scannedRuns.map((id) => waitForAnalysis(s, id)));
+        return `other org's deck ${alone.seconds.toFixed(1)} s alone, ${during.seconds.toFixed(1)} s during the OCR (${during.status}); scanned: ${ends.map((e) => e.status).join(", ")}`;
+      },
+    };
+  })(),
 ];
 
 // /healthz probed from a worker thread: its own event loop, so what this process does meanwhile
@@ -156,6 +169,86 @@ function probeHealthOffThread(url: string) {
   return { stop: () => (worker.postMessage({ stop: true }), done) };
 }
 
+// The server watched from a worker thread of its own (so the bench's event loop, busy with uploads
+// and polling, neither delays the samples nor is delayed by them): its resident memory and its
+// descendants' every 50 ms (the descendants found by a walk over /proc), and its main thread every
+// 2 ms: state (/proc/<pid>/task/<pid>/stat), current system call (.../syscall) and schedstat's
+// time on a CPU and waiting for one. A stretch is the time between two moments the thread sits
+// idle in epoll; each is split into CPU time, run-queue wait, and the rest (blocked in a call, or
+// unseen between samples); the longest single system call it was seen blocked in is kept by name.
+const WATCH_WORKER = `
+const fs = require("node:fs");
+const NAMES = { 0: "read", 1: "write", 3: "close", 7: "poll", 17: "pread64", 18: "pwrite64", 56: "clone", 58: "vfork", 59: "execve", 61: "wait4", 74: "fsync", 75: "fdatasync", 82: "rename", 83: "mkdir", 84: "rmdir", 87: "unlink", 202: "futex", 230: "clock_nanosleep", 35: "nanosleep", 257: "openat", 435: "clone3" };
+const IDLE = new Set(["232", "281", "441"]); // epoll_wait, epoll_pwait, epoll_pwait2
+let pid = 0, running = false;
+const read = (p) => { try { return fs.readFileSync(p, "utf8"); } catch { return null; } };
+const rss = (p) => { const m = /^VmRSS:\\s+(\\d+)\\s+kB/m.exec(read("/proc/" + p + "/status") ?? ""); return m ? Number(m[1]) * 1024 : 0; };
+function descendants(root) {
+  const parent = new Map();
+  for (const p of fs.readdirSync("/proc")) {
+    if (!/^\\d+$/.test(p)) continue;
+    const st = read("/proc/" + p + "/stat");
+    if (st) parent.set(Number(p), Number(st.slice(st.lastIndexOf(")") + 2).split(" ")[1]));
+  }
+  const out = [], queue = [root];
+  while (queue.length) { const c = queue.shift(); for (const [k, of] of parent) if (of === c) { out.push(k); queue.push(k); } }
+  return out;
+}
+self.onmessage = (e) => {
+  if (!e.data.pid) { running = false; return; }
+  pid = e.data.pid; running = true;
+  const r = { serverPeakBytes: rss(pid), childrenPeakBytes: 0, stretch: { ms: 0, cpu: 0, wait: 0 }, cpuMax: 0, blocked: { ms: 0, call: "" } };
+  const task = "/proc/" + pid + "/task/" + pid;
+  const sched = () => (read(task + "/schedstat") ?? "0 0").split(" ").map(Number);
+  let inStretch = false, t0 = 0, s0 = [0, 0], call = "", callSince = 0;
+  const mem = setInterval(() => {
+    r.serverPeakBytes = Math.max(r.serverPeakBytes, rss(pid));
+    r.childrenPeakBytes = Math.max(r.childrenPeakBytes, descendants(pid).reduce((n, c) => n + rss(c), 0));
+  }, 50);
+  const thread = setInterval(() => {
+    const st = read(task + "/stat"), sc = read(task + "/syscall");
+    if (!st || !sc) return;
+    const state = st.slice(st.lastIndexOf(")") + 2, st.lastIndexOf(")") + 3);
+    const nr = sc.trim().split(" ")[0];
+    const now = performance.now();
+    const idle = state === "S" && IDLE.has(nr);
+    const blockedIn = (state === "S" || state === "D") && !IDLE.has(nr) && nr !== "running" ? (NAMES[nr] ?? "syscall " + nr) : "";
+    if (blockedIn !== call) {
+      if (call && now - callSince > r.blocked.ms) r.blocked = { ms: now - callSince, call };
+      call = blockedIn; callSince = now;
+    }
+    if (!idle && !inStretch) { inStretch = true; t0 = now; s0 = sched(); }
+    else if (idle && inStretch) {
+      inStretch = false;
+      const s1 = sched(), cpu = (s1[0] - s0[0]) / 1e6, wait = (s1[1] - s0[1]) / 1e6;
+      if (now - t0 > r.stretch.ms) r.stretch = { ms: now - t0, cpu, wait };
+      r.cpuMax = Math.max(r.cpuMax, cpu);
+    }
+  }, 2);
+  const stop = () => {
+    if (running) return setTimeout(stop, 20);
+    clearInterval(mem); clearInterval(thread);
+    postMessage(r);
+  };
+  setTimeout(stop, 20);
+};`;
+type Watched = { serverPeakBytes: number; childrenPeakBytes: number; stretch: { ms: number; cpu: number; wait: number }; cpuMax: number; blocked: { ms: number; call: string } };
+function watchServer(pid: number) {
+  const src = URL.createObjectURL(new Blob([WATCH_WORKER], { type: "application/javascript" }));
+  const worker = new Worker(src);
+  const done = new Promise<Watched>((resolve) => {
+    worker.onmessage = (e: MessageEvent<Watched>) => {
+      resolve(e.data);
+      worker.terminate();
+      URL.revokeObjectURL(src);
+    };
+  });
+  worker.postMessage({ pid });
+  return { stop: () => (worker.postMessage({ pid: 0 }), done) };
+}
+
+/** The longest stretch the server's thread was not idle: its length, and its CPU and run-queue shares. */
+const thread = (w: Watched) => `${w.stretch.ms.toFixed(0)} (${w.stretch.cpu.toFixed(0)}/${w.stretch.wait.toFixed(0)})`;
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const ms = (n: number) => n.toFixed(0);
 /** The database and its WAL, in bytes (the calendar bomb's growth). */
@@ -172,25 +265,26 @@ try {
 
   const idleProbe = probeHealth(served.url);
   const idleOff = probeHealthOffThread(served.url);
-  const idleRss = sampleRss(served.child.pid);
+  const idleRss = watchServer(served.child.pid);
   await Bun.sleep(idleMs);
   const idle = await idleProbe.stop();
   const idleOffThread = await idleOff.stop();
-  const idleMem = idleRss.stop();
+  const idleMem = await idleRss.stop();
   console.log(
-    `idle baseline (${idleMs / 1000} s): /healthz worst ${ms(idle.maxMs)} ms, p50 ${idle.p50Ms.toFixed(1)} ms (${idle.samples} probes); from a worker thread worst ${ms(idleOffThread.maxMs)} ms, p99 ${ms(idleOffThread.p99Ms)} ms; server RSS peak ${mb(idleMem.serverPeakBytes)} MB; load average ${loadavg()[0].toFixed(1)} on ${navigator.hardwareConcurrency} CPUs`,
+    `idle baseline (${idleMs / 1000} s): /healthz worst ${ms(idle.maxMs)} ms, p50 ${idle.p50Ms.toFixed(1)} ms (${idle.samples} probes); from a worker thread worst ${ms(idleOffThread.maxMs)} ms, p99 ${ms(idleOffThread.p99Ms)} ms; server RSS peak ${mb(idleMem.serverPeakBytes)} MB; its thread's longest stretch ${thread(idleMem)}; load average ${loadavg()[0].toFixed(1)} on ${navigator.hardwareConcurrency} CPUs`,
   );
   console.log("");
-  const header = ["hostile input", "size", "outcome", "time s", "/healthz worst ms", "x idle", "p99 ms", "worker: worst ms", "x idle", "p99 ms", "server RSS MB", "x idle", "children RSS MB", "db growth MB"];
+  const header = ["hostile input", "size", "outcome", "time s", "/healthz worst ms", "x idle", "p99 ms", "worker: worst ms", "x idle", "p99 ms", "server RSS MB", "x idle", "children RSS MB", "db growth MB", "server thread: longest stretch ms (cpu/queue)", "most cpu ms", "longest block"];
   const rows: string[][] = [];
   for (const c of CASES) {
     if (opts.only && !c.name.toLowerCase().includes(opts.only.toLowerCase())) continue;
     const bytes = await c.bytes();
+    await c.prepare?.(served);
     const before = serverRss(served.child.pid);
     const probe = probeHealth(served.url);
     const off = probeHealthOffThread(served.url);
     const dbBefore = dbBytes(served.dataDir);
-    const rss = sampleRss(served.child.pid);
+    const rss = watchServer(served.child.pid);
     const started = performance.now();
     let outcome: string;
     try {
@@ -201,7 +295,7 @@ try {
     const seconds = (performance.now() - started) / 1000;
     const health = await probe.stop();
     const offThread = await off.stop();
-    const mem = rss.stop();
+    const mem = await rss.stop();
     rows.push([
       c.name,
       `${(bytes.byteLength / 1024).toFixed(0)} KB`,
@@ -217,6 +311,9 @@ try {
       (mem.serverPeakBytes / idleMem.serverPeakBytes).toFixed(2),
       mb(mem.childrenPeakBytes),
       ((dbBytes(served.dataDir) - dbBefore) / 1024 / 1024).toFixed(1),
+      thread(mem),
+      ms(mem.cpuMax),
+      mem.blocked.call ? `${ms(mem.blocked.ms)} in ${mem.blocked.call}` : "-",
     ]);
     console.log(`  done: ${c.name}: ${outcome}`);
   }

@@ -60,6 +60,8 @@ type Measured = {
   reachCpuS: number;
   reach: unknown;
   rssAfterReadsMb: number;
+  /** Peak RSS after the reads and cadence learning, before the reach job (absent in runs saved before it was measured). */
+  peakBeforeReachMb?: number;
   peakRssMb: number;
   counts: { users: number; persons: number; relationships: number; interactions: number; touches: number };
 };
@@ -160,12 +162,14 @@ async function measure(dir: string): Promise<Measured> {
   let cadence: unknown;
   const cadenceS = (await timed(async () => (cadence = await findJob("cadence-learning")!.runOnce(deps)))) / 1000;
   const cadenceCpuS = lastCpu / 1000;
+  // The peak so far (the reads and cadence learning): what the reach job adds shows against the final peak.
+  const peakBeforeReachMb = process.resourceUsage().maxRSS / 1024;
   let reach: unknown;
   const reachS = (await timed(async () => (reach = await findJob("reach-candidates")!.runOnce(deps)))) / 1000;
   const reachCpuS = lastCpu / 1000;
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   sqlite.close();
-  return { whoKnows, dense: { p50: denseRun.p50, p99: denseRun.p99, best99: denseRun.best99, cpu99: denseRun.cpu99, pooled }, contacts, cadenceS, cadenceCpuS, cadence, reachS, reachCpuS, reach, rssAfterReadsMb, peakRssMb, counts };
+  return { whoKnows, dense: { p50: denseRun.p50, p99: denseRun.p99, best99: denseRun.best99, cpu99: denseRun.cpu99, pooled }, contacts, cadenceS, cadenceCpuS, cadence, reachS, reachCpuS, reach, rssAfterReadsMb, peakBeforeReachMb, peakRssMb, counts };
 }
 
 type Result = { size: string; seedS: number; measured: Measured; backup: { s: number; cpuS: number; bytes: number; stderr: string }; dbBytes: number; totalS: number };
@@ -248,6 +252,7 @@ const rows: [string, (r: Result) => number, string, (r: Result) => number][] = [
   ["database size", (r) => r.dbBytes / MB, "MB", (r) => r.measured.counts.interactions],
   ["archive size", (r) => r.backup.bytes / MB, "MB", (r) => r.dbBytes],
   ["RSS after the reads", (r) => r.measured.rssAfterReadsMb, "MB", () => 1],
+  ["peak RSS before the reach job (reads and cadence)", (r) => r.measured.peakBeforeReachMb ?? NaN, "MB", () => 1],
   ["peak RSS (jobs included)", (r) => r.measured.peakRssMb, "MB", () => 1],
 ];
 console.log("");

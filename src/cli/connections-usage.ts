@@ -8,7 +8,7 @@ export const USAGE = {
     "usage: dealgraph connect mail --user USER_ID --login LOGIN [--folders A,B] [--since YYYY-MM-DD] [--json]   (password on stdin)\n" +
     "       dealgraph connect calendar --user USER_ID (--caldav URL --login LOGIN | --ics-url URL) [--json]   (CalDAV password on stdin)\n" +
     "       on a Google Workspace or Microsoft 365 organization: connect mail --user USER_ID [--login ADDRESS], connect calendar --user USER_ID (no password)",
-  connections: "usage: dealgraph connections list --user USER_ID [--json] | dealgraph connections remove CONNECTION_ID [--json] | dealgraph connections ledger CONNECTION_ID [--json]",
+  connections: "usage: dealgraph connections list --user USER_ID [--json] | dealgraph connections remove CONNECTION_ID [--json] | dealgraph connections ledger CONNECTION_ID [--limit N] [--offset N] [--json]",
   sync: "usage: dealgraph sync --user USER_ID [--json]",
 };
 
@@ -23,6 +23,6 @@ export const CONNECTION_USAGE_LINES = [
   "dealgraph connect calendar --user USER_ID (--caldav URL --login LOGIN | --ics-url URL) [--json]",
   "dealgraph connections list --user USER_ID [--json]",
   "dealgraph connections remove CONNECTION_ID",
-  "dealgraph connections ledger CONNECTION_ID [--json]    per sync and folder: UIDs read and how each was counted",
+  "dealgraph connections ledger CONNECTION_ID [--limit N] [--offset N] [--json]    per sync and folder: UIDs read and how each was counted (oldest first; without --offset the latest --limit rows, default 100)",
   "dealgraph sync --user USER_ID [--json]                 one sync of the user's connections now",
 ];

@@ -3,13 +3,13 @@
 // accounts, and one sync now. Passwords come from the first line of stdin, never the command line
 // (where `ps` and shell history see them), and are never printed.
 import { readFileSync } from "node:fs";
-import { connectionsLedger, reasonsTotal, type Reasons } from "../modules/connections/connections.ledger.ts";
+import { connectionsLedger, LEDGER_PAGE, reasonsTotal, type Reasons } from "../modules/connections/connections.ledger.ts";
 import { providerSetup, type ProviderServerInput } from "../modules/connections/connections.provider-setup.ts";
 import { connectionsService } from "../modules/connections/connections.service.ts";
 import { connectionsSync, type SyncEntry } from "../modules/connections/connections.sync.ts";
 import { openDeps } from "./context.ts";
 import { USAGE } from "./connections-usage.ts";
-import { parse, report, required, UsageError, type Io } from "./io.ts";
+import { parse, positiveInt, report, required, UsageError, type Io } from "./io.ts";
 
 const n = (x: number) => x.toLocaleString("en-US");
 
@@ -160,18 +160,28 @@ export async function connectionsCommand(args: string[], io: Io) {
     return;
   }
   if (verb === "ledger") {
-    const { values, positionals } = parse(rest, {});
+    const { values, positionals } = parse(rest, { limit: { type: "string" }, offset: { type: "string" } });
     if (positionals.length !== 1) throw new UsageError(USAGE.connections);
-    const ledger = connectionsLedger(openDeps(io, values)).ledgerOf(positionals[0]);
+    const limit = positiveInt("limit", values.limit, LEDGER_PAGE.max) ?? LEDGER_PAGE.default;
+    if (limit < 1) throw new UsageError(`--limit must be at least 1, got ${JSON.stringify(values.limit)}`);
+    const offset = positiveInt("offset", values.offset);
+    const ledgers = connectionsLedger(openDeps(io, values));
+    // Without --offset, the latest rows (a mailbox synced every 5 minutes has thousands): still oldest first.
+    const first = ledgers.ledgerOf(positionals[0], undefined, { limit, offset: offset ?? 0 });
+    const ledger = offset === undefined && first.total > limit ? ledgers.ledgerOf(positionals[0], undefined, { limit, offset: first.total - limit }) : first;
     if (values.json) io.out(JSON.stringify(ledger));
-    else if (ledger.ledger.length === 0) io.out(`connection ${ledger.connection_id}: no sync has read anything yet`);
+    else if (ledger.total === 0) io.out(`connection ${ledger.connection_id}: no sync has read anything yet`);
+    else if (ledger.ledger.length === 0) io.out(`connection ${ledger.connection_id}: --offset ${n(ledger.offset)} is past the ledger's ${n(ledger.total)} rows`);
     else {
       const reasons = (r: Reasons) => Object.entries(r).map(([k, v]) => `${k} ${n(v)}`).join(", ");
       for (const e of ledger.ledger) {
         const skipped = reasonsTotal(e.skipped) ? `, ${n(reasonsTotal(e.skipped))} skipped (${reasons(e.skipped)})` : "";
         const failed = reasonsTotal(e.failed) ? `, ${n(reasonsTotal(e.failed))} failed (${reasons(e.failed)})` : "";
-        io.out(`${e.synced_at}  ${e.folder}  UIDVALIDITY ${e.uidvalidity}  UIDs ${e.uid_from}-${e.uid_to}: ${n(e.seen)} seen, ${n(e.imported)} imported, ${n(e.duplicates)} duplicates${skipped}${failed}`);
+        const uids = e.seen === 0 && e.uid_from > e.uid_to ? `nothing new past UID ${e.uid_to}` : `UIDs ${e.uid_from}-${e.uid_to}`;
+        io.out(`${e.synced_at}  ${e.folder}  UIDVALIDITY ${e.uidvalidity}  ${uids}: ${n(e.seen)} seen, ${n(e.imported)} imported, ${n(e.duplicates)} duplicates${skipped}${failed}`);
       }
+      if (ledger.total > ledger.ledger.length)
+        io.out(`rows ${n(ledger.offset + 1)}-${n(ledger.offset + ledger.ledger.length)} of ${n(ledger.total)}, oldest first (--offset N --limit N for others)`);
     }
     return;
   }

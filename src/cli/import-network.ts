@@ -5,9 +5,14 @@
 // on stderr while the others are imported, and the exit code is 1.
 // The mail is also the user's connected inbox: a document host's verification mail for a gated
 // submission of the user's organization that waits for it completes that verification
-// (`verified_document_links`), through the deals module's own completion.
+// (`verified_document_links`), through the deals module's own completion; and a founder's update
+// in it (from a holding's domain or a listed sender, or a member's forward of one) is read into the
+// portfolio book by the updates module, as a sync reads it (`investor_updates`: keyed by
+// Message-ID, so an update imported again, or also synced, applies once).
 import type { Deps } from "../deps.ts";
 import type { MailInbox } from "../modules/deals/deals.verification.inbox.ts";
+import type { HeaderBlock } from "../modules/network/import/headers.ts";
+import type { UpdatesReport } from "../modules/updates/updates.inbox.ts";
 import { CALENDAR_CAPS } from "../modules/network/import/calendar-read.ts";
 import { importCalendarFile, importContacts, importMail, type ImportOptions, type ImportStats } from "../modules/network/import/network.import.ts";
 import { isTimeZoneName, orgsService } from "../modules/identity/orgs.service.ts";
@@ -35,8 +40,8 @@ function progressLine(kind: NetworkImportKind, s: ImportStats): string {
 /** Skips that point at a problem in the input (not at mail that is simply no relationship): say where the first one is. */
 const UNUSABLE = new Set(["no_date", "no_sender"]);
 
-/** A mail import's stats, with the gated document analyses its verification mails let proceed. */
-export type MailImportStats = ImportStats & { verified_document_links: number };
+/** A mail import's stats, with the gated document analyses its verification mails let proceed and the founders' updates read. */
+export type MailImportStats = ImportStats & { verified_document_links: number; investor_updates: Omit<UpdatesReport, "errors" | "problems"> };
 
 function summary(kind: NetworkImportKind, path: string, s: ImportStats | MailImportStats): string {
   const notPersons = Object.entries(s.not_persons)
@@ -57,20 +62,26 @@ function summary(kind: NetworkImportKind, path: string, s: ImportStats | MailImp
   const refused = s.refused ? `; ${n(s.refused)} past occurrences refused by the limits (listed below)` : "";
   const floating = s.time_zones?.floating ? `; ${n(s.time_zones.floating)} floating times read in ${s.floating_time_zone}` : "";
   const verified = "verified_document_links" in s && s.verified_document_links > 0 ? `; ${n(s.verified_document_links)} gated document link${s.verified_document_links === 1 ? "" : "s"} verified (analysis proceeds)` : "";
+  const u = "investor_updates" in s ? s.investor_updates : null;
+  const updates = u && u.read > 0 ? `; investor updates: ${n(u.updates)} new (${n(u.applied)} figures applied, ${n(u.needs_review)} to review), ${n(u.duplicates)} already read, ${n(u.not_updates)} of ${n(u.read)} holdings' messages no update` : "";
   return (
     `${path}: ${n(s.read)} ${UNIT[kind]} read${occurrences}, ${n(s.imported)} imported, ${n(s.duplicates)} duplicates, ${n(s.skipped)} skipped` +
-    `${reasons ? ` (${reasons})` : ""}${notPersons ? `; not persons: ${notPersons}` : ""}; ${n(s.persons_created)} persons and ${n(s.relationships_created)} relationships created in ${(s.ms / 1000).toFixed(1)} s${floating}${verified}${refused}${failed}`
+    `${reasons ? ` (${reasons})` : ""}${notPersons ? `; not persons: ${notPersons}` : ""}; ${n(s.persons_created)} persons and ${n(s.relationships_created)} relationships created in ${(s.ms / 1000).toFixed(1)} s${floating}${verified}${updates}${refused}${failed}`
   );
 }
 
-/** The inbox side of a mail import (the deals module's mailInbox); none for a user of no organization. */
-async function verificationInbox(deps: Deps, userId: string): Promise<MailInbox> {
+/**
+ * The inbox side of a mail import: the deals module's mailInbox with the updates module's added
+ * (withInvestorUpdates, the sync's own); none for a user of no organization.
+ */
+async function mailInbox(deps: Deps, userId: string): Promise<MailInbox & { wantsWhole?: (block: HeaderBlock) => boolean; report: UpdatesReport | null }> {
   // An unknown user, or one of no organization: the importer itself says so.
   const orgId = orgsService(deps).getUser(userId)?.orgId;
-  if (!orgId) return { complete: async () => 0 };
-  // Loaded only for a mail import: the rest of the command line never needs the deals module.
+  if (!orgId) return { complete: async () => 0, report: null };
+  // Loaded only for a mail import: the rest of the command line never needs these modules.
   const { inboxVerification } = await import("../modules/deals/deals.verification.inbox.ts");
-  return inboxVerification(deps).mailInbox(orgId);
+  const { withInvestorUpdates } = await import("../modules/updates/updates.inbox.ts");
+  return withInvestorUpdates(deps, { orgId, userId }, inboxVerification(deps).mailInbox(orgId), "import");
 }
 
 export async function importNetworkCommand(kind: NetworkImportKind, args: string[], io: Io): Promise<ImportStats> {
@@ -104,10 +115,14 @@ async function importWith(
 ): Promise<ImportStats> {
   const opts: ImportOptions = { userId, aliases: values.alias ?? [], path, timeZone: values.timeZone, onProgress: (s) => io.err(progressLine(kind, s)) };
   let stats: ImportStats | MailImportStats;
+  let updates: UpdatesReport | null = null;
   if (kind === "mail") {
-    const inbox = await verificationInbox(deps, userId);
-    const imported = importMail(deps, { ...opts, inbox: inbox.hook });
-    stats = { ...imported, verified_document_links: await inbox.complete() };
+    const inbox = await mailInbox(deps, userId);
+    const imported = importMail(deps, { ...opts, inbox: inbox.hook, wantsWhole: inbox.wantsWhole });
+    const verified = await inbox.complete();
+    updates = inbox.report;
+    const counts = updates ? { ...updates, errors: undefined, problems: undefined } : { read: 0, updates: 0, applied: 0, needs_review: 0, duplicates: 0, not_updates: 0, failed: 0 };
+    stats = { ...imported, verified_document_links: verified, investor_updates: counts };
   } else if (kind === "calendar") {
     // Read in the calendar child, capped (an .ics of a kilobyte can expand to 100,000 meetings).
     const max = values.maxOccurrences;
@@ -119,6 +134,9 @@ async function importWith(
   // The files of a folder, or the events, cards and rows, that failed: one line each, and a
   // non-zero exit (the others were imported).
   for (const line of stats.errors) io.err(`error: ${line}`);
+  // A founder's update that could not be read, or a part of one (an attachment), at its FILE:LINE.
+  for (const line of updates?.problems ?? []) io.err(`warning: ${line}`);
+  for (const line of updates?.errors ?? []) io.err(`error: ${line}`);
   const unlisted = stats.failed_files + stats.failed_items - stats.errors.length;
   const more = unlisted > 0 ? ` (${n(unlisted)} not listed)` : "";
   if (stats.failed_files > 0) throw new Error(`${n(stats.failed_files)} of ${n(stats.files)} files could not be imported${more}; the others were`);
@@ -130,5 +148,6 @@ async function importWith(
     }
   }
   if (stats.failed_items > 0) throw new Error(`${n(stats.failed_items)} ${kind === "calendar" ? "events" : kind === "contacts" ? "contacts" : "items"} could not be imported${more}; the others were`);
+  if (updates?.failed) throw new Error(`${n(updates.failed)} investor update${updates.failed === 1 ? "" : "s"} could not be read (listed above); the mail and the other updates were imported`);
   return stats;
 }

@@ -22,11 +22,14 @@
 // leaves no parent to enforce anything): a watchdog in its process group (a small shell loop,
 // independent of the child's event loop) kills the whole group (Tesseract, LibreOffice included)
 // when the parent is gone, past the time limit (plus whatever events may add) or far past the
-// memory limit.
+// memory limit. The parent starts and watches its children from a worker thread (child-watcher.ts):
+// starting a process holds the starting thread until exec, which on a loaded machine took up to
+// 300 ms of the serving thread.
 import { dlopen, FFIType, ptr } from "bun:ffi";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { homedir, setPriority, tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { watchChild } from "./child-watcher.ts";
 import { sandboxSupport, withoutNetwork, type SandboxSupport } from "./sandbox.ts";
 import { currentWork } from "./work-context.ts";
 
@@ -155,12 +158,46 @@ async function run(command: string, input: unknown, limits: ChildLimits, onEvent
   const nonce = `dealgraph-job-${crypto.randomUUID()}:`;
   const guard: Guard = { parentPid: process.pid, maxMs: limits.timeoutMs + (limits.maxExtensionMs ?? 0) + 5_000, memoryBytes: Math.round(limits.memoryBytes * 1.25) };
   const envelope: Envelope = { nonce, input, guard };
-  const work = mkdtempSync(join(tmpdir(), "dealgraph-child-"));
-  try {
-    return await runIn(work, command, nonce, envelope, limits, onEvent);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  const support = await sandboxSupport();
+  let refusal: string | null = null;
+  let failure: Error | null = null;
+  // Started and watched off this thread (child-watcher.ts); the events come back here, where the
+  // caller decides on them (more time for announced work, or a refusal that stops the child).
+  const end = await watchChild(
+    {
+      cmd: confined(selfCommand(command), support),
+      // Nothing of the server's environment (its key, an LLM API key, the data dir) is the child's business.
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", ...transpilerCache(support), ...(support.mounts ? { [CONFINE_ENV]: "1" } : {}) },
+      stdin: JSON.stringify(envelope),
+      nonce,
+      timeoutMs: limits.timeoutMs,
+      memoryBytes: limits.memoryBytes,
+      maxOutputBytes: limits.maxOutputBytes,
+      niceness: 10, // the server's requests come first on a busy machine
+      sampleMs: SAMPLE_MS,
+    },
+    (event) => {
+      if (refusal !== null || failure) return;
+      try {
+        return onEvent?.(event);
+      } catch (error) {
+        // The parent refuses what the child announced (e.g. OCR past the organization's daily bound).
+        if (error instanceof ChildRefusal) refusal = error.message;
+        else failure = error as Error;
+        return "refuse";
+      }
+    },
+  );
+  if (end.spawnError !== null) throw new ChildJobError("crash", `the child process could not be started (${end.spawnError})`);
+  if (refusal !== null) throw new ChildJobError("failed", refusal);
+  if (failure) throw new ChildJobError("crash", `the child process was stopped (${(failure as Error).message})`);
+  if (end.stopped === "time") throw new ChildJobError("time", `stopped after ${formatMs(end.allowedMs)}`);
+  if (end.stopped === "memory") throw new ChildJobError("memory", `stopped past ${formatBytes(limits.memoryBytes)} of memory`);
+  if (end.stopped === "output") throw new ChildJobError("output", `stopped past ${formatBytes(limits.maxOutputBytes)} of output`);
+  const result = end.answer as Answer | null;
+  if (!result || end.code !== 0) throw new ChildJobError("crash", `the child process stopped unexpectedly (${end.signal ?? `exit code ${end.code}`})`);
+  if (!result.ok) throw new ChildJobError("failed", result.error);
+  return result.value;
 }
 
 /**
@@ -172,109 +209,6 @@ function transpilerCache(support: SandboxSupport): Record<string, string> {
   if (import.meta.path.startsWith("/$bunfs/") || !support.mounts) return {};
   const path = process.env.BUN_RUNTIME_TRANSPILER_CACHE_PATH ?? join(process.env.BUN_INSTALL_CACHE_DIR ?? join(homedir(), ".bun", "install", "cache"), "@t@");
   return { BUN_RUNTIME_TRANSPILER_CACHE_PATH: path };
-}
-
-async function runIn(work: string, command: string, nonce: string, envelope: Envelope, limits: ChildLimits, onEvent?: (event: unknown) => number | void): Promise<unknown> {
-  let proc: Bun.Subprocess<Uint8Array, "pipe", "ignore">;
-  const support = await sandboxSupport();
-  try {
-    proc = Bun.spawn(confined(selfCommand(command), support), {
-      cwd: work,
-      // Nothing of the server's environment (its key, an LLM API key, the data dir) is the child's business.
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: work, TMPDIR: work, LANG: "C.UTF-8", ...transpilerCache(support), ...(support.mounts ? { [CONFINE_ENV]: "1" } : {}) },
-      stdin: new TextEncoder().encode(JSON.stringify(envelope)),
-      stdout: "pipe",
-      stderr: "ignore",
-      // Its own process group, so a kill reaches what it starts (Tesseract for OCR) too.
-      detached: true,
-    });
-  } catch (error) {
-    throw new ChildJobError("crash", `the child process could not be started (${(error as Error).message})`);
-  }
-  try {
-    setPriority(proc.pid, 10); // the server's requests come first on a busy machine
-  } catch {
-    // not permitted here: the child runs at the server's priority
-  }
-  let stopped: "time" | "memory" | "output" | "refused" | null = null;
-  let refusal = "";
-  const kill = () => {
-    try {
-      process.kill(-proc.pid, "SIGKILL");
-    } catch {
-      proc.kill("SIGKILL");
-    }
-  };
-  const stop = (why: "time" | "memory" | "output") => {
-    stopped ??= why;
-    kill();
-  };
-  let allowedMs = limits.timeoutMs;
-  const started = performance.now();
-  let timer = setTimeout(() => stop("time"), allowedMs);
-  const extend = (ms: number) => {
-    allowedMs += ms;
-    clearTimeout(timer);
-    timer = setTimeout(() => stop("time"), Math.max(0, started + allowedMs - performance.now()));
-  };
-  const sampler = setInterval(() => {
-    const rss = residentBytes(proc.pid);
-    if (rss !== null && rss > limits.memoryBytes) stop("memory");
-  }, SAMPLE_MS);
-
-  let answer: Answer | null = null;
-  const read = (async () => {
-    const decoder = new TextDecoder();
-    let size = 0;
-    // Bytes of the line not yet ended. Each chunk is searched once for its newlines, so a 50 MB
-    // answer costs one pass, not one pass per chunk over everything before it.
-    let pending: Uint8Array[] = [];
-    const line = (parts: Uint8Array[]) => {
-      const text = decoder.decode(parts.length === 1 ? parts[0] : Buffer.concat(parts));
-      if (!text.startsWith(nonce)) return; // a library's stray output
-      const kind = text[nonce.length];
-      const body = text.slice(nonce.length + 1);
-      if (kind === "E") {
-        let more: number | void;
-        try {
-          more = onEvent?.(JSON.parse(body));
-        } catch (error) {
-          // The parent refuses what the child announced (e.g. OCR past the organization's daily bound).
-          if (!(error instanceof ChildRefusal)) throw error;
-          refusal = error.message;
-          stopped ??= "refused";
-          kill();
-          return;
-        }
-        if (typeof more === "number" && more > 0) extend(more);
-      }
-      else if (kind === "R") answer = JSON.parse(body) as Answer;
-    };
-    for await (const chunk of proc.stdout) {
-      size += chunk.byteLength;
-      if (size > limits.maxOutputBytes) return stop("output");
-      let from = 0;
-      for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, from)) {
-        line([...pending, chunk.subarray(from, nl)]);
-        pending = [];
-        from = nl + 1;
-      }
-      if (from < chunk.byteLength) pending.push(chunk.subarray(from));
-    }
-    if (pending.length) line(pending);
-  })();
-  const [code] = await Promise.all([proc.exited, read.catch(() => {})]);
-  clearTimeout(timer);
-  clearInterval(sampler);
-  kill(); // anything it started and left behind
-  if (stopped === "refused") throw new ChildJobError("failed", refusal);
-  if (stopped === "time") throw new ChildJobError("time", `stopped after ${formatMs(allowedMs)}`);
-  if (stopped === "memory") throw new ChildJobError("memory", `stopped past ${formatBytes(limits.memoryBytes)} of memory`);
-  if (stopped === "output") throw new ChildJobError("output", `stopped past ${formatBytes(limits.maxOutputBytes)} of output`);
-  const result = answer as Answer | null;
-  if (!result || code !== 0) throw new ChildJobError("crash", `the child process stopped unexpectedly (${proc.signalCode ?? `exit code ${code}`})`);
-  if (!result.ok) throw new ChildJobError("failed", result.error);
-  return result.value;
 }
 
 export const formatMs = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);

@@ -1,9 +1,9 @@
 // Runs a part of the blind updates corpus (test/fixtures/updates-corpus/{dev,heldout}) through
-// the real reader: the demo firm and its book (the corpus was written against it: its partners
-// forward, its holdings' domains send, its actuals are the "existing actuals"), every message
-// imported as the lead partner, and each message's figures compared with its labels. Only
-// aggregate figures leave this file for the held-out part: its messages and labels stay unread
-// by anyone tuning the reader.
+// the real reader and scores it with the corpus's own judge (judge.ts: the one scorer). The demo
+// firm and its book (the corpus was written against it: its partners forward, its holdings'
+// domains send, its actuals are the "existing actuals"), every message imported as the lead
+// partner, each message's figures read back as the API lists them. Only aggregate figures leave
+// this file for the held-out part: its messages and labels stay unread by anyone tuning the reader.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,42 +17,42 @@ import { silentLog } from "../../src/lib/log.ts";
 import { orgsService } from "../../src/modules/identity/orgs.service.ts";
 import { updatesService } from "../../src/modules/updates/updates.service.ts";
 import { mboxMessages } from "../../src/cli/import-updates.ts";
+import { judge, type Label, type Result } from "../fixtures/updates-corpus/judge.ts";
 import { TestClock } from "../helpers/clock.ts";
 
 export const CORPUS_DIR = join(import.meta.dir, "..", "fixtures", "updates-corpus");
 
-export type LabelFigure = { metric: string; value: number; currency: string | null; unit: string | null; period_end: string | null; expect: "applied" | "needs_review"; quote: string; where: string; likely_period_end?: string; review_reason?: string };
-export type LabelTrap = { metric: string; value: number; quote: string; note: string };
-export type LabelMessage = { file: string; message_id: string; company: { name: string; website: string }; is_update: boolean; style: string; figures: LabelFigure[]; traps: LabelTrap[]; note: string };
-export type Labels = { part: string; clock: string; messages: LabelMessage[] };
+export type Part = "dev" | "heldout";
 
-export type OutFigure = { metric: string; value: number; currency: string | null; period_end: string | null; status: string; reason: string | null; quote: string };
-/** What the reader made of one message: its figures, or that it was not taken as an update. */
-export type Outcome = { message_id: string; outcome: string; company_website: string | null; figures: OutFigure[] };
+/** A part read by the reader: per message what the judge takes, and the time it took against a bare MIME parse. */
+export type PartRun = { part: Part; labels: Label[]; results: Result[]; seconds: number; baselineSeconds: number };
 
-export type Score = {
-  part: string;
+/** A part's score: the judge's figures (counts for its lists), and throughput. */
+export type Summary = {
+  part: Part;
   messages: number;
-  expected_applied: number;
-  applied: number;
-  correct_applied: number;
-  wrong_applied: number;
-  traps_applied: number;
   precision: number;
   recall: number;
-  ambiguous: number;
+  applied: number;
+  applied_correct: number;
+  expected_applied: number;
+  expected_applied_found: number;
+  wrong_applied: number;
+  traps_applied: number;
+  ambiguous_expected: number;
   ambiguous_to_review: number;
-  non_updates_read: number;
+  conflicts_expected: number;
+  conflicts_to_review: number;
+  non_updates_with_figures: number;
+  results_missing: number;
   seconds: number;
+  /** Messages through the reader (recognised, read, applied and committed) per second. */
   updates_per_second: number;
+  /** The same messages' MIME parsed by postal-mime alone (their text, nothing read from it) per second. */
   baseline_per_second: number;
-  /** Per message, only for the dev part: what went wrong (never filled for held-out). */
-  misses: string[];
 };
 
-const close = (a: number, b: number) => Math.abs(a - b) <= Math.max(0.5, Math.abs(b) * 1e-6);
-
-/** The messages of a part, in label order: .eml files and the messages of .mbox files ("file#n"). */
+/** The messages of a part, in file order: .eml files and the messages of .mbox files ("file#n", the labels' keys). */
 export function partMessages(dir: string): { key: string; raw: Buffer }[] {
   const out: { key: string; raw: Buffer }[] = [];
   for (const f of readdirSync(dir).sort()) {
@@ -75,98 +75,83 @@ export async function corpusFirm(clockIso: string): Promise<{ deps: Deps; orgId:
   return { deps, orgId, userId: keys.user_id, dataDir, cleanup: () => (db.$client.close(), rmSync(dataDir, { recursive: true, force: true })) };
 }
 
-/** Imports every message of a part and returns what was made of each, with the time it took and a bare MIME parse's. */
-export async function runPart(part: "dev" | "heldout"): Promise<{ labels: Labels; outcomes: Map<string, Outcome>; seconds: number; baselineSeconds: number }> {
+/** Imports every message of a part and gives the judge's results: each message's figures as the API lists them (none when not an update). */
+export async function runPart(part: Part): Promise<PartRun> {
   const dir = join(CORPUS_DIR, part);
-  const labels = JSON.parse(readFileSync(join(dir, "labels.json"), "utf8")) as Labels;
+  const { clock, messages: labels } = JSON.parse(readFileSync(join(dir, "labels.json"), "utf8")) as { clock: string; messages: Label[] };
   const messages = partMessages(dir);
-  const firm = await corpusFirm(labels.clock);
+  const firm = await corpusFirm(clock);
   try {
     const updates = updatesService(firm.deps);
-    const outcomes = new Map<string, Outcome>();
     const updateOf = new Map<string, string>();
     const started = performance.now();
     for (const m of messages) {
       const r = await updates.ingest(firm.orgId, m.raw, { userId: firm.userId, origin: "import" });
       if (r.outcome === "applied") updateOf.set(m.key, r.updateId);
-      outcomes.set(m.key, { message_id: "", outcome: r.outcome, company_website: null, figures: [] });
     }
     const seconds = (performance.now() - started) / 1000;
-    // What each update became, as the API lists it.
     const { updates: listed } = updates.list(firm.orgId, { limit: 100_000, offset: 0 });
     const byId = new Map(listed.map((u) => [u.update_id, u]));
-    const { default: PostalMime } = await import("postal-mime");
-    for (const m of messages) {
-      const u = byId.get(updateOf.get(m.key) ?? "");
-      const o = outcomes.get(m.key)!;
-      if (u) o.figures = u.figures.map((f) => ({ metric: f.metric, value: f.value, currency: f.currency, period_end: f.period_end, status: f.status, reason: f.reason, quote: f.quote }));
-    }
+    const results: Result[] = messages.map((m) => ({
+      file: m.key,
+      figures: (byId.get(updateOf.get(m.key) ?? "")?.figures ?? []).map((f) => ({ metric: f.metric, value: f.value, currency: f.currency, unit: f.unit, period_end: f.period_end, status: f.status })),
+    }));
     // The baseline: the same messages' text alone, parsed by postal-mime.
+    const { default: PostalMime } = await import("postal-mime");
     const baseStart = performance.now();
     for (const m of messages) await PostalMime.parse(m.raw);
     const baselineSeconds = (performance.now() - baseStart) / 1000;
-    return { labels, outcomes, seconds, baselineSeconds };
+    return { part, labels, results, seconds, baselineSeconds };
   } finally {
     firm.cleanup();
   }
 }
 
-/** Scores a part's outcomes against its labels. `explain` lists the dev part's misses. */
-export function scorePart(run: Awaited<ReturnType<typeof runPart>>, explain: boolean): Score {
-  const { labels, outcomes } = run;
-  const s: Score = {
-    part: labels.part,
-    messages: labels.messages.length,
-    expected_applied: 0,
-    applied: 0,
-    correct_applied: 0,
-    wrong_applied: 0,
-    traps_applied: 0,
-    precision: 1,
-    recall: 1,
-    ambiguous: 0,
-    ambiguous_to_review: 0,
-    non_updates_read: 0,
+/** The judge's score of a run, as counts (the held-out part's offending figures never leave here). */
+export function summarize(run: PartRun): Summary {
+  const s = judge(run.labels, run.results);
+  return {
+    part: run.part,
+    messages: s.messages,
+    precision: s.precision,
+    recall: s.recall,
+    applied: s.applied,
+    applied_correct: s.applied_correct,
+    expected_applied: s.expected_applied,
+    expected_applied_found: s.expected_applied_found,
+    wrong_applied: s.wrong_applied.length,
+    traps_applied: s.traps_applied.length,
+    ambiguous_expected: s.ambiguous_expected,
+    ambiguous_to_review: s.ambiguous_to_review,
+    conflicts_expected: s.conflicts_expected,
+    conflicts_to_review: s.conflicts_to_review,
+    non_updates_with_figures: s.non_updates_with_figures.length,
+    results_missing: s.results_missing.length,
     seconds: run.seconds,
-    updates_per_second: outcomes.size / run.seconds,
-    baseline_per_second: outcomes.size / run.baselineSeconds,
-    misses: [],
+    updates_per_second: run.results.length / run.seconds,
+    baseline_per_second: run.results.length / run.baselineSeconds,
   };
-  for (const m of labels.messages) {
-    const o = outcomes.get(m.file);
-    const figures = o?.figures ?? [];
-    const miss = (what: string) => explain && s.misses.push(`${m.file} [${m.style}] ${what}`);
-    const applied = figures.filter((f) => f.status === "applied");
-    if (!m.is_update && figures.length) {
-      s.non_updates_read++;
-      miss(`not an update, yet ${figures.length} figures were read`);
-    }
-    for (const e of m.figures) {
-      const found = figures.find((f) => f.metric === e.metric && close(f.value, e.value));
-      if (e.expect === "applied") {
-        s.expected_applied++;
-        const ok = applied.find((f) => f.metric === e.metric && close(f.value, e.value) && f.period_end === e.period_end && (f.currency ?? null) === (e.currency ?? null));
-        if (!ok) miss(`missed ${e.metric} ${e.value} ${e.currency ?? ""} ${e.period_end} (${e.quote})${found ? `: read as ${found.status} ${found.period_end} ${found.currency} ${found.reason ?? ""}` : ""}`);
-      } else {
-        s.ambiguous++;
-        if (found && found.status === "needs_review") s.ambiguous_to_review++;
-        else miss(`expected review (${e.review_reason}) of ${e.metric} ${e.value}: ${found ? `${found.status} ${found.period_end}` : "not read"}`);
-      }
-    }
-    for (const f of applied) {
-      s.applied++;
-      const right = m.figures.find((e) => e.expect === "applied" && e.metric === f.metric && close(f.value, e.value) && f.period_end === e.period_end && (f.currency ?? null) === (e.currency ?? null));
-      if (right) {
-        s.correct_applied++;
-        continue;
-      }
-      s.wrong_applied++;
-      const trap = m.traps.find((t) => close(t.value, f.value) && (t.metric === f.metric || true));
-      if (trap) s.traps_applied++;
-      miss(`WRONG applied ${f.metric} ${f.value} ${f.currency ?? ""} ${f.period_end}${trap ? ` (trap: ${trap.note})` : ""} from "${f.quote.slice(0, 120)}"`);
-    }
+}
+
+/**
+ * The dev part's misses, message by message, each judged alone by the same judge: the messages
+ * where a figure was applied wrongly, an expected one not applied, or a review item not sent to
+ * review, with the label's figures and what was read. Never for the held-out part.
+ */
+export function devMisses(run: PartRun): string[] {
+  if (run.part !== "dev") throw new Error("the held-out part's messages are not listed");
+  const byFile = new Map(run.results.map((r) => [r.file, r]));
+  const out: string[] = [];
+  for (const l of run.labels) {
+    const r = byFile.get(l.file) ?? { file: l.file, figures: [] };
+    const s = judge([l], [r]);
+    const short = s.expected_applied_found < s.expected_applied || s.ambiguous_to_review < s.ambiguous_expected || s.conflicts_to_review < s.conflicts_expected;
+    if (!short && s.wrong_applied.length === 0 && s.non_updates_with_figures.length === 0) continue;
+    const fig = (f: { metric: string; value: number; currency?: string | null; period_end?: string | null }) => `${f.metric} ${f.value}${f.currency ? ` ${f.currency}` : ""} ${f.period_end ?? "-"}`;
+    out.push(`${l.file} [${l.style ?? ""}]`);
+    for (const w of s.wrong_applied) out.push(`  WRONG applied ${fig(w.figure)}: ${w.why}`);
+    out.push(`  label: ${l.figures.map((f) => `${fig(f)} ${f.expect}`).join("; ") || "(none)"}`);
+    out.push(`  read:  ${r.figures.map((f) => `${fig(f)} ${f.status}`).join("; ") || "(none)"}`);
   }
-  s.precision = s.applied ? s.correct_applied / s.applied : 1;
-  s.recall = s.expected_applied ? s.correct_applied / s.expected_applied : 1;
-  return s;
+  return out;
 }

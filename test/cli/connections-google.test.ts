@@ -1,4 +1,5 @@
-// Google Workspace sign-in end to end, against real servers on loopback: Dovecot taking XOAUTH2
+// Google Workspace sign-in end to end, against real servers on loopback: Dovecot taking OAuth tokens
+// (XOAUTH2 and OAUTHBEARER offered, as Gmail does; imapflow logs in with OAUTHBEARER)
 // through its oauth2 passdb (asking the imitation's introspection endpoint), Radicale behind an
 // imitation of Google's CalDAV (the bearer token checked first), and an imitation of Google's token
 // endpoint that verifies the RS256 assertion with the test service account's public key. The
@@ -100,7 +101,7 @@ function keyFile(name: string, text: string): string {
 
 const serverRow = (org: string) => t.deps.db.$client.query("SELECT provider, provider_settings, provider_sealed, updated_at FROM mail_servers WHERE org_id = ?").get(org) as Record<string, string> | null;
 
-describe.skipIf(!ready && process.env.CI !== "1")("Google Workspace (Dovecot XOAUTH2, Radicale behind a CalDAV imitation, a token endpoint imitation)", () => {
+describe.skipIf(!ready && process.env.CI !== "1")("Google Workspace (Dovecot OAUTHBEARER, Radicale behind a CalDAV imitation, a token endpoint imitation)", () => {
   test("users connect with no password; their mail and meetings count in who-knows; a refused user fails alone", async () => {
     const { org, alice, bob, carol } = await firm();
     const set = await run("admin", "mail-server", "set", "--org", org, "--provider", "google", "--service-account-file", keyFile("key.json", sa.json), "--imap", `127.0.0.1:${dovecot!.port}`, "--imap-security", "plain", "--json");

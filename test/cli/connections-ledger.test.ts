@@ -117,9 +117,23 @@ describe.skipIf(!hasDovecot() && process.env.CI !== "1")("the ledger after kill 
     const human = await cli(dir, "connections", "ledger", id);
     expect(human.code).toBe(0);
     const lines = human.stdout.split("\n");
-    expect(lines).toHaveLength(3);
+    // The two killed syncs' INBOX rows, then the finishing sync's INBOX and (empty) Sent.
+    expect(lines).toHaveLength(4);
+    expect(lines[3]).toMatch(/  Sent  UIDVALIDITY \d+  nothing new past UID 0: 0 seen, 0 imported, 0 duplicates$/);
     expect(lines[2]).toMatch(new RegExp(`INBOX  UIDVALIDITY \\d+  UIDs ${committed + 1}-${N}: [\\d,]+ seen, [\\d,]+ imported, 0 duplicates, [\\d,]+ skipped \\(mailing_list [\\d,]+\\)$`));
     expect(human.stdout).not.toContain(DANA.password);
+    // A page at a time: without --offset the latest rows, then a line saying which; --offset pages from the oldest.
+    const latest = await cli(dir, "connections", "ledger", id, "--limit", "2");
+    expect(latest.stdout.split("\n")).toEqual([lines[2], lines[3], "rows 3-4 of 4, oldest first (--offset N --limit N for others)"]);
+    const oldest = await cli(dir, "connections", "ledger", id, "--limit", "2", "--offset", "0", "--json");
+    expect(oldest.json).toMatchObject({ connection_id: id, total: 4, limit: 2, offset: 0, has_more: true });
+    expect(oldest.json.ledger.map((r: Row) => r.uid_from)).toEqual([1, rows[0].uid_to + 1]);
+    expect((await cli(dir, "connections", "ledger", id, "--offset", "9")).stdout).toBe(`connection ${id}: --offset 9 is past the ledger's 4 rows\n`.trimEnd());
+    for (const [flag, value, said] of [["--limit", "0", /--limit must be at least 1/], ["--limit", "1001", /--limit must be at most 1,000/], ["--offset", "-1", /--offset/], ["--limit", "ten", /--limit must be a whole number/]] as const) {
+      const bad = await cli(dir, "connections", "ledger", id, flag, value);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(said);
+    }
     // Unknown and malformed ids.
     expect((await cli(dir, "connections", "ledger", crypto.randomUUID())).stderr).toMatch(/No connection with id/);
     expect((await cli(dir, "connections", "ledger", "nope")).stderr).toMatch(/No connection with id nope/);

@@ -69,7 +69,8 @@ beforeAll(async () => {
   // The app's token is good for the tenant's domain (%d); Exchange lets it read Alice's, Bob's and Dan's mailboxes, not Carol's.
   dovecot = await startDovecot({
     users: [ALICE, BOB, CAROL, DAN].map((login) => ({ login, password: `unused-${Math.random()}` })),
-    oauth2: { introspectionUrl: providers.introspectionUrl, usernameFormat: "%d", usernameFilter: [ALICE, BOB, DAN] },
+    // XOAUTH2 only among the OAuth mechanisms, as Exchange Online offers.
+    oauth2: { introspectionUrl: providers.introspectionUrl, usernameFormat: "%d", usernameFilter: [ALICE, BOB, DAN], mechanisms: ["xoauth2"] },
   });
   t = createTestApp({ file: true, log, clock: new TestClock(new Date()), env: { ...providers.env, DEALGRAPH_ALLOW_PRIVATE_NETWORK: "1" } });
   work = mkdtempSync(join(tmpdir(), "dealgraph-microsoft-"));

@@ -1,7 +1,8 @@
 // The Connections page's sync ledger in headless Chromium: a mailbox on a real Dovecot, synced
 // (imported, a mailing-list skip, a message before --since), then its password changed on the
 // server so the next sync fails: the page shows the connection's totals over its ledger, its
-// latest folder syncs, and its last error, and never the password.
+// latest folder syncs (an empty folder's row says nothing was new), and its last error, and never
+// the password.
 // Screenshots go to test-artifacts/screenshots/.
 //
 // Without /usr/bin/chromium (or Dovecot) this file skips, except under CI, where it must run.
@@ -80,9 +81,13 @@ describe.skipIf(!run)("the sync ledger on /app/connections (headless Chromium, D
     await page.goto(`${base}/app/connections`);
     const card = page.locator(`[data-testid=ledger][data-connection-id="${connection_id}"]`);
     await expect(card.locator("h2").innerText()).resolves.toBe(`Sync ledger: ${ALICE.login}`);
-    await expect(card.getByTestId("ledger-totals").innerText()).resolves.toBe("4 messages seen over 1 folder sync: 2 imported, 0 already known, 2 skipped, none failed.");
+    // INBOX's sync and Sent's (empty: a row with nothing new).
+    await expect(card.getByTestId("ledger-totals").innerText()).resolves.toBe("4 messages seen over 2 folder syncs: 2 imported, 0 already known, 2 skipped, none failed.");
     await expect(card.getByTestId("ledger-last-error").innerText()).resolves.toMatch(/^Last error: 127\.0\.0\.1:\d+ refused the login and password/);
-    const cells = await card.locator("[data-testid=ledger-rows] tbody tr td").allInnerTexts();
+    // Newest first: Sent (nothing new), then INBOX.
+    const rows = card.locator("[data-testid=ledger-rows] tbody tr");
+    expect((await rows.nth(0).locator("td").allInnerTexts()).slice(1)).toEqual(["Sent", expect.stringMatching(/^nothing new after 0 \(UIDVALIDITY \d+\)$/), "0", "0", "0", "—", "—"]);
+    const cells = await rows.nth(1).locator("td").allInnerTexts();
     expect(cells.slice(1)).toEqual(["INBOX", expect.stringMatching(/^1–4 \(UIDVALIDITY \d+\)$/), "4", "2", "0", expect.stringMatching(/^(mailing list 1, before since 1|before since 1, mailing list 1)$/), "—"]);
     await page.screenshot({ path: join(SHOTS, "connections-ledger.png"), fullPage: true });
     expect(await page.content()).not.toContain(ALICE.password);

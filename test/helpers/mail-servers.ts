@@ -118,7 +118,15 @@ let deliveries = 0;
  * login and the introspected address are compared (default %Lu, the whole address); only the
  * logins in `usernameFilter`, when given, may use it (test/helpers/mail-oauth.ts).
  */
-export type DovecotOauth2 = { introspectionUrl: string; usernameFormat?: string; usernameFilter?: string[] };
+export type DovecotOauth2 = {
+  introspectionUrl: string;
+  usernameFormat?: string;
+  usernameFilter?: string[];
+  /** The OAuth mechanisms offered (default both). */
+  mechanisms?: ("xoauth2" | "oauthbearer")[];
+  /** Offer only those: no PLAIN or LOGIN (passwords refused), as a provider that takes tokens only. */
+  only?: boolean;
+};
 
 /** Starts Dovecot on free loopback ports; null when it is not installed (skip). */
 export async function startDovecot(opts: { users: MailUser[]; tls?: boolean; oauth2?: DovecotOauth2 }): Promise<Dovecot | null> {
@@ -154,7 +162,7 @@ listen = 127.0.0.1
 log_path = ${dir}/dovecot.log
 ${tls ? `ssl = yes\nssl_cert = <${dir}/server.pem\nssl_key = <${dir}/server.key\nssl_min_protocol = TLSv1.2` : "ssl = no"}
 ${unprivileged}disable_plaintext_auth = no
-auth_mechanisms = plain login${opts.oauth2 ? " xoauth2 oauthbearer" : ""}
+auth_mechanisms = ${authMechanisms(opts.oauth2)}
 # A refused password answers at once (the default waits 2 s): tests refuse many.
 auth_failure_delay = 0
 # Dovecot refuses uid 0 for mail: the Maildir belongs to its own system user (deliver() chowns).
@@ -283,7 +291,13 @@ function oauth2Passdb(dir: string, o: DovecotOauth2): string {
     `introspection_mode = post\nintrospection_url = ${o.introspectionUrl}\nforce_introspection = yes\nusername_attribute = email\nactive_attribute = active\nactive_value = true\n${o.usernameFormat ? `username_format = ${o.usernameFormat}\n` : ""}`,
   );
   const filter = o.usernameFilter ? `  username_filter = ${o.usernameFilter.join(" ")}\n` : "";
-  return `passdb {\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n  args = ${dir}/oauth2.conf.ext\n${filter}}\n`;
+  return `passdb {\n  driver = oauth2\n  mechanisms = ${(o.mechanisms ?? ["xoauth2", "oauthbearer"]).join(" ")}\n  args = ${dir}/oauth2.conf.ext\n${filter}}\n`;
+}
+
+/** The SASL mechanisms Dovecot offers: passwords (PLAIN, LOGIN) unless only OAuth, and the OAuth ones asked for. */
+function authMechanisms(o: DovecotOauth2 | undefined): string {
+  const oauth = o ? (o.mechanisms ?? ["xoauth2", "oauthbearer"]) : [];
+  return [...(o?.only ? [] : ["plain", "login"]), ...oauth].join(" ");
 }
 
 /** A group's name, from /etc/group. */

@@ -73,8 +73,12 @@ describe("the raise is only a figure in the raise's role", () => {
     expect(roundOf("Funding\n\nRaised to date\n\n$2M").amount).toBeNull();
   });
 
-  test("pre-money only when said, or at a valuation tied to the raise", () => {
-    expect(roundOf("We are raising $2M at a $10M valuation.").pre_money_valuation).toBe(10_000_000);
+  test("pre-money only when said pre-money, or derived from this round's post-money", () => {
+    expect(roundOf("We are raising $2M at a $10M pre-money valuation.").pre_money_valuation).toBe(10_000_000);
+    // "at a $10M valuation" does not say pre or post: no pre-money, and the reason is given.
+    const unsaid = roundOf("We are raising $2M at a $10M valuation.");
+    expect(unsaid).toMatchObject({ amount: 2_000_000, pre_money_valuation: null });
+    expect(unsaid.pre_money_unestablished).toContain("not said to be pre- or post-money");
     // Post-money is pre-money plus the raise: stated with the raise, it gives the pre-money; a cap is no valuation of the round.
     expect(roundOf("We are raising $2M at a $12M post-money valuation.").pre_money_valuation).toBe(10_000_000);
     expect(roundOf("We are raising $2M on a SAFE with a $12M valuation cap.").pre_money_valuation).toBeNull();
@@ -110,6 +114,22 @@ describe("rounds told as a timeline, in other languages, and in tables", () => {
     const r = roundOf("The ask\nWe are raising €5M.\n\nUse of funds\n\nAmount\n\n€2M\n\n€1.5M\n\n€1.5M");
     expect(r.amount).toBe(5_000_000);
     expect(roundOf("Use of funds\n\nAmount\n\n€2M\n\n€1.5M").amount).toBeNull();
+  });
+
+  test("a valuation said post-money elsewhere is not taken as the pre-money where it is unqualified (the wrong pre-money class)", () => {
+    // Post-money on the cover, "at a $2M valuation" in the ask: the pre-money is $1.8M, never $2M.
+    const r = roundOf("Angel Round: $200K @ $2M post-money valuation", "The Ask\nWe're raising $200K at a $2M valuation to accelerate growth.");
+    expect(r).toMatchObject({ amount: 200_000, currency: "USD", pre_money_valuation: 1_800_000 });
+  });
+
+  test("an earlier round's pre-money is not this round's; two pre-money valuations that disagree give none", () => {
+    expect(roundOf("We are raising $5M Series A.", "Seed (2022): $1.5M at a $6M pre-money valuation, led by Acme Ventures.").pre_money_valuation).toBeNull();
+    expect(roundOf("We are raising $5M Series A.", "In 2023 we closed our seed at a $8M pre-money valuation.").pre_money_valuation).toBeNull();
+    const two = roundOf("We are raising $5M at a $20M pre-money valuation.", "Terms\nPre-money valuation: $25M");
+    expect(two.pre_money_valuation).toBeNull();
+    expect(two.pre_money_unestablished).toContain("different pre-money valuations");
+    // The same pre-money said twice is one.
+    expect(roundOf("We are raising $5M at a $20M pre-money valuation.", "Terms\nPre-money valuation: $20M").pre_money_valuation).toBe(20_000_000);
   });
 
   test("the post-money of this round gives its pre-money; an earlier round's does not", () => {

@@ -2,7 +2,7 @@
 // images), never from what any reader returned. Only these labels are committed: the decks stay in
 // their repositories (fetched under /work/.mirror, read by blob id). Most are hackathon and
 // early-stage decks; several are not in English (French, Persian) or are laid out
-// glyph by glyph. 12 are dev (seven added after the first heldout report), the rest heldout.
+// glyph by glyph. 16 are dev (seven added after the first heldout report, four more later), the rest heldout.
 //
 // Judgement calls, as for the generated decks: "Up to $500K" is a single amount ($500K); a SAFE's
 // valuation cap is not a pre-money; a range ("$2M – $5M", "$6,000 – $12,000") is amount null; an
@@ -51,6 +51,37 @@ const label = (e: Entry): RealLabel => ({
 });
 
 export const REAL_LABELS: RealLabel[] = [
+  // ---- dev, added in a later session (four more, labelled from pdftotext -layout) ----
+  label({
+    repo: "SmrtToken/SMRT", path: "PitchDeck.pdf", blob: "00231f654634ac9028f80ae6438e91ac7838c8a4", part: "dev",
+    company: "Smart Startup Token", aliases: ["SMRT", "Smart Startup Company", "The Smart Startup Company", "SMRT Token"], domain: "smartstartuptoken.tech",
+    team: [["Simon Krystman", "Entrepreneur and Founder"], ["Alan Barrell", "Alternative Finance"], ["Syed Kamall", "Government and Regulation"], ["Glen Parry", "Blockchain and ICO"], ["Kelsey Paulding", "ICO and Regulation"], ["Flint Sperber", "Economic Model"], ["John Nevard", "Intellectual Property"], ["Maria Kolitsida", "Artificial Intelligence"], ["Anne Cantelo", "PR and Communications"]],
+    not_team: ["David Blair"],
+    sections: ["product", "team", "round"],
+    optional: ["market", "business_model", "financials"],
+    traps: ["photo-captions", "team-grid", "honorifics", "token-sale", "no-raise", "partners-named"],
+  }),
+  label({
+    repo: "Kaviar-Network/Kaviar", path: "pitch_deck.pdf", blob: "39c15eb054d0f568134cc960e4553d69bbfd2fcb", part: "dev",
+    company: "Kaviar", aliases: ["KAVIAR"],
+    team: [["Ren Kunepng", ""], ["Mohak Malhotra", ""], ["Kenneth Goh", ""], ["Ramon Garcia", ""], ["Arindam Singh", ""]],
+    sections: ["product"],
+    // Five names on the cover and nothing more about them: the team in passing.
+    optional: ["team"],
+    traps: ["team-on-cover", "letterspaced-logo", "hackathon", "no-raise", "citations"],
+  }),
+  label({
+    repo: "Elite-Digital-Crew/Hustlex-Website", path: "pitch-deck.pdf", blob: "b6cb0a7a87b98c09b5c0dbb9ea4934ce4d0f4d9d", part: "dev",
+    company: "HustleX",
+    sections: ["product", "market", "competition", "business_model"],
+    traps: ["no-team-slide", "no-raise", "no-financials-slide", "market-size-money", "template-credits"],
+  }),
+  label({
+    repo: "lilj999/hive_energy", path: "pitch-deck.pdf", blob: "c87370d9fd75435bf844d33adb0adfb0f2ebb418", part: "dev",
+    company: "Hive", aliases: ["IEEE Hive", "Hive Energy"],
+    sections: ["product", "market", "business_model", "competition"],
+    traps: ["program-on-cover", "no-team-slide", "no-raise", "price-money"],
+  }),
   // ---- dev (5) ----
   label({
     repo: "jakepeg/doocoins-landing", path: "PitchDeck.pdf", blob: "3c1b61b87a03aeb582ba9402ce6c30e95443c92b", part: "dev",

@@ -46,8 +46,9 @@ const FINANCIAL_LINE = /^(?:total )?(?:revenues?|sales|turnover|ebitda|ebit|gros
 // "To hire 15 engineers" is a plan for the money, not a statement about the team.
 const TEAM_WORDS = /\b(?:(?:our|the) (?:co-?)?founders?|co-?founders? (?:of|have|has|are|is|met|bring|built)|founding team|our team|the team|team of \d+|\d+ (?:employees|engineers|people|FTEs?) (?:today|on (?:the|our) team|in (?:berlin|london|the team))|we (?:have )?hired|years of experience)\b/i;
 
-// "Competitive" alone says how something compares ("to make hydrogen competitive"), not who competes.
-const COMPETITION = /\b(?:competitors?|competition|competitive (?:landscape|advantage|edge|position\w*|moat|set|analysis)|alternatives?|incumbents?|unlike|versus|vs\.?|differentiat\w*|moat|we win|compared (?:to|with))\b/i;
+// "Competitive" alone says how something compares ("to make hydrogen competitive"), not who competes;
+// "alternative" before a noun names a kind of thing ("Alternative Finance"), an alternative to something competes.
+const COMPETITION = /\b(?:competitors?|competition|competitive (?:landscape|advantage|edge|position\w*|moat|set|analysis)|alternatives|alternative (?:to|for)\b|(?:no|an?|the only|other|existing|current|cheaper|better) alternative|incumbents?|unlike|versus|vs\.?|differentiat\w*|moat|we win|compared (?:to|with))\b/i;
 const BUSINESS_MODEL =
   /\b(?:pricing|priced?|subscriptions?|saas (?:subscription|model|pricing|plans?|licen[cs]es?|fees?)|\w+-as-a-service|licen[cs](?:e|es|ing)|take rate|fees?|commissions?|monetiz\w*|monetis\w*|freemium|usage-based|pay-as-you-go|revenue share|acv|ltv|cac|payback|gross margin|contribution margin|per (?:seat|user|licen[cs]e|transaction|order|site|location|device|kwh|unit|employee|member|shipment|month|year))\b|\bwe (?:charge|bill|earn)\b/i;
 const TRACTION =
@@ -93,7 +94,9 @@ export function companySectionOf(u: Unit, teamNames: string[], cover: boolean): 
   // (A row of the use of funds is the round's; a row of a team's table is no P&L.)
   if (/\s\|\s/.test(text) && u.topic !== "traction" && u.topic !== "round" && u.topic !== "use_of_funds" && u.topic !== "team") {
     const figures = text.match(/(?<!\p{L})\d[\d.,]*/gu)?.length ?? 0;
-    if ((figures >= 3 && moneyMentions(text).length >= 2) || (figures >= 2 && FINANCIAL_LINE.test(text))) return "financials";
+    // A table's row has its figures in columns: a sum written out in one cell ("50 kWh x $0.12 = $6.00") is no P&L line.
+    const columns = text.split(/\s\|\s/).filter((cell) => FIGURE.test(cell)).length;
+    if (columns >= 2 && ((figures >= 3 && moneyMentions(text).length >= 2) || (figures >= 2 && FINANCIAL_LINE.test(text)))) return "financials";
   }
   const titled = u.topic ? TOPIC_SECTION[u.topic] : undefined;
   if (titled) return titled;

@@ -36,7 +36,7 @@ export function nameMatchesDomain(name: string, domain: string): boolean {
 }
 
 const NOT_A_COMPANY_NAME =
-  /\b(deck|presentation|pitch|overview|update|round|series|seed|agenda|contents|introduction|thank you|appendix|vision|mission|welcome|home|homepage|coming soon|memorandum|memo|executive summary|name|role|background|term|details|year|total|amount|confidential)\b/i;
+  /\b(deck|presentation|pitch|overview|update|round|series|seed|agenda|contents|introduction|thank you|appendix|vision|mission|welcome|home|homepage|coming soon|memorandum|memo|executive summary|name|role|background|term|details|year|total|amount|confidential|business|model|development|proposal|project|report|solution|conclusion)\b/i;
 // A programme, course, event or institution a deck is presented at or for: never the company.
 const PROGRAMME =
   /\b(demo ?day|accelerator|incubator|cohort|batch|bootcamp|course|class of|programme|program|fellowship|studio|lab course|hackathon|summit|conference|competition|challenge|pitch night|showcase|university|universit[äéa]t|école|school|college|institute|startup school|capstone|seminar|workshop|module|semester|final project|venture lab|launchpad|week|festival|expo|award)s?\b|\b(y ?combinator|techstars|500 startups|entrepreneur first|antler|seedcamp|station f|plug and play|masschallenge|founders? institute)\b|^(presented|prepared|submitted) (at|for|to)\b/i;
@@ -65,11 +65,12 @@ const NAME_WORDS = "\\p{Lu}[\\p{L}\\d'’&-]*(?:\\s\\p{Lu}[\\p{L}\\d'’&-]*){0,
 // The company named in its own prose: "At <Name>, we", "<Name> is a", "started <Name> in", "© 2025 <Name> AG".
 const IN_PROSE = [
   new RegExp(`^At (${NAME_WORDS}),\\s+(?:we|our)\\b`, "u"),
-  new RegExp(`^(${NAME_WORDS}) (?:is|are) (?:a|an|the)\\b`, "u"),
+  new RegExp(`^(${NAME_WORDS})(?: \\([\\p{Lu}\\d]{2,6}\\))? (?:is|are) (?:a|an|the)\\b`, "u"),
   new RegExp(`\\b(?:started|founded|launched|built|created) (${NAME_WORDS}) in\\b`, "u"),
   new RegExp(`©\\s*(?:(?:19|20)\\d{2}\\s+)?(${NAME_WORDS})`, "u"),
   new RegExp(`^(${NAME_WORDS}) (?:helps|builds|enables|automates|provides|offers|develops|turns|lets|makes)\\b`, "u"),
 ];
+const THE_NAME = new RegExp(`^The (${NAME_WORDS})(?: \\([\\p{Lu}\\d]{2,6}\\))? (?:is|are) (?:a|an|the)\\b`, "u");
 const LEGAL_FORM = /\s+(?:AG|GmbH|SA|SAS|SARL|Ltd\.?|Limited|Inc\.?|LLC|BV|B\.V\.|AB|Oy|ApS|SpA)$/;
 
 /**
@@ -90,7 +91,8 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
   const firstPage = units.filter((u) => u.pageIndex === 0 && !u.boilerplate).slice(0, 12);
   for (const u of firstPage) {
     // "<Name>: investment memorandum": the name before a colon that opens a description.
-    for (const part of u.text.replace(/[.:!]$/, "").replace(/^([^:]{2,40}):\s+\p{Ll}.*$/u, "$1").split(/\s+[|–—·-]\s+/)) {
+    // "<Name> @ <Event 2024>": where the deck was presented follows the "@".
+    for (const part of u.text.replace(/[.:!]$/, "").replace(/^([^:]{2,40}):\s+\p{Ll}.*$/u, "$1").replace(/\s+@\s+.*$/u, "").split(/\s+[|–—·-]\s+/)) {
       if (nameLike(part.trim()) && !person(part)) candidates.push({ name: part.trim(), order: u.order, fromTitle: false });
     }
   }
@@ -99,10 +101,13 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
     for (const re of IN_PROSE) {
       const name = re.exec(u.text)?.[1]?.trim().replace(LEGAL_FORM, "");
       // In prose a determiner opens a noun phrase ("The SAM is", "Our Platform is"), not a name; a
-      // market's measure (TAM, SAM, SOM, CAGR) is no company.
-      if (!name || /^(?:The|This|That|Our|Its|Their|Each|Every|Any)\s/.test(name) || /\b(?:TAM|SAM|SOM|CAGR|ARR|MRR)\b/.test(name)) continue;
+      // market's measure (TAM, SAM, SOM, CAGR) is no company, nor is a two-letter word ("AI makes ...").
+      if (!name || /^(?:The|This|That|Our|Its|Their|Each|Every|Any)\s/.test(name) || /\b(?:TAM|SAM|SOM|CAGR|ARR|MRR)\b/.test(name) || name.replace(/[^\p{L}\d]/gu, "").length < 3) continue;
       if (nameLike(name) && !person(name)) candidates.push({ name, order: u.order, fromTitle: false });
     }
+    // "The <Name> (<ACRONYM>) is ...": after the article, a name only when the company's own address spells it.
+    const the = THE_NAME.exec(u.text)?.[1];
+    if (the && nameLike(the) && domains.some((d) => domainLabel(d) === letters(the))) candidates.push({ name: the, order: u.order, fromTitle: false });
   }
   if (candidates.length === 0) return null;
   // The name the company's own address spells: exactly before partly (a two-word name over its first word when the domain spells both).

@@ -15,8 +15,10 @@ export const ROLE = `${ROLE_WORD}(?:\\s*(?:,|&|and|/|\\+)\\s*${ROLE_WORD})*`;
 const TOKEN = "\\p{Lu}(?:['’]\\p{Lu})?\\p{Ll}+(?:\\p{Lu}\\p{Ll}+)?(?:-\\p{Lu}\\p{Ll}+)?";
 const PARTICLE = "(?:van|von|de|der|den|da|di|du|del|della|la|le|bin|ibn|al|el|dos|das|ten|ter|zu)";
 const NAME = `${TOKEN}(?:\\s\\p{Lu}\\.)?(?:\\s${PARTICLE}){0,2}\\s${TOKEN}(?:\\s${TOKEN})?`;
-const HONORIFIC = "(?:(?:Prof\\.|Dr\\.|Dipl\\.-Ing\\.|Mr\\.|Ms\\.|Mrs\\.|Mx\\.|Sir)\\s*)+";
-const DEGREE = "(?:,?\\s(?:PhD|Ph\\.D\\.|MBA|MD|MSc|M\\.Sc\\.|DPhil|CFA)\\b)+";
+// Honorifics with their dot or, as British decks write them, without ("Prof Alan ...", "Dr Syed ...").
+const HONORIFIC = "(?:(?:(?:Prof|Dr|Mr|Ms|Mrs|Mx)\\.\\s*|(?:Prof|Dr|Mr|Ms|Mrs|Mx|Sir)\\s+|Dipl\\.-Ing\\.\\s*))+";
+// Degrees and post-nominal letters after a name ("PhD", "MEP", "OBE").
+const DEGREE = "(?:,?\\s(?:PhD|Ph\\.D\\.|MBA|MD|MSc|M\\.Sc\\.|DPhil|CFA|CPA|MEP|MP|OBE|CBE|MBE|FRS|FREng|JD|MPH|MEng)\\b)+";
 // "Delft Co-founder" is no name: a name's last word is not the start of a hyphenated lower-case word.
 export const PERSON = `(?:${HONORIFIC})?(?<name>${NAME})(?!-\\p{Ll})(?:${DEGREE})?`;
 export const END = "(?![\\p{L}])";
@@ -28,7 +30,7 @@ const NOT_A_NAME = new Set(
     "Global International Associates Management Consulting Advisors Advisory Investments Equity Energy Motors Pharma Therapeutics Dynamics " +
     "Series Seed Round Ask Team Board Market Product Traction Pricing Revenue Platform Services Street Road Avenue Company Group Angels " +
     "Officer Executive Chief Head Operations Engineering Science Scientific Sales Growth Marketing Finance Product Commercial Technical " +
-    "Name Role Background Title Position " +
+    "Name Role Background Title Position Mr Ms Mrs Mx Dr Prof " +
     // A role's words are no one's name ("Industry Advisor" on a card).
     "Advisor Adviser Advisors Investor Investors Mentor Mentors Professor Lecturer Consultant Industry Director Manager Engineer Designer Developer " +
     "Partner Lawyer Attorney Counsel Analyst Strategist Coordinator Assistant Associate Intern Accountant Auditor Specialist Architect Scientist Researcher Lead " +
@@ -68,11 +70,14 @@ export function personName(raw: string): string | null {
   if (LEAD_INS.has(words[0]) || /\p{Lu}\./u.test(words[0])) return null;
   const capitalised = words.filter((w) => /^\p{Lu}/u.test(w) && !/^\p{Lu}\.$/u.test(w));
   if (capitalised.length < 2 || capitalised.some((w) => NOT_A_NAME.has(w.replace(/['’].*$/, "")))) return null;
+  // "Economic Model", "Intellectual Property": a given name does not have an adjective's shape.
+  if (ADJECTIVE_SHAPE.test(capitalised[0])) return null;
   return words.join(" ");
 }
+const ADJECTIVE_SHAPE = /^\p{Lu}\p{Ll}{3,}(?:ical|tial|cial|ual|ional|tive|sive|ous|omic|etic|atic|istic|ific|able|ible|ful|less)$/u;
 
 // A card may set the name in capitals: "JANE DOE" over "Co-founder / CEO".
-const CAPS_NAME = /^(?:(?:PROF|DR)\.\s*)*(\p{Lu}{2,}(?:['’-]\p{Lu}{2,})?(?:\s(?:VAN|VON|DE|DER|DA|DI|DU|LA|LE))*\s\p{Lu}{2,}(?:['’-]\p{Lu}+)?(?:\s\p{Lu}{2,})?)$/u;
+const CAPS_NAME = /^(?:(?:PROF|DR)\.?\s+)*(\p{Lu}{2,}(?:['’-]\p{Lu}{2,})?(?:\s(?:VAN|VON|DE|DER|DA|DI|DU|LA|LE))*\s\p{Lu}{2,}(?:['’-]\p{Lu}+)?(?:\s\p{Lu}{2,})?)$/u;
 const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'’-])(\p{Ll})/gu, (_, a: string, b: string) => a + b.toUpperCase()).replace(/\b(Van|Von|De|Der|Da|Di|Du|La|Le)\b(?=\s)/g, (w) => w.toLowerCase());
 
 /** A given and a family name (or both in capitals) alone on its line, an honorific or degree around it: the name, else null. */

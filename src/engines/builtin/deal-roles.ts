@@ -37,7 +37,8 @@ const SOMEONE_ELSES =
 // An earlier round or money so far: a past verb, "to date", a total.
 const PAST_VERB = /\b(?:raised|closed|completed|secured|received|took in|got|obtained|collected|led (?:our|the|a)|backed|invested|funded|was|were|had|eingesammelt|aufgenommen|abgeschlossen|erhalten|lev[ée]s?|levantamos|levantado|raccolto|opgehaald)\b/iu;
 // A timeline's entry: a year (or a quarter or month of it) as the statement's label.
-const TIMELINE = /^\s*(?:(?:Q[1-4]|H[12]|[A-Z][a-z]{2,8}\.?)\s+)?(?:19|20)\d{2}\s*(?::|–|—|-|\|)\s/;
+// "2022: ...", "Q3 2021 – ...", and a label dated in brackets: "Seed (2022): ...".
+const TIMELINE = /^\s*(?:(?:(?:Q[1-4]|H[12]|[A-Z][a-z]{2,8}\.?)\s+)?(?:19|20)\d{2}|[\p{L}\s+-]{2,24}\((?:(?:Q[1-4]|H[12]|[A-Z][a-z]{2,8}\.?)\s+)?(?:19|20)\d{2}\))\s*(?::|–|—|-|\|)\s/u;
 const PRESENT_RAISE = /\b(?:raising|seeking|opening|closing|looking|suchen|levons|buscamos|cerchiamo)\b/i;
 const TOTAL_SO_FAR = /\b(?:to date|so far|in total|total (?:funding|raised|capital|investment)|(?:funding|raised|capital raised) (?:to date|so far)|previous(?:ly)?|prior|earlier|last (?:round|year)|in (?:19|20)\d{2}|since (?:19|20)\d{2}|bringing (?:our |the )?total)\b/i;
 // Between the raise word and its figure: only articles, hedges, stage words and small nouns.

@@ -40,6 +40,8 @@ export type CompanyRound = {
   range: MoneyMention | null;
   /** Why a raise that is stated has no amount here (no currency, two amounts that disagree), else null. */
   unestablished: string | null;
+  /** Why a valuation stated for this round gives no pre-money (not said to be pre- or post-money, two that disagree), else null. */
+  pre_money_unestablished: string | null;
 };
 
 /** A text that is one money mention and nothing else ("€2.5M", "18 million EUR"). */
@@ -203,7 +205,9 @@ const within = (point: MoneyMention, range: MoneyMention) => point.currency === 
 
 export function companyRound(units: Unit[]): CompanyRound {
   const raises: Stated[] = [];
-  const pres: { money: MoneyMention; explicit: boolean }[] = [];
+  const pres: MoneyMention[] = [];
+  // A valuation stated with the raise that does not say whether it is pre- or post-money.
+  let unsaid: MoneyMention | null = null;
   const posts: MoneyMention[] = [];
   let stage: string | null = null;
   let kvStage: string | null = null;
@@ -215,12 +219,16 @@ export function companyRound(units: Unit[]): CompanyRound {
     if (stageValue && stageOnly(stageValue)) kvStage ??= stageOnly(stageValue);
     const roles = unitMoneyRoles(units, i);
     const raising = roles.filter((r) => r.role === "raise");
-    // A pre-money valuation: said so, or "at a $X valuation" in the statement of the raise.
+    // A pre-money valuation only where the statement says pre-money (or post-money, from which it
+    // follows); "at a $X valuation" does not say which, so it gives none. Never an earlier or a
+    // later round's ("2022: Seed round of $4M at $21M post-money", "Series A at $40M pre in 2027").
+    const otherRound = roles.some((o) => o.role === "past" || o.role === "future") || TIMELINE_ENTRY(u.text) || (raising.length === 0 && isPastRound(u));
     for (const r of roles) {
       if (r.role !== "valuation" || r.money.amount === null) continue;
-      // Not an earlier round's ("2022: Seed round of $4M at $21M post-money").
-      if (isPostMoney(u.text, r.money) && !roles.some((o) => o.role === "past" || o.role === "future")) posts.push(r.money);
-      if (r.pre === "explicit" || (r.pre === "generic" && raising.length > 0)) pres.push({ money: r.money, explicit: true });
+      if (otherRound) continue;
+      if (isPostMoney(u.text, r.money)) posts.push(r.money);
+      else if (r.pre === "explicit") pres.push(r.money);
+      else if (r.pre === "generic" && raising.length > 0) unsaid ??= r.money;
     }
     for (const r of raising) {
       if (!plausibleRaise(r.money)) {
@@ -247,17 +255,24 @@ export function companyRound(units: Unit[]): CompanyRound {
   let conflict: string | null = null;
   if (distinct.length === 1) chosen = distinct[0].money;
   else if (distinct.length > 1) conflict = `the material states different amounts for this raise (${distinct.slice(0, 3).map((d) => mentionIn(d.money)).join(", ")}), so none is recorded`;
-  const pre = pres.find((p) => p.explicit)?.money ?? null;
+  // Two pre-money valuations that disagree (or in another currency than the raise) give none.
+  const preValues = new Set(pres.map((p) => `${p.amount} ${p.currency}`));
+  const pre = preValues.size === 1 ? pres[0] : null;
   const currency = chosen?.currency ?? null;
   let preMoney = pre && (chosen === null || pre.currency === chosen.currency) ? pre.amount : null;
+  let preMoneyReason: string | null = null;
+  if (preValues.size > 1) preMoneyReason = `the material states different pre-money valuations (${pres.slice(0, 3).map(mentionIn).join(", ")}), so none is recorded`;
   // Post-money is pre-money plus the new money: with both stated (same currency), the pre-money is their difference.
   const post = posts.length === 1 || new Set(posts.map((p) => p.amount)).size === 1 ? posts[0] : null;
-  if (preMoney === null && !pre && post && chosen?.amount && post.currency === chosen.currency && post.amount! > chosen.amount) preMoney = Math.round((post.amount! - chosen.amount) * 100) / 100;
+  if (preMoney === null && pres.length === 0 && post && chosen?.amount && post.currency === chosen.currency && post.amount! > chosen.amount) preMoney = Math.round((post.amount! - chosen.amount) * 100) / 100;
+  if (preMoney === null && !preMoneyReason && unsaid && !post)
+    preMoneyReason = `the valuation stated with the raise (${mentionIn(unsaid)}) is not said to be pre- or post-money, so no pre-money valuation is recorded`;
   return {
     stage: stage ?? kvStage,
     amount: chosen?.amount ?? null,
     currency: currency ?? (preMoney !== null ? pre!.currency : null),
     pre_money_valuation: preMoney,
+    pre_money_unestablished: preMoneyReason,
     range: chosen && chosen.amount === null ? chosen : null,
     unestablished: chosen ? null : (conflict ?? lost ?? unestablished),
   };
@@ -297,7 +312,8 @@ export function fundSize(units: Unit[]): FundSize {
 /** "Raising $2M–$3M (seed), a range" and the like, for the summary. */
 export function describeRaise(round: CompanyRound): string {
   const stage = round.stage ? ` (${round.stage})` : "";
-  if (round.range) return `Raising ${mentionIn(round.range)}${stage}, a range: no single amount is recorded.`;
-  if (round.unestablished) return `Raising${stage}: ${round.unestablished}.`;
-  return "";
+  const valuation = round.pre_money_unestablished ? ` Pre-money: ${round.pre_money_unestablished}.` : "";
+  if (round.range) return `Raising ${mentionIn(round.range)}${stage}, a range: no single amount is recorded.${valuation}`;
+  if (round.unestablished) return `Raising${stage}: ${round.unestablished}.${valuation}`;
+  return valuation.trim();
 }

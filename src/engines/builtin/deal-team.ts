@@ -138,11 +138,16 @@ function rolesIn(text: string, opts: TeamOptions): string[] {
 }
 
 const TEAM_LABEL = /\b(?:team|founders|founding team)\s*:\**\s*/i;
+// A statement about the company's own team: its subject is the team or the founders.
+const TEAM_SPOKEN = /\b(?:our|the|\w+) (?:founding |core |management |leadership )?team (?:is|are|has|have|brings?|combines?|members)\b|\b(?:meet|about) (?:the|our) team\b|\bour founders\b/i;
 const BRACKETED = new RegExp(`${PERSON}\\s*\\(([^()]{2,30})\\)`, "gu");
 
 /** A card's caption under a name: a few words, no sentence, no figure, nobody else's role; else null. */
 function captionOf(text: string): string | null {
-  const t = text.trim();
+  // "Alternative Finance, Formerly ...": what they did before is no part of the caption.
+  const t = text.trim().replace(/,?\s*\b(?:former(?:ly)?|previously)\b.*$/i, "") || text.trim();
+  // A caption that breaks off ("Legal, Compliance and") goes on in the next line: not whole here.
+  if (/(?:\b(?:and|of|for|in|&)|,)$/i.test(t)) return null;
   if (t.split(/\s+/).length > 5 || /[.!?:;]$|\d|@|\|/.test(t) || nameAlone(t)) return null;
   if (NOT_TEAM_ROLE.test(t) || INVESTING.test(t) || /\b(?:former(?:ly)?|ex-|previously|at|of)\b/i.test(t)) return null;
   return t;
@@ -187,6 +192,12 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   // advisor's or investor's role, or one held elsewhere, is no member's); a slide of their own is theirs.
   const pageTopic = new Map<number, string | null>();
   for (const u of units) if (u.heading && !pageTopic.has(u.pageIndex) && topicOfHeading(u.text)) pageTopic.set(u.pageIndex, topicOfHeading(u.text));
+  // A page under no known title that speaks of its team ("Our team are ...") and sets three or more
+  // names on lines of their own is the team's page: its cards are read as a team slide's.
+  const namesOn = new Map<number, number>();
+  for (const u of units) if (!u.boilerplate && nameAlone(u.text)) namesOn.set(u.pageIndex, (namesOn.get(u.pageIndex) ?? 0) + 1);
+  for (const u of units)
+    if (!pageTopic.has(u.pageIndex) && !u.heading && !u.boilerplate && u.context === null && TEAM_SPOKEN.test(u.text) && (namesOn.get(u.pageIndex) ?? 0) >= 3) pageTopic.set(u.pageIndex, "team");
   const besideTeam = (u: Unit) => (u.context === "advisors" || u.context === "investors") && pageTopic.get(u.pageIndex) === "team";
   const excluded = (u: Unit) => u.boilerplate || (OUTSIDERS.has(u.context as string) && !besideTeam(u)) || signature.has(indexOf.get(u)!);
   const starts = units.map((u) => {
@@ -345,12 +356,22 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   });
   // A deck that sets no one beside a role may still sign with its people: a line that is nothing but
   // three or more names ("<Name>, <Name>, <Name> and <Name>."), under no outsider's title or label.
+  // The names may be set apart by bars or dots ("<Name> | <Name> | <Name>") and wrap onto the next
+  // line, a name broken across the two ("... | Kenneth" / "Goh | ...").
   if (found.length === 0) {
-    units.forEach((u, i) => {
-      if (excluded(u) || NOT_TEAM_LABEL.test(u.text)) return;
-      const names = u.text.replace(/[.!]$/, "").split(/\s*,\s*(?:and\s+)?|\s+(?:and|&)\s+/).map((part) => nameAlone(part));
-      if (names.length >= 3 && names.every(Boolean)) names.forEach((name, k) => found.push({ name: name!, title: null, at: starts[i] + k, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } }));
-    });
+    for (let i = 0; i < units.length; i++) {
+      for (let n = 1; n <= 3; n++) {
+        const lines = units.slice(i, i + n);
+        if (lines.length < n || lines.some((u) => u.pageIndex !== units[i].pageIndex || excluded(u) || NOT_TEAM_LABEL.test(u.text))) break;
+        const text = lines.map((u) => u.text.trim()).join(" ");
+        const names = text.replace(/[.!]$/, "").split(/\s*[,|·•]\s*(?:and\s+)?|\s+(?:and|&)\s+/).map((part) => nameAlone(part));
+        if (names.length >= 3 && names.every(Boolean)) {
+          names.forEach((name, k) => found.push({ name: name!, title: null, at: starts[i] + k, pageIndex: units[i].pageIndex, source: { quote: text, unit: units[i] } }));
+          i += n - 1;
+          break;
+        }
+      }
+    }
   }
   found.sort((a, b) => a.at - b.at);
   const team = new Map<string, TeamMember & { at: number; pageIndex: number }>();

@@ -116,7 +116,11 @@ export function sentencesIn(chunk: string): string[] {
   return out.filter(Boolean);
 }
 
-const BULLET = /^[•·▪●◦‣*–-]\s+/;
+// List markers as decks draw them: dots, dashes, squares and arrows (the geometric shapes and
+// dingbats blocks), and the private-use glyphs of symbol fonts. A marker set apart as a table cell
+// of its own ("■ | Original bill: ...") is a marker too, not a column.
+const MARKS = "•·▪●◦‣*–\\-\\u25A0-\\u25FF\\u2794-\\u27BF\\u2713\\u2714\\u2756\\uF0A7\\uF0B7\\uF0D8\\uF0FC";
+const BULLET = new RegExp(`^[${MARKS}](?:\\s*\\|)?\\s+`, "u");
 // A line that ends in a web or mail address is not wrapped mid-sentence.
 const ENDS_WITH_ADDRESS = /(?:https?:\/\/|www\.|@|linkedin\.com\/)\S*$|\b[\w-]+\.(?:com|io|ai|co|de|uk|org|net|vc|fund|capital|health|app|dev)$/i;
 // A name or a role alone on a line belongs to a list of people (a team or advisors slide laid

@@ -123,7 +123,7 @@ export const actionsService = perDeps((deps: Deps) => {
   );
   const anyEventAfter = sqlite.query<{ one: number }, { after: number }>("SELECT 1 AS one FROM outbox_events WHERE seq > $after LIMIT 1");
   const addEvent = sqlite.query(
-    `INSERT INTO outbox_events (id, org_id, event, entity_id, result_url, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO outbox_events (id, org_id, event, entity_id, result_url, run_id, created_at, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
 
   /**
@@ -186,7 +186,7 @@ export const actionsService = perDeps((deps: Deps) => {
     const run = sqlite.transaction(() => {
       const done = parse(finish.get({ id: runId, status, error, now, from }));
       if (!done) return null;
-      addEvent.run(newId(), done.orgId, `${done.eventPrefix}.${status === "succeeded" ? "completed" : "failed"}`, done.subjectId, done.resultUrl, done.id, now);
+      addEvent.run(newId(), done.orgId, `${done.eventPrefix}.${status === "succeeded" ? "completed" : "failed"}`, done.subjectId, done.resultUrl, done.id, now, null);
       return done;
     })();
     if (run) bus.publish(runTopic(runId), run);
@@ -294,10 +294,11 @@ export const actionsService = perDeps((deps: Deps) => {
   /**
    * Writes a webhook event that no run ends (e.g. `portfolio.update.received`), to be called inside
    * the caller's transaction so the event and what it reports commit together. `sourceId` stands
-   * in the run's place (the outbox keys a redelivery by it).
+   * in the run's place (the outbox keys a redelivery by it). `data` joins the payload's `data`
+   * beside `entity_id` and `result_url` (e.g. an update's `company_id` and counts by status).
    */
-  function recordEvent(orgId: string, event: string, entityId: string, resultUrl: string, sourceId: string): void {
-    addEvent.run(newId(), orgId, event, entityId, resultUrl, sourceId, clock.now().toISOString());
+  function recordEvent(orgId: string, event: string, entityId: string, resultUrl: string, sourceId: string, data?: Record<string, unknown>): void {
+    addEvent.run(newId(), orgId, event, entityId, resultUrl, sourceId, clock.now().toISOString(), data ? JSON.stringify(data) : null);
   }
 
   const succeed = (runId: string) => terminate(runId, "succeeded", null);

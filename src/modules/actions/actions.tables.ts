@@ -51,6 +51,9 @@ export const outboxEvents = sqliteTable(
     resultUrl: text("result_url").notNull(),
     runId: text("run_id").notNull(),
     createdAt: text("created_at").notNull(),
+    // What an event that no run ends adds to the payload's `data` (a JSON object: an update's
+    // company_id and counts by status); null for a run's events, whose payload is the thin one.
+    data: text("data"),
   },
   (t) => [index("outbox_events_org_idx").on(t.orgId, t.seq)],
 );

@@ -3,8 +3,12 @@
 // skipped by reason, or failed with its reason. A sync adds to its row inside each batch's
 // transaction, the one that also advances the folder's high-water UID, so for every folder the
 // messages on the server up to that UID equal the sum of its rows (under its UIDVALIDITY), even
-// after a kill -9. A sync that finds nothing new in a folder writes no row.
-import { and, asc, eq } from "drizzle-orm";
+// after a kill -9. Every sync writes one row per folder it read, also when it found nothing new:
+// then seen is 0 and the range is empty, stated as uid_from = uid_to + 1 = the high-water + 1 (the
+// next UID it looked for) with uid_to the high-water, unchanged. The rows of a mailbox synced every
+// 5 minutes add up (about 9,000 a month per folder): readers take them a page at a time, and the
+// totals and the invariant's sums are computed in SQL.
+import { and, asc, count, eq, max, sql, sum as sqlSum } from "drizzle-orm";
 import { perDeps, type Deps } from "../../deps.ts";
 import { notFound } from "../../http/errors.ts";
 import { connectionLedger } from "./connections.ledger.tables.ts";
@@ -30,6 +34,12 @@ export type LedgerEntry = {
 
 /** Each connection's figures over its whole ledger (the web page's totals). */
 export type LedgerTotals = { rows: number; seen: number; imported: number; duplicates: number; skipped: number; failed: number; failed_by_reason: Reasons; last_synced_at: string | null };
+
+/** A page of a connection's ledger, oldest first: the contract's shape plus the paging fields. */
+export type LedgerPage = { connection_id: string; ledger: LedgerEntry[]; total: number; limit: number; offset: number; has_more: boolean };
+
+/** Rows per page when none is asked for, and the most one page holds. */
+export const LEDGER_PAGE = { default: 100, max: 1_000 } as const;
 
 export const emptyCounts = (): LedgerCounts => ({ seen: 0, imported: 0, duplicates: 0, skipped: {}, failed: {} });
 
@@ -91,65 +101,91 @@ export const connectionsLedger = perDeps((deps: Deps) => {
       .run();
   }
 
-  function entries(connectionId: string): LedgerEntry[] {
-    return db
-      .select()
-      .from(connectionLedger)
-      .where(eq(connectionLedger.connectionId, connectionId))
-      .orderBy(asc(connectionLedger.id))
-      .all()
-      .map((r) => ({
-        synced_at: r.syncedAt,
-        folder: r.folder,
-        uidvalidity: r.uidValidity,
-        uid_from: r.uidFrom,
-        uid_to: r.uidTo,
-        seen: r.seen,
-        imported: r.imported,
-        duplicates: r.duplicates,
-        skipped: JSON.parse(r.skipped) as Reasons,
-        failed: JSON.parse(r.failed) as Reasons,
-      }));
+  /** Rows of the connection oldest first; `page` takes `limit` rows after `offset` (all without it). */
+  function entries(connectionId: string, page?: { limit: number; offset: number }): LedgerEntry[] {
+    const q = db.select().from(connectionLedger).where(eq(connectionLedger.connectionId, connectionId)).orderBy(asc(connectionLedger.id));
+    return (page ? q.limit(page.limit).offset(page.offset) : q).all().map((r) => ({
+      synced_at: r.syncedAt,
+      folder: r.folder,
+      uidvalidity: r.uidValidity,
+      uid_from: r.uidFrom,
+      uid_to: r.uidTo,
+      seen: r.seen,
+      imported: r.imported,
+      duplicates: r.duplicates,
+      skipped: JSON.parse(r.skipped) as Reasons,
+      failed: JSON.parse(r.failed) as Reasons,
+    }));
+  }
+
+  function rowCount(connectionId: string): number {
+    return db.select({ n: count() }).from(connectionLedger).where(eq(connectionLedger.connectionId, connectionId)).get()?.n ?? 0;
+  }
+
+  /** The latest `n` rows, oldest first (the web page's recent syncs). */
+  function latest(connectionId: string, n: number): LedgerEntry[] {
+    return entries(connectionId, { limit: n, offset: Math.max(0, rowCount(connectionId) - n) });
   }
 
   /**
-   * The ledger of a connection, oldest first. `ownerId`: only that user's connection (another
-   * user's, another org's or a malformed id: 404, the same answer as one that does not exist).
+   * A page of the ledger of a connection, oldest first (`offset` 0 is its first sync; the latest
+   * rows are at `total - limit`). `ownerId`: only that user's connection (another user's, another
+   * org's or a malformed id: 404, the same answer as one that does not exist).
    */
-  function ledgerOf(connectionId: string, ownerId?: string): { connection_id: string; ledger: LedgerEntry[] } {
+  function ledgerOf(connectionId: string, ownerId?: string, page: { limit?: number; offset?: number } = {}): LedgerPage {
     const row = connectionsService(deps).get(connectionId);
     if (!row || (ownerId !== undefined && row.userId !== ownerId)) throw notFound(`No connection with id ${connectionId}`);
-    return { connection_id: row.id, ledger: entries(row.id) };
+    const limit = page.limit ?? LEDGER_PAGE.default;
+    const offset = page.offset ?? 0;
+    const total = rowCount(row.id);
+    const ledger = entries(row.id, { limit, offset });
+    return { connection_id: row.id, ledger, total, limit, offset, has_more: offset + ledger.length < total };
+  }
+
+  /** Sums of a JSON {reason: n} column over the connection's rows, by reason. */
+  function reasonSums(connectionId: string, column: "skipped" | "failed"): Reasons {
+    const rows = db.$client
+      .query(`SELECT j.key AS reason, SUM(j.value) AS n FROM connection_ledger l, json_each(l.${column}) j WHERE l.connection_id = ? GROUP BY j.key ORDER BY j.key`)
+      .all(connectionId) as { reason: string; n: number }[];
+    return Object.fromEntries(rows.map((r) => [r.reason, r.n]));
   }
 
   function totals(connectionId: string): LedgerTotals {
-    const out: LedgerTotals = { rows: 0, seen: 0, imported: 0, duplicates: 0, skipped: 0, failed: 0, failed_by_reason: {}, last_synced_at: null };
-    for (const e of entries(connectionId)) {
-      out.rows++;
-      out.seen += e.seen;
-      out.imported += e.imported;
-      out.duplicates += e.duplicates;
-      out.skipped += sum(e.skipped);
-      out.failed += sum(e.failed);
-      out.failed_by_reason = merged(out.failed_by_reason, e.failed);
-      out.last_synced_at = e.synced_at;
-    }
-    return out;
+    const a = db
+      .select({
+        rows: count(),
+        seen: sqlSum(connectionLedger.seen),
+        imported: sqlSum(connectionLedger.imported),
+        duplicates: sqlSum(connectionLedger.duplicates),
+        last: sql<string | null>`(SELECT synced_at FROM connection_ledger WHERE connection_id = ${connectionId} ORDER BY id DESC LIMIT 1)`,
+      })
+      .from(connectionLedger)
+      .where(eq(connectionLedger.connectionId, connectionId))
+      .get();
+    const failedByReason = reasonSums(connectionId, "failed");
+    return {
+      rows: a?.rows ?? 0,
+      seen: Number(a?.seen ?? 0),
+      imported: Number(a?.imported ?? 0),
+      duplicates: Number(a?.duplicates ?? 0),
+      skipped: sum(reasonSums(connectionId, "skipped")),
+      failed: sum(failedByReason),
+      failed_by_reason: failedByReason,
+      last_synced_at: a?.last ?? null,
+    };
   }
 
   /** What the ledger counted for a folder under a UIDVALIDITY, and the highest UID it covers. */
   function countedIn(connectionId: string, folder: string, uidValidity: string): { seen: number; uidTo: number } {
-    let seen = 0;
-    let uidTo = 0;
-    for (const e of entries(connectionId)) {
-      if (e.folder !== folder || e.uidvalidity !== uidValidity) continue;
-      seen += e.seen;
-      uidTo = Math.max(uidTo, e.uid_to);
-    }
-    return { seen, uidTo };
+    const a = db
+      .select({ seen: sqlSum(connectionLedger.seen), uidTo: max(connectionLedger.uidTo) })
+      .from(connectionLedger)
+      .where(and(eq(connectionLedger.connectionId, connectionId), eq(connectionLedger.folder, folder), eq(connectionLedger.uidValidity, uidValidity)))
+      .get();
+    return { seen: Number(a?.seen ?? 0), uidTo: a?.uidTo ?? 0 };
   }
 
-  return { add, entries, ledgerOf, totals, countedIn };
+  return { add, entries, latest, ledgerOf, totals, countedIn };
 });
 
 /** The total of a reasons map. */

@@ -11,12 +11,13 @@
 // (that message only) and handed to the deals module before its batch commits.
 // Each batch also adds to the sync ledger (connections.ledger.ts) in that transaction: every UID
 // on the server up to the new high-water is counted there once (imported, duplicate, skipped by
-// reason, before --since included, or failed), so the ledger and the folder never disagree.
+// reason, before --since included, or failed), so the ledger and the folder never disagree; a
+// folder with nothing new gets its row too (seen 0).
 import type { ImapFlow } from "imapflow";
 import type { Deps } from "../../deps.ts";
-import { inboxVerification, type MailInbox } from "../deals/deals.verification.inbox.ts";
-import { withInvestorUpdates } from "../updates/updates.inbox.ts";
-import { headerBlock, MAX_WHOLE_MESSAGE_BYTES, recordSyncedMessages, wantsWhole, type SyncedMessage, type SyncedUser } from "../network/import/synced.ts";
+import { inboxVerification } from "../deals/deals.verification.inbox.ts";
+import { withInvestorUpdates, type UpdatesInbox } from "../updates/updates.inbox.ts";
+import { headerBlock, MAX_WHOLE_MESSAGE_BYTES, recordSyncedMessages, type SyncedMessage, type SyncedUser } from "../network/import/synced.ts";
 import { ConnectionFailure } from "./connections.failures.ts";
 import { chooseFolders, closeImap, IMAP_LIMITS, openImap, syncError, type ImapServer } from "./connections.imap.ts";
 import { addReason, connectionsLedger, emptyCounts, type LedgerCounts } from "./connections.ledger.ts";
@@ -68,7 +69,7 @@ export async function syncMailbox(deps: Deps, row: ConnectionRow, run: SyncRun):
   }
 }
 
-async function syncFolder(deps: Deps, client: ImapFlow, row: ConnectionRow, run: SyncRun, folder: string, inbox: MailInbox): Promise<void> {
+async function syncFolder(deps: Deps, client: ImapFlow, row: ConnectionRow, run: SyncRun, folder: string, inbox: UpdatesInbox): Promise<void> {
   const state = connectionsState(deps);
   const status = await client.status(folder, { uidValidity: true, uidNext: true, highestModseq: true, messages: true });
   if (!status) throw new ConnectionFailure("protocol", `the server gave no status for ${folder}`);
@@ -79,7 +80,11 @@ async function syncFolder(deps: Deps, client: ImapFlow, row: ConnectionRow, run:
   const at: FolderState = known && known.uidValidity === validity ? known : { uidValidity: validity, lastUid: 0, highestModseq: null, backfilled: false };
   const unchanged = at.backfilled && ((modseq !== null && at.highestModseq === modseq) || (status.uidNext !== undefined && status.uidNext - 1 <= at.lastUid));
   if (unchanged) {
-    if (modseq !== at.highestModseq) deps.db.transaction(() => state.setFolder(row.id, folder, { ...at, highestModseq: modseq }));
+    // Nothing new, and the ledger says so: a row with seen 0 and the empty range past the high-water.
+    deps.db.transaction(() => {
+      if (modseq !== at.highestModseq) state.setFolder(row.id, folder, { ...at, highestModseq: modseq });
+      connectionsLedger(deps).add({ connectionId: row.id, run: run.token, folder, uidValidity: validity, uidFrom: at.lastUid + 1, uidTo: at.lastUid }, emptyCounts());
+    });
     return;
   }
   const lock = await client.getMailboxLock(folder, { readOnly: true });
@@ -110,14 +115,14 @@ async function syncFolder(deps: Deps, client: ImapFlow, row: ConnectionRow, run:
 /**
  * The ledger's side of one folder's sync: `advance(uid, counts)`, inside the transaction that
  * moves the high-water to `uid`, adds the batch's counts and the UIDs not read because they are
- * before --since, up to `uid` (a row is written once the range moves or anything is counted).
+ * before --since, up to `uid`. The sync's last advance writes the row even when nothing was new
+ * (seen 0, uid_from = uid_to + 1).
  */
 function ledgerTally(deps: Deps, row: ConnectionRow, run: SyncRun, folder: string, uidValidity: string, from: number, all: number[], read: number[]) {
   const ledger = connectionsLedger(deps);
   const wanted = new Set(read);
   const notRead = all.filter((u) => !wanted.has(u));
   let next = 0;
-  let written = false;
   return {
     advance(uid: number, counts: LedgerCounts) {
       let before = 0;
@@ -127,8 +132,6 @@ function ledgerTally(deps: Deps, row: ConnectionRow, run: SyncRun, folder: strin
       }
       addReason(counts.skipped, "before_since", before);
       counts.seen += before;
-      if (!written && counts.seen === 0 && uid <= from) return;
-      written = true;
       ledger.add({ connectionId: row.id, run: run.token, folder, uidValidity, uidFrom: from + 1, uidTo: Math.max(uid, from) }, counts);
     },
   };
@@ -140,7 +143,7 @@ function ledgerTally(deps: Deps, row: ConnectionRow, run: SyncRun, folder: strin
  * reads and sends it while the rows go into the database (the fetch is most of a sync's time,
  * and it is the server's). Returns how far the folder got.
  */
-async function readInBatches(deps: Deps, client: ImapFlow, row: ConnectionRow, run: SyncRun, folder: string, inbox: MailInbox, from: FolderState, uids: number[], ledger: ReturnType<typeof ledgerTally>): Promise<FolderState> {
+async function readInBatches(deps: Deps, client: ImapFlow, row: ConnectionRow, run: SyncRun, folder: string, inbox: UpdatesInbox, from: FolderState, uids: number[], ledger: ReturnType<typeof ledgerTally>): Promise<FolderState> {
   const state = connectionsState(deps);
   const progress = { folder, done: 0, total: uids.length };
   const read = async (batch: number[]) => {
@@ -158,7 +161,7 @@ async function readInBatches(deps: Deps, client: ImapFlow, row: ConnectionRow, r
       }
       const block = headerBlock(m.headers);
       messages.push({ block, where: `${folder} UID ${m.uid}` });
-      if (inbox.hook && wantsWhole(inbox.hook, block)) whole.push(m.uid);
+      if (inbox.wantsWhole(block)) whole.push(m.uid);
     }
     return { batch, messages, whole, failed };
   };

@@ -1,12 +1,13 @@
 // GET /api/v1/me/connections: the key user's connected mailboxes and calendars, as
 // `dealgraph connections list` shows them (any key; never a credential); and
-// GET /api/v1/me/connections/{connection_id}/ledger: one of them's sync ledger (another user's: 404).
+// GET /api/v1/me/connections/{connection_id}/ledger: one of them's sync ledger, a page at a time
+// (`limit`, `offset`; another user's: 404).
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { jsonResponses } from "../../http/openapi.ts";
 import { authPlugin } from "../identity/auth.macro.ts";
 import { connectionsLedger } from "./connections.ledger.ts";
-import { LedgerResponse } from "./connections.ledger.model.ts";
+import { LedgerQuery, LedgerResponse } from "./connections.ledger.model.ts";
 import { ConnectionsResponse } from "./connections.model.ts";
 import { connectionsService } from "./connections.service.ts";
 
@@ -28,12 +29,13 @@ export function connectionRoutes(deps: Deps) {
       },
     },
   )
-    .get("/connections/:connection_id/ledger", ({ principal, params }) => ledger.ledgerOf(params.connection_id, principal.userId), {
+    .get("/connections/:connection_id/ledger", ({ principal, params, query }) => ledger.ledgerOf(params.connection_id, principal.userId, { limit: query.limit, offset: query.offset }), {
       auth: "read",
+      query: LedgerQuery,
       detail: {
         operationId: "getMyConnectionLedger",
         tags: ["Identity"],
-        summary: "A connected mailbox's sync ledger: per sync and folder, the UIDs read and how each message was counted",
+        summary: "A connected mailbox's sync ledger, a page at a time, oldest first: per sync and folder, the UIDs read and how each message was counted",
         responses: jsonResponses({ 200: LedgerResponse }),
       },
     });

@@ -12,8 +12,9 @@ import { dealsService } from "../deals/deals.service.ts";
 import { portfolioService } from "../portfolio/portfolio.service.ts";
 import { PATH_COLUMNS, scorePath, type PathRow } from "./network.paths.ts";
 import { networkQueries } from "./network.queries.ts";
-import { contactReason, dealOf, founderReason, indexBook, isHeldCompany, proxyReason, sectorFit, stageFit, type BookIndex } from "./network.reach-reasons.ts";
-import { thesisFrom, type BookSource, type Thesis } from "./network.thesis.ts";
+import { contactsFor, proxyContactsReader, type CoContact } from "./network.reach-contacts.ts";
+import { contactReason, dealOf, founderReason, indexBook, isHeldCompany, proxyReason, sectorFit, stageFit } from "./network.reach-reasons.ts";
+import { thesisFrom, type BookSource } from "./network.thesis.ts";
 
 export { FOUNDER_TITLE } from "./network.reach-reasons.ts";
 export const PROXY_MIN_STRENGTH = 45;
@@ -24,8 +25,6 @@ export const WINDOW_DAYS = 365;
 const MAX_PROXIES = 200;
 /** Weights of the fit score (0-1): the book's sectors and stages, the proxy's strength, how much proxy and founder are in touch. */
 const WEIGHTS = { sector: 0.45, stage: 0.15, proxy: 0.25, contact: 0.15 };
-
-type CoContact = { candidate: string; shared: number; meetings: number; last_shared: string; via: string };
 
 /**
  * The nightly reach-candidates job: every org's candidates, scored against the firm's own book as
@@ -42,24 +41,12 @@ export function computeReachCandidates(deps: Deps, bookSource: BookSource) {
   const nowIso = now.toISOString();
   const since = new Date(now.getTime() - WINDOW_DAYS * 86_400_000).toISOString();
 
-  const orgUsers = sqlite.query<{ id: string; org_id: string; email: string; name: string }, []>(
-    "SELECT id, org_id, email, name FROM users WHERE org_id IS NOT NULL ORDER BY org_id",
+  const orgUsers = sqlite.query<{ id: string; org_id: string; email: string; name: string; share_network: number }, []>(
+    "SELECT id, org_id, email, name, share_network FROM users WHERE org_id IS NOT NULL ORDER BY org_id, id",
   );
   const ownPaths = sqlite.query<PathRow, { me: string }>(
     `SELECT ${PATH_COLUMNS} FROM relationships r JOIN persons p ON p.id = r.person_id JOIN users u ON u.id = r.user_id
      WHERE r.user_id = $me AND r.last_touch_at IS NOT NULL`,
-  );
-  // The same message in two partners' mailboxes is two interactions but one thread: counted once (by Message-ID / UID).
-  const coContacts = sqlite.query<CoContact, { proxy: string; org: string; me: string; since: string; min: number }>(
-    `SELECT ip2.person_id AS candidate, COUNT(DISTINCT i.source_key) AS shared,
-            COUNT(DISTINCT CASE WHEN i.kind = 'meeting' THEN i.source_key END) AS meetings,
-            MAX(i.occurred_at) AS last_shared, json_group_array(DISTINCT i.user_id) AS via
-     FROM interaction_people ip1
-     JOIN interactions i ON i.id = ip1.interaction_id
-     JOIN users u ON u.id = i.user_id
-     JOIN interaction_people ip2 ON ip2.interaction_id = ip1.interaction_id AND ip2.person_id != ip1.person_id
-     WHERE ip1.person_id = $proxy AND u.org_id = $org AND (u.share_network = 1 OR u.id = $me) AND i.occurred_at >= $since
-     GROUP BY ip2.person_id HAVING COUNT(DISTINCT i.source_key) >= $min`,
   );
   const people = networkQueries(deps);
   const existing = sqlite.query<{ person_id: string; id: string; first_seen_at: string; status: string }, [string]>(
@@ -78,96 +65,117 @@ export function computeReachCandidates(deps: Deps, bookSource: BookSource) {
   const drop = sqlite.query("DELETE FROM reach_candidates WHERE user_id = ? AND person_id = ?");
 
   const stats = { users: 0, candidates: 0, removed: 0 };
-  const firms = new Map<string, { index: BookIndex; thesis: Thesis }>();
   const allUsers = orgUsers.all();
   const orgEmails = new Set(allUsers.map((u) => u.email.toLowerCase()));
   const userNames = new Map(allUsers.map((u) => [u.id, u.name]));
 
-  for (const user of allUsers) {
-    stats.users++;
-    let firm = firms.get(user.org_id);
-    if (!firm) {
-      const book = bookSource(user.org_id);
-      firms.set(user.org_id, (firm = { index: indexBook(book), thesis: thesisFrom(book) }));
+  const byOrg = Map.groupBy(allUsers, (u) => u.org_id);
+
+  for (const [orgId, members] of byOrg) {
+    const book = bookSource(orgId);
+    const firm = { index: indexBook(book), thesis: thesisFrom(book) };
+    const readContacts = proxyContactsReader(sqlite, orgId, since, MIN_SHARED);
+
+    // Each user's proxies (strongest first) and the founders they already know too well to need one.
+    type Proxy = ReturnType<typeof scorePath>;
+    const plans = members.map((user) => {
+      const scored = ownPaths.all({ me: user.id }).map((r) => scorePath(r, now));
+      const known = new Set(scored.filter((p) => (p.strength_score ?? 0) > DIRECT_MAX_STRENGTH).map((p) => p.contact_id));
+      const proxies = scored
+        .filter((p) => (p.strength_score ?? 0) >= PROXY_MIN_STRENGTH && !orgEmails.has(p.email ?? ""))
+        .sort((a, b) => b.strength_score! - a.strength_score!)
+        .slice(0, MAX_PROXIES);
+      // Each founder reached through their best proxy: the strongest relationship times the most
+      // contact; of two equal, the stronger proxy (the earlier in this order).
+      const best = new Map<string, { proxy: Proxy; co: CoContact; weight: number; rank: number }>();
+      return { user, known, proxies, best };
+    });
+    const holders = new Map<string, { plan: (typeof plans)[number]; proxy: Proxy; rank: number }[]>();
+    for (const plan of plans) {
+      plan.proxies.forEach((proxy, rank) => {
+        const list = holders.get(proxy.contact_id);
+        if (list) list.push({ plan, proxy, rank });
+        else holders.set(proxy.contact_id, [{ plan, proxy, rank }]);
+      });
     }
-    const firmDomain = user.email.slice(user.email.indexOf("@") + 1).toLowerCase();
-
-    const scored = ownPaths.all({ me: user.id }).map((r) => scorePath(r, now));
-    const direct = new Map(scored.map((p) => [p.contact_id, p.strength_score ?? 0]));
-    const proxies = scored
-      .filter((p) => (p.strength_score ?? 0) >= PROXY_MIN_STRENGTH && !orgEmails.has(p.email ?? ""))
-      .sort((a, b) => b.strength_score! - a.strength_score!)
-      .slice(0, MAX_PROXIES);
-
-    // Each founder reached through their best proxy: the strongest relationship times the most contact.
-    const best = new Map<string, { proxy: (typeof proxies)[number]; co: CoContact; weight: number }>();
-    for (const proxy of proxies) {
-      for (const co of coContacts.all({ proxy: proxy.contact_id, org: user.org_id, me: user.id, since, min: MIN_SHARED })) {
-        if ((direct.get(co.candidate) ?? 0) > DIRECT_MAX_STRENGTH) continue;
-        const weight = proxy.strength_score! * Math.min(co.shared, 10);
-        const seen = best.get(co.candidate);
-        if (!seen || weight > seen.weight) best.set(co.candidate, { proxy, co, weight });
-      }
-    }
-
-    const before = new Map(existing.all(user.id).map((r) => [r.person_id, r]));
-    const kept = new Set<string>();
-    sqlite.transaction(() => {
-      for (const [candidateId, { proxy, co }] of best) {
-        const row = people.person(candidateId);
-        if (!row?.display_name || row.domain === firmDomain) continue;
-        const person = { ...row, display_name: row.display_name };
-        const deal = dealOf(person, firm.index);
-        const who = founderReason(person, deal);
-        // Not a founder by their title (a CEO counts only with their round on record), or already in the portfolio.
-        if (!who || isHeldCompany(person, firm.index)) continue;
-        const sector = sectorFit(person, deal, firm.thesis);
-        const stage = stageFit(person, deal, firm.thesis);
-        const intensity = Math.min(1, co.shared / 6);
-        const fit = WEIGHTS.sector * sector.fit + WEIGHTS.stage * stage.fit + WEIGHTS.proxy * (proxy.strength_score! / 100) + WEIGHTS.contact * intensity;
-        const s = proxy.signals!;
-        const proxyName = proxy.name ?? proxy.email ?? "your contact";
-        const via: string[] = JSON.parse(co.via);
-        // The key user's own mail first, then teammates' by name.
-        const whose = [...(via.includes(user.id) ? ["your"] : []), ...via.filter((id) => id !== user.id).map((id) => `${userNames.get(id) ?? "a teammate"}'s`)];
-        const reasons = [
-          who,
-          sector.reason,
-          stage.reason,
-          proxyReason({ name: proxyName, strength: proxy.strength_score!, emailsSent: s.emails_sent, emailsReceived: s.emails_received, meetings: s.meetings, firstTouchAt: s.first_touch_at!, lastTouchAt: s.last_touch_at! }),
-          contactReason(proxyName, person.display_name, { shared: co.shared, meetings: co.meetings, lastShared: co.last_shared, via: whose }),
-        ];
-        const prior = before.get(candidateId);
-        upsert.run({
-          id: prior?.id ?? newId(),
-          org: user.org_id,
-          user: user.id,
-          person: candidateId,
-          proxy: proxy.contact_id,
-          name: person.display_name,
-          linkedin: person.linkedin_url,
-          headline: [person.title, person.company].filter(Boolean).join(", ") || null,
-          title: person.title,
-          company: person.company,
-          location: person.location,
-          fit: Math.round(fit * 1000) / 1000,
-          reasons: JSON.stringify(reasons),
-          evidence: JSON.stringify(via),
-          status: prior?.status ?? "new",
-          first: prior?.first_seen_at ?? nowIso,
-          now: nowIso,
-        });
-        kept.add(candidateId);
-        stats.candidates++;
-      }
-      // A founder no longer reachable this way (the proxy went cold, the user now knows them, a teammate stopped sharing) leaves the list.
-      for (const personId of before.keys()) {
-        if (!kept.has(personId)) {
-          drop.run(user.id, personId);
-          stats.removed++;
+    // Each proxy's interactions read once, for every user who holds it.
+    for (const [proxyId, held] of holders) {
+      const nonSharing = new Set(held.filter((h) => h.plan.user.share_network !== 1).map((h) => h.plan.user.id));
+      const contacts = readContacts(proxyId, nonSharing);
+      for (const { plan, proxy, rank } of held) {
+        for (const co of contactsFor(contacts, plan.user.id, plan.user.share_network === 1)) {
+          if (plan.known.has(co.candidate)) continue;
+          const weight = proxy.strength_score! * Math.min(co.shared, 10);
+          const seen = plan.best.get(co.candidate);
+          if (!seen || weight > seen.weight || (weight === seen.weight && rank < seen.rank)) plan.best.set(co.candidate, { proxy, co, weight, rank });
         }
       }
-    })();
+    }
+
+    for (const { user, best } of plans) {
+      stats.users++;
+      const firmDomain = user.email.slice(user.email.indexOf("@") + 1).toLowerCase();
+
+      const before = new Map(existing.all(user.id).map((r) => [r.person_id, r]));
+      const kept = new Set<string>();
+      sqlite.transaction(() => {
+        for (const [candidateId, { proxy, co }] of best) {
+          const row = people.person(candidateId);
+          if (!row?.display_name || row.domain === firmDomain) continue;
+          const person = { ...row, display_name: row.display_name };
+          const deal = dealOf(person, firm.index);
+          const who = founderReason(person, deal);
+          // Not a founder by their title (a CEO counts only with their round on record), or already in the portfolio.
+          if (!who || isHeldCompany(person, firm.index)) continue;
+          const sector = sectorFit(person, deal, firm.thesis);
+          const stage = stageFit(person, deal, firm.thesis);
+          const intensity = Math.min(1, co.shared / 6);
+          const fit = WEIGHTS.sector * sector.fit + WEIGHTS.stage * stage.fit + WEIGHTS.proxy * (proxy.strength_score! / 100) + WEIGHTS.contact * intensity;
+          const s = proxy.signals!;
+          const proxyName = proxy.name ?? proxy.email ?? "your contact";
+          const via = co.via;
+          // The key user's own mail first, then teammates' by name.
+          const teammates = via.filter((id) => id !== user.id).map((id) => userNames.get(id) ?? "a teammate").sort((a, b) => a.localeCompare(b));
+          const whose = [...(via.includes(user.id) ? ["your"] : []), ...teammates.map((name) => `${name}'s`)];
+          const reasons = [
+            who,
+            sector.reason,
+            stage.reason,
+            proxyReason({ name: proxyName, strength: proxy.strength_score!, emailsSent: s.emails_sent, emailsReceived: s.emails_received, meetings: s.meetings, firstTouchAt: s.first_touch_at!, lastTouchAt: s.last_touch_at! }),
+            contactReason(proxyName, person.display_name, { shared: co.shared, meetings: co.meetings, lastShared: co.last_shared, via: whose }),
+          ];
+          const prior = before.get(candidateId);
+          upsert.run({
+            id: prior?.id ?? newId(),
+            org: user.org_id,
+            user: user.id,
+            person: candidateId,
+            proxy: proxy.contact_id,
+            name: person.display_name,
+            linkedin: person.linkedin_url,
+            headline: [person.title, person.company].filter(Boolean).join(", ") || null,
+            title: person.title,
+            company: person.company,
+            location: person.location,
+            fit: Math.round(fit * 1000) / 1000,
+            reasons: JSON.stringify(reasons),
+            evidence: JSON.stringify(via),
+            status: prior?.status ?? "new",
+            first: prior?.first_seen_at ?? nowIso,
+            now: nowIso,
+          });
+          kept.add(candidateId);
+          stats.candidates++;
+        }
+        // A founder no longer reachable this way (the proxy went cold, the user now knows them, a teammate stopped sharing) leaves the list.
+        for (const personId of before.keys()) {
+          if (!kept.has(personId)) {
+            drop.run(user.id, personId);
+            stats.removed++;
+          }
+        }
+      })();
+    }
   }
   return stats;
 }

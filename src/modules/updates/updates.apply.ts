@@ -91,7 +91,8 @@ export function applyUpdate(deps: Deps, u: NewUpdate): { updateId: string; count
         .values({ orgId: u.orgId, updateId, position, metric: f.metric, value: f.value, unit: f.unit, currency: f.currency, periodEnd: f.periodEnd, status, reason, quote: f.quote, documentId: f.documentId, page: f.page, pointId })
         .run();
     });
-    actions.recordEvent(u.orgId, UPDATE_EVENT, updateId, `/api/v1/portfolio/updates?company_id=${u.holding.id}`, updateId);
+    // The payload carries the update, its company and what became of its figures (CONTRACT.md).
+    actions.recordEvent(u.orgId, UPDATE_EVENT, updateId, `/api/v1/portfolio/updates?company_id=${u.holding.id}`, updateId, { update_id: updateId, company_id: u.holding.id, counts });
     return { updateId, counts };
   });
   if (result) queueMicrotask(() => deps.bus.publish(WEBHOOKS_WAKE_TOPIC, result.updateId));

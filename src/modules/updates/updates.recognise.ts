@@ -16,6 +16,13 @@ const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
 export const domainOf = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase();
 
+/**
+ * A forward's subject as mail clients write it ("Fwd:", "FW:", German "WG:", French "TR:", Spanish
+ * "RV:", Portuguese "ENC:"), also after a reply's prefix or a list's tag ("Re: Fwd:", "[ir] Fwd:").
+ */
+const FORWARD_SUBJECT = /^\s*(?:\[[^\]]{1,40}\]\s*)?(?:(?:re|aw|sv|antw)\s*:\s*)*(?:fwd?|fw|wg|tr|rv|enc)\s*:/i;
+export const isForwardSubject = (subject: string) => FORWARD_SUBJECT.test(subject);
+
 export const updatesRecognition = perDeps((deps: Deps) => {
   const portfolio = portfolioService(deps);
   const orgs = orgsService(deps);
@@ -41,13 +48,6 @@ export const updatesRecognition = perDeps((deps: Deps) => {
   function isMember(orgId: string, address: string | null): boolean {
     if (!address) return false;
     return orgs.findUserByEmail(address.toLowerCase())?.orgId === orgId;
-  }
-
-  /** The cheap check before a synced message is read whole: could its sender be a holding's, or is it a member's forward? */
-  function mayBeUpdate(orgId: string, from: string | null, subject: string): boolean {
-    if (!from) return false;
-    if (holdingOf(orgId, from)) return true;
-    return /^\s*(?:fwd?|fw|wg|tr)\s*:/i.test(subject) && isMember(orgId, from);
   }
 
   function addSender(orgId: string, holdingId: string, email: string) {
@@ -86,5 +86,5 @@ export const updatesRecognition = perDeps((deps: Deps) => {
     return [...new Set([...hosts, ...listed])].filter((d) => d.includes("."));
   }
 
-  return { holdingOf, isMember, mayBeUpdate, senderDomains, addSender, listSenders, removeSender };
+  return { holdingOf, isMember, senderDomains, addSender, listSenders, removeSender };
 });

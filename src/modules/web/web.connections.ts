@@ -1,5 +1,6 @@
 // The Connections page's routes (/app/connections): connect a mailbox or a calendar (probed by the
-// connections service first; a refusal is shown at the form and nothing is stored), sync one now,
+// connections service first; on a Google Workspace or Microsoft 365 org through the provider's
+// sign-in, for the member's own address, with no password; a refusal is shown at the form and nothing is stored), sync one now,
 // remove one (only the member's own: another's is 404), and the digest opt-in. Every POST carries
 // the CSRF token (the guard) and answers with a redirect and a flash, or the page with the error.
 import { Elysia } from "elysia";
@@ -7,6 +8,7 @@ import type { Deps } from "../../deps.ts";
 import { ApiError } from "../../http/errors.ts";
 import { ConnectionFailure } from "../connections/connections.failures.ts";
 import { connectionsLedger } from "../connections/connections.ledger.ts";
+import { providerSetup } from "../connections/connections.provider-setup.ts";
 import { connectionsService } from "../connections/connections.service.ts";
 import { connectionsSync } from "../connections/connections.sync.ts";
 import { connectionsPage, type CalendarForm, type ConnectionsView, type MailForm } from "./pages/connections.ts";
@@ -15,7 +17,7 @@ import { htmlResponse, redirect } from "./web.http.ts";
 
 const hidden = { detail: { hide: true } };
 
-/** The latest ledger rows shown per mailbox (the CLI and the API give them all). */
+/** The latest ledger rows shown per mailbox (the CLI and the API page through them all). */
 const LEDGER_ROWS_SHOWN = 10;
 
 /** Why connecting failed, for the form: the server's reason or the settings' refusal. */
@@ -40,13 +42,14 @@ export function connectionPageRoutes(deps: Deps) {
     const server = service.getMailServer(c.org.id);
     const connections = service.list(c.user.id);
     const view: ConnectionsView = {
-      server: server ? { imap: service.serverView(server).imap, caldav: server.caldavUrl } : null,
+      server: server ? { imap: service.serverView(server).imap, caldav: server.caldavUrl, provider: server.provider } : null,
+      email: c.user.email,
       connections,
       mail: forms.mail ?? { login: c.user.email, folders: "", since: "", error: null },
       calendar: forms.calendar ?? { source: "caldav", url: server?.caldavUrl ?? "", login: c.user.email, error: null },
       digest: { enabled: service.digestEnabled(c.user.id), outboundConfigured: deps.config.smtp !== null },
       ledgers: Object.fromEntries(
-        connections.filter((x) => x.kind === "mail").map((x) => [x.connection_id, { totals: ledger.totals(x.connection_id), recent: ledger.entries(x.connection_id).slice(-LEDGER_ROWS_SHOWN).reverse() }]),
+        connections.filter((x) => x.kind === "mail").map((x) => [x.connection_id, { totals: ledger.totals(x.connection_id), recent: ledger.latest(x.connection_id, LEDGER_ROWS_SHOWN).reverse() }]),
       ),
     };
     const response = htmlResponse(connectionsPage(c.shell("Connections", "connections"), view), status);
@@ -66,10 +69,12 @@ export function connectionPageRoutes(deps: Deps) {
       "/mail",
       guard(deps, {}, async (c) => {
         const form: MailForm = { login: (c.fields.login ?? "").trim(), folders: (c.fields.folders ?? "").trim(), since: (c.fields.since ?? "").trim(), error: null };
+        // On a provider's org the member connects their own address with no password (the form has neither).
+        const provider = service.getMailServer(c.org.id)?.provider !== "imap";
         try {
           const { connection_id } = await service.connectMail(c.user.id, {
-            login: form.login,
-            password: c.fields.password ?? "",
+            login: provider ? undefined : form.login,
+            password: provider ? undefined : (c.fields.password ?? ""),
             folders: form.folders ? form.folders.split(",") : undefined,
             since: form.since || undefined,
           });
@@ -77,7 +82,7 @@ export function connectionPageRoutes(deps: Deps) {
         } catch (error) {
           return refusedWith((status) => render(c, { mail: { ...form, error: refused(error) } }, status), error);
         }
-        c.flash({ kind: "success", text: `Connected the mailbox ${form.login}. Its first sync has started.` });
+        c.flash({ kind: "success", text: `Connected the mailbox ${provider ? c.user.email : form.login}. Its first sync has started.` });
         return redirect("/app/connections");
       }),
       hidden,
@@ -85,10 +90,13 @@ export function connectionPageRoutes(deps: Deps) {
     .post(
       "/calendar",
       guard(deps, {}, async (c) => {
-        const form: CalendarForm = { source: c.fields.source === "ics" ? "ics" : "caldav", url: (c.fields.url ?? "").trim(), login: (c.fields.login ?? "").trim(), error: null };
+        const source = c.fields.source === "ics" || c.fields.source === "provider" ? c.fields.source : "caldav";
+        const form: CalendarForm = { source, url: (c.fields.url ?? "").trim(), login: (c.fields.login ?? "").trim(), error: null };
         try {
-          const input = form.source === "ics" ? { icsUrl: form.url } : { caldav: form.url, login: form.login, password: c.fields.password ?? "" };
-          const { connection_id } = await service.connectCalendar(c.user.id, input);
+          let connection_id: string;
+          // The member's own calendar at the org's provider (refused with the reason on an org without one).
+          if (form.source === "provider") ({ connection_id } = await providerSetup(deps).connectCalendar(c.user.id));
+          else ({ connection_id } = await service.connectCalendar(c.user.id, form.source === "ics" ? { icsUrl: form.url } : { caldav: form.url, login: form.login, password: c.fields.password ?? "" }));
           kick(connection_id);
         } catch (error) {
           return refusedWith((status) => render(c, { calendar: { ...form, error: refused(error) } }, status), error);

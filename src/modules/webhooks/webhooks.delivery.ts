@@ -31,9 +31,14 @@ const LEASE_GRACE_MS = 15_000;
 const serving = new WeakSet<Deps>();
 export const dispatcherRunning = (deps: Deps): boolean => serving.has(deps);
 
-/** The thin payload: the receiver fetches `result_url` for detail. */
-export function payloadOf(d: Pick<DeliveryRow, "id" | "event" | "eventCreatedAt" | "entityId" | "resultUrl">): string {
-  return JSON.stringify({ event: d.event, id: d.id, created_at: d.eventCreatedAt, data: { entity_id: d.entityId, result_url: d.resultUrl } });
+/**
+ * The thin payload: the receiver fetches `result_url` for detail. An event that no run ends may
+ * add fields of its own after these two (`portfolio.update.received`: `update_id`, `company_id`,
+ * `counts`); a run's events carry exactly these.
+ */
+export function payloadOf(d: Pick<DeliveryRow, "id" | "event" | "eventCreatedAt" | "entityId" | "resultUrl" | "data">): string {
+  const extra = d.data ? (JSON.parse(d.data) as Record<string, unknown>) : {};
+  return JSON.stringify({ event: d.event, id: d.id, created_at: d.eventCreatedAt, data: { entity_id: d.entityId, result_url: d.resultUrl, ...extra } });
 }
 
 export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}) {
@@ -58,9 +63,9 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}) {
     `SELECT ${columnList(webhookEndpoints, { only: ["id", "createdAt"] })} FROM webhook_endpoints WHERE org_id = ? AND deleted_at IS NULL ORDER BY created_at, id`,
   );
   const insertDelivery = sqlite.query(
-    `INSERT OR IGNORE INTO webhook_deliveries (id, org_id, endpoint_id, outbox_event_id, event, entity_id, result_url, event_created_at,
+    `INSERT OR IGNORE INTO webhook_deliveries (id, org_id, endpoint_id, outbox_event_id, event, entity_id, result_url, data, event_created_at,
        status, round_started_at, next_attempt_at, created_at)
-     VALUES ($id, $org, $endpoint, $eventId, $event, $entity, $result, $eventAt, 'pending', $now, $now, $now)`,
+     VALUES ($id, $org, $endpoint, $eventId, $event, $entity, $result, $data, $eventAt, 'pending', $now, $now, $now)`,
   );
   const advance = sqlite.query("UPDATE webhook_cursor SET last_seq = ? WHERE id = 1 AND last_seq < ?");
   // Oldest due first, straight off the (status, next_attempt_at) index; `$skip` (a JSON array) leaves
@@ -118,6 +123,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}) {
               event: e.event,
               entity: e.entityId,
               result: e.resultUrl,
+              data: e.data,
               eventAt: e.createdAt,
               now,
             });

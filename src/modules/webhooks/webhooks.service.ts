@@ -32,6 +32,7 @@ const DELIVERY_KEYS = [
   "event",
   "entityId",
   "resultUrl",
+  "data",
   "eventCreatedAt",
   "status",
   "attempts",

@@ -42,6 +42,8 @@ export const webhookDeliveries = sqliteTable(
     event: text("event").notNull(),
     entityId: text("entity_id").notNull(),
     resultUrl: text("result_url").notNull(),
+    // The outbox event's extra payload fields (JSON), copied so a redelivery sends them again; null for most events.
+    data: text("data"),
     eventCreatedAt: text("event_created_at").notNull(),
     status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
     // Every attempt ever made (also across redeliveries).

@@ -1,10 +1,12 @@
 // The sync ledger against a real Dovecot (started on loopback by the test helper): one row per sync
 // and folder with the UID range and how each message was counted (imported, duplicate, skipped by
-// reason, before --since included), no row when nothing is new, a new row under a changed
+// reason, before --since included), a row with seen 0 and an empty range (uid_from = uid_to + 1)
+// when nothing is new, a new row under a changed
 // UIDVALIDITY that counts nothing twice; the invariant (messages on the server up to the
 // high-water UID = the ledger's counts) checked against the server; and
 // GET /api/v1/me/connections/{connection_id}/ledger: auth, another user's and another org's
-// connection 404, malformed ids 404, the contract's shape.
+// connection 404, malformed ids 404, the contract's shape, pages (limit, offset, total, has_more)
+// and their bad values (422, before the 404 of an unknown connection).
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { checkLedger } from "../../../src/modules/connections/connections.ledger.check.ts";
@@ -107,28 +109,43 @@ describe.skipIf(!hasDovecot() && process.env.CI !== "1")("the sync ledger (Dovec
     expect((await sync.syncUser(user.id)).connections[0]).toMatchObject({ status: "ok", messages_new: 2, duplicates: 1, skipped: 1 });
 
     const first = ledger.ledgerOf(connection_id).ledger;
-    // Sent is empty: nothing read there, no row.
+    // Sent is empty: its row says so (seen 0, the empty range 1..0).
     expect(first).toEqual([
       { synced_at: NOW, folder: "INBOX", uidvalidity: expect.stringMatching(/^\d+$/), uid_from: 1, uid_to: 5, seen: 5, imported: 2, duplicates: 1, skipped: { mailing_list: 1, before_since: 1 }, failed: {} },
+      { synced_at: NOW, folder: "Sent", uidvalidity: expect.stringMatching(/^\d+$/), uid_from: 1, uid_to: 0, seen: 0, imported: 0, duplicates: 0, skipped: {}, failed: {} },
     ]);
     expect(await checkLedger(t.deps, connection_id)).toEqual([
       { folder: "INBOX", uidvalidity: first[0].uidvalidity, uidvalidity_changed: false, high_water: 5, on_server: 5, counted: 5, missing: 0, excess: 0 },
       { folder: "Sent", uidvalidity: expect.any(String), uidvalidity_changed: false, high_water: 0, on_server: 0, counted: 0, missing: 0, excess: 0 },
     ]);
 
-    // Nothing new: no row. New mail in both folders: a row each, from the next UID.
-    await sync.syncUser(user.id);
-    expect(ledger.ledgerOf(connection_id).ledger).toHaveLength(1);
+    // Two syncs with nothing new: two more rows per folder, seen 0, the empty range past the
+    // high-water; the invariant still holds against the server.
+    for (const minutes of [5, 10]) {
+      t.clock.advance(5 * 60_000);
+      await sync.syncUser(user.id);
+      const at = new Date(Date.parse(NOW) + minutes * 60_000).toISOString();
+      expect(ledger.ledgerOf(connection_id).ledger.slice(-2)).toEqual([
+        { synced_at: at, folder: "INBOX", uidvalidity: first[0].uidvalidity, uid_from: 6, uid_to: 5, seen: 0, imported: 0, duplicates: 0, skipped: {}, failed: {} },
+        { synced_at: at, folder: "Sent", uidvalidity: first[1].uidvalidity, uid_from: 1, uid_to: 0, seen: 0, imported: 0, duplicates: 0, skipped: {}, failed: {} },
+      ]);
+    }
+    expect(ledger.ledgerOf(connection_id).total).toBe(6);
+    expect((await checkLedger(t.deps, connection_id)).map((c) => [c.folder, c.high_water, c.on_server, c.counted, c.missing, c.excess])).toEqual([
+      ["INBOX", 5, 5, 5, 0, 0],
+      ["Sent", 0, 0, 0, 0, 0],
+    ]);
+    // New mail in both folders: a row each, from the next UID.
     t.clock.advance(60_000);
     dovecot!.deliver(me, "INBOX", [message({ from: "Jane Doe <jane@target.com>", to: me, date: day(1), id: "jane-2@target.com" }), message({ from: "noreply@saas.io", to: me, date: day(1), id: "robot-1@saas.io" })]);
     dovecot!.deliver(me, "Sent", [message({ from: me, to: "Omar <omar@fund.vc>", date: day(1), id: "me-1@ledger.vc" })]);
     await sync.syncUser(user.id);
     const second = ledger.ledgerOf(connection_id).ledger;
-    expect(second.slice(1)).toMatchObject([
+    expect(second.slice(6)).toMatchObject([
       { synced_at: t.clock.now().toISOString(), folder: "INBOX", uid_from: 6, uid_to: 7, seen: 2, imported: 1, duplicates: 0, failed: {} },
       { folder: "Sent", uid_from: 1, uid_to: 1, seen: 1, imported: 1, duplicates: 0, skipped: {}, failed: {} },
     ]);
-    expect(Object.values(second[1].skipped)).toEqual([1]);
+    expect(Object.values(second[6].skipped)).toEqual([1]);
     // What the ledger imported is what the network holds (the file's one message besides).
     expect(second.reduce((n, e) => n + e.imported, 0)).toBe(interactions() - 1);
 
@@ -139,8 +156,9 @@ describe.skipIf(!hasDovecot() && process.env.CI !== "1")("the sync ledger (Dovec
     expect((await sync.syncUser(user.id)).connections[0]).toMatchObject({ status: "ok", messages_new: 0 });
     expect(interactions()).toBe(before);
     const third = ledger.ledgerOf(connection_id).ledger;
-    expect(third).toHaveLength(4);
-    expect(third[3]).toMatchObject({ folder: "INBOX", uidvalidity: "4242", uid_from: 1, uid_to: 7, seen: 7, imported: 0, duplicates: 4, skipped: { mailing_list: 1, before_since: 1 } });
+    expect(third).toHaveLength(10);
+    expect(third[8]).toMatchObject({ folder: "INBOX", uidvalidity: "4242", uid_from: 1, uid_to: 7, seen: 7, imported: 0, duplicates: 4, skipped: { mailing_list: 1, before_since: 1 } });
+    expect(third[9]).toMatchObject({ folder: "Sent", uid_from: 2, uid_to: 1, seen: 0 });
     const checks = await checkLedger(t.deps, connection_id);
     expect(checks.map((c) => [c.folder, c.uidvalidity, c.on_server, c.counted, c.missing, c.excess])).toEqual([
       ["INBOX", "4242", 7, 7, 0, 0],
@@ -151,9 +169,34 @@ describe.skipIf(!hasDovecot() && process.env.CI !== "1")("the sync ledger (Dovec
     const key = apiKeysService(t.deps).create({ userId: user.id, scope: "read" }).secret;
     const res = await t.request("GET", `/api/v1/me/connections/${connection_id}/ledger`, { key });
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ connection_id, ledger: third });
+    expect(res.json).toEqual({ connection_id, ledger: third, total: 10, limit: 100, offset: 0, has_more: false });
     expect([...Value.Errors(LedgerResponse, res.json)].map((e) => `${e.path}: ${e.message}`)).toEqual([]);
     expect(res.text).not.toContain(USERS[0].password);
+    // A page at a time, oldest first: the same rows in the same order.
+    const pages: unknown[] = [];
+    for (let offset = 0; ; offset += 4) {
+      const page = await t.request("GET", `/api/v1/me/connections/${connection_id}/ledger?limit=4&offset=${offset}`, { key });
+      expect(page.status).toBe(200);
+      expect(page.json).toMatchObject({ connection_id, total: 10, limit: 4, offset, has_more: offset + 4 < 10 });
+      pages.push(...page.json.ledger);
+      if (!page.json.has_more) break;
+    }
+    expect(pages).toEqual(third);
+    expect((await t.request("GET", `/api/v1/me/connections/${connection_id}/ledger?offset=50`, { key })).json).toMatchObject({ ledger: [], total: 10, has_more: false });
+    // Bad paging: 422 naming the parameter, also for a connection that is not there (422 before 404).
+    for (const [query, loc, type] of [
+      ["limit=0", "limit", "greater_than_equal"],
+      ["limit=1001", "limit", "less_than_equal"],
+      ["limit=ten", "limit", "int_parsing"],
+      ["offset=-1", "offset", "greater_than_equal"],
+      ["offset=1.5", "offset", "int_parsing"],
+    ]) {
+      for (const id of [connection_id, crypto.randomUUID()]) {
+        const bad = await t.request("GET", `/api/v1/me/connections/${id}/ledger?${query}`, { key });
+        expect(bad.status).toBe(422);
+        expect(bad.json.detail).toEqual([expect.objectContaining({ loc: ["query", loc], type })]);
+      }
+    }
     const doc = (await t.request("GET", "/api/v1/openapi.json")).json;
     expect(doc.paths["/api/v1/me/connections/{connection_id}/ledger"].get).toMatchObject({ operationId: "getMyConnectionLedger" });
   }, 60_000);
@@ -176,8 +219,9 @@ describe.skipIf(!hasDovecot() && process.env.CI !== "1")("the sync ledger (Dovec
     await connectionsSync({ ...t.deps }).syncUser(user.id);
     const rows = ledger.ledgerOf(connection_id).ledger;
     expect(rows).toMatchObject([
-      { uid_from: 1, uid_to: committed, seen: committed },
-      { uid_from: committed + 1, uid_to: N, seen: N - committed, imported: N - committed, duplicates: 0 },
+      { folder: "INBOX", uid_from: 1, uid_to: committed, seen: committed },
+      { folder: "INBOX", uid_from: committed + 1, uid_to: N, seen: N - committed, imported: N - committed, duplicates: 0 },
+      { folder: "Sent", uid_from: 1, uid_to: 0, seen: 0 },
     ]);
     expect(await checkLedger(t.deps, connection_id)).toMatchObject([
       { folder: "INBOX", high_water: N, on_server: N, counted: N, missing: 0, excess: 0 },

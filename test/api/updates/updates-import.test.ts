@@ -1,6 +1,7 @@
 // `dealgraph import updates` as a child process: an mbox of updates, the import killed with
 // SIGKILL midway, then run again. Each update is one transaction: whatever the kill interrupted
-// left no update without its figures, and the rerun adds exactly the rest (Message-IDs).
+// left no update without its figures (nor its points and webhook event), and the rerun adds
+// exactly the rest (Message-IDs): no point and no event twice.
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -66,7 +67,9 @@ function counts(dataDir: string) {
     const figures = db.query<{ n: number }, []>("SELECT count(*) AS n FROM update_figures").get()!.n;
     const bare = db.query<{ n: number }, []>("SELECT count(*) AS n FROM investor_updates u WHERE (SELECT count(*) FROM update_figures f WHERE f.update_id = u.id) <> 2").get()!.n;
     const points = db.query<{ n: number }, []>("SELECT count(*) AS n FROM portfolio_metric_points WHERE source = 'investor_update'").get()!.n;
-    return { updates, figures, bare, points };
+    // Each update's webhook event is written in its transaction: one per update, never two.
+    const events = db.query<{ n: number }, []>("SELECT count(*) AS n FROM outbox_events WHERE event = 'portfolio.update.received'").get()!.n;
+    return { updates, figures, bare, points, events };
   } finally {
     db.close();
   }
@@ -96,13 +99,14 @@ describe("import updates", () => {
       expect(killed.updates).toBeLessThan(MESSAGES);
       expect(killed.bare).toBe(0);
       expect(killed.points).toBe(killed.figures);
+      expect(killed.events).toBe(killed.updates);
 
       const again = run(s);
       const out = await new Response(again.stdout).text();
       expect(await again.exited).toBe(0);
       expect(out).toContain(`${MESSAGES} messages: ${MESSAGES - killed.updates} new updates`);
       expect(out).toContain(`${killed.updates} already imported`);
-      expect(counts(s.dataDir)).toEqual({ updates: MESSAGES, figures: 2 * MESSAGES, bare: 0, points: 2 * MESSAGES });
+      expect(counts(s.dataDir)).toEqual({ updates: MESSAGES, figures: 2 * MESSAGES, bare: 0, points: 2 * MESSAGES, events: MESSAGES });
     } finally {
       s.cleanup();
     }

@@ -5,7 +5,7 @@
 // relationship's aggregates are written once per file. Re-importing changes nothing: messages
 // and events are keyed by Message-ID / UID, contacts fill the same person. A mail import may
 // also hand some messages whole to an inbox hook (another module acting on mail it recognises,
-// e.g. a document host's verification mail); the importer knows nothing of what it does.
+// e.g. a document host's verification mail, a founder's update); the importer knows nothing of what it does.
 import { readFileSync, statSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import type { Deps } from "../../../deps.ts";
@@ -34,6 +34,11 @@ export type ImportOptions = {
   progressEvery?: number;
   /** Mail only: messages handed whole to another module (the relationship rules apply to them as to any other). */
   inbox?: InboxHook;
+  /**
+   * Mail only: which messages the inbox hook gets whole, when the hook's owner decides it from
+   * more than the sender's domain (the updates module: a member's forward too); by default `inboxWants`.
+   */
+  wantsWhole?: (block: HeaderBlock) => boolean;
   /** Calendar only: the IANA zone floating times and all-day dates are read in; else the user's own setting, else UTC. */
   timeZone?: string;
 };
@@ -51,9 +56,9 @@ export type InboxHook = {
   /**
    * A wanted message as stored (RFC 5322 bytes; an mbox message's escapes undone; none longer than
    * 2 MB), in file order. Called inside the import's transaction, which cannot wait: keep it and
-   * act on it once the import has returned.
+   * act on it once the import has returned. `where` names it as the import's reports do ("FILE:LINE").
    */
-  message(raw: Buffer): void;
+  message(raw: Buffer, where?: string): void;
 };
 
 const inDomain = (email: string, domain: string) => email.endsWith(`@${domain}`) || email.endsWith(`.${domain}`);
@@ -167,16 +172,17 @@ export function importMail(deps: Deps, opts: ImportOptions): ImportStats {
   return inTransaction(deps, "mail", opts, (writer, stats) => {
     const tick = ticker(opts, stats);
     const { inbox } = opts;
+    const wants = opts.wantsWhole ?? ((block: HeaderBlock) => inboxWants(inbox!, block));
     /** Records the message's relationship signal; true when the inbox hook wants it whole. */
     const take = (file: string) => (block: HeaderBlock) => {
       recordMessage(writer, stats, block, now, (line) => `${file}:${line}`);
       tick();
-      return inbox !== undefined && inboxWants(inbox, block);
+      return inbox !== undefined && wants(block);
     };
     const takeEml = (file: string, block: HeaderBlock) => {
       if (!take(file)(block)) return;
       const raw = wholeEml(file);
-      if (raw) inbox!.message(raw);
+      if (raw) inbox!.message(raw, `${file}:${block.line}`);
     };
     if (files) {
       for (const file of files) {
@@ -197,7 +203,7 @@ export function importMail(deps: Deps, opts: ImportOptions): ImportStats {
       takeEml(opts.path, readEmlHeaders(opts.path));
     } else {
       stats.files = 1;
-      readMbox(opts.path, take(opts.path), opts.path, inbox && ((raw) => inbox.message(raw)));
+      readMbox(opts.path, take(opts.path), opts.path, inbox && ((raw, block) => inbox.message(raw, `${opts.path}:${block.line}`)));
     }
   });
 }

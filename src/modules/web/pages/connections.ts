@@ -1,5 +1,6 @@
 // Connections: the member's mail and calendar accounts on the firm's server (connect with login and
-// password, each one's status, last sync, counts, last error and backfill progress, sync now,
+// password, or on a Google Workspace or Microsoft 365 org through the provider's sign-in with no
+// password field at all; each one's status, last sync, counts, last error and backfill progress, sync now,
 // remove), and the weekly going-stale digest opt-in. Never a credential: a subscription is shown by
 // its origin only, and password fields are never filled back in. Each mailbox's sync ledger:
 // its totals over every sync (what the server held, and how each message was counted), the
@@ -10,11 +11,16 @@ import { html, type Html } from "../html.ts";
 import { badge, csrfField, field, layout, meter, pageHead, when, type Shell } from "./layout.ts";
 
 export type MailForm = { login: string; folders: string; since: string; error: string | null };
-export type CalendarForm = { source: "caldav" | "ics"; url: string; login: string; error: string | null };
+export type CalendarForm = { source: "caldav" | "ics" | "provider"; url: string; login: string; error: string | null };
+
+/** Who signs members in: each member's password (`imap`), or the provider the administrator authorized. */
+export type SignIn = "imap" | "google" | "microsoft";
 
 export type ConnectionsView = {
   /** The organization's servers as an administrator set them; null: none yet. */
-  server: { imap: string; caldav: string | null } | null;
+  server: { imap: string; caldav: string | null; provider: SignIn } | null;
+  /** The member's own address (what a provider's sign-in connects). */
+  email: string;
   connections: ConnectionView[];
   mail: MailForm;
   calendar: CalendarForm;
@@ -52,7 +58,7 @@ function table(v: ConnectionsView, csrf: string | null): Html {
 ${v.connections.map(
   (c) => html`<tr data-connection-id="${c.connection_id}" data-status="${c.status}">
   <td><strong>${c.account}</strong></td>
-  <td>${c.kind === "mail" ? "Mail (IMAP)" : c.source === "ics" ? "Calendar (subscription)" : "Calendar (CalDAV)"}</td>
+  <td>${c.kind === "mail" ? "Mail (IMAP)" : c.source === "ics" ? "Calendar (subscription)" : c.source === "graph" ? "Calendar (Microsoft Graph)" : "Calendar (CalDAV)"}</td>
   <td>${statusCell(c)}</td>
   <td class="small">${when(c.last_synced_at)}</td>
   <td>${n(c.items_synced)} ${c.kind === "mail" ? "messages" : "meetings"}</td>
@@ -86,7 +92,7 @@ function ledgerCard(c: ConnectionView, l: { totals: LedgerTotals; recent: Ledger
     l.recent.length
       ? html`<div class="table-wrap"><table data-testid="ledger-rows"><thead><tr><th>Synced</th><th>Folder</th><th>UIDs</th><th>Seen</th><th>Imported</th><th>Already known</th><th>Skipped</th><th>Failed</th></tr></thead><tbody>
 ${l.recent.map(
-  (e) => html`<tr><td class="small">${when(e.synced_at)}</td><td>${e.folder}</td><td class="small">${e.uid_from}–${e.uid_to} <span class="muted">(UIDVALIDITY ${e.uidvalidity})</span></td><td>${n(e.seen)}</td><td>${n(e.imported)}</td><td>${n(e.duplicates)}</td><td class="small">${reasons(e.skipped) || "—"}</td><td class="small">${reasons(e.failed) || "—"}</td></tr>`,
+  (e) => html`<tr><td class="small">${when(e.synced_at)}</td><td>${e.folder}</td><td class="small">${e.seen === 0 && e.uid_from > e.uid_to ? `nothing new after ${e.uid_to}` : `${e.uid_from}–${e.uid_to}`} <span class="muted">(UIDVALIDITY ${e.uidvalidity})</span></td><td>${n(e.seen)}</td><td>${n(e.imported)}</td><td>${n(e.duplicates)}</td><td class="small">${reasons(e.skipped) || "—"}</td><td class="small">${reasons(e.failed) || "—"}</td></tr>`,
 )}
 </tbody></table></div>`
       : html`<p class="muted small">No sync has read anything yet.</p>`
@@ -101,6 +107,7 @@ function mailForm(v: ConnectionsView, csrf: string | null): Html {
 <code>dealgraph admin mail-server set --org ORG_ID --imap HOST</code>; then you connect here.</p></div>`;
   }
   const f = v.mail;
+  if (v.server.provider !== "imap") return providerMailForm(v, v.server.provider, csrf);
   return html`<div class="card" id="connect-mail">
   <h2>Connect your mailbox</h2>
   <p class="muted small">On ${v.server.imap}. Dealgraph reads the headers of INBOX and Sent (never Junk, Trash or Drafts) and logs in first: a wrong password stores nothing.</p>
@@ -120,7 +127,47 @@ function mailForm(v: ConnectionsView, csrf: string | null): Html {
 </div>`;
 }
 
+const PROVIDER_NAME = { google: "Google Workspace", microsoft: "Microsoft 365" } as const;
+
+/**
+ * On a Google Workspace or Microsoft 365 org: no password field. The provider's sign-in takes its
+ * place (the administrator authorized Dealgraph for the domain), for the member's own address.
+ */
+function providerMailForm(v: ConnectionsView, provider: "google" | "microsoft", csrf: string | null): Html {
+  const f = v.mail;
+  return html`<div class="card" id="connect-mail" data-provider="${provider}">
+  <h2>Connect your mailbox</h2>
+  <p class="muted small">Your firm's mail is ${PROVIDER_NAME[provider]}: Dealgraph signs in to <strong data-testid="provider-mailbox">${v.email}</strong> through it, with no password (your administrator authorized it for the domain). It reads the headers of INBOX and Sent (never Junk, Trash or Drafts) and signs in first: if ${PROVIDER_NAME[provider]} refuses, nothing is stored.</p>
+  ${f.error ? html`<div class="flash error" role="alert" data-testid="mail-error">${f.error}</div>` : ""}
+  <form method="post" action="/app/connections/mail" data-testid="connect-mail-form">
+    ${csrfField(csrf)}
+    <div class="row">
+      ${field({ label: "Folders (optional)", name: "folders", value: f.folders, hint: "Comma-separated; empty: INBOX and Sent." })}
+      ${field({ label: "Back to (optional)", name: "since", type: "date", value: f.since, hint: "How far the first sync reaches back; empty: two years." })}
+    </div>
+    <button class="btn" type="submit">Connect with ${PROVIDER_NAME[provider]}</button>
+  </form>
+</div>`;
+}
+
+/** The member's calendar at the provider: Google's CalDAV (the primary calendar) or Microsoft Graph. */
+function providerCalendarForm(v: ConnectionsView, provider: "google" | "microsoft", csrf: string | null): Html {
+  const f = v.calendar;
+  const which = provider === "google" ? "Google Calendar (your primary calendar)" : "Microsoft 365 calendar";
+  return html`<div class="card" id="connect-calendar" data-provider="${provider}">
+  <h2>Connect your calendar</h2>
+  <p class="muted small">Your ${which} for <strong>${v.email}</strong>, through ${PROVIDER_NAME[provider]}'s sign-in: no password.</p>
+  ${f.error ? html`<div class="flash error" role="alert" data-testid="calendar-error">${f.error}</div>` : ""}
+  <form method="post" action="/app/connections/calendar" data-testid="connect-calendar-form">
+    ${csrfField(csrf)}
+    <input type="hidden" name="source" value="provider">
+    <button class="btn" type="submit">Connect ${provider === "google" ? "Google Calendar" : "the Microsoft 365 calendar"}</button>
+  </form>
+</div>`;
+}
+
 function calendarForm(v: ConnectionsView, csrf: string | null): Html {
+  if (v.server && v.server.provider !== "imap") return providerCalendarForm(v, v.server.provider, csrf);
   const f = v.calendar;
   return html`<div class="card" id="connect-calendar">
   <h2>Connect a calendar</h2>
@@ -165,7 +212,7 @@ export function connectionsPage(shell: Shell, v: ConnectionsView): Html {
     shell,
     html`${pageHead("Connections", "Your mail and calendar accounts keep your network current: who-knows, warmth and going-stale follow them.")}
 <div class="card flush">
-  <div class="card-head"><h2>Your accounts</h2><span class="muted small">Synced every few minutes by the server; passwords are stored encrypted.</span></div>
+  <div class="card-head"><h2>Your accounts</h2><span class="muted small">${v.server && v.server.provider !== "imap" ? `Synced every few minutes by the server, signed in through ${PROVIDER_NAME[v.server.provider]}: no password is kept.` : "Synced every few minutes by the server; passwords are stored encrypted."}</span></div>
   ${table(v, shell.csrf)}
 </div>
 ${v.connections.filter((c) => v.ledgers[c.connection_id]).map((c) => ledgerCard(c, v.ledgers[c.connection_id]))}

@@ -1,0 +1,109 @@
+// Child processes are started and watched from a worker thread (src/lib/child-watcher.ts), so the
+// server's thread is never held while a child starts (vfork) or while its output and memory are
+// read. Where no worker can be started the same code runs on this thread: both are tested alike.
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { READ_COMMAND } from "../../src/documents/reader-child.ts";
+import { READ_LIMITS } from "../../src/documents/reader.ts";
+import { ANALYZE_DEAL_COMMAND } from "../../src/engines/off-loop.ts";
+import { ChildJobError, ChildRefusal, runChildJob } from "../../src/lib/child-job.ts";
+import { childWatcherThread, watchChildrenOnThisThread } from "../../src/lib/child-watcher.ts";
+import { LEDGERLY_DECK } from "../helpers/decks.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "dealgraph-child-watcher-"));
+afterAll(() => {
+  watchChildrenOnThisThread(false);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const limits = { timeoutMs: 60_000, memoryBytes: 1024 * 1024 * 1024, maxOutputBytes: 16 * 1024 * 1024, concurrency: 2 };
+const job = { pages: LEDGERLY_DECK.map((text, i) => ({ documentId: "doc", url: null, page: i + 1, text })), hints: { companyName: "Ledgerly", website: null, siteTitle: null, kind: null } };
+
+/** The threads of this process whose children include a live process (from /proc/self/task/<tid>/children). */
+function threadsWithChildren(): number[] {
+  return readdirSync("/proc/self/task")
+    .map(Number)
+    .filter((tid) => {
+      try {
+        return readFileSync(`/proc/self/task/${tid}/children`, "utf8").trim() !== "";
+      } catch {
+        return false;
+      }
+    });
+}
+
+const failure = async (p: Promise<unknown>) => {
+  try {
+    await p;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("did not fail");
+};
+
+test("children are watched from a worker thread here", () => {
+  watchChildrenOnThisThread(false);
+  expect(childWatcherThread()).toBe("worker");
+});
+
+for (const where of ["worker", "thread"] as const) {
+  describe(`watched from the ${where}`, () => {
+    test("a child's answer, and its events in order", async () => {
+      watchChildrenOnThisThread(where === "thread");
+      expect(childWatcherThread()).toBe(where);
+      const path = join(dir, `note-${where}.txt`);
+      writeFileSync(path, "hello");
+      expect(await runChildJob<string[]>(READ_COMMAND, { op: "text", path, limits: { maxPages: 500, maxTextBytes: 1e9, zip: READ_LIMITS.zip } }, limits)).toEqual(["hello"]);
+      const stages: unknown[] = [];
+      const starters: number[][] = [];
+      await runChildJob(ANALYZE_DEAL_COMMAND, job, limits, (stage) => {
+        stages.push(stage);
+        // The child is alive while it sends events: which thread of ours started it?
+        starters.push(threadsWithChildren());
+      });
+      expect(stages).toEqual(["extract", "classify", "score", "summarize"]);
+      if (existsSync(`/proc/self/task/${process.pid}/children`)) {
+        // Linux: the server's own thread (tid = pid) started it only when watching on this thread.
+        const byMain = starters.some((tids) => tids.includes(process.pid));
+        expect(byMain).toBe(where === "thread");
+        expect(starters.every((tids) => tids.length > 0)).toBe(true);
+      }
+    }, 60_000);
+
+    test("an event the caller refuses stops the child, with the caller's words", async () => {
+      watchChildrenOnThisThread(where === "thread");
+      const seen: unknown[] = [];
+      const error = (await failure(
+        runChildJob(ANALYZE_DEAL_COMMAND, job, limits, (stage) => {
+          seen.push(stage);
+          throw new ChildRefusal("Not today");
+        }),
+      )) as ChildJobError;
+      expect(error).toBeInstanceOf(ChildJobError);
+      expect(error.reason).toBe("failed");
+      expect(error.message).toBe("Not today");
+      // Nothing after the refusal reaches the caller.
+      expect(seen).toEqual(["extract"]);
+    }, 60_000);
+
+    test("a caller's own failure on an event stops the child and is said, never thrown loose", async () => {
+      watchChildrenOnThisThread(where === "thread");
+      const error = (await failure(
+        runChildJob(ANALYZE_DEAL_COMMAND, job, limits, () => {
+          throw new Error("the caller broke");
+        }),
+      )) as ChildJobError;
+      expect(error.reason).toBe("crash");
+      expect(error.message).toBe("the child process was stopped (the caller broke)");
+    }, 60_000);
+
+    test("limits still stop it: time", async () => {
+      watchChildrenOnThisThread(where === "thread");
+      const error = (await failure(runChildJob(ANALYZE_DEAL_COMMAND, job, { ...limits, timeoutMs: 1 }))) as ChildJobError;
+      expect(error.reason).toBe("time");
+      expect(error.message).toBe("stopped after 1 ms");
+    }, 60_000);
+  });
+}
