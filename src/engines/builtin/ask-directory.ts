@@ -118,7 +118,8 @@ const FUND_NAME_WORDS = /^(?:capital|ventures?|partners|growth|seed|equity|inves
     return out;
   });
 
-  const skipForNames = (w: string) => notAName(w) || taken().has(canon(w)) || /[.@]/.test(w);
+  // (A lower-case word that names a figure on its own, "invest", "worth", is no name either; a capitalised one may be.)
+  const skipForNames = (w: string) => notAName(w) || taken().has(canon(w)) || /[.@]/.test(w) || (/^\p{Ll}/u.test(w) && FIELD_CUES.some((c) => c.re.test(w)));
   const nameLike = (r: Run) => r.raw.split(" ").every((w) => /^\p{L}[\p{L}'’-]*$/u.test(w));
 
   const person = once((): PersonFind => {

@@ -54,7 +54,7 @@ function figureAsked(n: Normalised, set: SetRead | null): string | undefined {
   if (f) return f === "round_amount" ? "valuation" : f;
   return TEAM.test(n.folded) ? "team" : undefined;
 }
-const TEAM = /\bwho (?:founded|started|co founded|cofounded|runs|leads)\b|\bwho (?:is|are|s) (?:the )?(?:ceo|cto|coo|cfo|founders?|co ?founders?)\b|\b(?:on|in) the team\b|\bteam (?:at|of|behind)\b|\bfounding team\b|\bwho (?:are|is) the founders?\b/;
+const TEAM = /\bwho (?:founded|started|co founded|cofounded|runs|leads)\b|\bwho (?:is|are|s) (?:the |their |its )?(?:ceo|cto|coo|cfo|founders?|co ?founders?)\b|\b(?:on|in) the team\b|\bteam (?:at|of|behind)\b|\bfounding team\b|\bwho (?:are|is) the founders?\b/;
 
 /** The arguments of a read intent, from what the question names, else what the conversation was about. */
 function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entities, lastFunction: string | null, set: SetRead | null): Recognised {
@@ -87,6 +87,8 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
       // "Who founded MosaicTreasury?": its team, as its material names it.
       const teamOf = d.deal();
       if (teamOf && TEAM.test(n.folded) && !/\bscor|\banaly|\bassess/.test(n.folded)) return call("deal_status", { deal: teamOf.id, figure: "team" });
+      // "Who's the CEO there": the team of the deal the conversation is about.
+      if (!teamOf && memory.deal && pronounThing && TEAM.test(n.folded) && !/\bscor|\banaly|\bassess/.test(n.folded)) return call("deal_status", { deal: memory.deal.id, figure: "team" });
       const f = d.founder();
       if (f.kind === "one") return call(intent, n.uuids.includes(f.founder.id) ? { analysis_id: f.founder.id } : { founder: f.founder.name });
       if (f.kind === "several") return several("analysed founders", "that name", f.names);
@@ -345,7 +347,7 @@ function operationFor(q: Query): Intent {
   const keys = Object.keys(q).filter((k) => k !== "kind" && k !== "show");
   if (q.kind === "deals" && keys.length === 0) return { fn: "list_deals", args: {} };
   if (q.kind === "positions" && keys.every((k) => k === "fund")) return { fn: "fund_positions", args: q.fund ? { fund: q.fund } : {} };
-  if (q.kind === "holdings" && keys.length === 1 && q.name) return { fn: "portfolio_company", args: { company: q.name } };
+  if (q.kind === "holdings" && keys.length === 1 && q.name && !q.show?.length) return { fn: "portfolio_company", args: { company: q.name } };
   return { fn: "query", args: q as unknown as Record<string, unknown> };
 }
 
@@ -398,6 +400,7 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   if (unheld) return { fn: "portfolio_company", args: { company: unheld } };
   const heard = hear(n.folded, (kind) => has(d, n, kind));
   const set = readSet({ n, d, today: tools.caller.today, memory });
+  if (process.env.ASK_DEBUG) console.error("SET", JSON.stringify(set), "ANY", d.anyName(), d.holdings(), d.funds().match);
   const top = heard[0]?.intent;
   // (Relationships going stale are their own read, counted or not: "how many of my relationships are going stale".)
   const ranksPeople = set?.query.kind === "persons" && top !== "going_stale" && (set.signals.includes("aggregate") || set.signals.includes("order") || set.signals.includes("top"));

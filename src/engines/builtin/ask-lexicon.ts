@@ -16,7 +16,7 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "monthly_burn", kinds: ["holdings"], re: /\b(?:cash |monthly |net )?burn(?:ing|ers|ed| rates?|s)?\b|\bmonthly spend\b/, metric: true, unit: "money" },
   { field: "arr", kinds: ["holdings"], re: /\barr\b|\bannual(?:ized)? recurring revenue\b|\brecurring revenue\b|\brevenues?\b|\btop line\b/, metric: true, unit: "money" },
   { field: "mrr", kinds: ["holdings"], re: /\bmrr\b|\bmonthly recurring revenue\b/, metric: true, unit: "money" },
-  { field: "headcount", kinds: ["holdings"], re: /\bheadcount\b|\bemployees\b|\bstaff\b|\bteam sizes?\b|\bftes?\b|\bhow many people (?:work|are employed)\b/, metric: true },
+  { field: "headcount", kinds: ["holdings"], re: /\bheadcount\b|\bemployees\b|\bstaff\b|\bteam sizes?\b|\bftes?\b|\bhow many (?:people|ppl|folks|heads) (?:work|are employed|at|does|do|in|on)\b|\bhow (?:big|large) is (?:the |their |its )?team\b/, metric: true },
   { field: "gross_margin", kinds: ["holdings"], re: /\bgross margins?\b|\bmargins?\b/, metric: true, unit: "%" },
   { field: "cash", kinds: ["holdings"], re: /\bcash (?:balance|on hand|position)\b|\bbank balance\b/, metric: true, unit: "money" },
   { field: "customers", kinds: ["holdings"], re: /\bcustomers?\b(?! (?:churn|retention|acquisition))|\bclients\b|\blogos\b/, metric: true },
@@ -44,7 +44,7 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "invested", kinds: ["holdings"], re: /(?<!\bwhen (?:did|have|had) (?:we|i|you) (?:first )?)\binvest(?:ed)?\b|\bpa(?:y|id) for\b|\bdeployed\b|\bcheques?\b|\bchecks?\b|\bcost basis\b|\bentry (?:price|cheque|check|ticket)\b|\bamount invested\b|\bput (?:in|into)\b|\binvestment sizes?\b|\bcapital deployed\b/, unit: "money" },
   { field: "valuation", kinds: ["holdings"], re: /\bvaluations?\b|\bvalued\b|\bmarked (?:at|up|down)\b|\bfair value\b|\bcurrent value\b|\bworth\b|\bmark(?:s|ed)?\b/, unit: "money" },
   { field: "multiple", kinds: ["holdings"], re: /\bmultiples?\b|\bmoic\b|\bperform(?:ing|ers?|ance)\b|\breturns?\b|\bwinners\b|\blosers\b/, unit: "x" },
-  { field: "ownership", kinds: ["holdings"], re: /\bownership\b|\bstakes?\b|\bequity\b|\bhow much (?:of|do we own)\b|\bpercent (?:we )?own\b|\b(?:we|i) own\b(?= (?:\w+ )?(?:\d|more|less|over|under|above|below|at least|at most))/, unit: "%" },
+  { field: "ownership", kinds: ["holdings"], re: /\bownership\b|\bstakes?\b|\bequity\b|\bhow much (?:of|do we own)\b|\bpercent (?:we )?own\b|\b(?:percent|pct|share|stake) (?:do |does |did )?(?:we|i) (?:own|hold)\b|\bwhat (?:do|does|did) (?:we|i) own of\b|\b(?:we|i) own\b(?= (?:\w+ )?(?:\d|more|less|over|under|above|below|at least|at most))/, unit: "%" },
   { field: "strength", kinds: ["persons"], re: /\bstrongest\b|\bweakest\b|\bstrength\b|\bclosest\b/ },
   { field: "warmth", kinds: ["persons"], re: /\bwarmest\b|\bcoldest\b/ },
 ];

@@ -197,7 +197,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   let aggregate: Aggregate | undefined = AGGREGATE_CUES.find(([, re]) => re.test(text))?.[0];
   // "How many employees does X have": a metric, not a count of records.
   // ("How many months of cash", "how many people work across our portcos combined": a figure, maybe totalled.)
-  if (aggregate === "count" && /\bhow many (?:employees|people work|staff|customers|clients|ftes|months|years|weeks)\b/.test(text)) {
+  if (aggregate === "count" && /\bhow many (?:employees|people work|(?:people|ppl|folks|heads) (?:at|does|do|in|on|work)|staff|customers|clients|ftes|months|years|weeks)\b/.test(text)) {
     aggregate = AGGREGATE_CUES.find(([a, re]) => a !== "count" && a !== "change" && re.test(text))?.[0];
   }
   if (aggregate === "change" && /\bgrowth (?:stage|round|equity|fund)/.test(text)) aggregate = undefined;
@@ -207,6 +207,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   // (What was invested in one company is a total over its positions.)
   const overPositions = namedHolding && fields.some((f) => f.field === "invested" || f.field === "valuation");
   if (aggregate === "sum" && !overPositions && (namedHolding || namedDeal || lp.match.kind === "one") && !/\btotal\b|\bin total\b|\baltogether\b|\bcombined\b|\bsum\b/.test(text)) aggregate = undefined;
+  // "How much are they raising?" of the record the conversation is about: its figure, not a total over every record.
+  const aboutOne = !plural && !namedHolding && !namedDeal && lp.match.kind === "none" && THING.test(text) && !!(memory.entities.deal || memory.entities.holding || memory.entities.fund);
+  if (aggregate === "sum" && aboutOne && /\bhow much\b/.test(text) && !/\btotal\b|\bin total\b|\baltogether\b|\bcombined\b|\bsum\b|\beach\b/.test(text) && !(memory.last?.fn === "query" && !(memory.last.args as Query).name)) aggregate = undefined;
   if (aggregate) signals.push("aggregate");
 
   // A follow-up narrows, re-orders or counts the last set: it names no kind of its own, or only the

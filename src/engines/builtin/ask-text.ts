@@ -113,7 +113,7 @@ export function normalise(question: string, correct: (word: string, written: str
     for (const u of chunk.matchAll(UUID)) out.uuids.push(u[0].toLowerCase());
     for (const [re, to] of CONTRACTIONS) chunk = chunk.replace(re, to);
     // "10%" is ten percent, "< 10" below ten: the signs would be folded away.
-    chunk = chunk.replace(/(\d)\s?%/g, "$1 percent").replace(/^<=$|^=<$/, "at most").replace(/^>=$|^=>$/, "at least").replace(/^<$/, "below").replace(/^>$/, "above").replace(/^[+&]$/, "and");
+    chunk = chunk.replace(/(\d)\s?%/g, "$1 percent").replace(/^<=$|^=<$/, "at most").replace(/^>=$|^=>$/, "at least").replace(/^<$/, "below").replace(/^>$/, "above").replace(/^[+&]$/, "and").replace(/^%$/, "percent");
     chunk = chunk.replace(/^<=?(?=\d)/, "at most ").replace(/^>=?(?=\d)/, "at least ").replace(/^<(?=\d)/, "below ").replace(/^>(?=\d)/, "above ");
     for (const piece of chunk.split(/\s+/)) {
       const f = foldToken(piece)

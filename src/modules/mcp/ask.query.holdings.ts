@@ -54,11 +54,15 @@ function record(list: Holding[], byPosition: boolean): Rec {
   for (const [metric, m] of Object.entries(h.metrics)) values[metric] = { value: m.value, currency: m.currency, unit: m.unit, date: m.statement_date };
   const funds = [...new Set(list.map((x) => x.fund_name))];
   const statuses = [...new Set(list.map((x) => x.status.replaceAll("_", " ")))];
+  // A company held by several funds: what each fund put in and owns, beside the company's totals.
+  const perFund = !byPosition && list.length > 1
+    ? [`by fund: ${list.map((x) => `${x.fund_name} invested ${x.invested === null ? "not available" : `${num(x.invested)} ${x.currency ?? ""}`.trim()}${x.ownership_percentage === null ? "" : `, ${num(x.ownership_percentage)}% owned`}`).join("; ")}`]
+    : [];
   return {
     name: h.name,
     about: `${h.sector}; ${byPosition ? stageName(stageIn(h.stage) ?? h.stage) : listing(funds)}`,
     values,
-    facts: [statuses.join("/")],
+    facts: [statuses.join("/"), ...perFund],
     groups: { fund: listing(funds), sector: h.sector, status: statuses.join("/"), stage: stageName(stageIn(h.stage) ?? h.stage), currency: h.currency ?? "currency unknown" },
     entities: { holding: { id: h.company_id, name: h.name }, company: { name: h.name, domain: null } },
     data: { company_id: h.company_id, name: h.name, sector: h.sector, funds, positions: list.map(({ metrics: _m, ...p }) => p), metrics: h.metrics },
