@@ -67,6 +67,8 @@ export type Query = {
   kind: RecordKind;
   /** One record by name: a company, a deal, a fund, a person or company domain, a research topic. */
   name?: string;
+  /** Holdings counted one per fund position (the question counts "holdings", not companies: a company two funds hold is two). */
+  per_position?: boolean;
   /** deals: the pipeline stage (new, screening, diligence, ic, invested, passed); holdings: the round (seed, series_a, ...). */
   stage?: string[];
   /** deals: the round the company is raising (seed, series a, ...). */

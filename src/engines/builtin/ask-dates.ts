@@ -168,6 +168,8 @@ const RULES: Rule[] = [
     },
   ],
   [/\b(?:in|during|for|from|of) (20\d{2}|19\d{2})\b/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
+  // A year said before dated records ("2025 distributions", "2026 cashflows"): that calendar year.
+  [/\b(20\d{2})(?= (?:capital )?(?:cash ?flows?|distributions?|calls?|drawdowns?|contributions?|deals?|inbound|exits?|write ?offs?|marks?|investments?|activity)\b)/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
 ];
 
 /** The patterns dates are read by (the said-back check counts their words as understood). */

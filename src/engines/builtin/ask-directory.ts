@@ -17,7 +17,9 @@ export type FundFind = { match: NameMatch; phrase: string | null; names: string[
 export type Founder = { id: string; name: string };
 
 const ORDINAL: Record<string, string> = { first: "I", "1st": "I", second: "II", "2nd": "II", third: "III", "3rd": "III", fourth: "IV", "4th": "IV", fifth: "V", "5th": "V" };
-const isRoman = (w: string) => /^(?:x{0,2}(?:i{1,3}|iv|v|vi{1,3}|ix)|x{1,2}v?|\d{1,2})$/.test(w);
+const isRoman = (w: string) => /^(?:x{0,2}(?:i{1,3}|iv|v|vi{1,3}|ix)|x{1,2}v?|\d{1,2}|one|two|three|four|five)$/.test(w);
+/** A fund's number said as a word ("fund one") written as funds are named. */
+const WORD_NUMERAL: Record<string, string> = { one: "I", two: "II", three: "III", four: "IV", five: "V" };
 /** A word of the reader's own, or a written word that names a figure ("pre-money"): never a name. */
 const notAName = (w: string): boolean => STOP.has(w) || CUE_WORDS.has(w) || (/[- ]/.test(w) && FIELD_CUES.some((c) => c.re.test(w)));
 /** Words that say which records or a negation, never part of a fund's name before "Fund II". */
@@ -88,7 +90,7 @@ const FUND_NAME_WORDS = /^(?:capital|ventures?|partners|growth|seed|equity|inves
       // A word a fund's name is made of ("Vantablack Capital Fund II") stays in it, though it is also a cue word elsewhere ("capital calls").
       const naming = (x: (typeof t)[number]) => (!notAName(x.f) && !FILTER_WORDS.has(x.f)) || (FUND_NAME_WORDS.test(x.f) && !STOP.has(x.f));
       while (start > 0 && naming(t[start - 1]) && !t[start - 1].end && !/[.@]/.test(t[start - 1].f)) start--;
-      return t.slice(start, k + 2).map((x) => x.raw).join(" ");
+      return [...t.slice(start, k + 1).map((x) => x.raw), WORD_NUMERAL[t[k + 1].f] ?? t[k + 1].raw].join(" ");
     }
     // "our third fund": the firm's own funds are numbered.
     const nth = /\b(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th) fund\b/.exec(n.folded);

@@ -400,7 +400,6 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   if (unheld) return { fn: "portfolio_company", args: { company: unheld } };
   const heard = hear(n.folded, (kind) => has(d, n, kind));
   const set = readSet({ n, d, today: tools.caller.today, memory });
-  if (process.env.ASK_DEBUG) console.error("SET", JSON.stringify(set), "ANY", d.anyName(), d.holdings(), d.funds().match);
   const top = heard[0]?.intent;
   // (Relationships going stale are their own read, counted or not: "how many of my relationships are going stale".)
   const ranksPeople = set?.query.kind === "persons" && top !== "going_stale" && (set.signals.includes("aggregate") || set.signals.includes("order") || set.signals.includes("top"));

@@ -11,7 +11,7 @@ import { STOP, type Normalised } from "./ask-text.ts";
 
 const LEXICON = new Set(LEXICON_WORDS);
 
-const COMPARE = String.raw`(above|over|more than|greater than|higher than|exceeding|at least|no less than|below|under|less than|lower than|fewer than|at most|no more than|>=|<=|>|<)`;
+const COMPARE = String.raw`(above|over|more than|greater than|higher than|bigger than|larger than|exceeding|at least|no less than|below|under|less than|lower than|smaller than|fewer than|at most|no more than|>=|<=|>|<)`;
 const AMOUNT = String.raw`(\d[\d,]*(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)`;
 const SUFFIX = String.raw`(k|m|mm|mn|million|bn|billion|thousand|%|percent|x|months?|years?|employees|people|points)?`;
 const CUR_BEFORE = String.raw`(usd |us\$ ?|eur |gbp |chf |\$ ?|€ ?|£ ?)?`;
@@ -31,11 +31,14 @@ function currencySaid(before: string | undefined, after: string | undefined): st
 }
 
 const OP_OF: Record<string, Threshold["op"]> = {
-  above: "gt", over: "gt", "more than": "gt", "greater than": "gt", "higher than": "gt", exceeding: "gt", ">": "gt",
+  above: "gt", over: "gt", "more than": "gt", "greater than": "gt", "higher than": "gt", "bigger than": "gt", "larger than": "gt", exceeding: "gt", ">": "gt",
   "at least": "gte", "no less than": "gte", ">=": "gte",
-  below: "lt", under: "lt", "less than": "lt", "lower than": "lt", "fewer than": "lt", "<": "lt",
+  below: "lt", under: "lt", "less than": "lt", "lower than": "lt", "smaller than": "lt", "fewer than": "lt", "<": "lt",
   "at most": "lte", "no more than": "lte", "<=": "lte",
 };
+
+/** A bound negated: "not above" is at most, "not under" at least. */
+const NOT_OP: Record<Threshold["op"], Threshold["op"]> = { gt: "lte", gte: "lt", lt: "gte", lte: "gt" };
 
 function amountOf(raw: string, suffix: string | undefined, field: string): number | null {
   const base = /^\d/.test(raw) ? Number(raw.replace(/,/g, "")) : (NUMBER_WORDS[raw] ?? (raw === "a" || raw === "an" ? 1 : NaN));
@@ -90,7 +93,10 @@ export function thresholdsIn(text: string, cues: FieldCue[], fallback: string | 
     const currency = currencySaid(m[2], m[5]);
     const field = fieldFor(m.index, unitWritten(m[4], currency));
     const value = field ? amountOf(m[3], m[4], field) : null;
-    if (field && value !== null) where.push({ field, op: OP_OF[m[1]], value, ...(currency ? { currency } : {}) });
+    // "Isn't above 60%", "not under 12 months": the other side of the bound.
+    const negated = /\b(?:not|isn t|aren t|is not|are not|never|neither|no)\s*$/.test(text.slice(Math.max(0, m.index - 12), m.index));
+    const op = negated ? NOT_OP[OP_OF[m[1]]] : OP_OF[m[1]];
+    if (field && value !== null) where.push({ field, op, value, ...(currency ? { currency } : {}) });
   }
   for (const m of text.matchAll(OR_MORE)) {
     const currency = currencySaid(m[1], m[4]);

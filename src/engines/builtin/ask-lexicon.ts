@@ -16,8 +16,8 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "monthly_burn", kinds: ["holdings"], re: /\b(?:cash |monthly |net )?burn(?:ing|ers|ed| rates?|s)?\b|\bmonthly spend\b/, metric: true, unit: "money" },
   { field: "arr", kinds: ["holdings"], re: /\barr\b|\bannual(?:ized)? recurring revenue\b|\brecurring revenue\b|\brevenues?\b|\btop line\b/, metric: true, unit: "money" },
   { field: "mrr", kinds: ["holdings"], re: /\bmrr\b|\bmonthly recurring revenue\b/, metric: true, unit: "money" },
-  { field: "headcount", kinds: ["holdings"], re: /\bheadcount\b|\bemployees\b|\bstaff\b|\bteam sizes?\b|\bftes?\b|\bhow many (?:people|ppl|folks|heads) (?:work|are employed|at|does|do|in|on)\b|\bhow (?:big|large) is (?:the |their |its )?team\b/, metric: true },
-  { field: "gross_margin", kinds: ["holdings"], re: /\bgross margins?\b|\bmargins?\b/, metric: true, unit: "%" },
+  { field: "headcount", kinds: ["holdings"], re: /\bheadcount\b|\bemployees\b|\bstaff\b|\bteam sizes?\b|\bftes?\b|\bhow many (?:people|ppl|folks|heads) (?:work|are employed|at|in|on)\b|\bhow (?:big|large) is (?:the |their |its )?team\b|\bteams? (?:bigger|larger|smaller|greater|of (?:more|less|fewer|over|under|at least|at most))\b|\b(?:bigger|larger|smaller) teams?\b/, metric: true },
+  { field: "gross_margin", kinds: ["holdings"], re: /\bgross margins?\b|\bmargins?\b|\bgm\b/, metric: true, unit: "%" },
   { field: "cash", kinds: ["holdings"], re: /\bcash (?:balance|on hand|position)\b|\bbank balance\b/, metric: true, unit: "money" },
   { field: "customers", kinds: ["holdings"], re: /\bcustomers?\b(?! (?:churn|retention|acquisition))|\bclients\b|\blogos\b/, metric: true },
   { field: "churn", kinds: ["holdings"], re: /\b(?:customer |logo |revenue )?churn\b|\bretention\b|\bnrr\b/, metric: true, unit: "%" },
@@ -159,6 +159,7 @@ export const LEXICON_WORDS = `qtr qtrs portfolio portcos portco holdings holding
   than months month years year weeks week days day quarter quarters today yesterday since before after between ytd
   commit commits committed investing invest invests distribute distributes distributing calling raised raising burned scoring
   employees employee customer customers clients staff headcounts margins initially originally first
-  breakdown split mix spread distributed across monthly quarterly yearly annually`
+  breakdown split mix spread distributed across monthly quarterly yearly annually type types kind kinds
+  leaving leave ignoring ignore minus counting excluding except neither nor mo mos names list brand gm ppl`
   .split(/\s+/)
   .filter(Boolean);

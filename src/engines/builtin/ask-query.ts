@@ -138,6 +138,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const signals: Signal[] = [];
   // The words as said (decimals kept: "1.5x"), without addresses (a domain's ".ai" is no sector) and the dates.
   let text = numerals(n.tokens.filter((t) => !t.f.includes("@") && !/\.[a-z]/.test(t.f)).map((t) => t.f).join(" "));
+  // "The distribution of round types": a split, not LP distributions.
+  text = text.replace(/\bdistribution (?=of (?:the |their |our )?(?:\w+ )?(?:stage|sector|industr|round|fund|status|currenc|vintage|city|cities|type|year|quarter|month))/g, "breakdown ");
   const dates = datesIn(n.folded, today);
   if (dates) text = without(text, numerals(dates.matched.trim()));
 
@@ -197,10 +199,12 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   let aggregate: Aggregate | undefined = AGGREGATE_CUES.find(([, re]) => re.test(text))?.[0];
   // "How many employees does X have": a metric, not a count of records.
   // ("How many months of cash", "how many people work across our portcos combined": a figure, maybe totalled.)
-  if (aggregate === "count" && /\bhow many (?:employees|people work|(?:people|ppl|folks|heads) (?:at|does|do|in|on|work)|staff|customers|clients|ftes|months|years|weeks)\b/.test(text)) {
+  if (aggregate === "count" && /\bhow many (?:employees|people work|(?:people|ppl|folks|heads) (?:at|in|on|work)|staff|customers|clients|ftes|months|years|weeks)\b/.test(text)) {
     aggregate = AGGREGATE_CUES.find(([a, re]) => a !== "count" && a !== "change" && re.test(text))?.[0];
   }
   if (aggregate === "change" && /\bgrowth (?:stage|round|equity|fund)/.test(text)) aggregate = undefined;
+  // "Across the pipeline" says where, not a total, unless a figure is named ("ARR across the portfolio").
+  if (aggregate === "sum" && !fields.length && !/\btotal\b|\bsum\b|\bcombined\b|\baltogether\b|\btogether\b|\bin total\b|\baggregate\b|\boverall\b|\bhow much\b/.test(text)) aggregate = undefined;
   const fastest = /\bfastest[ -]growing\b|\bgrowing (?:the )?fastest\b|\bgrew (?:the )?most\b/.test(text);
   if (fastest) aggregate = "change";
   // "How much runway does Acme have": one record's figure; a total only over several, or when said ("in total").
@@ -474,6 +478,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     if (!signals.includes("aggregate")) signals.push("aggregate");
   }
   if (namedHolding && q.kind === "holdings" && !signals.includes("filter") && !signals.includes("noun")) q.name = namedHolding;
+  // "How many holdings", "holdings by status": a holding is a fund's position; "companies" and "portcos" count each company once.
+  if (q.kind === "holdings" && (q.aggregate === "count" || q.group) && /\bholdings\b|\bpositions\b/.test(text) && !/\bcompan|\bportcos?\b|\bstartups\b|\bbusinesses\b|\bnames\b/.test(text)) q.per_position = true;
   // A follow-up that re-filters, re-orders or totals is over the whole set again; one that only adds a figure keeps the same records.
   if (follow && !top && signals.some((x) => x === "filter" || x === "aggregate" || x === "threshold" || x === "dates") && q.limit === (last!.args as Query).limit) delete q.limit;
   if (follow && JSON.stringify(q) === JSON.stringify(last!.args)) return null;

@@ -10,7 +10,7 @@ import { canon, nameForPhrase } from "../../lib/name-match.ts";
 import type { FieldCue } from "./ask-lexicon.ts";
 
 /** Words that negate what follows them, up to the end of their clause. */
-export const NEGATION = /\b(?:not|non|excluding|exclude|excl|except(?: for)?|other than|outside(?: of)?|apart from|aside from|besides|but not|(?:everything|anything|all|any|every \w+) but|minus|leaving out|leave out|ignoring|isn t|aren t|isnt|arent|haven t|hasn t|don t|doesn t|didn t|wasn t|weren t|never|no longer)\b/g;
+export const NEGATION = /\b(?:not|non|neither|excluding|exclude|excl|except(?: for)?|other than|outside(?: of)?|apart from|aside from|besides|but not|(?:everything|anything|all|any|every \w+) but|minus|leaving out|leave out|ignoring|isn t|aren t|isnt|arent|haven t|hasn t|don t|doesn t|didn t|wasn t|weren t|never|no longer)\b/g;
 /** Where a negated part ends: a new clause, or a word that starts another filter or an order. */
 export const CLAUSE_END = /\b(?:with|that|which|who|whose|where|sorted|ranked|ordered|by|per|and (?:with|that|which|whose|have|has|are|is)|but|only)\b|[,;:?!]/;
 
@@ -69,9 +69,10 @@ export function roundRange(text: string, roundOf: (phrase: string) => string | n
 /** Every "Fund II", "Fund II and III", "Funds 2 or 3" the text names, as phrases a fund name is found by. */
 export function fundPhrases(text: string): string[] {
   const out: string[] = [];
-  const NUM = String.raw`(?:[ivx]{1,4}|\d{1,2})`;
+  const NUM = String.raw`(?:[ivx]{1,4}|\d{1,2}|one|two|three|four|five)`;
   for (const m of text.matchAll(new RegExp(String.raw`\bfunds? (${NUM}(?:(?:,| or| and| &| vs| versus)+ (?:fund )?${NUM})*)\b`, "g"))) {
-    for (const n of m[1].split(/,| or | and | & | vs | versus |fund /)) if (n.trim()) out.push(`Fund ${n.trim().toUpperCase()}`);
+    const WORD: Record<string, string> = { one: "I", two: "II", three: "III", four: "IV", five: "V" };
+    for (const n of m[1].split(/,| or | and | & | vs | versus |fund /)) if (n.trim()) out.push(`Fund ${WORD[n.trim()] ?? n.trim().toUpperCase()}`);
   }
   return [...new Set(out)];
 }
@@ -89,7 +90,7 @@ export function fundsNamed(names: string[], text: string): string[] | null {
 /** The group a count is per ("deals per stage", "holdings by fund", "breakdown by sector"), if this kind has it. */
 export function groupAsked(text: string, kind: Query["kind"]): Query["group"] | undefined {
   const m =
-    /\b(?:per|by|for each|for every|in each|each|broken down by|breakdown by|break down by|split by|grouped by|group by|across) (stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|month|type|city|cities|location|hq)s?\b/.exec(text) ??
+    /\b(?:per|by|for each|for every|in each|each|broken down by|breakdown by|break down by|split by|grouped by|group by|across|distribution of|breakdown of|split of|mix of) (?:the |their |its )?(?:pipeline |deal |funding |raise |investment |portfolio )?(stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|month|type|city|cities|location|hq)s?\b/.exec(text) ??
     // "The sector mix of the portfolio", "stage breakdown": the group named before the word for a split.
     /\b(stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|month|type|city|cities)s? (?:mix|breakdown|break down|split|distribution|spread|allocation|exposure|counts?)\b/.exec(text) ??
     // "Which cities do our deals come from": the places asked for are the groups.

@@ -57,6 +57,10 @@ const CONTRACTIONS: [RegExp, string][] = [
   [/\bcan't\b/gi, "can not"],
   [/\bwon't\b/gi, "will not"],
   [/\b(\w+)n't\b/gi, "$1 not"],
+  // The same written without the apostrophe, as people type ("havent", "isnt", "dont").
+  [/\b(have|has|had|is|are|was|were|do|does|did|could|should|would)nt\b/gi, "$1 not"],
+  [/\bcant\b/gi, "can not"],
+  [/\bwont\b/gi, "will not"],
   [/\b(\w+)'re\b/gi, "$1 are"],
   [/\b(\w+)'ve\b/gi, "$1 have"],
   [/\b(\w+)'ll\b/gi, "$1 will"],
@@ -114,6 +118,8 @@ export function normalise(question: string, correct: (word: string, written: str
     for (const [re, to] of CONTRACTIONS) chunk = chunk.replace(re, to);
     // "10%" is ten percent, "< 10" below ten: the signs would be folded away.
     chunk = chunk.replace(/(\d)\s?%/g, "$1 percent").replace(/^<=$|^=<$/, "at most").replace(/^>=$|^=>$/, "at least").replace(/^<$/, "below").replace(/^>$/, "above").replace(/^[+&]$/, "and").replace(/^%$/, "percent");
+    // "proptech/edtech", "seed/A": alternatives; "f2": Fund II as partners shorten it.
+    chunk = chunk.replace(/^(\p{L}[\p{L}-]*)((?:\/\p{L}[\p{L}-]*)+)([,.?!]?)$/u, (_m, a: string, rest: string, p: string) => `${[a, ...rest.split("/").filter(Boolean)].join(" or ")}${p}`).replace(/^f([1-9])([,.?!]?)$/i, "fund $1$2");
     chunk = chunk.replace(/^<=?(?=\d)/, "at most ").replace(/^>=?(?=\d)/, "at least ").replace(/^<(?=\d)/, "below ").replace(/^>(?=\d)/, "above ");
     for (const piece of chunk.split(/\s+/)) {
       const f = foldToken(piece)

@@ -10,7 +10,8 @@ import type { AskContext } from "./ask.context.ts";
 export type Unit = "money" | "months" | "people" | "percent" | "ratio" | "multiple" | "score" | "date" | "number" | "metric" | "ordinal";
 
 /** A value of a record: a number (money carries its currency) or a date; null when not in the records. */
-export type Value = { value: number | null; currency?: string | null; unit?: string | null; date?: string | null };
+/** `why`: why a figure is null though the record has one in parts (a stake per fund). */
+export type Value = { value: number | null; currency?: string | null; unit?: string | null; date?: string | null; why?: string };
 
 /**
  * How a field combines over several records: `sum` adds up (money, counts, people), `pooled` is a
@@ -198,6 +199,8 @@ export type Loaded = {
   notes?: string[];
   /** The one record the set is of (a company whose metric history this is). */
   subject?: string;
+  /** The records' noun when not the kind's own ("holdings" counted per fund position). */
+  noun?: [string, string];
 };
 
 /** Each kind's reader: its records (filtered by what only it knows), its fields, its defaults. */

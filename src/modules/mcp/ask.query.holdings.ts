@@ -43,12 +43,13 @@ function record(list: Holding[], byPosition: boolean): Rec {
   const h = list[0];
   const invested = summed(list, (x) => x.invested);
   const valuation = summed(list, (x) => x.current_valuation);
-  const ownership = list.some((x) => x.ownership_percentage === null) ? null : list.reduce((s, x) => s + x.ownership_percentage!, 0);
+  // Each fund's stake is a share at its own round and date: they are not added up (each is shown by fund).
+  const ownership = list.length === 1 ? list[0].ownership_percentage : null;
   const values: Record<string, Value> = {
     invested,
     valuation,
     multiple: { value: invested.value && valuation.value !== null ? Math.round((valuation.value / invested.value) * 100) / 100 : null },
-    ownership: { value: ownership === null ? null : Math.round(ownership * 100) / 100 },
+    ownership: { value: ownership === null ? null : Math.round(ownership * 100) / 100, ...(list.length > 1 ? { why: `by fund (each fund's stake is its own, not added up): ${list.map((x) => `${x.fund_name} ${x.ownership_percentage === null ? "not recorded" : `${num(x.ownership_percentage)}%`}`).join(", ")}` } : {}) },
     investment_date: { value: null, date: list.map((x) => x.investment_date).sort()[0] },
   };
   for (const [metric, m] of Object.entries(h.metrics)) values[metric] = { value: m.value, currency: m.currency, unit: m.unit, date: m.statement_date };
@@ -128,14 +129,14 @@ export const HOLDINGS: KindReader & { metrics(ctx: AskContext): string[] } = {
       scope.push(` invested in ${datesWords(range)}`);
     }
     // A company held by two funds is one company; a fund's positions are its own.
-    const byPosition = !!q.fund || q.group === "fund";
+    const byPosition = !!q.fund || q.group === "fund" || !!q.per_position;
     const groups = new Map<string, Holding[]>();
     for (const h of list) {
       const key = byPosition ? h.company_id : h.name;
       groups.set(key, [...(groups.get(key) ?? []), h]);
     }
     const rows = [...groups.values()].map((g) => record(g, byPosition));
-    return { rows, scope: scope.join(""), source: SOURCE, links: links.length ? links : ["/api/v1/portfolio/companies"], notes };
+    return { rows, scope: scope.join(""), source: SOURCE, links: links.length ? links : ["/api/v1/portfolio/companies"], notes, ...(q.per_position ? { noun: ["holding", "holdings"] as [string, string] } : {}) };
   },
 };
 

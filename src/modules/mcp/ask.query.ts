@@ -65,6 +65,7 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
     for (const f of ["name", "fund", "sector", "round", "stage", "status", "type", "currency", "location"] as const) if (strings(v[f])) values[f] = strings(v[f]);
     if (Object.keys(values).length) q[k] = values;
   }
+  if (args.per_position === true) q.per_position = true;
   if (args.group !== undefined) {
     if (!(GROUPS as readonly string[]).includes(String(args.group))) return `group must be one of ${listing([...GROUPS])}.`;
     q.group = args.group as Query["group"];
@@ -185,20 +186,23 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
 
   const shownFields = [...new Set([...(q.show ?? []), ...(q.order ? [q.order.by] : []), ...(q.field && q.aggregate !== "count" ? [q.field] : []), ...(q.where ?? []).map((w) => w.field)])];
   const fields = [...new Set([...(shownFields.length ? shownFields : reader.show), ...(reader.always ?? [])])];
-  const [one, many] = reader.noun;
+  const [one, many] = loaded.noun ?? reader.noun;
   const head = (n: number) => `${n === 1 ? one : many}${scope}`;
   const source = `\nSource: ${loaded.source}`;
   const links = loaded.links;
   const entitiesOf = (list: Rec[]) => (list.length ? list[0].entities : undefined);
 
-  if (q.group) return grouped(q, rows, reader, ctx, { base, scope, notes, source, links });
+  if (q.group) return grouped(q, rows, loaded.noun ? { ...reader, noun: loaded.noun } : reader, ctx, { base, scope, notes, source, links });
 
   if (q.aggregate === "count") {
-    const names = rows.slice(0, SHOWN).map((r) => r.name);
-    const more = rows.length > SHOWN ? ` and ${rows.length - SHOWN} more` : "";
+    // Records of one name (a company two funds hold) are named once, and said so.
+    const distinct = [...new Set(rows.map((r) => r.name))];
+    const names = distinct.slice(0, SHOWN);
+    const more = distinct.length > SHOWN ? ` and ${distinct.length - SHOWN} more` : "";
+    const twice = distinct.length < rows.length ? ` (${distinct.length} companies: ${listing(distinct.filter((x) => rows.filter((r) => r.name === x).length > 1))} held by more than one fund)` : "";
     return {
       ...base,
-      text: `${count(rows.length, one, many)}${scope}${rows.length ? `: ${listing(names)}${more}` : ""}.${notes.length ? `\n${notes.join("\n")}` : ""}${source}`,
+      text: `${count(rows.length, one, many)}${scope}${twice}${rows.length ? `: ${listing(names)}${more}` : ""}.${notes.length ? `\n${notes.join("\n")}` : ""}${source}`,
       data: { kind: q.kind, count: rows.length, records: rows.map((r) => r.data) },
       links,
       entities: rows.length === 1 ? entitiesOf(rows) : undefined,
@@ -309,7 +313,7 @@ function oneByOne(q: Query, rows: Rec[], reader: KindReader, ctx: AskContext, f:
       const spec = reader.field(field, ctx)!;
       const v = valueOf(r, field);
       const w = written(spec, v);
-      if (w === null) return `${spec.label} not in your records (none is recorded for ${r.name})`;
+      if (w === null) return v?.why ? `${spec.label} ${v.why}` : `${spec.label} not in your records (none is recorded for ${r.name})`;
       const date = spec.unit !== "date" && v?.date ? ` (as of ${v.date.slice(0, 10)})` : "";
       return `${spec.label} ${w}${date}`;
     });

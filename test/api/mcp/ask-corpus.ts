@@ -576,7 +576,7 @@ export const CORPUS: Row[] = [
   // figure, how far along the pipeline, a name the records do not hold, contacts counted in full.
   { cat: "deals", q: "pipeline deals in Zurich or Lisbon", expect: q("deals", { anyOf: { location: ["Lisbon", "Zurich"] } }), says: ["8 deals based in Lisbon or based in Zurich", "UmberBuild"] },
   { cat: "deals", q: "deals per city", expect: q("deals", { group: "city", aggregate: "count" }), says: ["Lisbon: 5 deals", "London: 4 deals (QuarryDynamics, WillowTreasury, QuarryAI and KeystoneDev)"] },
-  { cat: "holdings", q: "portcos where we own more than 15%", expect: q("holdings", { where: [{ field: "ownership", op: "gt", value: 15 }] }), says: ["6 portfolio companies with ownership above 15%", "Quill Dynamics", "20.9%"] },
+  { cat: "holdings", q: "portcos where we own more than 15%", expect: q("holdings", { where: [{ field: "ownership", op: "gt", value: 15 }] }), says: ["5 portfolio companies with ownership above 15%", "Quill Dynamics and Relay Robotics"] },
   { cat: "holdings", q: "holdings with a multiple under 1x", expect: q("holdings", { where: [{ field: "multiple", op: "lt", value: 1 }] }), says: ["4 portfolio companies with multiple below 1x"] },
   { cat: "positions", q: "funds over 1.3x", expect: q("positions", { where: [{ field: "tvpi", op: "gt", value: 1.3 }] }), says: ["4 LP positions with TVPI above 1.3x"] },
   { cat: "cashflows", q: "how many calls and distributions do we have", expect: q("cashflows", { aggregate: "count", group: "type" }), says: ["call: 69 cashflows", "distribution: 44 cashflows"] },
@@ -632,6 +632,20 @@ export const CORPUS: Row[] = [
   { cat: "deals", q: "how many deals came in each month", expect: q("deals", { aggregate: "count", group: "month" }), says: ["36 deals by month (5 groups)", "1. 2026-07: 2 deals (YarrowFreight and BeaconCampus)"] },
   { cat: "cashflows", q: "capital calls per month this year", expect: q("cashflows", { type: "call", group: "month", aggregate: "count" }), says: ["1. 2026-01: 2 cashflows, total amount 2,564,000 USD"] },
   { cat: "holdings", q: "what's the sector mix of the portfolio", expect: q("holdings", { group: "sector", aggregate: "count" }), says: ["23 portfolio companies by sector (9 groups)", "Robotics: 5 portfolio companies"] },
+  { cat: "follow-up", q: "who runs keystoneledger", expect: fn("deal_status", { figure: "team" }), then: [
+    { cat: "follow-up", q: "how much are they raising?", expect: fn("deal_status", { deal: "KeystoneLedger", figure: "round_amount" }), says: ["KeystoneLedger is raising 26,000,000 USD"] },
+  ] },
+  { cat: "holdings", q: "what % do we own of quill dynamics", expect: q("holdings", { name: "Quill Dynamics", show: ["ownership"] }), says: ["ownership by fund (each fund's stake is its own, not added up): Northwind Fund I 18.4%, Northwind Fund II 2.5%"] },
+  { cat: "metrics", q: "how many ppl at relay robotics", expect: fn("portfolio_company", { company: "Relay Robotics", metric: "headcount" }), says: ["Relay Robotics: headcount 55 people"] },
+  { cat: "holdings", q: "holdings split by status - active / exited / written off", expect: q("holdings", { group: "status", aggregate: "count", per_position: true }), says: ["25 holdings by status", "active: 20 holdings"] },
+  { cat: "deals", q: "distribution of round types across the pipeline", expect: q("deals", { group: "round", aggregate: "count" }), says: ["36 deals by round"] },
+  { cat: "cashflows", q: "2025 distributions by fund", expect: q("cashflows", { type: "distribution", group: "fund", ...days("2025-01-01", "2025-12-31") }), says: ["9 cashflows that are distributions dated 2025"] },
+  { cat: "negation", q: "health deals we havent passed on", expect: q("deals", { sector: "health", except: { stage: ["passed"] } }), says: ["3 deals in health not at passed"] },
+  { cat: "negation", q: "seed-stage deals outside proptech/edtech", expect: q("deals", { round: "seed", except: { sector: ["proptech", "edtech"] } }), says: ["5 deals raising a seed round not in proptech, not in edtech"] },
+  { cat: "negation", q: "portcos whose GM isn't above 60%", expect: q("holdings", { where: [{ field: "gross_margin", op: "lte", value: 60 }] }), says: ["3 portfolio companies (active) with gross margin at most 60"] },
+  { cat: "holdings", q: "non-robotics portcos with a team bigger than 45", expect: q("holdings", { except: { sector: ["Robotics"] }, where: [{ field: "headcount", op: "gt", value: 45 }] }), says: ["3 portfolio companies (active) not in Robotics with headcount above 45"] },
+  { cat: "negation", q: "have we had any exits or write-offs outside of fund one?", expect: q("holdings", { status: ["exited", "written_off"], except: { fund: ["Northwind Fund I"] } }), says: ["No portfolio companies exited and written off not in Northwind Fund I"] },
+  { cat: "negation", q: "runway < 12 mo, leaving out the payments infra names - who's on the list", expect: q("holdings", { except: { sector: ["Payments infrastructure"] }, where: [{ field: "runway_months", op: "lt", value: 12 }] }), says: ["4 portfolio companies (active) not in Payments infrastructure with runway below 12"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
