@@ -99,11 +99,11 @@ const RULES: Rule[] = [
   [/\btoday\b/, (_m, t) => ({ from: t, to: t })],
   [/\byesterday\b/, (_m, t) => ({ from: new Date(t.getTime() - DAY), to: new Date(t.getTime() - DAY) })],
   [
-    new RegExp(String.raw`\b(?:in |over |during |within |for )?(?:the )?(?:last|past|previous|prior|trailing) ${COUNT} (day|week|month|quarter|year)s?\b`),
+    new RegExp(String.raw`\b(?:in |over |during |within |for )?(?:the )?(?:last|past|previous|prior|trailing) ${COUNT} (day|week|month|quarter|year|mo|wk|yr)s?\b`),
     (m, t) => {
       const n = countOf(m[1]);
       if (!n) return null;
-      const unit = m[2];
+      const unit = ({ mo: "month", wk: "week", yr: "year", qtr: "quarter" } as Record<string, string>)[m[2]] ?? m[2];
       const from = new Date(t);
       if (unit === "day") from.setUTCDate(from.getUTCDate() - n);
       else if (unit === "week") from.setUTCDate(from.getUTCDate() - 7 * n);
@@ -168,6 +168,12 @@ const RULES: Rule[] = [
     },
   ],
   [/\b(?:in|during|for|from|of) (20\d{2}|19\d{2})\b/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
+  // A month said before a figure ("nimbus grid october burn", "sept numbers"); "may" and "march" alone are verbs.
+  [/\b(january|february|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?= (?:burn|arr|revenue|mrr|numbers|figures|headcount|runway|cash|margin|gross margin|update|report|metrics|kpis|actuals|nav|mark|marks|calls?|distributions?|deals)\b)/, (m, t) => {
+    const month = monthIndex(m[1]);
+    const year = yearFor(month, t);
+    return { from: utc(year, month, 1), to: endOfMonth(year, month) };
+  }],
   // A year said before dated records ("2025 distributions", "2026 cashflows"): that calendar year.
   [/\b(20\d{2})(?= (?:capital )?(?:cash ?flows?|distributions?|calls?|drawdowns?|contributions?|deals?|inbound|exits?|write ?offs?|marks?|investments?|activity)\b)/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
 ];

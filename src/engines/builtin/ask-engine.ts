@@ -14,6 +14,7 @@ import { directory, type Directory } from "./ask-directory.ts";
 import { actionRequested } from "./ask-imperative.ts";
 import { ABOUT, CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent, type SubjectKind } from "./ask-intents.ts";
 import { LEXICON_WORDS } from "./ask-lexicon.ts";
+import { UNHELD } from "./ask-unheld.ts";
 import { FIRST_STATEMENT, readSet, type SetRead } from "./ask-query.ts";
 import { speller } from "./ask-spelling.ts";
 import { COMPARE, FLOW_FIELD, negationScopes } from "./ask-sets.ts";
@@ -457,6 +458,8 @@ export const builtinAskEngine: AskEngine = {
     // What the answer did not take into account is said first, never silently dropped.
     const unread = unreadParts(normalise(question, spellerFor(tools)), `${answer.text} ${JSON.stringify(intent.args)}`);
     const back = unread.length ? `${saidBack(unread)}\n` : "";
-    return { engine: "builtin", text: `${back}${intent.preface ?? ""}${answer.text}${intent.note ? `\n\n${intent.note}` : ""}`, answers: [answer] };
+    const unheld = UNHELD.filter(([re]) => re.test(normalise(question).folded)).map(([, what]) => what);
+    const missing = unheld.length ? `${listing(unheld).replace(/^./, (c) => c.toUpperCase())}: not in your records (Dealgraph does not keep ${unheld.length === 1 ? "it" : "them"}), so that part has no answer.\n` : "";
+    return { engine: "builtin", text: `${missing}${back}${intent.preface ?? ""}${answer.text}${intent.note ? `\n\n${intent.note}` : ""}`, answers: [answer] };
   },
 };

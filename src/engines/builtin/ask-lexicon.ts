@@ -16,7 +16,8 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "monthly_burn", kinds: ["holdings"], re: /\b(?:cash |monthly |net )?burn(?:ing|ers|ed| rates?|s)?\b|\bmonthly spend\b/, metric: true, unit: "money" },
   { field: "arr", kinds: ["holdings"], re: /\barr\b|\bannual(?:ized)? recurring revenue\b|\brecurring revenue\b|\brevenues?\b|\btop line\b/, metric: true, unit: "money" },
   { field: "mrr", kinds: ["holdings"], re: /\bmrr\b|\bmonthly recurring revenue\b/, metric: true, unit: "money" },
-  { field: "headcount", kinds: ["holdings"], re: /\bheadcount\b|\bemployees\b|\bstaff\b|\bteam sizes?\b|\bftes?\b|\bhow many (?:people|ppl|folks|heads) (?:work|are employed|at|in|on)\b|\bhow (?:big|large) is (?:the |their |its )?team\b|\bteams? (?:bigger|larger|smaller|greater|of (?:more|less|fewer|over|under|at least|at most))\b|\b(?:bigger|larger|smaller) teams?\b/, metric: true },
+  { field: "headcount", kinds: ["holdings"], re: /\bheadcount\b|\bemployees\b|\bstaff\b|\bteam sizes?\b|\bftes?\b|\bhow many (?:people|ppl|folks|heads) (?:work|are employed|at|in|on)\b|\bhow (?:big|large) is (?:the |their |its )?team\b|\bteams? (?:bigger|larger|smaller|greater|of (?:more|less|fewer|over|under|at least|at most))\b|\b(?:bigger|larger|smaller) teams?\b|\b(?:grow|grew|grown|growing|shr[iau]nk|shrinking|cut|cutting|expand(?:ed|ing)?) (?:its|their|the) team\b|\bhiring\b|\bhires\b|\bhired\b|\blayoffs?\b/, metric: true },
+  { field: "cash", kinds: ["holdings"], re: /\bcash (?:in the bank|balance|on hand|position|reserves?)\b|\bhow much cash\b|\bbank balance\b|\bcash left\b(?! to)/, metric: true, unit: "money" },
   { field: "gross_margin", kinds: ["holdings"], re: /\bgross margins?\b|\bmargins?\b|\bgm\b/, metric: true, unit: "%" },
   { field: "cash", kinds: ["holdings"], re: /\bcash (?:balance|on hand|position)\b|\bbank balance\b/, metric: true, unit: "money" },
   { field: "customers", kinds: ["holdings"], re: /\bcustomers?\b(?! (?:churn|retention|acquisition))|\bclients\b|\blogos\b/, metric: true },
@@ -29,7 +30,7 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "score", kinds: ["deals"], re: /\bscor(?:e|es|ed|ing)\b|\brat(?:ing|ed)\b|\bhighest rated\b/ },
   { field: "pre_money", kinds: ["deals"], re: /\bpre[ -]?money\b|\bpre[ -]?money valuations?\b|\bpre\b(?= (?:under|over|below|above|of|at))/, unit: "money" },
   { field: "round_amount", kinds: ["deals"], re: /\braising\b(?! an? )|\bround sizes?\b|\bsize of (?:the |their )?rounds?\b|\braising the most\b|\b(?:biggest|largest|smallest) (?:rounds?|raises?)\b|\bamount raised\b|\b(?:total|their|the|its) raises?\b|\bhow big (?:is|was) (?:the|their|its) (?:\w+ ){0,2}(?:fund|round|raise)\b|\bhow much (?:are|is) .+ raising\b/, unit: "money" },
-  { field: "created", kinds: ["deals"], re: /\bcame in\b|\bcome in\b|\bcoming in\b|\barrived\b|\bsubmitted\b|\badded\b|\breceived\b|\binbound\b|\bsourced\b/ },
+  { field: "created", kinds: ["deals"], re: /\bcame in\b|\bcome in\b|\bcoming in\b|\barrived\b|\bsubmitted\b|\badded\b|\breceived\b|\binbound\b|(?<!\bwho\b.{0,30})\bsourced\b(?! by)/ },
   { field: "tvpi", kinds: ["positions"], re: /\btvpi\b|\btotal value (?:to|over) paid in\b/, unit: "x" },
   { field: "dpi", kinds: ["positions"], re: /\bdpi\b/, unit: "x" },
   { field: "rvpi", kinds: ["positions"], re: /\brvpi\b/, unit: "x" },
@@ -97,7 +98,7 @@ export const ASCENDING = /\bascending\b|\blowest first\b|\bsmallest first\b|\bwo
 export const AGGREGATE_CUES: [Aggregate, RegExp][] = [
   ["count", /\bhow many\b|\bnumber of\b|\bcount\b|\bhow much of (?:a|the) (?:pipeline|portfolio)\b/],
   ["avg", /\baverage\b|\bavg\b|\bmean\b|\btypical\b|\bon average\b/],
-  ["change", /\bchang(?:e|ed|es|ing)\b|\b(?:gone|go|went|going) (?:up|down)\b|\bris(?:en|ing)\b|\bfall(?:en|ing)\b|\bgr[eo]w(?:n|th|ing|s)?\b|\bincreas(?:e|ed|es|ing)\b|\bdecreas(?:e|ed|es|ing)\b|\bdeclin(?:e|ed|es|ing)\b|\bdrop(?:ped|s)?\b|\btrend(?:ing|s)?\b|\bevolv(?:e|ed|ing)\b|\bover time\b|\bdelta\b|\bup or down\b|\bmoved\b|\bhistory\b/],
+  ["change", /\bchang(?:e|ed|es|ing)\b|\b(?:gone|go|went|going) (?:up|down)\b|\bris(?:en|ing)\b|\bfall(?:en|ing)\b|\bgr[eo]w(?:n|th|ing|s)?\b|\bincreas(?:e|ed|es|ing)\b|\bdecreas(?:e|ed|es|ing)\b|\bdeclin(?:e|ed|es|ing)\b|\bdrop(?:ped|s)?\b|\btrend(?:ing|s)?\b|\bevolv(?:e|ed|ing)\b|\bover time\b|\bdelta\b|\bup or down\b|\bmoved\b|\bhistory\b|\bwent from\b|\bfrom what to what\b|\bthen (?:vs|versus|and|to) now\b|\bshr[iau]nk\b/],
   ["sum", /\btotal\b|\bsum\b|\bcombined\b|\baltogether\b|\b(?:each and|put|added|all) together\b|\btogether\b(?= *$)|\bin total\b|\baggregate\b|\bacross (?:all|the|our)\b|\boverall\b|\bhow much\b/],
 ];
 
@@ -160,6 +161,6 @@ export const LEXICON_WORDS = `qtr qtrs portfolio portcos portco holdings holding
   commit commits committed investing invest invests distribute distributes distributing calling raised raising burned scoring
   employees employee customer customers clients staff headcounts margins initially originally first
   breakdown split mix spread distributed across monthly quarterly yearly annually type types kind kinds
-  leaving leave ignoring ignore minus counting excluding except neither nor mo mos names list brand gm ppl`
+  leaving leave ignoring ignore minus counting excluding except neither nor mo mos names list brand gm ppl qoq mom yoy shrunk shrink shrank then`
   .split(/\s+/)
   .filter(Boolean);

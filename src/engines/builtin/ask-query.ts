@@ -89,9 +89,9 @@ const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months) (?:year )?(?:ago|before|
 /** A history listed rather than one point of it. */
 /** The first statement of a record's history ("when they first reported", "initially", "at the start"). */
 export const FIRST_STATEMENT = /\bwhen (?:they|it|we|she|he) first\b|\bfirst (?:reported|report|statement|figure|number|data ?point|reading|mark)\b|\bat first\b|\binitially\b|\boriginally\b|\bearliest\b|\bto begin with\b|\bat the (?:start|outset|beginning)\b/;
-const TREND = /\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|qtr|month)\b|\beach (?:quarter|qtr|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) \d+ (?:quarters|qtrs|months)\b|\b\d+ (?:quarters|qtrs|qs)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
+const TREND = /\bsince\b|\beach of (?:the|its) (?:last |past )?\w+ (?:marks|quarters|months)\b|\bmark by mark\b|\bqoq\b|\bmom\b|\bquarter over quarter\b|\bmonth over month\b|\b(?:last|past) \d+ (?:mo|mos|marks)\b|\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|qtr|month)\b|\beach (?:quarter|qtr|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) \d+ (?:quarters|qtrs|months)\b|\b\d+ (?:quarters|qtrs|qs)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
 /** How many periods a trend asks for ("4 qtrs", "last 6 months"): the statements to list. */
-const PERIODS = /\b(\d{1,2}|two|three|four|five|six|eight|twelve) (quarters|qtrs|qs|months|mos)\b/;
+const PERIODS = /\b(\d{1,2}|two|three|four|five|six|eight|twelve) (quarters|qtrs|qs|months|mos|mo|marks)\b/;
 const PERIOD_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, eight: 8, twelve: 12 };
 const MARK_FIELDS = ["tvpi", "dpi", "rvpi", "nav"];
 
@@ -116,11 +116,11 @@ function historyOf(a: { q: Query; text: string; dates: DateRange | null; fields:
   const periods = PERIODS.exec(a.text);
   const n = periods ? (Number(periods[1]) || PERIOD_WORDS[periods[1]]) : null;
   if (trend && !yearAgo && !a.dates && a.fund && markField && (a.q.kind === "positions" || a.q.kind === "cashflows" || a.q.kind === "marks")) {
-    const marks = n ? (/^(?:months|mos)$/.test(periods![2]) ? Math.max(1, Math.round(n / 3)) : n) : 5;
+    const marks = n ? (/^(?:months|mos|mo)$/.test(periods![2]) ? Math.max(1, Math.round(n / 3)) : n) : 5;
     return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], order: { by: "date", dir: "desc" }, limit: marks };
   }
   if (trend && !yearAgo && !a.dates && n && a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {
-    return { kind: "metrics", name: a.holding, metric: metric.field, order: { by: "date", dir: "desc" }, limit: /^(?:months|mos)$/.test(periods![2]) ? n : n * 3 };
+    return { kind: "metrics", name: a.holding, metric: metric.field, order: { by: "date", dir: "desc" }, limit: /^(?:months|mos|mo)$/.test(periods![2]) ? n : n * 3 };
   }
   if (a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {
     return { kind: "metrics", name: a.holding, metric: metric.field, ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate ? { aggregate } : {}) };
@@ -199,6 +199,11 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   let aggregate: Aggregate | undefined = AGGREGATE_CUES.find(([, re]) => re.test(text))?.[0];
   // "How many employees does X have": a metric, not a count of records.
   // ("How many months of cash", "how many people work across our portcos combined": a figure, maybe totalled.)
+  // "Nimbus Pay, how many people then vs now": a named company's people are its headcount (not whom we know there).
+  if (aggregate === "count" && namedHolding && /\bhow many (?:people|ppl|folks|heads)\b/.test(text) && !/\bknow\b|\bcontacts?\b/.test(text) && !fields.some((f) => f.field === "headcount")) {
+    fields.push(FIELD_CUES.find((c) => c.field === "headcount")!);
+    aggregate = AGGREGATE_CUES.find(([a, re]) => a !== "count" && re.test(text))?.[0];
+  }
   if (aggregate === "count" && /\bhow many (?:employees|people work|(?:people|ppl|folks|heads) (?:at|in|on|work)|staff|customers|clients|ftes|months|years|weeks)\b/.test(text)) {
     aggregate = AGGREGATE_CUES.find(([a, re]) => a !== "count" && a !== "change" && re.test(text))?.[0];
   }

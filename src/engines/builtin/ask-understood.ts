@@ -84,5 +84,5 @@ export function unreadParts(n: Normalised, answer: string): string[] {
 /** The sentence said before an answer that left parts of its question unread. */
 export function saidBack(parts: string[]): string {
   const quoted = parts.map((p) => `"${p}"`).join(", ");
-  return `I can't use ${quoted} of your question: it is not something your records hold or I can read, so the answer below does not take ${parts.length === 1 ? "it" : "them"} into account.`;
+  return `I can't use ${quoted} of your question: ${parts.length === 1 ? "it is" : "they are"} not in your records, or not something I can read, so the answer below does not take ${parts.length === 1 ? "it" : "them"} into account.`;
 }

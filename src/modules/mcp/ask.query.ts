@@ -6,7 +6,7 @@
 // the aggregates are applied here alike for every kind. The answer states each figure with its
 // unit, its date where it has one, what was left out for lack of a figure, and where it came from.
 import { AGGREGATES, GROUPS, RECORD_KINDS, type Aggregate, type Answer, type FilterValues, type Query, type RecordKind, type Threshold } from "../../engines/ask-engine.ts";
-import { count, listing, num } from "../../lib/prose.ts";
+import { count, listing, num, possessive } from "../../lib/prose.ts";
 import type { AskContext, AskFunction } from "./ask.context.ts";
 import { byCurrency, currencyOf, listTotals, mixedCurrencies, noTotal, pooled, pooledHow, totals } from "./ask.query.combine.ts";
 import { FIELDS, written, type FieldSpec, type KindReader, type Rec, type Value } from "./ask.query.fields.ts";
@@ -98,16 +98,17 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
   // Every field named must be one this kind of record has.
   const named = [q.order?.by, q.field, ...(q.show ?? []), ...(q.where ?? []).map((w) => w.field)].filter((f): f is string => !!f);
   const unknown = named.filter((f) => !reader.field(f, ctx));
-  if (unknown.length) return notHeld(kind as RecordKind, unknown, ctx);
+  if (unknown.length) return notHeld(kind as RecordKind, unknown, ctx, q.name ?? q.names?.join(" and "));
   return q;
 }
 
-/** "not in your records", with what the records do hold for that kind. */
-function notHeld(kind: RecordKind, fields: string[], ctx: AskContext): string {
+/** "not in your records", of the record named when one is, with what the records do hold for that kind. */
+function notHeld(kind: RecordKind, fields: string[], ctx: AskContext, of?: string): string {
   const reader = READERS[kind];
   const held = reader.fieldNames?.(ctx) ?? Object.keys(FIELDS[kind]);
   const label = (f: string) => reader.field(f, ctx)?.label ?? f.replaceAll("_", " ");
-  return `${listing(fields.map((f) => f.replaceAll("_", " ")))} ${fields.length === 1 ? "is" : "are"} not in your records for ${reader.noun[1]}: your records do not hold it, so I can't answer it. What they hold: ${listing(held.map(label))}.`;
+  const what = listing(fields.map((f) => f.replaceAll("_", " ")));
+  return `${of ? `${possessive(of)} ${what}` : what} ${fields.length === 1 ? "is" : "are"} not in your records for ${reader.noun[1]}: your records do not hold it, so I can't answer it. What they hold: ${listing(held.map(label))}.`;
 }
 
 const valueOf = (r: Rec, field: string): Value | undefined => r.values[field];
@@ -293,7 +294,9 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     ? sections.length > 1
       ? `${count(rows.length, one, many)}${scope}${orderWords}. ${mixedCurrencies(sections, one, many)}\n${blocks.join("\n")}`
       : blocks[0]
-    : `No ${head(0)} in your records.`;
+    : order && lackingOrder.length && (q.name || q.names?.length)
+      ? `${listing(lackingOrder)}: ${reader.field(order.by, ctx)!.label} not in your records (none is recorded).`
+      : `No ${head(0)} in your records.`;
   // A list of a kind with a natural total (calls, distributions) ends with it, over every record listed or not.
   const sum = reader.totalOf && !q.aggregate && limit > 1 ? listTotals(rows, reader.totalOf.field, reader.field(reader.totalOf.field, ctx)!, reader.totalOf.by, groupWord) : "";
   return {

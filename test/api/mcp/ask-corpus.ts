@@ -646,6 +646,16 @@ export const CORPUS: Row[] = [
   { cat: "holdings", q: "non-robotics portcos with a team bigger than 45", expect: q("holdings", { except: { sector: ["Robotics"] }, where: [{ field: "headcount", op: "gt", value: 45 }] }), says: ["3 portfolio companies (active) not in Robotics with headcount above 45"] },
   { cat: "negation", q: "have we had any exits or write-offs outside of fund one?", expect: q("holdings", { status: ["exited", "written_off"], except: { fund: ["Northwind Fund I"] } }), says: ["No portfolio companies exited and written off not in Northwind Fund I"] },
   { cat: "negation", q: "runway < 12 mo, leaving out the payments infra names - who's on the list", expect: q("holdings", { except: { sector: ["Payments infrastructure"] }, where: [{ field: "runway_months", op: "lt", value: 12 }] }), says: ["4 portfolio companies (active) not in Payments infrastructure with runway below 12"] },
+  { cat: "not-in-data", q: "do we have a board seat at kestrel rails?", expect: fn("portfolio_company", { company: "Kestrel Rails" }), says: ["Board seats: not in your records (Dealgraph does not keep it)"] },
+  { cat: "not-in-data", q: "who on the team sourced GarnetLedger", expect: fn("deal_status", { figure: "team" }), says: ["Who sourced or leads a deal: not in your records"] },
+  { cat: "not-in-data", q: "cobalt rails arr latest?", expect: q("holdings", { name: "Cobalt Rails" }), says: ["Cobalt Rails: ARR not in your records (none is recorded)."] },
+  { cat: "not-in-data", q: "nimbus grid october burn", expect: q("metrics", { name: "Nimbus Grid", metric: "monthly_burn", aggregate: "at", ...days("2026-10-01", "2026-10-31") }), says: ["is not in your records: no statement is dated within it (the last before is dated 2026-09-30)"] },
+  { cat: "not-in-data", q: "drift freight customer count", expect: q("holdings", { name: "Drift Freight" }), says: ["Drift Freight's customers is not in your records"] },
+  { cat: "metrics", q: "halcyon NAV since Q1", expect: q("marks", { name: "Halcyon Fund V", field: "nav", ...days("2026-01-01", "2026-11-20") }), says: ["NAV 16,626,135 EUR (as of 2026-03-31)", "NAV 15,456,196 EUR (as of 2026-09-30)"] },
+  { cat: "metrics", q: "acme robotics burn over the last 6 mo", expect: q("metrics", { name: "Acme Robotics", metric: "monthly_burn" }), says: ["6 metric points of Acme Robotics' monthly burn", "547,000 USD"] },
+  { cat: "metrics", q: "drift freight's GM went from what to what between jan and june?", expect: q("metrics", { name: "Drift Freight", metric: "gross_margin", aggregate: "change" }), says: ["went from 57.4% (2026-01-31) to 79.3% (2026-06-30)"] },
+  { cat: "metrics", q: "has tessera grown or shrunk its team in the last 12 months", expect: q("metrics", { name: "Tessera Capital", metric: "headcount", aggregate: "year_change" }), says: ["33 people (2025-10-31)", "37 people (2026-10-31)"] },
+  { cat: "positions", q: "silverline tvpi, each of the last 4 marks", expect: q("marks", { name: "Silverline Fund I", field: "tvpi", limit: 4 }), says: ["TVPI 1.39x (2026-09-30)"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */

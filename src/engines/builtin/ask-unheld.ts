@@ -1,0 +1,13 @@
+// Terms a venture firm uses that Dealgraph's records do not keep. Kept apart from the lexicon on
+// purpose: the said-back check counts the lexicon's words as understood, and these must not be.
+/**
+ * Terms and facts a venture firm speaks of that Dealgraph's records do not keep: asked for, they
+ * are said to be missing before whatever else the answer gives, never answered with another figure.
+ */
+export const UNHELD: [RegExp, string][] = [
+  [/\bwho (?:\w+ ){0,4}sourced\b|\bsourced by\b|\bsourcer\b|\bdeal lead\b|\bwho (?:is |s )?(?:leading|led|owns|owned) (?:the |this |that )?deal\b/, "who sourced or leads a deal"],
+  [/\bboard (?:seats?|members?|observers?)\b|\bon the board\b/, "board seats"],
+  [/\bvaluation caps?\b|\bcap table\b|\bdiscount rate\b|\bsafes?\b(?= (?:terms?|notes?|cap))|\bsafe\b(?=\W*$)/, "SAFE and cap-table terms"],
+  [/\bliquidation pref(?:erence)?s?\b|\bliq prefs?\b|\bpro ?rata rights?\b|\bvoting rights?\b|\banti ?dilution\b/, "share terms (preferences, pro-rata, voting)"],
+  [/\b(?:mgmt|management) fees?\b|\bcarry\b|\bcarried interest\b|\bhurdle rate\b/, "fund fees and carry"],
+];
