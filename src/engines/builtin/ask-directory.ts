@@ -175,8 +175,18 @@ const FUND_NAME_WORDS = /^(?:capital|ventures?|partners|growth|seed|equity|inves
   const said = (list: string[]) => {
     const m = namesInQuestion(list, questionCanon, []);
     const found = m.kind === "one" ? [m.name] : m.kind === "several" ? m.names : [];
-    const spaced = ` ${questionCanon} `;
-    return found.sort((a, b) => spaced.indexOf(` ${canon(a)} `) - spaced.indexOf(` ${canon(b)} `));
+    // In a list, a name may be said by its first word alone ("helio, kestrel and juniper") when no other name starts with it.
+    const at = (name: string) => {
+      const whole = ` ${questionCanon} `.indexOf(` ${canon(name)} `);
+      return whole >= 0 ? whole : ` ${questionCanon} `.indexOf(` ${canon(name).split(" ")[0]} `);
+    };
+    if (/\b(?:and|or|vs|versus)\b|,/.test(questionCanon + n.raw)) {
+      for (const w of words.filter((x) => x.length >= 4 && !notAName(x))) {
+        const starting = list.filter((name) => canon(name).split(" ")[0] === w);
+        if (starting.length === 1 && canon(starting[0]).includes(" ") && !found.includes(starting[0])) found.push(starting[0]);
+      }
+    }
+    return found.sort((a, b) => at(a) - at(b));
   };
   const holdingsSaid = once(() => said([...new Set(names.holdings().map((h) => h.name))]));
   const dealsSaid = once(() => said([...new Set(names.deals().map((x) => x.name))]).filter((x) => canon(x).length >= 4));

@@ -17,7 +17,7 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "arr", kinds: ["holdings"], re: /\barr\b|\bannual(?:ized)? recurring revenue\b|\brecurring revenue\b|\brevenues?\b|\btop line\b/, metric: true, unit: "money" },
   { field: "mrr", kinds: ["holdings"], re: /\bmrr\b|\bmonthly recurring revenue\b/, metric: true, unit: "money" },
   { field: "headcount", kinds: ["holdings"], re: /\bheadcount\b|\bemployees\b|\bstaff\b|\bteam sizes?\b|\bftes?\b|\bhow many (?:people|ppl|folks|heads) (?:work|are employed|at|in|on)\b|\bhow (?:big|large) is (?:the |their |its )?team\b|\bteams? (?:bigger|larger|smaller|greater|of (?:more|less|fewer|over|under|at least|at most))\b|\b(?:bigger|larger|smaller) teams?\b|\b(?:grow|grew|grown|growing|shr[iau]nk|shrinking|cut|cutting|expand(?:ed|ing)?) (?:its|their|the) team\b|\bhiring\b|\bhires\b|\bhired\b|\blayoffs?\b/, metric: true },
-  { field: "cash", kinds: ["holdings"], re: /\bcash (?:in the bank|balance|on hand|position|reserves?)\b|\bhow much cash\b|\bbank balance\b|\bcash left\b(?! to)/, metric: true, unit: "money" },
+  { field: "cash", kinds: ["holdings"], re: /\bcash (?:in the bank|balance|on hand|position|reserves?)\b|\bhow much cash\b|\bbank balance\b/, metric: true, unit: "money" },
   { field: "gross_margin", kinds: ["holdings"], re: /\bgross margins?\b|\bmargins?\b|\bgm\b/, metric: true, unit: "%" },
   { field: "cash", kinds: ["holdings"], re: /\bcash (?:balance|on hand|position)\b|\bbank balance\b/, metric: true, unit: "money" },
   { field: "customers", kinds: ["holdings"], re: /\bcustomers?\b(?! (?:churn|retention|acquisition))|\bclients\b|\blogos\b/, metric: true },
@@ -57,7 +57,7 @@ export const KIND_CUES: [RecordKind, RegExp][] = [
   ["documents", /\bdocuments?\b|\bfiles?\b|\bdata ?rooms?\b|\bpdfs?\b|\bpages\b|\bmention(?:s|ing|ed)?\b/],
   ["positions", /\blp (?:positions?|funds?|commitments?|book|portfolio|investments?|stakes?)\b|\bfund positions?\b|\bpositions\b|\bfunds? (?:we|i) (?:are |re )?(?:lps? in|invested in|committed to|backed)\b|\bfund investments\b|\bmanagers\b|\bour funds\b/],
   ["persons", /\bcontacts\b|\brelationships\b|\bconnections\b|\bpeople (?:we|i) know\b|\bour network\b|\bmy network\b/],
-  ["deals", /\bdeals?\b|\bpipeline\b|\bpipe\b|\bdeal ?flow\b|\bopportunit(?:y|ies)\b|\bprospects\b|\bpitch(?:es|ed)\b|\bdecks\b|\binbound\b|\bleads\b|\blp decks?\b/],
+  ["deals", /\bdeals?\b|\brounds\b|\bpipeline\b|\bpipe\b|\bdeal ?flow\b|\bopportunit(?:y|ies)\b|\bprospects\b|\bpitch(?:es|ed)\b|\bdecks\b|\binbound\b|\bleads\b|\blp decks?\b/],
   ["holdings", /\bportfolio compan(?:y|ies)\b|\bportfolio\b|\bportcos?\b|\bholdings?\b|\binvestments\b|\bwhat do (?:we|i) (?:own|hold)\b|\bwe (?:own|hold) in\b|\bcompan(?:y|ies) (?:we|i) (?:have )?(?:invested in|backed|funded|hold|own)\b|\bour (?:companies|startups|businesses)\b/],
 ];
 
@@ -161,6 +161,6 @@ export const LEXICON_WORDS = `qtr qtrs portfolio portcos portco holdings holding
   commit commits committed investing invest invests distribute distributes distributing calling raised raising burned scoring
   employees employee customer customers clients staff headcounts margins initially originally first
   breakdown split mix spread distributed across monthly quarterly yearly annually type types kind kinds
-  leaving leave ignoring ignore minus counting excluding except neither nor mo mos names list brand gm ppl qoq mom yoy shrunk shrink shrank then`
+  leaving leave ignoring ignore minus counting excluding except neither nor mo mos names list brand gm ppl qoq mom yoy shrunk shrink shrank then pull grab fetch incl including inc`
   .split(/\s+/)
   .filter(Boolean);

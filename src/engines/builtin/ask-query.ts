@@ -138,6 +138,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const signals: Signal[] = [];
   // The words as said (decimals kept: "1.5x"), without addresses (a domain's ".ai" is no sector) and the dates.
   let text = numerals(n.tokens.filter((t) => !t.f.includes("@") && !/\.[a-z]/.test(t.f)).map((t) => t.f).join(" "));
+  // "Including the exited ones": all of them, not only those ("incl" as people shorten it).
+  text = text.replace(/\b(?:incl|including|inc|plus|as well as|together with) (?:the |any |all )?(?:exited|exits|written off|write ?offs|dead|sold|passed|inactive)(?: ones| companies| deals)?\b/g, " ");
   // "The distribution of round types": a split, not LP distributions.
   text = text.replace(/\bdistribution (?=of (?:the |their |our )?(?:\w+ )?(?:stage|sector|industr|round|fund|status|currenc|vintage|city|cities|type|year|quarter|month))/g, "breakdown ");
   const dates = datesIn(n.folded, today);
@@ -342,7 +344,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     // A phrase inside one fund's name goes as said ("Fund II"), so the answer says what it was read as.
     const fund = lp.match.kind === "one" ? (lp.match.partial && lp.phrase ? lp.phrase : lp.match.name) : (lp.phrase ?? (own.match.kind === "one" ? own.match.name : null));
     const notFunds = fundsNegated(d.names.lpFunds());
-    const several = (fundsNamed(d.names.lpFunds(), asSaid) ?? (lp.match.kind === "several" && lp.whole ? lp.match.names : null))?.filter((f) => !notFunds.includes(f));
+    // Several LP funds said by name or brand ("halcyon and atlas bridge").
+    const brands = new Set(d.words);
+    const byBrand = d.names.lpFunds().filter((f) => brands.has(canon(f).split(" ")[0]) || ` ${d.questionCanon} `.includes(` ${canon(f)} `));
+    const several = (fundsNamed(d.names.lpFunds(), asSaid) ?? (lp.match.kind === "several" && lp.whole ? lp.match.names : byBrand.length >= 2 ? byBrand : null))?.filter((f) => !notFunds.includes(f));
     if (several && several.length > 1) (anyOf.fund = several), filter();
     else if (several?.length === 1) (q.fund = several[0]), filter();
     else if (!several && fund && !notFunds.some((f) => canon(f) === canon(fund))) (q.fund = fund), filter();

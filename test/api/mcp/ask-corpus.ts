@@ -656,6 +656,10 @@ export const CORPUS: Row[] = [
   { cat: "metrics", q: "drift freight's GM went from what to what between jan and june?", expect: q("metrics", { name: "Drift Freight", metric: "gross_margin", aggregate: "change" }), says: ["went from 57.4% (2026-01-31) to 79.3% (2026-06-30)"] },
   { cat: "metrics", q: "has tessera grown or shrunk its team in the last 12 months", expect: q("metrics", { name: "Tessera Capital", metric: "headcount", aggregate: "year_change" }), says: ["33 people (2025-10-31)", "37 people (2026-10-31)"] },
   { cat: "positions", q: "silverline tvpi, each of the last 4 marks", expect: q("marks", { name: "Silverline Fund I", field: "tvpi", limit: 4 }), says: ["TVPI 1.39x (2026-09-30)"] },
+  { cat: "holdings", q: "our % stake in helio, kestrel and juniper", expect: q("holdings", { names: ["Helio Rails", "Kestrel Rails", "Juniper Ledger"], show: ["ownership"] }), says: ["Helio Rails: ownership 18.8%.", "Juniper Ledger: ownership 5.9%."] },
+  { cat: "holdings", q: "cobalt market & tessera: how many months of cash left?", expect: q("holdings", { names: ["Cobalt Market", "Tessera Capital"], show: ["runway_months"] }), says: ["Tessera Capital: runway 6.4 months"] },
+  { cat: "cashflows", q: "distributions from halcyon and atlas bridge ytd", expect: q("cashflows", { anyOf: { fund: ["Atlas Bridge Fund IV", "Halcyon Fund V"] }, type: "distribution" }), says: ["4 cashflows that are distributions"] },
+  { cat: "holdings", q: "robotics/logistics companies we've ever backed, incl. the exited ones - how many", expect: q("holdings", { anyOf: { sector: ["Robotics", "Logistics"] }, aggregate: "count" }), says: ["8 portfolio companies in Robotics or in Logistics"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
