@@ -45,7 +45,7 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "invested", kinds: ["holdings"], re: /(?<!\bwhen (?:did|have|had) (?:we|i|you) (?:first )?)\binvest(?:ed)?\b|\bpa(?:y|id) for\b|\bdeployed\b|\bcheques?\b|\bchecks?\b|\bcost basis\b|\bentry (?:price|cheque|check|ticket)\b|\bamount invested\b|\bput (?:in|into)\b|\binvestment sizes?\b|\bcapital deployed\b/, unit: "money" },
   { field: "valuation", kinds: ["holdings"], re: /\bvaluations?\b|\bvalued\b|\bmarked (?:at|up|down)\b|\bfair value\b|\bcurrent value\b|\bworth\b|\bmark(?:s|ed)?\b/, unit: "money" },
   { field: "multiple", kinds: ["holdings"], re: /\bmultiples?\b|\bmoic\b|\bperform(?:ing|ers?|ance)\b|\breturns?\b|\bwinners\b|\blosers\b/, unit: "x" },
-  { field: "ownership", kinds: ["holdings"], re: /\bownership\b|\bstakes?\b|\bequity\b|\bhow much (?:of|do we own)\b|\bpercent (?:we )?own\b|\b(?:percent|pct|share|stake) (?:do |does |did )?(?:we|i) (?:own|hold)\b|\bwhat (?:do|does|did) (?:we|i) own of\b|\b(?:we|i) own\b(?= (?:\w+ )?(?:\d|more|less|over|under|above|below|at least|at most))/, unit: "%" },
+  { field: "ownership", kinds: ["holdings"], re: /\bownership\b|\bstakes?\b|\bequity\b|\bhow much (?:of (?:it|the company|that company|them) )?do (?:we|i) own\b|\bpercent (?:we )?own\b|\b(?:percent|pct|share|stake) (?:do |does |did )?(?:we|i) (?:own|hold)\b|\bwhat (?:do|does|did) (?:we|i) own of\b|\b(?:we|i) own\b(?= (?:\w+ )?(?:\d|more|less|over|under|above|below|at least|at most))/, unit: "%" },
   { field: "strength", kinds: ["persons"], re: /\bstrongest\b|\bweakest\b|\bstrength\b|\bclosest\b/ },
   { field: "warmth", kinds: ["persons"], re: /\bwarmest\b|\bcoldest\b/ },
 ];

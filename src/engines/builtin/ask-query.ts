@@ -51,7 +51,7 @@ const WEAK_NOUNS: Partial<Record<RecordKind, RegExp>> = {
   positions: /\bfunds\b/,
 };
 
-const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|\b(?:for|of) each\b(?! (?:deal|compan|fund|portco|holding|position))|\beach one\b|^(?:and|what about|how about|only|just|sort|rank|order|by|now|same|also)\b/;
+const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|\bwhich one\b|\bwho among\b|\b(?:for|of) each\b(?! (?:deal|compan|fund|portco|holding|position))|\beach one\b|^(?:and|what about|how about|only|just|sort|rank|order|by|now|same|also)\b/;
 const SINGULAR_NOUN = /^(?:deal|holding|portfolio company|document|file|pdf|capital call|distribution|cash ?flow|drawdown|fund position|lp fund|lp commitment|contribution|pitched)$/;
 /** The figure a total or a threshold is of when the question names none ("calls over 1 million"). */
 const DEFAULT_FIELD: Partial<Record<RecordKind, string>> = { cashflows: "amount", deals: "score", persons: "strength" };
@@ -167,6 +167,15 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     .filter((x) => x.at >= 0)
     .sort((a, b) => a.at - b.at)
     .map((x) => x.c);
+
+  // "What was it a year ago?": the figure the conversation was about, when a point in time is all it asks.
+  const backToSubject = THING.test(text) || /^(?:and|what about|how about|then)\b/.test(text.trim());
+  if (!fields.length && backToSubject && memory.last && (YEAR_AGO.test(n.folded) || dates || TREND.test(n.folded))) {
+    const lastArgs = memory.last.args as Record<string, unknown>;
+    const lastFigure = typeof lastArgs.metric === "string" ? lastArgs.metric : Array.isArray(lastArgs.figures) ? String(lastArgs.figures[0]) : typeof lastArgs.field === "string" ? lastArgs.field : null;
+    const cue = lastFigure ? FIELD_CUES.find((c) => c.field === lastFigure) : undefined;
+    if (cue) fields.push(cue);
+  }
 
   // The kind: its noun (a specific one over a generic one), else the figure's, else the name's.
   const nouns = KIND_CUES.filter(([, re]) => re.test(text)).map(([k]) => k);
@@ -494,7 +503,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (follow && !top && signals.some((x) => x === "filter" || x === "aggregate" || x === "threshold" || x === "dates") && q.limit === (last!.args as Query).limit) delete q.limit;
   if (follow && JSON.stringify(q) === JSON.stringify(last!.args)) return null;
   // One record's figure at a point of its history, or against a year before: its history's kind.
-  const history = historyOf({ q, text: numerals(n.folded), dates: now ? null : (dates?.range ?? null), fields, holding: namedHolding ?? (THING.test(text) ? (memory.entities.holding?.name ?? null) : null), fund: lp.match.kind === "one" ? lp.match.name : THING.test(text) ? (memory.entities.fund?.name ?? null) : null, aggregate });
+  const history = historyOf({ q, text: numerals(n.folded), dates: now ? null : (dates?.range ?? null), fields, holding: namedHolding ?? (backToSubject ? (memory.entities.holding?.name ?? null) : null), fund: lp.match.kind === "one" ? lp.match.name : backToSubject ? (memory.entities.fund?.name ?? null) : null, aggregate });
   if (history) {
     if (!signals.includes("aggregate")) signals.push("aggregate");
     return { query: history, signals, named: namedHolding, fields };

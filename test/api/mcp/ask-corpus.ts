@@ -660,6 +660,18 @@ export const CORPUS: Row[] = [
   { cat: "holdings", q: "cobalt market & tessera: how many months of cash left?", expect: q("holdings", { names: ["Cobalt Market", "Tessera Capital"], show: ["runway_months"] }), says: ["Tessera Capital: runway 6.4 months"] },
   { cat: "cashflows", q: "distributions from halcyon and atlas bridge ytd", expect: q("cashflows", { anyOf: { fund: ["Atlas Bridge Fund IV", "Halcyon Fund V"] }, type: "distribution" }), says: ["4 cashflows that are distributions"] },
   { cat: "holdings", q: "robotics/logistics companies we've ever backed, incl. the exited ones - how many", expect: q("holdings", { anyOf: { sector: ["Robotics", "Logistics"] }, aggregate: "count" }), says: ["8 portfolio companies in Robotics or in Logistics"] },
+  { cat: "follow-up", q: "acme care gross margin", expect: fn("portfolio_company", { company: "Acme Care", metric: "gross_margin" }), then: [
+    { cat: "follow-up", q: "what was it a year ago", expect: q("metrics", { name: "Acme Care", metric: "gross_margin", aggregate: "year_ago" }), says: ["55.6% (statement of 2025-10-31)"] },
+  ] },
+  { cat: "follow-up", q: "silverline tvpi", expect: fn("fund_positions", { fund: "Silverline Fund I" }), then: [
+    { cat: "follow-up", q: "and a year ago?", expect: q("marks", { name: "Silverline Fund I", field: "tvpi", aggregate: "year_ago" }), says: ["1.27x (statement of 2025-09-30)"] },
+  ] },
+  { cat: "follow-up", q: "tessera runway?", expect: fn("portfolio_company", { company: "Tessera Capital" }), then: [
+    { cat: "follow-up", q: "how's arr looking", expect: fn("portfolio_company", { company: "Tessera Capital", metric: "arr" }), says: ["Tessera Capital: ARR 2,230,388 USD"] },
+  ] },
+  { cat: "follow-up", q: "robotics names in the portfolio?", expect: q("holdings", { sector: "Robotics" }), then: [
+    { cat: "follow-up", q: "which one has the least runway left", expect: q("holdings", { sector: "Robotics", order: { by: "runway_months", dir: "asc" }, limit: 1 }), says: ["Relay Robotics", "runway 9 months"] },
+  ] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
