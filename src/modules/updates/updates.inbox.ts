@@ -57,9 +57,12 @@ export function withInvestorUpdates(deps: Deps, mailbox: { orgId: string; userId
   const kept = new MessageSpool(join(deps.config.dataDir, "tmp", "updates"));
   const other = inbox.hook;
   const isOthers = (sender: string) => !!other && other.senderDomains.some((d) => domainOf(sender) === d || domainOf(sender).endsWith(`.${d}`));
+  // The org's holdings, listed senders and members, read once for the whole import or sync.
+  const org = recognition.snapshot(mailbox.orgId);
+  const isHoldings = (sender: string) => org.holdingOf(sender) !== null;
   const hook = {
     senderDomains: [...new Set([...(other?.senderDomains ?? []), ...domains])],
-    wants: (sender: string, recipients: string[]) => (isOthers(sender) && other!.wants(sender, recipients)) || recognition.holdingOf(mailbox.orgId, sender) !== null,
+    wants: (sender: string, recipients: string[]) => (isOthers(sender) && other!.wants(sender, recipients)) || isHoldings(sender),
     message(raw: Buffer, where?: string) {
       other?.message(raw);
       kept.add(raw, where ?? null);
@@ -69,7 +72,7 @@ export function withInvestorUpdates(deps: Deps, mailbox: { orgId: string; userId
   const isMembersForward = (block: HeaderBlock) => {
     const subject = header(block, "subject")?.value;
     if (!subject || !isForwardSubject(decodeWords(subject))) return false;
-    return recognition.isMember(mailbox.orgId, mailboxes(block, "from")[0]?.email ?? null);
+    return org.isMember(mailboxes(block, "from")[0]?.email ?? null);
   };
   return {
     hook,
@@ -81,7 +84,7 @@ export function withInvestorUpdates(deps: Deps, mailbox: { orgId: string; userId
       for (const { raw, where } of kept.drain()) {
         report.read++;
         try {
-          const result = await updates.ingest(mailbox.orgId, raw, { userId: mailbox.userId, origin });
+          const result = await updates.ingest(mailbox.orgId, raw, { userId: mailbox.userId, origin, recognition: org });
           if (result.outcome === "applied") {
             report.updates++;
             report.applied += result.counts.applied;
