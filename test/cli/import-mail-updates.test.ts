@@ -77,9 +77,17 @@ const STRANGERS_FORWARD = eml({
 });
 /** A holding's founder writing about something else: read whole, and no update. */
 const LUNCH = eml({ from: "Jane Doe <jane@acme.com>", subject: "Lunch next week?", date: "Wed, 04 Nov 2026 12:00:00 +0000", id: "<lunch@acme.com>", body: "Are you free on Tuesday? We could meet near the office." });
+/** A reply in an update's thread that only quotes its figures: read whole, and no update (nothing new in it). */
+const REPLY = eml({
+  from: "Jane Doe <jane@acme.com>",
+  subject: "Re: Acme Robotics - October 2026 update",
+  date: "Wed, 04 Nov 2026 15:00:00 +0000",
+  id: "<oct-2026-reply@acme.com>",
+  body: "Thanks for the questions, happy to go through the update on Tuesday.\n\nOn Tue, 3 Nov 2026 at 09:00, Jane Doe <jane@acme.com> wrote:\n> Our October 2026 update\n> ARR: $2.1M\n> Cash: $4.2M",
+});
 const UNRELATED = message({ from: "Ray <ray@elsewhere.io>", to: "alice@acme.vc", date: "2026-11-02T09:00:00Z", id: "other@elsewhere.io", subject: "Intro", body: "Hi Alice, ARR: $5M, cash $9M, as promised." });
 
-const MESSAGES = [UNRELATED, HOLDING_UPDATE, LISTED_UPDATE, FORWARD, STRANGERS_FORWARD, LUNCH];
+const MESSAGES = [UNRELATED, HOLDING_UPDATE, LISTED_UPDATE, FORWARD, STRANGERS_FORWARD, LUNCH, REPLY];
 
 /** An mbox of the messages (each under its separator; none has a body line starting "From "), and the line of each separator. */
 function mboxOf(messages: string[]): { text: string; lines: number[] } {
@@ -133,8 +141,9 @@ describe("dealgraph import mail reads investor updates", () => {
     // The relationship import as before: every message read, progress unchanged.
     expect(res.json).toMatchObject({ kind: "mail", read: MESSAGES.length });
     expect(res.stderr.split("\n")[0]).toMatch(/^imported \d+ messages \([\d,]+\/s\), 0 duplicates, \d+ skipped$/);
-    // Read whole: the three updates and the founder's lunch note; the stranger's forward and the intro never.
-    expect(res.json.investor_updates).toEqual({ read: 4, updates: 3, applied: 6, needs_review: 0, duplicates: 0, not_updates: 1, failed: 0 });
+    // Read whole: the three updates, the founder's lunch note and her reply quoting the update (no
+    // update: no figure is new in it); the stranger's forward and the intro never.
+    expect(res.json.investor_updates).toEqual({ read: 5, updates: 3, applied: 6, needs_review: 0, duplicates: 0, not_updates: 2, failed: 0 });
     // The attachment the reader refused is named at the message's line in the file.
     expect(res.stderr).toContain(`warning: ${path}:${lines[2]}: board-deck.pdf: `);
 
@@ -170,7 +179,7 @@ describe("dealgraph import mail reads investor updates", () => {
     // The summary line says what the reader did.
     const again = await cli(d, "import", "mail", "--user", f.users.alice.id, path);
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain("; investor updates: 0 new (0 figures applied, 0 to review), 3 already read, 1 of 4 holdings' messages no update");
+    expect(again.stdout).toContain("; investor updates: 0 new (0 figures applied, 0 to review), 3 already read, 2 of 5 holdings' messages no update");
     // Imported again: nothing added, no second event.
     expect([updatesOf(t, acme), pointsOf(t, acme), eventsOf(t, acme)]).toEqual([3, 6, 3]);
     // `import updates` of the same file: every update already there.
