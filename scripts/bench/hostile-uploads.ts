@@ -183,6 +183,9 @@ function probeHealthOffThread(url: string) {
 // time on a CPU and waiting for one. A stretch is the time between two moments the thread sits
 // idle in epoll; each is split into CPU time, run-queue wait, and the rest (blocked in a call, or
 // unseen between samples); the longest single system call it was seen blocked in is kept by name.
+// Work that yields between chunks (the calendar's writes) answers requests inside one long stretch:
+// a long stretch with a low /healthz is such work; one step holding the thread shows as a high
+// /healthz with a stretch of as much CPU, or a long block.
 const WATCH_WORKER = `
 const fs = require("node:fs");
 const NAMES = { 0: "read", 1: "write", 3: "close", 7: "poll", 17: "pread64", 18: "pwrite64", 56: "clone", 58: "vfork", 59: "execve", 61: "wait4", 74: "fsync", 75: "fdatasync", 82: "rename", 83: "mkdir", 84: "rmdir", 87: "unlink", 202: "futex", 230: "clock_nanosleep", 35: "nanosleep", 257: "openat", 435: "clone3" };
