@@ -12,7 +12,8 @@
 //   - RSS after the reads and at its peak (the jobs included)
 // then `dealgraph backup` of the data dir (a child process, as the job runs it), and the database's size.
 //
-//   bun scripts/bench/scale.ts [--size 5m|50m] (default: both, 5m first) [--keep] [--save FILE] [--against FILE]
+//   bun scripts/bench/scale.ts [--size 5m|50m|5m,50m] (default: both, 5m first) [--keep] [--save FILE] [--against FILE]
+// (--size tiny,tiny10: the same shapes at a few thousand persons, what the bench's test runs)
 // --save writes the results as JSON; --against reads a saved run (e.g. the 5m one) and prints it beside this one.
 // --divide N: every firm with 1/N of its interactions (the same users and persons), where the machine
 // cannot give the full run the time it needs.
@@ -46,6 +47,9 @@ type Preset = { users: number } & NetworkSize;
 const PRESETS: Record<string, Preset> = {
   "5m": { users: 50, persons: 200_000, interactions: 5_000_000, relationshipsPerUser: [4000, 8000], bigCompany: { domain: BIG, persons: 500, knownBy: 10 } },
   "50m": { users: 100, persons: 500_000, interactions: 50_000_000, relationshipsPerUser: [8000, 16000], bigCompany: { domain: BIG, persons: 1250, knownBy: 20 } },
+  // The same shapes, small, for the bench's own test (test/cli/scale-bench.test.ts).
+  tiny: { users: 4, persons: 2_000, interactions: 20_000, relationshipsPerUser: [100, 200], bigCompany: { domain: BIG, persons: 20, knownBy: 2 } },
+  tiny10: { users: 8, persons: 5_000, interactions: 200_000, relationshipsPerUser: [200, 400], bigCompany: { domain: BIG, persons: 50, knownBy: 4 } },
 };
 const MB = 1024 * 1024;
 
@@ -218,7 +222,7 @@ async function runSize(size: string): Promise<Result> {
   }
 }
 
-const sizes = values.size ? [values.size] : ["5m", "50m"];
+const sizes = values.size ? values.size.split(",") : ["5m", "50m"];
 for (const s of sizes) if (!PRESETS[s]) throw new Error(`--size takes ${Object.keys(PRESETS).join(" or ")}`);
 console.log(`Dealgraph scale bench: bun ${Bun.version}, ${navigator.hardwareConcurrency} CPUs, sizes ${sizes.join(", ")}`);
 const wall = performance.now();

@@ -74,14 +74,16 @@ function summary(kind: NetworkImportKind, path: string, s: ImportStats | MailImp
  * The inbox side of a mail import: the deals module's mailInbox with the updates module's added
  * (withInvestorUpdates, the sync's own); none for a user of no organization.
  */
-async function mailInbox(deps: Deps, userId: string): Promise<MailInbox & { wantsWhole?: (block: HeaderBlock) => boolean; report: UpdatesReport | null }> {
+async function mailInbox(deps: Deps, userId: string, io: Io): Promise<MailInbox & { wantsWhole?: (block: HeaderBlock) => boolean; report: UpdatesReport | null }> {
   // An unknown user, or one of no organization: the importer itself says so.
   const orgId = orgsService(deps).getUser(userId)?.orgId;
   if (!orgId) return { complete: async () => 0, report: null };
   // Loaded only for a mail import: the rest of the command line never needs these modules.
   const { inboxVerification } = await import("../modules/deals/deals.verification.inbox.ts");
   const { withInvestorUpdates } = await import("../modules/updates/updates.inbox.ts");
-  return withInvestorUpdates(deps, { orgId, userId }, inboxVerification(deps).mailInbox(orgId), "import");
+  // Reading thousands of a holding's messages after the import takes a while: say how far it got.
+  const progress = (r: UpdatesReport, total: number) => io.err(`investor updates: read ${n(r.read)} of ${n(total)} holdings' messages, ${n(r.updates)} new updates`);
+  return withInvestorUpdates(deps, { orgId, userId }, inboxVerification(deps).mailInbox(orgId), "import", progress);
 }
 
 export async function importNetworkCommand(kind: NetworkImportKind, args: string[], io: Io): Promise<ImportStats> {
@@ -117,7 +119,7 @@ async function importWith(
   let stats: ImportStats | MailImportStats;
   let updates: UpdatesReport | null = null;
   if (kind === "mail") {
-    const inbox = await mailInbox(deps, userId);
+    const inbox = await mailInbox(deps, userId, io);
     const imported = importMail(deps, { ...opts, inbox: inbox.hook, wantsWhole: inbox.wantsWhole });
     const verified = await inbox.complete();
     updates = inbox.report;

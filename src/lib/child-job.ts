@@ -113,8 +113,12 @@ function take(p: Pool, tenant: string) {
 async function slot(pool: string, max: number, tenant: string): Promise<() => void> {
   const p: Pool = pools.get(pool) ?? { running: 0, byTenant: new Map(), waiting: [] };
   pools.set(pool, p);
-  if (p.waiting.length === 0 && mayRun(p, tenant, max)) take(p, tenant);
-  else await new Promise<void>((go) => p.waiting.push({ tenant, go }));
+  // In line with the others, then whoever may run goes: a tenant below its share takes a free
+  // slot at once, even while another tenant's reads wait for theirs.
+  await new Promise<void>((go) => {
+    p.waiting.push({ tenant, go });
+    wake(p, max);
+  });
   return () => {
     p.running--;
     const n = (p.byTenant.get(tenant) ?? 1) - 1;

@@ -5,11 +5,20 @@
 //   - OCR per file: a file needing more pages than DEALGRAPH_OCR_PAGES_PER_UPLOAD, or more time
 //     than DEALGRAPH_OCR_SECONDS_PER_UPLOAD, is refused with the reason in the analysis;
 //   - OCR per organization per day: pages past DEALGRAPH_OCR_PAGES_PER_ORG_DAY are refused with
-//     the reason, other organizations unaffected.
+//     the reason, other organizations unaffected;
+//   - the document children (where OCR runs) are shared the same way: one org's reads waiting for a
+//     child never hold back another org's read.
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { closeSync, constants, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { runHandlers } from "../../jobs/index.ts";
 import { findLibreOffice } from "../../src/documents/convert.ts";
 import { findTesseract } from "../../src/documents/ocr.ts";
+import { READ_COMMAND } from "../../src/documents/reader-child.ts";
+import { READ_LIMITS } from "../../src/documents/reader.ts";
+import { runChildJob } from "../../src/lib/child-job.ts";
+import { runAsWork } from "../../src/lib/work-context.ts";
 import { actionsService } from "../../src/modules/actions/actions.service.ts";
 import { ocrPagesToday } from "../../src/modules/actions/ocr-budget.ts";
 import { startRunner, type Handler } from "../../src/modules/actions/runner.ts";
@@ -69,6 +78,62 @@ describe("the runner is fair between organizations and users", () => {
       await runner.stop();
     }
   });
+});
+
+// Each read blocks on a named pipe until the test writes to it: a read has a child exactly when the
+// pipe has a reader (opening it for writing without blocking succeeds), so which reads hold a child
+// is seen, not guessed from timing.
+describe.if(process.platform === "linux" && !!Bun.which("mkfifo"))("the document children are shared fairly between organizations", () => {
+  test("org A's queue of reads does not hold back org B's read; A's next read runs when A's first ends", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "dealgraph-child-fairness-"));
+    const pipes = new Map<string, string>();
+    try {
+      for (const name of ["a1", "a2", "a3", "b1"]) {
+        const path = join(dir, name);
+        expect(Bun.spawnSync(["mkfifo", "-m", "0666", path]).exitCode).toBe(0);
+        pipes.set(name, path);
+      }
+      /** The pipe's writer end, when a child has it open for reading (else null). */
+      const writerOf = (name: string): number | null => {
+        try {
+          return openSync(pipes.get(name)!, constants.O_WRONLY | constants.O_NONBLOCK);
+        } catch {
+          return null; // ENXIO: nobody reads it yet
+        }
+      };
+      const waitForReader = async (name: string) => {
+        for (let i = 0; i < 600; i++) {
+          const fd = writerOf(name);
+          if (fd !== null) return fd;
+          await Bun.sleep(50);
+        }
+        throw new Error(`${name}: no child read it within 30 s`);
+      };
+      const finish = (fd: number, text: string) => {
+        writeSync(fd, text);
+        closeSync(fd);
+      };
+      const limits = { ...READ_LIMITS, timeoutMs: 120_000, maxOutputBytes: 1024 * 1024, concurrency: 2 };
+      const read = (org: string, name: string) =>
+        runAsWork({ tenant: org }, () => runChildJob<string[]>(READ_COMMAND, { op: "text", path: pipes.get(name)!, limits: { maxPages: 500, maxTextBytes: 1e6, zip: READ_LIMITS.zip } }, limits));
+      // Two children at most; org A asks for three first, then org B for one.
+      const a = ["a1", "a2", "a3"].map((n) => read("org-a", n));
+      const a1 = await waitForReader("a1");
+      const b = read("org-b", "b1");
+      // B's read gets the second child while A's first still holds its own (A's share is one of two).
+      const b1 = await waitForReader("b1");
+      expect(writerOf("a2")).toBeNull();
+      expect(writerOf("a3")).toBeNull();
+      finish(b1, "from b1");
+      expect(await b).toEqual(["from b1"]);
+      finish(a1, "from a1");
+      finish(await waitForReader("a2"), "from a2");
+      finish(await waitForReader("a3"), "from a3");
+      expect(await Promise.all(a)).toEqual([["from a1"], ["from a2"], ["from a3"]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 // OCR needs Tesseract (and LibreOffice to make the scanned deck).

@@ -5,7 +5,7 @@
 //     Trash and Drafts with their SPECIAL-USE flags, plaintext IMAP and (with `tls`) IMAPS and
 //     STARTTLS under a throwaway CA made with openssl.
 //   - Radicale (`radicale`): htpasswd users, filesystem storage in the temp dir.
-//   - An SMTP receiver (`smtp-server` from npm) that keeps every message it is sent.
+//   (The SMTP receiver the outbound mail tests send to is in mail-smtp-receiver.ts.)
 // When a binary is missing the start functions return null and the caller skips with a message;
 // under CI=1 (where .ci/run installs them) a missing binary is an error.
 import { spawn, spawnSync } from "node:child_process";
@@ -405,71 +405,5 @@ export async function startRadicale(opts: { users: MailUser[] }): Promise<Radica
       await stop();
       rmSync(dir, { recursive: true, force: true });
     },
-  };
-}
-
-export type ReceivedMail = { from: string; to: string[]; raw: string; subject: string; text: string };
-
-export type SmtpReceiver = {
-  port: number;
-  /** `smtp://127.0.0.1:PORT` (with a login when the receiver asks for one). */
-  url: string;
-  received: ReceivedMail[];
-  /** Resolves when `count` messages have arrived. */
-  waitFor(count: number, ms?: number): Promise<ReceivedMail[]>;
-  close(): Promise<void>;
-};
-
-/** A real SMTP receiver (`smtp-server` from npm) on loopback that keeps what it is sent. */
-export async function startSmtpReceiver(opts: { login?: MailUser } = {}): Promise<SmtpReceiver> {
-  const { SMTPServer } = await import("smtp-server");
-  const PostalMime = (await import("postal-mime")).default;
-  const received: ReceivedMail[] = [];
-  const server = new SMTPServer({
-    secure: false,
-    disabledCommands: opts.login ? ["STARTTLS"] : ["STARTTLS", "AUTH"],
-    authOptional: !opts.login,
-    allowInsecureAuth: true,
-    logger: false,
-    onAuth(auth, _session, cb) {
-      if (opts.login && auth.username === opts.login.login && auth.password === opts.login.password) cb(null, { user: auth.username });
-      else cb(new Error("Invalid username or password"));
-    },
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", async () => {
-        const raw = Buffer.concat(chunks).toString("utf8");
-        const parsed = await PostalMime.parse(raw);
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw,
-          subject: parsed.subject ?? "",
-          text: parsed.text ?? "",
-        });
-        cb();
-      });
-    },
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve());
-  });
-  const auth = opts.login ? `${encodeURIComponent(opts.login.login)}:${encodeURIComponent(opts.login.password)}@` : "";
-  return {
-    port,
-    url: `smtp://${auth}127.0.0.1:${port}`,
-    received,
-    async waitFor(count, ms = 10_000) {
-      const until = Date.now() + ms;
-      while (received.length < count) {
-        if (Date.now() > until) throw new Error(`the SMTP receiver got ${received.length} messages, not ${count}, in ${ms} ms`);
-        await Bun.sleep(20);
-      }
-      return received;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

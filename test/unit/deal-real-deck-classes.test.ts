@@ -70,6 +70,16 @@ describe("a team as real decks lay it out", () => {
     ]);
   });
 
+  test("two or more columns of cards read across: a row of names over a row of captions of no role's shape", () => {
+    expect(teamOf("Acme", "Team\n\nAnna Keller    Jonas Berg    Eva Roth\nProduct & Tech    Growth    Operations")).toEqual([
+      ["Anna Keller", "Product & Tech"],
+      ["Jonas Berg", "Growth"],
+      ["Eva Roth", "Operations"],
+    ]);
+    // Customers' people over their companies are nobody's team.
+    expect(teamOf("Acme", "What customers say\n\nAnna Keller    Jonas Berg\nAcme Bank    Beta Corp")).toEqual([]);
+  });
+
   test("the same cards on a page that does not speak of a team are nobody's team (customers' people, speakers)", () => {
     const page = ["Simon Krystman\nEntrepreneur and Founder", "Alan Barrell\nAlternative Finance", "Glen Parry\nBlockchain and ICO"].join("\n\n");
     expect(teamOf("Acme", "Speakers at our launch event", page)).toEqual([]);
@@ -104,6 +114,13 @@ describe("the company's name", () => {
   test("not a slide title's words ('Business Model Development'); the name before '@ <event>'", async () => {
     const a = await analyse(deckPages(["Business\nModel\nDevelopment\nIEEE Hive @ TENCON 2024", "Revenue Streams\nSubscription Model: a monthly fee for the app.", "Profit Sharing Model\nResidents receive a credit."]));
     expect(a.facts.company.name).toBe("IEEE Hive");
+  });
+
+  test("not a place at the end of a title wrapped over lines, nor a tagline ('Redefining Identity / Verification in / Kenya'): none", async () => {
+    const a = await analyse(deckPages(["Redefining Identity\nVerification in\nKenya\n01", "Our Solution\nAI-powered, automated and compliant KYC platform.", "Our Ask\nWe're seeking KES 10M (~USD $75,000)"]));
+    expect(a.facts.company.name).toBeNull();
+    // A raise in a currency the reader does not know, with a conversion beside it: no amount rather than the conversion.
+    expect(a.facts.round.amount).toBeNull();
   });
 
   test("'The <Name> (<ACRONYM>) is ...' when the company's own address spells the name", async () => {

@@ -50,6 +50,8 @@ function nameLike(text: string): boolean {
     words.every((w) => /^[\p{Lu}\d]/u.test(w) || /^(&|and|of|for|the|de|von|van)$/.test(w)) &&
     /^\p{Lu}/u.test(text) &&
     !NOT_A_COMPANY_NAME.test(text) &&
+    // A tagline opens with what it does ("Redefining Identity", "Empowering Farmers"), a name does not.
+    !/^\p{Lu}\p{Ll}{4,}ing\s/u.test(text) &&
     !PROGRAMME.test(text) &&
     !topicOfHeading(text) &&
     !isRole(text) &&

@@ -215,10 +215,16 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     if (k < 2) continue;
     // Their roles: as many units after them, or one row with a cell for each (an advisor's cell is no role).
     const row = same(i + k) ? units[i + k].text.split(CELL_SPLIT) : [];
-    const roles =
+    let roles =
       row.length === k && row.length > 1
         ? row.map((cell) => roleFirst(cell, opts))
         : Array.from({ length: k }, (_, n) => (same(i + k + n) ? roleFirst(units[i + k + n].text, opts) : null));
+    // On the team's page the line under each name may be a caption of no role's shape ("Product & Tech"):
+    // a row of names over as many captions, none of them a name, is the same row of cards.
+    if (!(row.length === k && row.length > 1) && !roles.every(Boolean) && pageTopic.get(units[i].pageIndex) === "team") {
+      const captions = Array.from({ length: k }, (_, n) => (same(i + k + n) && !nameAlone(units[i + k + n].text) ? captionOf(units[i + k + n].text) : null));
+      if (captions.every(Boolean)) roles = captions;
+    }
     if (row.length === k && row.length > 1 ? !roles.some(Boolean) : !roles.every(Boolean)) continue;
     for (let n = 0; n < k; n++) {
       const unit = units[i + n];

@@ -32,7 +32,7 @@ export type Unit = {
 const WRAP = "\u2028";
 
 const HEADINGS: [RegExp, Topic][] = [
-  [/^(the |our |meet the |founding |management |leadership |core |investment )?(team|founders?|founding team|leadership( team)?|management( team)?|people|who we are|partners|general partners|the gps?)$/, "team"],
+  [/^(the |our |meet the |meet our |founding |management |leadership |core |investment |executive |key )?(team|founders?|founding team|leadership( team)?|management( team)?|people|who we are|partners|general partners|the gps?|team members|people)( (and|&) (advisors|advisers|board))?$/, "team"],
   [/^(our )?(advisors|advisers|advisory board|board( of directors)?|board (and|&) advisors|mentors)$/, "advisors"],
   [/^(our |existing |previous )?(investors|backers|backed by|cap table|funding history|previous rounds?|financing history)$/, "investors"],
   [/^(what (our )?(customers|clients|users|partners) (say|think|are saying)|testimonials?|customer (love|stories|quotes|voices|feedback)|in their (own )?words|reviews|kind words|voice of the customer)$/, "customers"],
@@ -159,9 +159,11 @@ function chunksOf(text: string): string[] {
     if (bullet || ROW.test(line)) end();
     current = current ? `${current}${WRAP}${line}` : line;
     const next = lines.slice(i + 1).find(Boolean);
+    // A line that ends in a preposition, an article or a conjunction ("Verification in") goes on in the next.
     const standalone =
       next !== undefined &&
       !/[,;]$/.test(line) &&
+      !/\s(?:in|of|for|to|the|a|an|and|or|with|at|by|from|on)$/i.test(line) &&
       (BULLET.test(next) || ROW.test(next) || /^[\p{Lu}\d$€£"“(]/u.test(next)) &&
       (line.split(/\s+/).length <= 6 || line.length < 0.75 * longestAround(i) || ENDS_WITH_ADDRESS.test(line));
     if (next === undefined || ROW.test(line) || /[.!?:]["”’)]?$/.test(line) || standalone) end();

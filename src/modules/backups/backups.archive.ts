@@ -504,7 +504,8 @@ function parseManifest(text: string): Manifest {
   try {
     m = JSON.parse(text) as Manifest;
   } catch {
-    throw new BackupError("manifest.json is not valid JSON");
+    // The compressed frames carry no checksum of their own: damaged bytes may decode without an error, into JSON that does not parse.
+    throw new BackupError("the archive is corrupted: manifest.json is not valid JSON");
   }
   if (m?.format !== ARCHIVE_FORMAT) throw new BackupError(`manifest.json is not a Dealgraph backup's (format ${JSON.stringify(m?.format)})`);
   if (!READABLE_VERSIONS.includes(m.version)) throw new BackupError(`the archive is format version ${m.version}; this release reads versions ${READABLE_VERSIONS.join(" and ")}`);
@@ -517,7 +518,7 @@ function parseContents(text: string): Contents {
   try {
     c = JSON.parse(text) as Contents;
   } catch {
-    throw new BackupError("backup.json is not valid JSON");
+    throw new BackupError("the archive is corrupted: backup.json is not valid JSON");
   }
   if (c?.format !== ARCHIVE_FORMAT) throw new BackupError(`backup.json is not a Dealgraph backup's (format ${JSON.stringify(c?.format)})`);
   if (!READABLE_VERSIONS.includes(c.version) || c.version < 2) throw new BackupError(`the archive is format version ${c.version}; this release reads versions ${READABLE_VERSIONS.join(" and ")}`);

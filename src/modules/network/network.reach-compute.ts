@@ -6,6 +6,8 @@
 // holdings and deals); every reason is a fact the partner can check (network.reach-reasons.ts).
 // Each candidate keeps whose mail showed the contact: the endpoint hides it as soon as one of
 // them stops sharing (network.reach.ts), and the next run recomputes it from what is still shared.
+// A proxy's interactions are read once per run for every user who holds that proxy
+// (network.reach-contacts.ts): the job's work follows the firm's data, not users x proxies x data.
 import type { Deps } from "../../deps.ts";
 import { newId } from "../../lib/ids.ts";
 import { dealsService } from "../deals/deals.service.ts";

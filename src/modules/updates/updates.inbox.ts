@@ -39,6 +39,9 @@ export type UpdatesReport = {
 
 export const emptyUpdatesReport = (): UpdatesReport => ({ read: 0, updates: 0, applied: 0, needs_review: 0, duplicates: 0, not_updates: 0, failed: 0, errors: [], problems: [] });
 
+/** A mail import says how far the reading of its updates got every this many messages. */
+export const PROGRESS_EVERY = 1_000;
+
 /** A mailbox's inbox hooks with the updates' added: `wantsWhole` says from its header block whether a message is read whole. */
 export type UpdatesInbox = MailInbox & { wantsWhole(block: HeaderBlock): boolean; report: UpdatesReport };
 
@@ -48,7 +51,14 @@ export type UpdatesInbox = MailInbox & { wantsWhole(block: HeaderBlock): boolean
  * `message(raw, where)` may name where the message is ("FILE:LINE"), and an update that cannot be
  * read is then reported there (a sync logs it and goes on).
  */
-export function withInvestorUpdates(deps: Deps, mailbox: { orgId: string; userId: string }, inbox: MailInbox, origin: IngestOptions["origin"] = "sync"): UpdatesInbox {
+export function withInvestorUpdates(
+  deps: Deps,
+  mailbox: { orgId: string; userId: string },
+  inbox: MailInbox,
+  origin: IngestOptions["origin"] = "sync",
+  /** Called every PROGRESS_EVERY messages read for updates, with how many are waiting in all. */
+  onProgress?: (report: UpdatesReport, total: number) => void,
+): UpdatesInbox {
   const recognition = updatesRecognition(deps);
   const domains = recognition.senderDomains(mailbox.orgId);
   const report = emptyUpdatesReport();
@@ -57,9 +67,12 @@ export function withInvestorUpdates(deps: Deps, mailbox: { orgId: string; userId
   const kept = new MessageSpool(join(deps.config.dataDir, "tmp", "updates"));
   const other = inbox.hook;
   const isOthers = (sender: string) => !!other && other.senderDomains.some((d) => domainOf(sender) === d || domainOf(sender).endsWith(`.${d}`));
+  // The org's holdings, listed senders and members, read once for the whole import or sync.
+  const org = recognition.snapshot(mailbox.orgId);
+  const isHoldings = (sender: string) => org.holdingOf(sender) !== null;
   const hook = {
     senderDomains: [...new Set([...(other?.senderDomains ?? []), ...domains])],
-    wants: (sender: string, recipients: string[]) => (isOthers(sender) && other!.wants(sender, recipients)) || recognition.holdingOf(mailbox.orgId, sender) !== null,
+    wants: (sender: string, recipients: string[]) => (isOthers(sender) && other!.wants(sender, recipients)) || isHoldings(sender),
     message(raw: Buffer, where?: string) {
       other?.message(raw);
       kept.add(raw, where ?? null);
@@ -68,8 +81,9 @@ export function withInvestorUpdates(deps: Deps, mailbox: { orgId: string; userId
   /** A member's forward: the subject first (no lookup for other mail), then the sender. */
   const isMembersForward = (block: HeaderBlock) => {
     const subject = header(block, "subject")?.value;
-    if (!subject || !isForwardSubject(decodeWords(subject))) return false;
-    return recognition.isMember(mailbox.orgId, mailboxes(block, "from")[0]?.email ?? null);
+    // Encoded words ("=?UTF-8?Q?WG:_...?=") decoded only where there are some: most subjects have none.
+    if (!subject || !isForwardSubject(subject.includes("=?") ? decodeWords(subject) : subject)) return false;
+    return org.isMember(mailboxes(block, "from")[0]?.email ?? null);
   };
   return {
     hook,
@@ -78,10 +92,12 @@ export function withInvestorUpdates(deps: Deps, mailbox: { orgId: string; userId
     async complete() {
       const done = await inbox.complete();
       const updates = updatesService(deps);
+      const total = kept.size;
       for (const { raw, where } of kept.drain()) {
         report.read++;
+        if (onProgress && report.read % PROGRESS_EVERY === 0) onProgress(report, total);
         try {
-          const result = await updates.ingest(mailbox.orgId, raw, { userId: mailbox.userId, origin });
+          const result = await updates.ingest(mailbox.orgId, raw, { userId: mailbox.userId, origin, recognition: org });
           if (result.outcome === "applied") {
             report.updates++;
             report.applied += result.counts.applied;

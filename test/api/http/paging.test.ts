@@ -11,10 +11,13 @@ import { knows, thread } from "../../helpers/network.ts";
 import { eml } from "../../helpers/updates.ts";
 import { seedEndpoint } from "../../helpers/webhooks.ts";
 import { updatesService } from "../../../src/modules/updates/updates.service.ts";
+import { connectionsLedger } from "../../../src/modules/connections/connections.ledger.ts";
+import { connections } from "../../../src/modules/connections/connections.tables.ts";
 
 let t: TestApp;
 let f: Fixture;
 let webhookId: string;
+let connectionId: string;
 
 beforeAll(async () => {
   t = createTestApp();
@@ -27,6 +30,13 @@ beforeAll(async () => {
   // One investor update from a holding's domain, so the updates list has a row to page past.
   const update = eml({ from: "Jane Doe <jane@acme.com>", subject: "Acme Robotics - October 2024 update", date: "Tue, 05 Nov 2024 09:00:00 +0000", id: "<paging@acme.com>", body: "Our October update: ARR was $1.5M." });
   await updatesService(t.deps).ingest(f.orgs.acme.id, update, { userId: f.users.alice.id, origin: "import" });
+  // A mailbox of Alice's with two ledger rows (two syncs of INBOX, the second with nothing new).
+  connectionId = crypto.randomUUID();
+  const now = t.deps.clock.now().toISOString();
+  t.deps.db.insert(connections).values({ id: connectionId, orgId: f.orgs.acme.id, userId: f.users.alice.id, kind: "mail", source: "imap", account: "alice@acme.vc", accountKey: "alice@acme.vc", secretSealed: "never-opened", createdAt: now, updatedAt: now }).run();
+  const ledger = connectionsLedger(t.deps);
+  ledger.add({ connectionId, run: "paging-1", folder: "INBOX", uidValidity: "1", uidFrom: 1, uidTo: 3 }, { seen: 3, imported: 3, duplicates: 0, skipped: {}, failed: {} });
+  ledger.add({ connectionId, run: "paging-2", folder: "INBOX", uidValidity: "1", uidFrom: 4, uidTo: 3 }, { seen: 0, imported: 0, duplicates: 0, skipped: {}, failed: {} });
 });
 afterAll(() => t.close());
 
@@ -40,6 +50,7 @@ const PAGED: Record<string, { path: () => string; total?: (body: any) => number;
   "/api/v1/network/reach/candidates": { path: () => "/api/v1/network/reach/candidates?", items: "candidates" },
   "/api/v1/network/signals/going-stale": { path: () => "/api/v1/network/signals/going-stale?", items: "contacts" },
   "/api/v1/webhooks/{webhook_id}/deliveries": { path: () => `/api/v1/webhooks/${webhookId}/deliveries?`, items: "deliveries" },
+  "/api/v1/me/connections/{connection_id}/ledger": { path: () => `/api/v1/me/connections/${connectionId}/ledger?`, total: (b) => b.total, items: "ledger" },
 };
 
 const HUGE = ["9223372036854776000", "1e300", "9007199254740992", "1e17"];
