@@ -125,7 +125,7 @@ describe("connections of others, calendars, the digest", () => {
       await b.get("/app/connections");
       const removed = await b.post(`/app/connections/${conn.connection_id}/remove`, {});
       expect(removed.status).toBe(303);
-      expect(textOf((await b.follow(removed)).html)).toContain("it is no longer synced and its password is forgotten");
+      expect(textOf((await b.follow(removed)).html)).toContain("it is no longer synced and what it signed in with (a password or a provider token) is forgotten");
       expect(service().list(f.users.alice.id)).toEqual([]);
     } finally {
       server.stop(true);

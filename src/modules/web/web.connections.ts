@@ -133,7 +133,7 @@ export function connectionPageRoutes(deps: Deps) {
         const row = service.get(c.params.connection_id);
         if (!row || row.userId !== c.user.id) throw new ApiError(404, "No such connection.");
         service.remove(row.id, c.user.id);
-        c.flash({ kind: "success", text: `Removed ${row.account}: it is no longer synced and its password is forgotten. What it recorded stays.` });
+        c.flash({ kind: "success", text: `Removed ${row.account}: it is no longer synced and what it signed in with (a password or a provider token) is forgotten. What it recorded stays.` });
         return redirect("/app/connections");
       }),
       hidden,

@@ -66,7 +66,7 @@ ${v.connections.map(
   <td class="small">${c.last_error ?? html`<span class="muted">—</span>`}</td>
   <td><div class="actions">
     <form method="post" action="/app/connections/${c.connection_id}/sync">${csrfField(csrf)}<button class="btn small secondary" type="submit">Sync now</button></form>
-    <form method="post" action="/app/connections/${c.connection_id}/remove" data-confirm="Remove ${c.account}? It is no longer synced and its password is forgotten; what it recorded stays.">
+    <form method="post" action="/app/connections/${c.connection_id}/remove" data-confirm="Remove ${c.account}? It is no longer synced and what it signed in with (a password or a provider token) is forgotten; what it recorded stays.">
       ${csrfField(csrf)}<button class="btn small danger" type="submit">Remove</button>
     </form>
   </div></td>
