@@ -92,7 +92,8 @@ const RULES: Rule[] = [
   [/\b(?:in |over |during )?(?:the )?(?:last|past) fortnight\b/, (_m, t) => ({ from: new Date(t.getTime() - 14 * DAY), to: t })],
   [/\bearlier this year\b/, (_m, t) => ({ from: utc(t.getUTCFullYear(), 0, 1), to: t })],
   // "year end 2025", "end of 2025", "EOY 2025": the year's last quarter, whose last statement is the year's end.
-  [/\b(?:(?:at )?(?:the )?year[ -]end|end of(?: the)? year|eoy|end of)(?: of)? (20\d{2})\b/, (m) => ({ from: utc(Number(m[1]), 9, 1), to: utc(Number(m[1]), 11, 31) })],
+  // (Its last month: a monthly figure is December's; a fund's year-end mark is dated December 31.)
+  [/\b(?:(?:at )?(?:the )?year[ -]end|end of(?: the)? year|eoy|end of)(?: of)? (20\d{2})\b/, (m) => ({ from: utc(Number(m[1]), 11, 1), to: utc(Number(m[1]), 11, 31) })],
   [/\bbetween (\d{4}-\d{2}-\d{2}) and (\d{4}-\d{2}-\d{2})\b|\bfrom (\d{4}-\d{2}-\d{2}) (?:to|until|through) (\d{4}-\d{2}-\d{2})\b/, (m) => ({ from: new Date(m[1] ?? m[3]), to: new Date(m[2] ?? m[4]) })],
   [/\b(?:since|after|from) (\d{4}-\d{2}-\d{2})\b/, (m, t) => ({ from: new Date(m[1]), to: t })],
   [/\bbefore (\d{4}-\d{2}-\d{2})\b/, (m) => ({ from: null, to: new Date(Date.parse(m[1]) - DAY) })],

@@ -213,8 +213,12 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
 }
 
 /** A question that only names something ("and Bolt Payments?"): the last question again, or what that thing is. */
-function followUp(d: Directory, lastFunction: string | null, n: Normalised, set: SetRead | null): Recognised {
+function followUp(d: Directory, lastFunction: string | null, n: Normalised, set: SetRead | null, memory?: Memory): Recognised {
   const h = d.holdings();
+  // "When did we first invest in Nimbus Grid?" then "and Nimbus Pay?": the same figures of the other company.
+  const lastQuery = memory?.last?.fn === "query" ? (memory.last.args as Query) : null;
+  if (h.kind === "one" && lastQuery?.kind === "holdings" && lastQuery.name && lastQuery.show?.length) return { fn: "query", args: { ...lastQuery, name: h.name } };
+  if (h.kind === "one" && lastQuery?.kind === "metrics" && lastQuery.name) return { fn: "query", args: { ...lastQuery, name: h.name } };
   const deal = d.deal();
   const fund = d.funds().match;
   const asLast = (fn: string) => lastFunction === fn;
@@ -425,7 +429,7 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
     }
     return read;
   }
-  const known = action ?? followUp(d, lastFunction, n, set);
+  const known = action ?? followUp(d, lastFunction, n, set, memory);
   if (known) return known;
   // A figure of a company the records do not hold ("the valuation of Stripe"), or how it is doing: said so, with what they hold instead.
   const unknown = set?.fields.some((f) => f.kinds.includes("holdings")) || ABOUT.test(n.folded) ? (d.properName() ?? d.anyName()) : null;

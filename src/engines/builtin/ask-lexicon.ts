@@ -29,7 +29,7 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "ebitda", kinds: ["holdings"], re: /\bebitda\b|\bprofits?\b|\bnet income\b|\bprofitab(?:le|ility)\b/, metric: true, unit: "money" },
   { field: "score", kinds: ["deals"], re: /\bscor(?:e|es|ed|ing)\b|\brat(?:ing|ed)\b|\bhighest rated\b/ },
   { field: "pre_money", kinds: ["deals"], re: /\bpre[ -]?money\b|\bpre[ -]?money valuations?\b|\bpre\b(?= (?:under|over|below|above|of|at))/, unit: "money" },
-  { field: "round_amount", kinds: ["deals"], re: /\braising\b(?! an? )|\bround sizes?\b|\bsize of (?:the |their )?rounds?\b|\braising the most\b|\b(?:biggest|largest|smallest) (?:rounds?|raises?)\b|\bamount raised\b|\b(?:total|their|the|its) raises?\b|\bhow big (?:is|was) (?:the|their|its) (?:\w+ ){0,2}(?:fund|round|raise)\b|\bhow much (?:are|is) .+ raising\b/, unit: "money" },
+  { field: "round_amount", kinds: ["deals"], re: /\braising\b(?! an? )|\bround sizes?\b|\braise sizes?\b|\bsize of (?:the |their )?raises?\b|\bsize of (?:the |their )?rounds?\b|\braising the most\b|\b(?:biggest|largest|smallest) (?:rounds?|raises?)\b|\bamount raised\b|\b(?:total|their|the|its) raises?\b|\bhow big (?:is|was) (?:the|their|its) (?:\w+ ){0,2}(?:fund|round|raise)\b|\bhow much (?:are|is) .+ raising\b/, unit: "money" },
   { field: "created", kinds: ["deals"], re: /\bcame in\b|\bcome in\b|\bcoming in\b|\barrived\b|\bsubmitted\b|\badded\b|\breceived\b|\binbound\b|(?<!\bwho\b.{0,30})\bsourced\b(?! by)/ },
   { field: "tvpi", kinds: ["positions"], re: /\btvpi\b|\btotal value (?:to|over) paid in\b/, unit: "x" },
   { field: "dpi", kinds: ["positions"], re: /\bdpi\b/, unit: "x" },

@@ -493,6 +493,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     if (grouped && q[grouped] !== undefined) delete q[grouped];
     if (q.anyOf && grouped && grouped in q.anyOf) delete (q.anyOf as Record<string, unknown>)[grouped];
     if (!q.aggregate || q.aggregate === "min" || q.aggregate === "max" || q.aggregate === "latest") q.aggregate = "count";
+    // "Split by currency - count and total": each group's count with the total of the figure named.
+    const totalled = fields.find((f) => f.kinds.includes(q.kind) && f.unit === "money");
+    if (q.aggregate === "count" && totalled && /\btotals?\b|\bsum\b|\bhow much\b|\bamounts?\b/.test(text)) (q.aggregate = "sum"), (q.field = totalled.field);
     delete q.order, delete q.limit, delete q.show;
     if (!signals.includes("aggregate")) signals.push("aggregate");
   }

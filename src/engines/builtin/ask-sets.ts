@@ -31,7 +31,8 @@ export function negationScopes(text: string): { positive: string; negated: strin
       at = next ? at + 1 + next.index : scan.length;
       end = next && next[0] === "," ? next : null;
     }
-    const words = rest.slice(0, at).split(" ").filter(Boolean).slice(0, 9);
+    // "Non-euro", "non fintech": a prefix, it negates the one word it is joined to.
+    const words = rest.slice(0, at).split(" ").filter(Boolean).slice(0, m[0] === "non" ? 1 : 9);
     spans.push([m.index, from + (words.length ? rest.indexOf(words.at(-1)!) + words.at(-1)!.length : 0)]);
   }
   if (!spans.length) return { positive: text, negated: "" };

@@ -228,5 +228,6 @@ export type KindReader = {
 /** The calendar periods a dated record is counted in ("by quarter", "per month"): "2026", "2026 Q3", "2026-09". */
 export function periodsOf(date: string): { year: string; quarter: string; month: string } {
   const year = date.slice(0, 4);
-  return { year, quarter: `${year} Q${Math.floor((Number(date.slice(5, 7)) - 1) / 3) + 1}`, month: date.slice(0, 7) };
+  const monthName = new Date(`${date.slice(0, 7)}-01T00:00:00Z`).toLocaleString("en-US", { month: "long", timeZone: "UTC" });
+  return { year, quarter: `${year} Q${Math.floor((Number(date.slice(5, 7)) - 1) / 3) + 1}`, month: `${date.slice(0, 7)} (${monthName})` };
 }

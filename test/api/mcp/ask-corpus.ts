@@ -629,8 +629,8 @@ export const CORPUS: Row[] = [
   { cat: "negation", q: "companies outside payments", expect: q("holdings", { except: { sector: ["Payments infrastructure"] } }), says: ["19 portfolio companies not in Payments infrastructure"] },
   { cat: "negation", q: "portcos not reporting ARR", expect: q("holdings", { where: [{ field: "arr", op: "lte", value: 0, orNone: true }] }), says: ["Cobalt Rails"] },
   { cat: "negation", q: "funds that haven't called capital this year", expect: q("positions", { where: [{ field: "called", op: "lte", value: 0, orNone: true }], ...days("2026-01-01", "2026-11-20") }), says: ["4 LP positions, counting cashflows dated this year", "Atlas Bridge Fund IV", "Halcyon Fund V", "Northstar Growth Fund I", "Redwood Peak Fund II"] },
-  { cat: "deals", q: "how many deals came in each month", expect: q("deals", { aggregate: "count", group: "month" }), says: ["36 deals by month (5 groups)", "1. 2026-07: 2 deals (YarrowFreight and BeaconCampus)"] },
-  { cat: "cashflows", q: "capital calls per month this year", expect: q("cashflows", { type: "call", group: "month", aggregate: "count" }), says: ["1. 2026-01: 2 cashflows, total amount 2,564,000 USD"] },
+  { cat: "deals", q: "how many deals came in each month", expect: q("deals", { aggregate: "count", group: "month" }), says: ["36 deals by month (5 groups)", "1. 2026-07 (July): 2 deals (YarrowFreight and BeaconCampus)"] },
+  { cat: "cashflows", q: "capital calls per month this year", expect: q("cashflows", { type: "call", group: "month", aggregate: "count" }), says: ["1. 2026-01 (January): 2 cashflows, total amount 2,564,000 USD"] },
   { cat: "holdings", q: "what's the sector mix of the portfolio", expect: q("holdings", { group: "sector", aggregate: "count" }), says: ["23 portfolio companies by sector (9 groups)", "Robotics: 5 portfolio companies"] },
   { cat: "follow-up", q: "who runs keystoneledger", expect: fn("deal_status", { figure: "team" }), then: [
     { cat: "follow-up", q: "how much are they raising?", expect: fn("deal_status", { deal: "KeystoneLedger", figure: "round_amount" }), says: ["KeystoneLedger is raising 26,000,000 USD"] },
@@ -672,6 +672,12 @@ export const CORPUS: Row[] = [
   { cat: "follow-up", q: "robotics names in the portfolio?", expect: q("holdings", { sector: "Robotics" }), then: [
     { cat: "follow-up", q: "which one has the least runway left", expect: q("holdings", { sector: "Robotics", order: { by: "runway_months", dir: "asc" }, limit: 1 }), says: ["Relay Robotics", "runway 9 months"] },
   ] },
+  { cat: "positions", q: "LP commitments split by currency - count and total", expect: q("positions", { group: "currency", aggregate: "sum", field: "commitment" }), says: ["USD: 5 LP positions, total committed 93,000,000 USD"] },
+  { cat: "negation", q: "non-euro holdings in f2", expect: q("holdings", { fund: "Northwind Fund II", except: { currency: ["EUR"] } }), says: ["8 portfolio companies in Northwind Fund II not held in EUR"] },
+  { cat: "follow-up", q: "when did we first invest in nimbus grid", expect: q("holdings", { name: "Nimbus Grid", show: ["investment_date"] }), then: [
+    { cat: "follow-up", q: "and nimbus pay?", expect: q("holdings", { name: "Nimbus Pay", show: ["investment_date"] }), says: ["Nimbus Pay: invested on 2024-11-14."] },
+  ] },
+  { cat: "metrics", q: "drift freight arr at end of 2025", expect: q("metrics", { name: "Drift Freight", metric: "arr", aggregate: "at", ...days("2025-12-01", "2025-12-31") }), says: ["is not in your records: no statement is dated within it (the last before is dated 2025-11-30"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
