@@ -273,7 +273,11 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     const bare = listParts(t).flatMap((p) => DEAL_STAGE_CUES.filter(([s]) => p.split(" ").at(-1) === s).map(([s]) => s));
     return [...new Set([...found, ...bare])];
   };
-  const stageCues = stagesIn(positive);
+  // "Got past screening", "beyond diligence": the pipeline's later stages (a deal passed on is not past anything).
+  const past = /\b(?:past|beyond|further than|later than|after|through) (?:the )?(new|screening|diligence|dd|ic|investment committee)\b/.exec(positive);
+  const PIPELINE = ["new", "screening", "diligence", "ic", "invested"];
+  const pastStage = past ? PIPELINE.indexOf(past[1] === "dd" ? "diligence" : past[1] === "investment committee" ? "ic" : past[1]) : -1;
+  const stageCues = pastStage >= 0 ? PIPELINE.slice(pastStage + 1) : stagesIn(positive);
   const notStages = negated ? stagesIn(negated) : [];
   const roundsIn = (t: string) => {
     const found = ROUND_CUES.filter(([, re]) => re.test(t)).map(([r]) => r);
@@ -484,14 +488,21 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (!q.order && q.where?.length === 1 && !q.where[0].orNone && !q.aggregate) q.order = { by: q.where[0].field, dir: q.where[0].op.startsWith("l") ? "asc" : "desc" };
   // "Deals per stage", "holdings by fund", "breakdown by sector": a count (or a total) per group.
   // "How many calls and distributions": both values of one field counted, so a count per that field.
-  const group = groupAsked(text, q.kind) ?? (bothTypes && aggregate === "count" ? "type" : undefined);
+  // "How many in USD vs EUR", "fintech vs health, how many each": a count per the field both values are of.
+  const eachOf = aggregate === "count" && /\bvs\b|\bversus\b|\beach\b/.test(text)
+    ? q.anyOf?.currency || CURRENCY_CUES.filter(([, re]) => re.test(positive)).length > 1 ? "currency" : q.anyOf?.sector ? "sector" : q.anyOf?.round ? "round" : (q.stage?.length ?? 0) > 1 ? "stage" : undefined
+    : undefined;
+  const group = groupAsked(text, q.kind) ?? (bothTypes && aggregate === "count" ? "type" : undefined) ?? (eachOf as Query["group"] | undefined);
   if (group && (q.aggregate !== "change" || !q.aggregate)) {
     q.group = group;
     // A filter on the field grouped by leaves one group: its values name the groups ("by round (seed, A, B)").
     const same: Partial<Record<string, keyof Query>> = { round: "round", stage: "stage", sector: "sector", status: "status", fund: "fund", currency: "currency", type: "type" };
-    const grouped = same[group];
+    // (Values said to be counted each, "USD vs EUR", stay the filter: a count for each of them.)
+    const grouped = groupAsked(text, q.kind) || bothTypes ? same[group] : undefined;
     if (grouped && q[grouped] !== undefined) delete q[grouped];
     if (q.anyOf && grouped && grouped in q.anyOf) delete (q.anyOf as Record<string, unknown>)[grouped];
+    // (Currencies are read one per question: "USD vs EUR" counts every currency.)
+    if (group === "currency" && !q.anyOf?.currency) delete q.currency;
     if (!q.aggregate || q.aggregate === "min" || q.aggregate === "max" || q.aggregate === "latest") q.aggregate = "count";
     // "Split by currency - count and total": each group's count with the total of the figure named.
     const totalled = fields.find((f) => f.kinds.includes(q.kind) && f.unit === "money");

@@ -64,7 +64,8 @@ function record(list: Holding[], byPosition: boolean): Rec {
     about: `${h.sector}; ${byPosition ? stageName(stageIn(h.stage) ?? h.stage) : listing(funds)}`,
     values,
     facts: [statuses.join("/"), ...perFund],
-    groups: { fund: listing(funds), sector: h.sector, status: statuses.join("/"), stage: stageName(stageIn(h.stage) ?? h.stage), currency: h.currency ?? "currency unknown" },
+    // (A company's year is the year the firm first invested in it.)
+    groups: { fund: listing(funds), sector: h.sector, status: statuses.join("/"), stage: stageName(stageIn(h.stage) ?? h.stage), currency: h.currency ?? "currency unknown", ...(list.map((x) => x.investment_date).sort()[0] ? { year: list.map((x) => x.investment_date).sort()[0]!.slice(0, 4) } : {}) },
     entities: { holding: { id: h.company_id, name: h.name }, company: { name: h.name, domain: null } },
     data: { company_id: h.company_id, name: h.name, sector: h.sector, funds, positions: list.map(({ metrics: _m, ...p }) => p), metrics: h.metrics },
   };

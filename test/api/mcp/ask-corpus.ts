@@ -678,6 +678,11 @@ export const CORPUS: Row[] = [
     { cat: "follow-up", q: "and nimbus pay?", expect: q("holdings", { name: "Nimbus Pay", show: ["investment_date"] }), says: ["Nimbus Pay: invested on 2024-11-14."] },
   ] },
   { cat: "metrics", q: "drift freight arr at end of 2025", expect: q("metrics", { name: "Drift Freight", metric: "arr", aggregate: "at", ...days("2025-12-01", "2025-12-31") }), says: ["is not in your records: no statement is dated within it (the last before is dated 2025-11-30"] },
+  { cat: "holdings", q: "how many portcos report in usd vs eur", expect: q("holdings", { aggregate: "count", group: "currency" }), says: ["USD: 18 portfolio companies", "EUR: 5 portfolio companies"] },
+  { cat: "holdings", q: "active holdings per year we first invested", expect: q("holdings", { status: ["active"], group: "year", aggregate: "count" }), says: ["20 holdings active by year", "2017: 1 holding (Cobalt Rails)"] },
+  { cat: "follow-up", q: "deals priced in eur?", expect: q("deals", { currency: "EUR" }), then: [
+    { cat: "follow-up", q: "which of those got past screening", expect: q("deals", { currency: "EUR", stage: ["diligence", "ic", "invested"] }), says: ["4 deals at diligence, IC and invested raising in EUR"] },
+  ] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
