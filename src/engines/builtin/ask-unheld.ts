@@ -7,7 +7,7 @@
 export const UNHELD: [RegExp, string][] = [
   [/\bwho (?:\w+ ){0,4}sourced\b|\bsourced by\b|\bsourcer\b|\bdeal lead\b|\bwho (?:is |s )?(?:leading|led|owns|owned) (?:the |this |that )?deal\b/, "who sourced or leads a deal"],
   [/\bboard (?:seats?|members?|observers?)\b|\bon the board\b/, "board seats"],
-  [/\bvaluation caps?\b|\bcap table\b|\bdiscount rate\b|\bsafes?\b(?= (?:terms?|notes?|cap))|\bsafe\b(?=\W*$)/, "SAFE and cap-table terms"],
+  [/\bvaluation caps?\b|\bcap table\b|\bdiscount rate\b|\bsafes?\b(?= (?:terms?|notes?|caps?|discount|round))|\b(?:on|of|in) (?:the|their|its|our|a) safe\b|\bpost ?money safe\b/, "SAFE and cap-table terms"],
   [/\bliquidation pref(?:erence)?s?\b|\bliq prefs?\b|\bpro ?rata rights?\b|\bvoting rights?\b|\banti ?dilution\b/, "share terms (preferences, pro-rata, voting)"],
   [/\b(?:mgmt|management) fees?\b|\bcarry\b|\bcarried interest\b|\bhurdle rate\b/, "fund fees and carry"],
 ];
