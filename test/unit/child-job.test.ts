@@ -13,6 +13,7 @@ import { ChildJobError, runChildJob } from "../../src/lib/child-job.ts";
 import { RunError } from "../../src/lib/run-error.ts";
 import { pdfMalformedFont, pdfPageBomb, pdfStreamBomb } from "../../scripts/lib/hostile-files.ts";
 import { LEDGERLY_DECK, pdfDeck } from "../helpers/decks.ts";
+import { failure } from "../helpers/failure.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "dealgraph-child-job-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,14 +21,6 @@ const file = (name: string, bytes: Uint8Array | string) => {
   const path = join(dir, name);
   writeFileSync(path, bytes);
   return path;
-};
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("did not fail");
 };
 const convert = { workRoot: join(dir, "convert") };
 

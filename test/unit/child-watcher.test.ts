@@ -11,6 +11,7 @@ import { ANALYZE_DEAL_COMMAND } from "../../src/engines/off-loop.ts";
 import { ChildJobError, ChildRefusal, runChildJob } from "../../src/lib/child-job.ts";
 import { childWatcherThread, watchChildrenOnThisThread } from "../../src/lib/child-watcher.ts";
 import { LEDGERLY_DECK } from "../helpers/decks.ts";
+import { failure } from "../helpers/failure.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "dealgraph-child-watcher-"));
 afterAll(() => {
@@ -34,14 +35,6 @@ function threadsWithChildren(): number[] {
     });
 }
 
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("did not fail");
-};
 
 test("children are watched from a worker thread here", () => {
   watchChildrenOnThisThread(false);

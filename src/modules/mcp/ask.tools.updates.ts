@@ -32,7 +32,7 @@ async function investorUpdates(ctx: AskContext, args: Record<string, unknown>): 
   }
   // The latest period first; each figure with its quote and the update it came from.
   const latest = figures[0].period_end;
-  const shown = args.all_periods === true ? figures : figures.filter((f) => f.period_end === latest || (since !== null && f.period_end !== null && f.period_end >= since));
+  const shown = figures.filter((f) => f.period_end === latest || (since !== null && f.period_end !== null && f.period_end >= since));
   const lines = shown.map((f) => `- ${metricLabel(f.metric)}: ${metricValue({ value: f.value, currency: f.currency, unit: f.unit })} for the period ending ${f.period_end} ("${f.quote}", in "${f.subject ?? "an update"}" received ${String(f.received_at).slice(0, 10)})`);
   return {
     ...base,
