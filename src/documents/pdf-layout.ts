@@ -126,7 +126,15 @@ function segmentsOf(lines: Run[][]): Segment[][] {
   // lines start a box of their own at the same x, a gap wider than a word space is the gutter.
   const boxStarts = lines.map((line) => line.filter((r) => r.text.length >= 3).map((r) => r.x0));
   const boxesStartElsewhere = (x: number, line: number, em: number) => boxStarts.filter((xs, l) => l !== line && xs.some((s) => Math.abs(s - x) <= 0.25 * em)).length >= 3;
-  return cut((run, gap, em, line) => (gap > COLUMN_GAP * em && startsElsewhere(run.x0, line, em)) || (run.text.length >= 3 && gap > GUTTER * em && boxesStartElsewhere(run.x0, line, em)));
+  // Cards centred in columns (a name over its role, each line centred on the card): a run of two
+  // words or more whose centre is the centre of pieces on two other lines is a card's own line.
+  const centres = first.map((segs) => segs.map((s) => (s.x0 + s.x1) / 2));
+  const centredElsewhere = (run: Run, line: number, em: number) =>
+    /\S\s\S/.test(run.text) && centres.filter((cs, l) => l !== line && cs.some((c) => Math.abs(c - (run.x0 + run.x1) / 2) <= 0.25 * em)).length >= 2;
+  return cut(
+    (run, gap, em, line) =>
+      (gap > COLUMN_GAP * em && (startsElsewhere(run.x0, line, em) || centredElsewhere(run, line, em))) || (run.text.length >= 3 && gap > GUTTER * em && boxesStartElsewhere(run.x0, line, em)),
+  );
 }
 
 /**

@@ -33,13 +33,13 @@ const OTHERS_MONEY = /\b(?:help(?:s|ing)?|enabl(?:e|es|ing)|let(?:s)?)\b[^.]{0,4
 const TESTIMONIAL = /^["“«]|["”»]\s*[—–-]\s*\p{Lu}/u;
 // The future, in figures: a plan, a forecast, a target year.
 const PROJECTION =
-  /\b(?:projected|projections?|forecasts?|expected|expect|plan(?:ned|s)?|budget(?:ed)?|target(?:ed|s)?|will (?:reach|grow|be)|by (?:20\d{2}|year \d|the end of)|(?:five|5|three|3|ten|10)-year (?:plan|forecast|projections?|outlook))\b|\b(?:ebitda|break-?even|burn(?: rate)?|runway|p&l|net (?:income|loss)|cash ?flow)\b/i;
+  /\b(?:projected|projections?|forecasts?|expected|expect|plan(?:ned|s)?|budget(?:ed)?|target(?:ed|s)?|will (?:reach|grow|be)|by (?:20\d{2}|year \d|the end of)|(?:five|5|three|3|ten|10)-year (?:plan|forecast|projections?|outlook))\b|\b(?:ebitda|break-?even|burn(?: rate)?|runway|p&l|net (?:income|loss)|cash ?flow)\b|\d\s?年(?:内|后|路径|目标|计划)|目标|预计|预测|计划/i;
 // What makes a projection a financial one: money, a margin, a burn or a runway, not a count of pilots.
 const FINANCIAL_FIGURE = /[$€£]\s?\d|\d\s?(?:k|m|mm|bn|million|billion|mio\.?)\b|\b(?:revenue|arr|ebitda|margin|break-?even|burn|runway|cash|profit\w*|p&l|costs?|opex)\b/i;
 // What makes a projection the company's own: its voice or its own measures.
 const OWN_FINANCES = /\b(?:we|our|us|revenues?|arr|mrr|gmv|bookings|ebitda|ebit|margins?|break-?even|burn|runway|cash|profit\w*|p&l|costs?|opex|sales|turnover|net (?:income|loss)|gross profit)\b/i;
-// A figure, not a digit inside a word ("B2B", "Series A1").
-const FIGURE = /(?<!\p{L})\d/u;
+// A figure, not a digit inside a word ("B2B", "Series A1", "p95", "x402").
+const FIGURE = /(?<![\p{L}\d])\d/u;
 // The lines of a P&L or a plan.
 const FINANCIAL_LINE = /^(?:total )?(?:revenues?|sales|turnover|ebitda|ebit|gross (?:margin|profit)|opex|operating (?:costs?|expenses)|costs?|expenses|net (?:income|loss|profit)|cash(?: flow)?|burn|headcount|fte)\b/i;
 // The team, by what it is: founders, hires, headcount, experience.

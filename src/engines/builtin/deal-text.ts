@@ -33,7 +33,9 @@ const WRAP = "\u2028";
 
 const HEADINGS: [RegExp, Topic][] = [
   [/^(the |our |meet the |meet our |founding |management |leadership |core |investment |executive |key )?(team|founders?|founding team|leadership( team)?|management( team)?|people|who we are|partners|general partners|the gps?|team members|people)( (and|&) (advisors|advisers|board))?$/, "team"],
-  [/^(our )?(advisors|advisers|advisory board|board( of directors)?|board (and|&) advisors|mentors)$/, "advisors"],
+  [/^(our )?(advisors|advisers|advisory (board|team)|board( of directors)?|board (and|&) advisors|mentors)$/, "advisors"],
+  // A team title in the deck's own words ("Our Super Team", "Meet the Dream Team", "Team Roles").
+  [/^(the |our |meet (the |our )?)?([\p{L}-]+ ){0,2}team( members| roles)?$|^(roles|roles (and|&) responsibilities|who we are)$/u, "team"],
   [/^(our |existing |previous )?(investors|backers|backed by|cap table|funding history|previous rounds?|financing history)$/, "investors"],
   [/^(what (our )?(customers|clients|users|partners) (say|think|are saying)|testimonials?|customer (love|stories|quotes|voices|feedback)|in their (own )?words|reviews|kind words|voice of the customer)$/, "customers"],
   [/^(the )?(market|market opportunity|market size|opportunity|why now|tam)$/, "market"],
@@ -43,7 +45,7 @@ const HEADINGS: [RegExp, Topic][] = [
   [/^(competition|competitive landscape|competitors|alternatives|why us|why we win|positioning)$/, "competition"],
   [/^(financials|financial (plan|projections|overview|forecast)|projections|forecast|p&l|(\d+-year |business )plan)$/, "financials"],
   [/^(the |our )?(use of (funds|proceeds)|allocation( of funds)?|how we (will )?(use|spend) (the|it|the money|the funds))$/, "use_of_funds"],
-  [/^(the |our )?(ask|round|raise|funding|investment|investment opportunity|fundraise|fundraising|financing|round terms|current round|the ask (and|&) use of funds|ask (and|&) use of funds|(pre-?seed|seed|series [a-e]) round)$/, "round"],
+  [/^(the |our )?(ask|round|raise|funding|investment|investment opportunity|fundraise|fundraising|financing|round terms|current round|the ask (and|&) use of funds|ask (and|&) use of funds|(pre-?seed|seed|series [a-e]) round|(funding|capital|investment|financing) (requirements?|needs?|request|required|sought)|investment ask)$/, "round"],
   [/^(the )?(problem|pain( points?)?|challenge)$/, "problem"],
   [/^(contact( us)?|thank you|get in touch)$/, "contact"],
   [/^(investment )?(strategy|thesis|focus)$/, "strategy"],
@@ -193,7 +195,7 @@ export function readMaterial(pages: SourcePage[]): Unit[] {
         // A title sets the context of what follows it on its page; an unknown title clears it, but a
         // name on its own line (a list of advisors) does not end the list.
         // A chart's or a table's caption with its unit in brackets ("ARR (EUR k)") is no new section.
-        if (heading && (topicOfHeading(text) || !(NAME_LINE.test(text) || ROLE_LINE.test(text) || afterName || /\([^()]+\)$/.test(text)))) topic = topicOfHeading(text);
+        if (heading && (topicOfHeading(text) || !(NAME_LINE.test(text) || NAME_LINE.test(text.split(/\s[–—-]\s|[;:]\s/)[0]) || ROLE_LINE.test(text) || afterName || /\([^()]+\)$/.test(text)))) topic = topicOfHeading(text);
         afterName = heading && NAME_LINE.test(text);
         // A spreadsheet page opens with its sheet's name (office-text.ts): the name is its title.
         const sheet = /^Sheet: (.+?)\.?$/.exec(text);
