@@ -74,6 +74,26 @@ describe("a team as real decks lay it out", () => {
     ]);
   });
 
+  test("a row of names over one role and captions of no role's shape, under a title the page reads last", () => {
+    expect(teamOf("Acme\nSocial media toolkit", "Will Ong\n\nSteve Marin\n\nGary Cole\n\nCEO/Backend\n\nEIR\n\nEIR\n\nThe Team vv")).toEqual([
+      ["Will Ong", "CEO/Backend"],
+      ["Steve Marin", "EIR"],
+      ["Gary Cole", "EIR"],
+    ]);
+  });
+
+  test("given names over family names as a grid on the team's page, the roles beside the emails: the names", () => {
+    expect(teamOf("Acme\nMaps of sounds", "Quentin | Théo | Nathan\nGopard | Plan | Raccah\n\nThe team\naattack.contact@example.com\n\nCTO\nquentin@example.com")).toEqual([
+      ["Quentin Gopard", null],
+      ["Théo Plan", null],
+      ["Nathan Raccah", null],
+    ]);
+  });
+
+  test("a quotation's signature on the quotation's own line is no member", () => {
+    expect(teamOf("Acme\nMaps of sounds", '"A third of the world tries to make music" Splice Chief Executive Officer Steve Martin')).toEqual([]);
+  });
+
   test("a table of contents that lists the team's slide names no one", () => {
     const page = "Contents\nIntroduction | Business Model\nProblem Statement | Product Demo\nSolution Overview | Roadmap\n\nOur Team";
     expect(teamOf("Acme\nCross-chain payments", page)).toEqual([]);
@@ -102,6 +122,26 @@ describe("the company's name", () => {
     const footer = "Text ALERTA @ (850) 555-0100";
     const a = await analyse(deckPages(["TEXT THIS NUMBER\n(850) 555-0100", `ALERTA\nImmediate Response Information Service\n${footer}`, `Problem\nInformation is hard to get in emergencies.\n${footer}`, `Solution\nAn SMS platform to share your location.\n${footer}`]));
     expect(a.facts.company.name).toBe("ALERTA");
+  });
+
+  test("a name styled with a colon inside it; an article alone is no name", async () => {
+    const a = await analyse(deckPages(["Attac:k!\nStop Scrolling, Start Playing.", "Observation\nSample packs are spread over the Internet.", "Business Model\nSubscription: 9.90$ per month."]));
+    expect(a.facts.company.name).toBe("Attac:k");
+    const b = await analyse(deckPages(["Voltra\nOffline.", "THE\n\nPROBLEM\nWallets get hacked.", "THE\n\nSOLUTION\nA signer you can trust.", "THE\n\nTEAM\nThree founders."]));
+    expect(b.facts.company.name).toBe("Voltra");
+  });
+
+  test("a cover with no name: the words of the text that spell the deck's own address", async () => {
+    const a = await analyse(deckPages(["</>\nTransforming Data into Intelligence, Innovation into Impact", "Why DeepHollow AI?\nThe right team, the right vision.", "Contact\nWebsite: deephollow.ai\nheidi@deephollow.ai"]));
+    expect(a.facts.company).toMatchObject({ name: "DeepHollow", domain: "deephollow.ai" });
+  });
+
+  test("a diagram's labels on the second page are no name, though other slides repeat them", async () => {
+    const body = "\n\nThe miller reads each record.\n\nThe retailer shows it to shoppers.\n\nShoppers scan it in the store.";
+    const a = await analyse(
+      deckPages(["Why the food industry?\nRecalls cost millions.", `Traceability is painful\n\nFARMER\n\nMILLER\n\nRETAILER${body}`, `Our solution\nA signed record per batch.\n\nFARMER${body}`, `Pilot\nOne cooperative in 2025.\n\nFARMER${body}`]),
+    );
+    expect(a.facts.company.name).toBeNull();
   });
 
   test("a student group's number in the footer is no name", async () => {

@@ -2,7 +2,7 @@
 // images), never from what any reader returned. Only these labels are committed: the decks stay in
 // their repositories (fetched under /work/.mirror, read by blob id). Most are hackathon and
 // early-stage decks; several are not in English (French, Persian) or are laid out
-// glyph by glyph. 28 are dev (seven added after the first heldout report, four more later, twelve more in a fourth session), the rest heldout.
+// glyph by glyph. 31 are dev (seven added after the first heldout report, four more later, fifteen more in a fourth session), the rest heldout.
 //
 // Judgement calls, as for the generated decks: "Up to $500K" is a single amount ($500K); a SAFE's
 // valuation cap is not a pre-money; a range ("$2M – $5M", "$6,000 – $12,000") is amount null; an
@@ -51,6 +51,33 @@ const label = (e: Entry): RealLabel => ({
 });
 
 export const REAL_LABELS: RealLabel[] = [
+  // ---- dev, three more of the fourth session: cards centred in columns whose names nearly touch,
+  // a grid of given names over family names with the roles elsewhere, a cover with no name ----
+  label({
+    repo: "kywilliamong/TheFutureOfDataHackathon", path: "Pitch Deck.pdf", blob: "00a65da983b5da296f9acace8696a0cd57dcf4fe", part: "dev",
+    // Interns are listed by role only. "Funding $40k" / "$75k" are steps of a timeline and a budget is itemised: no raise is stated.
+    company: "BigFoot",
+    team: [["William Ong", "CEO/Backend"], ["Steve Maril", "EIR"], ["Gary Cooper", "EIR"]],
+    sections: ["product", "market", "competition", "team"],
+    optional: ["round", "financials"],
+    traps: ["centred-cards", "rotated-title", "use-of-funds-money", "market-size-money", "no-raise"],
+  }),
+  label({
+    repo: "quentin-gopee/Attack", path: "Pitch Deck.pdf", blob: "8d1497f8d6a007ddd86f00f9de2b6c2e92feddc5", part: "dev",
+    company: "Attac:k!", aliases: ["Attac:k", "Attack"],
+    team: [["Quentin Gopée", "CTO"], ["Théo Plan", "CEO"], ["Nathan Raccah", "CDO"]],
+    not_team: ["Steve Martocci"],
+    sections: ["product", "market", "traction", "business_model", "competition", "team"],
+    traps: ["names-split-over-rows", "roles-beside-emails", "quotation-signature", "market-size-money", "price-money", "competitor-valuation", "no-raise"],
+  }),
+  label({
+    repo: "zplotzke/Documents", path: "Pitch Deck.pdf", blob: "8a951d03bcfd85e5bf11f77b24c39a304f399593", part: "dev",
+    company: "HiddenState AI", aliases: ["HiddenState"], domain: "hiddenstate.ai",
+    round: { amount: 2_000_000, currency: "USD" },
+    team: [["Heidi Plotzke", "Founder + Chief Executive Officer"], ["Zach Plotzke", "Chief Technology Officer"]],
+    sections: ["product", "competition", "market", "business_model", "financials", "traction", "team", "round"],
+    traps: ["name-not-on-cover", "market-size-money", "revenue-projection", "use-of-funds-money", "pilot-contract-money"],
+  }),
   // ---- dev, added in a fourth session (twelve more, labelled from pdftotext -layout): decks that
   // say little about some sections (no team slide, a team slide naming nobody, names only on the
   // cover), names set in capitals ("SURNAME GIVEN;"), a name row over a role row, "Name – Role" lines,

@@ -36,7 +36,7 @@ export function nameMatchesDomain(name: string, domain: string): boolean {
 }
 
 const NOT_A_COMPANY_NAME =
-  /\b(deck|presentation|pitch|overview|update|round|series|seed|agenda|contents|introduction|thank you|appendix|vision|mission|welcome|home|homepage|coming soon|memorandum|memo|executive summary|name|role|background|term|details|year|total|amount|confidential|business|model|development|proposal|project|report|solution|conclusion|canvas|about|contacts?|faq|blog|careers|(?:presented|prepared|submitted|made|created) by)\b|^(?:group|team|table|squad|section) \d+$/i;
+  /\b(deck|presentation|pitch|overview|update|round|series|seed|agenda|contents|introduction|thank you|appendix|vision|mission|welcome|home|homepage|coming soon|memorandum|memo|executive summary|name|role|background|term|details|year|total|amount|confidential|business|model|development|proposal|project|report|solution|conclusion|canvas|about|contacts?|faq|blog|careers|(?:presented|prepared|submitted|made|created) by)\b|^(?:the|a|an|and|or|of|our|we|us|for|to|in|on|by|with)$|^(?:group|team|table|squad|section) \d+$/i;
 // A programme, course, event or institution a deck is presented at or for: never the company.
 const PROGRAMME =
   /\b(demo ?day|accelerator|incubator|cohort|batch|bootcamp|course|class of|programme|program|fellowship|studio|lab course|hackathon|summit|conference|competition|challenge|pitch night|showcase|university|universit[äéa]t|école|school|college|institute|startup school|capstone|seminar|workshop|module|semester|final project|venture lab|launchpad|week|festival|expo|award)s?\b|\b(y ?combinator|techstars|500 startups|entrepreneur first|antler|seedcamp|station f|plug and play|masschallenge|founders? institute)\b|^(presented|prepared|submitted) (at|for|to)\b/i;
@@ -56,7 +56,8 @@ function nameLike(text: string): boolean {
     !PROGRAMME.test(text) &&
     !topicOfHeading(text) &&
     !isRole(text) &&
-    !/[$€£%@:;,]|\d{3}/.test(text)
+    // (A colon inside a word is part of a stylised name: "Attac:k".)
+    !/[$€£%@;,]|:(?!\p{L})|\d{3}/u.test(text)
   );
 }
 
@@ -101,9 +102,14 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
       if (nameLike(part.trim()) && !person(part)) candidates.push({ name: part.trim(), order: u.order, fromTitle: false });
     }
   }
-  // A deck's running footer: the same short line on most pages ("<Name>" beside the page number).
+  // A deck's running footer (or header): the same short line on most pages, at the top or the
+  // bottom of each ("<Name>" beside the page number).
   const pagesOf = new Map<string, Set<number>>();
-  for (const u of units) if (!u.boilerplate && u.text.length <= 40) pagesOf.set(u.text, (pagesOf.get(u.text) ?? new Set()).add(u.pageIndex));
+  const byPage = new Map<number, Unit[]>();
+  for (const u of units) if (!u.boilerplate) byPage.set(u.pageIndex, [...(byPage.get(u.pageIndex) ?? []), u]);
+  for (const [page, on] of byPage) {
+    for (const u of [...on.slice(0, 2), ...on.slice(-3)]) if (u.text.length <= 40) pagesOf.set(u.text, (pagesOf.get(u.text) ?? new Set()).add(page));
+  }
   const pageCount = new Set(units.map((u) => u.pageIndex)).size;
   for (const [text, on] of pagesOf) {
     if (on.size >= 3 && on.size * 2 >= pageCount && nameLike(text) && !person(text)) candidates.push({ name: text, order: units.find((u) => u.text === text)!.order, fromTitle: false });
@@ -140,12 +146,35 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
   if (repeated.length) return repeated.sort((a, b) => b.n - a.n || a.c.order - b.c.order)[0].c.name;
   // A splash page before the cover ("Text this number"): a title of the second page that the deck
   // repeats (in its footers) names the company, when nothing on the first does.
-  const second = units.filter((u) => u.pageIndex === 1 && u.heading && !u.boilerplate).slice(0, 3);
-  const titled = second.flatMap((u) => (nameLike(u.text) && !person(u.text) ? [{ name: u.text, order: u.order, fromTitle: false }] : [])).map((c) => ({ c, n: recurrence(c) })).filter((x) => x.n >= 2);
-  if (titled.length) return titled.sort((a, b) => b.n - a.n || a.c.order - b.c.order)[0].c.name;
+  const title = byPage.get(1)?.[0];
+  if (title?.heading && nameLike(title.text) && !person(title.text)) {
+    const word = new RegExp(`(?<![\\p{L}])${title.text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "u");
+    const footed = [...byPage].filter(([page, on]) => page > 1 && [...on.slice(0, 2), ...on.slice(-3)].some((u) => word.test(u.text))).length;
+    if (footed >= 2) return title.text;
+  }
   // A cover line nobody repeats is still the deck's title; a website's text is not a cover.
   const deck = units[0]?.page.documentId !== null;
-  return (candidates.find((c) => c.fromTitle) ?? (deck ? candidates[0] : undefined))?.name ?? null;
+  return (candidates.find((c) => c.fromTitle) ?? (deck ? candidates[0] : undefined))?.name ?? spelledInText(units, domains);
+}
+
+/** With nothing name-like on the cover: the words of the text that spell the company's own address ("HiddenState" for hiddenstate.ai). */
+function spelledInText(units: Unit[], domains: string[]): string | null {
+  const labels = domains.map(domainLabel).filter((l) => l.length >= 4);
+  if (!labels.length) return null;
+  for (const u of units) {
+    if (u.boilerplate || u.topic === "team" || u.topic === "advisors" || u.topic === "investors") continue;
+    // Runs of capitalised words, each tried from each of its words on ("Why <Name> AI?").
+    const words = [...u.text.matchAll(/\p{Lu}[\p{L}\d]*/gu)];
+    for (let i = 0; i < words.length; i++) {
+      for (let n = 3; n >= 1; n--) {
+        const last = words[i + n - 1];
+        if (!last || words.slice(i + 1, i + n).some((w, k) => !/^[ -]$/.test(u.text.slice(words[i + k].index! + words[i + k][0].length, w.index!)))) continue;
+        const name = u.text.slice(words[i].index!, last.index! + last[0].length);
+        if (labels.includes(letters(name)) && !/^[.@]/.test(u.text.slice(last.index! + last[0].length))) return name;
+      }
+    }
+  }
+  return null;
 }
 
 function domainsIn(units: Unit[]): { domain: string; pageIndex: number }[] {

@@ -91,6 +91,8 @@ function peopleIn(text: string, breaks: number[], opts: TeamOptions): { name: st
       }
       if (!name) continue;
       if (SIGNATURE.test(own.slice(Math.max(0, nameAt - 4), nameAt))) continue;
+      // A quotation's signature run on after it in the same line ("“...” <Org> Chief Executive Officer <Name>").
+      if (QUOTATION.test(own) && /["”»]/.test(own.slice(1, Math.min(m.index!, nameAt)))) continue;
       const org = ORG_BEFORE_BRACKET.exec(own.slice(Math.max(0, nameAt - 40), nameAt));
       if (org && !opts.own?.(org[1]) && !/^(?:Team|Founders?|Leadership|CEO|CTO|COO|Our)$/i.test(org[1])) continue;
       const titleAt = m.index! + m[0].indexOf(g.title);
@@ -225,7 +227,8 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
         : Array.from({ length: k }, (_, n) => (same(i + k + n) ? roleFirst(units[i + k + n].text, opts) : null));
     // On the team's page the line under each name may be a caption of no role's shape ("Product & Tech"):
     // a row of names over as many captions, none of them a name, is the same row of cards.
-    if (!(row.length === k && row.length > 1) && !roles.every(Boolean) && onTeamPage) {
+    // Off the team's page too, when one of the lines has a role's shape ("CEO/Backend" beside "EIR").
+    if (!(row.length === k && row.length > 1) && !roles.every(Boolean) && (onTeamPage || roles.some(Boolean))) {
       const captions = Array.from({ length: k }, (_, n) => (same(i + k + n) && !nameAlone(units[i + k + n].text) ? captionOf(units[i + k + n].text) : null));
       if (captions.every(Boolean)) roles = captions;
     }
@@ -286,7 +289,12 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     while (end + 1 < units.length && units[end + 1].pageIndex === units[i].pageIndex && !excluded(units[end + 1]) && units[end + 1].text.split(CELL_SPLIT).length === width) end++;
     if (end === i) continue;
     const rows = units.slice(i, end + 1).map((u) => u.text.split(CELL_SPLIT).map((c) => c.trim()));
-    const cards = Array.from({ length: width }, (_, k) => cardIn(rows.map((r) => r[k]), opts));
+    let cards: ({ name: string; title: string | null } | null)[] = Array.from({ length: width }, (_, k) => cardIn(rows.map((r) => r[k]), opts));
+    // On the team's page a grid of names alone ("<Given> | <Given>" over "<Family> | <Family>"), their roles set elsewhere.
+    if (cards.every((c) => !c) && pageTopic.get(units[i].pageIndex) === "team") {
+      const names = Array.from({ length: width }, (_, k) => nameAlone(rows.map((r) => r[k]).join(" ")));
+      if (names.every(Boolean)) cards = names.map((name) => ({ name: name!, title: null }));
+    }
     if (cards.filter(Boolean).length >= 2 && rows[0].every((c) => c.split(/\s+/).length <= 3)) {
       cards.forEach((card, k) => card && found.push({ ...card, at: starts[i] + k, pageIndex: units[i].pageIndex, source: { quote: `${card.name} ${card.title}`, unit: units[i] } }));
       for (let j = i; j <= end; j++) paired.add(j);

@@ -125,6 +125,8 @@ const MARKS = "•·▪●◦‣*–\\-\\u25A0-\\u25FF\\u2794-\\u27BF\\u2713\\u2
 const BULLET = new RegExp(`^[${MARKS}](?:\\s*\\|)?\\s+`, "u");
 // A line that ends in a web or mail address is not wrapped mid-sentence.
 const ENDS_WITH_ADDRESS = /(?:https?:\/\/|www\.|@|linkedin\.com\/)\S*$|\b[\w-]+\.(?:com|io|ai|co|de|uk|org|net|vc|fund|capital|health|app|dev)$/i;
+// A line that is an address and nothing else ("jane@acme.io" under "The team") starts afresh.
+const LONE_ADDRESS = /^(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?:\/\/|www\.)\S+)$/i;
 // A name or a role alone on a line belongs to a list of people (a team or advisors slide laid
 // out as blocks), not a new section title.
 const NAME_LINE = /^\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?(?:\s(?:\p{Lu}\.|\p{Lu}[\p{Ll}'’-]+|van|von|de|der|da|di|du|la|le)){1,3}$/u;
@@ -166,7 +168,7 @@ function chunksOf(text: string): string[] {
       next !== undefined &&
       !/[,;]$/.test(line) &&
       !/\s(?:in|of|for|to|the|a|an|and|or|with|at|by|from|on)$/i.test(line) &&
-      (BULLET.test(next) || ROW.test(next) || /^[\p{Lu}\d$€£"“(]/u.test(next)) &&
+      (BULLET.test(next) || ROW.test(next) || /^[\p{Lu}\d$€£"“(]/u.test(next) || LONE_ADDRESS.test(next)) &&
       (line.split(/\s+/).length <= 6 || line.length < 0.75 * longestAround(i) || ENDS_WITH_ADDRESS.test(line));
     if (next === undefined || ROW.test(line) || /[.!?:]["”’)]?$/.test(line) || standalone) end();
   });
