@@ -144,6 +144,11 @@ describe("the company's name", () => {
     expect(a.facts.company.name).toBeNull();
   });
 
+  test("a letter alone and a challenge's title are no name", async () => {
+    const a = await analyse(deckPages(["1ª JORNADA INCUBINTECH · DESAFIO SAÚDE DO MÉDICO\nO médico cuida de todos.\nQuem cuida do médico?", "O PROBLEMA\nNão é falta de vontade.", "A SOLUÇÃO\nUma plataforma clínica."]));
+    expect(a.facts.company.name).toBeNull();
+  });
+
   test("a student group's number in the footer is no name", async () => {
     const a = await analyse(deckPages(["1\nHeated Smart Vest\n2024-11-09\nGroup 8 | 1", "Problem Statement\nIt can get very cold.\nGroup 8 | 2", "Proposed System\nConductive heater fabric.\nGroup 8 | 3"]));
     expect(a.facts.company.name).toBe("Heated Smart Vest");
@@ -162,6 +167,22 @@ describe("the round and the sections", () => {
     // A statement of customers with a figure still is.
     const b = await analyse(deckPages(["Tollway\nA paywall for AI agents", "Today 40 merchants and 1,200 agents use Tollway; revenue grew 30% last month."]));
     expect(scored(b, "traction")).toBe(true);
+  });
+
+  test("'vs.' between two of the company's own things is no competition; against someone it is", async () => {
+    const a = await analyse(deckPages(["Medguard\nMental health for doctors", "Modelo de negócio\nReceita: SaaS B2B por médico ativo/mês, em tiers (básico vs. institucional com painel)."]));
+    expect(scored(a, "competition")).toBe(false);
+    const b = await analyse(deckPages(["Medguard\nMental health for doctors", "Why us\nMedguard vs. Headspace: built for clinicians, not consumers."]));
+    expect(scored(b, "competition")).toBe(true);
+  });
+
+  test("column labels set in a row under a problem's title do not open new sections", async () => {
+    const a = await analyse(deckPages(["Speakly\nYour key to effective speaking", "PROBLEMS\n\nTechnology\n\nOpportunity\n\nFear\n\nIn an era where communication occurs mostly online, students are less comfortable with face-to-face interactions.\n\nOpportunities to speak in public are hard to come by for most students."]));
+    expect(scored(a, "market")).toBe(false);
+    expect(scored(a, "product")).toBe(false);
+    // A market's title with its sizes is still the market.
+    const b = await analyse(deckPages(["Speakly\nYour key to effective speaking", "ADDRESSABLE MARKETS\nTotal addressable market: global EdTech, $123.4B."]));
+    expect(scored(b, "market")).toBe(true);
   });
 
   test("a three-year path to an ARR written in Chinese is a projection, not traction", async () => {

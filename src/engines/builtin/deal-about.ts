@@ -48,7 +48,10 @@ const TEAM_WORDS = /\b(?:(?:our|the) (?:co-?)?founders?|co-?founders? (?:of|have
 
 // "Competitive" alone says how something compares ("to make hydrogen competitive"), not who competes;
 // "alternative" before a noun names a kind of thing ("Alternative Finance"), an alternative to something competes.
-const COMPETITION = /\b(?:competitors?|competition|competitive (?:landscape|advantage|edge|position\w*|moat|set|analysis)|alternatives|alternative (?:to|for)\b|(?:no|an?|the only|other|existing|current|cheaper|better) alternative|incumbents?|unlike|versus|vs\.?|differentiat\w*|moat|we win|compared (?:to|with))\b/i;
+// "Versus" sets the company against someone ("vs. Stripe", "vs. legacy tools"), not two of its own
+// things against each other ("basic vs. institutional tiers").
+const COMPETITION = /\b(?:competitors?|competition|competitive (?:landscape|advantage|edge|position\w*|moat|set|analysis)|alternatives|alternative (?:to|for)\b|(?:no|an?|the only|other|existing|current|cheaper|better) alternative|incumbents?|unlike|differentiat\w*|moat|we win|compared (?:to|with))\b/i;
+const VERSUS = /\b(?:[Vv]ersus|VERSUS|[Vv][Ss]\.?)(?=\s*(?:\p{Lu}|us\b|them\b|legacy|traditional|existing|incumbents?|current|manual|spreadsheets?|excel|in-house|the (?:rest|market|status quo))|\s*$)/u;
 const BUSINESS_MODEL =
   /\b(?:pricing|priced?|subscriptions?|saas (?:subscription|model|pricing|plans?|licen[cs]es?|fees?)|\w+-as-a-service|licen[cs](?:e|es|ing)|take rate|fees?|commissions?|monetiz\w*|monetis\w*|freemium|usage-based|pay-as-you-go|revenue share|acv|ltv|cac|payback|gross margin|contribution margin|per (?:seat|user|licen[cs]e|transaction|order|site|location|device|kwh|unit|employee|member|shipment|month|year))\b|\bwe (?:charge|bill|earn)\b/i;
 const TRACTION =
@@ -102,7 +105,7 @@ export function companySectionOf(u: Unit, teamNames: string[], cover: boolean): 
   if (titled) return titled;
   if (u.topic === "problem" || u.topic === "contact") return null;
   if (TEAM_WORDS.test(text)) return "team";
-  if (COMPETITION.test(text)) return "competition";
+  if (COMPETITION.test(text) || VERSUS.test(text)) return "competition";
   if (BUSINESS_MODEL.test(text)) return "business_model";
   if (TRACTION.test(text) && FIGURE.test(text)) return "traction";
   if (PRODUCT.test(text)) return "product";

@@ -39,7 +39,7 @@ const NOT_A_COMPANY_NAME =
   /\b(deck|presentation|pitch|overview|update|round|series|seed|agenda|contents|introduction|thank you|appendix|vision|mission|welcome|home|homepage|coming soon|memorandum|memo|executive summary|name|role|background|term|details|year|total|amount|confidential|business|model|development|proposal|project|report|solution|conclusion|canvas|about|contacts?|faq|blog|careers|(?:presented|prepared|submitted|made|created) by)\b|^(?:the|a|an|and|or|of|our|we|us|for|to|in|on|by|with)$|^(?:group|team|table|squad|section) \d+$/i;
 // A programme, course, event or institution a deck is presented at or for: never the company.
 const PROGRAMME =
-  /\b(demo ?day|accelerator|incubator|cohort|batch|bootcamp|course|class of|programme|program|fellowship|studio|lab course|hackathon|summit|conference|competition|challenge|pitch night|showcase|university|universit[äéa]t|école|school|college|institute|startup school|capstone|seminar|workshop|module|semester|final project|venture lab|launchpad|week|festival|expo|award)s?\b|\b(y ?combinator|techstars|500 startups|entrepreneur first|antler|seedcamp|station f|plug and play|masschallenge|founders? institute)\b|^(presented|prepared|submitted) (at|for|to)\b/i;
+  /\b(demo ?day|accelerator|incubator|cohort|batch|bootcamp|course|class of|programme|program|fellowship|studio|lab course|hackathon|summit|conference|competition|challenge|pitch night|showcase|university|universit[äéa]t|école|school|college|institute|desaf[ií]o|d[ée]fi|jornada|hackat[oó]n|startup school|capstone|seminar|workshop|module|semester|final project|venture lab|launchpad|week|festival|expo|award)s?\b|\b(y ?combinator|techstars|500 startups|entrepreneur first|antler|seedcamp|station f|plug and play|masschallenge|founders? institute)\b|^(presented|prepared|submitted) (at|for|to)\b/i;
 
 /** A short line in title case: two to five capitalised words. */
 function nameLike(text: string): boolean {
@@ -47,6 +47,8 @@ function nameLike(text: string): boolean {
   return (
     words.length <= 5 &&
     text.length <= 40 &&
+    // A letter alone ("O", a language's article) names nothing.
+    text.replace(/[^\p{L}\d]/gu, "").length >= 2 &&
     // A name may be written in its own script first ("芽计 YaPlan"): a short word of a script without case.
     words.every((w) => /^[\p{Lu}\d]/u.test(w) || /^(&|and|of|for|the|de|von|van)$/.test(w) || /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{1,6}$/u.test(w)) &&
     /^\p{Lu}/u.test(text.replace(/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{1,6}\s+(?=\p{Lu})/u, "")) &&

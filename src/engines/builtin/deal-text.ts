@@ -38,7 +38,7 @@ const HEADINGS: [RegExp, Topic][] = [
   [/^(the |our |meet (the |our )?)?([\p{L}-]+ ){0,2}team( members| roles)?$|^(roles|roles (and|&) responsibilities|who we are)$/u, "team"],
   [/^(our |existing |previous )?(investors|backers|backed by|cap table|funding history|previous rounds?|financing history)$/, "investors"],
   [/^(what (our )?(customers|clients|users|partners) (say|think|are saying)|testimonials?|customer (love|stories|quotes|voices|feedback)|in their (own )?words|reviews|kind words|voice of the customer)$/, "customers"],
-  [/^(the )?(market|market opportunity|market size|opportunity|why now|tam)$/, "market"],
+  [/^(the )?(markets?|market (opportunity|size|sizing|analysis|overview)|(total )?addressable markets?|target markets?|opportunity|why now|tam)$/, "market"],
   [/^(the |our )?(product|solution|technology|platform|how it works)$/, "product"],
   [/^(traction|customers|key metrics|metrics|progress|(progress|traction|results) (so far|to date)|results|kpis|momentum)$/, "traction"],
   [/^(business model|pricing|plans( (and|&) pricing)?|revenue model|unit economics|monetization|monetisation|how we make money)$/, "business_model"],
@@ -46,7 +46,7 @@ const HEADINGS: [RegExp, Topic][] = [
   [/^(financials|financial (plan|projections|overview|forecast)|projections|forecast|p&l|(\d+-year |business )plan)$/, "financials"],
   [/^(the |our )?(use of (funds|proceeds)|allocation( of funds)?|how we (will )?(use|spend) (the|it|the money|the funds))$/, "use_of_funds"],
   [/^(the |our )?(ask|round|raise|funding|investment|investment opportunity|fundraise|fundraising|financing|round terms|current round|the ask (and|&) use of funds|ask (and|&) use of funds|(pre-?seed|seed|series [a-e]) round|(funding|capital|investment|financing) (requirements?|needs?|request|required|sought)|investment ask)$/, "round"],
-  [/^(the )?(problem|pain( points?)?|challenge)$/, "problem"],
+  [/^(the )?(problems?|pain( points?)?|challenges?)$/, "problem"],
   [/^(contact( us)?|thank you|get in touch)$/, "contact"],
   [/^(investment )?(strategy|thesis|focus)$/, "strategy"],
   [/^((key|fund|main) )?terms$|^(summary of terms|economics|fund economics|fund overview|fund structure)$/, "fund_terms"],
@@ -184,26 +184,40 @@ export function readMaterial(pages: SourcePage[]): Unit[] {
     // The unit before: a name on its own line is captioned by the short title-like line under it
     // ("<Name>" over "PRODUCT & TECH"), which is part of the card, not a new section's title.
     let afterName = false;
-    for (const chunk of chunksOf(page.text)) {
+    const items = chunksOf(page.text).flatMap((chunk) => {
       const flat = chunk.replace(/\s*\u2028\s*/g, WRAP).replace(/[^\S\u2028]+/g, " ");
-      const sentences = ROW.test(chunk) ? [flat] : sentencesIn(flat);
       const label = LABEL.exec(chunk);
       const labelled = label ? topicOfHeading(label[1]) : null;
-      for (const marked of sentences) {
-        const breaks = [...marked.matchAll(/\u2028/g)].map((m) => m.index!);
+      return (ROW.test(chunk) ? [flat] : sentencesIn(flat)).map((marked) => {
         const text = marked.replace(/\u2028/g, " ");
         const boilerplate = isBoilerplate(text);
-        const heading = !boilerplate && headingLike(text);
-        // A title sets the context of what follows it on its page; an unknown title clears it, but a
-        // name on its own line (a list of advisors) does not end the list.
-        // A chart's or a table's caption with its unit in brackets ("ARR (EUR k)") is no new section.
-        if (heading && (topicOfHeading(text) || !(NAME_LINE.test(text) || NAME_LINE.test(text.split(/\s[–—-]\s|[;:]\s/)[0]) || ROLE_LINE.test(text) || afterName || /\([^()]+\)$/.test(text)))) topic = topicOfHeading(text);
-        afterName = heading && NAME_LINE.test(text);
-        // A spreadsheet page opens with its sheet's name (office-text.ts): the name is its title.
-        const sheet = /^Sheet: (.+?)\.?$/.exec(text);
-        if (sheet) topic = topicOfHeading(sheet[1]);
-        units.push({ text, page, pageIndex, order: units.length, topic: heading ? null : (labelled ?? topic), context: labelled ?? topic, heading, boilerplate, breaks });
+        return { marked, text, labelled, boilerplate, heading: !boilerplate && headingLike(text) };
+      });
+    });
+    // Whether the page's title has set a topic yet: labels set in a row under it do not replace it.
+    let titled = false;
+    for (const [k, { marked, text, labelled, boilerplate, heading }] of items.entries()) {
+      const breaks = [...marked.matchAll(/\u2028/g)].map((m) => m.index!);
+      // A run of three or more short titles under the page's title, one after the other with nothing
+      // between ("PROBLEMS" over "Technology", "Opportunity", "Fear"): the columns' labels, not new sections.
+      const run = (from: number, step: number) => {
+        let n = 0;
+        for (let j = from; items[j]?.heading && !items[j].boilerplate && items[j].text.split(/\s+/).length <= 2; j += step) n++;
+        return n;
+      };
+      const columnLabel = titled && heading && run(k, -1) + run(k + 1, 1) >= 3 && text.split(/\s+/).length <= 2;
+      // A title sets the context of what follows it on its page; an unknown title clears it, but a
+      // name on its own line (a list of advisors) does not end the list.
+      // A chart's or a table's caption with its unit in brackets ("ARR (EUR k)") is no new section.
+      if (heading && !columnLabel && (topicOfHeading(text) || !(NAME_LINE.test(text) || NAME_LINE.test(text.split(/\s[–—-]\s|[;:]\s/)[0]) || ROLE_LINE.test(text) || afterName || /\([^()]+\)$/.test(text)))) {
+        topic = topicOfHeading(text);
+        titled ||= topic !== null;
       }
+      afterName = heading && NAME_LINE.test(text);
+      // A spreadsheet page opens with its sheet's name (office-text.ts): the name is its title.
+      const sheet = /^Sheet: (.+?)\.?$/.exec(text);
+      if (sheet) topic = topicOfHeading(sheet[1]);
+      units.push({ text, page, pageIndex, order: units.length, topic: heading ? null : (labelled ?? topic), context: labelled ?? topic, heading, boilerplate, breaks });
     }
   });
   return units;
