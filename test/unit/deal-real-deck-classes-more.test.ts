@@ -185,6 +185,12 @@ describe("the round and the sections", () => {
     expect(scored(b, "market")).toBe(true);
   });
 
+  test("a running footer under every slide's title is evidence of no section; the company it names is still found", async () => {
+    const footer = "Reelo | Sigma Group | Made with Gamma";
+    const a = await analyse(deckPages(["Review-Watch-Reelo", `Problem\n\n${footer}`, `Team\n\n${footer}`, `Market Sizing\n\n${footer}`, `Competition Landscape\n\n${footer}`, `Business Model\n\n${footer}`]));
+    for (const key of ["team", "market", "competition", "business_model"]) expect(scored(a, key)).toBe(false);
+  });
+
   test("a three-year path to an ARR written in Chinese is a projection, not traction", async () => {
     const a = await analyse(deckPages(["芽计 Sprouta\n家庭财务规划", "商业模式\n标准版 ¥99 / 月", "3年路径：免费用户 100 万 → 付费转化 10% → 标准版 ARR ¥9,900 万"]));
     expect(scored(a, "traction")).toBe(false);

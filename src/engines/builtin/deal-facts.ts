@@ -108,7 +108,7 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
   // bottom of each ("<Name>" beside the page number).
   const pagesOf = new Map<string, Set<number>>();
   const byPage = new Map<number, Unit[]>();
-  for (const u of units) if (!u.boilerplate) byPage.set(u.pageIndex, [...(byPage.get(u.pageIndex) ?? []), u]);
+  for (const u of units) if (!u.boilerplate || u.running) byPage.set(u.pageIndex, [...(byPage.get(u.pageIndex) ?? []), u]);
   for (const [page, on] of byPage) {
     for (const u of [...on.slice(0, 2), ...on.slice(-3)]) if (u.text.length <= 40) pagesOf.set(u.text, (pagesOf.get(u.text) ?? new Set()).add(page));
   }
@@ -139,7 +139,7 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
   const recurrence = (c: Candidate) => {
     const count = (word: string) => {
       const needle = new RegExp(`(?<![\\p{L}])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "u");
-      return units.filter((u) => u.order !== c.order && !u.boilerplate && needle.test(u.text)).length;
+      return units.filter((u) => u.order !== c.order && (!u.boilerplate || u.running) && needle.test(u.text)).length;
     };
     const first = c.name.split(/\s+/)[0];
     return count(c.name) || (first !== c.name && first.length >= 4 && !GENERIC_NAME_WORD.test(first) ? count(first) : 0);

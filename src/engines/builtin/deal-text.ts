@@ -24,6 +24,8 @@ export type Unit = {
   context: Topic | null;
   heading: boolean;
   boilerplate: boolean;
+  /** A running header or footer: the same line on many pages (boilerplate too, kept apart because it may name the company). */
+  running?: boolean;
   /** Where in `text` one line of the page ran on into the next (a wrapped line joined back). */
   breaks: number[];
 };
@@ -178,31 +180,45 @@ function chunksOf(text: string): string[] {
 
 /** Every unit of the material in reading order, with its heading context and its flags. */
 export function readMaterial(pages: SourcePage[]): Unit[] {
+  const itemsOf = pages.map((page) =>
+    chunksOf(page.text).flatMap((chunk) => {
+      const flat = chunk.replace(/\s*\u2028\s*/g, WRAP).replace(/[^\S\u2028]+/g, " ");
+      const label = LABEL.exec(chunk);
+      const labelled = label ? topicOfHeading(label[1]) : null;
+      return (ROW.test(chunk) ? [flat] : sentencesIn(flat)).map((marked) => {
+        const text = marked.replace(/\u2028/g, " ");
+        return { marked, text, labelled, boilerplate: isBoilerplate(text), running: false };
+      });
+    }),
+  );
+  // A running header or footer ("<Name> | <Team> | Made with", a section tracker) says the same on
+  // every page: evidence of no section, however the slide above it is titled, and no title.
+  const pagesOf = new Map<string, Set<number>>();
+  itemsOf.forEach((items, i) => items.forEach((it) => !it.boilerplate && pagesOf.set(it.text, (pagesOf.get(it.text) ?? new Set()).add(i))));
+  const documents = new Map<string | null, number>();
+  for (const p of pages) documents.set(p.documentId, (documents.get(p.documentId) ?? 0) + 1);
+  itemsOf.forEach((items, i) => {
+    for (const it of items) {
+      const on = pagesOf.get(it.text)?.size ?? 0;
+      if (!it.boilerplate && on >= 3 && on * 3 >= documents.get(pages[i].documentId)! && !topicOfHeading(it.text)) it.boilerplate = it.running = true;
+    }
+  });
   const units: Unit[] = [];
   pages.forEach((page, pageIndex) => {
     let topic: Topic | null = null;
     // The unit before: a name on its own line is captioned by the short title-like line under it
     // ("<Name>" over "PRODUCT & TECH"), which is part of the card, not a new section's title.
     let afterName = false;
-    const items = chunksOf(page.text).flatMap((chunk) => {
-      const flat = chunk.replace(/\s*\u2028\s*/g, WRAP).replace(/[^\S\u2028]+/g, " ");
-      const label = LABEL.exec(chunk);
-      const labelled = label ? topicOfHeading(label[1]) : null;
-      return (ROW.test(chunk) ? [flat] : sentencesIn(flat)).map((marked) => {
-        const text = marked.replace(/\u2028/g, " ");
-        const boilerplate = isBoilerplate(text);
-        return { marked, text, labelled, boilerplate, heading: !boilerplate && headingLike(text) };
-      });
-    });
+    const items = itemsOf[pageIndex].map((it) => ({ ...it, heading: !it.boilerplate && headingLike(it.text) }));
     // Whether the page's title has set a topic yet: labels set in a row under it do not replace it.
     let titled = false;
-    for (const [k, { marked, text, labelled, boilerplate, heading }] of items.entries()) {
+    for (const [k, { marked, text, labelled, boilerplate, heading, running }] of items.entries()) {
       const breaks = [...marked.matchAll(/\u2028/g)].map((m) => m.index!);
       // A run of three or more short titles under the page's title, one after the other with nothing
       // between ("PROBLEMS" over "Technology", "Opportunity", "Fear"): the columns' labels, not new sections.
       const run = (from: number, step: number) => {
         let n = 0;
-        for (let j = from; items[j]?.heading && !items[j].boilerplate && items[j].text.split(/\s+/).length <= 2; j += step) n++;
+        for (let j = from; items[j]?.heading && items[j].text.split(/\s+/).length <= 2; j += step) n++;
         return n;
       };
       const columnLabel = titled && heading && run(k, -1) + run(k + 1, 1) >= 3 && text.split(/\s+/).length <= 2;
@@ -217,7 +233,7 @@ export function readMaterial(pages: SourcePage[]): Unit[] {
       // A spreadsheet page opens with its sheet's name (office-text.ts): the name is its title.
       const sheet = /^Sheet: (.+?)\.?$/.exec(text);
       if (sheet) topic = topicOfHeading(sheet[1]);
-      units.push({ text, page, pageIndex, order: units.length, topic: heading ? null : (labelled ?? topic), context: labelled ?? topic, heading, boilerplate, breaks });
+      units.push({ text, page, pageIndex, order: units.length, topic: heading ? null : (labelled ?? topic), context: labelled ?? topic, heading, boilerplate, ...(running ? { running } : {}), breaks });
     }
   });
   return units;
