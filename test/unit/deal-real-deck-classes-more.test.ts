@@ -94,6 +94,19 @@ describe("a team as real decks lay it out", () => {
     expect(teamOf("Acme\nMaps of sounds", '"A third of the world tries to make music" Splice Chief Executive Officer Steve Martin')).toEqual([]);
   });
 
+  test("a name and role set in capitals on one line; an icon font's glyph beside a name", () => {
+    expect(teamOf("Acme\nPayments", "Team\n\nJANE DOE, CEO\n\nJOHN ROE, CTO")).toEqual([
+      ["Jane Doe", "CEO"],
+      ["John Roe", "CTO"],
+    ]);
+    expect(teamOf("Acme\nPayments", "Team\n\nJane Doe \uf0e1\nCEO\n\nJohn Roe \uf0e1\nCTO")).toEqual([
+      ["Jane Doe", "CEO"],
+      ["John Roe", "CTO"],
+    ]);
+    // Capitals do not make an investor a member.
+    expect(teamOf("Acme\nPayments", "OUR INVESTORS\n\nJANE DOE, PARTNER AT XYZ CAPITAL")).toEqual([]);
+  });
+
   test("a table of contents that lists the team's slide names no one", () => {
     const page = "Contents\nIntroduction | Business Model\nProblem Statement | Product Demo\nSolution Overview | Roadmap\n\nOur Team";
     expect(teamOf("Acme\nCross-chain payments", page)).toEqual([]);
@@ -189,6 +202,14 @@ describe("the round and the sections", () => {
     const footer = "Reelo | Sigma Group | Made with Gamma";
     const a = await analyse(deckPages(["Review-Watch-Reelo", `Problem\n\n${footer}`, `Team\n\n${footer}`, `Market Sizing\n\n${footer}`, `Competition Landscape\n\n${footer}`, `Business Model\n\n${footer}`]));
     for (const key of ["team", "market", "competition", "business_model"]) expect(scored(a, key)).toBe(false);
+  });
+
+  test("a roadmap's steps are plans, never traction achieved", async () => {
+    const a = await analyse(deckPages(["Acme\nPayments for shops", "Problem\nShops pay high fees.", "Roadmap\n\nQ3 2025\nOnboard 20 ambassadors in 5 countries; $10K merch volume\n\nQ1 2026\n500 ambassadors; 1,000+ paying customers worldwide"]));
+    expect(scored(a, "traction")).toBe(false);
+    // Achieved figures under a traction title still are.
+    const b = await analyse(deckPages(["Acme\nPayments for shops", "Traction\n1,000+ paying customers; $10K monthly volume."]));
+    expect(scored(b, "traction")).toBe(true);
   });
 
   test("a three-year path to an ARR written in Chinese is a projection, not traction", async () => {

@@ -85,6 +85,8 @@ export function companySectionOf(u: Unit, teamNames: string[], cover: boolean): 
   if (TESTIMONIAL.test(text)) return u.topic === "traction" || u.topic === "customers" ? "traction" : null;
   if (u.topic === "advisors" || u.topic === "investors") return null;
   if (teamNames.some((n) => text.includes(n))) return "team";
+  // A roadmap's steps are plans: the company's projected figures, or what the product will do, never traction achieved.
+  if (u.topic === "roadmap") return FIGURE.test(text) && FINANCIAL_FIGURE.test(text) && OWN_FINANCES.test(text) ? "financials" : PRODUCT.test(text) ? "product" : null;
   if (roles.has("traction") && !PROJECTION.test(text) && u.topic !== "financials") return "traction";
   if (roles.has("market")) return "market";
   if (roles.has("burn") || (roles.has("goal") && u.topic !== "traction" && (OWN_FINANCES.test(text) || u.topic === "financials"))) return "financials";

@@ -54,7 +54,7 @@ function nameLike(text: string): boolean {
     /^\p{Lu}/u.test(text.replace(/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{1,6}\s+(?=\p{Lu})/u, "")) &&
     !NOT_A_COMPANY_NAME.test(text) &&
     // A tagline opens with what it does ("Redefining Identity", "Empowering Farmers"), a name does not.
-    !/^\p{Lu}\p{Ll}{4,}ing\s/u.test(text) &&
+    !/^\p{Lu}\p{Ll}{4,}ing(?:\s|$)/u.test(text) &&
     !PROGRAMME.test(text) &&
     !topicOfHeading(text) &&
     !isRole(text) &&

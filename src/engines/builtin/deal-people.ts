@@ -87,7 +87,9 @@ const CAPS_NAME = /^(?:(?:PROF|DR)\.?\s+)*(\p{Lu}{2,}(?:['’-]\p{Lu}{2,})?(?:\s
 const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'’-])(\p{Ll})/gu, (_, a: string, b: string) => a + b.toUpperCase()).replace(/\b(Van|Von|De|Der|Da|Di|Du|La|Le)\b(?=\s)/g, (w) => w.toLowerCase());
 
 /** A given and a family name (or both in capitals) alone on its line, an honorific or degree around it: the name, else null. */
-export function nameAlone(text: string): string | null {
+export function nameAlone(raw: string): string | null {
+  // An icon font's glyph beside the name (a LinkedIn or mail icon drawn as a private-use character) is no part of it.
+  const text = raw.replace(/[\uE000-\uF8FF]/g, "").trim();
   // "<Name>, Malaysia": where a member is based, after a comma, is no part of the name (a role or an
   // organisation there is something else).
   const placed = /^(.+?),\s*(\p{Lu}\p{Ll}+(?:[\s-]\p{Lu}\p{Ll}+)?)$/u.exec(text.trim());

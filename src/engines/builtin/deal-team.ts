@@ -71,7 +71,9 @@ function roleIn(text: string, title: string, titleAt: number, titleEnd: number, 
  * investor's list). A name never runs across a line's end: "... sold a startup to Siemens" /
  * "Olga Moreau, CTO" is Olga Moreau.
  */
-function peopleIn(text: string, breaks: number[], opts: TeamOptions): { name: string; title: string; at: number }[] {
+function peopleIn(raw: string, breaks: number[], opts: TeamOptions): { name: string; title: string; at: number }[] {
+  // A line set in capitals ("JANE DOE, CEO") is read in the case names and roles are written in (same length, same offsets).
+  const text = uncapped(raw);
   const label = NOT_TEAM_LABEL.exec(text);
   const own = label ? text.slice(0, label.index) : text;
   const out: { name: string; title: string; at: number }[] = [];

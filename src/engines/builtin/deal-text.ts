@@ -9,7 +9,7 @@ import type { SourcePage } from "../deal-engine.ts";
 /** What a slide or page heading says the sentences under it are about. */
 export type Topic =
   | "team" | "advisors" | "investors" | "customers" | "market" | "product" | "traction" | "business_model" | "competition" | "financials" | "round" | "use_of_funds"
-  | "problem" | "contact"
+  | "problem" | "contact" | "roadmap"
   | "strategy" | "fund_terms" | "portfolio_construction" | "track_record" | "lp_base";
 
 export type Unit = {
@@ -50,6 +50,7 @@ const HEADINGS: [RegExp, Topic][] = [
   [/^(the |our )?(ask|round|raise|funding|investment|investment opportunity|fundraise|fundraising|financing|round terms|current round|the ask (and|&) use of funds|ask (and|&) use of funds|(pre-?seed|seed|series [a-e]) round|(funding|capital|investment|financing) (requirements?|needs?|request|required|sought)|investment ask)$/, "round"],
   [/^(the )?(problems?|pain( points?)?|challenges?)$/, "problem"],
   [/^(contact( us)?|thank you|get in touch)$/, "contact"],
+  [/^((product |project |our )?roadmap|timeline|next steps|future (plans|development)|go[- ]to[- ]market( (plan|strategy))?|gtm( (plan|strategy))?)$/, "roadmap"],
   [/^(investment )?(strategy|thesis|focus)$/, "strategy"],
   [/^((key|fund|main) )?terms$|^(summary of terms|economics|fund economics|fund overview|fund structure)$/, "fund_terms"],
   [/^portfolio( construction| strategy)?$/, "portfolio_construction"],
