@@ -19,6 +19,8 @@ export type Config = {
   githubApiUrl: string;
   /** SQLite busy timeout: how long a request waits for a lock before answering 503. */
   busyTimeoutMs: number;
+  /** Log a line when the server's thread is held longer than this, with what was under way (DEALGRAPH_LOG_EVENT_LOOP_LAG_MS); null: off. */
+  eventLoopLagLogMs: number | null;
   /** The connection's page cache, at most this many MB (DEALGRAPH_SQLITE_CACHE_MB); filled only as pages are read. */
   sqliteCacheMb: number;
   /** How much of the database file SQLite reads through a memory map, in MB (DEALGRAPH_SQLITE_MMAP_MB); 0: none. */
@@ -129,6 +131,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
       : null,
     githubApiUrl: githubApiUrl(env),
     busyTimeoutMs: num(env, "DEALGRAPH_BUSY_TIMEOUT_MS", 5000, { min: 0, integer: true }),
+    eventLoopLagLogMs: env.DEALGRAPH_LOG_EVENT_LOOP_LAG_MS ? num(env, "DEALGRAPH_LOG_EVENT_LOOP_LAG_MS", 0, { min: 1, integer: true }) : null,
     sqliteCacheMb: num(env, "DEALGRAPH_SQLITE_CACHE_MB", DEFAULT_SQLITE_CACHE_MB, { min: 1, max: 65_536, integer: true }),
     sqliteMmapMb: num(env, "DEALGRAPH_SQLITE_MMAP_MB", DEFAULT_SQLITE_MMAP_MB, { min: 0, max: MAX_SQLITE_MMAP_MB, integer: true }),
     defaultDailyRequests: 5000,

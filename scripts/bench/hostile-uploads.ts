@@ -10,7 +10,9 @@
 // machine can be told apart from the server holding its thread. Work of the bench's own (CLI
 // calls, generating decks) is done before a case's probes start. No assertions: figures only.
 //
-//   bun scripts/bench/hostile-uploads.ts [--binary dist/dealgraph] [--only NAME-SUBSTRING] [--idle-seconds 3] [--renice=N]
+//   bun scripts/bench/hostile-uploads.ts [--binary dist/dealgraph] [--only NAME-SUBSTRING] [--idle-seconds 3] [--renice=N] [--repeat N]
+//
+// --repeat N runs the chosen cases N times over on the same server, one row each.
 //
 // --renice=N (e.g. --renice=-10; needs CAP_SYS_NICE) sets the server's main thread and the bench's probing
 // and watching threads to priority N, so that on a machine busy with other work at the default
@@ -37,7 +39,7 @@ import { addToDataRoom, probeHealth, serveOnDataDir, serverRss, stopServed, uplo
 import { calendarBomb, syncCalendarBomb } from "../lib/hostile-calendars.ts";
 import { deckPdf, generateDeals, longDeck } from "../../src/demo/decks.ts";
 
-const { values: opts } = parseArgs({ options: { binary: { type: "string" }, only: { type: "string" }, "idle-seconds": { type: "string" }, renice: { type: "string" } } });
+const { values: opts } = parseArgs({ options: { binary: { type: "string" }, only: { type: "string" }, "idle-seconds": { type: "string" }, renice: { type: "string" }, repeat: { type: "string" } } });
 const renice = opts.renice === undefined ? null : Number(opts.renice);
 const idleMs = Number(opts["idle-seconds"] ?? 3) * 1000;
 
@@ -266,7 +268,26 @@ const ms = (n: number) => n.toFixed(0);
 const dbBytes = (dir: string) => ["dealgraph.db", "dealgraph.db-wal"].reduce((n, f) => n + (existsSync(join(dir, f)) ? statSync(join(dir, f)).size : 0), 0);
 
 const dataDir = mkdtempSync(join(tmpdir(), "dealgraph-bench-hostile-"));
-const served = await serveOnDataDir(dataDir, { binary: opts.binary });
+// The server logs each time its own thread was held past 50 ms, with what was under way then
+// (src/lib/event-loop-lag.ts): the last column names the worst such stretch of each case.
+const LAG_LOG_MS = 50;
+const served = await serveOnDataDir(dataDir, { binary: opts.binary, env: { DEALGRAPH_LOG_EVENT_LOOP_LAG_MS: String(LAG_LOG_MS) } });
+type Held = { t: string; lag_ms: number; stages: string[]; children: number };
+/** The server's "event loop held" lines since `since` (from the last 200 lines of its stderr). */
+const heldSince = (since: string): Held[] =>
+  served.child.errTail.flatMap((line) => {
+    try {
+      const entry = JSON.parse(line) as Held & { msg?: string };
+      return entry.msg === "event loop held" && entry.t >= since ? [entry] : [];
+    } catch {
+      return [];
+    }
+  });
+const describeHeld = (held: Held[]) => {
+  if (!held.length) return "-";
+  const worst = held.reduce((a, b) => (b.lag_ms > a.lag_ms ? b : a));
+  return `${held.length}x, worst ${worst.lag_ms} ms (${worst.stages.join(", ") || "no run"}; ${worst.children} children)`;
+};
 if (renice !== null) {
   // Linux: a pid's priority is its main thread's (the one that serves HTTP); the bench's own too.
   setPriority(served.child.pid, renice);
@@ -290,9 +311,10 @@ try {
     `idle baseline (${idleMs / 1000} s): /healthz worst ${ms(idle.maxMs)} ms, p50 ${idle.p50Ms.toFixed(1)} ms (${idle.samples} probes); from a worker thread worst ${ms(idleOffThread.maxMs)} ms, p99 ${ms(idleOffThread.p99Ms)} ms; server RSS peak ${mb(idleMem.serverPeakBytes)} MB; its thread's longest stretch ${thread(idleMem)}; load average ${loadavg()[0].toFixed(1)} on ${navigator.hardwareConcurrency} CPUs`,
   );
   console.log("");
-  const header = ["hostile input", "size", "outcome", "time s", "/healthz worst ms", "x idle", "p99 ms", "worker: worst ms", "x idle", "p99 ms", "server RSS MB", "x idle", "children RSS MB", "db growth MB", "server thread: longest stretch ms (cpu/queue)", "most cpu ms", "longest block"];
+  const header = ["hostile input", "size", "outcome", "time s", "/healthz worst ms", "x idle", "p99 ms", "worker: worst ms", "x idle", "p99 ms", "server RSS MB", "x idle", "children RSS MB", "db growth MB", "server thread: longest stretch ms (cpu/queue)", "most cpu ms", "longest block", `server's loop held > ${LAG_LOG_MS} ms`];
   const rows: string[][] = [];
-  for (const c of CASES) {
+  const repeat = Math.max(1, Number(opts.repeat ?? 1));
+  for (const c of Array.from({ length: repeat }, () => CASES).flat()) {
     if (opts.only && !c.name.toLowerCase().includes(opts.only.toLowerCase())) continue;
     const bytes = await c.bytes();
     await c.prepare?.(served);
@@ -301,6 +323,7 @@ try {
     const off = probeHealthOffThread(served.url);
     const dbBefore = dbBytes(served.dataDir);
     const rss = watchServer(served.child.pid);
+    const startedAt = new Date().toISOString();
     const started = performance.now();
     let outcome: string;
     try {
@@ -330,8 +353,10 @@ try {
       thread(mem),
       ms(mem.cpuMax),
       mem.blocked.call ? `${ms(mem.blocked.ms)} in ${mem.blocked.call}` : "-",
+      describeHeld(heldSince(startedAt)),
     ]);
     console.log(`  done: ${c.name}: ${outcome}`);
+    for (const h of heldSince(startedAt)) console.log(`    the server's loop held ${h.lag_ms} ms at ${h.t.slice(11, 23)}: ${h.stages.join(", ") || "no run"}; ${h.children} children`);
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === 0 || i === 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");

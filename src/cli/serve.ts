@@ -10,6 +10,7 @@ import { applyMigrations, migrationStatus } from "../db/migrate.ts";
 import { databasePath, openDatabase } from "../db/open.ts";
 import { acquireServeLock, type ServeLock } from "../db/serve-lock.ts";
 import { createDeps, type Deps } from "../deps.ts";
+import { watchEventLoop } from "../lib/event-loop-lag.ts";
 import { createLog, type Log } from "../lib/log.ts";
 import { createBackup } from "../modules/backups/backups.service.ts";
 import { parse, UsageError, type Io } from "./io.ts";
@@ -24,10 +25,12 @@ export function startServer(deps: Deps, opts: { lock?: ServeLock } = {}): Runnin
   // Checkpoints (and their fsyncs) in a worker thread, not inside a request's commit (db/checkpointer.ts).
   const checkpoints = startCheckpointer(deps.db.$client, { busyTimeoutMs: deps.config.busyTimeoutMs });
   const background = startBackground(deps);
+  const lag = deps.config.eventLoopLagLogMs === null ? null : watchEventLoop(deps.config.eventLoopLagLogMs, (r) => deps.log.warn("event loop held", { ...r }));
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    lag?.stop();
     await background.stop();
     await server.stop();
     await checkpoints.stop(); // the last checkpoint, on this connection

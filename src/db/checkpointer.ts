@@ -38,8 +38,11 @@ type FromWorker = { t: "started"; error: string | null } | { t: "checkpointed"; 
 
 // A timed checkpoint is PASSIVE. It copies what is committed but cannot restart the WAL: SQLite
 // writes the WAL from its start again only when a writer begins after a checkpoint has copied
-// every frame. Under writes that never pause for as long as a checkpoint takes, that moment never
-// comes and the WAL would grow without end; so once it holds more than `restartAboveFrames`, the
+// every frame, and a checkpoint of a second's writes that takes longer than the pause between two
+// commits never leaves such a moment (measured: 100 KB commits 20 ms apart grew the WAL by all of
+// their 10 MB). So a checkpoint is followed by another at once while frames came in meanwhile:
+// each copies less than the one before, and the last finds the WAL copied through. Under writes
+// that never pause at all that moment still never comes; so once it holds more than `restartAboveFrames`, the
 // checkpoint is RESTART instead: it waits for the writer (writers wait for it meanwhile, on their
 // busy timeout: the one place the serving thread may still wait for a checkpoint, and only past
 // that size) and leaves the WAL to be written from its start by the next commit.
@@ -55,6 +58,14 @@ const checkpoint = (id) => {
   const startedAt = now();
   try {
     let result = run("PASSIVE");
+    // Frames committed while it copied: again, until one finds nothing new (each is shorter than
+    // the last), so the next commit finds the WAL copied through and starts it over.
+    for (let i = 0; i < 8; i++) {
+      const again = run("PASSIVE");
+      const caughtUp = again.log === result.log && again.checkpointed === again.log;
+      result = again;
+      if (caughtUp) break;
+    }
     if (id === null && result.log > restartAbove) result = run("RESTART");
     postMessage({ t: "checkpointed", id, startedAt, result, error: null });
   } catch (error) {

@@ -13,6 +13,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { noteChild } from "./event-loop-lag.ts";
 
 /** One child to start and watch. */
 export type WatchRequest = {
@@ -276,9 +277,10 @@ export function watchChild(req: WatchRequest, onEvent: (body: unknown) => number
         if (reply === "refuse") ch.send({ t: "refuse", id });
         else if (typeof reply === "number" && reply > 0) ch.send({ t: "extend", id, ms: reply });
       },
-      done,
+      done: (end) => (noteChild(-1), done(end)),
     });
     if (jobs.size === 1) ch.busy(true);
+    noteChild(1);
     ch.send({ t: "start", id, req });
   });
 }

@@ -62,6 +62,24 @@ test("with the worker checkpointing, 40 MB written in 1 MB commits leave a WAL o
   reopened.close();
 });
 
+// What the first version missed: a commit every 20 ms, each landing while the last second's
+// checkpoint was still copying, so no checkpoint ever found the WAL copied through and the WAL
+// grew by every byte written. The worker now checkpoints again at once while frames came in.
+test("commits 20 ms apart (none waited for) still let the WAL start over: 30 MB written, the WAL well under that", async () => {
+  const { sqlite, wal } = freshDb();
+  const checkpoints = startCheckpointer(sqlite, { busyTimeoutMs: 5000, everyMs: 200 });
+  expect(await checkpoints.ready).toBe("worker");
+  const insert = sqlite.prepare("INSERT INTO blobs (body) VALUES (?)");
+  const body = new Uint8Array(MB / 2).fill(3);
+  for (let i = 0; i < 60; i++) {
+    insert.run(body);
+    await Bun.sleep(20);
+  }
+  expect(wal()).toBeLessThan(20 * MB);
+  await checkpoints.stop();
+  sqlite.close();
+});
+
 // A writer that never pauses (its own thread, one 1 MB commit after another) leaves no moment in
 // which a PASSIVE checkpoint could let the WAL start over: past `restartAboveFrames` the worker's
 // checkpoint is RESTART, which waits for the writer between two commits and lets the next one write

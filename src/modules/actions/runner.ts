@@ -10,6 +10,7 @@
 // outside (waiting_for) is not started; its kind's wait step, if any, is taken once while it stays
 // queued, within the same concurrency (the stale-run sweep fails it after 24 hours of waiting).
 import type { Deps } from "../../deps.ts";
+import { noteRunStage } from "../../lib/event-loop-lag.ts";
 import { RunError } from "../../lib/run-error.ts";
 import { runAsWork } from "../../lib/work-context.ts";
 import { actionsService, RUN_QUEUED_TOPIC, type Progress, type Run } from "./actions.service.ts";
@@ -120,7 +121,8 @@ export function startRunner(deps: Deps, handlers: Map<string, Handler>, opts: Ru
     try {
       // The run is its organization's work all the way down (shared pools, OCR's daily bound).
       const work = { tenant: run.orgId, user: run.userId, ocr: ocrAllowance(deps, run.orgId, ocrBounds) };
-      await runAsWork(work, () => handler({ run, deps, progress: (p) => actions.progress(run.id, p), signal: abort.signal }));
+      const progress = (p: Progress) => (noteRunStage(run.id, `${run.kind}:${p.stage}`), actions.progress(run.id, p));
+      await runAsWork(work, () => handler({ run, deps, progress, signal: abort.signal }));
       actions.succeed(run.id);
     } catch (error) {
       if (abort.signal.aborted) return; // stopping: the run stays `running` and is recovered on the next start
@@ -129,6 +131,7 @@ export function startRunner(deps: Deps, handlers: Map<string, Handler>, opts: Ru
       actions.fail(run.id, message);
     } finally {
       clearInterval(beat);
+      noteRunStage(run.id, null);
     }
   }
 
