@@ -2,7 +2,7 @@
 // images), never from what any reader returned. Only these labels are committed: the decks stay in
 // their repositories (fetched under /work/.mirror, read by blob id). Most are hackathon and
 // early-stage decks; several are not in English (French, Persian) or are laid out
-// glyph by glyph. 31 are dev (seven added after the first heldout report, four more later, fifteen more in a fourth session), the rest heldout.
+// glyph by glyph. 32 are dev (seven added after the first heldout report, four more later, sixteen more in a fourth session), the rest heldout.
 //
 // Judgement calls, as for the generated decks: "Up to $500K" is a single amount ($500K); a SAFE's
 // valuation cap is not a pre-money; a range ("$2M – $5M", "$6,000 – $12,000") is amount null; an
@@ -51,6 +51,16 @@ const label = (e: Entry): RealLabel => ({
 });
 
 export const REAL_LABELS: RealLabel[] = [
+  // ---- dev, one scanned deck (pages as images, read through OCR), labelled from its page images ----
+  label({
+    repo: "TheSrinathKamath/grov-spaces", path: "pitch-deck.pdf", blob: "eca5b103b93da013f0dcffbf41207e6028799fbf", part: "dev",
+    // The name is a gradient logo on the cover; the team page's title is a small coloured label beside a photo.
+    company: "eatSetGo", aliases: ["EatSetGo", "Eat Set Go"],
+    team: [["Srinath Kamath", "Technical"], ["Adithyan Karanath", "Finance"], ["LijoMon George", "Logistics"]],
+    sections: ["product", "competition", "business_model", "team"],
+    optional: ["traction", "market"],
+    traps: ["scanned", "logo-only-name", "photo-beside-names", "survey-chart", "no-raise"],
+  }),
   // ---- dev, three more of the fourth session: cards centred in columns whose names nearly touch,
   // a grid of given names over family names with the roles elsewhere, a cover with no name ----
   label({
