@@ -7,8 +7,10 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serveOnDataDir, stopServed, uploadDeck } from "../../scripts/lib/hostile-server.ts";
+import { ROOT, serveOnDataDir, stopServed, uploadDeck } from "../../scripts/lib/hostile-server.ts";
 import { findLibreOffice } from "../../src/documents/convert.ts";
+import { READ_COMMAND } from "../../src/documents/reader-child.ts";
+import { READ_LIMITS } from "../../src/documents/reader.ts";
 import { findTesseract } from "../../src/documents/ocr.ts";
 import { sandboxSupport } from "../../src/lib/sandbox.ts";
 import { imageOnlyPdf, libreOfficePdf } from "../helpers/ocr-decks.ts";
@@ -62,6 +64,42 @@ describe.if(!!findTesseract() && !!findLibreOffice() && process.platform === "li
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 180_000);
+});
+
+// Finding 7's other half: the child's own limits, with nobody else holding it to them (the
+// parent here never kills it). A reader stuck opening a pipe nobody writes to would wait forever.
+describe.if(process.platform === "linux" && !!Bun.which("mkfifo"))("the child holds itself to its limits when nobody else does", () => {
+  const cases = [
+    ["past its deadline", { maxMs: 1_500, memoryBytes: 4 * 1024 ** 3 }],
+    ["past its memory bound", { maxMs: 600_000, memoryBytes: 8 * 1024 * 1024 }],
+  ] as const;
+  for (const [what, limits] of cases) {
+    test(`a reader stuck on a pipe, its parent alive and not watching: its own watchdog kills it ${what}`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "dealgraph-child-guard-"));
+      const pipe = join(dir, "stuck");
+      expect(Bun.spawnSync(["mkfifo", pipe]).exitCode).toBe(0);
+      const envelope = { nonce: "g:", input: { op: "text", path: pipe, limits: { maxPages: 500, maxTextBytes: 1e9, zip: READ_LIMITS.zip } }, guard: { parentPid: process.pid, ...limits } };
+      const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), READ_COMMAND], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? "", LANG: "C.UTF-8", HOME: dir, TMPDIR: dir },
+        stdin: new TextEncoder().encode(JSON.stringify(envelope)),
+        stdout: "ignore",
+        stderr: "ignore",
+        detached: true, // its own group, as the watcher starts it: the watchdog kills the group
+      });
+      // Only if the watchdog never acts (the test then fails below): the test's own kill.
+      let ourKill = false;
+      const safety = setTimeout(() => ((ourKill = true), process.kill(-proc.pid, "SIGKILL")), 90_000);
+      try {
+        await proc.exited;
+        expect(ourKill).toBe(false);
+        expect(proc.signalCode).toBe("SIGKILL");
+      } finally {
+        clearTimeout(safety);
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 120_000);
+  }
 });
 
 describe("the child cannot write outside its work dir", () => {
