@@ -107,6 +107,10 @@ describe("a team as real decks lay it out", () => {
     expect(teamOf("Acme\nPayments", "OUR INVESTORS\n\nJANE DOE, PARTNER AT XYZ CAPITAL")).toEqual([]);
   });
 
+  test("a slogan of pronoun-led pairs ('We Care, We Connect, We Empower') is no line of names", () => {
+    expect(teamOf("Bonnie\nWe Care, We Connect, We Empower", "Problem\nElderly loneliness is growing.")).toEqual([]);
+  });
+
   test("a table of contents that lists the team's slide names no one", () => {
     const page = "Contents\nIntroduction | Business Model\nProblem Statement | Product Demo\nSolution Overview | Roadmap\n\nOur Team";
     expect(teamOf("Acme\nCross-chain payments", page)).toEqual([]);

@@ -42,7 +42,11 @@ const NOT_A_NAME = new Set(
     "January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday").split(" "),
 );
 // Words that can start a line before a name but are not given names.
-const LEAD_INS = new Set("Team Our The Meet Founders Founder Founding Founded Advisors Investors Board Contact Ex Former Previously Chief Head Partner Principal Managing General Venture With And By Led".split(" "));
+const LEAD_INS = new Set(
+  ("Team Our The Meet Founders Founder Founding Founded Advisors Investors Board Contact Ex Former Previously Chief Head Partner Principal Managing General Venture With And By Led " +
+    // A pronoun or a question word opens a slogan ("We Care, We Connect"), never a name.
+    "We You They It Your Their My His Her Its This That These Those What Why How Who When Where").split(" "),
+);
 
 // After a comma, only an organisation's name says where a role is held ("Partner, Brightlake Capital"; not "CEO, Co-founder").
 export const ORGANISATION = /\b(?:Capital|Ventures?|Partners|VC|Fund|Funds|Bank|Group|Holdings?|Labs?|Inc|Ltd|LLC|GmbH|AG|SA|SAS|BV|University|Institute|Foundation|Investments?|Equity|Angels|Management|Advisors|Associates|Consulting|Technologies|Systems|Health|Pharma|Bio|AI|Robotics|Energy|Logistics|Insurance|Clinics?|Hospital)\b/u;
