@@ -166,6 +166,13 @@ describe("the company's name", () => {
     expect(a.facts.company.name).toBeNull();
   });
 
+  test("given names set one by one on the cover are no company name; a name over two one-word claims is", async () => {
+    const a = await analyse(deckPages(["Public officers' partner in building cheaper and modular solutions\n\nJASON\n\nZSIGMOND\n\nYILING\n\nJUNE", "Problem\nOfficers struggle to scope problems.", "Solution\nWe help officers break down problems."]));
+    expect(a.facts.company.name).toBeNull();
+    const b = await analyse(deckPages(["Voltra\n\nOffline.\n\nUnhackable.", "Problem\nWallets get hacked.", "Solution\nA signer you can trust."]));
+    expect(b.facts.company.name).toBe("Voltra");
+  });
+
   test("a student group's number in the footer is no name", async () => {
     const a = await analyse(deckPages(["1\nHeated Smart Vest\n2024-11-09\nGroup 8 | 1", "Problem Statement\nIt can get very cold.\nGroup 8 | 2", "Proposed System\nConductive heater fabric.\nGroup 8 | 3"]));
     expect(a.facts.company.name).toBe("Heated Smart Vest");

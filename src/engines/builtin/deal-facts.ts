@@ -97,10 +97,17 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
     if (name && nameLike(name) && !person(name)) candidates.push({ name, order: -1, fromTitle: true });
   }
   const firstPage = units.filter((u) => u.pageIndex === 0 && !u.boilerplate).slice(0, 12);
-  for (const u of firstPage) {
+  // Three or more single words in a row, in cells or on lines of their own (given names, an agenda), hold no company name.
+  const single = (k: number) => !!firstPage[k] && /^[\p{L}'’-]+$/u.test(firstPage[k].text.trim());
+  const inRun = (k: number) => [k - 2, k - 1, k].some((s) => single(s) && single(s + 1) && single(s + 2));
+  for (const [k, u] of firstPage.entries()) {
+    if (inRun(k)) continue;
     // "<Name>: investment memorandum": the name before a colon that opens a description.
     // "<Name> @ <Event 2024>": where the deck was presented follows the "@".
-    for (const part of u.text.replace(/[.:!]$/, "").replace(/^([^:]{2,40}):\s+\p{Ll}.*$/u, "$1").replace(/\s+@\s+.*$/u, "").split(/\s+[|–—·-]\s+/)) {
+    const parts = u.text.replace(/[.:!]$/, "").replace(/^([^:]{2,40}):\s+\p{Ll}.*$/u, "$1").replace(/\s+@\s+.*$/u, "").split(/\s+[|–—·-]\s+/);
+    // A row of three or more single words (given names, an agenda) holds no company name.
+    if (parts.length >= 3 && parts.every((p) => !/\s/.test(p.trim()))) continue;
+    for (const part of parts) {
       if (nameLike(part.trim()) && !person(part)) candidates.push({ name: part.trim(), order: u.order, fromTitle: false });
     }
   }
