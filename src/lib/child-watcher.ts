@@ -105,6 +105,16 @@ function watcher(post: (m: FromWatcher) => void, listen: (h: (m: ToWatcher) => v
       } catch {
         // not permitted here: the child runs at the server's priority
       }
+      // With the kernel's autogroups on (the default of most distributions), each session is one
+      // scheduling group and a process's nice counts only within its group: the child, in a
+      // session of its own (setsid), would take as much CPU as the whole server whatever its nice.
+      // The group's own nice is what weighs against the server's; what the child starts
+      // (Tesseract, LibreOffice's helpers) is in the same group.
+      try {
+        fsm.writeFileSync(`/proc/${proc.pid}/autogroup`, String(req.niceness));
+      } catch {
+        // no autogroups here (the nice above is what counts), or not permitted
+      }
       let stopped: WatchEnd["stopped"] = null;
       const kill = () => {
         try {
