@@ -1,17 +1,25 @@
 // WAL checkpoints off the serving thread. SQLite's automatic checkpoint runs inside whichever
 // commit pushes the WAL past 1,000 pages: it copies the WAL into the database file and fsyncs both,
 // on the thread that committed. On `serve` that is the thread answering every request, and on a
-// busy disk one such fsync held it 100 ms and more (the hostile-uploads bench's OCR case). So the
-// serving connection's automatic checkpoint is turned off (`wal_autocheckpoint = 0`) and a worker
-// thread with a connection of its own checkpoints instead: PASSIVE (it never waits for or blocks
-// a reader or a writer), every second, which costs nothing when no frame is new (see below for
-// writes that never pause). Durability is unchanged: commits are as durable as `synchronous`
-// makes them in the WAL; a checkpoint only moves them into the main file. The last checkpoint is
-// at shutdown, on the connection itself.
+// busy disk such a checkpoint held it 100 ms and more (the hostile-uploads bench's OCR case). So
+// the serving connection's automatic checkpoint is turned off (`wal_autocheckpoint = 0`) and a
+// worker thread with a connection of its own checkpoints instead, PASSIVE (it never waits for or
+// blocks a reader or a writer), at the same point SQLite would: 1,000 pages not yet copied. The
+// worker reads that count from the WAL index (the -shm file's header: mxFrame and nBackfill, see
+// https://sqlite.org/walformat.html) once a second, which costs no lock and no I/O on the database.
 //
-// The worker's code is sent as source text (a Blob URL, as in lib/child-watcher.ts: it works the
-// same from the sources and from the compiled binary). Where no worker can be started, the
-// automatic checkpoint is left on: the old behaviour, never no checkpoints at all.
+// What stays on the serving thread: once a checkpoint has copied every frame, the next commit
+// writes the WAL from its start again and syncs its 32-byte header (SQLite does so whatever the
+// `synchronous` setting but OFF). Checkpointing only at 1,000 pages keeps that to once per ~4 MB
+// written, as before; checkpointing every second made it once per second of writes (measured: 14
+// such fsyncs on the serving thread in one OCR case, up to 98 ms each on a busy disk).
+// Pages left below the threshold are copied once no frame has been added for `quietMs`.
+//
+// Durability is unchanged: commits are as durable as `synchronous` makes them in the WAL; a
+// checkpoint only moves them into the main file. The last checkpoint is at shutdown, on the
+// connection itself. The worker's code is sent as source text (a Blob URL, as in
+// lib/child-watcher.ts: it works the same from the sources and from the compiled binary). Where
+// no worker can be started, the automatic checkpoint is left on: the old behaviour.
 import type { Database } from "bun:sqlite";
 
 /** One checkpoint's figures (SQLite's `PRAGMA wal_checkpoint`): frames in the WAL, and of them copied into the database. */
@@ -33,22 +41,24 @@ export type Checkpointer = {
   stop(): Promise<void>;
 };
 
-type ToWorker = { t: "start"; path: string; busyTimeoutMs: number; everyMs: number; restartAboveFrames: number } | { t: "now"; id: number } | { t: "stop" };
+type ToWorker = { t: "start"; path: string; busyTimeoutMs: number; everyMs: number; aboveFrames: number; quietMs: number; restartAboveFrames: number } | { t: "now"; id: number } | { t: "stop" };
 type FromWorker = { t: "started"; error: string | null } | { t: "checkpointed"; id: number | null; startedAt: number; result: CheckpointResult | null; error: string | null } | { t: "stopped" };
 
-// A timed checkpoint is PASSIVE. It copies what is committed but cannot restart the WAL: SQLite
-// writes the WAL from its start again only when a writer begins after a checkpoint has copied
-// every frame, and a checkpoint of a second's writes that takes longer than the pause between two
-// commits never leaves such a moment (measured: 100 KB commits 20 ms apart grew the WAL by all of
-// their 10 MB). So a checkpoint is followed by another at once while frames came in meanwhile:
-// each copies less than the one before, and the last finds the WAL copied through. Under writes
-// that never pause at all that moment still never comes; so once it holds more than `restartAboveFrames`, the
-// checkpoint is RESTART instead: it waits for the writer (writers wait for it meanwhile, on their
-// busy timeout: the one place the serving thread may still wait for a checkpoint, and only past
-// that size) and leaves the WAL to be written from its start by the next commit.
+// A checkpoint copies what is committed but cannot restart the WAL: SQLite writes the WAL from its
+// start again only when a writer begins after a checkpoint has copied every frame, and a
+// checkpoint that takes longer than the pause between two commits never leaves such a moment
+// (measured: 100 KB commits 20 ms apart grew the WAL by all of their 10 MB). So a checkpoint is
+// followed by another at once while frames came in meanwhile: each copies less than the one
+// before, and the last finds the WAL copied through. Under writes that never pause at all that
+// moment still never comes; so once the WAL holds more than `restartAboveFrames`, the checkpoint
+// is RESTART instead: it waits for the writer (writers wait for it meanwhile, on their busy
+// timeout: the one place the serving thread may still wait for a checkpoint, and only past that
+// size) and leaves the WAL to be written from its start by the next commit.
 const WORKER_SOURCE = `
 const { Database } = require("bun:sqlite");
-let db = null, timer = null, restartAbove = 0;
+const fs = require("node:fs"), os = require("node:os");
+let db = null, timer = null, shm = null, opts = null;
+let lastFrame = -1, changedAt = 0;
 const now = () => performance.timeOrigin + performance.now();
 const run = (mode) => {
   const r = db.query("PRAGMA wal_checkpoint(" + mode + ")").get();
@@ -58,28 +68,48 @@ const checkpoint = (id) => {
   const startedAt = now();
   try {
     let result = run("PASSIVE");
-    // Frames committed while it copied: again, until one finds nothing new (each is shorter than
-    // the last), so the next commit finds the WAL copied through and starts it over.
     for (let i = 0; i < 8; i++) {
       const again = run("PASSIVE");
       const caughtUp = again.log === result.log && again.checkpointed === again.log;
       result = again;
       if (caughtUp) break;
     }
-    if (id === null && result.log > restartAbove) result = run("RESTART");
+    if (id === null && result.log > opts.restartAboveFrames) result = run("RESTART");
     postMessage({ t: "checkpointed", id, startedAt, result, error: null });
   } catch (error) {
     postMessage({ t: "checkpointed", id, startedAt, result: null, error: String(error && error.message || error) });
   }
 };
+// The WAL index header: frames in the WAL (mxFrame, offset 16) and of them copied (nBackfill,
+// offset 96), in the machine's byte order; null when it cannot be read as that (then: checkpoint).
+const header = Buffer.alloc(100);
+const pending = () => {
+  try {
+    shm ??= fs.openSync(opts.path + "-shm", "r");
+    if (fs.readSync(shm, header, 0, 100, 0) < 100) return null;
+    const u32 = (at) => os.endianness() === "LE" ? header.readUInt32LE(at) : header.readUInt32BE(at);
+    if (u32(0) !== 3007000) return null;
+    return { frames: u32(16), copied: u32(96) };
+  } catch {
+    return null;
+  }
+};
+const tick = () => {
+  const p = pending();
+  if (p === null) return checkpoint(null);
+  const t = now();
+  if (p.frames !== lastFrame) (lastFrame = p.frames), (changedAt = t);
+  const left = p.frames - p.copied;
+  if (left >= opts.aboveFrames || (left > 0 && t - changedAt >= opts.quietMs)) checkpoint(null);
+};
 self.onmessage = (e) => {
   const m = e.data;
   if (m.t === "start") {
     try {
+      opts = m;
       db = new Database(m.path, { readwrite: true, create: false });
       db.exec("PRAGMA busy_timeout = " + m.busyTimeoutMs);
-      restartAbove = m.restartAboveFrames;
-      timer = setInterval(() => checkpoint(null), m.everyMs);
+      timer = setInterval(tick, m.everyMs);
       postMessage({ t: "started", error: null });
     } catch (error) {
       postMessage({ t: "started", error: String(error && error.message || error) });
@@ -87,13 +117,18 @@ self.onmessage = (e) => {
   } else if (m.t === "now") checkpoint(m.id);
   else if (m.t === "stop") {
     clearInterval(timer);
+    try { shm !== null && fs.closeSync(shm); } catch {}
     try { db && db.close(); } catch {}
     postMessage({ t: "stopped" });
   }
 };`;
 
-/** How often the worker checkpoints (a checkpoint with nothing new to copy does no I/O). */
+/** How often the worker looks at the WAL. */
 export const CHECKPOINT_EVERY_MS = 1000;
+/** Pages not yet copied at which the worker checkpoints: SQLite's own automatic point. */
+export const CHECKPOINT_ABOVE_FRAMES = 1000;
+/** Pages below that are copied once no frame has been added for this long. */
+export const CHECKPOINT_QUIET_MS = 10_000;
 
 /** Frames in the WAL past which a timed checkpoint restarts it (64 MB of 4 KB pages). */
 export const RESTART_ABOVE_FRAMES = 16_384;
@@ -105,7 +140,10 @@ const AUTO_CHECKPOINT_PAGES = 1000;
  * Moves `sqlite`'s checkpoints to a worker thread (see above). `sqlite` must be a file database in
  * WAL mode; for anything else (in-memory, rollback journal) nothing changes and `where` is "auto".
  */
-export function startCheckpointer(sqlite: Database, opts: { busyTimeoutMs: number; everyMs?: number; restartAboveFrames?: number }): Checkpointer {
+export function startCheckpointer(
+  sqlite: Database,
+  opts: { busyTimeoutMs: number; everyMs?: number; aboveFrames?: number; quietMs?: number; restartAboveFrames?: number },
+): Checkpointer {
   const finalCheckpoint = () => {
     try {
       sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -164,7 +202,15 @@ export function startCheckpointer(sqlite: Database, opts: { busyTimeoutMs: numbe
   };
   worker.onerror = fail;
   const send = (m: ToWorker) => worker.postMessage(m);
-  send({ t: "start", path: sqlite.filename, busyTimeoutMs: opts.busyTimeoutMs, everyMs: opts.everyMs ?? CHECKPOINT_EVERY_MS, restartAboveFrames: opts.restartAboveFrames ?? RESTART_ABOVE_FRAMES });
+  send({
+    t: "start",
+    path: sqlite.filename,
+    busyTimeoutMs: opts.busyTimeoutMs,
+    everyMs: opts.everyMs ?? CHECKPOINT_EVERY_MS,
+    aboveFrames: opts.aboveFrames ?? CHECKPOINT_ABOVE_FRAMES,
+    quietMs: opts.quietMs ?? CHECKPOINT_QUIET_MS,
+    restartAboveFrames: opts.restartAboveFrames ?? RESTART_ABOVE_FRAMES,
+  });
   // Off at once (the start is synchronous for the caller); back on if the worker cannot open the
   // database. The few milliseconds in between without a checkpoint cost nothing.
   sqlite.exec("PRAGMA wal_autocheckpoint = 0");

@@ -62,6 +62,38 @@ test("with the worker checkpointing, 40 MB written in 1 MB commits leave a WAL o
   reopened.close();
 });
 
+test("below the threshold nothing is copied while writes go on; once they pause, everything is", async () => {
+  const { sqlite, path } = freshDb();
+  const checkpoints = startCheckpointer(sqlite, { busyTimeoutMs: 5000, everyMs: 20, quietMs: 2000 });
+  expect(await checkpoints.ready).toBe("worker");
+  const insert = sqlite.prepare("INSERT INTO blobs (body) VALUES (?)");
+  const seen: (CheckpointResult | null)[] = [];
+  const watching = (async () => {
+    for (;;) {
+      const r = await checkpoints.nextCheckpoint();
+      if (!r) return;
+      seen.push(r);
+    }
+  })();
+  // A few small commits, each within the quiet time of the one before: no checkpoint meanwhile.
+  for (let i = 0; i < 10; i++) {
+    insert.run(new Uint8Array(1000).fill(i));
+    await Bun.sleep(10);
+  }
+  const duringWrites = seen.length;
+  // Then quiet: the worker copies them.
+  while (seen.length === 0) await Bun.sleep(50);
+  expect(duringWrites).toBe(0);
+  expect(seen[0]!.log).toBeGreaterThan(0);
+  expect(seen[0]!.checkpointed).toBe(seen[0]!.log);
+  const fileOnly = new Database(`file:${encodeURI(path)}?immutable=1`, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
+  expect(fileOnly.query<{ n: number }, []>("SELECT count(*) AS n FROM blobs").get()!.n).toBe(10);
+  fileOnly.close();
+  await checkpoints.stop();
+  await watching;
+  sqlite.close();
+});
+
 // What the first version missed: a commit every 20 ms, each landing while the last second's
 // checkpoint was still copying, so no checkpoint ever found the WAL copied through and the WAL
 // grew by every byte written. The worker now checkpoints again at once while frames came in.
@@ -91,6 +123,7 @@ self.onmessage = (e) => {
   if (e.data.stop) { go = false; return; }
   const db = new Database(e.data.path);
   db.exec("PRAGMA busy_timeout = 10000");
+  db.exec("PRAGMA wal_autocheckpoint = 0"); // as the serving connection: the worker alone checkpoints
   const insert = db.prepare("INSERT INTO blobs (body) VALUES (?)");
   const body = new Uint8Array(1024 * 1024).fill(7);
   let n = 0;
