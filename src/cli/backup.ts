@@ -47,11 +47,15 @@ export async function backupCommand(args: string[], io: Io) {
   const { values, positionals } = parse(args, { out: { type: "string" } });
   if (positionals.length) throw new UsageError(`unexpected ${JSON.stringify(positionals[0])}; usage: dealgraph backup [--out FILE] [--json] | dealgraph backup verify FILE`);
   const config = loadConfig(io.env, values["data-dir"] ? { dataDir: values["data-dir"] as string } : {});
-  if (yieldsToServer(config.dataDir)) {
-    const nice = lowerPriority();
+  // Lowered only once the snapshot is taken: taking it holds the write lock for a moment, and a
+  // niced process holding it on a busy machine could wait for a core past the server's writers'
+  // busy timeout (their requests would fail with 503).
+  const yields = yieldsToServer(config.dataDir);
+  const afterSnapshot = () => {
+    const nice = yields ? lowerPriority() : null;
     if (nice !== null) io.err(`a server is running on this data dir: the backup runs at nice ${nice}, so its requests keep their latency`);
-  }
-  const written = await createBackup({ config, now: new Date(), out: values.out ? resolve(values.out as string) : undefined, progress: (line) => io.err(line) });
+  };
+  const written = await createBackup({ config, now: new Date(), out: values.out ? resolve(values.out as string) : undefined, progress: (line) => io.err(line), afterSnapshot });
   if (written.manifest.server_key === "env") io.err("note: the server key is DEALGRAPH_SECRET_KEY and is not in the archive: keep it with the backup, a restore needs it");
   report(
     io,

@@ -1,4 +1,5 @@
-// `dealgraph backup` yields the CPU to a server running on its data dir (10 nicer), and only then:
+// `dealgraph backup` yields the CPU to a server running on its data dir (10 nicer, once its snapshot
+// is taken), and only then:
 // with no server beside it there is no request to keep fast, and a niced backup on a machine other
 // work keeps busy was left a tenth of a core's share. A serve.pid left by a server that died (kill
 // -9) names a dead process: no server. Real child processes: the command, and a real `serve`.
@@ -39,6 +40,10 @@ test("with no server on the data dir the backup keeps its priority; beside a run
   const beside = await backup(dir);
   expect(beside.code, beside.stderr).toBe(0);
   expect(beside.stderr).toContain(`the backup runs at nice ${Math.min(19, getPriority(0) + 10)}`);
+  // Only once the snapshot is taken: taking it holds the write lock, which a niced process on a busy
+  // machine could keep past the server's writers' busy timeout.
+  expect(beside.stderr.indexOf("(frozen-file) in")).toBeGreaterThan(-1);
+  expect(beside.stderr.indexOf("(frozen-file) in")).toBeLessThan(beside.stderr.indexOf("the backup runs at nice"));
   await server.stop();
   server = null;
   expect(yieldsToServer(dir)).toBe(false);

@@ -71,6 +71,8 @@ export type WriteOptions = {
   now: Date;
   busyTimeoutMs: number;
   progress?: Progress;
+  /** Called once the snapshot is taken (the write lock let go), before the archive is written. */
+  afterSnapshot?: () => void;
 };
 
 export type WrittenBackup = { file: string; bytes: number; sha256: string; manifest: Manifest; verified_at: string; ms: { snapshot: number; archive: number; verify: number } };
@@ -377,6 +379,7 @@ export async function writeBackup(opts: WriteOptions): Promise<WrittenBackup> {
     snap = await takeSnapshot(opts, progress);
     ms.snapshot = performance.now() - t;
     progress(`snapshot: ${mb(snap.bytes)} (${snap.method}) in ${(ms.snapshot / 1000).toFixed(1)} s; ${snap.blobs.length} files referenced`);
+    opts.afterSnapshot?.();
 
     // The check runs beside the copy: both read the same unchanging file.
     t = performance.now();

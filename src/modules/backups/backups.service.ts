@@ -117,7 +117,15 @@ export function inBackupsDir(dataDir: string, file: string): boolean {
   return resolve(dirname(file)) === resolve(backupsDir(dataDir)) && ARCHIVE.test(file.split("/").pop()!);
 }
 
-export type CreateOptions = { config: Pick<Config, "dataDir" | "secretKey" | "busyTimeoutMs">; now: Date; out?: string; suffix?: string; progress?: Progress };
+export type CreateOptions = {
+  config: Pick<Config, "dataDir" | "secretKey" | "busyTimeoutMs">;
+  now: Date;
+  out?: string;
+  suffix?: string;
+  progress?: Progress;
+  /** Called once the snapshot is taken (the write lock let go), before the archive is written. */
+  afterSnapshot?: () => void;
+};
 
 /**
  * Writes one backup (into <data-dir>/backups/ unless `out` says otherwise) in this process, holding
@@ -150,6 +158,7 @@ async function createBackupLocked(opts: CreateOptions): Promise<WrittenBackup> {
     now: opts.now,
     busyTimeoutMs: config.busyTimeoutMs,
     progress: opts.progress,
+    afterSnapshot: opts.afterSnapshot,
   });
   if (inBackupsDir(config.dataDir, written.file)) {
     writeRecord(written.file, { created_at: written.manifest.created_at, bytes: written.bytes, sha256: written.sha256, verified_at: written.verified_at, problem: null });
