@@ -20,6 +20,7 @@ import { silentLog } from "../../src/lib/log.ts";
 import { rng } from "../../src/demo/rng.ts";
 import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
 import { orgsService } from "../../src/modules/identity/orgs.service.ts";
+import { seedNetworkBulk } from "../lib/bench-seed-bulk.ts";
 import { cleanEnv, run, startServe } from "../lib/child-process.ts";
 
 const { values } = parseArgs({ options: { interactions: { type: "string" }, documents: { type: "string" }, keep: { type: "string" }, verify: { type: "boolean" }, reuse: { type: "string" } } });
@@ -28,7 +29,6 @@ const DOCUMENTS = Number(values.documents ?? 2000);
 const USERS = 50;
 const PERSONS = 200_000;
 const DOC_BYTES = 96 * 1024;
-const DAY = 86_400_000;
 const ROOT = join(import.meta.dir, "../..");
 const MB = 1024 * 1024;
 
@@ -59,38 +59,9 @@ if (values.reuse) {
 const org = orgsService(deps).createOrg("Bench Ventures");
 const users = Array.from({ length: USERS }, (_, i) => orgsService(deps).createUser({ orgId: org.id, email: `p${i}@bench.vc`, name: `Partner ${i}`, shareNetwork: true }));
 key = apiKeysService(deps).create({ userId: users[0].id, scope: "read", dailyRequests: 10_000_000 }).secret;
-const personIds: string[] = [];
-sqlite.transaction(() => {
-  const p = sqlite.query("INSERT INTO persons (id, org_id, display_name, name_key, title, domain, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-  const iso = now.toISOString();
-  for (let i = 0; i < PERSONS; i++) {
-    const id = Bun.randomUUIDv7();
-    p.run(id, org.id, `Person ${i}`, `person ${i}`, "CEO", `company${i % 20_000}.com`, iso, iso);
-    personIds.push(id);
-  }
-})();
-const perUser = Math.floor(INTERACTIONS / USERS);
-for (const [ui, user] of users.entries()) {
-  sqlite.transaction(() => {
-    const rel = sqlite.query<{ seq: number }, [string, string, string, string, string, string]>(
-      "INSERT INTO relationships (id, org_id, user_id, person_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq",
-    );
-    const iso = now.toISOString();
-    const rels = Array.from({ length: 4000 }, (_, k) => ({ seq: rel.get(Bun.randomUUIDv7(), org.id, user.id, personIds[(ui * 4000 + k) % PERSONS], iso, iso)!.seq, person: personIds[(ui * 4000 + k) % PERSONS] }));
-    const inter = sqlite.query("INSERT INTO interactions (id, user_id, source_key, kind, occurred_at, participant_count) VALUES (?, ?, ?, 'email', ?, 2)");
-    const touch = sqlite.query("INSERT INTO touches (relationship_seq, interaction_id, occurred_at, direction) VALUES (?, ?, ?, 'sent')");
-    const people = sqlite.query("INSERT INTO interaction_people (interaction_id, person_id) VALUES (?, ?)");
-    for (let k = 0; k < perUser; k++) {
-      const target = rels[Math.floor(Math.pow(r.next(), 3) * rels.length)];
-      const at = new Date(now.getTime() - Math.floor(r.next() * 730 * DAY)).toISOString();
-      const id = ++interactionId;
-      inter.run(id, user.id, `msg:<bench-${id}@mail.bench.vc>`, at);
-      touch.run(target.seq, id, at);
-      people.run(id, target.person);
-    }
-  })();
-  if ((ui + 1) % 10 === 0) console.error(`  seeded ${ui + 1}/${USERS} users, ${interactionId.toLocaleString()} interactions`);
-}
+// The network written straight into SQL (scripts/lib/bench-seed-bulk.ts, the scale bench's seeder).
+seedNetworkBulk(sqlite, org.id, users.map((u) => u.id), { persons: PERSONS, interactions: INTERACTIONS, relationshipsPerUser: [4000, 8000] }, (line) => console.error(line));
+interactionId = sqlite.query<{ n: number }, []>("SELECT max(id) AS n FROM interactions").get()!.n;
 // Deals with one document each, its bytes in the blob store (incompressible, as PDFs mostly are).
 sqlite.transaction(() => {
   const deal = sqlite.query("INSERT INTO deals (id, org_id, created_by, company_name, kind, source, target_key, created_at, updated_at) VALUES (?, ?, ?, ?, 'company', 'upload', ?, ?, ?)");
@@ -130,8 +101,9 @@ const copyCpuS = ((c) => (c.user + c.system) / 1e6)(process.cpuUsage(copyCpu));
 rmSync(copyDir, { recursive: true, force: true });
 
 // --- the backup alone: the same command with no server and no load beside it ----------------------
-// (the ratio the copy is measured at: on a machine others share, the ratio under the read load below
-// is mostly how much of a core a nice +10 process is left)
+// (no server on the data dir: it keeps the priority it was started with, as the copy does; beside the
+// server below it runs 10 nicer, and on a machine others share its time there is mostly how much of
+// a core a nice +10 process is left)
 const backupCommand = (out: string) => [process.execPath, join(ROOT, "src/main.ts"), "backup", "--json", "--data-dir", dir, ...(out ? ["--out", out] : [])];
 const aloneOut = join(dir, "tmp", `bench-alone-${process.pid}.tar.zst`);
 t = performance.now();
@@ -188,8 +160,8 @@ try {
   const backupRate = totalMb / backupS;
   console.log(`
 plain copy of the same ${totalMb.toFixed(0)} MB (database file + ${blobFiles.length} blobs): ${copyS.toFixed(1)} s = ${copyRate.toFixed(0)} MB/s (CPU ${copyCpuS.toFixed(1)} s)
-dealgraph backup alone (no server, no load): ${aloneS.toFixed(1)} s = ${(totalMb / aloneS).toFixed(0)} MB/s (ratio to the copy ${(totalMb / aloneS / copyRate).toFixed(2)}, target >= 0.5; CPU ${aloneCpuS.toFixed(1)} s at nice +10)
-dealgraph backup while the read load runs: ${backupS.toFixed(1)} s = ${backupRate.toFixed(0)} MB/s (ratio to the copy ${(backupRate / copyRate).toFixed(2)}, target >= 0.5; CPU ${backupCpuS.toFixed(1)} s at nice +10)
+dealgraph backup alone (no server, no load): ${aloneS.toFixed(1)} s = ${(totalMb / aloneS).toFixed(0)} MB/s (ratio to the copy ${(totalMb / aloneS / copyRate).toFixed(2)}, target >= 0.5; CPU ${aloneCpuS.toFixed(1)} s, no server: not niced)
+dealgraph backup while the read load runs: ${backupS.toFixed(1)} s = ${backupRate.toFixed(0)} MB/s (ratio to the copy ${(backupRate / copyRate).toFixed(2)}, target >= 0.5; CPU ${backupCpuS.toFixed(1)} s${/runs at nice (\d+)/.test(stderr) ? ` at nice ${/runs at nice (\d+)/.exec(stderr)![1]}` : ""}, beside the server)
   snapshot (${method}) ${phases.snapshot?.toFixed(1)} s, archive (tar + zstd + sha256, quick_check beside it) ${phases.archive?.toFixed(1)} s, waiting for the check after the archive ${verifyS.toFixed(1)} s
   archive ${(written.bytes / MB).toFixed(0)} MB (${((written.bytes / MB / totalMb) * 100).toFixed(0)}% of the data)
 read load (2 clients: /me, deals list, who-knows by domain)
