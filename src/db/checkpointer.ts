@@ -51,9 +51,10 @@ type FromWorker = { t: "started"; error: string | null } | { t: "checkpointed"; 
 // followed by another at once while frames came in meanwhile: each copies less than the one
 // before, and the last finds the WAL copied through. Under writes that never pause at all that
 // moment still never comes; so once the WAL holds more than `restartAboveFrames`, the checkpoint
-// is RESTART instead: it waits for the writer (writers wait for it meanwhile, on their busy
-// timeout: the one place the serving thread may still wait for a checkpoint, and only past that
-// size) and leaves the WAL to be written from its start by the next commit.
+// is RESTART instead: it waits for the writer and the readers, at most 200 ms (writers wait for it
+// meanwhile, on their busy timeout: the one place the serving thread may still wait for a
+// checkpoint, and only past that size), and leaves the WAL to be written from its start by the
+// next commit.
 const WORKER_SOURCE = `
 const { Database } = require("bun:sqlite");
 const fs = require("node:fs"), os = require("node:os");
@@ -108,7 +109,9 @@ self.onmessage = (e) => {
     try {
       opts = m;
       db = new Database(m.path, { readwrite: true, create: false });
-      db.exec("PRAGMA busy_timeout = " + m.busyTimeoutMs);
+      // Only RESTART waits on it: briefly, for writers wait behind it (a reader that stays, such
+      // as Litestream's, would otherwise hold them the whole timeout); the next tick tries again.
+      db.exec("PRAGMA busy_timeout = " + Math.min(m.busyTimeoutMs, 200));
       timer = setInterval(tick, m.everyMs);
       postMessage({ t: "started", error: null });
     } catch (error) {
