@@ -171,6 +171,10 @@ describe("the company's name", () => {
     expect(a.facts.company.name).toBeNull();
     const b = await analyse(deckPages(["Voltra\n\nOffline.\n\nUnhackable.", "Problem\nWallets get hacked.", "Solution\nA signer you can trust."]));
     expect(b.facts.company.name).toBe("Voltra");
+    const c = await analyse(deckPages(["SALVIA\n\nKEPT\n\nSECRET\n\nPrivate transfers with pools", "Problem\nTransfers are public.", "Solution\nPrivate pools."]));
+    expect(c.facts.company.name).toBe("SALVIA");
+    const d = await analyse(deckPages(["Planned homely food at your doorstep.\n\nPresented by | Ravi Menon", "How it works?\nDieticians plan the diet.", "Business Model\nSubscription."]));
+    expect(d.facts.company.name).not.toBe("Ravi Menon");
   });
 
   test("a student group's number in the footer is no name", async () => {

@@ -97,16 +97,17 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
     if (name && nameLike(name) && !person(name)) candidates.push({ name, order: -1, fromTitle: true });
   }
   const firstPage = units.filter((u) => u.pageIndex === 0 && !u.boilerplate).slice(0, 12);
-  // Three or more single words in a row, in cells or on lines of their own (given names, an agenda), hold no company name.
+  // Four or more single words in a row on lines of their own (given names one by one) hold no company name
+  // ("<NAME> KEPT SECRET" is a name over a claim); nor does a line that says who presents.
   const single = (k: number) => !!firstPage[k] && /^[\p{L}'’-]+$/u.test(firstPage[k].text.trim());
-  const inRun = (k: number) => [k - 2, k - 1, k].some((s) => single(s) && single(s + 1) && single(s + 2));
+  const inRun = (k: number) => [k - 3, k - 2, k - 1, k].some((s) => [0, 1, 2, 3].every((d) => single(s + d)));
   for (const [k, u] of firstPage.entries()) {
-    if (inRun(k)) continue;
+    if (inRun(k) || /^(?:presented|prepared|submitted|pitched) by\b/i.test(u.text)) continue;
     // "<Name>: investment memorandum": the name before a colon that opens a description.
     // "<Name> @ <Event 2024>": where the deck was presented follows the "@".
     const parts = u.text.replace(/[.:!]$/, "").replace(/^([^:]{2,40}):\s+\p{Ll}.*$/u, "$1").replace(/\s+@\s+.*$/u, "").split(/\s+[|–—·-]\s+/);
-    // A row of three or more single words (given names, an agenda) holds no company name.
-    if (parts.length >= 3 && parts.every((p) => !/\s/.test(p.trim()))) continue;
+    // A row of four or more single words (given names, an agenda) holds no company name.
+    if (parts.length >= 4 && parts.every((p) => !/\s/.test(p.trim()))) continue;
     for (const part of parts) {
       if (nameLike(part.trim()) && !person(part)) candidates.push({ name: part.trim(), order: u.order, fromTitle: false });
     }
