@@ -105,16 +105,11 @@ function watcher(post: (m: FromWatcher) => void, listen: (h: (m: ToWatcher) => v
       } catch {
         // not permitted here: the child runs at the server's priority
       }
-      // With the kernel's autogroups on (the default of most distributions), each session is one
-      // scheduling group and a process's nice counts only within its group: the child, in a
-      // session of its own (setsid), would take as much CPU as the whole server whatever its nice.
-      // The group's own nice is what weighs against the server's; what the child starts
-      // (Tesseract, LibreOffice's helpers) is in the same group.
-      try {
-        fsm.writeFileSync(`/proc/${proc.pid}/autogroup`, String(req.niceness));
-      } catch {
-        // no autogroups here (the nice above is what counts), or not permitted
-      }
+      // Not done: with the kernel's autogroups on (most distributions), the child's session (setsid)
+      // is a scheduling group of its own, so its nice counts only inside it and the group weighs
+      // as much as the whole server's. Setting the group's nice too (/proc/<pid>/autogroup) was
+      // tried: on a machine busy with other sessions it starved the children instead (a two-page
+      // LibreOffice conversion went past its 120 s limit at a load of 12 on 2 cores).
       let stopped: WatchEnd["stopped"] = null;
       const kill = () => {
         try {

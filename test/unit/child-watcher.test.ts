@@ -10,7 +10,7 @@ import { READ_COMMAND } from "../../src/documents/reader-child.ts";
 import { READ_LIMITS } from "../../src/documents/reader.ts";
 import { ANALYZE_DEAL_COMMAND } from "../../src/engines/off-loop.ts";
 import { ChildJobError, ChildRefusal, runChildJob } from "../../src/lib/child-job.ts";
-import { childWatcherThread, watchChild, watchChildrenOnThisThread } from "../../src/lib/child-watcher.ts";
+import { childWatcherThread, watchChildrenOnThisThread } from "../../src/lib/child-watcher.ts";
 import { LEDGERLY_DECK } from "../helpers/decks.ts";
 import { failure } from "../helpers/failure.ts";
 
@@ -59,23 +59,6 @@ test.skipIf(!findLibreOffice() || !existsSync(`/proc/self/task/${process.pid}/ch
   expect(seen.some((tids) => tids.length > 0)).toBe(true);
   expect(seen.some((tids) => tids.includes(process.pid))).toBe(false);
 }, 120_000);
-
-// With autogroups (the kernel's default on most distributions) a child in a session of its own
-// is a scheduling group of its own: its nice alone left it (and its Tesseract) as much CPU as the
-// whole server. Its group's nice is set too.
-test.skipIf(!existsSync("/proc/self/autogroup"))("a child's scheduling group gets its niceness, and what it starts shares it", async () => {
-  watchChildrenOnThisThread(false);
-  const end = await watchChild(
-    { cmd: ["sh", "-c", "for i in $(seq 100); do grep -q ' nice 0$' /proc/self/autogroup || break; sleep 0.1; done; cat /proc/self/autogroup >&2; sh -c 'cat /proc/self/autogroup' >&2"], env: { PATH: process.env.PATH ?? "" }, stdin: "", nonce: "\u0000", timeoutMs: 30_000, memoryBytes: null, maxOutputBytes: 1024, stderrTailBytes: 1024, niceness: 10, sampleMs: 1000 },
-    () => {},
-  );
-  // (The group's nice is set just after the child starts: it waits up to 10 s to see it.)
-  const groups = end.stderrTail.trim().split("\n");
-  expect(groups).toHaveLength(2);
-  for (const g of groups) expect(g).toMatch(/ nice 10$/);
-  // Not the test process's own group: the child's session is its own.
-  expect(groups[0]).not.toBe(readFileSync("/proc/self/autogroup", "utf8").trim());
-}, 60_000);
 
 for (const where of ["worker", "thread"] as const) {
   describe(`watched from the ${where}`, () => {
