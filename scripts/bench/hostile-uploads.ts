@@ -36,7 +36,7 @@ import {
   xlsxLyingDirectory,
 } from "../lib/hostile-files.ts";
 import { addToDataRoom, probeHealth, serveOnDataDir, serverRss, stopServed, uploadDeck, waitForAnalysis, type Served } from "../lib/hostile-server.ts";
-import { calendarBomb, syncCalendarBomb } from "../lib/hostile-calendars.ts";
+import { calendarBomb, prepareCalendarBomb } from "../lib/hostile-calendars.ts";
 import { deckPdf, generateDeals, longDeck } from "../../src/demo/decks.ts";
 
 const { values: opts } = parseArgs({ options: { binary: { type: "string" }, only: { type: "string" }, "idle-seconds": { type: "string" }, renice: { type: "string" }, repeat: { type: "string" } } });
@@ -94,7 +94,17 @@ const CASES: Case[] = [
   },
   // Issue 27, finding 1: five daily series since 1973 (~98,000 occurrences up to now), connected as a
   // subscription on the Connections page; from the connect to the end of the server's first sync.
-  { name: "ICS, 1 KB of daily series since 1973 (subscription sync)", bytes: () => new TextEncoder().encode(calendarBomb("ops@hostile.test")), send: syncCalendarBomb },
+  // Only the first run of a server syncs it whole (a later one finds its ETag unchanged): run it
+  // once per bench run. The CLI's part (CalDAV server, sign-in link) is done before the probes.
+  (() => {
+    let prepared: Awaited<ReturnType<typeof prepareCalendarBomb>> | null = null;
+    return {
+      name: "ICS, 1 KB of daily series since 1973 (subscription sync)",
+      bytes: () => new TextEncoder().encode(calendarBomb("ops@hostile.test")),
+      prepare: async (s: Served) => void (prepared = await prepareCalendarBomb(s)),
+      send: (_s: Served, bytes: Uint8Array) => prepared!.send(bytes),
+    };
+  })(),
   // Issue 27, finding 2: two 3-page scanned decks (OCR) from this org while another org's small text
   // deck is analysed: that deck's time from upload to its analysis, alone and during the OCR (the
   // pre-fix server took it from about 1 s to 70-80 s), and the scanned decks' outcome. The other
