@@ -4,7 +4,7 @@
 // pressed; a manual backup cannot start while one is being written (409 on the web, exit 1 in the
 // CLI).
 import { describe, expect, onTestFinished, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { acquireBackupLock, archiveName, backupsDir, backupsService } from "../../src/modules/backups/backups.service.ts";
 import { orgsService } from "../../src/modules/identity/orgs.service.ts";
@@ -130,4 +130,34 @@ describe("one backup at a time", () => {
     const after = await cli(dir, "backup", "--json");
     expect(after.code, after.stderr).toBe(0);
   });
+});
+
+// Finding 6 for `restore` (test/cli/backup.test.ts has it for `verify`): an archive of a few KB
+// that inflates far past what its backup.json declares is stopped at the first excess, and the
+// data dir it was to restore into is never made.
+describe("a compression bomb", () => {
+  test("restore: exit 1 saying the archive unpacks to more than it declares; the target is not even created", async () => {
+    const { TarWriter } = await import("../../src/lib/tar.ts");
+    const { PassThrough } = await import("node:stream");
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on("data", (c) => chunks.push(c));
+    const writer = new TarWriter(out);
+    await writer.addBytes("backup.json", Buffer.from(JSON.stringify({ format: "dealgraph-backup", version: 2, created_at: "2026-11-28T03:00:00.000Z", files: [{ path: "dealgraph.db", bytes: 1024 }] })));
+    await writer.addBytes("dealgraph.db", Buffer.alloc(1024));
+    await writer.finish();
+    const small = Buffer.concat(chunks);
+    // The archive's own end replaced by 64 MB of zeros: they compress to almost nothing.
+    const bomb = Bun.zstdCompressSync(Buffer.concat([small.subarray(0, small.length - 1024), Buffer.alloc(64 * 1024 * 1024)]));
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const dir = tempDataDir();
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, "bomb.tar.zst");
+    writeFileSync(file, bomb);
+    const target = join(dir, "restored");
+    const r = await cli(target, "restore", file);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/unpacks to more than .* declares/);
+    expect(existsSync(target)).toBe(false);
+  }, 60_000);
 });
