@@ -80,8 +80,10 @@ export async function prepareCalendarBomb(s: Served): Promise<{ send(bytes: Uint
 
 async function connectAndSync(s: Served, feed: ReturnType<typeof Bun.serve>, link: URL): Promise<string> {
   {
-    const dbBytes = () => ["dealgraph.db", "dealgraph.db-wal"].reduce((n, f) => n + (existsSync(join(s.dataDir, f)) ? statSync(join(s.dataDir, f)).size : 0), 0);
+    const size = (f: string) => (existsSync(join(s.dataDir, f)) ? statSync(join(s.dataDir, f)).size : 0);
+    const dbBytes = () => size("dealgraph.db") + size("dealgraph.db-wal");
     const before = dbBytes();
+    const fileBefore = size("dealgraph.db");
     // Signed in with a one-time link (GET shows the button, POST uses it up), as a member would be.
     const cookies = new Map<string, string>();
     const remember = (r: Response) => r.headers.getSetCookie().forEach((c) => cookies.set(c.split("=")[0], c.split(";")[0]));
@@ -107,7 +109,9 @@ async function connectAndSync(s: Served, feed: ReturnType<typeof Bun.serve>, lin
       const listed = (await (await fetch(`${s.url}/api/v1/me/connections`, { headers: { authorization: `Bearer ${s.key.secret}` } })).json()) as Listed;
       const c = listed.connections[0];
       if (!c || c.status === "syncing" || c.status === "never_synced") continue;
-      const grew = ((dbBytes() - before) / 1024 / 1024).toFixed(1);
+      // The WAL's share is its high-water mark: SQLite writes it over from its start, never shorter.
+      const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+      const grew = `${mb(dbBytes() - before)} (file +${mb(size("dealgraph.db") - fileBefore)}, WAL ${mb(size("dealgraph.db-wal"))})`;
       if (c.status === "error") return `sync error: ${c.last_error}; database +${grew} MB`;
       return `${c.last_result?.meetings_new.toLocaleString("en-US")} meetings, ${(c.last_result?.refused ?? 0).toLocaleString("en-US")} refused; database +${grew} MB`;
     }
