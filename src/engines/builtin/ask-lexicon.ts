@@ -39,7 +39,7 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "unfunded", kinds: ["positions"], re: /\bunfunded\b|\buncalled\b|\bdry powder\b|\bremaining commitments?\b|\bleft to (?:be )?call(?:ed)?\b/, unit: "money" },
   { field: "commitment", kinds: ["positions"], re: /(?<!\b(?:unfunded|uncalled|remaining|outstanding|open) )\bcommit(?:ted|ments?)\b|\bpledged\b/, unit: "money" },
   { field: "called", kinds: ["positions", "cashflows"], re: /\bcalled\b|\bpaid in\b|\bcontributed\b|\bdrawn down\b|\bcall(?:ed)? (?:in|up)\b/, unit: "money" },
-  { field: "distributed", kinds: ["positions", "cashflows"], re: /\bdistribut(?:e|ed)\b|\bpaid out\b|\breturned to us\b|\b(?:sent|send|paid|pay) us\b|\bgot back\b/, unit: "money" },
+  { field: "distributed", kinds: ["positions", "cashflows"], re: /\bdistribut(?:e|ed)\b|\bpaid out\b|\breturned to us\b|\b(?:sent|send|paid|pay) us\b(?!\s+(?:\w+\s+)?(?:numbers?|figures?|updates?|metrics?|kpis?|financials?|reports?|actuals?|data)\b)|\bgot back\b/, unit: "money" },
   { field: "vintage", kinds: ["positions"], re: /\bvintages?\b/ },
   { field: "investment_date", kinds: ["holdings"], re: /\bwhen (?:did|have|had) (?:we|i|you) (?:first )?(?:invest|back|fund|put money|come in|get in)\w*\b|\binvestment dates?\b|\bentry dates?\b|\bdate (?:of|we) (?:first )?invest\w*\b|\bhow long (?:have|has) (?:we|the firm) (?:held|owned|been invested)\b/ },
   { field: "invested", kinds: ["holdings"], re: /(?<!\bwhen (?:did|have|had) (?:we|i|you) (?:first )?)\binvest(?:ed)?\b|\bpa(?:y|id) for\b|\bdeployed\b|\bcheques?\b|\bchecks?\b|\bcost basis\b|\bentry (?:price|cheque|check|ticket)\b|\bamount invested\b|\bput (?:in|into)\b|\binvestment sizes?\b|\bcapital deployed\b/, unit: "money" },

@@ -29,7 +29,7 @@ import {
   type FieldCue,
 } from "./ask-lexicon.ts";
 import { amountsWithCurrency, sectorOf, thresholdsIn, writtenNames } from "./ask-filters.ts";
-import { absentField, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
+import { ABSENCE, absentField, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
 import { STOP, type Normalised } from "./ask-text.ts";
 
 /** Why a question reads as one about a set of records (none: it is about one record, or nothing). */
@@ -427,6 +427,24 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   for (const w of where) w.currency ??= written.find((a) => a.value === w.value)?.currency;
   for (const w of where) if (!w.currency) delete w.currency;
   if (absent && FIELD_CUES.some((c) => c.field === absent && c.kinds.includes(q.kind)) && !where.some((w) => w.field === absent)) where.push({ field: absent, op: "lte", value: 0, orNone: true });
+  // "Which portcos haven't sent October numbers", "who reported in the last 30 days": when each
+  // company last stated an actual, against the dates said (not when the firm invested).
+  if (q.kind === "holdings" && dates && q.dates && !fields.length && REPORTING.test(n.folded)) {
+    delete q.dates;
+    q.show = (q.show ?? []).filter((f) => f !== "investment_date");
+    if (!q.show.length) delete q.show;
+    const from = Date.parse(dates.range.from ?? dates.range.to ?? "");
+    if (Number.isFinite(from)) {
+      where.push(ABSENCE.test(n.folded) || REPORT_DUE.test(n.folded) ? { field: "last_reported", op: "lt", value: from, orNone: true } : { field: "last_reported", op: "gte", value: from });
+    }
+  }
+  // "Exits where we didn't lose money", "which portcos are underwater": worth against what was put in.
+  const vsCost = q.kind === "holdings" && !where.some((w) => w.field === "multiple") ? (LOSS.exec(n.folded) ?? GAIN.exec(n.folded)) : null;
+  if (vsCost) {
+    const loss = LOSS.test(vsCost[0]);
+    const denied = /\b(?:not|never|no|without|didn t|did not|don t|do not|haven t|have not|hasn t|has not|isn t|aren t|wasn t|weren t)\b(?: \w+){0,2} $/.test(n.folded.slice(Math.max(0, vsCost.index - 24), vsCost.index));
+    where.push(loss !== denied ? { field: "multiple", op: "lt", value: 1 } : { field: "multiple", op: "gte", value: 1 });
+  }
   if (where.length) (q.where = where), signals.push("threshold");
 
   // The order: "by ARR", else a superlative and the figure it goes with.

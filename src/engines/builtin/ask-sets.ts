@@ -134,3 +134,10 @@ export function absentField(text: string, fields: FieldCue[]): string | null {
   return FLOW_FIELD.find(([re]) => re.test(rest))?.[1] ?? null;
 }
 
+/** Words that say a holding is worth less, or more, than the firm put in. */
+export const LOSS = /\b(?:lo(?:se|st|sing) money|at a loss|underwater|under water|below (?:cost|what we (?:put in|paid|invested))|in the red|money[- ]losing|lost (?:us )?money)\b/;
+export const GAIN = /\b(?:made|make|making|returned) (?:us )?money\b|\bin the green\b|\babove (?:cost|what we (?:put in|paid|invested))\b|\bprofitabl[ey]\b(?= exit)|\bat a (?:gain|profit)\b|\bin the money\b/;
+/** Words that say a company sent its numbers ("reported", "sent us October figures", "KPIs"). */
+export const REPORTING = /\b(?:report(?:ed|s|ing)?|sen[dt]|submit(?:ted)?|shared?|numbers?|figures?|metrics?|kpis?|financials?|actuals?)\b/;
+/** Words that say a report is due and not in ("still owe us", "overdue", "yet to send"). */
+export const REPORT_DUE = /\b(?:owe|owes|owed|overdue|late|outstanding|still waiting|waiting (?:on|for)|yet to|behind on|missed|missing|delinquent)\b/;

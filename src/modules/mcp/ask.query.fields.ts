@@ -69,6 +69,8 @@ export const FIELDS: Record<RecordKind, Record<string, FieldSpec>> = {
     multiple: { label: "multiple", unit: "multiple", combine: "pooled" },
     ownership: { label: "ownership", unit: "percent", combine: "none" },
     investment_date: { label: "invested on", unit: "date", combine: "none" },
+    // The date of the company's latest actual statement, of any metric: when it last sent numbers.
+    last_reported: { label: "last reported", unit: "date", combine: "none" },
     // Every imported metric is a field too (metricField below): its latest actual.
   },
   metrics: {

@@ -16,7 +16,7 @@ type Holding = ReturnType<typeof allHoldings>[number];
 /** Whether a query ranks, filters, totals or shows an imported metric. */
 function usesMetric(ctx: AskContext, q: Query): boolean {
   const named = [q.order?.by, q.field, ...(q.show ?? []), ...(q.where ?? []).map((w) => w.field)];
-  return named.some((f) => f !== undefined && !(f in FIELDS.holdings) && metricsHeld(ctx).includes(f));
+  return named.some((f) => f !== undefined && (f === "last_reported" || (!(f in FIELDS.holdings) && metricsHeld(ctx).includes(f))));
 }
 
 const metricsHeld = (ctx: AskContext) => [...new Set(allHoldings(ctx).flatMap((h) => Object.keys(h.metrics)))].sort();
@@ -53,6 +53,7 @@ function record(list: Holding[], byPosition: boolean): Rec {
     investment_date: { value: null, date: list.map((x) => x.investment_date).sort()[0] },
   };
   for (const [metric, m] of Object.entries(h.metrics)) values[metric] = { value: m.value, currency: m.currency, unit: m.unit, date: m.statement_date };
+  values.last_reported = { value: null, date: Object.values(h.metrics).map((m) => m.statement_date).sort().at(-1) ?? null };
   const funds = [...new Set(list.map((x) => x.fund_name))];
   const statuses = [...new Set(list.map((x) => x.status.replaceAll("_", " ")))];
   // A company held by several funds: what each fund put in and owns, beside the company's totals.

@@ -31,6 +31,9 @@ const READERS: Record<RecordKind, KindReader> = {
 
 /** Lines shown at most; the total is always said. */
 const SHOWN = 25;
+/** A threshold on a date, in words. */
+const DATE_WORDS: Record<Threshold["op"], string> = { gt: "after", gte: "on or after", lt: "before", lte: "on or before" };
+
 const OPS: Record<Threshold["op"], [string, (a: number, b: number) => boolean]> = {
   gt: ["above", (a, b) => a > b],
   gte: ["at least", (a, b) => a >= b],
@@ -138,6 +141,20 @@ function line(r: Rec, i: number, fields: string[], reader: KindReader, ctx: AskC
   return `${i + 1}. ${r.name}${r.about ? ` (${r.about})` : ""}${tail ? `: ${tail}` : ""}`;
 }
 
+/** A count over records of several statuses (active, exited, written off) says how many of each:
+ *  "our portcos" usually means the active ones, and the total alone hides that. */
+function statusSplit(rows: Rec[]): string {
+  const byStatus = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const status = r.groups?.status;
+    if (!status) return "";
+    byStatus.set(status, (byStatus.get(status) ?? new Set()).add(r.name));
+  }
+  if (byStatus.size < 2) return "";
+  const order = [...byStatus.entries()].sort((a, b) => (a[0] === "active" ? -1 : b[0] === "active" ? 1 : b[1].size - a[1].size));
+  return ` (${order.map(([s, names]) => `${names.size} ${s}`).join(", ")})`;
+}
+
 function lackingNote(lacking: string[], spec: FieldSpec): string {
   if (lacking.length === 0) return "";
   const names = lacking.length <= 6 ? `: ${listing(lacking)}` : "";
@@ -168,14 +185,20 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     const currencies = [...new Set(holding.map((r) => currencyOf(r, w.field)).filter(Boolean))];
     const other = w.currency ? holding.filter((r) => currencyOf(r, w.field) && currencyOf(r, w.field) !== w.currency) : [];
     rows = holding.filter((r) => !other.includes(r) && test(numberOf(r, w.field, spec)!, w.value));
+    if (w.orNone && spec.unit === "date") {
+      // "Haven't sent October numbers": a last report before then, or none at all.
+      rows = [...rows, ...without];
+      scope += ` with ${spec.label} ${DATE_WORDS[w.op]} ${new Date(w.value).toISOString().slice(0, 10)} or never`;
+      continue;
+    }
     if (w.orNone) {
       // "Without distributions": none recorded is none; the records keep their order of the kind.
       rows = [...rows, ...without];
       scope += ` with no ${spec.label}`;
       continue;
     }
-    const amount = written(spec, { value: w.value, currency: w.currency ?? null, unit: null, date: null }) ?? num(w.value);
-    scope += ` with ${spec.label} ${words} ${amount}`;
+    const amount = spec.unit === "date" ? new Date(w.value).toISOString().slice(0, 10) : (written(spec, { value: w.value, currency: w.currency ?? null, unit: null, date: null }) ?? num(w.value));
+    scope += ` with ${spec.label} ${spec.unit === "date" ? DATE_WORDS[w.op] : words} ${amount}`;
     if (other.length) {
       const by = byCurrency(other, w.field).map(([c, g]) => `${count(g.length, reader.noun[0], reader.noun[1])} in ${c}`);
       notes.push(`(Not compared with an amount in ${w.currency}, figures in another currency are never converted: ${listing(by)}: ${listing(other.map((r) => r.name))}.)`);
@@ -203,7 +226,7 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     const twice = distinct.length < rows.length ? ` (${distinct.length} companies: ${listing(distinct.filter((x) => rows.filter((r) => r.name === x).length > 1))} held by more than one fund)` : "";
     return {
       ...base,
-      text: `${count(rows.length, one, many)}${scope}${twice}${rows.length ? `: ${listing(names)}${more}` : ""}.${notes.length ? `\n${notes.join("\n")}` : ""}${source}`,
+      text: `${count(rows.length, one, many)}${scope}${twice}${q.status?.length ? "" : statusSplit(rows)}${rows.length ? `: ${listing(names)}${more}` : ""}.${notes.length ? `\n${notes.join("\n")}` : ""}${source}`,
       data: { kind: q.kind, count: rows.length, records: rows.map((r) => r.data) },
       links,
       entities: rows.length === 1 ? entitiesOf(rows) : undefined,

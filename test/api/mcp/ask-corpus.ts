@@ -683,6 +683,11 @@ export const CORPUS: Row[] = [
   { cat: "follow-up", q: "deals priced in eur?", expect: q("deals", { currency: "EUR" }), then: [
     { cat: "follow-up", q: "which of those got past screening", expect: q("deals", { currency: "EUR", stage: ["diligence", "ic", "invested"] }), says: ["4 deals at diligence, IC and invested raising in EUR"] },
   ] },
+  { cat: "holdings", q: "which active companies still owe us their october numbers", expect: q("holdings", { status: ["active"], where: [{ field: "last_reported", op: "lt", value: Date.parse("2026-10-01"), orNone: true }] }), says: ["2 portfolio companies active with last reported before 2026-10-01 or never", "Nimbus Grid (Climate software; Northwind Fund III): last reported 2026-09-30", "Cobalt Rails"] },
+  { cat: "holdings", q: "portcos that sent figures in the last 2 weeks", expect: q("holdings", { where: [{ field: "last_reported", op: "gte", value: Date.parse("2026-11-06") }], order: { by: "last_reported", dir: "desc" } }), says: ["No portfolio companies (active) with last reported on or after 2026-11-06"] },
+  { cat: "holdings", q: "exited companies we made money on", expect: q("holdings", { status: ["exited"], where: [{ field: "multiple", op: "gte", value: 1 }], order: { by: "multiple", dir: "desc" } }), says: ["2 portfolio companies exited with multiple at least 1x", "Umbra Freight", "multiple 1.48x", "Drift Robotics"] },
+  { cat: "holdings", q: "anything in the portfolio that's underwater?", expect: q("holdings", { where: [{ field: "multiple", op: "lt", value: 1 }], order: { by: "multiple", dir: "asc" } }), says: ["4 portfolio companies with multiple below 1x", "Drift Freight", "multiple 0.51x"] },
+  { cat: "negation", q: "count of portfolio companies outside robotics", expect: q("holdings", { except: { sector: ["Robotics"] }, aggregate: "count" }), says: ["18 portfolio companies not in Robotics (14 active, 3 exited, 1 written off)"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
