@@ -58,7 +58,7 @@ export type DateRange = { from: string | null; to: string | null; label: string 
 export type Threshold = { field: string; op: "gt" | "gte" | "lt" | "lte"; value: number; currency?: string; /** "Without X": a record with no figure at all has none of it too. */ orNone?: boolean };
 
 /** A filter several values of which are wanted ("Fund II or Fund III"), or unwanted ("not fintech"). */
-export type FilterValues = { name?: string[]; fund?: string[]; sector?: string[]; round?: string[]; stage?: string[]; status?: string[]; type?: string[]; currency?: string[]; location?: string[] };
+export type FilterValues = { name?: string[]; fund?: string[]; sector?: string[]; round?: string[]; stage?: string[]; status?: string[]; type?: string[]; currency?: string[]; location?: string[]; flag?: string[] };
 
 /** What records are counted per ("deals per stage", "holdings by fund"). */
 export const GROUPS = ["stage", "sector", "round", "kind", "fund", "status", "currency", "vintage", "type", "year", "quarter", "month", "city"] as const;
@@ -75,6 +75,8 @@ export type Query = {
   round?: string;
   /** holdings: active, exited, written_off; deals: the analysis status (queued, running, succeeded, failed). */
   status?: string[];
+  /** positions: data-quality flags (stale_nav, cashflows_after_last_mark, ...; "any" for any flag at all). */
+  flag?: string[];
   /** deals: company or fund; cashflows: call or distribution. */
   type?: string;
   sector?: string;

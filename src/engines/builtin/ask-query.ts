@@ -29,7 +29,7 @@ import {
   type FieldCue,
 } from "./ask-lexicon.ts";
 import { amountsWithCurrency, sectorOf, thresholdsIn, writtenNames } from "./ask-filters.ts";
-import { ABSENCE, absentField, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
+import { ABSENCE, absentField, FLAG_CUES, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
 import { STOP, type Normalised } from "./ask-text.ts";
 
 /** Why a question reads as one about a set of records (none: it is about one record, or nothing). */
@@ -191,6 +191,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
       : null;
   let kind: RecordKind | null =
     (FUND_DEAL.test(text) ? "deals" : null) ??
+    // A data-quality flag is an LP position's ("funds whose marks are out of date").
+    (FLAG_CUES.some(([, re]) => re.test(text)) && !nouns.some((k) => k !== "positions") ? "positions" : null) ??
     // An LP fund within dates: its calls and distributions (a position's figures have no dates, its NAV marks do).
     (lp.match.kind === "one" && dates && !fields.some((f) => f.field === "nav") && !nouns.length ? "cashflows" : null) ??
     // An LP fund named: its position ("Halcyon Fund V performance"), unless the question is about companies.
@@ -365,6 +367,19 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     else if (several?.length === 1) (q.fund = several[0]), filter();
     else if (!several && fund && !notFunds.some((f) => canon(f) === canon(fund))) (q.fund = fund), filter();
     if (notFunds.length) (except.fund = notFunds), filter();
+  }
+  if (q.kind === "positions") {
+    // Data-quality flags: wanted, or (said after "without", "not", "no") left out.
+    const flagsIn = (t: string) => FLAG_CUES.filter(([, re]) => re.test(t)).map(([f]) => f);
+    const said = flagsIn(text);
+    if (said.length) {
+      const none = ABSENCE.exec(text);
+      const denied = said.filter((f) => flagsIn(negated).includes(f) || (none && flagsIn(none[1]).includes(f)));
+      const wanted = said.filter((f) => !denied.includes(f));
+      const one = (l: string[]) => (l.includes("any") && l.length > 1 ? l.filter((f) => f !== "any") : l);
+      if (wanted.length) (q.flag = one(wanted)), filter();
+      if (denied.length) (except.flag = one(denied)), filter();
+    }
   }
   const leftOut = q.kind === "holdings" ? excludedHoldings : q.kind === "deals" ? excludedDeals : [];
   if (leftOut.length) (except.name = leftOut), filter();

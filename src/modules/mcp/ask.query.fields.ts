@@ -90,6 +90,8 @@ export const FIELDS: Record<RecordKind, Record<string, FieldSpec>> = {
     rvpi: { label: "RVPI", unit: "multiple", combine: "pooled" },
     irr: { label: "IRR", unit: "ratio", combine: "pooled" },
     vintage: { label: "vintage", unit: "number", combine: "none" },
+    // The date of the fund's latest NAV mark (its NAV may be rolled forward past it by cashflows).
+    last_mark: { label: "last marked", unit: "date", combine: "none" },
   },
   marks: {
     nav: { label: "NAV", unit: "money", combine: "sum" },

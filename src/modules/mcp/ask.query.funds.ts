@@ -59,6 +59,7 @@ function positionRecord(p: Position): Rec {
       rvpi: { value: p.rvpi },
       irr: { value: p.irr },
       vintage: { value: p.vintage_year },
+      last_mark: { value: null, date: p.last_mark_date },
     },
     facts: p.data_quality_flags.length ? [`data quality: ${p.data_quality_flags.join(", ")}`] : [],
     groups: { currency: p.currency ?? "currency unknown", vintage: p.vintage_year === null ? "vintage unknown" : String(p.vintage_year) },
@@ -83,6 +84,12 @@ export const POSITIONS: KindReader = {
       const { from, to } = q.vintage;
       list = list.filter((p) => p.vintage_year !== null && (from === undefined || p.vintage_year >= from) && (to === undefined || p.vintage_year <= to));
       f.scope.push(from !== undefined && from === to ? ` of vintage ${from}` : ` of vintage ${from ?? "any"} to ${to ?? "now"}`);
+    }
+    if (q.flag?.length) {
+      // Data-quality flags as the LP book computes them; "any" is any flag at all.
+      const wanted = q.flag.map((x) => fold(x).replace(/ /g, "_"));
+      list = list.filter((p) => p.data_quality_flags.some((x) => wanted.includes("any") || wanted.includes(x)));
+      f.scope.push(wanted.includes("any") ? " with a data-quality flag" : ` flagged ${listing(wanted.map((x) => x.replaceAll("_", " ")))}`);
     }
     // Within dates, what a position called and distributed is its cashflows dated within them
     // ("funds that haven't called capital this year"); its other figures have no dates.

@@ -54,7 +54,7 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
   const reader = READERS[kind as RecordKind];
   const q: Query = { kind: kind as RecordKind };
   for (const k of ["name", "round", "type", "sector", "fund", "currency", "location", "metric", "text"] as const) if (text(args[k])) q[k] = text(args[k]);
-  for (const k of ["stage", "status", "show", "names"] as const) if (strings(args[k])) q[k] = strings(args[k]);
+  for (const k of ["stage", "status", "flag", "show", "names"] as const) if (strings(args[k])) q[k] = strings(args[k]);
   // A list where one value is expected ("fund": ["Fund II", "Fund III"]) is a set of alternatives.
   for (const k of ["fund", "sector", "round", "type", "location"] as const) {
     const list = strings(args[k]);
@@ -65,7 +65,7 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
     const v = args[k] as Record<string, unknown> | undefined;
     if (!v || typeof v !== "object") continue;
     const values: FilterValues = { ...q[k] };
-    for (const f of ["name", "fund", "sector", "round", "stage", "status", "type", "currency", "location"] as const) if (strings(v[f])) values[f] = strings(v[f]);
+    for (const f of ["name", "fund", "sector", "round", "stage", "status", "type", "currency", "location", "flag"] as const) if (strings(v[f])) values[f] = strings(v[f]);
     if (Object.keys(values).length) q[k] = values;
   }
   if (args.per_position === true) q.per_position = true;
@@ -407,6 +407,7 @@ export const QUERY_FUNCTION: AskFunction = {
       stage: { type: "array", items: { type: "string" }, description: "deals: new, screening, diligence, ic, invested, passed; holdings: seed, series_a, series_b, series_c, growth" },
       round: s("deals: the round being raised, e.g. seed, series a"),
       status: { type: "array", items: { type: "string" }, description: "holdings: active, exited, written_off; deals: queued, running, succeeded, failed" },
+      flag: { type: "array", items: { type: "string" }, description: "positions: data-quality flags (stale_nav, cashflows_after_last_mark, no_mark, no_cashflows, ...; \"any\" for any flag)" },
       type: s("deals: company or fund; cashflows: call or distribution"),
       sector: s("A sector, e.g. fintech"),
       location: s("deals: the city a company is based in, e.g. London"),

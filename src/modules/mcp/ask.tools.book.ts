@@ -325,6 +325,7 @@ const POSITION_FIGURES: Record<string, (p: PositionRow) => [string, string | nul
   distributed: (p) => ["distributed", money(p.distributed, p.currency)],
   unfunded: (p) => ["unfunded", money(p.unfunded, p.currency)],
   vintage: (p) => ["vintage", p.vintage_year === null ? null : String(p.vintage_year)],
+  last_mark: (p) => ["last marked", p.last_mark_date ? `on ${p.last_mark_date.slice(0, 10)}` : null],
 };
 
 const text = (description: string) => ({ type: "string", description });
@@ -358,7 +359,7 @@ export const BOOK_FUNCTIONS: AskFunction[] = [
   {
     name: "fund_positions",
     description: "LP fund positions: TVPI, DPI, IRR, called, distributed, NAV; one fund or all.",
-    parameters: { type: "object", properties: { fund: text("Fund name; omit for every position"), figures: { type: "array", items: { type: "string" }, description: "Figures asked of one fund, said first: tvpi, dpi, rvpi, irr, nav, commitment, called, distributed, unfunded, vintage" } } },
+    parameters: { type: "object", properties: { fund: text("Fund name; omit for every position"), figures: { type: "array", items: { type: "string" }, description: "Figures asked of one fund, said first: tvpi, dpi, rvpi, irr, nav, commitment, called, distributed, unfunded, vintage, last_mark" } } },
     action: false,
     run: fundPositions,
   },

@@ -688,6 +688,12 @@ export const CORPUS: Row[] = [
   { cat: "holdings", q: "exited companies we made money on", expect: q("holdings", { status: ["exited"], where: [{ field: "multiple", op: "gte", value: 1 }], order: { by: "multiple", dir: "desc" } }), says: ["2 portfolio companies exited with multiple at least 1x", "Umbra Freight", "multiple 1.48x", "Drift Robotics"] },
   { cat: "holdings", q: "anything in the portfolio that's underwater?", expect: q("holdings", { where: [{ field: "multiple", op: "lt", value: 1 }], order: { by: "multiple", dir: "asc" } }), says: ["4 portfolio companies with multiple below 1x", "Drift Freight", "multiple 0.51x"] },
   { cat: "negation", q: "count of portfolio companies outside robotics", expect: q("holdings", { except: { sector: ["Robotics"] }, aggregate: "count" }), says: ["18 portfolio companies not in Robotics (14 active, 3 exited, 1 written off)"] },
+  { cat: "positions", q: "which of our fund commitments have flagged data", expect: q("positions", { flag: ["any"] }), says: ["3 LP positions with a data-quality flag", "Atlas Bridge Fund IV", "Kinetic Seed Fund I", "Redwood Peak Fund II"] },
+  { cat: "negation", q: "lp funds without data quality problems", expect: q("positions", { except: { flag: ["any"] } }), says: ["3 LP positions not with a data-quality flag", "Halcyon Fund V", "Northstar Growth Fund I", "Silverline Fund I"] },
+  { cat: "follow-up", q: "funds whose marks are out of date", expect: q("positions", { flag: ["stale_nav"] }), says: ["1 LP position flagged stale nav", "Atlas Bridge Fund IV"], then: [
+    { cat: "follow-up", q: "and when did it last get marked?", expect: q("positions", { flag: ["stale_nav"], fund: "Atlas Bridge Fund IV", show: ["last_mark"] }), says: ["Atlas Bridge Fund IV (2017, USD): last marked 2026-03-31"] },
+  ] },
+  { cat: "positions", q: "lp positions sorted by most recent mark", expect: q("positions", { order: { by: "last_mark", dir: "desc" } }), says: ["6. Atlas Bridge Fund IV (2017, USD): last marked 2026-03-31"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
