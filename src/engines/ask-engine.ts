@@ -55,6 +55,9 @@ export type Aggregate = (typeof AGGREGATES)[number];
 
 export type DateRange = { from: string | null; to: string | null; label: string };
 /** `currency`: the currency the question said the amount in ("$2M"); records in another currency are not compared with it. */
+/** Years said as a range ("2022 or later", "before 2019") or as alternatives ("'18 or '19"). */
+export type YearRange = { from?: number; to?: number; in?: number[] };
+
 export type Threshold = { field: string; op: "gt" | "gte" | "lt" | "lte"; value: number; currency?: string; /** "Without X": a record with no figure at all has none of it too. */ orNone?: boolean };
 
 /** A filter several values of which are wanted ("Fund II or Fund III"), or unwanted ("not fintech"). */
@@ -84,7 +87,9 @@ export type Query = {
   location?: string;
   /** holdings: one of the firm's own funds; positions and cashflows: an LP fund. */
   fund?: string;
-  vintage?: { from?: number; to?: number };
+  vintage?: YearRange;
+  /** deals: the year the company was founded, as its analysis read it. */
+  founded?: YearRange;
   currency?: string;
   /** deals: when they came in; holdings: the investment date; cashflows, metrics: their dates; research: when started. */
   dates?: DateRange;

@@ -28,7 +28,7 @@ import {
   type CueUnit,
   type FieldCue,
 } from "./ask-lexicon.ts";
-import { amountsWithCurrency, sectorOf, thresholdsIn, writtenNames } from "./ask-filters.ts";
+import { amountsWithCurrency, FOUNDED, sectorOf, thresholdsIn, writtenNames, yearsSaid } from "./ask-filters.ts";
 import { ABSENCE, absentField, FLAG_CUES, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
 import { STOP, type Normalised } from "./ask-text.ts";
 
@@ -142,7 +142,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   text = text.replace(/\b(?:incl|including|inc|plus|as well as|together with) (?:the |any |all )?(?:exited|exits|written off|write ?offs|dead|sold|passed|inactive)(?: ones| companies| deals)?\b/g, " ");
   // "The distribution of round types": a split, not LP distributions.
   text = text.replace(/\bdistribution (?=of (?:the |their |our )?(?:\w+ )?(?:stage|sector|industr|round|fund|status|currenc|vintage|city|cities|type|year|quarter|month))/g, "breakdown ");
-  const dates = datesIn(n.folded, today);
+  // "Founded in 2022 or later": the company's founding year, not when the deal came in.
+  const founded = yearsSaid(n.folded, FOUNDED, today.getUTCFullYear());
+  const dates = founded ? null : datesIn(n.folded, today);
   if (dates) text = without(text, numerals(dates.matched.trim()));
 
   // Names first: what the records call things is not a filter word.
@@ -386,17 +388,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (Object.keys(except).length) q.except = except;
   if (Object.keys(anyOf).length) q.anyOf = anyOf;
   if (q.kind === "positions") {
-    const v = /\bvintages? (?:of |from |in )?(\d{4})(?: (?:or|and) (later|newer|after|earlier|older|before))?\b|\b(\d{4}) vintages?\b/.exec(n.folded);
-    const after = /\bvintages? (?:after|since|from) (\d{4})\b|\bvintages? (\d{4}) or later\b/.exec(n.folded);
-    const before = /\bvintages? (?:before|prior to) (\d{4})\b|\bvintages? (\d{4}) or (?:earlier|older)\b/.exec(n.folded);
-    if (after) (q.vintage = { from: Number(after[1] ?? after[2]) + (/after/.test(after[0]) ? 1 : 0) }), filter();
-    else if (before) (q.vintage = { to: Number(before[1] ?? before[2]) - (/before|prior/.test(before[0]) ? 1 : 0) }), filter();
-    else if (v) {
-      const year = Number(v[1] ?? v[3]);
-      q.vintage = v[2] ? (/later|newer|after/.test(v[2]) ? { from: year } : { to: year }) : { from: year, to: year };
-      filter();
-    }
+    const vintage = yearsSaid(n.folded, String.raw`vintages?(?: years?)?(?: of)?`, today.getUTCFullYear());
+    if (vintage) (q.vintage = vintage), filter();
   }
+  if (q.kind === "deals" && founded) (q.founded = founded), (q.show = [...new Set([...(q.show ?? []), "founded"])]), filter();
   let bothTypes = false;
   if (q.kind === "cashflows") {
     const calls = /\bcalls?\b|\bcalled\b|\bdrawdowns?\b|\bcontributions?\b|\bpaid in\b/.test(text);

@@ -8,7 +8,7 @@ import { count, fold, listing } from "../../lib/prose.ts";
 import { fundsService } from "../funds/funds.service.ts";
 import type { AskContext } from "./ask.context.ts";
 import { allHoldings } from "./ask.names.ts";
-import { datesWords, FIELDS, inRange, periodsOf, written, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
+import { datesWords, FIELDS, inRange, inYears, yearsWords, periodsOf, written, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
 
 const positionsOf = (ctx: AskContext) => fundsService(ctx.deps).positions(ctx.principal.orgId);
 type Position = ReturnType<typeof positionsOf>["positions"][number];
@@ -81,9 +81,9 @@ export const POSITIONS: KindReader = {
     if ("answer" in f) return f;
     let list = f.list;
     if (q.vintage) {
-      const { from, to } = q.vintage;
-      list = list.filter((p) => p.vintage_year !== null && (from === undefined || p.vintage_year >= from) && (to === undefined || p.vintage_year <= to));
-      f.scope.push(from !== undefined && from === to ? ` of vintage ${from}` : ` of vintage ${from ?? "any"} to ${to ?? "now"}`);
+      const range = q.vintage;
+      list = list.filter((p) => inYears(p.vintage_year, range));
+      f.scope.push(` of vintage ${yearsWords(range)}`);
     }
     if (q.flag?.length) {
       // Data-quality flags as the LP book computes them; "any" is any flag at all.

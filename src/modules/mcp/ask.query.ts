@@ -73,8 +73,12 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
     if (!(GROUPS as readonly string[]).includes(String(args.group))) return `group must be one of ${listing([...GROUPS])}.`;
     q.group = args.group as Query["group"];
   }
-  const vintage = args.vintage as { from?: unknown; to?: unknown } | undefined;
-  if (vintage && typeof vintage === "object") q.vintage = { from: int(vintage.from), to: int(vintage.to) };
+  for (const k of ["vintage", "founded"] as const) {
+    const y = args[k] as { from?: unknown; to?: unknown; in?: unknown } | undefined;
+    if (!y || typeof y !== "object") continue;
+    const list = Array.isArray(y.in) ? y.in.map(int).filter((x): x is number => x !== undefined) : [];
+    q[k] = { from: int(y.from), to: int(y.to), ...(list.length ? { in: list } : {}) };
+  }
   const dates = args.dates as { from?: unknown; to?: unknown; label?: unknown } | undefined;
   if (dates && typeof dates === "object") {
     const from = text(dates.from) ?? null;
@@ -143,14 +147,14 @@ function line(r: Rec, i: number, fields: string[], reader: KindReader, ctx: AskC
 
 /** A count over records of several statuses (active, exited, written off) says how many of each:
  *  "our portcos" usually means the active ones, and the total alone hides that. */
-function statusSplit(rows: Rec[]): string {
+function statusSplit(rows: Rec[], always = false): string {
   const byStatus = new Map<string, Set<string>>();
   for (const r of rows) {
     const status = r.groups?.status;
     if (!status) return "";
     byStatus.set(status, (byStatus.get(status) ?? new Set()).add(r.name));
   }
-  if (byStatus.size < 2) return "";
+  if (byStatus.size < (always ? 1 : 2)) return "";
   const order = [...byStatus.entries()].sort((a, b) => (a[0] === "active" ? -1 : b[0] === "active" ? 1 : b[1].size - a[1].size));
   return ` (${order.map(([s, names]) => `${names.size} ${s}`).join(", ")})`;
 }
@@ -226,7 +230,7 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     const twice = distinct.length < rows.length ? ` (${distinct.length} companies: ${listing(distinct.filter((x) => rows.filter((r) => r.name === x).length > 1))} held by more than one fund)` : "";
     return {
       ...base,
-      text: `${count(rows.length, one, many)}${scope}${twice}${q.status?.length ? "" : statusSplit(rows)}${rows.length ? `: ${listing(names)}${more}` : ""}.${notes.length ? `\n${notes.join("\n")}` : ""}${source}`,
+      text: `${count(rows.length, one, many)}${scope}${twice}${q.status?.length === 1 ? "" : statusSplit(rows)}${rows.length ? `: ${listing(names)}${more}` : ""}.${notes.length ? `\n${notes.join("\n")}` : ""}${source}`,
       data: { kind: q.kind, count: rows.length, records: rows.map((r) => r.data) },
       links,
       entities: rows.length === 1 ? entitiesOf(rows) : undefined,
@@ -377,7 +381,7 @@ function grouped(q: Query, rows: Rec[], reader: KindReader, ctx: AskContext, f: 
   const lines = ordered.map(([name, list], i) => {
     const sum = spec && spec.combine === "sum" ? totals(list, field!, spec, q.aggregate === "avg" ? "avg" : "sum").figures.map((t) => t.written) : [];
     const names = [...new Set(list.map((r) => r.name))];
-    return `${i + 1}. ${name}: ${count(list.length, one, many)}${sum.length ? `, ${q.aggregate === "avg" ? "average" : "total"} ${spec!.label} ${listing(sum)}` : ""} (${names.length < list.length ? "of " : ""}${listing(names.slice(0, 8))}${names.length > 8 ? ` and ${names.length - 8} more` : ""})`;
+    return `${i + 1}. ${name}: ${count(list.length, one, many)}${key === "status" || q.status?.length === 1 ? "" : statusSplit(list, statusSplit(rows) !== "")}${sum.length ? `, ${q.aggregate === "avg" ? "average" : "total"} ${spec!.label} ${listing(sum)}` : ""} (${names.length < list.length ? "of " : ""}${listing(names.slice(0, 8))}${names.length > 8 ? ` and ${names.length - 8} more` : ""})`;
   });
   const noTotalNote = spec && spec.combine !== "sum" ? `\n(${spec.label} does not add up, so no total per ${key} is given.)` : "";
   return {
@@ -412,7 +416,8 @@ export const QUERY_FUNCTION: AskFunction = {
       sector: s("A sector, e.g. fintech"),
       location: s("deals: the city a company is based in, e.g. London"),
       fund: s("holdings: one of the firm's own funds; positions, cashflows: an LP fund"),
-      vintage: { type: "object", properties: { from: { type: "integer" }, to: { type: "integer" } } },
+      vintage: { type: "object", properties: { from: { type: "integer" }, to: { type: "integer" }, in: { type: "array", items: { type: "integer" } } }, description: "positions: vintage years, a range or a list" },
+      founded: { type: "object", properties: { from: { type: "integer" }, to: { type: "integer" }, in: { type: "array", items: { type: "integer" } } }, description: "deals: the year the company was founded, a range or a list" },
       currency: s("ISO code, e.g. USD"),
       dates: { type: "object", properties: { from: s("YYYY-MM-DD"), to: s("YYYY-MM-DD"), label: s("How the question said it") } },
       where: {

@@ -118,6 +118,8 @@ async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promi
     headline(`${title}'s pre-money valuation: ${money(r.pre_money_valuation, r.currency)}.`);
   } else if (figure === "pre_money") {
     headline(`${title}'s pre-money valuation is not in your records: its material states none.`);
+  } else if (figure === "founded") {
+    headline(detail.company.founded_year !== null ? `${title} was founded in ${detail.company.founded_year} (as its material states).` : `When ${title} was founded is not in your records: its material states no founding year.`);
   } else if (figure) {
     // A deal is not a portfolio company: no metric of it is imported. What its own material states is what there is.
     deck = deckSays(analysis, figure);

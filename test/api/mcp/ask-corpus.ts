@@ -694,6 +694,11 @@ export const CORPUS: Row[] = [
     { cat: "follow-up", q: "and when did it last get marked?", expect: q("positions", { flag: ["stale_nav"], fund: "Atlas Bridge Fund IV", show: ["last_mark"] }), says: ["Atlas Bridge Fund IV (2017, USD): last marked 2026-03-31"] },
   ] },
   { cat: "positions", q: "lp positions sorted by most recent mark", expect: q("positions", { order: { by: "last_mark", dir: "desc" } }), says: ["6. Atlas Bridge Fund IV (2017, USD): last marked 2026-03-31"] },
+  { cat: "deals", q: "pipeline companies started in 2019 or before", expect: q("deals", { founded: { to: 2019 }, show: ["founded"] }), says: ["deals of companies founded in 2019 or earlier", "WillowTreasury (fintech; series b raising 29,500,000 USD): founded 2018"] },
+  { cat: "deals", q: "deals founded after 2021, how many", expect: q("deals", { founded: { from: 2022 }, show: ["founded"], aggregate: "count" }), says: ["11 deals of companies founded in 2022 or later", "9 deals have no founding year in their analysis and are left out"] },
+  { cat: "deals", q: "what year was willowtreasury founded", expect: fn("deal_status", { deal: "WillowTreasury", figure: "founded" }), says: ["WillowTreasury was founded in 2018 (as its material states)."] },
+  { cat: "positions", q: "lp funds from the 2015 or 2023 vintage", expect: q("positions", { vintage: { in: [2015, 2023] }, show: ["vintage"] }), says: ["2 LP positions of vintage 2015 or 2023", "Redwood Peak Fund II", "Silverline Fund I"] },
+  { cat: "holdings", q: "exited and written-off companies per fund", expect: q("holdings", { status: ["exited", "written_off"], group: "fund", aggregate: "count" }), says: ["Northwind Fund I: 5 portfolio companies (4 exited, 1 written off)"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
