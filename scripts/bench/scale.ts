@@ -34,12 +34,13 @@ import { rng } from "../../src/demo/rng.ts";
 import { silentLog } from "../../src/lib/log.ts";
 import { apiKeysService } from "../../src/modules/identity/keys.service.ts";
 import { orgsService } from "../../src/modules/identity/orgs.service.ts";
-import { seedNetworkBulk, type NetworkSize } from "../lib/bench-seed.ts";
+import type { NetworkSize } from "../lib/bench-seed.ts";
+import { seedNetworkBulk } from "../lib/bench-seed-bulk.ts";
 import { pct } from "../lib/bench.ts";
 import { cleanEnv } from "../lib/child-process.ts";
 
 const { values } = parseArgs({
-  options: { size: { type: "string" }, keep: { type: "boolean" }, measure: { type: "string" }, interactions: { type: "string" }, divide: { type: "string" }, save: { type: "string" }, against: { type: "string" } },
+  options: { size: { type: "string" }, keep: { type: "boolean" }, measure: { type: "string" }, interactions: { type: "string" }, divide: { type: "string" }, "seed-only": { type: "boolean" }, save: { type: "string" }, against: { type: "string" } },
 });
 const ROOT = join(import.meta.dir, "../..");
 const BIG = "bigco.com";
@@ -200,6 +201,11 @@ async function runSize(size: string): Promise<Result> {
     const seedS = (performance.now() - t) / 1000;
     const dbBytes = statSync(join(dir, "dealgraph.db")).size;
     console.log(`[${size}] seeded in ${seedS.toFixed(0)} s; database ${(dbBytes / MB).toFixed(0)} MB`);
+    // --seed-only: the seeding alone (its rate, measured at a fraction of the size before a full run).
+    if (values["seed-only"]) {
+      if (!values.keep) rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+    }
 
     t = performance.now();
     const m = Bun.spawn([process.execPath, import.meta.path, "--measure", dir], { cwd: ROOT, env: cleanEnv(), stdout: "pipe", stderr: "inherit" });

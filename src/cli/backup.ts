@@ -8,27 +8,38 @@ import { BackupError } from "../modules/backups/backups.archive.ts";
 import { restoreBackup } from "../modules/backups/backups.restore.ts";
 import { createBackup, verifyBackup } from "../modules/backups/backups.service.ts";
 import { hardenDataDir } from "../db/open.ts";
-import { acquireServeLock, LOCK_FILE, HOLDER_FILE, type ServeLock } from "../db/serve-lock.ts";
+import { acquireServeLock, liveServer, LOCK_FILE, HOLDER_FILE, type ServeLock } from "../db/serve-lock.ts";
 import { parse, report, UsageError, type Io } from "./io.ts";
 
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /**
- * A backup is background work: `dealgraph backup` runs at a lower CPU priority (10 nicer than it was started with, every
- * thread of this process, and the threads it starts inherit it), so the requests of a `serve`
- * beside it keep their latency; on an idle machine it costs the backup nothing. Only when the
+ * A backup beside a running server is background work: `dealgraph backup` then runs at a lower CPU
+ * priority (10 nicer than it was started with, every thread of this process, and the threads it
+ * starts inherit it), so the server's requests keep their latency (the `backup` job's backups are
+ * such children of `serve`). With no server on the data dir there is no request to yield to, and
+ * the backup keeps the priority it was started with: niced, on a machine other work keeps busy, it
+ * was left a tenth of a core's share and took several times a plain copy's time. Only when the
  * process is that command (not when the command runs inside another program, as in tests).
  */
-function lowerPriority() {
-  if (!process.argv.includes("backup")) return;
+export function yieldsToServer(dataDir: string): boolean {
+  return liveServer(dataDir) !== null;
+}
+
+/** The priority it now runs at, or null when it was left as it was. */
+function lowerPriority(): number | null {
+  if (!process.argv.includes("backup")) return null;
   try {
     for (const tid of readdirSync("/proc/self/task")) setPriority(Number(tid), Math.min(19, getPriority(Number(tid)) + 10));
   } catch {
     try {
       setPriority(0, Math.min(19, getPriority(0) + 10));
-    } catch {}
+    } catch {
+      return null;
+    }
   }
+  return getPriority(0);
 }
 
 export async function backupCommand(args: string[], io: Io) {
@@ -36,7 +47,10 @@ export async function backupCommand(args: string[], io: Io) {
   const { values, positionals } = parse(args, { out: { type: "string" } });
   if (positionals.length) throw new UsageError(`unexpected ${JSON.stringify(positionals[0])}; usage: dealgraph backup [--out FILE] [--json] | dealgraph backup verify FILE`);
   const config = loadConfig(io.env, values["data-dir"] ? { dataDir: values["data-dir"] as string } : {});
-  lowerPriority();
+  if (yieldsToServer(config.dataDir)) {
+    const nice = lowerPriority();
+    if (nice !== null) io.err(`a server is running on this data dir: the backup runs at nice ${nice}, so its requests keep their latency`);
+  }
   const written = await createBackup({ config, now: new Date(), out: values.out ? resolve(values.out as string) : undefined, progress: (line) => io.err(line) });
   if (written.manifest.server_key === "env") io.err("note: the server key is DEALGRAPH_SECRET_KEY and is not in the archive: keep it with the backup, a restore needs it");
   report(

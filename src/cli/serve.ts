@@ -4,6 +4,7 @@ import { createApp } from "../app.ts";
 import type { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { loadConfig, type Config, type ConfigOverrides } from "../config.ts";
+import { startCheckpointer } from "../db/checkpointer.ts";
 import { wrapDrizzle } from "../db/client.ts";
 import { applyMigrations, migrationStatus } from "../db/migrate.ts";
 import { databasePath, openDatabase } from "../db/open.ts";
@@ -20,6 +21,8 @@ export function startServer(deps: Deps, opts: { lock?: ServeLock } = {}): Runnin
   const app = createApp(deps);
   app.listen({ hostname: deps.config.host, port: deps.config.port });
   const server = app.server!;
+  // Checkpoints (and their fsyncs) in a worker thread, not inside a request's commit (db/checkpointer.ts).
+  const checkpoints = startCheckpointer(deps.db.$client, { busyTimeoutMs: deps.config.busyTimeoutMs });
   const background = startBackground(deps);
   let stopped = false;
   const stop = async () => {
@@ -27,6 +30,7 @@ export function startServer(deps: Deps, opts: { lock?: ServeLock } = {}): Runnin
     stopped = true;
     await background.stop();
     await server.stop();
+    await checkpoints.stop(); // the last checkpoint, on this connection
     deps.db.$client.close();
     opts.lock?.release();
   };

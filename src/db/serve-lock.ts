@@ -37,6 +37,23 @@ function readHolder(dataDir: string): LockHolder | null {
   }
 }
 
+/**
+ * The live server of this data dir, as its serve.pid names it: a holder on this host whose process
+ * is alive (a file left by a server killed with -9 names a dead pid). Read only: unlike trying the
+ * lock, it never makes a server starting at that moment find the lock taken.
+ */
+export function liveServer(dataDir: string): LockHolder | null {
+  const holder = readHolder(dataDir);
+  if (!holder || holder.host !== hostname() || !Number.isInteger(holder.pid) || holder.pid <= 0) return null;
+  try {
+    process.kill(holder.pid, 0);
+    return holder;
+  } catch (error) {
+    // EPERM: alive, another user's process.
+    return (error as { code?: string }).code === "EPERM" ? holder : null;
+  }
+}
+
 export function acquireServeLock(dataDir: string, command: string, now: Date = new Date()): ServeLock {
   const lock = new Database(join(dataDir, LOCK_FILE), { create: true });
   try {

@@ -9,13 +9,19 @@
 // with no network at all and with the data dir hidden, its work dir alone bound back in. The
 // environment it gets carries none of the server's DEALGRAPH_* settings.
 //
+// soffice is started and watched from the child watcher's worker thread (lib/child-watcher.ts), as
+// the document children are: starting a process holds the thread that starts it until exec, which
+// on a loaded machine held the server's thread for a few hundred milliseconds per conversion.
+//
 // Each conversion works in `<data-dir>/tmp/convert/<uuid>/` and leaves a marker there
 // (conversion.json: which server process owns it, and soffice's process group), so the
 // document-conversion job can tell a crashed server's leftovers (the dir, an soffice still running
 // in its own session) from a conversion in progress, and clean them up.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { setPriority, tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { watchChild } from "../lib/child-watcher.ts";
 import { sandboxed, sandboxSupport } from "../lib/sandbox.ts";
 
 export class ConversionError extends Error {}
@@ -123,9 +129,9 @@ export function writeProfile(profileDir: string): void {
 const NO_PROXY = "http://no-network.invalid:9";
 
 /** The environment soffice runs in: the server's, without its own settings (secrets among them). */
-function conversionEnv(work: string): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("DEALGRAPH_") && !/_proxy$/i.test(k)) env[k] = v;
+function conversionEnv(work: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("DEALGRAPH_") && !/_proxy$/i.test(k)) env[k] = v;
   return { ...env, HOME: work, http_proxy: NO_PROXY, https_proxy: NO_PROXY, ftp_proxy: NO_PROXY, all_proxy: NO_PROXY, no_proxy: "" };
 }
 
@@ -149,52 +155,54 @@ export async function convertToPdfFile<T>(inputPath: string, extension: string, 
   try {
     writeMarker();
     const input = join(work, `input.${extension}`);
-    copyFileSync(inputPath, input);
+    await copyFile(inputPath, input); // off this thread: an upload may be 50 MB
     const profile = join(work, "profile");
     const out = join(work, "out");
     mkdirSync(out);
     writeProfile(profile);
     const command = [soffice, `-env:UserInstallation=file://${profile}`, "--headless", "--norestore", "--nolockcheck", "--convert-to", "pdf", "--outdir", out, input];
-    // setsid: soffice and the helpers it forks get their own session and process group, so one
-    // kill of the group stops them all (after a timeout here, or from the job after a crash). The
-    // sandbox's unshare and sh exec in place: the group's leader is soffice itself.
+    // Its own session and process group (the watcher starts it with setsid), so one kill of the
+    // group stops soffice and the helpers it forks (after a timeout here, or from the job after a
+    // crash). The sandbox's unshare and sh exec in place: the group's leader is soffice itself.
     const support = await sandboxSupport();
     const isolation = opts.isolation === "profile-only" ? { ...support, network: false, mounts: false } : support;
-    const proc = Bun.spawn(["setsid", ...sandboxed(command, { hide: opts.hide ?? null, work }, isolation)], {
-      cwd: work,
-      stdin: "ignore",
-      stdout: "ignore",
-      stderr: "pipe",
-      env: conversionEnv(work),
-    });
-    pgid = proc.pid;
-    try {
-      setPriority(proc.pid, 10); // soffice and the helpers it forks: the server's requests come first
-    } catch {
-      // not permitted here: it runs at the server's priority
-    }
-    marker.pgid = pgid;
-    writeMarker();
-    const stderr = new Response(proc.stderr).text().catch(() => "");
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      if (!killGroup(proc.pid)) proc.kill("SIGKILL");
-    }, timeoutMs);
-    const code = await proc.exited;
-    clearTimeout(timer);
-    if (timedOut) throw new ConversionError(`The conversion to PDF took longer than ${formatSeconds(timeoutMs)} and was stopped (LibreOffice and its helper processes were killed)`);
+    const end = await watchChild(
+      {
+        cmd: sandboxed(command, { hide: opts.hide ?? null, work }, isolation),
+        env: conversionEnv(work),
+        workDir: work,
+        stdin: "",
+        nonce: "\u0000", // soffice says nothing the watcher should read
+        timeoutMs,
+        memoryBytes: null, // LibreOffice's own; the page cap and the ZIP check come before it
+        maxOutputBytes: 1024 * 1024,
+        stderrTailBytes: 4096,
+        niceness: 10, // soffice and the helpers it forks: the server's requests come first
+        sampleMs: 1000,
+      },
+      () => {},
+      (pid) => {
+        pgid = pid;
+        marker.pgid = pid;
+        writeMarker();
+      },
+    );
+    if (end.spawnError !== null) throw new ConversionError(`LibreOffice could not be started (${end.spawnError})`);
+    const code = end.code;
+    if (end.stopped === "time") throw new ConversionError(`The conversion to PDF took longer than ${formatSeconds(timeoutMs)} and was stopped (LibreOffice and its helper processes were killed)`);
+    if (end.stopped === "output") throw new ConversionError("LibreOffice wrote more output than a conversion does and was stopped");
     const pdf = readdirSync(out).find((f) => f.toLowerCase().endsWith(".pdf"));
     if (code === 0 && !pdf) throw new ConversionError("LibreOffice exited without an error but wrote no PDF (the file may be damaged, password-protected or not really an Office document)");
     if (code !== 0 || !pdf || !existsSync(join(out, pdf))) {
-      const lastLine = (await stderr).trim().split("\n").slice(-1)[0] ?? "";
+      const lastLine = end.stderrTail.trim().split("\n").slice(-1)[0] ?? "";
       throw new ConversionError(`LibreOffice could not convert the file to PDF (exit ${code}${lastLine ? `: ${lastLine.slice(0, 200)}` : ""})`);
     }
     return await use(join(out, pdf));
   } finally {
     // Helpers soffice forked may outlive it: nothing of the group survives the conversion.
     if (pgid !== null) killGroup(pgid);
-    rmSync(work, { recursive: true, force: true });
+    // Off this thread too: LibreOffice's profile alone is some hundreds of files.
+    await rm(work, { recursive: true, force: true }).catch(() => {});
     active.delete(work);
   }
 }

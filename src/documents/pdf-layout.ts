@@ -20,6 +20,7 @@ const SPACE_GAP = 0.15; // wider than kerning, narrower than a word space
 const BOX_GAP = 1.8; // wider than any word space in justified text: two boxes or two columns
 const COLUMN_GAP = 0.8; // wider than a word space: two cells, when other lines start a piece there too
 const GUTTER = 0.3; // wider than a word space: two boxes, where other lines start boxes at the same x
+const CENTRED_GAP = 1.2; // two cards, where one other line is centred under the piece
 const SAME_LINE = 0.45; // baselines closer than this are one line
 const LINE_GAP = 1.2; // from one line's baseline to the next line's top, within a block
 const ROW_GAP = 3; // from one table row's baseline to the next's, at most
@@ -126,7 +127,18 @@ function segmentsOf(lines: Run[][]): Segment[][] {
   // lines start a box of their own at the same x, a gap wider than a word space is the gutter.
   const boxStarts = lines.map((line) => line.filter((r) => r.text.length >= 3).map((r) => r.x0));
   const boxesStartElsewhere = (x: number, line: number, em: number) => boxStarts.filter((xs, l) => l !== line && xs.some((s) => Math.abs(s - x) <= 0.25 * em)).length >= 3;
-  return cut((run, gap, em, line) => (gap > COLUMN_GAP * em && startsElsewhere(run.x0, line, em)) || (run.text.length >= 3 && gap > GUTTER * em && boxesStartElsewhere(run.x0, line, em)));
+  // Cards centred in columns (a name over its role, each line centred on the card): a run of two
+  // words or more whose centre is the centre of pieces on other lines is a card's own line (two
+  // such lines past a gap wider than a word space; one, past a gap wider than a word space by half).
+  const centres = first.map((segs) => segs.map((s) => (s.x0 + s.x1) / 2));
+  const centredElsewhere = (run: Run, line: number, em: number) =>
+    /\S\s\S/.test(run.text) ? centres.filter((cs, l) => l !== line && cs.some((c) => Math.abs(c - (run.x0 + run.x1) / 2) <= 0.25 * em)).length : 0;
+  return cut((run, gap, em, line) => {
+    if (gap > COLUMN_GAP * em && startsElsewhere(run.x0, line, em)) return true;
+    if (run.text.length >= 3 && gap > GUTTER * em && boxesStartElsewhere(run.x0, line, em)) return true;
+    const centred = gap > COLUMN_GAP * em ? centredElsewhere(run, line, em) : 0;
+    return centred >= 2 || (centred === 1 && gap > CENTRED_GAP * em);
+  });
 }
 
 /**

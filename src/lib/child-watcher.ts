@@ -19,13 +19,21 @@ export type WatchRequest = {
   cmd: string[];
   /** The child's environment; the worker adds HOME and TMPDIR (its work dir). */
   env: Record<string, string>;
+  /**
+   * The work dir to run in, made and removed by the caller (LibreOffice's, under the data dir, where
+   * a crashed server's leftovers are found); a fresh temp dir, removed afterwards, when not given.
+   */
+  workDir?: string;
   /** Written to the child's stdin. */
   stdin: string;
   /** Lines of stdout that start with it are the child's (`E` event, `R` answer); others are ignored. */
   nonce: string;
   timeoutMs: number;
-  memoryBytes: number;
+  /** Past this resident memory it is killed; null: not sampled (a program that holds itself to its own). */
+  memoryBytes: number | null;
   maxOutputBytes: number;
+  /** The last this many bytes of its stderr are kept for the caller (0 or none: stderr is dropped). */
+  stderrTailBytes?: number;
   /** The child's CPU priority (nice). */
   niceness: number;
   /** How often its resident memory is read. */
@@ -42,10 +50,12 @@ export type WatchEnd = {
   answer: unknown;
   /** The child could not be started (why). */
   spawnError: string | null;
+  /** The end of its stderr, when asked for (stderrTailBytes). */
+  stderrTail: string;
 };
 
 type ToWatcher = { t: "start"; id: number; req: WatchRequest } | { t: "extend"; id: number; ms: number } | { t: "refuse"; id: number };
-type FromWatcher = { t: "event"; id: number; body: unknown } | { t: "end"; id: number; end: WatchEnd };
+type FromWatcher = { t: "started"; id: number; pid: number } | { t: "event"; id: number; body: unknown } | { t: "end"; id: number; end: WatchEnd };
 
 /**
  * The watcher: starts each requested child in a fresh work dir, holds it to its time, memory and
@@ -64,22 +74,31 @@ function watcher(post: (m: FromWatcher) => void, listen: (h: (m: ToWatcher) => v
   };
 
   async function watch(id: number, req: WatchRequest): Promise<WatchEnd> {
-    const work = fsm.mkdtempSync(pathm.join(osm.tmpdir(), "dealgraph-child-"));
+    const work = req.workDir ?? fsm.mkdtempSync(pathm.join(osm.tmpdir(), "dealgraph-child-"));
     try {
-      let proc: Bun.Subprocess<Uint8Array, "pipe", "ignore">;
+      let proc: Bun.Subprocess<Uint8Array, "pipe", "pipe" | "ignore">;
       try {
         proc = Bun.spawn(req.cmd, {
           cwd: work,
           env: { ...req.env, HOME: work, TMPDIR: work },
           stdin: new TextEncoder().encode(req.stdin),
           stdout: "pipe",
-          stderr: "ignore",
-          // Its own process group, so a kill reaches what it starts (Tesseract for OCR) too.
+          stderr: req.stderrTailBytes ? "pipe" : "ignore",
+          // Its own session and process group (setsid), so a kill reaches what it starts (Tesseract
+          // for OCR, LibreOffice's helpers) too.
           detached: true,
         });
       } catch (error) {
-        return { stopped: null, allowedMs: req.timeoutMs, code: null, signal: null, answer: null, spawnError: (error as Error).message };
+        return { stopped: null, allowedMs: req.timeoutMs, code: null, signal: null, answer: null, spawnError: (error as Error).message, stderrTail: "" };
       }
+      post({ t: "started", id, pid: proc.pid });
+      // The end of its stderr only (a chatty program's megabytes are not kept).
+      let stderrTail = "";
+      const stderrRead = (async () => {
+        if (!req.stderrTailBytes || typeof proc.stderr !== "object") return;
+        const decoder = new TextDecoder();
+        for await (const chunk of proc.stderr) stderrTail = (stderrTail + decoder.decode(chunk, { stream: true })).slice(-req.stderrTailBytes);
+      })();
       try {
         osm.setPriority(proc.pid, req.niceness);
       } catch {
@@ -108,10 +127,14 @@ function watcher(post: (m: FromWatcher) => void, listen: (h: (m: ToWatcher) => v
         },
         refuse: () => stop("refused"),
       });
-      const sampler = setInterval(() => {
-        const bytes = rss(proc.pid);
-        if (bytes !== null && bytes > req.memoryBytes) stop("memory");
-      }, req.sampleMs);
+      const limit = req.memoryBytes;
+      const sampler =
+        limit === null
+          ? undefined
+          : setInterval(() => {
+              const bytes = rss(proc.pid);
+              if (bytes !== null && bytes > limit) stop("memory");
+            }, req.sampleMs);
 
       let answer: unknown = null;
       const read = (async () => {
@@ -141,14 +164,14 @@ function watcher(post: (m: FromWatcher) => void, listen: (h: (m: ToWatcher) => v
         }
         if (pending.length) line(pending);
       })();
-      const [code] = await Promise.all([proc.exited, read.catch(() => {})]);
+      const [code] = await Promise.all([proc.exited, read.catch(() => {}), stderrRead.catch(() => {})]);
       clearTimeout(timer);
       clearInterval(sampler);
       live.delete(id);
       kill(); // anything it started and left behind
-      return { stopped, allowedMs, code, signal: proc.signalCode ? String(proc.signalCode) : null, answer, spawnError: null };
+      return { stopped, allowedMs, code, signal: proc.signalCode ? String(proc.signalCode) : null, answer, spawnError: null, stderrTail };
     } finally {
-      fsm.rmSync(work, { recursive: true, force: true });
+      if (!req.workDir) fsm.rmSync(work, { recursive: true, force: true });
     }
   }
 
@@ -158,12 +181,12 @@ function watcher(post: (m: FromWatcher) => void, listen: (h: (m: ToWatcher) => v
     else
       watch(m.id, m.req).then(
         (end) => post({ t: "end", id: m.id, end }),
-        (error) => post({ t: "end", id: m.id, end: { stopped: null, allowedMs: m.req.timeoutMs, code: null, signal: null, answer: null, spawnError: String((error as Error)?.message ?? error) } }),
+        (error) => post({ t: "end", id: m.id, end: { stopped: null, allowedMs: m.req.timeoutMs, code: null, signal: null, answer: null, spawnError: String((error as Error)?.message ?? error), stderrTail: "" } }),
       );
   });
 }
 
-type Job = { onEvent(body: unknown): void; done(end: WatchEnd): void };
+type Job = { onStarted(pid: number): void; onEvent(body: unknown): void; done(end: WatchEnd): void };
 type Channel = { send(m: ToWatcher): void; busy(on: boolean): void; where: "worker" | "thread" };
 
 const jobs = new Map<number, Job>();
@@ -174,7 +197,8 @@ let preferThread = false;
 function receive(m: FromWatcher) {
   const job = jobs.get(m.id);
   if (!job) return;
-  if (m.t === "event") job.onEvent(m.body);
+  if (m.t === "started") job.onStarted(m.pid);
+  else if (m.t === "event") job.onEvent(m.body);
   else {
     jobs.delete(m.id);
     if (jobs.size === 0) channel?.busy(false);
@@ -205,7 +229,7 @@ function workerChannel(): Channel | null {
       channel = threadChannel();
       for (const [id, job] of [...jobs]) {
         jobs.delete(id);
-        job.done({ stopped: null, allowedMs: 0, code: null, signal: null, answer: null, spawnError: "the thread watching child processes failed" });
+        job.done({ stopped: null, allowedMs: 0, code: null, signal: null, answer: null, spawnError: "the thread watching child processes failed", stderrTail: "" });
       }
     };
     // Idle, it does not keep the process alive; while it watches a child, it does.
@@ -239,12 +263,14 @@ export function watchChildrenOnThisThread(on: boolean): void {
 /**
  * Starts `req`'s child and resolves with how it ended. `onEvent` gets each event the child sends;
  * its answer is a number of milliseconds to add to the time limit, or "refuse" to stop the child.
+ * `onStarted` gets its pid (also its process group and session) once it runs.
  */
-export function watchChild(req: WatchRequest, onEvent: (body: unknown) => number | "refuse" | void): Promise<WatchEnd> {
+export function watchChild(req: WatchRequest, onEvent: (body: unknown) => number | "refuse" | void, onStarted: (pid: number) => void = () => {}): Promise<WatchEnd> {
   const ch = channelNow();
   const id = nextId++;
   return new Promise<WatchEnd>((done) => {
     jobs.set(id, {
+      onStarted,
       onEvent(body) {
         const reply = onEvent(body);
         if (reply === "refuse") ch.send({ t: "refuse", id });

@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { watchChild } from "./child-watcher.ts";
 
 export type SandboxSupport = {
   /** `unshare -rn` works: a child can be given no network at all. */
@@ -20,16 +21,12 @@ export type SandboxSupport = {
 
 let probed: Promise<SandboxSupport> | null = null;
 
+/** Whether `cmd` exits 0 within 5 s; started from the child watcher's thread, not this one (starting a process holds its thread). */
 async function exitsZero(cmd: string[]): Promise<boolean> {
-  try {
-    const proc = Bun.spawn(cmd, { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
-    const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
-    const code = await proc.exited;
-    clearTimeout(timer);
-    return code === 0;
-  } catch {
-    return false;
-  }
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("DEALGRAPH_")) env[k] = v;
+  const end = await watchChild({ cmd, env, stdin: "", nonce: "\u0000", timeoutMs: 5000, memoryBytes: null, maxOutputBytes: 64 * 1024, niceness: 0, sampleMs: 1000 }, () => {});
+  return end.spawnError === null && end.stopped === null && end.code === 0;
 }
 
 /** What this machine allows, probed on first use and kept (it does not change while running). */

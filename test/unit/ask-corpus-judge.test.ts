@@ -1,6 +1,9 @@
 // The ask corpus's judge on hand-made answers: good answers in several formats pass, missing
 // figures fail, trap figures are marked.
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { idealAnswer } from "../fixtures/ask-corpus/build-lib.ts";
 import { contains, extractDates, extractNumbers, judgeAnswer, loadCorpus, type Item } from "../fixtures/ask-corpus/judge.ts";
 
 const item = (expect: Partial<Item["expect"]>, q = "question"): Item => ({
@@ -148,5 +151,32 @@ describe("the corpus", () => {
         if (!v.ok || v.wrongFigure) failures.push(`${it.id}: ${v.why}`);
       }
     expect(failures).toEqual([]);
+  });
+});
+
+describe("the dev3 part", () => {
+  // Read directly: loadCorpus names the parts it knows, and dev3 came later.
+  const dev3 = JSON.parse(readFileSync(join(import.meta.dir, "../fixtures/ask-corpus/dev3.json"), "utf8")) as { now: string; items: Item[] };
+  const all = dev3.items.flatMap((i) => [i, ...(i.then ?? [])]);
+  test("loads, has ids of its own, and no question repeats", () => {
+    expect(dev3.now).toBe("2026-11-20T12:00:00.000Z");
+    expect(dev3.items.length).toBeGreaterThanOrEqual(150);
+    const ids = all.map((i) => i.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.every((id) => /^f-\d{3}(\.\d)?$/.test(id))).toBe(true);
+    const qs = all.map((i) => i.q.toLowerCase());
+    expect(new Set(qs).size).toBe(qs.length);
+  });
+  test("an answer stating exactly the expected content passes every item and follow-up, with no trap figure", () => {
+    const failures: string[] = [];
+    for (const it of all) {
+      const v = judgeAnswer(it, idealAnswer(it));
+      if (!v.ok || v.wrongFigure) failures.push(`${it.id}: ${v.why}`);
+    }
+    expect(failures).toEqual([]);
+  });
+  test("an empty answer fails every answer item that expects content", () => {
+    const passing = all.filter((it) => it.expect.kind === "answer" && judgeAnswer(it, "").ok).map((it) => it.id);
+    expect(passing).toEqual([]);
   });
 });

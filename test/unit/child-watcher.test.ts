@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { convertToPdf, findLibreOffice } from "../../src/documents/convert.ts";
 import { READ_COMMAND } from "../../src/documents/reader-child.ts";
 import { READ_LIMITS } from "../../src/documents/reader.ts";
 import { ANALYZE_DEAL_COMMAND } from "../../src/engines/off-loop.ts";
@@ -40,6 +41,24 @@ test("children are watched from a worker thread here", () => {
   watchChildrenOnThisThread(false);
   expect(childWatcherThread()).toBe("worker");
 });
+
+// LibreOffice too (issue 27): before, convert.ts started soffice from the server's own thread.
+test.skipIf(!findLibreOffice() || !existsSync(`/proc/self/task/${process.pid}/children`))("LibreOffice is started from the worker thread, never the server's", async () => {
+  watchChildrenOnThisThread(false);
+  const input = join(dir, "memo.txt");
+  writeFileSync(input, "Quarterly memo\nRevenue grew.");
+  const seen: number[][] = [];
+  const sampler = setInterval(() => seen.push(threadsWithChildren()), 5);
+  try {
+    const pdf = await convertToPdf(input, "txt", { workRoot: join(dir, "convert") });
+    expect(new TextDecoder().decode(pdf.subarray(0, 5))).toBe("%PDF-");
+  } finally {
+    clearInterval(sampler);
+  }
+  // The child was seen, and always under another thread than this one (tid = pid).
+  expect(seen.some((tids) => tids.length > 0)).toBe(true);
+  expect(seen.some((tids) => tids.includes(process.pid))).toBe(false);
+}, 120_000);
 
 for (const where of ["worker", "thread"] as const) {
   describe(`watched from the ${where}`, () => {

@@ -2,7 +2,7 @@
 // images), never from what any reader returned. Only these labels are committed: the decks stay in
 // their repositories (fetched under /work/.mirror, read by blob id). Most are hackathon and
 // early-stage decks; several are not in English (French, Persian) or are laid out
-// glyph by glyph. 16 are dev (seven added after the first heldout report, four more later), the rest heldout.
+// glyph by glyph. 31 are dev (seven added after the first heldout report, four more later, fifteen more in a fourth session), the rest heldout.
 //
 // Judgement calls, as for the generated decks: "Up to $500K" is a single amount ($500K); a SAFE's
 // valuation cap is not a pre-money; a range ("$2M – $5M", "$6,000 – $12,000") is amount null; an
@@ -51,6 +51,133 @@ const label = (e: Entry): RealLabel => ({
 });
 
 export const REAL_LABELS: RealLabel[] = [
+  // ---- dev, three more of the fourth session: cards centred in columns whose names nearly touch,
+  // a grid of given names over family names with the roles elsewhere, a cover with no name ----
+  label({
+    repo: "kywilliamong/TheFutureOfDataHackathon", path: "Pitch Deck.pdf", blob: "00a65da983b5da296f9acace8696a0cd57dcf4fe", part: "dev",
+    // Interns are listed by role only. "Funding $40k" / "$75k" are steps of a timeline and a budget is itemised: no raise is stated.
+    company: "BigFoot",
+    team: [["William Ong", "CEO/Backend"], ["Steve Maril", "EIR"], ["Gary Cooper", "EIR"]],
+    sections: ["product", "market", "competition", "team"],
+    optional: ["round", "financials"],
+    traps: ["centred-cards", "rotated-title", "use-of-funds-money", "market-size-money", "no-raise"],
+  }),
+  label({
+    repo: "quentin-gopee/Attack", path: "Pitch Deck.pdf", blob: "8d1497f8d6a007ddd86f00f9de2b6c2e92feddc5", part: "dev",
+    company: "Attac:k!", aliases: ["Attac:k", "Attack"],
+    team: [["Quentin Gopée", "CTO"], ["Théo Plan", "CEO"], ["Nathan Raccah", "CDO"]],
+    not_team: ["Steve Martocci"],
+    sections: ["product", "market", "traction", "business_model", "competition", "team"],
+    traps: ["names-split-over-rows", "roles-beside-emails", "quotation-signature", "market-size-money", "price-money", "competitor-valuation", "no-raise"],
+  }),
+  label({
+    repo: "zplotzke/Documents", path: "Pitch Deck.pdf", blob: "8a951d03bcfd85e5bf11f77b24c39a304f399593", part: "dev",
+    company: "HiddenState AI", aliases: ["HiddenState"], domain: "hiddenstate.ai",
+    round: { amount: 2_000_000, currency: "USD" },
+    team: [["Heidi Plotzke", "Founder + Chief Executive Officer"], ["Zach Plotzke", "Chief Technology Officer"]],
+    sections: ["product", "competition", "market", "business_model", "financials", "traction", "team", "round"],
+    traps: ["name-not-on-cover", "market-size-money", "revenue-projection", "use-of-funds-money", "pilot-contract-money"],
+  }),
+  // ---- dev, added in a fourth session (twelve more, labelled from pdftotext -layout): decks that
+  // say little about some sections (no team slide, a team slide naming nobody, names only on the
+  // cover), names set in capitals ("SURNAME GIVEN;"), a name row over a role row, "Name – Role" lines,
+  // a Chinese and a token deck, a raise given as a range beside a single target ----
+  label({
+    repo: "janneh2000/agenttollgate", path: "PitchDeck.pdf", blob: "62b0f6fb3c9d1fd2b90a611c67032b07359cb295", part: "dev",
+    company: "AgentTollgate",
+    sections: ["product", "competition"],
+    optional: ["market", "business_model"],
+    traps: ["hackathon", "no-team-slide", "no-raise", "letterspaced-titles", "price-money"],
+  }),
+  label({
+    repo: "sx-studio/secret-xperience", path: "pitch-deck.pdf", blob: "3cb2d8c2b315b9016bbd50f7eb7cc39c9db70374", part: "dev",
+    // "€250K – €500K" on the cover, "€500K seed", "Raise Amount €250K min · €500K target": the target is the raise;
+    // "Valuation Cap €3M – €5M pre-money" is a SAFE's cap and a range: no pre-money.
+    company: "SecretXperience", domain: "secretxperience.eu",
+    round: { stage: "seed", amount: 500_000, currency: "EUR" },
+    sections: ["product", "market", "business_model", "competition", "financials", "round"],
+    optional: ["traction"],
+    traps: ["range-beside-target", "safe-valuation-cap", "use-of-funds-money", "market-size-money", "revenue-projection", "no-team-slide", "letterspaced-titles"],
+  }),
+  label({
+    repo: "IndependentImpact/IndependentImpactHederaAfrica2025", path: "PitchDeck.pdf", blob: "77ae2aef603804b2bdba8e65e308322e8b0c3586", part: "dev",
+    // "Team and expertise" names areas of expertise, nobody; "~ $170K, 1 year" is an approximate budget.
+    company: "Independent Impact", domain: "independentimpact.org",
+    sections: ["product", "market", "business_model", "traction", "team"],
+    optional: ["round"],
+    traps: ["hackathon", "program-on-cover", "no-names-on-team-slide", "approximate-budget", "market-size-money", "partners-named"],
+  }),
+  label({
+    repo: "nabetse00/algo-fiesta", path: "PitchDeck.pdf", blob: "4159622bad05244fa554cbd6e887c34b0bca9e43", part: "dev",
+    company: "AlgoFiesta",
+    round: { stage: "seed", amount: 500_000, currency: "USD" },
+    sections: ["product", "market", "competition", "business_model", "round"],
+    traps: ["no-team-slide", "market-size-money", "use-of-funds-money", "author-handle"],
+  }),
+  label({
+    repo: "airacle-ai/xiaolu-homepage", path: "yaplan/yaplan-pitch.pdf", blob: "fb22f0baa1a2485f197431f1640dfd469f699174", part: "dev",
+    company: "YaPlan", aliases: ["芽计", "芽计 YaPlan"],
+    sections: ["product", "market", "competition", "business_model"],
+    // One line of a three-year path to an ARR under the pricing: a projection in passing.
+    optional: ["financials"],
+    traps: ["chinese", "no-team-slide", "no-raise", "market-size-money", "price-money"],
+  }),
+  label({
+    repo: "seandonnis/tpsh-coin", path: "pitch-deck.pdf", blob: "7ced02cf4231dc670f13d16924987b330570ee71", part: "dev",
+    // The team slide gives roles only ("Founder (pseudonymous)", "CTO — ex-DeFi lead").
+    company: "Type Shyt Coin", aliases: ["TYPE SHYT COIN", "TPSH", "Type Shyt", "TPSH Coin"], domain: "type-shyt.io",
+    round: { stage: "seed", amount: 1_200_000, currency: "USD" },
+    sections: ["product", "business_model", "team", "round"],
+    optional: ["financials", "traction"],
+    traps: ["token-sale", "no-names-on-team-slide", "use-of-funds-money", "price-money"],
+  }),
+  label({
+    repo: "aynaoutnt1/HYDROTECH", path: "Pitch Deck.pdf", blob: "a699da21cb92e62b7f6eb3f869f7f7c883d241dd", part: "dev",
+    company: "HYDROTECH", aliases: ["Hydrotech"],
+    team: [["Bentaleb Ismail", "Team's Leader and Web Dev"], ["Imrane Abdelmouktadir", "Team's Videos Editor"], ["Aynaou Mohammed", "Team's Game Dev"], ["Tahiri Mohammed", "Team's Animator"], ["Lina Baji", "Team's Writer"], ["Mouila Abderrahman", "Team's Images Provider"]],
+    sections: ["product", "team"],
+    optional: ["business_model", "competition", "market"],
+    traps: ["names-in-capitals", "name-over-role", "no-raise", "student-team"],
+  }),
+  label({
+    repo: "kapadilla/PhiliReady", path: "Pitch Deck.pdf", blob: "09acd31e2618e25346719793ea5b3834c9edbe1b", part: "dev",
+    company: "PhiliReady",
+    sections: ["product"],
+    optional: ["market"],
+    traps: ["hackathon", "no-team-slide", "no-raise", "team-handle"],
+  }),
+  label({
+    repo: "shermanleejm/BIA-GS-Hackathon", path: "Pitch Deck.pdf", blob: "d41d26fb47459e7007c391a93ab1ff23ee7e3d87", part: "dev",
+    // "Roles": "Name – Role" lines; one member gives a single name. The organisers thanked are not people.
+    company: "Savvy+", aliases: ["SAVVY+", "Savvy", "SAVVY"],
+    team: [["Ong Jun Xiang", "Frontend Development"], ["Sherman Lee", "Frontend Development"], ["Zexel Lew", "Backend"], ["Kelvin", "Backend Developement"], ["Rachel Lui", "UI/UX Designer"]],
+    sections: ["product", "team"],
+    optional: ["market"],
+    traps: ["hackathon", "program-on-cover", "name-dash-role", "single-name", "no-raise", "grant-money"],
+  }),
+  label({
+    repo: "disaster-assist/disaster-assist", path: "pitch_deck.pdf", blob: "ec611ae4990bc6b9c93f1470ca9626cb90ad2241", part: "dev",
+    company: "IRIS", aliases: ["Immediate Response Information Service"],
+    team: [["Jake Billings", "CEO"], ["Shweta Burgula", "Medical Consultant"], ["Michael Jones", "Growth Hacker"], ["Aaron Hill", "Developer"]],
+    sections: ["team", "product"],
+    traps: ["name-row-over-role-rows", "phone-number-on-every-slide", "no-raise"],
+  }),
+  label({
+    repo: "MattHandzel/SmartHeatedJacket", path: "Pitch Deck.pdf", blob: "024c060330a2fd9b3f6a870371694b1b20df9f76", part: "dev",
+    company: "Smart Heated Jacket",
+    team: [["David Howard", ""], ["Eric Modesitt", ""], ["Matthew Handzel", ""]],
+    sections: ["product"],
+    // Three names on the cover and nothing more about them: the team in passing.
+    optional: ["team", "financials"],
+    traps: ["team-on-cover", "student-team", "no-raise", "price-money"],
+  }),
+  label({
+    repo: "gooliajulia/Hard-of-Hearing-Hackathon", path: "Pitch Deck.pdf", blob: "242fcdc7f4578ea2cd54a5cbe35311c4f4a86a08", part: "dev",
+    company: "Weid",
+    sections: ["product"],
+    optional: ["market", "business_model"],
+    traps: ["hackathon", "no-team-slide", "no-raise", "citations"],
+  }),
   // ---- dev, added in a later session (four more, labelled from pdftotext -layout) ----
   label({
     repo: "SmrtToken/SMRT", path: "PitchDeck.pdf", blob: "00231f654634ac9028f80ae6438e91ac7838c8a4", part: "dev",

@@ -13,6 +13,8 @@ export type RealDeck = { id: string; part: Part; filename: string; format: "pdf"
 
 export function mirrorOf(repo: string, root = MIRROR_ROOT): string | null {
   const dir = join(root, repo.replace("/", "+"), "repo");
+  // A mirror is a bare git directory, or (for some) a work tree with its .git inside.
+  if (existsSync(join(dir, ".git"))) return join(dir, ".git");
   return existsSync(dir) ? dir : null;
 }
 

@@ -33,13 +33,13 @@ const OTHERS_MONEY = /\b(?:help(?:s|ing)?|enabl(?:e|es|ing)|let(?:s)?)\b[^.]{0,4
 const TESTIMONIAL = /^["“«]|["”»]\s*[—–-]\s*\p{Lu}/u;
 // The future, in figures: a plan, a forecast, a target year.
 const PROJECTION =
-  /\b(?:projected|projections?|forecasts?|expected|expect|plan(?:ned|s)?|budget(?:ed)?|target(?:ed|s)?|will (?:reach|grow|be)|by (?:20\d{2}|year \d|the end of)|(?:five|5|three|3|ten|10)-year (?:plan|forecast|projections?|outlook))\b|\b(?:ebitda|break-?even|burn(?: rate)?|runway|p&l|net (?:income|loss)|cash ?flow)\b/i;
+  /\b(?:projected|projections?|forecasts?|expected|expect|plan(?:ned|s)?|budget(?:ed)?|target(?:ed|s)?|will (?:reach|grow|be)|by (?:20\d{2}|year \d|the end of)|(?:five|5|three|3|ten|10)-year (?:plan|forecast|projections?|outlook))\b|\b(?:ebitda|break-?even|burn(?: rate)?|runway|p&l|net (?:income|loss)|cash ?flow)\b|\d\s?年(?:内|后|路径|目标|计划)|目标|预计|预测|计划/i;
 // What makes a projection a financial one: money, a margin, a burn or a runway, not a count of pilots.
 const FINANCIAL_FIGURE = /[$€£]\s?\d|\d\s?(?:k|m|mm|bn|million|billion|mio\.?)\b|\b(?:revenue|arr|ebitda|margin|break-?even|burn|runway|cash|profit\w*|p&l|costs?|opex)\b/i;
 // What makes a projection the company's own: its voice or its own measures.
 const OWN_FINANCES = /\b(?:we|our|us|revenues?|arr|mrr|gmv|bookings|ebitda|ebit|margins?|break-?even|burn|runway|cash|profit\w*|p&l|costs?|opex|sales|turnover|net (?:income|loss)|gross profit)\b/i;
-// A figure, not a digit inside a word ("B2B", "Series A1").
-const FIGURE = /(?<!\p{L})\d/u;
+// A figure, not a digit inside a word ("B2B", "Series A1", "p95", "x402").
+const FIGURE = /(?<![\p{L}\d])\d/u;
 // The lines of a P&L or a plan.
 const FINANCIAL_LINE = /^(?:total )?(?:revenues?|sales|turnover|ebitda|ebit|gross (?:margin|profit)|opex|operating (?:costs?|expenses)|costs?|expenses|net (?:income|loss|profit)|cash(?: flow)?|burn|headcount|fte)\b/i;
 // The team, by what it is: founders, hires, headcount, experience.
@@ -48,7 +48,10 @@ const TEAM_WORDS = /\b(?:(?:our|the) (?:co-?)?founders?|co-?founders? (?:of|have
 
 // "Competitive" alone says how something compares ("to make hydrogen competitive"), not who competes;
 // "alternative" before a noun names a kind of thing ("Alternative Finance"), an alternative to something competes.
-const COMPETITION = /\b(?:competitors?|competition|competitive (?:landscape|advantage|edge|position\w*|moat|set|analysis)|alternatives|alternative (?:to|for)\b|(?:no|an?|the only|other|existing|current|cheaper|better) alternative|incumbents?|unlike|versus|vs\.?|differentiat\w*|moat|we win|compared (?:to|with))\b/i;
+// "Versus" sets the company against someone ("vs. Stripe", "vs. legacy tools"), not two of its own
+// things against each other ("basic vs. institutional tiers").
+const COMPETITION = /\b(?:competitors?|competition|competitive (?:landscape|advantage|edge|position\w*|moat|set|analysis)|alternatives|alternative (?:to|for)\b|(?:no|an?|the only|other|existing|current|cheaper|better) alternative|incumbents?|unlike|differentiat\w*|moat|we win|compared (?:to|with))\b/i;
+const VERSUS = /\b(?:[Vv]ersus|VERSUS|[Vv][Ss]\.?)(?=\s*(?:\p{Lu}|us\b|them\b|legacy|traditional|existing|incumbents?|current|manual|spreadsheets?|excel|in-house|the (?:rest|market|status quo))|\s*$)/u;
 const BUSINESS_MODEL =
   /\b(?:pricing|priced?|subscriptions?|saas (?:subscription|model|pricing|plans?|licen[cs]es?|fees?)|\w+-as-a-service|licen[cs](?:e|es|ing)|take rate|fees?|commissions?|monetiz\w*|monetis\w*|freemium|usage-based|pay-as-you-go|revenue share|acv|ltv|cac|payback|gross margin|contribution margin|per (?:seat|user|licen[cs]e|transaction|order|site|location|device|kwh|unit|employee|member|shipment|month|year))\b|\bwe (?:charge|bill|earn)\b/i;
 const TRACTION =
@@ -102,7 +105,7 @@ export function companySectionOf(u: Unit, teamNames: string[], cover: boolean): 
   if (titled) return titled;
   if (u.topic === "problem" || u.topic === "contact") return null;
   if (TEAM_WORDS.test(text)) return "team";
-  if (COMPETITION.test(text)) return "competition";
+  if (COMPETITION.test(text) || VERSUS.test(text)) return "competition";
   if (BUSINESS_MODEL.test(text)) return "business_model";
   if (TRACTION.test(text) && FIGURE.test(text)) return "traction";
   if (PRODUCT.test(text)) return "product";

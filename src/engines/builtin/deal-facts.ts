@@ -36,10 +36,10 @@ export function nameMatchesDomain(name: string, domain: string): boolean {
 }
 
 const NOT_A_COMPANY_NAME =
-  /\b(deck|presentation|pitch|overview|update|round|series|seed|agenda|contents|introduction|thank you|appendix|vision|mission|welcome|home|homepage|coming soon|memorandum|memo|executive summary|name|role|background|term|details|year|total|amount|confidential|business|model|development|proposal|project|report|solution|conclusion)\b/i;
+  /\b(deck|presentation|pitch|overview|update|round|series|seed|agenda|contents|introduction|thank you|appendix|vision|mission|welcome|home|homepage|coming soon|memorandum|memo|executive summary|name|role|background|term|details|year|total|amount|confidential|business|model|development|proposal|project|report|solution|conclusion|canvas|about|contacts?|faq|blog|careers|(?:presented|prepared|submitted|made|created) by)\b|^(?:the|a|an|and|or|of|our|we|us|for|to|in|on|by|with)$|^(?:group|team|table|squad|section) \d+$/i;
 // A programme, course, event or institution a deck is presented at or for: never the company.
 const PROGRAMME =
-  /\b(demo ?day|accelerator|incubator|cohort|batch|bootcamp|course|class of|programme|program|fellowship|studio|lab course|hackathon|summit|conference|competition|challenge|pitch night|showcase|university|universit[äéa]t|école|school|college|institute|startup school|capstone|seminar|workshop|module|semester|final project|venture lab|launchpad|week|festival|expo|award)s?\b|\b(y ?combinator|techstars|500 startups|entrepreneur first|antler|seedcamp|station f|plug and play|masschallenge|founders? institute)\b|^(presented|prepared|submitted) (at|for|to)\b/i;
+  /\b(demo ?day|accelerator|incubator|cohort|batch|bootcamp|course|class of|programme|program|fellowship|studio|lab course|hackathon|summit|conference|competition|challenge|pitch night|showcase|university|universit[äéa]t|école|school|college|institute|desaf[ií]o|d[ée]fi|jornada|hackat[oó]n|startup school|capstone|seminar|workshop|module|semester|final project|venture lab|launchpad|week|festival|expo|award)s?\b|\b(y ?combinator|techstars|500 startups|entrepreneur first|antler|seedcamp|station f|plug and play|masschallenge|founders? institute)\b|^(presented|prepared|submitted) (at|for|to)\b/i;
 
 /** A short line in title case: two to five capitalised words. */
 function nameLike(text: string): boolean {
@@ -47,15 +47,19 @@ function nameLike(text: string): boolean {
   return (
     words.length <= 5 &&
     text.length <= 40 &&
-    words.every((w) => /^[\p{Lu}\d]/u.test(w) || /^(&|and|of|for|the|de|von|van)$/.test(w)) &&
-    /^\p{Lu}/u.test(text) &&
+    // A letter alone ("O", a language's article) names nothing.
+    text.replace(/[^\p{L}\d]/gu, "").length >= 2 &&
+    // A name may be written in its own script first ("芽计 YaPlan"): a short word of a script without case.
+    words.every((w) => /^[\p{Lu}\d]/u.test(w) || /^(&|and|of|for|the|de|von|van)$/.test(w) || /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{1,6}$/u.test(w)) &&
+    /^\p{Lu}/u.test(text.replace(/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{1,6}\s+(?=\p{Lu})/u, "")) &&
     !NOT_A_COMPANY_NAME.test(text) &&
     // A tagline opens with what it does ("Redefining Identity", "Empowering Farmers"), a name does not.
     !/^\p{Lu}\p{Ll}{4,}ing\s/u.test(text) &&
     !PROGRAMME.test(text) &&
     !topicOfHeading(text) &&
     !isRole(text) &&
-    !/[$€£%@:;,]|\d{3}/.test(text)
+    // (A colon inside a word is part of a stylised name: "Attac:k".)
+    !/[$€£%@;,]|:(?!\p{L})|\d{3}/u.test(text)
   );
 }
 
@@ -71,6 +75,8 @@ const IN_PROSE = [
   new RegExp(`\\b(?:started|founded|launched|built|created) (${NAME_WORDS}) in\\b`, "u"),
   new RegExp(`©\\s*(?:(?:19|20)\\d{2}\\s+)?(${NAME_WORDS})`, "u"),
   new RegExp(`^(${NAME_WORDS}) (?:helps|builds|enables|automates|provides|offers|develops|turns|lets|makes)\\b`, "u"),
+  // A title that names the solution: "2. Solution: <Name>", "Introducing <Name>".
+  new RegExp(`^(?:\\d{1,2}[.)]?\\s*)?(?:(?:The |Our )?Solution\\s*[:—–-]|Introducing|Presenting|Welcome to)\\s+(${NAME_WORDS})[.!]?$`, "u"),
 ];
 const THE_NAME = new RegExp(`^The (${NAME_WORDS})(?: \\([\\p{Lu}\\d]{2,6}\\))? (?:is|are) (?:a|an|the)\\b`, "u");
 const LEGAL_FORM = /\s+(?:AG|GmbH|SA|SAS|SARL|Ltd\.?|Limited|Inc\.?|LLC|BV|B\.V\.|AB|Oy|ApS|SpA)$/;
@@ -98,6 +104,18 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
       if (nameLike(part.trim()) && !person(part)) candidates.push({ name: part.trim(), order: u.order, fromTitle: false });
     }
   }
+  // A deck's running footer (or header): the same short line on most pages, at the top or the
+  // bottom of each ("<Name>" beside the page number).
+  const pagesOf = new Map<string, Set<number>>();
+  const byPage = new Map<number, Unit[]>();
+  for (const u of units) if (!u.boilerplate || u.running) byPage.set(u.pageIndex, [...(byPage.get(u.pageIndex) ?? []), u]);
+  for (const [page, on] of byPage) {
+    for (const u of [...on.slice(0, 2), ...on.slice(-3)]) if (u.text.length <= 40) pagesOf.set(u.text, (pagesOf.get(u.text) ?? new Set()).add(page));
+  }
+  const pageCount = new Set(units.map((u) => u.pageIndex)).size;
+  for (const [text, on] of pagesOf) {
+    if (on.size >= 3 && on.size * 2 >= pageCount && nameLike(text) && !person(text)) candidates.push({ name: text, order: units.find((u) => u.text === text)!.order, fromTitle: false });
+  }
   for (const u of units) {
     if (u.topic === "team" || u.topic === "advisors" || u.topic === "investors") continue;
     for (const re of IN_PROSE) {
@@ -111,7 +129,6 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
     const the = THE_NAME.exec(u.text)?.[1];
     if (the && nameLike(the) && domains.some((d) => domainLabel(d) === letters(the))) candidates.push({ name: the, order: u.order, fromTitle: false });
   }
-  if (candidates.length === 0) return null;
   // The name the company's own address spells: exactly before partly (a two-word name over its first word when the domain spells both).
   const spelled = candidates
     .map((c) => ({ c, exact: domains.some((d) => domainLabel(d) === letters(c.name) || domainLabel(d) === plainLetters(c.name)), partly: domains.some((d) => nameMatchesDomain(c.name, d)) }))
@@ -122,16 +139,44 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
   const recurrence = (c: Candidate) => {
     const count = (word: string) => {
       const needle = new RegExp(`(?<![\\p{L}])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "u");
-      return units.filter((u) => u.order !== c.order && !u.boilerplate && needle.test(u.text)).length;
+      return units.filter((u) => u.order !== c.order && (!u.boilerplate || u.running) && needle.test(u.text)).length;
     };
     const first = c.name.split(/\s+/)[0];
     return count(c.name) || (first !== c.name && first.length >= 4 && !GENERIC_NAME_WORD.test(first) ? count(first) : 0);
   };
   const repeated = candidates.map((c) => ({ c, n: recurrence(c) })).filter((x) => x.n > 0);
   if (repeated.length) return repeated.sort((a, b) => b.n - a.n || a.c.order - b.c.order)[0].c.name;
+  // A splash page before the cover ("Text this number"): a title of the second page that the deck
+  // repeats (in its footers) names the company, when nothing on the first does.
+  const title = byPage.get(1)?.[0];
+  if (title?.heading && nameLike(title.text) && !person(title.text)) {
+    const word = new RegExp(`(?<![\\p{L}])${title.text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "u");
+    const footed = [...byPage].filter(([page, on]) => page > 1 && [...on.slice(0, 2), ...on.slice(-3)].some((u) => word.test(u.text))).length;
+    if (footed >= 2) return title.text;
+  }
   // A cover line nobody repeats is still the deck's title; a website's text is not a cover.
   const deck = units[0]?.page.documentId !== null;
-  return (candidates.find((c) => c.fromTitle) ?? (deck ? candidates[0] : undefined))?.name ?? null;
+  return (candidates.find((c) => c.fromTitle) ?? (deck ? candidates[0] : undefined))?.name ?? spelledInText(units, domains);
+}
+
+/** With nothing name-like on the cover: the words of the text that spell the company's own address ("HiddenState" for hiddenstate.ai). */
+function spelledInText(units: Unit[], domains: string[]): string | null {
+  const labels = domains.map(domainLabel).filter((l) => l.length >= 4);
+  if (!labels.length) return null;
+  for (const u of units) {
+    if (u.boilerplate || u.topic === "team" || u.topic === "advisors" || u.topic === "investors") continue;
+    // Runs of capitalised words, each tried from each of its words on ("Why <Name> AI?").
+    const words = [...u.text.matchAll(/\p{Lu}[\p{L}\d]*/gu)];
+    for (let i = 0; i < words.length; i++) {
+      for (let n = 3; n >= 1; n--) {
+        const last = words[i + n - 1];
+        if (!last || words.slice(i + 1, i + n).some((w, k) => !/^[ -]$/.test(u.text.slice(words[i + k].index! + words[i + k][0].length, w.index!)))) continue;
+        const name = u.text.slice(words[i].index!, last.index! + last[0].length);
+        if (labels.includes(letters(name)) && !/^[.@]/.test(u.text.slice(last.index! + last[0].length))) return name;
+      }
+    }
+  }
+  return null;
 }
 
 function domainsIn(units: Unit[]): { domain: string; pageIndex: number }[] {

@@ -34,6 +34,11 @@ const NOT_A_NAME = new Set(
     // A role's words are no one's name ("Industry Advisor" on a card).
     "Advisor Adviser Advisors Investor Investors Mentor Mentors Professor Lecturer Consultant Industry Director Manager Engineer Designer Developer " +
     "Partner Lawyer Attorney Counsel Analyst Strategist Coordinator Assistant Associate Intern Accountant Auditor Specialist Architect Scientist Researcher Lead " +
+    // A department's or a trade's words ("Frontend Development", "Watson Expert") are no one's name either.
+    "Development Frontend Backend Fullstack Design Strategy Business Legal Compliance Research Support Communications Partnerships Content Community Security " +
+    "Infrastructure Operations Editor Writer Animator Photographer Producer Hacker Expert Guru Tester Officer Ambassador Volunteer " +
+    // Nor a slide's ("Problem Statement", "Solution Overview").
+    "Problem Solution Overview Statement Summary Introduction Roadmap Demo Diagram Contents Agenda Vision Mission " +
     "January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday").split(" "),
 );
 // Words that can start a line before a name but are not given names.
@@ -43,7 +48,8 @@ const LEAD_INS = new Set("Team Our The Meet Founders Founder Founding Founded Ad
 export const ORGANISATION = /\b(?:Capital|Ventures?|Partners|VC|Fund|Funds|Bank|Group|Holdings?|Labs?|Inc|Ltd|LLC|GmbH|AG|SA|SAS|BV|University|Institute|Foundation|Investments?|Equity|Angels|Management|Advisors|Associates|Consulting|Technologies|Systems|Health|Pharma|Bio|AI|Robotics|Energy|Logistics|Insurance|Clinics?|Hospital)\b/u;
 export const NOT_TEAM_ROLE = /\b(?:advis[oe]r|advisory|investor|angel|board member|board director|non-executive|mentor|observer|customer|client)\b/i;
 
-const NAME_ALONE = new RegExp(`^${PERSON}[.,]?$`, "u");
+// A name may close with the separator a card sets before its caption ("<NAME>;" over "TEAM'S WRITER").
+const NAME_ALONE = new RegExp(`^${PERSON}[.,;:]?$`, "u");
 const ROLE_FIRST = new RegExp(`^(?<title>${ROLE})${END}`, "u");
 
 // A role set in capitals on a card ("CO-FOUNDER · DEVICE", "HEAD OF SALES") is read in the case the
@@ -88,7 +94,7 @@ export function nameAlone(text: string): string | null {
   if (placed && !isRole(placed[2]) && !ORGANISATION.test(placed[2]) && !NOT_TEAM_ROLE.test(placed[2]) && !NOT_A_NAME.has(placed[2])) return nameAlone(placed[1]);
   const m = NAME_ALONE.exec(text.trim());
   if (m) return personName(m.groups!.name);
-  const caps = CAPS_NAME.exec(text.trim());
+  const caps = CAPS_NAME.exec(text.trim().replace(/[;:]$/, ""));
   // "WHO WE ARE", "THE ASK": a title in capitals, not a name.
   if (!caps || /\b(?:WE|ARE|IS|OF|AND|WHO|WHAT|WHY|HOW|OUR|THE|US|TO|FOR)\b/.test(caps[1])) return null;
   return personName(titleCase(caps[1]));

@@ -18,7 +18,7 @@ const STAGE = new RegExp(String.raw`(?<![\p{L}\d-])(${STAGE_WORDS})(?![\p{L}\d])
 const OTHERS_STAGE_BEFORE = /\b(?:customers?|clients?|startups?|companies|scale-?ups?|founders?|teams?|businesses|portfolio)\b[^.]{0,30}$/i;
 const OTHERS_STAGE_AFTER = /^[\s-]*(?:(?:to|and|or|-|–)\s*(?:[a-e]|series [a-e]|growth)\b[\s+-]*)?(?:\+\s*)?(?:startups?|companies|scale-?ups?|founders?|teams?|businesses|stage companies|investors?|funds?|vcs?)\b/i;
 // A term sheet as label and value: "Amount | €2.5M", "Round" over "Seed".
-const AMOUNT_LABEL = /^(?:amount|round size|size|raise|raising|investment|funding|funding need|ticket|target raise|total raise|the ask|ask|financing|investment sought|seeking|betrag|volumen|montant|importe|importo)\s*:?$/i;
+const AMOUNT_LABEL = /^(?:amount|round size|size|raise|raising|investment|funding|funding need|(?:pre-?seed|seed|series [a-e]|bridge) (?:funding|round|financing|investment)|ticket|target raise|total raise|the ask|ask|financing|investment sought|seeking|betrag|volumen|montant|importe|importo)\s*:?$/i;
 const STRONG_AMOUNT_LABEL = /^(?:round size|raise|raising|funding need|target raise|total raise|the ask|ask|investment sought|seeking|current round)\s*:?$/i;
 const STAGE_LABEL = /^(?:round|stage|series|financing round|round type|type|current round|instrument)\s*:?$/i;
 // A figure stated for the raise without what makes it money: "4.25 million" (no currency), "4.25" (nothing).

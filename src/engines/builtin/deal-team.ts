@@ -91,6 +91,8 @@ function peopleIn(text: string, breaks: number[], opts: TeamOptions): { name: st
       }
       if (!name) continue;
       if (SIGNATURE.test(own.slice(Math.max(0, nameAt - 4), nameAt))) continue;
+      // A quotation's signature run on after it in the same line ("“...” <Org> Chief Executive Officer <Name>").
+      if (QUOTATION.test(own) && /["”»]/.test(own.slice(1, Math.min(m.index!, nameAt)))) continue;
       const org = ORG_BEFORE_BRACKET.exec(own.slice(Math.max(0, nameAt - 40), nameAt));
       if (org && !opts.own?.(org[1]) && !/^(?:Team|Founders?|Leadership|CEO|CTO|COO|Our)$/i.test(org[1])) continue;
       const titleAt = m.index! + m[0].indexOf(g.title);
@@ -137,6 +139,8 @@ function rolesIn(text: string, opts: TeamOptions): string[] {
   return [...view.matchAll(ROLE_ANYWHERE)].flatMap((m) => roleIn(text, text.slice(m.index!, m.index! + m.groups!.title.length), m.index!, m.index! + m.groups!.title.length, opts) ?? []);
 }
 
+// (Not cells of a table row: a row's cells are read as a grid of cards, or as a table.)
+const NAME_THEN_CAPTION = /^([^;:–—|]{4,60}?)\s*(?:;|:|\s[–—-]\s)\s*([^;:–—|]{2,60})$/u;
 const TEAM_LABEL = /\b(?:team|founders|founding team)\s*:\**\s*/i;
 // A statement about the company's own team: its subject is the team or the founders.
 const TEAM_SPOKEN = /\b(?:our|the|\w+) (?:founding |core |management |leadership )?team (?:is|are|has|have|brings?|combines?|members)\b|\b(?:meet|about) (?:the|our) team\b|\bour founders\b/i;
@@ -215,13 +219,16 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     if (k < 2) continue;
     // Their roles: as many units after them, or one row with a cell for each (an advisor's cell is no role).
     const row = same(i + k) ? units[i + k].text.split(CELL_SPLIT) : [];
+    // On the team's page a cell under a name may be a caption of no role's shape ("Growth Hacker").
+    const onTeamPage = pageTopic.get(units[i].pageIndex) === "team";
     let roles =
       row.length === k && row.length > 1
-        ? row.map((cell) => roleFirst(cell, opts))
+        ? row.map((cell) => roleFirst(cell, opts) ?? (onTeamPage && !nameAlone(cell) ? captionOf(cell) : null))
         : Array.from({ length: k }, (_, n) => (same(i + k + n) ? roleFirst(units[i + k + n].text, opts) : null));
     // On the team's page the line under each name may be a caption of no role's shape ("Product & Tech"):
     // a row of names over as many captions, none of them a name, is the same row of cards.
-    if (!(row.length === k && row.length > 1) && !roles.every(Boolean) && pageTopic.get(units[i].pageIndex) === "team") {
+    // Off the team's page too, when one of the lines has a role's shape ("CEO/Backend" beside "EIR").
+    if (!(row.length === k && row.length > 1) && !roles.every(Boolean) && (onTeamPage || roles.some(Boolean))) {
       const captions = Array.from({ length: k }, (_, n) => (same(i + k + n) && !nameAlone(units[i + k + n].text) ? captionOf(units[i + k + n].text) : null));
       if (captions.every(Boolean)) roles = captions;
     }
@@ -231,7 +238,9 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
       if (roles[n]) found.push({ name: nameAlone(unit.text)!, title: roles[n]!, at: starts[i + n], pageIndex: unit.pageIndex, source: { quote: unit.text, unit } });
       paired.add(i + n);
     }
-    const used = row.length === k && row.length > 1 ? 1 : k;
+    let used = row.length === k && row.length > 1 ? 1 : k;
+    // The cards' further lines, row by row under the roles (a second caption, a former employer), are theirs too.
+    if (row.length === k && row.length > 1) while (same(i + k + used) && units[i + k + used].text.split(CELL_SPLIT).length === k) used++;
     for (let n = 0; n < used; n++) paired.add(i + k + n);
     i += k + used - 1;
   }
@@ -280,7 +289,12 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     while (end + 1 < units.length && units[end + 1].pageIndex === units[i].pageIndex && !excluded(units[end + 1]) && units[end + 1].text.split(CELL_SPLIT).length === width) end++;
     if (end === i) continue;
     const rows = units.slice(i, end + 1).map((u) => u.text.split(CELL_SPLIT).map((c) => c.trim()));
-    const cards = Array.from({ length: width }, (_, k) => cardIn(rows.map((r) => r[k]), opts));
+    let cards: ({ name: string; title: string | null } | null)[] = Array.from({ length: width }, (_, k) => cardIn(rows.map((r) => r[k]), opts));
+    // On the team's page a grid of names alone ("<Given> | <Given>" over "<Family> | <Family>"), their roles set elsewhere.
+    if (cards.every((c) => !c) && pageTopic.get(units[i].pageIndex) === "team") {
+      const names = Array.from({ length: width }, (_, k) => nameAlone(rows.map((r) => r[k]).join(" ")));
+      if (names.every(Boolean)) cards = names.map((name) => ({ name: name!, title: null }));
+    }
     if (cards.filter(Boolean).length >= 2 && rows[0].every((c) => c.split(/\s+/).length <= 3)) {
       cards.forEach((card, k) => card && found.push({ ...card, at: starts[i] + k, pageIndex: units[i].pageIndex, source: { quote: `${card.name} ${card.title}`, unit: units[i] } }));
       for (let j = i; j <= end; j++) paired.add(j);
@@ -347,7 +361,17 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
         return;
       }
     }
-    for (const p of peopleIn(u.text, u.breaks, opts)) found.push({ name: p.name, title: p.title, at: at + p.at, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } });
+    const people = peopleIn(u.text, u.breaks, opts);
+    for (const p of people) found.push({ name: p.name, title: p.title, at: at + p.at, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } });
+    // On the team's own page, a line that is a name and a caption set apart by a dash, a colon or a
+    // semicolon ("<Name> – Frontend Development", "<NAME>; TEAM'S WRITER"): a member, captioned so.
+    const captioned = !people.length && (u.context === "team" || pageTopic.get(u.pageIndex) === "team") ? NAME_THEN_CAPTION.exec(u.text.trim()) : null;
+    const member = captioned ? nameAlone(captioned[1]) : null;
+    const caption = member ? (roleFirst(captioned![2], opts) ?? captionOf(captioned![2])) : null;
+    if (member && caption && !NOT_TEAM_ROLE.test(captioned![2])) {
+      found.push({ name: member, title: caption, at, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } });
+      return;
+    }
     // The team listed in a sentence with what each does in brackets ("Team: <Name> (Product/Data),
     // <Name> (Operations) and <Name> (Ecosystem)"), under the team's title or after a "Team:" label.
     const listed = TEAM_LABEL.exec(u.text);

@@ -24,6 +24,8 @@ export type Unit = {
   context: Topic | null;
   heading: boolean;
   boilerplate: boolean;
+  /** A running header or footer: the same line on many pages (boilerplate too, kept apart because it may name the company). */
+  running?: boolean;
   /** Where in `text` one line of the page ran on into the next (a wrapped line joined back). */
   breaks: number[];
 };
@@ -33,18 +35,20 @@ const WRAP = "\u2028";
 
 const HEADINGS: [RegExp, Topic][] = [
   [/^(the |our |meet the |meet our |founding |management |leadership |core |investment |executive |key )?(team|founders?|founding team|leadership( team)?|management( team)?|people|who we are|partners|general partners|the gps?|team members|people)( (and|&) (advisors|advisers|board))?$/, "team"],
-  [/^(our )?(advisors|advisers|advisory board|board( of directors)?|board (and|&) advisors|mentors)$/, "advisors"],
+  [/^(our )?(advisors|advisers|advisory (board|team)|board( of directors)?|board (and|&) advisors|mentors)$/, "advisors"],
+  // A team title in the deck's own words ("Our Super Team", "Meet the Dream Team", "Team Roles").
+  [/^(the |our |meet (the |our )?)?([\p{L}-]+ ){0,2}team( members| roles)?$|^(roles|roles (and|&) responsibilities|who we are)$/u, "team"],
   [/^(our |existing |previous )?(investors|backers|backed by|cap table|funding history|previous rounds?|financing history)$/, "investors"],
   [/^(what (our )?(customers|clients|users|partners) (say|think|are saying)|testimonials?|customer (love|stories|quotes|voices|feedback)|in their (own )?words|reviews|kind words|voice of the customer)$/, "customers"],
-  [/^(the )?(market|market opportunity|market size|opportunity|why now|tam)$/, "market"],
+  [/^(the )?(markets?|market (opportunity|size|sizing|analysis|overview)|(total )?addressable markets?|target markets?|opportunity|why now|tam)$/, "market"],
   [/^(the |our )?(product|solution|technology|platform|how it works)$/, "product"],
   [/^(traction|customers|key metrics|metrics|progress|(progress|traction|results) (so far|to date)|results|kpis|momentum)$/, "traction"],
   [/^(business model|pricing|plans( (and|&) pricing)?|revenue model|unit economics|monetization|monetisation|how we make money)$/, "business_model"],
   [/^(competition|competitive landscape|competitors|alternatives|why us|why we win|positioning)$/, "competition"],
   [/^(financials|financial (plan|projections|overview|forecast)|projections|forecast|p&l|(\d+-year |business )plan)$/, "financials"],
   [/^(the |our )?(use of (funds|proceeds)|allocation( of funds)?|how we (will )?(use|spend) (the|it|the money|the funds))$/, "use_of_funds"],
-  [/^(the |our )?(ask|round|raise|funding|investment|investment opportunity|fundraise|fundraising|financing|round terms|current round|the ask (and|&) use of funds|ask (and|&) use of funds|(pre-?seed|seed|series [a-e]) round)$/, "round"],
-  [/^(the )?(problem|pain( points?)?|challenge)$/, "problem"],
+  [/^(the |our )?(ask|round|raise|funding|investment|investment opportunity|fundraise|fundraising|financing|round terms|current round|the ask (and|&) use of funds|ask (and|&) use of funds|(pre-?seed|seed|series [a-e]) round|(funding|capital|investment|financing) (requirements?|needs?|request|required|sought)|investment ask)$/, "round"],
+  [/^(the )?(problems?|pain( points?)?|challenges?)$/, "problem"],
   [/^(contact( us)?|thank you|get in touch)$/, "contact"],
   [/^(investment )?(strategy|thesis|focus)$/, "strategy"],
   [/^((key|fund|main) )?terms$|^(summary of terms|economics|fund economics|fund overview|fund structure)$/, "fund_terms"],
@@ -123,6 +127,8 @@ const MARKS = "•·▪●◦‣*–\\-\\u25A0-\\u25FF\\u2794-\\u27BF\\u2713\\u2
 const BULLET = new RegExp(`^[${MARKS}](?:\\s*\\|)?\\s+`, "u");
 // A line that ends in a web or mail address is not wrapped mid-sentence.
 const ENDS_WITH_ADDRESS = /(?:https?:\/\/|www\.|@|linkedin\.com\/)\S*$|\b[\w-]+\.(?:com|io|ai|co|de|uk|org|net|vc|fund|capital|health|app|dev)$/i;
+// A line that is an address and nothing else ("jane@acme.io" under "The team") starts afresh.
+const LONE_ADDRESS = /^(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?:\/\/|www\.)\S+)$/i;
 // A name or a role alone on a line belongs to a list of people (a team or advisors slide laid
 // out as blocks), not a new section title.
 const NAME_LINE = /^\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)?(?:\s(?:\p{Lu}\.|\p{Lu}[\p{Ll}'’-]+|van|von|de|der|da|di|du|la|le)){1,3}$/u;
@@ -164,7 +170,7 @@ function chunksOf(text: string): string[] {
       next !== undefined &&
       !/[,;]$/.test(line) &&
       !/\s(?:in|of|for|to|the|a|an|and|or|with|at|by|from|on)$/i.test(line) &&
-      (BULLET.test(next) || ROW.test(next) || /^[\p{Lu}\d$€£"“(]/u.test(next)) &&
+      (BULLET.test(next) || ROW.test(next) || /^[\p{Lu}\d$€£"“(]/u.test(next) || LONE_ADDRESS.test(next)) &&
       (line.split(/\s+/).length <= 6 || line.length < 0.75 * longestAround(i) || ENDS_WITH_ADDRESS.test(line));
     if (next === undefined || ROW.test(line) || /[.!?:]["”’)]?$/.test(line) || standalone) end();
   });
@@ -174,32 +180,60 @@ function chunksOf(text: string): string[] {
 
 /** Every unit of the material in reading order, with its heading context and its flags. */
 export function readMaterial(pages: SourcePage[]): Unit[] {
+  const itemsOf = pages.map((page) =>
+    chunksOf(page.text).flatMap((chunk) => {
+      const flat = chunk.replace(/\s*\u2028\s*/g, WRAP).replace(/[^\S\u2028]+/g, " ");
+      const label = LABEL.exec(chunk);
+      const labelled = label ? topicOfHeading(label[1]) : null;
+      return (ROW.test(chunk) ? [flat] : sentencesIn(flat)).map((marked) => {
+        const text = marked.replace(/\u2028/g, " ");
+        return { marked, text, labelled, boilerplate: isBoilerplate(text), running: false };
+      });
+    }),
+  );
+  // A running header or footer ("<Name> | <Team> | Made with", a section tracker) says the same on
+  // every page: evidence of no section, however the slide above it is titled, and no title.
+  const pagesOf = new Map<string, Set<number>>();
+  itemsOf.forEach((items, i) => items.forEach((it) => !it.boilerplate && pagesOf.set(it.text, (pagesOf.get(it.text) ?? new Set()).add(i))));
+  const documents = new Map<string | null, number>();
+  for (const p of pages) documents.set(p.documentId, (documents.get(p.documentId) ?? 0) + 1);
+  itemsOf.forEach((items, i) => {
+    for (const it of items) {
+      const on = pagesOf.get(it.text)?.size ?? 0;
+      if (!it.boilerplate && on >= 3 && on * 3 >= documents.get(pages[i].documentId)! && !topicOfHeading(it.text)) it.boilerplate = it.running = true;
+    }
+  });
   const units: Unit[] = [];
   pages.forEach((page, pageIndex) => {
     let topic: Topic | null = null;
     // The unit before: a name on its own line is captioned by the short title-like line under it
     // ("<Name>" over "PRODUCT & TECH"), which is part of the card, not a new section's title.
     let afterName = false;
-    for (const chunk of chunksOf(page.text)) {
-      const flat = chunk.replace(/\s*\u2028\s*/g, WRAP).replace(/[^\S\u2028]+/g, " ");
-      const sentences = ROW.test(chunk) ? [flat] : sentencesIn(flat);
-      const label = LABEL.exec(chunk);
-      const labelled = label ? topicOfHeading(label[1]) : null;
-      for (const marked of sentences) {
-        const breaks = [...marked.matchAll(/\u2028/g)].map((m) => m.index!);
-        const text = marked.replace(/\u2028/g, " ");
-        const boilerplate = isBoilerplate(text);
-        const heading = !boilerplate && headingLike(text);
-        // A title sets the context of what follows it on its page; an unknown title clears it, but a
-        // name on its own line (a list of advisors) does not end the list.
-        // A chart's or a table's caption with its unit in brackets ("ARR (EUR k)") is no new section.
-        if (heading && (topicOfHeading(text) || !(NAME_LINE.test(text) || ROLE_LINE.test(text) || afterName || /\([^()]+\)$/.test(text)))) topic = topicOfHeading(text);
-        afterName = heading && NAME_LINE.test(text);
-        // A spreadsheet page opens with its sheet's name (office-text.ts): the name is its title.
-        const sheet = /^Sheet: (.+?)\.?$/.exec(text);
-        if (sheet) topic = topicOfHeading(sheet[1]);
-        units.push({ text, page, pageIndex, order: units.length, topic: heading ? null : (labelled ?? topic), context: labelled ?? topic, heading, boilerplate, breaks });
+    const items = itemsOf[pageIndex].map((it) => ({ ...it, heading: !it.boilerplate && headingLike(it.text) }));
+    // Whether the page's title has set a topic yet: labels set in a row under it do not replace it.
+    let titled = false;
+    for (const [k, { marked, text, labelled, boilerplate, heading, running }] of items.entries()) {
+      const breaks = [...marked.matchAll(/\u2028/g)].map((m) => m.index!);
+      // A run of three or more short titles under the page's title, one after the other with nothing
+      // between ("PROBLEMS" over "Technology", "Opportunity", "Fear"): the columns' labels, not new sections.
+      const run = (from: number, step: number) => {
+        let n = 0;
+        for (let j = from; items[j]?.heading && items[j].text.split(/\s+/).length <= 2; j += step) n++;
+        return n;
+      };
+      const columnLabel = titled && heading && run(k, -1) + run(k + 1, 1) >= 3 && text.split(/\s+/).length <= 2;
+      // A title sets the context of what follows it on its page; an unknown title clears it, but a
+      // name on its own line (a list of advisors) does not end the list.
+      // A chart's or a table's caption with its unit in brackets ("ARR (EUR k)") is no new section.
+      if (heading && !columnLabel && (topicOfHeading(text) || !(NAME_LINE.test(text) || NAME_LINE.test(text.split(/\s[–—-]\s|[;:]\s/)[0]) || ROLE_LINE.test(text) || afterName || /\([^()]+\)$/.test(text)))) {
+        topic = topicOfHeading(text);
+        titled ||= topic !== null;
       }
+      afterName = heading && NAME_LINE.test(text);
+      // A spreadsheet page opens with its sheet's name (office-text.ts): the name is its title.
+      const sheet = /^Sheet: (.+?)\.?$/.exec(text);
+      if (sheet) topic = topicOfHeading(sheet[1]);
+      units.push({ text, page, pageIndex, order: units.length, topic: heading ? null : (labelled ?? topic), context: labelled ?? topic, heading, boilerplate, ...(running ? { running } : {}), breaks });
     }
   });
   return units;

@@ -100,11 +100,10 @@ export function computeReachCandidates(deps: Deps, bookSource: BookSource) {
         else holders.set(proxy.contact_id, [{ plan, proxy, rank }]);
       });
     }
-    // Each proxy's interactions read once, for every user who holds it.
-    for (const [proxyId, held] of holders) {
-      const nonSharing = new Set(held.filter((h) => h.plan.user.share_network !== 1).map((h) => h.plan.user.id));
-      const contacts = readContacts(proxyId, nonSharing);
-      for (const { plan, proxy, rank } of held) {
+    // Each proxy's interactions read once, for every user who holds it (all proxies in one ordered pass).
+    const nonSharing = new Map([...holders].map(([proxyId, held]) => [proxyId, new Set(held.filter((h) => h.plan.user.share_network !== 1).map((h) => h.plan.user.id))]));
+    for (const [proxyId, contacts] of readContacts(nonSharing)) {
+      for (const { plan, proxy, rank } of holders.get(proxyId)!) {
         for (const co of contactsFor(contacts, plan.user.id, plan.user.share_network === 1)) {
           if (plan.known.has(co.candidate)) continue;
           const weight = proxy.strength_score! * Math.min(co.shared, 10);

@@ -126,7 +126,9 @@ export const interactionPeople = sqliteTable(
       .notNull()
       .references(() => persons.id, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ columns: [t.interactionId, t.personId] }), index("interaction_people_person_idx").on(t.personId)],
+  // By person with the interaction's id: a person's interactions are read from this index alone (reach
+  // candidates' one ordered pass), never from the table's rows at random.
+  (t) => [primaryKey({ columns: [t.interactionId, t.personId] }), index("interaction_people_person_idx").on(t.personId, t.interactionId)],
 );
 
 // Output of the nightly reach-candidates job; the endpoint only serves what is stored here.

@@ -5,7 +5,7 @@
 // Message-IDs: every stored candidate is what a plain per-user, per-proxy walk over all the
 // interactions finds (the job reads each proxy's interactions once for the whole org).
 import { expect, test } from "bun:test";
-import { seedNetworkBulk } from "../../../scripts/lib/bench-seed.ts";
+import { seedNetworkBulk } from "../../../scripts/lib/bench-seed-bulk.ts";
 import { graphWriter, type PersonFacts } from "../../../src/modules/network/network.graph.ts";
 import { orgsService } from "../../../src/modules/identity/orgs.service.ts";
 import { PATH_COLUMNS, scorePath, type PathRow } from "../../../src/modules/network/network.paths.ts";
