@@ -83,7 +83,7 @@ function withoutName(text: string, name: string): string {
 /** A folded text with every occurrence of `phrase` blanked (so a name's words are not read as filters). */
 const without = (text: string, phrase: string) => (phrase ? ` ${text} `.split(` ${phrase} `).join("  ").trim() : text);
 
-const THING = /\b(?:its|it|their|they|that fund|this fund|that company|this company)\b/;
+const THING = /\b(?:its|it|their|they|that fund|this fund|that company|this company)\b|\bof (?:that|this)\b(?! (?:deal|fund|compan|portco|list|pipeline|portfolio)s?\b)/;
 /** Twelve months before the latest statement: "a year ago", "vs last year", "over the past year". */
 const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months) (?:year )?(?:ago|before|earlier|prior)\b|\byear (?:ago|before|earlier)\b|\byear over year\b|\byoy\b|\bthis time last year\b|\b(?:vs|versus|compared (?:to|with)|against) (?:a|last|the prior|the previous) year\b|\bthis year (?:vs|versus|against|compared to) last\b|\b(?:over|in|during) the (?:past|last) (?:year|twelve months|12 months)\b|\blast twelve months\b/;
 /** A history listed rather than one point of it. */
@@ -354,7 +354,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     if (notFunds.length) (except.fund = notFunds), filter();
   }
   // "its distributions this year": the fund the conversation is about.
-  if ((q.kind === "positions" || q.kind === "cashflows") && lp.match.kind === "none" && !lp.phrase && /\b(?:its|it|their|that fund|this fund)\b/.test(text) && memory.entities.fund) {
+  if ((q.kind === "positions" || q.kind === "cashflows") && lp.match.kind === "none" && !lp.phrase && THING.test(text) && memory.entities.fund) {
     q.fund = memory.entities.fund.name;
   }
   if (q.kind === "positions" || q.kind === "cashflows") {
@@ -400,7 +400,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     bothTypes = calls && dists;
   }
   if ((q.kind === "deals" || q.kind === "holdings") && sector && sector !== notSector) (q.sector = sector), filter();
-  if (currency && ["deals", "holdings", "positions", "cashflows"].includes(q.kind) && /\b(?:in|denominated|held in)\b|\beur\b|\busd\b|\bgbp\b/.test(text)) (q.currency = currency), filter();
+  if (currency && ["deals", "holdings", "positions", "cashflows"].includes(q.kind) && /\b(?:in|denominated|held in)\b|\beur\b|\busd\b|\bgbp\b|(?<!\b(?:\d+|million|thousand|k|m|mm|bn|billion) )\b(?:euros?|dollars?)\b(?! (?:\d|million|thousand))/.test(text)) (q.currency = currency), filter();
   // "Worth today", "right now": the current figures, not records dated today.
   const now = dates && /^(?:today|this week)$/.test(dates.range.label) && (q.kind === "holdings" || q.kind === "persons" || q.kind === "positions");
   if (dates && !now && q.kind !== "persons" && (q.kind !== "positions" || fields.some((f) => f.field === "nav") || (absent === "called" || absent === "distributed"))) {

@@ -259,16 +259,23 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     if (spec.combine === "pooled" && q.aggregate === "sum") {
       return { ...base, text: `${spec.label} of several ${many} together is not a sum of their ${spec.label}s, and it cannot be pooled from what is listed here. Each one's own figure:${detail}${tail}`, data: { kind: q.kind, aggregate: "sum", field, total: null, reason: `${spec.label} is not additive`, records: rows.map((r) => r.data) }, links };
     }
-    const t = totals(rows, field, spec, q.aggregate);
+    // "What we've invested in our portcos": the companies held today first; with the exited and
+    // written-off ones on a line of its own (no status was said, and both readings are common).
+    // (What a fund invested is its whole deployment, exits and write-offs included.)
+    const gone = q.kind === "holdings" && !q.status?.length && !q.fund && !q.anyOf?.fund ? rows.filter((r) => r.groups?.status && !r.groups.status.split("/").includes("active")) : [];
+    const counted = gone.length && gone.length < rows.length ? rows.filter((r) => !gone.includes(r)) : rows;
+    const t = totals(counted, field, spec, q.aggregate);
     const what = q.aggregate === "sum" ? `Total ${spec.label}` : `Average ${spec.label}`;
     const per = t.figures.map((f) => `${f.written} (${count(f.records, one, many)})`);
     const body = t.figures.length
-      ? `${what} of ${count(rows.length - t.lacking.length, one, many)}${scope}: ${listing(per)}${t.figures.length > 1 ? " (one per currency, never converted or added across currencies)" : ""}.`
+      ? `${what} of ${count(counted.length - t.lacking.length, one, many)}${counted === rows ? "" : " (active)"}${scope}: ${listing(per)}${t.figures.length > 1 ? " (one per currency, never converted or added across currencies)" : ""}.`
       : `No ${one}${scope} has ${spec.label} in your records, so there is no ${q.aggregate === "sum" ? "total" : "average"}.`;
+    const all = counted === rows ? null : totals(rows, field, spec, q.aggregate);
+    const withGone = all?.figures.length ? `\n(With the ${count(gone.length, "exited or written-off company", "exited or written-off companies")} too (${listing(gone.map((r) => r.name))}): ${listing(all.figures.map((f) => `${f.written} (${count(f.records, one, many)})`))}.)` : "";
     return {
       ...base,
-      text: `${body}${detail}${lackingNote(t.lacking, spec)}${tail}`,
-      data: { kind: q.kind, aggregate: q.aggregate, field, totals: t.figures.map(({ written: _w, ...f }) => f), lacking: t.lacking, records: rows.map((r) => r.data) },
+      text: `${body}${withGone}${detail}${lackingNote(t.lacking, spec)}${tail}`,
+      data: { kind: q.kind, aggregate: q.aggregate, field, totals: t.figures.map(({ written: _w, ...f }) => f), ...(all ? { totals_with_exited: all.figures.map(({ written: _w, ...f }) => f) } : {}), lacking: t.lacking, records: rows.map((r) => r.data) },
       links,
     };
   }

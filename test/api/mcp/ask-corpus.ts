@@ -699,6 +699,19 @@ export const CORPUS: Row[] = [
   { cat: "deals", q: "what year was willowtreasury founded", expect: fn("deal_status", { deal: "WillowTreasury", figure: "founded" }), says: ["WillowTreasury was founded in 2018 (as its material states)."] },
   { cat: "positions", q: "lp funds from the 2015 or 2023 vintage", expect: q("positions", { vintage: { in: [2015, 2023] }, show: ["vintage"] }), says: ["2 LP positions of vintage 2015 or 2023", "Redwood Peak Fund II", "Silverline Fund I"] },
   { cat: "holdings", q: "exited and written-off companies per fund", expect: q("holdings", { status: ["exited", "written_off"], group: "fund", aggregate: "count" }), says: ["Northwind Fund I: 5 portfolio companies (4 exited, 1 written off)"] },
+  { cat: "follow-up", q: "what's still uncalled at silverline", expect: fn("fund_positions", { fund: "Silverline Fund I", figures: ["unfunded"] }), says: ["Silverline Fund I: unfunded 1,050,000 USD."], then: [
+    { cat: "follow-up", q: "same for northstar", expect: fn("fund_positions", { fund: "Northstar Growth Fund I", figures: ["unfunded"] }), says: ["Northstar Growth Fund I: unfunded 500,000 USD."] },
+    { cat: "follow-up", q: "how does that compare to halcyon?", expect: q("positions", { names: ["Northstar Growth Fund I", "Halcyon Fund V"], show: ["unfunded"] }), says: ["Northstar Growth Fund I: unfunded 500,000 USD.", "Halcyon Fund V: unfunded 900,000 EUR."] },
+  ] },
+  { cat: "follow-up", q: "fathom grid headcount", expect: fn("portfolio_company", { company: "Fathom Grid", metric: "headcount" }), then: [
+    { cat: "follow-up", q: "how does it stack up vs kestrel", expect: q("holdings", { names: ["Fathom Grid", "Kestrel Rails"], show: ["headcount"] }), says: ["Fathom Grid: headcount", "Kestrel Rails: headcount"] },
+  ] },
+  { cat: "follow-up", q: "how big was our commitment to redwood", expect: fn("fund_positions", { fund: "Redwood Peak Fund II", figures: ["commitment"] }), then: [
+    { cat: "follow-up", q: "and how much of that has been drawn", expect: fn("fund_positions", { fund: "Redwood Peak Fund II" }), says: ["called 18,050,000 USD"] },
+  ] },
+  { cat: "metrics", q: "kestrel arr growth in q3", expect: q("metrics", { name: "Kestrel Rails", metric: "arr", aggregate: "change", ...days("2026-07-01", "2026-09-30") }), says: ["(2026-06-30) to", "(2026-09-30)"] },
+  { cat: "holdings", q: "what have we put into our dollar portcos in total", expect: q("holdings", { currency: "USD", aggregate: "sum", field: "invested" }), says: ["Total invested of 14 portfolio companies (active) held in USD: 84,150,000 USD", "(With the 4 exited or written-off companies too (Acme Works, Drift Robotics, Granite Freight and Orbit Energy): 100,650,000 USD"] },
+  { cat: "holdings", q: "median-ish burn? just give me the average for the euro-reporting names", expect: q("holdings", { currency: "EUR", aggregate: "avg", field: "monthly_burn" }), says: ["Average monthly burn of 4 portfolio companies (active) held in EUR: 399,250 EUR"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
