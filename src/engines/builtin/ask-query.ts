@@ -91,6 +91,8 @@ const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months) (?:year )?(?:ago|before|
 export const FIRST_STATEMENT = /\bwhen (?:they|it|we|she|he) first\b|\bfirst (?:reported|report|statement|figure|number|data ?point|reading|mark)\b|\bat first\b|\binitially\b|\boriginally\b|\bearliest\b|\bto begin with\b|\bat the (?:start|outset|beginning)\b/;
 const TREND = /\bsince\b|\beach of (?:the|its) (?:last |past )?\w+ (?:marks|quarters|months)\b|\bmark by mark\b|\bqoq\b|\bmom\b|\bquarter over quarter\b|\bmonth over month\b|\b(?:last|past) \d+ (?:mo|mos|marks)\b|\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|qtr|month)\b|\beach (?:quarter|qtr|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) \d+ (?:quarters|qtrs|months)\b|\b\d+ (?:quarters|qtrs|qs)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
 /** How many periods a trend asks for ("4 qtrs", "last 6 months"): the statements to list. */
+/** A cashflow's own fields: a position's figure asked of cashflows ("called") is their amount. */
+const FIELDS_OF_CASHFLOWS = new Set(["amount", "date"]);
 const PERIODS = /\b(\d{1,2}|two|three|four|five|six|eight|twelve) (quarters|qtrs|qs|months|mos|mo|marks)\b/;
 const PERIOD_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, eight: 8, twelve: 12 };
 const MARK_FIELDS = ["tvpi", "dpi", "rvpi", "nav"];
@@ -201,7 +203,11 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     (lp.match.kind === "one" && !fields.some((f) => f.metric) && !weak.includes("holdings") && !nouns.length ? "positions" : null) ??
     nouns.find((k) => fieldKinds.length === 0 || fieldKinds.includes(k)) ??
     nouns[0] ??
+    // "Diligence/IC/invested": a list of pipeline stages, not what was invested.
+    (stageKind === "deals" && fields.length > 0 && fields.every((f) => f.field === "invested") ? "deals" : null) ??
     fieldKinds[0] ??
+    // One of the firm's own funds named, and no LP fund: its portfolio companies ("sector mix in fund III").
+    (own.match.kind === "one" && lp.match.kind === "none" ? "holdings" : null) ??
     // A pipeline stage or a company's fate says the kind more than a generic noun ("what's in diligence that isn't a health company").
     stageKind ??
     weak[0] ??
@@ -394,7 +400,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (q.kind === "deals" && founded) (q.founded = founded), (q.show = [...new Set([...(q.show ?? []), "founded"])]), filter();
   let bothTypes = false;
   if (q.kind === "cashflows") {
-    const calls = /\bcalls?\b|\bcalled\b|\bdrawdowns?\b|\bcontributions?\b|\bpaid in\b/.test(text);
+    const calls = /\bcalls?\b|\bcalled\b|\bdrawdowns?\b|\bdraw(?:s|n|ing)? down\b|\bcontributions?\b|\bpaid in\b/.test(text);
     const dists = /\bdistribut(?:e|es|ed|ions?)\b|\bpaid out\b|\breturned\b/.test(text);
     if (calls !== dists) q.type = calls ? "call" : "distribution";
     bothTypes = calls && dists;
@@ -534,7 +540,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     if (!q.aggregate || q.aggregate === "min" || q.aggregate === "max" || q.aggregate === "latest") q.aggregate = "count";
     // "Split by currency - count and total": each group's count with the total of the figure named.
     const totalled = fields.find((f) => f.kinds.includes(q.kind) && f.unit === "money");
-    if (q.aggregate === "count" && totalled && /\btotals?\b|\bsum\b|\bhow much\b|\bamounts?\b/.test(text)) (q.aggregate = "sum"), (q.field = totalled.field);
+    if (q.aggregate === "count" && totalled && /\btotals?\b|\bsum\b|\bhow much\b|\bamounts?\b/.test(text)) (q.aggregate = "sum"), (q.field = asKind(totalled).field);
+    if (q.field && q.kind === "cashflows" && q.field !== "amount" && !FIELDS_OF_CASHFLOWS.has(q.field)) q.field = "amount";
     delete q.order, delete q.limit, delete q.show;
     if (!signals.includes("aggregate")) signals.push("aggregate");
   }

@@ -227,7 +227,7 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     const distinct = [...new Set(rows.map((r) => r.name))];
     const names = distinct.slice(0, SHOWN);
     const more = distinct.length > SHOWN ? ` and ${distinct.length - SHOWN} more` : "";
-    const twice = distinct.length < rows.length ? ` (${distinct.length} companies: ${listing(distinct.filter((x) => rows.filter((r) => r.name === x).length > 1))} held by more than one fund)` : "";
+    const twice = q.kind === "holdings" && distinct.length < rows.length ? ` (${distinct.length} companies: ${listing(distinct.filter((x) => rows.filter((r) => r.name === x).length > 1))} held by more than one fund)` : "";
     return {
       ...base,
       text: `${count(rows.length, one, many)}${scope}${twice}${q.status?.length === 1 ? "" : statusSplit(rows)}${rows.length ? `: ${listing(names)}${more}` : ""}.${notes.length ? `\n${notes.join("\n")}` : ""}${source}`,

@@ -712,6 +712,12 @@ export const CORPUS: Row[] = [
   { cat: "metrics", q: "kestrel arr growth in q3", expect: q("metrics", { name: "Kestrel Rails", metric: "arr", aggregate: "change", ...days("2026-07-01", "2026-09-30") }), says: ["(2026-06-30) to", "(2026-09-30)"] },
   { cat: "holdings", q: "what have we put into our dollar portcos in total", expect: q("holdings", { currency: "USD", aggregate: "sum", field: "invested" }), says: ["Total invested of 14 portfolio companies (active) held in USD: 84,150,000 USD", "(With the 4 exited or written-off companies too (Acme Works, Drift Robotics, Granite Freight and Orbit Energy): 100,650,000 USD"] },
   { cat: "holdings", q: "median-ish burn? just give me the average for the euro-reporting names", expect: q("holdings", { currency: "EUR", aggregate: "avg", field: "monthly_burn" }), says: ["Average monthly burn of 4 portfolio companies (active) held in EUR: 399,250 EUR"] },
+  { cat: "holdings", q: "what sectors does fund III hold, count per sector", expect: q("holdings", { fund: "Northwind Fund III", group: "sector", aggregate: "count" }), says: ["6 portfolio companies in Northwind Fund III by sector", "Marketplaces: 2 portfolio companies (Cobalt Market and Lumen Exchange)"] },
+  { cat: "cashflows", q: "what did each lp fund draw down in 2025, totals please", expect: q("cashflows", { type: "call", group: "fund", aggregate: "sum", field: "amount", ...days("2025-01-01", "2025-12-31") }), says: ["Silverline Fund I: 3 cashflows, total amount 3,719,000 USD", "Halcyon Fund V: 2 cashflows, total amount 1,685,000 EUR"] },
+  { cat: "cashflows", q: "count of distributions per lp fund since inception", expect: q("cashflows", { type: "distribution", group: "fund", aggregate: "count" }), says: ["44 cashflows that are distributions by fund (4 groups)", "Redwood Peak Fund II: 18 cashflows"] },
+  { cat: "deals", q: "how many deals in diligence or ic, per hq city", expect: q("deals", { stage: ["ic", "diligence"], group: "city", aggregate: "count" }), says: ["10 deals at IC and diligence by city", "Lisbon: 3 deals"] },
+  { cat: "network", q: "how many folks do we know at brightsense.com", expect: fn("who_knows", { company: "brightsense.com" }), says: ["3 people at brightsense.com are known in your shared network (8 paths through 5 colleagues)"] },
+  { cat: "network", q: "who's got a line into abaraquinnllp.com", expect: fn("who_knows", { company: "abaraquinnllp.com" }), says: ["Ravi Kowalski knows Yara Khan (Partner)"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
