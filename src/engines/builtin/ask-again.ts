@@ -42,6 +42,17 @@ function lastAsked(memory: Memory): { kind: RecordKind; name: string; figures: s
   return null;
 }
 
+/** "As a %?" after a fund's called figure: the share of its commitment, of the same fund. */
+const AS_SHARE = /^(?:and |ok |so )?(?:what(?: is| s)? (?:that|it) )?(?:as an? |in )?(?:%|(?:percent|percentage)|share|ratio|pct)(?: of (?:the |its )?commit(?:ment|ted))?$/;
+const SHARE_OF: Record<string, string> = { called: "called_pct", unfunded: "called_pct" };
+
+export function asShareOfLast(n: Normalised, memory: Memory): Again | null {
+  if (!AS_SHARE.test(n.raw.toLowerCase().replace(/[?!.]+$/, "").replace(/['’]/g, " ").trim())) return null;
+  const was = lastAsked(memory);
+  const share = was?.kind === "positions" ? was.figures.map((f) => SHARE_OF[f]).find(Boolean) : undefined;
+  return was && share ? { fn: "fund_positions", args: { fund: was.name, figures: [share] } } : null;
+}
+
 /** The same figures of another record named now, or both side by side; null when this is not such a follow-up. */
 export function sameFiguresOfAnother(d: Directory, n: Normalised, memory: Memory, fieldsSaid: number): Again | null {
   if (fieldsSaid > 0) return null;

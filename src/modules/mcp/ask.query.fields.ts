@@ -86,6 +86,8 @@ export const FIELDS: Record<RecordKind, Record<string, FieldSpec>> = {
     distributed: { label: "distributed", unit: "money", combine: "sum" },
     nav: { label: "NAV", unit: "money", combine: "sum" },
     unfunded: { label: "unfunded", unit: "money", combine: "sum" },
+    // What was called as a share of the commitment (paid-in ratio).
+    called_pct: { label: "called as a share of commitment", unit: "ratio", combine: "none" },
     tvpi: { label: "TVPI", unit: "multiple", combine: "pooled" },
     dpi: { label: "DPI", unit: "multiple", combine: "pooled" },
     rvpi: { label: "RVPI", unit: "multiple", combine: "pooled" },

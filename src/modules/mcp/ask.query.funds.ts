@@ -54,6 +54,7 @@ function positionRecord(p: Position): Rec {
       distributed: money(p.distributed),
       nav: { ...money(p.nav), date: p.nav_date },
       unfunded: money(p.unfunded),
+      called_pct: { value: p.called !== null && p.commitment ? p.called / p.commitment : null },
       tvpi: { value: p.tvpi },
       dpi: { value: p.dpi },
       rvpi: { value: p.rvpi },

@@ -327,6 +327,7 @@ const POSITION_FIGURES: Record<string, (p: PositionRow) => [string, string | nul
   distributed: (p) => ["distributed", money(p.distributed, p.currency)],
   unfunded: (p) => ["unfunded", money(p.unfunded, p.currency)],
   vintage: (p) => ["vintage", p.vintage_year === null ? null : String(p.vintage_year)],
+  called_pct: (p) => ["called as a share of commitment", p.called !== null && p.commitment ? `${num(Math.round((p.called / p.commitment) * 1000) / 10)}%` : null],
   last_mark: (p) => ["last marked", p.last_mark_date ? `on ${p.last_mark_date.slice(0, 10)}` : null],
 };
 

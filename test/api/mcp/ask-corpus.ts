@@ -718,6 +718,10 @@ export const CORPUS: Row[] = [
   { cat: "deals", q: "how many deals in diligence or ic, per hq city", expect: q("deals", { stage: ["ic", "diligence"], group: "city", aggregate: "count" }), says: ["10 deals at IC and diligence by city", "Lisbon: 3 deals"] },
   { cat: "network", q: "how many folks do we know at brightsense.com", expect: fn("who_knows", { company: "brightsense.com" }), says: ["3 people at brightsense.com are known in your shared network (8 paths through 5 colleagues)"] },
   { cat: "network", q: "who's got a line into abaraquinnllp.com", expect: fn("who_knows", { company: "abaraquinnllp.com" }), says: ["Ravi Kowalski knows Yara Khan (Partner)"] },
+  { cat: "follow-up", q: "northstar: how much have they called so far", expect: fn("fund_positions", { fund: "Northstar Growth Fund I", figures: ["called"] }), then: [
+    { cat: "follow-up", q: "what's that as a percent", expect: fn("fund_positions", { fund: "Northstar Growth Fund I", figures: ["called_pct"] }), says: ["Northstar Growth Fund I: called as a share of commitment 95%."] },
+  ] },
+  { cat: "positions", q: "what percentage of our commitment to kinetic has been drawn", expect: fn("fund_positions", { fund: "Kinetic Seed Fund I" }), says: ["called as a share of commitment 43.9%"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
