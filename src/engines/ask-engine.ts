@@ -55,10 +55,13 @@ export type Aggregate = (typeof AGGREGATES)[number];
 
 export type DateRange = { from: string | null; to: string | null; label: string };
 /** `currency`: the currency the question said the amount in ("$2M"); records in another currency are not compared with it. */
+/** Years said as a range ("2022 or later", "before 2019") or as alternatives ("'18 or '19"). */
+export type YearRange = { from?: number; to?: number; in?: number[] };
+
 export type Threshold = { field: string; op: "gt" | "gte" | "lt" | "lte"; value: number; currency?: string; /** "Without X": a record with no figure at all has none of it too. */ orNone?: boolean };
 
 /** A filter several values of which are wanted ("Fund II or Fund III"), or unwanted ("not fintech"). */
-export type FilterValues = { name?: string[]; fund?: string[]; sector?: string[]; round?: string[]; stage?: string[]; status?: string[]; type?: string[]; currency?: string[]; location?: string[] };
+export type FilterValues = { name?: string[]; fund?: string[]; sector?: string[]; round?: string[]; stage?: string[]; status?: string[]; type?: string[]; currency?: string[]; location?: string[]; flag?: string[] };
 
 /** What records are counted per ("deals per stage", "holdings by fund"). */
 export const GROUPS = ["stage", "sector", "round", "kind", "fund", "status", "currency", "vintage", "type", "year", "quarter", "month", "city"] as const;
@@ -75,6 +78,8 @@ export type Query = {
   round?: string;
   /** holdings: active, exited, written_off; deals: the analysis status (queued, running, succeeded, failed). */
   status?: string[];
+  /** positions: data-quality flags (stale_nav, cashflows_after_last_mark, ...; "any" for any flag at all). */
+  flag?: string[];
   /** deals: company or fund; cashflows: call or distribution. */
   type?: string;
   sector?: string;
@@ -82,7 +87,9 @@ export type Query = {
   location?: string;
   /** holdings: one of the firm's own funds; positions and cashflows: an LP fund. */
   fund?: string;
-  vintage?: { from?: number; to?: number };
+  vintage?: YearRange;
+  /** deals: the year the company was founded, as its analysis read it. */
+  founded?: YearRange;
   currency?: string;
   /** deals: when they came in; holdings: the investment date; cashflows, metrics: their dates; research: when started. */
   dates?: DateRange;

@@ -21,7 +21,9 @@ const isRoman = (w: string) => /^(?:x{0,2}(?:i{1,3}|iv|v|vi{1,3}|ix)|x{1,2}v?|\d
 /** A fund's number said as a word ("fund one") written as funds are named. */
 const WORD_NUMERAL: Record<string, string> = { one: "I", two: "II", three: "III", four: "IV", five: "V" };
 /** A word of the reader's own, or a written word that names a figure ("pre-money"): never a name. */
-const notAName = (w: string): boolean => STOP.has(w) || CUE_WORDS.has(w) || (/[- ]/.test(w) && FIELD_CUES.some((c) => c.re.test(w)));
+/** Words that quantify a set ("everything Fund I held"), never a word of a fund's or company's name. */
+const QUANTIFIERS = new Set(["everything", "anything", "all", "every", "each", "ever", "whole", "entire", "overall", "both", "either"]);
+const notAName = (w: string): boolean => STOP.has(w) || QUANTIFIERS.has(w) || CUE_WORDS.has(w) || (/[- ]/.test(w) && FIELD_CUES.some((c) => c.re.test(w)));
 /** Words that say which records or a negation, never part of a fund's name before "Fund II". */
 const FILTER_WORDS = new Set([...LEXICON_WORDS, "not", "non", "outside", "excluding", "except", "besides", "other", "than", "apart", "aside"]);
 

@@ -15,6 +15,7 @@ import { actionRequested } from "./ask-imperative.ts";
 import { ABOUT, CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent, type SubjectKind } from "./ask-intents.ts";
 import { LEXICON_WORDS } from "./ask-lexicon.ts";
 import { UNHELD } from "./ask-unheld.ts";
+import { asShareOfLast, sameFiguresOfAnother } from "./ask-again.ts";
 import { FIRST_STATEMENT, readSet, type SetRead } from "./ask-query.ts";
 import { speller } from "./ask-spelling.ts";
 import { COMPARE, FLOW_FIELD, negationScopes } from "./ask-sets.ts";
@@ -225,7 +226,13 @@ function followUp(d: Directory, lastFunction: string | null, n: Normalised, set:
   const figure = figureAsked(n, set);
   if (h.kind === "one" && (asLast("portfolio_company") || !deal)) return { fn: "portfolio_company", args: { company: h.name } };
   if (deal) return { fn: "deal_status", args: { deal: deal.id, ...(figure ? { figure } : {}) } };
-  if (fund.kind === "one") return { fn: "fund_positions", args: { fund: fund.name } };
+  if (fund.kind === "one") {
+    // "And on Kinetic?" after a fund's figure: the same figure of the other fund.
+    const lastFigures = memory?.last?.fn === "fund_positions" ? (memory.last.args as { figures?: unknown }).figures : undefined;
+    if (Array.isArray(lastFigures) && lastFigures.length) return { fn: "fund_positions", args: { fund: fund.name, figures: lastFigures } };
+    if ((lastQuery?.kind === "positions" || lastQuery?.kind === "marks") && lastQuery.name) return { fn: "query", args: { ...lastQuery, name: fund.name } };
+    return { fn: "fund_positions", args: { fund: fund.name } };
+  }
   if (asLast("contact_warmth") || asLast("who_knows")) {
     const p = d.person();
     if (p.kind === "one") return asLast("who_knows") ? { fn: "who_knows", args: { person: p.person.identifier } } : { fn: "contact_warmth", args: { contact: p.person.identifier } };
@@ -405,6 +412,8 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   if (unheld) return { fn: "portfolio_company", args: { company: unheld } };
   const heard = hear(n.folded, (kind) => has(d, n, kind));
   const set = readSet({ n, d, today: tools.caller.today, memory });
+  const again = n.uuids.length ? null : (sameFiguresOfAnother(d, n, memory, set?.fields.length ?? 0) ?? asShareOfLast(n, memory));
+  if (again) return again;
   const top = heard[0]?.intent;
   // (Relationships going stale are their own read, counted or not: "how many of my relationships are going stale".)
   const ranksPeople = set?.query.kind === "persons" && top !== "going_stale" && (set.signals.includes("aggregate") || set.signals.includes("order") || set.signals.includes("top"));

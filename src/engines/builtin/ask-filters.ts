@@ -2,7 +2,7 @@
 // "ARR above $2M", "a score of 70 or more", "TVPI over 1.5x", "IRR over 10%"), the sector it names
 // (as the records write it, else a canonical one), and the words of names it writes that the
 // records do not hold (which name a company, never a sector).
-import type { Threshold } from "../ask-engine.ts";
+import type { Threshold, YearRange } from "../ask-engine.ts";
 import { canon } from "../../lib/name-match.ts";
 import { sectorsIn } from "../../lib/sectors.ts";
 import type { Directory } from "./ask-directory.ts";
@@ -152,3 +152,54 @@ export function sectorOf(text: string, d: Directory, nameWords: Set<string>, byF
   const canonical = sectorsIn(text.replace(/\b(?:platform|infrastructure|cloud|apis?|data science|care|credit|mobility|commerce|retail|media|social|ev|identity|privacy|workflow|productivity|hardware|industrial|property|delivery|shipping|construction|learning platform|schools?)\b/g, " "));
   return canonical[0] ?? null;
 }
+
+/** A year as said: "2019", "'19" (a two-digit year is of this century unless that would be in the future). */
+function yearOf(said: string, thisYear: number): number {
+  const y = Number(said.replace(/^'/, ""));
+  if (said.replace(/^'/, "").length === 4) return y;
+  return 2000 + y <= thisYear ? 2000 + y : 1900 + y;
+}
+
+const YEAR = String.raw`'?(?:19|20)?\d{2}`;
+const YEARS = String.raw`${YEAR}(?:(?:,| or| and| &| to| through| thru| -|-) ?${YEAR})*`;
+const OPEN_AFTER = /^(?:later|after|newer|since|onwards|on|more recent|younger)$/;
+
+/**
+ * The years a question says of a field named by `word` ("founded in 2022 or later", "founded before
+ * 2019", "'18 or '19", "2019 or 2021 vintages", "founded between 2015 and 2018"); null when none.
+ */
+export function yearsSaid(folded: string, word: string, thisYear: number): YearRange | null {
+  const list = (said: string): YearRange => {
+    const parts = said.split(/,| or | and | & |\s+/).map((p) => p.trim()).filter((p) => /^'?\d{2,4}$/.test(p));
+    const ys = parts.map((p) => yearOf(p, thisYear));
+    if (/\d (?:to|through|thru|-) ?'?\d|\d-'?\d/.test(said) && ys.length === 2) return { from: Math.min(...ys), to: Math.max(...ys) };
+    return ys.length === 1 ? { from: ys[0], to: ys[0] } : { in: [...new Set(ys)].sort() };
+  };
+  const bound = new RegExp(String.raw`\b${word} (?:in |from )?(?:the )?(?:year )?(after|since|from|before|prior to|pre|post|earlier than|later than|no later than|no earlier than|by) (${YEAR})\b`).exec(folded);
+  if (bound) {
+    const y = yearOf(bound[2], thisYear);
+    const w = bound[1];
+    if (/^(?:after|post|later than)$/.test(w)) return { from: y + 1 };
+    if (/^(?:since|from|no earlier than)$/.test(w)) return { from: y };
+    if (/^(?:before|prior to|pre|earlier than)$/.test(w)) return { to: y - 1 };
+    return { to: y };
+  }
+  const between = new RegExp(String.raw`\b${word} (?:in )?between (${YEAR}) and (${YEAR})\b`).exec(folded);
+  if (between) {
+    const [a, b] = [yearOf(between[1], thisYear), yearOf(between[2], thisYear)];
+    return { from: Math.min(a, b), to: Math.max(a, b) };
+  }
+  const after = new RegExp(String.raw`\b${word} (?:in |back in |around |during )?(?:the )?(?:years? )?(${YEARS})(?: or (later|after|newer|since|earlier|before|older|prior|sooner)| and (later|after|newer|earlier|before|older|prior|onwards|on)|(?: onwards| on|\+))?\b`).exec(folded);
+  const before = after ? null : new RegExp(String.raw`\b(${YEARS})(?: or (later|newer|earlier|older))? ${word}\b`).exec(folded);
+  const m = after ?? before;
+  if (!m) return null;
+  const open = m[2] ?? m[3] ?? (/(?:onwards| on|\+)$/.test(m[0]) ? "later" : undefined);
+  const r = list(m[1]);
+  if (!open) return r;
+  const years = r.in ?? [r.from!, r.to!];
+  return OPEN_AFTER.test(open) ? { from: Math.min(...years) } : { to: Math.max(...years) };
+}
+
+/** Words that say when a company was founded, and the words of a range of years (the said-back check reads them). */
+export const FOUNDED = String.raw`(?:founded|started|incorporated|established|formed|launched)`;
+export const YEAR_RANGE_WORDS = /\b(?:founded|started|incorporated|established|formed|launched|after|since|before|prior|later|newer|earlier|older|onwards|between|through|thru|sooner)\b/;

@@ -61,7 +61,7 @@ export const CUES: Record<ReadIntent, Cues> = {
   },
   who_knows: {
     core: [
-      /\bwho (?:else )?(?:knows|do (?:we|i|you) know|does (?:anyone|anybody) know|can (?:intro|introduce|connect)|(?:has|have) (?:a |any )?(?:contacts?|connections?|relationships?|lines?|paths?|ins?))\b|\b(?:know|knows) (?:anyone|anybody|someone|somebody|people|folks)\b|\bany(?:one|body) (?:\w+ ){0,3}(?:connected|linked|close|knows?)\b/,
+      /\bwho (?:else )?(?:knows|do (?:we|i|you) know|does (?:anyone|anybody) know|can (?:intro|introduce|connect)|(?:has|have) (?:a |any )?(?:contacts?|connections?|relationships?|lines?|paths?|ins?))\b|\b(?:know|knows) (?:anyone|anybody|someone|somebody|people|folks)\b|\bany(?:one|body) (?:\w+ ){0,3}(?:connected|linked|close|knows?)\b|\bwho (?:\w+ ){1,4}knows\b|\bwho (?:s|is|has|have) got (?:the |a |any )?(?:best |strongest |warmest |closest |good )?(?:lines?|paths?|connections?|ins?|intros?|relationships?|ways?) (?:in|into|to|with|at)\b|\b(?:do|does|did) (?:we|i|you|anyone|anybody) know (?:\w+ ){0,2}(?:at|from|in|inside)\b/,
       /\bwho (?:is|are|works?) (?:\w+ ){0,3}(?:at|from)\b|\b(?:people|someone|anyone|somebody|folks) (?:at|from|inside)\b|\bintro(?:duce|duction|ductions|s)?\b|\bwarm (?:path|intro|introduction|lead)s?\b|\bpaths? (?:to|into)\b|\bget (?:me )?(?:to|into|in front of)\b|\bconnect(?:ed|ion|ions)? (?:to|with|at|into)\b|\bcontacts? (?:at|in|inside)\b/,
     ],
     subject: ["company", "person"],

@@ -28,8 +28,8 @@ import {
   type CueUnit,
   type FieldCue,
 } from "./ask-lexicon.ts";
-import { amountsWithCurrency, sectorOf, thresholdsIn, writtenNames } from "./ask-filters.ts";
-import { absentField, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
+import { amountsWithCurrency, FOUNDED, sectorOf, thresholdsIn, writtenNames, yearsSaid } from "./ask-filters.ts";
+import { ABSENCE, absentField, FLAG_CUES, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
 import { STOP, type Normalised } from "./ask-text.ts";
 
 /** Why a question reads as one about a set of records (none: it is about one record, or nothing). */
@@ -83,7 +83,7 @@ function withoutName(text: string, name: string): string {
 /** A folded text with every occurrence of `phrase` blanked (so a name's words are not read as filters). */
 const without = (text: string, phrase: string) => (phrase ? ` ${text} `.split(` ${phrase} `).join("  ").trim() : text);
 
-const THING = /\b(?:its|it|their|they|that fund|this fund|that company|this company)\b/;
+const THING = /\b(?:its|it|their|they|that fund|this fund|that company|this company)\b|\bof (?:that|this)\b(?! (?:deal|fund|compan|portco|list|pipeline|portfolio)s?\b)/;
 /** Twelve months before the latest statement: "a year ago", "vs last year", "over the past year". */
 const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months) (?:year )?(?:ago|before|earlier|prior)\b|\byear (?:ago|before|earlier)\b|\byear over year\b|\byoy\b|\bthis time last year\b|\b(?:vs|versus|compared (?:to|with)|against) (?:a|last|the prior|the previous) year\b|\bthis year (?:vs|versus|against|compared to) last\b|\b(?:over|in|during) the (?:past|last) (?:year|twelve months|12 months)\b|\blast twelve months\b/;
 /** A history listed rather than one point of it. */
@@ -91,6 +91,8 @@ const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months) (?:year )?(?:ago|before|
 export const FIRST_STATEMENT = /\bwhen (?:they|it|we|she|he) first\b|\bfirst (?:reported|report|statement|figure|number|data ?point|reading|mark)\b|\bat first\b|\binitially\b|\boriginally\b|\bearliest\b|\bto begin with\b|\bat the (?:start|outset|beginning)\b/;
 const TREND = /\bsince\b|\beach of (?:the|its) (?:last |past )?\w+ (?:marks|quarters|months)\b|\bmark by mark\b|\bqoq\b|\bmom\b|\bquarter over quarter\b|\bmonth over month\b|\b(?:last|past) \d+ (?:mo|mos|marks)\b|\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|qtr|month)\b|\beach (?:quarter|qtr|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) \d+ (?:quarters|qtrs|months)\b|\b\d+ (?:quarters|qtrs|qs)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
 /** How many periods a trend asks for ("4 qtrs", "last 6 months"): the statements to list. */
+/** A cashflow's own fields: a position's figure asked of cashflows ("called") is their amount. */
+const FIELDS_OF_CASHFLOWS = new Set(["amount", "date"]);
 const PERIODS = /\b(\d{1,2}|two|three|four|five|six|eight|twelve) (quarters|qtrs|qs|months|mos|mo|marks)\b/;
 const PERIOD_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, eight: 8, twelve: 12 };
 const MARK_FIELDS = ["tvpi", "dpi", "rvpi", "nav"];
@@ -142,7 +144,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   text = text.replace(/\b(?:incl|including|inc|plus|as well as|together with) (?:the |any |all )?(?:exited|exits|written off|write ?offs|dead|sold|passed|inactive)(?: ones| companies| deals)?\b/g, " ");
   // "The distribution of round types": a split, not LP distributions.
   text = text.replace(/\bdistribution (?=of (?:the |their |our )?(?:\w+ )?(?:stage|sector|industr|round|fund|status|currenc|vintage|city|cities|type|year|quarter|month))/g, "breakdown ");
-  const dates = datesIn(n.folded, today);
+  // "Founded in 2022 or later": the company's founding year, not when the deal came in.
+  const founded = yearsSaid(n.folded, FOUNDED, today.getUTCFullYear());
+  const dates = founded ? null : datesIn(n.folded, today);
   if (dates) text = without(text, numerals(dates.matched.trim()));
 
   // Names first: what the records call things is not a filter word.
@@ -191,13 +195,19 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
       : null;
   let kind: RecordKind | null =
     (FUND_DEAL.test(text) ? "deals" : null) ??
+    // A data-quality flag is an LP position's ("funds whose marks are out of date").
+    (FLAG_CUES.some(([, re]) => re.test(text)) && !nouns.some((k) => k !== "positions") ? "positions" : null) ??
     // An LP fund within dates: its calls and distributions (a position's figures have no dates, its NAV marks do).
     (lp.match.kind === "one" && dates && !fields.some((f) => f.field === "nav") && !nouns.length ? "cashflows" : null) ??
     // An LP fund named: its position ("Halcyon Fund V performance"), unless the question is about companies.
     (lp.match.kind === "one" && !fields.some((f) => f.metric) && !weak.includes("holdings") && !nouns.length ? "positions" : null) ??
     nouns.find((k) => fieldKinds.length === 0 || fieldKinds.includes(k)) ??
     nouns[0] ??
+    // "Diligence/IC/invested": a list of pipeline stages, not what was invested.
+    (stageKind === "deals" && fields.length > 0 && fields.every((f) => f.field === "invested") ? "deals" : null) ??
     fieldKinds[0] ??
+    // One of the firm's own funds named, and no LP fund: its portfolio companies ("sector mix in fund III").
+    (own.match.kind === "one" && lp.match.kind === "none" ? "holdings" : null) ??
     // A pipeline stage or a company's fate says the kind more than a generic noun ("what's in diligence that isn't a health company").
     stageKind ??
     weak[0] ??
@@ -350,7 +360,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     if (notFunds.length) (except.fund = notFunds), filter();
   }
   // "its distributions this year": the fund the conversation is about.
-  if ((q.kind === "positions" || q.kind === "cashflows") && lp.match.kind === "none" && !lp.phrase && /\b(?:its|it|their|that fund|this fund)\b/.test(text) && memory.entities.fund) {
+  if ((q.kind === "positions" || q.kind === "cashflows") && lp.match.kind === "none" && !lp.phrase && THING.test(text) && memory.entities.fund) {
     q.fund = memory.entities.fund.name;
   }
   if (q.kind === "positions" || q.kind === "cashflows") {
@@ -366,31 +376,37 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     else if (!several && fund && !notFunds.some((f) => canon(f) === canon(fund))) (q.fund = fund), filter();
     if (notFunds.length) (except.fund = notFunds), filter();
   }
+  if (q.kind === "positions") {
+    // Data-quality flags: wanted, or (said after "without", "not", "no") left out.
+    const flagsIn = (t: string) => FLAG_CUES.filter(([, re]) => re.test(t)).map(([f]) => f);
+    const said = flagsIn(text);
+    if (said.length) {
+      const none = ABSENCE.exec(text);
+      const denied = said.filter((f) => flagsIn(negated).includes(f) || (none && flagsIn(none[1]).includes(f)));
+      const wanted = said.filter((f) => !denied.includes(f));
+      const one = (l: string[]) => (l.includes("any") && l.length > 1 ? l.filter((f) => f !== "any") : l);
+      if (wanted.length) (q.flag = one(wanted)), filter();
+      if (denied.length) (except.flag = one(denied)), filter();
+    }
+  }
   const leftOut = q.kind === "holdings" ? excludedHoldings : q.kind === "deals" ? excludedDeals : [];
   if (leftOut.length) (except.name = leftOut), filter();
   if (Object.keys(except).length) q.except = except;
   if (Object.keys(anyOf).length) q.anyOf = anyOf;
   if (q.kind === "positions") {
-    const v = /\bvintages? (?:of |from |in )?(\d{4})(?: (?:or|and) (later|newer|after|earlier|older|before))?\b|\b(\d{4}) vintages?\b/.exec(n.folded);
-    const after = /\bvintages? (?:after|since|from) (\d{4})\b|\bvintages? (\d{4}) or later\b/.exec(n.folded);
-    const before = /\bvintages? (?:before|prior to) (\d{4})\b|\bvintages? (\d{4}) or (?:earlier|older)\b/.exec(n.folded);
-    if (after) (q.vintage = { from: Number(after[1] ?? after[2]) + (/after/.test(after[0]) ? 1 : 0) }), filter();
-    else if (before) (q.vintage = { to: Number(before[1] ?? before[2]) - (/before|prior/.test(before[0]) ? 1 : 0) }), filter();
-    else if (v) {
-      const year = Number(v[1] ?? v[3]);
-      q.vintage = v[2] ? (/later|newer|after/.test(v[2]) ? { from: year } : { to: year }) : { from: year, to: year };
-      filter();
-    }
+    const vintage = yearsSaid(n.folded, String.raw`vintages?(?: years?)?(?: of)?`, today.getUTCFullYear());
+    if (vintage) (q.vintage = vintage), filter();
   }
+  if (q.kind === "deals" && founded) (q.founded = founded), (q.show = [...new Set([...(q.show ?? []), "founded"])]), filter();
   let bothTypes = false;
   if (q.kind === "cashflows") {
-    const calls = /\bcalls?\b|\bcalled\b|\bdrawdowns?\b|\bcontributions?\b|\bpaid in\b/.test(text);
+    const calls = /\bcalls?\b|\bcalled\b|\bdrawdowns?\b|\bdraw(?:s|n|ing)? down\b|\bcontributions?\b|\bpaid in\b/.test(text);
     const dists = /\bdistribut(?:e|es|ed|ions?)\b|\bpaid out\b|\breturned\b/.test(text);
     if (calls !== dists) q.type = calls ? "call" : "distribution";
     bothTypes = calls && dists;
   }
   if ((q.kind === "deals" || q.kind === "holdings") && sector && sector !== notSector) (q.sector = sector), filter();
-  if (currency && ["deals", "holdings", "positions", "cashflows"].includes(q.kind) && /\b(?:in|denominated|held in)\b|\beur\b|\busd\b|\bgbp\b/.test(text)) (q.currency = currency), filter();
+  if (currency && ["deals", "holdings", "positions", "cashflows"].includes(q.kind) && /\b(?:in|denominated|held in)\b|\beur\b|\busd\b|\bgbp\b|(?<!\b(?:\d+|million|thousand|k|m|mm|bn|billion) )\b(?:euros?|dollars?)\b(?! (?:\d|million|thousand))/.test(text)) (q.currency = currency), filter();
   // "Worth today", "right now": the current figures, not records dated today.
   const now = dates && /^(?:today|this week)$/.test(dates.range.label) && (q.kind === "holdings" || q.kind === "persons" || q.kind === "positions");
   if (dates && !now && q.kind !== "persons" && (q.kind !== "positions" || fields.some((f) => f.field === "nav") || (absent === "called" || absent === "distributed"))) {
@@ -427,6 +443,24 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   for (const w of where) w.currency ??= written.find((a) => a.value === w.value)?.currency;
   for (const w of where) if (!w.currency) delete w.currency;
   if (absent && FIELD_CUES.some((c) => c.field === absent && c.kinds.includes(q.kind)) && !where.some((w) => w.field === absent)) where.push({ field: absent, op: "lte", value: 0, orNone: true });
+  // "Which portcos haven't sent October numbers", "who reported in the last 30 days": when each
+  // company last stated an actual, against the dates said (not when the firm invested).
+  if (q.kind === "holdings" && dates && q.dates && !fields.length && REPORTING.test(n.folded)) {
+    delete q.dates;
+    q.show = (q.show ?? []).filter((f) => f !== "investment_date");
+    if (!q.show.length) delete q.show;
+    const from = Date.parse(dates.range.from ?? dates.range.to ?? "");
+    if (Number.isFinite(from)) {
+      where.push(ABSENCE.test(n.folded) || REPORT_DUE.test(n.folded) ? { field: "last_reported", op: "lt", value: from, orNone: true } : { field: "last_reported", op: "gte", value: from });
+    }
+  }
+  // "Exits where we didn't lose money", "which portcos are underwater": worth against what was put in.
+  const vsCost = q.kind === "holdings" && !where.some((w) => w.field === "multiple") ? (LOSS.exec(n.folded) ?? GAIN.exec(n.folded)) : null;
+  if (vsCost) {
+    const loss = LOSS.test(vsCost[0]);
+    const denied = /\b(?:not|never|no|without|didn t|did not|don t|do not|haven t|have not|hasn t|has not|isn t|aren t|wasn t|weren t)\b(?: \w+){0,2} $/.test(n.folded.slice(Math.max(0, vsCost.index - 24), vsCost.index));
+    where.push(loss !== denied ? { field: "multiple", op: "lt", value: 1 } : { field: "multiple", op: "gte", value: 1 });
+  }
   if (where.length) (q.where = where), signals.push("threshold");
 
   // The order: "by ARR", else a superlative and the figure it goes with.
@@ -506,7 +540,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     if (!q.aggregate || q.aggregate === "min" || q.aggregate === "max" || q.aggregate === "latest") q.aggregate = "count";
     // "Split by currency - count and total": each group's count with the total of the figure named.
     const totalled = fields.find((f) => f.kinds.includes(q.kind) && f.unit === "money");
-    if (q.aggregate === "count" && totalled && /\btotals?\b|\bsum\b|\bhow much\b|\bamounts?\b/.test(text)) (q.aggregate = "sum"), (q.field = totalled.field);
+    if (q.aggregate === "count" && totalled && /\btotals?\b|\bsum\b|\bhow much\b|\bamounts?\b/.test(text)) (q.aggregate = "sum"), (q.field = asKind(totalled).field);
+    if (q.field && q.kind === "cashflows" && q.field !== "amount" && !FIELDS_OF_CASHFLOWS.has(q.field)) q.field = "amount";
     delete q.order, delete q.limit, delete q.show;
     if (!signals.includes("aggregate")) signals.push("aggregate");
   }

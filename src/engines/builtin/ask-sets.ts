@@ -91,9 +91,9 @@ export function fundsNamed(names: string[], text: string): string[] | null {
 /** The group a count is per ("deals per stage", "holdings by fund", "breakdown by sector"), if this kind has it. */
 export function groupAsked(text: string, kind: Query["kind"]): Query["group"] | undefined {
   const m =
-    /\b(?:per|by|for each|for every|in each|each|broken down by|breakdown by|break down by|split by|grouped by|group by|across|distribution of|breakdown of|split of|mix of) (?:the |their |its )?(?:pipeline |deal |funding |raise |investment |portfolio )?(stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|month|type|city|cities|location|hq)s?\b/.exec(text) ??
+    /\b(?:per|by|for each|for every|in each|each|broken down by|breakdown by|break down by|split by|grouped by|group by|across|distribution of|breakdown of|split of|mix of) (?:the |their |its |our )?(?:pipeline |deal |funding |raise |investment |portfolio |lp )?(stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|month|type|city|cities|location|hq)s?\b/.exec(text) ??
     // "The sector mix of the portfolio", "stage breakdown": the group named before the word for a split.
-    /\b(stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|month|type|city|cities)s? (?:mix|breakdown|break down|split|distribution|spread|allocation|exposure|counts?)\b/.exec(text) ??
+    /\b(stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|month|type|city|cities)s?(?: |-)(?:mix|breakdown|break down|split|distribution|spread|allocation|exposure|counts?|wise)\b/.exec(text) ??
     // "Which cities do our deals come from": the places asked for are the groups.
     /\b(?:which|what) (cities|locations)\b|\bwhere (?:do|are|did) (?:\w+ ){0,3}(?:come from|based)\b()/.exec(text);
   if (!m) return undefined;
@@ -134,3 +134,17 @@ export function absentField(text: string, fields: FieldCue[]): string | null {
   return FLOW_FIELD.find(([re]) => re.test(rest))?.[1] ?? null;
 }
 
+/** Words that say a holding is worth less, or more, than the firm put in. */
+export const LOSS = /\b(?:lo(?:se|st|sing) money|at a loss|underwater|under water|below (?:cost|what we (?:put in|paid|invested))|in the red|money[- ]losing|lost (?:us )?money)\b/;
+export const GAIN = /\b(?:made|make|making|returned) (?:us )?money\b|\bin the green\b|\babove (?:cost|what we (?:put in|paid|invested))\b|\bprofitabl[ey]\b(?= exit)|\bat a (?:gain|profit)\b|\bin the money\b/;
+/** Words that say a company sent its numbers ("reported", "sent us October figures", "KPIs"). */
+export const REPORTING = /\b(?:report(?:ed|s|ing)?|sen[dt]|submit(?:ted)?|shared?|numbers?|figures?|metrics?|kpis?|financials?|actuals?)\b/;
+/** Words that say a report is due and not in ("still owe us", "overdue", "yet to send"). */
+export const REPORT_DUE = /\b(?:owe|owes|owed|overdue|late|outstanding|still waiting|waiting (?:on|for)|yet to|behind on|missed|missing|delinquent)\b/;
+/** An LP position's data-quality flags, as said ("stale NAV", "any data quality flags"); "any" is any flag. */
+export const FLAG_CUES: [string, RegExp][] = [
+  ["stale_nav", /\bstale (?:nav|navs|marks?|valuations?)\b|\b(?:nav|navs|marks?)\b (?:is |are |that s |that are |looks? )?(?:stale|old|out of date|outdated)\b|\bout of date (?:nav|navs|marks?)\b|\boutdated (?:nav|navs|marks?)\b/],
+  ["cashflows_after_last_mark", /\bcash ?flows? (?:since|after) (?:the |its |their )?last mark\b|\brolled[- ]forward\b|\brolled (?:nav|forward)\b/],
+  ["called_above_commitment", /\b(?:called|drawn) (?:more than|above|over) (?:the |its |their )?commit(?:ment|ted)\b|\bover[- ]called\b/],
+  ["any", /\b(?:data[- ]quality|dq) (?:flags?|issues?|problems?|warnings?|concerns?)\b|\bflags?\b|\bflagged\b|\bdata quality\b/],
+];

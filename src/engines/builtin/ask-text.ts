@@ -118,6 +118,8 @@ export function normalise(question: string, correct: (word: string, written: str
     for (const [re, to] of CONTRACTIONS) chunk = chunk.replace(re, to);
     // "10%" is ten percent, "< 10" below ten: the signs would be folded away.
     chunk = chunk.replace(/(\d)\s?%/g, "$1 percent").replace(/^<=$|^=<$/, "at most").replace(/^>=$|^=>$/, "at least").replace(/^<$/, "below").replace(/^>$/, "above").replace(/^[+&]$/, "and").replace(/^%$/, "percent");
+    // "w/o", "w/": without, with (not the alternatives "w or o").
+    chunk = chunk.replace(/^w\/o([,.?!]?)$/i, "without$1").replace(/^w\/([,.?!]?)$/i, "with$1");
     // "proptech/edtech", "seed/A": alternatives; "f2": Fund II as partners shorten it.
     chunk = chunk.replace(/^(\p{L}[\p{L}-]*)((?:\/\p{L}[\p{L}-]*)+)([,.?!]?)$/u, (_m, a: string, rest: string, p: string) => `${[a, ...rest.split("/").filter(Boolean)].join(" or ")}${p}`).replace(/^f([1-9])([,.?!]?)$/i, "fund $1$2");
     chunk = chunk.replace(/^<=?(?=\d)/, "at most ").replace(/^>=?(?=\d)/, "at least ").replace(/^<(?=\d)/, "below ").replace(/^>(?=\d)/, "above ");

@@ -47,6 +47,7 @@ export type PipelineDeal = { deal_id: string } & Pick<DealRow, "company_name" | 
   round_amount: number | null;
   round_currency: string | null;
   round_pre_money: number | null;
+  founded_year: number | null;
 };
 
 /** A document held on a deal, without its text. */
@@ -112,7 +113,8 @@ export const dealQueries = perDeps((deps: Deps) => {
             COALESCE(domain, json_extract(facts, '$.company.domain')) AS domain, kind, stage, score, analysis_status, created_at,
             json_extract(facts, '$.company.sector') AS sector, json_extract(facts, '$.company.location') AS location,
             json_extract(facts, '$.round.stage') AS round_stage, json_extract(facts, '$.round.amount') AS round_amount,
-            json_extract(facts, '$.round.currency') AS round_currency, json_extract(facts, '$.round.pre_money_valuation') AS round_pre_money
+            json_extract(facts, '$.round.currency') AS round_currency, json_extract(facts, '$.round.pre_money_valuation') AS round_pre_money,
+            json_extract(facts, '$.company.founded_year') AS founded_year
      FROM deals WHERE org_id = ? ORDER BY created_at DESC, id DESC`,
   );
   const inventoryRows = sqlite.query<DocumentInventoryEntry, [string]>(

@@ -7,7 +7,7 @@ import { stageIn, stageName } from "../../lib/sectors.ts";
 import { DEAL_STAGES } from "../deals/deals.model.ts";
 import type { AskContext } from "./ask.context.ts";
 import { cityOf, pipelineDeals } from "./ask.names.ts";
-import { datesWords, FIELDS, inRange, periodsOf, sectorMatcher, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
+import { datesWords, FIELDS, inRange, inYears, yearsWords, periodsOf, sectorMatcher, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
 
 type Deal = ReturnType<typeof pipelineDeals>[number];
 
@@ -29,6 +29,7 @@ function record(d: Deal): Rec {
       round_amount: { value: d.round_amount, currency: d.round_currency },
       pre_money: { value: d.round_pre_money, currency: d.round_currency },
       progress: { value: PROGRESS[d.stage] ?? null, unit: STAGE_WORDS[d.stage] ?? d.stage },
+      founded: { value: d.founded_year },
     },
     groups: { stage: STAGE_WORDS[d.stage] ?? d.stage, sector: d.kind === "fund" ? "fund" : (d.sector ?? "sector unknown"), round: d.round_stage ?? "round unknown", kind: d.kind, currency: d.round_currency ?? "currency unknown", city: d.location ? cityOf(d.location) : "city unknown", ...periodsOf(d.created_at) },
     facts: [`stage ${STAGE_WORDS[d.stage] ?? d.stage}`],
@@ -47,12 +48,21 @@ export const DEALS: KindReader = {
     let list = pipelineDeals(ctx);
     if (list.length === 0) return { answer: "Your firm's pipeline has no deals yet." };
     const scope: string[] = [];
+    const notes: string[] = [];
     const params = new URLSearchParams();
     if (q.type) {
       const kind = /fund|lp|manager|gp/.test(fold(q.type)) ? "fund" : "company";
       list = list.filter((d) => d.kind === kind);
       scope.push(kind === "fund" ? " of funds raising (LP decks)" : " of companies");
       params.set("kind", kind);
+    }
+    if (q.founded) {
+      // The year founded, as each deal's analysis read it; a deal without one is not counted in.
+      const range = q.founded;
+      const unknown = list.filter((d) => d.founded_year === null).length;
+      list = list.filter((d) => inYears(d.founded_year, range));
+      scope.push(` of companies founded in ${yearsWords(range)}`);
+      if (unknown) notes.push(`(${unknown} ${unknown === 1 ? "deal has" : "deals have"} no founding year in ${unknown === 1 ? "its" : "their"} analysis and ${unknown === 1 ? "is" : "are"} left out.)`);
     }
     if (q.stage?.length) {
       const wanted = q.stage.map((s) => fold(s).replace(/ /g, "_")).map((s) => (s === "investment_committee" ? "ic" : s));
@@ -104,6 +114,7 @@ export const DEALS: KindReader = {
       scope: scope.join(""),
       source: `your pipeline (/api/v1/deals${query ? `?${query}` : ""}); sector and round as each deal's analysis read them from its material.`,
       links: [`/api/v1/deals${query ? `?${query}` : ""}`],
+      notes,
     };
   },
 };

@@ -2,12 +2,12 @@
 // how a value is written for people (money with its currency, months, multiples, percentages,
 // dates). A value the records do not hold is null and stays null: it is left out of rankings,
 // sums and averages, and the answer says how many records lacked it.
-import type { Answer, DateRange, Entities, Query, RecordKind } from "../../engines/ask-engine.ts";
+import type { Answer, DateRange, Entities, Query, RecordKind, YearRange } from "../../engines/ask-engine.ts";
 import { fold, money, num, times } from "../../lib/prose.ts";
 import { sectorsIn } from "../../lib/sectors.ts";
 import type { AskContext } from "./ask.context.ts";
 
-export type Unit = "money" | "months" | "people" | "percent" | "ratio" | "multiple" | "score" | "date" | "number" | "metric" | "ordinal";
+export type Unit = "year" | "money" | "months" | "people" | "percent" | "ratio" | "multiple" | "score" | "date" | "number" | "metric" | "ordinal";
 
 /** A value of a record: a number (money carries its currency) or a date; null when not in the records. */
 /** `why`: why a figure is null though the record has one in parts (a stake per fund). */
@@ -62,6 +62,7 @@ export const FIELDS: Record<RecordKind, Record<string, FieldSpec>> = {
     pre_money: { label: "pre-money valuation", unit: "money", combine: "none" },
     // How far along the pipeline: new 1 ... invested 5 (a passed deal has none); written as the stage's name.
     progress: { label: "stage", unit: "ordinal", combine: "none" },
+    founded: { label: "founded", unit: "year", combine: "none" },
   },
   holdings: {
     invested: { label: "invested", unit: "money", combine: "sum" },
@@ -69,6 +70,8 @@ export const FIELDS: Record<RecordKind, Record<string, FieldSpec>> = {
     multiple: { label: "multiple", unit: "multiple", combine: "pooled" },
     ownership: { label: "ownership", unit: "percent", combine: "none" },
     investment_date: { label: "invested on", unit: "date", combine: "none" },
+    // The date of the company's latest actual statement, of any metric: when it last sent numbers.
+    last_reported: { label: "last reported", unit: "date", combine: "none" },
     // Every imported metric is a field too (metricField below): its latest actual.
   },
   metrics: {
@@ -83,11 +86,15 @@ export const FIELDS: Record<RecordKind, Record<string, FieldSpec>> = {
     distributed: { label: "distributed", unit: "money", combine: "sum" },
     nav: { label: "NAV", unit: "money", combine: "sum" },
     unfunded: { label: "unfunded", unit: "money", combine: "sum" },
+    // What was called as a share of the commitment (paid-in ratio).
+    called_pct: { label: "called as a share of commitment", unit: "ratio", combine: "none" },
     tvpi: { label: "TVPI", unit: "multiple", combine: "pooled" },
     dpi: { label: "DPI", unit: "multiple", combine: "pooled" },
     rvpi: { label: "RVPI", unit: "multiple", combine: "pooled" },
     irr: { label: "IRR", unit: "ratio", combine: "pooled" },
-    vintage: { label: "vintage", unit: "number", combine: "none" },
+    vintage: { label: "vintage", unit: "year", combine: "none" },
+    // The date of the fund's latest NAV mark (its NAV may be rolled forward past it by cashflows).
+    last_mark: { label: "last marked", unit: "date", combine: "none" },
   },
   marks: {
     nav: { label: "NAV", unit: "money", combine: "sum" },
@@ -114,6 +121,12 @@ export const FIELDS: Record<RecordKind, Record<string, FieldSpec>> = {
 /** A holding's metric as a field: its latest actual, written in the metric's own unit. */
 export const metricField = (metric: string): FieldSpec => ({ label: metricLabel(metric), unit: "metric", combine: ADDITIVE_METRICS.has(metric) ? "sum" : "none" });
 
+/** Whether a year is within a range said ("2022 or later", "'18 or '19"). */
+export const inYears = (year: number | null, r: YearRange) => year !== null && (r.in ? r.in.includes(year) : (r.from === undefined || year >= r.from) && (r.to === undefined || year <= r.to));
+
+/** A range of years in words. */
+export const yearsWords = (r: YearRange) => (r.in ? r.in.map(String).join(" or ") : r.from !== undefined && r.from === r.to ? String(r.from) : r.from !== undefined && r.to !== undefined ? `${r.from} to ${r.to}` : r.from !== undefined ? `${r.from} or later` : `${r.to} or earlier`);
+
 /** A value written for people, in the field's unit; null when the records do not hold it. */
 export function written(spec: FieldSpec, v: Value | undefined): string | null {
   if (!v) return null;
@@ -134,6 +147,8 @@ export function written(spec: FieldSpec, v: Value | undefined): string | null {
       return times(v.value);
     case "score":
       return `${num(v.value)}/100`;
+    case "year":
+      return String(v.value);
     case "metric":
       return metricValue(v);
     case "ordinal":

@@ -8,7 +8,7 @@ import { count, fold, listing } from "../../lib/prose.ts";
 import { fundsService } from "../funds/funds.service.ts";
 import type { AskContext } from "./ask.context.ts";
 import { allHoldings } from "./ask.names.ts";
-import { datesWords, FIELDS, inRange, periodsOf, written, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
+import { datesWords, FIELDS, inRange, inYears, yearsWords, periodsOf, written, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
 
 const positionsOf = (ctx: AskContext) => fundsService(ctx.deps).positions(ctx.principal.orgId);
 type Position = ReturnType<typeof positionsOf>["positions"][number];
@@ -54,11 +54,13 @@ function positionRecord(p: Position): Rec {
       distributed: money(p.distributed),
       nav: { ...money(p.nav), date: p.nav_date },
       unfunded: money(p.unfunded),
+      called_pct: { value: p.called !== null && p.commitment ? p.called / p.commitment : null },
       tvpi: { value: p.tvpi },
       dpi: { value: p.dpi },
       rvpi: { value: p.rvpi },
       irr: { value: p.irr },
       vintage: { value: p.vintage_year },
+      last_mark: { value: null, date: p.last_mark_date },
     },
     facts: p.data_quality_flags.length ? [`data quality: ${p.data_quality_flags.join(", ")}`] : [],
     groups: { currency: p.currency ?? "currency unknown", vintage: p.vintage_year === null ? "vintage unknown" : String(p.vintage_year) },
@@ -80,9 +82,15 @@ export const POSITIONS: KindReader = {
     if ("answer" in f) return f;
     let list = f.list;
     if (q.vintage) {
-      const { from, to } = q.vintage;
-      list = list.filter((p) => p.vintage_year !== null && (from === undefined || p.vintage_year >= from) && (to === undefined || p.vintage_year <= to));
-      f.scope.push(from !== undefined && from === to ? ` of vintage ${from}` : ` of vintage ${from ?? "any"} to ${to ?? "now"}`);
+      const range = q.vintage;
+      list = list.filter((p) => inYears(p.vintage_year, range));
+      f.scope.push(` of vintage ${yearsWords(range)}`);
+    }
+    if (q.flag?.length) {
+      // Data-quality flags as the LP book computes them; "any" is any flag at all.
+      const wanted = q.flag.map((x) => fold(x).replace(/ /g, "_"));
+      list = list.filter((p) => p.data_quality_flags.some((x) => wanted.includes("any") || wanted.includes(x)));
+      f.scope.push(wanted.includes("any") ? " with a data-quality flag" : ` flagged ${listing(wanted.map((x) => x.replaceAll("_", " ")))}`);
     }
     // Within dates, what a position called and distributed is its cashflows dated within them
     // ("funds that haven't called capital this year"); its other figures have no dates.

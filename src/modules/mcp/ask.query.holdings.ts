@@ -16,7 +16,7 @@ type Holding = ReturnType<typeof allHoldings>[number];
 /** Whether a query ranks, filters, totals or shows an imported metric. */
 function usesMetric(ctx: AskContext, q: Query): boolean {
   const named = [q.order?.by, q.field, ...(q.show ?? []), ...(q.where ?? []).map((w) => w.field)];
-  return named.some((f) => f !== undefined && !(f in FIELDS.holdings) && metricsHeld(ctx).includes(f));
+  return named.some((f) => f !== undefined && (f === "last_reported" || (!(f in FIELDS.holdings) && metricsHeld(ctx).includes(f))));
 }
 
 const metricsHeld = (ctx: AskContext) => [...new Set(allHoldings(ctx).flatMap((h) => Object.keys(h.metrics)))].sort();
@@ -53,6 +53,7 @@ function record(list: Holding[], byPosition: boolean): Rec {
     investment_date: { value: null, date: list.map((x) => x.investment_date).sort()[0] },
   };
   for (const [metric, m] of Object.entries(h.metrics)) values[metric] = { value: m.value, currency: m.currency, unit: m.unit, date: m.statement_date };
+  values.last_reported = { value: null, date: Object.values(h.metrics).map((m) => m.statement_date).sort().at(-1) ?? null };
   const funds = [...new Set(list.map((x) => x.fund_name))];
   const statuses = [...new Set(list.map((x) => x.status.replaceAll("_", " ")))];
   // A company held by several funds: what each fund put in and owns, beside the company's totals.
@@ -151,6 +152,35 @@ function actuals(ctx: AskContext, companyId: string, metric: string, q: Query): 
   return points.filter((p) => p.kind === "actual");
 }
 
+/** Date words that name where a change starts, or a rolling window, rather than one calendar period. */
+const CHANGE_FROM_NAMED = /\b(?:since|between|from|after|through|until|till|to|last \d+|past \d+|last (?:few|couple|several)|past (?:few|couple|several)|days?|weeks?)\b/;
+
+/** How many days before a period a statement may be and still stand for its opening (a month-end one, or a quarter's last). */
+const OPENING_DAYS = 100;
+
+/**
+ * The statement a change over a period starts from: the last actual before the period (its
+ * opening figure: growth "in Q3" is the end of Q3 against the end of Q2), when one is recent
+ * enough; else none, and the change runs from the first statement within the period.
+ */
+function opening(ctx: AskContext, companyId: string, metric: string, q: Query): Point | null {
+  const from = q.dates?.from;
+  // Only a calendar period said as a whole ("Q3", "last quarter", "this year", "H1", "2025"): "since
+  // March" and "between Jan and June" start at the statement they name, "the last 6 months" is a window.
+  if (!from || !q.dates!.to || CHANGE_FROM_NAMED.test(q.dates!.label)) return null;
+  const before = new Date(Date.parse(from) - 86_400_000).toISOString().slice(0, 10);
+  const earliest = new Date(Date.parse(from) - OPENING_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const points = portfolioService(ctx.deps).metricHistory(ctx.principal.orgId, companyId, { metric, from: earliest, to: before }).points;
+  return points.filter((p) => p.kind === "actual").at(-1) ?? null;
+}
+
+/** The statements a change over the query's dates is read from: its opening figure, then those within. */
+function overPeriod(ctx: AskContext, companyId: string, metric: string, q: Query): Point[] {
+  const within = actuals(ctx, companyId, metric, q);
+  const start = opening(ctx, companyId, metric, q);
+  return start && within.length ? [start, ...within] : within;
+}
+
 const pointValue = (p: Point): Value => ({ value: p.value, currency: p.currency, unit: p.unit, date: p.statement_date });
 
 function change(points: Point[]): { first: Point; last: Point; delta: number; pct: number | null } | null {
@@ -182,7 +212,8 @@ export const METRICS: KindReader = {
       if (m.kind === "several") return { answer: `Several portfolio companies match ${q.name}: ${listing(m.names)}. Which one?` };
       if (m.kind === "none") return { answer: `${q.name} is not in your firm's portfolio, so no ${metricLabel(metric)} of it is in your records.` };
       const h = companies.find((c) => c.name === m.name)!;
-      const points = actuals(ctx, h.company_id, metric, q);
+      // (A change over dates runs from the period's opening figure, the last statement before it.)
+      const points = q.aggregate === "change" ? overPeriod(ctx, h.company_id, metric, q) : actuals(ctx, h.company_id, metric, q);
       const rows: Rec[] = points.map((p) => ({ name: p.statement_date.slice(0, 10), about: null, values: { value: pointValue(p), date: { value: null, date: p.statement_date } }, data: p }));
       return {
         rows,
@@ -197,7 +228,7 @@ export const METRICS: KindReader = {
     const rows: Rec[] = companies.flatMap((h) => {
       const points = actuals(ctx, h.company_id, metric, q);
       if (points.length === 0) return [];
-      const c = change(points);
+      const c = change(q.aggregate === "change" ? overPeriod(ctx, h.company_id, metric, q) : points);
       const last = points[points.length - 1];
       return [
         {
@@ -230,7 +261,7 @@ export const METRICS: KindReader = {
         const only = points.length === 1 ? ` Only one actual is in your records for that period: ${metricValue(pointValue(points[0]))} on ${points[0].statement_date.slice(0, 10)}.` : "";
         return { ...base, text: `There are not two actuals of ${company} ${label} in ${when} to compare, so its change is not in your records.${only}\nSource: ${loaded.source}`, data: { points } };
       }
-      const text = `${company} ${label} went from ${metricValue(pointValue(c.first))} (${c.first.statement_date.slice(0, 10)}) to ${metricValue(pointValue(c.last))} (${c.last.statement_date.slice(0, 10)}): a change of ${c.delta >= 0 ? "+" : ""}${metricValue({ value: c.delta, currency: c.last.currency, unit: c.last.unit })}${pctWords(c.pct)} over ${when}.\nSource: ${loaded.source}`;
+      const text = `${company} ${label} went from ${metricValue(pointValue(c.first))} (${c.first.statement_date.slice(0, 10)}) to ${metricValue(pointValue(c.last))} (${c.last.statement_date.slice(0, 10)}): a change of ${c.delta >= 0 ? "+" : ""}${metricValue({ value: c.delta, currency: c.last.currency, unit: c.last.unit })}${pctWords(c.pct)} ${/^(?:since|between|from|after) /.test(when) ? "" : "over "}${when}.\nSource: ${loaded.source}`;
       return { ...base, text, data: { metric, first: c.first, last: c.last, change: c.delta, change_pct: c.pct, points: points.length }, entities: undefined };
     }
     const ranked = loaded.rows.filter((r) => r.values.change_pct.value !== null).sort((a, b) => b.values.change_pct.value! - a.values.change_pct.value!);

@@ -13,13 +13,13 @@ type Result = Loaded | { answer: string; data?: Record<string, unknown> };
 /** One record's identity across loads: its name, and for dated records (cashflows) its date and amount. */
 const keyOf = (r: Rec) => `${r.name}|${r.values.date?.date ?? ""}|${r.values.amount?.value ?? ""}`;
 
-const FILTERS = ["name", "fund", "sector", "round", "stage", "status", "type", "currency", "location"] as const;
+const FILTERS = ["name", "fund", "sector", "round", "stage", "status", "type", "currency", "location", "flag"] as const;
 type Filter = (typeof FILTERS)[number];
 
 /** The query with one value of a filter set (stage and status are lists in a query; the others one value). */
 function withValue(q: Query, filter: Filter, value: string): Query {
   const out: Query = { ...q };
-  if (filter === "stage" || filter === "status") out[filter] = [value];
+  if (filter === "stage" || filter === "status" || filter === "flag") out[filter] = [value];
   else out[filter] = value;
   return out;
 }

@@ -31,6 +31,9 @@ const READERS: Record<RecordKind, KindReader> = {
 
 /** Lines shown at most; the total is always said. */
 const SHOWN = 25;
+/** A threshold on a date, in words. */
+const DATE_WORDS: Record<Threshold["op"], string> = { gt: "after", gte: "on or after", lt: "before", lte: "on or before" };
+
 const OPS: Record<Threshold["op"], [string, (a: number, b: number) => boolean]> = {
   gt: ["above", (a, b) => a > b],
   gte: ["at least", (a, b) => a >= b],
@@ -51,7 +54,7 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
   const reader = READERS[kind as RecordKind];
   const q: Query = { kind: kind as RecordKind };
   for (const k of ["name", "round", "type", "sector", "fund", "currency", "location", "metric", "text"] as const) if (text(args[k])) q[k] = text(args[k]);
-  for (const k of ["stage", "status", "show", "names"] as const) if (strings(args[k])) q[k] = strings(args[k]);
+  for (const k of ["stage", "status", "flag", "show", "names"] as const) if (strings(args[k])) q[k] = strings(args[k]);
   // A list where one value is expected ("fund": ["Fund II", "Fund III"]) is a set of alternatives.
   for (const k of ["fund", "sector", "round", "type", "location"] as const) {
     const list = strings(args[k]);
@@ -62,7 +65,7 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
     const v = args[k] as Record<string, unknown> | undefined;
     if (!v || typeof v !== "object") continue;
     const values: FilterValues = { ...q[k] };
-    for (const f of ["name", "fund", "sector", "round", "stage", "status", "type", "currency", "location"] as const) if (strings(v[f])) values[f] = strings(v[f]);
+    for (const f of ["name", "fund", "sector", "round", "stage", "status", "type", "currency", "location", "flag"] as const) if (strings(v[f])) values[f] = strings(v[f]);
     if (Object.keys(values).length) q[k] = values;
   }
   if (args.per_position === true) q.per_position = true;
@@ -70,8 +73,12 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
     if (!(GROUPS as readonly string[]).includes(String(args.group))) return `group must be one of ${listing([...GROUPS])}.`;
     q.group = args.group as Query["group"];
   }
-  const vintage = args.vintage as { from?: unknown; to?: unknown } | undefined;
-  if (vintage && typeof vintage === "object") q.vintage = { from: int(vintage.from), to: int(vintage.to) };
+  for (const k of ["vintage", "founded"] as const) {
+    const y = args[k] as { from?: unknown; to?: unknown; in?: unknown } | undefined;
+    if (!y || typeof y !== "object") continue;
+    const list = Array.isArray(y.in) ? y.in.map(int).filter((x): x is number => x !== undefined) : [];
+    q[k] = { from: int(y.from), to: int(y.to), ...(list.length ? { in: list } : {}) };
+  }
   const dates = args.dates as { from?: unknown; to?: unknown; label?: unknown } | undefined;
   if (dates && typeof dates === "object") {
     const from = text(dates.from) ?? null;
@@ -138,6 +145,20 @@ function line(r: Rec, i: number, fields: string[], reader: KindReader, ctx: AskC
   return `${i + 1}. ${r.name}${r.about ? ` (${r.about})` : ""}${tail ? `: ${tail}` : ""}`;
 }
 
+/** A count over records of several statuses (active, exited, written off) says how many of each:
+ *  "our portcos" usually means the active ones, and the total alone hides that. */
+function statusSplit(rows: Rec[], always = false): string {
+  const byStatus = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const status = r.groups?.status;
+    if (!status) return "";
+    byStatus.set(status, (byStatus.get(status) ?? new Set()).add(r.name));
+  }
+  if (byStatus.size < (always ? 1 : 2)) return "";
+  const order = [...byStatus.entries()].sort((a, b) => (a[0] === "active" ? -1 : b[0] === "active" ? 1 : b[1].size - a[1].size));
+  return ` (${order.map(([s, names]) => `${names.size} ${s}`).join(", ")})`;
+}
+
 function lackingNote(lacking: string[], spec: FieldSpec): string {
   if (lacking.length === 0) return "";
   const names = lacking.length <= 6 ? `: ${listing(lacking)}` : "";
@@ -168,14 +189,20 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     const currencies = [...new Set(holding.map((r) => currencyOf(r, w.field)).filter(Boolean))];
     const other = w.currency ? holding.filter((r) => currencyOf(r, w.field) && currencyOf(r, w.field) !== w.currency) : [];
     rows = holding.filter((r) => !other.includes(r) && test(numberOf(r, w.field, spec)!, w.value));
+    if (w.orNone && spec.unit === "date") {
+      // "Haven't sent October numbers": a last report before then, or none at all.
+      rows = [...rows, ...without];
+      scope += ` with ${spec.label} ${DATE_WORDS[w.op]} ${new Date(w.value).toISOString().slice(0, 10)} or never`;
+      continue;
+    }
     if (w.orNone) {
       // "Without distributions": none recorded is none; the records keep their order of the kind.
       rows = [...rows, ...without];
       scope += ` with no ${spec.label}`;
       continue;
     }
-    const amount = written(spec, { value: w.value, currency: w.currency ?? null, unit: null, date: null }) ?? num(w.value);
-    scope += ` with ${spec.label} ${words} ${amount}`;
+    const amount = spec.unit === "date" ? new Date(w.value).toISOString().slice(0, 10) : (written(spec, { value: w.value, currency: w.currency ?? null, unit: null, date: null }) ?? num(w.value));
+    scope += ` with ${spec.label} ${spec.unit === "date" ? DATE_WORDS[w.op] : words} ${amount}`;
     if (other.length) {
       const by = byCurrency(other, w.field).map(([c, g]) => `${count(g.length, reader.noun[0], reader.noun[1])} in ${c}`);
       notes.push(`(Not compared with an amount in ${w.currency}, figures in another currency are never converted: ${listing(by)}: ${listing(other.map((r) => r.name))}.)`);
@@ -200,10 +227,10 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     const distinct = [...new Set(rows.map((r) => r.name))];
     const names = distinct.slice(0, SHOWN);
     const more = distinct.length > SHOWN ? ` and ${distinct.length - SHOWN} more` : "";
-    const twice = distinct.length < rows.length ? ` (${distinct.length} companies: ${listing(distinct.filter((x) => rows.filter((r) => r.name === x).length > 1))} held by more than one fund)` : "";
+    const twice = q.kind === "holdings" && distinct.length < rows.length ? ` (${distinct.length} companies: ${listing(distinct.filter((x) => rows.filter((r) => r.name === x).length > 1))} held by more than one fund)` : "";
     return {
       ...base,
-      text: `${count(rows.length, one, many)}${scope}${twice}${rows.length ? `: ${listing(names)}${more}` : ""}.${notes.length ? `\n${notes.join("\n")}` : ""}${source}`,
+      text: `${count(rows.length, one, many)}${scope}${twice}${q.status?.length === 1 ? "" : statusSplit(rows)}${rows.length ? `: ${listing(names)}${more}` : ""}.${notes.length ? `\n${notes.join("\n")}` : ""}${source}`,
       data: { kind: q.kind, count: rows.length, records: rows.map((r) => r.data) },
       links,
       entities: rows.length === 1 ? entitiesOf(rows) : undefined,
@@ -232,16 +259,23 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     if (spec.combine === "pooled" && q.aggregate === "sum") {
       return { ...base, text: `${spec.label} of several ${many} together is not a sum of their ${spec.label}s, and it cannot be pooled from what is listed here. Each one's own figure:${detail}${tail}`, data: { kind: q.kind, aggregate: "sum", field, total: null, reason: `${spec.label} is not additive`, records: rows.map((r) => r.data) }, links };
     }
-    const t = totals(rows, field, spec, q.aggregate);
+    // "What we've invested in our portcos": the companies held today first; with the exited and
+    // written-off ones on a line of its own (no status was said, and both readings are common).
+    // (What a fund invested is its whole deployment, exits and write-offs included.)
+    const gone = q.kind === "holdings" && !q.status?.length && !q.fund && !q.anyOf?.fund ? rows.filter((r) => r.groups?.status && !r.groups.status.split("/").includes("active")) : [];
+    const counted = gone.length && gone.length < rows.length ? rows.filter((r) => !gone.includes(r)) : rows;
+    const t = totals(counted, field, spec, q.aggregate);
     const what = q.aggregate === "sum" ? `Total ${spec.label}` : `Average ${spec.label}`;
     const per = t.figures.map((f) => `${f.written} (${count(f.records, one, many)})`);
     const body = t.figures.length
-      ? `${what} of ${count(rows.length - t.lacking.length, one, many)}${scope}: ${listing(per)}${t.figures.length > 1 ? " (one per currency, never converted or added across currencies)" : ""}.`
+      ? `${what} of ${count(counted.length - t.lacking.length, one, many)}${counted === rows ? "" : " (active)"}${scope}: ${listing(per)}${t.figures.length > 1 ? " (one per currency, never converted or added across currencies)" : ""}.`
       : `No ${one}${scope} has ${spec.label} in your records, so there is no ${q.aggregate === "sum" ? "total" : "average"}.`;
+    const all = counted === rows ? null : totals(rows, field, spec, q.aggregate);
+    const withGone = all?.figures.length ? `\n(With the ${count(gone.length, "exited or written-off company", "exited or written-off companies")} too (${listing(gone.map((r) => r.name))}): ${listing(all.figures.map((f) => `${f.written} (${count(f.records, one, many)})`))}.)` : "";
     return {
       ...base,
-      text: `${body}${detail}${lackingNote(t.lacking, spec)}${tail}`,
-      data: { kind: q.kind, aggregate: q.aggregate, field, totals: t.figures.map(({ written: _w, ...f }) => f), lacking: t.lacking, records: rows.map((r) => r.data) },
+      text: `${body}${withGone}${detail}${lackingNote(t.lacking, spec)}${tail}`,
+      data: { kind: q.kind, aggregate: q.aggregate, field, totals: t.figures.map(({ written: _w, ...f }) => f), ...(all ? { totals_with_exited: all.figures.map(({ written: _w, ...f }) => f) } : {}), lacking: t.lacking, records: rows.map((r) => r.data) },
       links,
     };
   }
@@ -354,7 +388,7 @@ function grouped(q: Query, rows: Rec[], reader: KindReader, ctx: AskContext, f: 
   const lines = ordered.map(([name, list], i) => {
     const sum = spec && spec.combine === "sum" ? totals(list, field!, spec, q.aggregate === "avg" ? "avg" : "sum").figures.map((t) => t.written) : [];
     const names = [...new Set(list.map((r) => r.name))];
-    return `${i + 1}. ${name}: ${count(list.length, one, many)}${sum.length ? `, ${q.aggregate === "avg" ? "average" : "total"} ${spec!.label} ${listing(sum)}` : ""} (${names.length < list.length ? "of " : ""}${listing(names.slice(0, 8))}${names.length > 8 ? ` and ${names.length - 8} more` : ""})`;
+    return `${i + 1}. ${name}: ${count(list.length, one, many)}${key === "status" || q.status?.length === 1 ? "" : statusSplit(list, statusSplit(rows) !== "")}${sum.length ? `, ${q.aggregate === "avg" ? "average" : "total"} ${spec!.label} ${listing(sum)}` : ""} (${names.length < list.length ? "of " : ""}${listing(names.slice(0, 8))}${names.length > 8 ? ` and ${names.length - 8} more` : ""})`;
   });
   const noTotalNote = spec && spec.combine !== "sum" ? `\n(${spec.label} does not add up, so no total per ${key} is given.)` : "";
   return {
@@ -384,11 +418,13 @@ export const QUERY_FUNCTION: AskFunction = {
       stage: { type: "array", items: { type: "string" }, description: "deals: new, screening, diligence, ic, invested, passed; holdings: seed, series_a, series_b, series_c, growth" },
       round: s("deals: the round being raised, e.g. seed, series a"),
       status: { type: "array", items: { type: "string" }, description: "holdings: active, exited, written_off; deals: queued, running, succeeded, failed" },
+      flag: { type: "array", items: { type: "string" }, description: "positions: data-quality flags (stale_nav, cashflows_after_last_mark, no_mark, no_cashflows, ...; \"any\" for any flag)" },
       type: s("deals: company or fund; cashflows: call or distribution"),
       sector: s("A sector, e.g. fintech"),
       location: s("deals: the city a company is based in, e.g. London"),
       fund: s("holdings: one of the firm's own funds; positions, cashflows: an LP fund"),
-      vintage: { type: "object", properties: { from: { type: "integer" }, to: { type: "integer" } } },
+      vintage: { type: "object", properties: { from: { type: "integer" }, to: { type: "integer" }, in: { type: "array", items: { type: "integer" } } }, description: "positions: vintage years, a range or a list" },
+      founded: { type: "object", properties: { from: { type: "integer" }, to: { type: "integer" }, in: { type: "array", items: { type: "integer" } } }, description: "deals: the year the company was founded, a range or a list" },
       currency: s("ISO code, e.g. USD"),
       dates: { type: "object", properties: { from: s("YYYY-MM-DD"), to: s("YYYY-MM-DD"), label: s("How the question said it") } },
       where: {

@@ -118,6 +118,8 @@ async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promi
     headline(`${title}'s pre-money valuation: ${money(r.pre_money_valuation, r.currency)}.`);
   } else if (figure === "pre_money") {
     headline(`${title}'s pre-money valuation is not in your records: its material states none.`);
+  } else if (figure === "founded") {
+    headline(detail.company.founded_year !== null ? `${title} was founded in ${detail.company.founded_year} (as its material states).` : `When ${title} was founded is not in your records: its material states no founding year.`);
   } else if (figure) {
     // A deal is not a portfolio company: no metric of it is imported. What its own material states is what there is.
     deck = deckSays(analysis, figure);
@@ -325,6 +327,8 @@ const POSITION_FIGURES: Record<string, (p: PositionRow) => [string, string | nul
   distributed: (p) => ["distributed", money(p.distributed, p.currency)],
   unfunded: (p) => ["unfunded", money(p.unfunded, p.currency)],
   vintage: (p) => ["vintage", p.vintage_year === null ? null : String(p.vintage_year)],
+  called_pct: (p) => ["called as a share of commitment", p.called !== null && p.commitment ? `${num(Math.round((p.called / p.commitment) * 1000) / 10)}%` : null],
+  last_mark: (p) => ["last marked", p.last_mark_date ? `on ${p.last_mark_date.slice(0, 10)}` : null],
 };
 
 const text = (description: string) => ({ type: "string", description });
@@ -358,7 +362,7 @@ export const BOOK_FUNCTIONS: AskFunction[] = [
   {
     name: "fund_positions",
     description: "LP fund positions: TVPI, DPI, IRR, called, distributed, NAV; one fund or all.",
-    parameters: { type: "object", properties: { fund: text("Fund name; omit for every position"), figures: { type: "array", items: { type: "string" }, description: "Figures asked of one fund, said first: tvpi, dpi, rvpi, irr, nav, commitment, called, distributed, unfunded, vintage" } } },
+    parameters: { type: "object", properties: { fund: text("Fund name; omit for every position"), figures: { type: "array", items: { type: "string" }, description: "Figures asked of one fund, said first: tvpi, dpi, rvpi, irr, nav, commitment, called, distributed, unfunded, vintage, last_mark" } } },
     action: false,
     run: fundPositions,
   },

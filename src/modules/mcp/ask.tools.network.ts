@@ -71,7 +71,9 @@ async function whoKnows(ctx: AskContext, args: Record<string, unknown>): Promise
     domain = found.domain;
     how = found.how === "as written" ? "" : ` (${domain}: ${found.how})`;
   }
-  const result = network.whoKnows(ctx.principal, { domain, person, limit: 5 });
+  // Every path (up to a hundred) is read so the answer can say how many people and paths there are; five are shown.
+  const every = network.whoKnows(ctx.principal, { domain, person, limit: 100 });
+  const result = { ...every, paths: every.paths.slice(0, 5) };
   const target = person && company ? `${person} at ${company}` : (person ?? company!);
   const params = new URLSearchParams({ ...(domain ? { domain } : {}), ...(person ? { person } : {}) });
   const links = [`/api/v1/network/who-knows?${params}`];
@@ -94,7 +96,12 @@ async function whoKnows(ctx: AskContext, args: Record<string, unknown>): Promise
   }
   const lines = result.paths.map((p, i) => `${i + 1}. ${describePath(p)}`);
   const count = result.paths.length;
-  const text = `${count === 1 ? "One warm path" : `The ${count} warmest paths`} to ${person ? target : `people at ${target}`}${how}:\n${lines.join("\n")}`;
+  const people = new Set(every.paths.map((p) => p.contact_id ?? p.email ?? p.name)).size;
+  const colleagues = new Set(every.paths.map((p) => p.path_owner)).size;
+  const tally = person
+    ? ""
+    : `${people === 1 ? "1 person" : `${people}${every.paths.length >= 100 ? " or more" : ""} people`} at ${target} ${people === 1 ? "is" : "are"} known in your shared network (${every.paths.length === 1 ? "1 path" : `${every.paths.length} paths`} through ${colleagues === 1 ? "1 colleague" : `${colleagues} colleagues`}). `;
+  const text = `${tally}${count === 1 ? "One warm path" : `The ${count} warmest paths`} to ${person ? target : `people at ${target}`}${how}:\n${lines.join("\n")}`;
   return { ...base, links, text, data: result, entities };
 }
 

@@ -16,7 +16,9 @@ import { buildDemoFirm, DEMO_NOW, type DemoFirm } from "./ask-demo.ts";
 /** The dev share measured when this floor was set (0.675; 0.93 when raised to 0.85; 0.975 at 0.93); raise it as the reader improves. */
 const DEV_FLOOR = 0.93;
 /** The second blind dev part (dev2.json, written later by another helper): 0.80 when this floor was set. */
-const DEV2_FLOOR = 0.75;
+const DEV2_FLOOR = 0.88;
+/** The third blind dev part (dev3.json, weighted to the classes held-out fails): 0.716 when this floor was set. */
+const DEV3_FLOOR = 0.69;
 /**
  * Wrong figures the held-out part still draws (measured 3 of 210 when this was written: their
  * questions are not looked at while the reader changes, so they are fixed by classes found in
@@ -27,7 +29,7 @@ const HELD_OUT_WRONG_AT_MOST = 2;
 let dir: string;
 let deps: Deps;
 let firm: DemoFirm;
-const scores: Partial<Record<"dev" | "dev2" | "heldout", BlindScore>> = {};
+const scores: Partial<Record<"dev" | "dev2" | "dev3" | "heldout", BlindScore>> = {};
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "dealgraph-ask-blind-"));
@@ -51,6 +53,14 @@ describe("the blind ask corpus on the demo firm", () => {
     const wrong = s.verdicts.filter((v) => v.wrongFigure).map((v) => `${v.id} ${v.q}: ${v.why}`);
     expect(wrong).toEqual([]);
     expect(s.correct / s.asked).toBeGreaterThanOrEqual(DEV2_FLOOR);
+  }, 240_000);
+
+  test("dev3: no wrong figure, and at least its floor answered", async () => {
+    const s = (scores.dev3 = await runBlind(deps, firm.read, "dev3"));
+    expect(s.asked).toBeGreaterThan(200);
+    const wrong = s.verdicts.filter((v) => v.wrongFigure).map((v) => `${v.id} ${v.q}: ${v.why}`);
+    expect(wrong).toEqual([]);
+    expect(s.correct / s.asked).toBeGreaterThanOrEqual(DEV3_FLOOR);
   }, 240_000);
 
   test("held-out: no more wrong figures than measured (counts only)", async () => {

@@ -683,6 +683,45 @@ export const CORPUS: Row[] = [
   { cat: "follow-up", q: "deals priced in eur?", expect: q("deals", { currency: "EUR" }), then: [
     { cat: "follow-up", q: "which of those got past screening", expect: q("deals", { currency: "EUR", stage: ["diligence", "ic", "invested"] }), says: ["4 deals at diligence, IC and invested raising in EUR"] },
   ] },
+  { cat: "holdings", q: "which active companies still owe us their october numbers", expect: q("holdings", { status: ["active"], where: [{ field: "last_reported", op: "lt", value: Date.parse("2026-10-01"), orNone: true }] }), says: ["2 portfolio companies active with last reported before 2026-10-01 or never", "Nimbus Grid (Climate software; Northwind Fund III): last reported 2026-09-30", "Cobalt Rails"] },
+  { cat: "holdings", q: "portcos that sent figures in the last 2 weeks", expect: q("holdings", { where: [{ field: "last_reported", op: "gte", value: Date.parse("2026-11-06") }], order: { by: "last_reported", dir: "desc" } }), says: ["No portfolio companies (active) with last reported on or after 2026-11-06"] },
+  { cat: "holdings", q: "exited companies we made money on", expect: q("holdings", { status: ["exited"], where: [{ field: "multiple", op: "gte", value: 1 }], order: { by: "multiple", dir: "desc" } }), says: ["2 portfolio companies exited with multiple at least 1x", "Umbra Freight", "multiple 1.48x", "Drift Robotics"] },
+  { cat: "holdings", q: "anything in the portfolio that's underwater?", expect: q("holdings", { where: [{ field: "multiple", op: "lt", value: 1 }], order: { by: "multiple", dir: "asc" } }), says: ["4 portfolio companies with multiple below 1x", "Drift Freight", "multiple 0.51x"] },
+  { cat: "negation", q: "count of portfolio companies outside robotics", expect: q("holdings", { except: { sector: ["Robotics"] }, aggregate: "count" }), says: ["18 portfolio companies not in Robotics (14 active, 3 exited, 1 written off)"] },
+  { cat: "positions", q: "which of our fund commitments have flagged data", expect: q("positions", { flag: ["any"] }), says: ["3 LP positions with a data-quality flag", "Atlas Bridge Fund IV", "Kinetic Seed Fund I", "Redwood Peak Fund II"] },
+  { cat: "negation", q: "lp funds without data quality problems", expect: q("positions", { except: { flag: ["any"] } }), says: ["3 LP positions not with a data-quality flag", "Halcyon Fund V", "Northstar Growth Fund I", "Silverline Fund I"] },
+  { cat: "follow-up", q: "funds whose marks are out of date", expect: q("positions", { flag: ["stale_nav"] }), says: ["1 LP position flagged stale nav", "Atlas Bridge Fund IV"], then: [
+    { cat: "follow-up", q: "and when did it last get marked?", expect: q("positions", { flag: ["stale_nav"], fund: "Atlas Bridge Fund IV", show: ["last_mark"] }), says: ["Atlas Bridge Fund IV (2017, USD): last marked 2026-03-31"] },
+  ] },
+  { cat: "positions", q: "lp positions sorted by most recent mark", expect: q("positions", { order: { by: "last_mark", dir: "desc" } }), says: ["6. Atlas Bridge Fund IV (2017, USD): last marked 2026-03-31"] },
+  { cat: "deals", q: "pipeline companies started in 2019 or before", expect: q("deals", { founded: { to: 2019 }, show: ["founded"] }), says: ["deals of companies founded in 2019 or earlier", "WillowTreasury (fintech; series b raising 29,500,000 USD): founded 2018"] },
+  { cat: "deals", q: "deals founded after 2021, how many", expect: q("deals", { founded: { from: 2022 }, show: ["founded"], aggregate: "count" }), says: ["11 deals of companies founded in 2022 or later", "9 deals have no founding year in their analysis and are left out"] },
+  { cat: "deals", q: "what year was willowtreasury founded", expect: fn("deal_status", { deal: "WillowTreasury", figure: "founded" }), says: ["WillowTreasury was founded in 2018 (as its material states)."] },
+  { cat: "positions", q: "lp funds from the 2015 or 2023 vintage", expect: q("positions", { vintage: { in: [2015, 2023] }, show: ["vintage"] }), says: ["2 LP positions of vintage 2015 or 2023", "Redwood Peak Fund II", "Silverline Fund I"] },
+  { cat: "holdings", q: "exited and written-off companies per fund", expect: q("holdings", { status: ["exited", "written_off"], group: "fund", aggregate: "count" }), says: ["Northwind Fund I: 5 portfolio companies (4 exited, 1 written off)"] },
+  { cat: "follow-up", q: "what's still uncalled at silverline", expect: fn("fund_positions", { fund: "Silverline Fund I", figures: ["unfunded"] }), says: ["Silverline Fund I: unfunded 1,050,000 USD."], then: [
+    { cat: "follow-up", q: "same for northstar", expect: fn("fund_positions", { fund: "Northstar Growth Fund I", figures: ["unfunded"] }), says: ["Northstar Growth Fund I: unfunded 500,000 USD."] },
+    { cat: "follow-up", q: "how does that compare to halcyon?", expect: q("positions", { names: ["Northstar Growth Fund I", "Halcyon Fund V"], show: ["unfunded"] }), says: ["Northstar Growth Fund I: unfunded 500,000 USD.", "Halcyon Fund V: unfunded 900,000 EUR."] },
+  ] },
+  { cat: "follow-up", q: "fathom grid headcount", expect: fn("portfolio_company", { company: "Fathom Grid", metric: "headcount" }), then: [
+    { cat: "follow-up", q: "how does it stack up vs kestrel", expect: q("holdings", { names: ["Fathom Grid", "Kestrel Rails"], show: ["headcount"] }), says: ["Fathom Grid: headcount", "Kestrel Rails: headcount"] },
+  ] },
+  { cat: "follow-up", q: "how big was our commitment to redwood", expect: fn("fund_positions", { fund: "Redwood Peak Fund II", figures: ["commitment"] }), then: [
+    { cat: "follow-up", q: "and how much of that has been drawn", expect: fn("fund_positions", { fund: "Redwood Peak Fund II" }), says: ["called 18,050,000 USD"] },
+  ] },
+  { cat: "metrics", q: "kestrel arr growth in q3", expect: q("metrics", { name: "Kestrel Rails", metric: "arr", aggregate: "change", ...days("2026-07-01", "2026-09-30") }), says: ["(2026-06-30) to", "(2026-09-30)"] },
+  { cat: "holdings", q: "what have we put into our dollar portcos in total", expect: q("holdings", { currency: "USD", aggregate: "sum", field: "invested" }), says: ["Total invested of 14 portfolio companies (active) held in USD: 84,150,000 USD", "(With the 4 exited or written-off companies too (Acme Works, Drift Robotics, Granite Freight and Orbit Energy): 100,650,000 USD"] },
+  { cat: "holdings", q: "median-ish burn? just give me the average for the euro-reporting names", expect: q("holdings", { currency: "EUR", aggregate: "avg", field: "monthly_burn" }), says: ["Average monthly burn of 4 portfolio companies (active) held in EUR: 399,250 EUR"] },
+  { cat: "holdings", q: "what sectors does fund III hold, count per sector", expect: q("holdings", { fund: "Northwind Fund III", group: "sector", aggregate: "count" }), says: ["6 portfolio companies in Northwind Fund III by sector", "Marketplaces: 2 portfolio companies (Cobalt Market and Lumen Exchange)"] },
+  { cat: "cashflows", q: "what did each lp fund draw down in 2025, totals please", expect: q("cashflows", { type: "call", group: "fund", aggregate: "sum", field: "amount", ...days("2025-01-01", "2025-12-31") }), says: ["Silverline Fund I: 3 cashflows, total amount 3,719,000 USD", "Halcyon Fund V: 2 cashflows, total amount 1,685,000 EUR"] },
+  { cat: "cashflows", q: "count of distributions per lp fund since inception", expect: q("cashflows", { type: "distribution", group: "fund", aggregate: "count" }), says: ["44 cashflows that are distributions by fund (4 groups)", "Redwood Peak Fund II: 18 cashflows"] },
+  { cat: "deals", q: "how many deals in diligence or ic, per hq city", expect: q("deals", { stage: ["ic", "diligence"], group: "city", aggregate: "count" }), says: ["10 deals at IC and diligence by city", "Lisbon: 3 deals"] },
+  { cat: "network", q: "how many folks do we know at brightsense.com", expect: fn("who_knows", { company: "brightsense.com" }), says: ["3 people at brightsense.com are known in your shared network (8 paths through 5 colleagues)"] },
+  { cat: "network", q: "who's got a line into abaraquinnllp.com", expect: fn("who_knows", { company: "abaraquinnllp.com" }), says: ["Ravi Kowalski knows Yara Khan (Partner)"] },
+  { cat: "follow-up", q: "northstar: how much have they called so far", expect: fn("fund_positions", { fund: "Northstar Growth Fund I", figures: ["called"] }), then: [
+    { cat: "follow-up", q: "what's that as a percent", expect: fn("fund_positions", { fund: "Northstar Growth Fund I", figures: ["called_pct"] }), says: ["Northstar Growth Fund I: called as a share of commitment 95%."] },
+  ] },
+  { cat: "positions", q: "what percentage of our commitment to kinetic has been drawn", expect: fn("fund_positions", { fund: "Kinetic Seed Fund I" }), says: ["called as a share of commitment 43.9%"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */

@@ -1,0 +1,73 @@
+// A follow-up that names another record and nothing else: "what about Northstar?", "and on Kinetic?"
+// after one fund's figure asks the same figures of that fund; "how does that compare with Atlas
+// Bridge?" puts the two side by side. The figures are the ones the last one-record question asked
+// (read again from its words when its call did not carry them), never a guess.
+import type { Memory, Query, RecordKind } from "../ask-engine.ts";
+import type { Directory } from "./ask-directory.ts";
+import { FIELD_CUES } from "./ask-lexicon.ts";
+import { COMPARE } from "./ask-sets.ts";
+import { normalise, type Normalised } from "./ask-text.ts";
+
+type Again = { fn: string; args: Record<string, unknown> };
+
+/** Words that open a follow-up about another record ("and", "what about", "same for"). */
+const ANOTHER = /^(?:and|what about|how about|same (?:for|with|on)|now|then|ok and|okay and)\b/;
+/** Words that ask to set the last record against another ("how does that stack up against Relay"). */
+const AGAINST = /\bstack(?:s)? up\b|\bcompare[sd]?\b|\bmeasure[sd]? up\b|\bvs\b|\bversus\b|\b(?:against|next to|relative to)\b/;
+
+/** The record the last one-record answer was about, its kind and the figures it asked. */
+function lastAsked(memory: Memory): { kind: RecordKind; name: string; figures: string[] } | null {
+  const last = memory.last;
+  if (!last) return null;
+  const args = last.args as Record<string, unknown>;
+  const said = (kind: RecordKind) => {
+    const question = memory.turns.at(-1)?.question;
+    if (!question) return [];
+    const folded = normalise(question).folded;
+    return [...new Set(FIELD_CUES.filter((c) => c.kinds.includes(kind) && c.re.test(folded)).map((c) => c.field))];
+  };
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+  if (last.fn === "fund_positions" && typeof args.fund === "string" && memory.entities.fund) {
+    const figures = list(args.figures).length ? list(args.figures) : said("positions");
+    return figures.length ? { kind: "positions", name: memory.entities.fund.name, figures } : null;
+  }
+  if (last.fn === "portfolio_company" && memory.entities.holding) {
+    const figures = list(args.figures).length ? list(args.figures) : typeof args.metric === "string" ? [args.metric] : said("holdings");
+    return figures.length ? { kind: "holdings", name: memory.entities.holding.name, figures } : null;
+  }
+  if (last.fn === "query") {
+    const q = args as Query;
+    if (q.name && q.show?.length && (q.kind === "positions" || q.kind === "holdings" || q.kind === "deals") && !q.aggregate) return { kind: q.kind, name: q.name, figures: q.show };
+  }
+  return null;
+}
+
+/** "As a %?" after a fund's called figure: the share of its commitment, of the same fund. */
+const AS_SHARE = /^(?:and |ok |so )?(?:what(?: is| s)? (?:that|it) )?(?:as an? |in )?(?:%|(?:percent|percentage)|share|ratio|pct)(?: of (?:the |its )?commit(?:ment|ted))?$/;
+const SHARE_OF: Record<string, string> = { called: "called_pct", unfunded: "called_pct" };
+
+export function asShareOfLast(n: Normalised, memory: Memory): Again | null {
+  if (!AS_SHARE.test(n.raw.toLowerCase().replace(/[?!.]+$/, "").replace(/['’]/g, " ").trim())) return null;
+  const was = lastAsked(memory);
+  const share = was?.kind === "positions" ? was.figures.map((f) => SHARE_OF[f]).find(Boolean) : undefined;
+  return was && share ? { fn: "fund_positions", args: { fund: was.name, figures: [share] } } : null;
+}
+
+/** The same figures of another record named now, or both side by side; null when this is not such a follow-up. */
+export function sameFiguresOfAnother(d: Directory, n: Normalised, memory: Memory, fieldsSaid: number): Again | null {
+  if (fieldsSaid > 0) return null;
+  const compare = AGAINST.test(n.folded) || COMPARE.test(n.folded);
+  if (!compare && !ANOTHER.test(n.folded)) return null;
+  const was = lastAsked(memory);
+  if (!was) return null;
+  const fund = d.funds().match;
+  const holding = d.holdings();
+  const deal = d.deal();
+  const other = was.kind === "positions" ? (fund.kind === "one" ? fund.name : null) : was.kind === "holdings" ? (holding.kind === "one" ? holding.name : null) : (deal?.name ?? null);
+  if (!other || other === was.name) return null;
+  if (compare) return { fn: "query", args: { kind: was.kind, names: [was.name, other], show: was.figures } };
+  if (was.kind === "positions") return { fn: "fund_positions", args: { fund: other, figures: was.figures } };
+  // A company's metrics are its own read (every figure of it, the ones asked first).
+  if (was.kind === "holdings" && was.figures.every((f) => FIELD_CUES.some((c) => c.field === f && c.metric))) return { fn: "portfolio_company", args: { company: other, metric: was.figures[0], figures: was.figures } };
+  return { fn: "query", args: { kind: was.kind, name: other, show: was.figures } };
+}
