@@ -148,3 +148,5 @@ export const FLAG_CUES: [string, RegExp][] = [
   ["called_above_commitment", /\b(?:called|drawn) (?:more than|above|over) (?:the |its |their )?commit(?:ment|ted)\b|\bover[- ]called\b/],
   ["any", /\b(?:data[- ]quality|dq) (?:flags?|issues?|problems?|warnings?|concerns?)\b|\bflags?\b|\bflagged\b|\bdata quality\b/],
 ];
+/** Words that ask how a figure moved over time, read by the history reader ("how did it develop", "trajectory", "cumulative"). */
+export const TREND_WORDS = /\bdevelop\b|\bdeveloped\b|\bdeveloping\b|\bevolve\b|\bevolved\b|\bevolving\b|\btrajectory\b|\bcumulative\b|\bcumulatively\b/;
