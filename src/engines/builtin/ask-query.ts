@@ -393,7 +393,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     const said = flagsIn(text);
     if (said.length) {
       const none = ABSENCE.exec(text);
-      const denied = said.filter((f) => flagsIn(negated).includes(f) || (none && flagsIn(none[1]).includes(f)));
+      // (Said with its own "not": "where the NAV is not stale".)
+      const saysNot = (f: string) => / (?:not|n t|isn t|aren t) /.test(FLAG_CUES.find(([x]) => x === f)![1].exec(text)?.[0] ?? "");
+      const denied = said.filter((f) => flagsIn(negated).includes(f) || (none && flagsIn(none[1]).includes(f)) || saysNot(f));
       const wanted = said.filter((f) => !denied.includes(f));
       const one = (l: string[]) => (l.includes("any") && l.length > 1 ? l.filter((f) => f !== "any") : l);
       if (wanted.length) (q.flag = one(wanted)), filter();

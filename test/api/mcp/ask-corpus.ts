@@ -725,6 +725,8 @@ export const CORPUS: Row[] = [
   { cat: "positions", q: "northstar dpi, last four quarters", expect: q("marks", { name: "Northstar Growth Fund I", field: "dpi", limit: 4 }), says: ["first 4 of"] },
   { cat: "positions", q: "how did silverline's moic evolve in 2025", expect: q("marks", { name: "Silverline Fund I", field: "tvpi", ...days("2025-01-01", "2025-12-31") }), says: ["Silverline Fund I: TVPI"] },
   { cat: "positions", q: "redwood called to date at each of its last 3 marks", expect: q("marks", { name: "Redwood Peak Fund II", field: "called", limit: 3 }), says: ["called to date"] },
+  { cat: "negation", q: "funds where the mark isn't out of date", expect: q("positions", { except: { flag: ["stale_nav"] } }), says: ["5 LP positions not flagged stale nav"] },
+  { cat: "holdings", q: "portcos with over 50 employees", expect: q("holdings", { where: [{ field: "headcount", op: "gt", value: 50 }] }), says: ["Acme Robotics", "headcount 54 people"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
