@@ -29,7 +29,7 @@ import {
   type FieldCue,
 } from "./ask-lexicon.ts";
 import { amountsWithCurrency, FOUNDED, sectorOf, thresholdsIn, writtenNames, yearsSaid } from "./ask-filters.ts";
-import { ABSENCE, absentField, FLAG_CUES, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
+import { ABSENCE, absentField, FLAG_CUES, FLOW_FIELD, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
 import { STOP, type Normalised } from "./ask-text.ts";
 
 /** Why a question reads as one about a set of records (none: it is about one record, or nothing). */
@@ -89,7 +89,7 @@ const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months) (?:year )?(?:ago|before|
 /** A history listed rather than one point of it. */
 /** The first statement of a record's history ("when they first reported", "initially", "at the start"). */
 export const FIRST_STATEMENT = /\bwhen (?:they|it|we|she|he) first\b|\bfirst (?:reported|report|statement|figure|number|data ?point|reading|mark)\b|\bat first\b|\binitially\b|\boriginally\b|\bearliest\b|\bto begin with\b|\bat the (?:start|outset|beginning)\b/;
-const TREND = /\bsince\b|\beach of (?:the|its) (?:last |past )?\w+ (?:marks|quarters|months)\b|\bmark by mark\b|\bqoq\b|\bmom\b|\bquarter over quarter\b|\bmonth over month\b|\b(?:last|past) \d+ (?:mo|mos|marks)\b|\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|qtr|month)\b|\beach (?:quarter|qtr|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) \d+ (?:quarters|qtrs|months)\b|\b\d+ (?:quarters|qtrs|qs)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
+const TREND = /\bsince\b|\beach of (?:the|its) (?:last |past )?\w+ (?:marks|quarters|months)\b|\bmark by mark\b|\bqoq\b|\bmom\b|\bquarter over quarter\b|\bmonth over month\b|\b(?:last|past) \d+ (?:mo|mos|marks)\b|\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|qtr|month)\b|\beach (?:quarter|qtr|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) (?:\d+|two|three|four|five|six|eight|twelve) (?:quarters|qtrs|months)\b|\bdevelop(?:ed|ing)?\b|\bevolv(?:e|ed|ing)\b|\btrajectory\b|\bup or down\b|\b(?:at|as of|on) each (?:of (?:the|its) (?:last |past )?\w+ )?marks?\b|\b\d+ (?:quarters|qtrs|qs)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
 /** How many periods a trend asks for ("4 qtrs", "last 6 months"): the statements to list. */
 /** A cashflow's own fields: a position's figure asked of cashflows ("called") is their amount. */
 const FIELDS_OF_CASHFLOWS = new Set(["amount", "date"]);
@@ -113,11 +113,15 @@ function historyOf(a: { q: Query; text: string; dates: DateRange | null; fields:
   // "A year ago" alone asks what it was then; with "now", "vs", "change", "trend" it asks for both.
   const both = /\bnow\b|\bvs\b|\bversus\b|\bcompared?\b|\bagainst\b|\bchang|\bgr[eo]w|\btrend|\bthan\b|\bover the\b|\bthis year\b|\bup or down\b|\bhigher\b|\blower\b|\bmore\b|\bless\b|\bfrom\b/.test(a.text);
   const aggregate: Aggregate | undefined = yearAgo ? (both ? "year_change" : "year_ago") : a.aggregate === "change" ? "change" : trend ? undefined : first ? "first" : "at";
-  const markField = a.fields.find((f) => MARK_FIELDS.includes(f.field));
+  // (An LP fund's "multiple" or MOIC is its TVPI; what was called or distributed "at each mark" is the mark's to-date figure.)
+  const atMarks = /\bmarks?\b/.test(a.text);
+  const markField = a.fields.find((f) => MARK_FIELDS.includes(f.field) || (atMarks && (f.field === "called" || f.field === "distributed"))) ?? (a.fund && a.fields.some((f) => f.field === "multiple") ? { field: "tvpi" } : undefined)
+    ?? flowAtMarks(a.text, !!a.fund && atMarks);
   // A trend with no dates: the latest statements, as many as the periods said (a year of quarterly marks when none is).
   const periods = PERIODS.exec(a.text);
   const n = periods ? (Number(periods[1]) || PERIOD_WORDS[periods[1]]) : null;
-  if (trend && !yearAgo && !a.dates && a.fund && markField && (a.q.kind === "positions" || a.q.kind === "cashflows" || a.q.kind === "marks")) {
+  // ("The last four quarters" of a fund are its last four marks, whatever their dates.)
+  if (trend && !yearAgo && (!a.dates || (periods && !/^(?:months|mos|mo)$/.test(periods[2]))) && a.fund && markField && (a.q.kind === "positions" || a.q.kind === "cashflows" || a.q.kind === "marks")) {
     const marks = n ? (/^(?:months|mos|mo)$/.test(periods![2]) ? Math.max(1, Math.round(n / 3)) : n) : 5;
     return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], order: { by: "date", dir: "desc" }, limit: marks };
   }
@@ -131,6 +135,13 @@ function historyOf(a: { q: Query; text: string; dates: DateRange | null; fields:
     return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate && !(aggregate === "change" && a.dates) ? { aggregate: aggregate === "change" ? "year_change" : aggregate } : {}) };
   }
   return null;
+}
+
+/** "Distributions as of each of the last 4 marks": what a fund had distributed (or called) to date at each mark. */
+function flowAtMarks(text: string, atMarks: boolean): { field: string } | undefined {
+  if (!atMarks || !/\b(?:each|every|at|as of)\b/.test(text)) return undefined;
+  const field = FLOW_FIELD.find(([re]) => re.test(text))?.[1];
+  return field ? { field } : undefined;
 }
 
 export type ReadContext = { n: Normalised; d: Directory; today: Date; memory: Memory };
@@ -382,7 +393,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     const said = flagsIn(text);
     if (said.length) {
       const none = ABSENCE.exec(text);
-      const denied = said.filter((f) => flagsIn(negated).includes(f) || (none && flagsIn(none[1]).includes(f)));
+      // (Said with its own "not": "where the NAV is not stale".)
+      const saysNot = (f: string) => / (?:not|n t|isn t|aren t) /.test(FLAG_CUES.find(([x]) => x === f)![1].exec(text)?.[0] ?? "");
+      const denied = said.filter((f) => flagsIn(negated).includes(f) || (none && flagsIn(none[1]).includes(f)) || saysNot(f));
       const wanted = said.filter((f) => !denied.includes(f));
       const one = (l: string[]) => (l.includes("any") && l.length > 1 ? l.filter((f) => f !== "any") : l);
       if (wanted.length) (q.flag = one(wanted)), filter();

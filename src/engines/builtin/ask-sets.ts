@@ -143,8 +143,10 @@ export const REPORTING = /\b(?:report(?:ed|s|ing)?|sen[dt]|submit(?:ted)?|shared
 export const REPORT_DUE = /\b(?:owe|owes|owed|overdue|late|outstanding|still waiting|waiting (?:on|for)|yet to|behind on|missed|missing|delinquent)\b/;
 /** An LP position's data-quality flags, as said ("stale NAV", "any data quality flags"); "any" is any flag. */
 export const FLAG_CUES: [string, RegExp][] = [
-  ["stale_nav", /\bstale (?:nav|navs|marks?|valuations?)\b|\b(?:nav|navs|marks?)\b (?:is |are |that s |that are |looks? )?(?:stale|old|out of date|outdated)\b|\bout of date (?:nav|navs|marks?)\b|\boutdated (?:nav|navs|marks?)\b/],
+  ["stale_nav", /\bstale (?:nav|navs|marks?|valuations?)\b|\b(?:nav|navs|marks?)\b (?:is |are |that s |that are |looks? )?(?:not |n t |isn t |aren t )?(?:stale|old|out of date|outdated)\b|\bout of date (?:nav|navs|marks?)\b|\boutdated (?:nav|navs|marks?)\b/],
   ["cashflows_after_last_mark", /\bcash ?flows? (?:since|after) (?:the |its |their )?last mark\b|\brolled[- ]forward\b|\brolled (?:nav|forward)\b/],
   ["called_above_commitment", /\b(?:called|drawn) (?:more than|above|over) (?:the |its |their )?commit(?:ment|ted)\b|\bover[- ]called\b/],
   ["any", /\b(?:data[- ]quality|dq) (?:flags?|issues?|problems?|warnings?|concerns?)\b|\bflags?\b|\bflagged\b|\bdata quality\b/],
 ];
+/** Words that ask how a figure moved over time, read by the history reader ("how did it develop", "trajectory", "cumulative"). */
+export const TREND_WORDS = /\bdevelop\b|\bdeveloped\b|\bdeveloping\b|\bevolve\b|\bevolved\b|\bevolving\b|\btrajectory\b|\bcumulative\b|\bcumulatively\b/;

@@ -17,8 +17,8 @@ import { buildDemoFirm, DEMO_NOW, type DemoFirm } from "./ask-demo.ts";
 const DEV_FLOOR = 0.93;
 /** The second blind dev part (dev2.json, written later by another helper): 0.80 when this floor was set. */
 const DEV2_FLOOR = 0.88;
-/** The third blind dev part (dev3.json, weighted to the classes held-out fails): 0.716 when this floor was set. */
-const DEV3_FLOOR = 0.69;
+/** The third blind dev part (dev3.json, weighted to the classes held-out fails): 0.716 when this floor was set at 0.69, 0.730 at 0.70. */
+const DEV3_FLOOR = 0.70;
 /**
  * Wrong figures the held-out part still draws (measured 3 of 210 when this was written: their
  * questions are not looked at while the reader changes, so they are fixed by classes found in

@@ -598,7 +598,7 @@ export const CORPUS: Row[] = [
   ] },
   { cat: "positions", q: "LP positions that have never distributed", expect: q("positions", { where: [{ field: "distributed", op: "lte", value: 0, orNone: true }] }), says: ["2 LP positions with no distributed", "Kinetic Seed Fund I", "Silverline Fund I"] },
   { cat: "holdings", q: "portcos without ARR", expect: q("holdings", { where: [{ field: "arr", op: "lte", value: 0, orNone: true }] }), says: ["Cobalt Rails"] },
-  { cat: "positions", q: "halcyon nav over the last 3 quarters", expect: q("marks", { name: "Halcyon Fund V", field: "nav" }), says: ["NAV 16,626,135 EUR (as of 2026-03-31)", "NAV 15,456,196 EUR (as of 2026-09-30)"] },
+  { cat: "positions", q: "halcyon nav over the last 3 quarters", expect: q("marks", { name: "Halcyon Fund V", field: "nav" }), says: ["(mark of 2026-03-31): NAV 16,626,135 EUR", "(mark of 2026-09-30): NAV 15,456,196 EUR"] },
   { cat: "positions", q: "kinetic seed tvpi, last 4 qtrs", expect: q("marks", { name: "Kinetic Seed Fund I", field: "tvpi", limit: 4 }), says: ["the first 4 of 6", "TVPI 1.08x (2025-12-31)"] },
   { cat: "deals", q: "new deals in fintech", expect: q("deals", { stage: ["new"], sector: "fintech" }) },
   { cat: "holdings", q: "climate + robotics holdings", expect: q("holdings", { anyOf: { sector: ["climate", "Robotics"] } }), says: ["8 portfolio companies"] },
@@ -722,6 +722,11 @@ export const CORPUS: Row[] = [
     { cat: "follow-up", q: "what's that as a percent", expect: fn("fund_positions", { fund: "Northstar Growth Fund I", figures: ["called_pct"] }), says: ["Northstar Growth Fund I: called as a share of commitment 95%."] },
   ] },
   { cat: "positions", q: "what percentage of our commitment to kinetic has been drawn", expect: fn("fund_positions", { fund: "Kinetic Seed Fund I" }), says: ["called as a share of commitment 43.9%"] },
+  { cat: "positions", q: "northstar dpi, last four quarters", expect: q("marks", { name: "Northstar Growth Fund I", field: "dpi", limit: 4 }), says: ["first 4 of"] },
+  { cat: "positions", q: "how did silverline's moic evolve in 2025", expect: q("marks", { name: "Silverline Fund I", field: "tvpi", ...days("2025-01-01", "2025-12-31") }), says: ["Silverline Fund I: TVPI"] },
+  { cat: "positions", q: "redwood called to date at each of its last 3 marks", expect: q("marks", { name: "Redwood Peak Fund II", field: "called", limit: 3 }), says: ["called to date"] },
+  { cat: "negation", q: "funds where the mark isn't out of date", expect: q("positions", { except: { flag: ["stale_nav"] } }), says: ["5 LP positions not flagged stale nav"] },
+  { cat: "holdings", q: "portcos with over 50 employees", expect: q("holdings", { where: [{ field: "headcount", op: "gt", value: 50 }] }), says: ["Acme Robotics", "headcount 54 people"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
