@@ -7,6 +7,10 @@ const NOW = new Date("2026-11-20T12:00:00.000Z");
 
 const CASES: [string, string | null, string | null][] = [
   ["deals that came in today", "2026-11-20", "2026-11-20"],
+  ["tvpi since the end of last year", "2025-12-31", "2026-11-20"],
+  ["burn since year end", "2025-12-31", "2026-11-20"],
+  ["arr since the end of q2", "2026-06-30", "2026-11-20"],
+  ["headcount since the start of the year", "2026-01-01", "2026-11-20"],
   ["what came in yesterday", "2026-11-19", "2026-11-19"],
   ["this week", "2026-11-16", "2026-11-20"],
   ["last week", "2026-11-09", "2026-11-15"],

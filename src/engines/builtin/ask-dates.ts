@@ -61,6 +61,11 @@ const RULES: Rule[] = [
     const h = m[1] ? Number(m[1]) : /^(?:first|1st)$/.test(m[2]) ? 1 : 2;
     return halfOf(h, m[3] ? Number(m[3]) : yearFor(h === 1 ? 0 : 6, t));
   }],
+  // "Since the end of last year", "since year end", "since the end of Q2": from that period's last day
+  // (its closing statement is where the change starts); "since the start of the year": from its first.
+  [/\bsince (?:the )?(?:end of (?:last year|the last year|the previous year|(20\d{2}))|(?:last )?year[- ]?end|ye)\b/, (m, t) => ({ from: utc(m[1] ? Number(m[1]) : t.getUTCFullYear() - 1, 11, 31), to: t })],
+  [/\bsince (?:the )?end of q([1-4])(?: (20\d{2}))?\b/, (m, t) => ({ from: quarterOf(Number(m[1]), m[2] ? Number(m[2]) : yearFor((Number(m[1]) - 1) * 3, t)).to, to: t })],
+  [/\bsince (?:the )?(?:start|beginning) of (?:the |this )?year\b/, (_m, t) => ({ from: utc(t.getUTCFullYear(), 0, 1), to: t })],
   // "since Q1", "since Q3 2025": from the quarter's start to today.
   [/\bsince (?:the )?q([1-4])(?: of)?(?: (20\d{2}))?\b/, (m, t) => ({ from: quarterOf(Number(m[1]), m[2] ? Number(m[2]) : yearFor((Number(m[1]) - 1) * 3, t)).from, to: t })],
   // "since last Monday", "since Tuesday", "last Friday".
