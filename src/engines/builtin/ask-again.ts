@@ -2,7 +2,7 @@
 // after one fund's figure asks the same figures of that fund; "how does that compare with Atlas
 // Bridge?" puts the two side by side. The figures are the ones the last one-record question asked
 // (read again from its words when its call did not carry them), never a guess.
-import type { Memory, Query, RecordKind } from "../ask-engine.ts";
+import type { DateRange, Memory, Query, RecordKind } from "../ask-engine.ts";
 import type { Directory } from "./ask-directory.ts";
 import { FIELD_CUES } from "./ask-lexicon.ts";
 import { COMPARE } from "./ask-sets.ts";
@@ -40,6 +40,21 @@ function lastAsked(memory: Memory): { kind: RecordKind; name: string; figures: s
     if (q.name && q.show?.length && (q.kind === "positions" || q.kind === "holdings" || q.kind === "deals") && !q.aggregate) return { kind: q.kind, name: q.name, figures: q.show };
   }
   return null;
+}
+
+/**
+ * "And 2024?" after a question over dates: the same question over the dates now said. Only a
+ * question that says nothing but its dates (a word to open it aside) is read so.
+ */
+export function sameQuestionOtherDates(n: Normalised, memory: Memory, dates: DateRange | null, said: string | null): Again | null {
+  const last = memory.last;
+  // ("And 2024?": a year said alone is that calendar year.)
+  const year = /^(?:and |what about |how about |and in |and for |same for |now )?(?:in )?((?:19|20)\d{2})$/.exec(n.folded.trim());
+  if (!dates && year) [dates, said] = [{ from: `${year[1]}-01-01`, to: `${year[1]}-12-31`, label: year[1] }, year[1]];
+  if (!dates || !said || last?.fn !== "query" || !(last.args as Query).dates) return null;
+  const rest = n.folded.replace(said, " ").replace(/^(?:and|what about|how about|same for|and for|and in|and during|now|ok and|then)\b/, " ").replace(/\b(?:in|for|during|the|then|same)\b/g, " ").trim();
+  if (rest) return null;
+  return { fn: "query", args: { ...(last.args as Query), dates } };
 }
 
 /** "As a %?" after a fund's called figure: the share of its commitment, of the same fund. */

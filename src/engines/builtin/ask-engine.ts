@@ -15,7 +15,7 @@ import { actionRequested } from "./ask-imperative.ts";
 import { ABOUT, CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent, type SubjectKind } from "./ask-intents.ts";
 import { LEXICON_WORDS } from "./ask-lexicon.ts";
 import { UNHELD } from "./ask-unheld.ts";
-import { asShareOfLast, sameFiguresOfAnother } from "./ask-again.ts";
+import { asShareOfLast, sameFiguresOfAnother, sameQuestionOtherDates } from "./ask-again.ts";
 import { FIRST_STATEMENT, readSet, type SetRead } from "./ask-query.ts";
 import { speller } from "./ask-spelling.ts";
 import { COMPARE, FLOW_FIELD, negationScopes } from "./ask-sets.ts";
@@ -412,7 +412,8 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   if (unheld) return { fn: "portfolio_company", args: { company: unheld } };
   const heard = hear(n.folded, (kind) => has(d, n, kind));
   const set = readSet({ n, d, today: tools.caller.today, memory });
-  const again = n.uuids.length ? null : (sameFiguresOfAnother(d, n, memory, set?.fields.length ?? 0) ?? asShareOfLast(n, memory));
+  const datesSaid = datesIn(n.folded, tools.caller.today);
+  const again = n.uuids.length ? null : (sameFiguresOfAnother(d, n, memory, set?.fields.length ?? 0) ?? asShareOfLast(n, memory) ?? sameQuestionOtherDates(n, memory, datesSaid?.range ?? null, datesSaid?.matched.trim() ?? null));
   if (again) return again;
   const top = heard[0]?.intent;
   // (Relationships going stale are their own read, counted or not: "how many of my relationships are going stale".)

@@ -12,7 +12,7 @@ export type FieldCue = { field: string; kinds: RecordKind[]; re: RegExp; metric?
 
 /** Figures, by the words for them; `kinds` in order of likelihood (a metric is a holding's figure). */
 export const FIELD_CUES: FieldCue[] = [
-  { field: "runway_months", kinds: ["holdings"], re: /\brunways?\b|\bmonths of (?:cash|runway)\b|\bhow long (?:can|will|could) .+ (?:last|survive|keep going)\b|\bout of (?:cash|money)\b/, metric: true, unit: "months" },
+  { field: "runway_months", kinds: ["holdings"], re: /\brunways?\b|\b(?:last|lasts|survive|survives|keep going) (?:the )?(?:longer|longest)\b|\bmonths of (?:cash|runway)\b|\bhow long (?:can|will|could) .+ (?:last|survive|keep going)\b|\bout of (?:cash|money)\b/, metric: true, unit: "months" },
   { field: "monthly_burn", kinds: ["holdings"], re: /\b(?:cash |monthly |net )?burn(?:ing|ers|ed| rates?|s)?\b|\bmonthly spend\b/, metric: true, unit: "money" },
   { field: "arr", kinds: ["holdings"], re: /\barr\b|\bannual(?:ized)? recurring revenue\b|\brecurring revenue\b|\brevenues?\b|\btop line\b/, metric: true, unit: "money" },
   { field: "mrr", kinds: ["holdings"], re: /\bmrr\b|\bmonthly recurring revenue\b/, metric: true, unit: "money" },
@@ -28,7 +28,7 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "ltv", kinds: ["holdings"], re: /\bltv\b|\blifetime value\b/, metric: true, unit: "money" },
   { field: "ebitda", kinds: ["holdings"], re: /\bebitda\b|\bprofits?\b|\bnet income\b|\bprofitab(?:le|ility)\b/, metric: true, unit: "money" },
   { field: "score", kinds: ["deals"], re: /\bscor(?:e|es|ed|ing)\b|\brat(?:ing|ed)\b|\bhighest rated\b/ },
-  { field: "pre_money", kinds: ["deals"], re: /\bpre[ -]?money\b|\bpre[ -]?money valuations?\b|\bpre\b(?= (?:under|over|below|above|of|at))/, unit: "money" },
+  { field: "pre_money", kinds: ["deals"], re: /\bpre[ -]?money\b|\bpre[ -]?money valuations?\b|\bpre\b(?= (?:under|over|below|above|of|at))|\b(?:what|which|the|a|at what|their|its) pre\b(?! (?:seed|series|a|ipo|revenue|launch))/, unit: "money" },
   { field: "round_amount", kinds: ["deals"], re: /\braising\b(?! an? )|\bround sizes?\b|\braise sizes?\b|\bsize of (?:the |their )?raises?\b|\bsize of (?:the |their )?rounds?\b|\braising the most\b|\b(?:biggest|largest|smallest) (?:rounds?|raises?)\b|\bamount raised\b|\b(?:total|their|the|its) raises?\b|\bhow big (?:is|was) (?:the|their|its) (?:\w+ ){0,2}(?:fund|round|raise)\b|\bhow much (?:are|is) .+ raising\b/, unit: "money" },
   { field: "created", kinds: ["deals"], re: /\bcame in\b|\bcome in\b|\bcoming in\b|\barrived\b|\bsubmitted\b|\badded\b|\breceived\b|\binbound\b|(?<!\bwho\b.{0,30})\bsourced\b(?! by)/ },
   { field: "tvpi", kinds: ["positions"], re: /\btvpi\b|\btotal value (?:to|over) paid in\b/, unit: "x" },
@@ -78,7 +78,7 @@ export const ORDER_CUES: OrderCue[] = [
   { re: /\b(?:furthest|farthest|most) (?:along|advanced)\b|\bclosest to (?:closing|a decision|investing|ic)\b|\blatest[ -]stage\b/, dir: "desc", field: { deals: "progress" } },
   { re: /\bleast (?:along|advanced)\b|\bearliest[ -]stage\b/, dir: "asc", field: { deals: "progress" } },
   { re: /\bshortest\b|\bsoonest\b/, dir: "asc", field: { holdings: "runway_months" } },
-  { re: /\blongest\b/, dir: "desc", field: { holdings: "runway_months" } },
+  { re: /\blongest\b|\b(?:last|lasts|survive|survives|keep going) (?:the )?longer\b/, dir: "desc", field: { holdings: "runway_months" } },
   { re: /\b(?:best|top|highest)[ -]?(?:scor(?:ing|ed)|rated)\b/, dir: "desc", field: { deals: "score" } },
   { re: /\b(?:worst|lowest|bottom)[ -]?(?:scor(?:ing|ed)|rated)\b/, dir: "asc", field: { deals: "score" } },
   { re: /\b(?:best|top|strongest)[ -]?perform(?:ing|ers?|ance)\b|\bwinners\b|\bbest\b/, dir: "desc", field: BEST_FIELD },

@@ -103,13 +103,11 @@ export const HOLDINGS: KindReader & { metrics(ctx: AskContext): string[] } = {
       const wanted = q.status.map((s) => fold(s).replace(/ /g, "_"));
       list = list.filter((h) => wanted.includes(h.status));
       scope.push(` ${listing(wanted.map((s) => s.replaceAll("_", " ")))}`);
-    } else if (usesMetric(ctx, q) && !q.name) {
-      // An exited or written-off company's last metrics are history, not its state: ranked apart only when asked.
-      const gone = [...new Set(list.filter((h) => h.status !== "active").map((h) => h.name))];
-      list = list.filter((h) => h.status === "active");
-      scope.push(" (active)");
-      if (gone.length) notes.push(`(${gone.length} exited or written-off ${gone.length === 1 ? "company is" : "companies are"} left out; ask for them by status.)`);
     }
+    // An exited or written-off company's last metrics are history, not its state: ranked apart only
+    // when asked (left out after the other filters, so the note counts only those the set would hold).
+    const activeOnly = !q.status?.length && usesMetric(ctx, q) && !q.name;
+    if (activeOnly) scope.push(" (active)");
     if (q.stage?.length) {
       const wanted = q.stage.map((s) => stageIn(s.replaceAll("_", " ")) ?? fold(s));
       list = list.filter((h) => wanted.includes(stageIn(h.stage) ?? fold(h.stage)));
@@ -129,6 +127,11 @@ export const HOLDINGS: KindReader & { metrics(ctx: AskContext): string[] } = {
       const range = q.dates;
       list = list.filter((h) => inRange(h.investment_date, range));
       scope.push(` invested in ${datesWords(range)}`);
+    }
+    if (activeOnly) {
+      const gone = [...new Set(list.filter((h) => h.status !== "active").map((h) => h.name))];
+      list = list.filter((h) => h.status === "active");
+      if (gone.length) notes.push(`(${gone.length} exited or written-off ${gone.length === 1 ? "company is" : "companies are"} left out (${listing(gone)}); ask for them by status.)`);
     }
     // A company held by two funds is one company; a fund's positions are its own.
     const byPosition = !!q.fund || q.group === "fund" || !!q.per_position;

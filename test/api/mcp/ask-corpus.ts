@@ -727,6 +727,12 @@ export const CORPUS: Row[] = [
   { cat: "positions", q: "redwood called to date at each of its last 3 marks", expect: q("marks", { name: "Redwood Peak Fund II", field: "called", limit: 3 }), says: ["called to date"] },
   { cat: "negation", q: "funds where the mark isn't out of date", expect: q("positions", { except: { flag: ["stale_nav"] } }), says: ["5 LP positions not flagged stale nav"] },
   { cat: "holdings", q: "portcos with over 50 employees", expect: q("holdings", { where: [{ field: "headcount", op: "gt", value: 50 }] }), says: ["Acme Robotics", "headcount 54 people"] },
+  { cat: "follow-up", q: "distributions from atlas bridge in 2026", expect: q("cashflows", { fund: "Atlas Bridge Fund IV", type: "distribution", ...days("2026-01-01", "2026-11-20") }), then: [
+    { cat: "follow-up", q: "what about 2025?", expect: q("cashflows", { fund: "Atlas Bridge Fund IV", type: "distribution", ...days("2025-01-01", "2025-12-31") }), says: ["distributions in Atlas Bridge Fund IV dated 2025"] },
+  ] },
+  { cat: "follow-up", q: "robotics portcos", expect: q("holdings", { sector: "Robotics" }), then: [
+    { cat: "follow-up", q: "which of them will last the longest", expect: q("holdings", { sector: "Robotics", order: { by: "runway_months", dir: "desc" } }), says: ["(1 exited or written-off company is left out (Drift Robotics); ask for them by status.)"] },
+  ] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
