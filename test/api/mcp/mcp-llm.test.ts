@@ -79,7 +79,7 @@ describe("ask with a language model", () => {
     expect(res.isError).toBe(false);
     const tool = stub.requests[1].messages.filter((m) => m.role === "tool").map((m) => m.content);
     expect(tool[0]).toContain("kind must be one of deals, holdings, metrics");
-    expect(tool[1]).toContain("nps is not in your records for deals: your records do not hold it, so I can't answer it. What they hold: score, came in, raising, pre-money valuation and stage.");
+    expect(tool[1]).toContain("nps is not in your records for deals: your records do not hold it, so I can't answer it. What they hold: score, came in, raising, pre-money valuation, stage and founded.");
   });
 
   test("a read key cannot start an action through the model either: refused, no run, no charge", async () => {
