@@ -56,7 +56,7 @@ export type Aggregate = (typeof AGGREGATES)[number];
 export type DateRange = { from: string | null; to: string | null; label: string };
 /** `currency`: the currency the question said the amount in ("$2M"); records in another currency are not compared with it. */
 /** Years said as a range ("2022 or later", "before 2019") or as alternatives ("'18 or '19"). */
-export type YearRange = { from?: number; to?: number; in?: number[] };
+export type YearRange = { from?: number; to?: number; in?: number[]; /** every year but these ("not 2020s vintages") */ not?: true };
 
 export type Threshold = { field: string; op: "gt" | "gte" | "lt" | "lte"; value: number; currency?: string; /** "Without X": a record with no figure at all has none of it too. */ orNone?: boolean };
 

@@ -175,6 +175,12 @@ export function yearsSaid(folded: string, word: string, thisYear: number): YearR
     if (/\d (?:to|through|thru|-) ?'?\d|\d-'?\d/.test(said) && ys.length === 2) return { from: Math.min(...ys), to: Math.max(...ys) };
     return ys.length === 1 ? { from: ys[0], to: ys[0] } : { in: [...new Set(ys)].sort() };
   };
+  // "The 2010s", "2020s vintages": a decade.
+  const decade = new RegExp(String.raw`\b${word} (?:(?:is|isn t|is not|are|aren t|are not|was|wasn t|were|weren t) )?(?:in |from |of )?(?:the )?((?:19|20)\d)0s\b|\b(?:the )?((?:19|20)\d)0s ${word}\b`).exec(folded);
+  if (decade) {
+    const start = Number(decade[1] ?? decade[2]) * 10;
+    return { from: start, to: start + 9 };
+  }
   const bound = new RegExp(String.raw`\b${word} (?:in |from )?(?:the )?(?:year )?(after|since|from|before|prior to|pre|post|earlier than|later than|no later than|no earlier than|by) (${YEAR})\b`).exec(folded);
   if (bound) {
     const y = yearOf(bound[2], thisYear);

@@ -29,7 +29,7 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "ebitda", kinds: ["holdings"], re: /\bebitda\b|\bprofits?\b|\bnet income\b|\bprofitab(?:le|ility)\b/, metric: true, unit: "money" },
   { field: "score", kinds: ["deals"], re: /\bscor(?:e|es|ed|ing)\b|\brat(?:ing|ed)\b|\bhighest rated\b/ },
   { field: "pre_money", kinds: ["deals"], re: /\bpre[ -]?money\b|\bpre[ -]?money valuations?\b|\bpre\b(?= (?:under|over|below|above|of|at))|\b(?:what|which|the|a|at what|their|its) pre\b(?! (?:seed|series|a|ipo|revenue|launch))/, unit: "money" },
-  { field: "round_amount", kinds: ["deals"], re: /\braising\b(?! an? )|\bround sizes?\b|\braise sizes?\b|\bsize of (?:the |their )?raises?\b|\bsize of (?:the |their )?rounds?\b|\braising the most\b|\b(?:biggest|largest|smallest) (?:rounds?|raises?)\b|\bamount raised\b|\b(?:total|their|the|its) raises?\b|\bhow big (?:is|was) (?:the|their|its) (?:\w+ ){0,2}(?:fund|round|raise)\b|\bhow much (?:are|is) .+ raising\b/, unit: "money" },
+  { field: "round_amount", kinds: ["deals"], re: /\braising\b(?! an? )|\bround sizes?\b|\braise sizes?\b|\b(?:raise|round|raising) amounts?\b|\bsize of (?:the |their )?raises?\b|\bsize of (?:the |their )?rounds?\b|\braising the most\b|\b(?:biggest|largest|smallest) (?:rounds?|raises?)\b|\bamount raised\b|\b(?:total|their|the|its) raises?\b|\bhow big (?:is|was) (?:the|their|its) (?:\w+ ){0,2}(?:fund|round|raise)\b|\bhow much (?:are|is) .+ raising\b/, unit: "money" },
   { field: "created", kinds: ["deals"], re: /\bcame in\b|\bcome in\b|\bcoming in\b|\barrived\b|\bsubmitted\b|\badded\b|\breceived\b|\binbound\b|(?<!\bwho\b.{0,30})\bsourced\b(?! by)/ },
   { field: "tvpi", kinds: ["positions"], re: /\btvpi\b|\btotal value (?:to|over) paid in\b/, unit: "x" },
   { field: "dpi", kinds: ["positions"], re: /\bdpi\b/, unit: "x" },
@@ -130,11 +130,11 @@ export const ROUND_CUES: [string, RegExp][] = [
   ["growth", /\bgrowth(?: stage| round| equity)\b|\blate stage\b/],
 ];
 
-export const FUND_DEAL = /\b(?:fund|lp|gp) (?:deals?|decks?|pitches|raises?|opportunities)\b|\b(?:lp )?fund decks?\b|\bfunds? (?:raising|pitching|in (?:the|our) pipeline)\b|\bmanagers? (?:\w+ )?(?:raising|pitching)\b|\bfundraising funds\b/;
+export const FUND_DEAL = /(?<!\bnon[ -]?)\b(?:fund|lp|gp) (?:deals?|decks?|pitches|raises?|opportunities)\b|\b(?:lp )?fund decks?\b|\bfunds? (?:raising|pitching|in (?:the|our) pipeline)\b|\bmanagers? (?:\w+ )?(?:raising|pitching)\b|\bfundraising funds\b/;
 export const COMPANY_DEAL = /\bcompany deals\b|\bstartup deals\b|\bdirect deals\b/;
 
 export const CURRENCY_CUES: [string, RegExp][] = [
-  ["USD", /\busd\b|\bdollars?\b|\bus\$/],
+  ["USD", /\busd\b|\bdollar\b|\bdollars\b|\bus\$/],
   ["EUR", /\beur\b|\beuros?\b|\beuro(?:-denominated)?\b/],
   ["GBP", /\bgbp\b|\bpounds?\b|\bsterling\b/],
   ["CHF", /\bchf\b|\bfrancs?\b/],

@@ -153,6 +153,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   let text = numerals(n.tokens.filter((t) => !t.f.includes("@") && !/\.[a-z]/.test(t.f)).map((t) => t.f).join(" "));
   // "Including the exited ones": all of them, not only those ("incl" as people shorten it).
   text = text.replace(/\b(?:incl|including|inc|plus|as well as|together with) (?:the |any |all )?(?:exited|exits|written off|write ?offs|dead|sold|passed|inactive)(?: ones| companies| deals)?\b/g, " ");
+  // "On file", "on record": in the records, not a document.
+  text = text.replace(/\b(?:on|in) (?:file|record)\b/g, " ");
   // "The distribution of round types": a split, not LP distributions.
   text = text.replace(/\bdistribution (?=of (?:the |their |our )?(?:\w+ )?(?:stage|sector|industr|round|fund|status|currenc|vintage|city|cities|type|year|quarter|month))/g, "breakdown ");
   // "Founded in 2022 or later": the company's founding year, not when the deal came in.
@@ -331,7 +333,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     if (rounds.length === 1) (q.round = rounds[0]), filter();
     else if (rounds.length > 1) (anyOf.round = rounds), filter();
     if (notRounds.length) (except.round = notRounds), filter();
-    if (FUND_DEAL.test(text)) (q.type = "fund"), filter();
+    if (/\bnon[ -]?fund\b/.test(text)) (q.type = "company"), filter();
+    else if (FUND_DEAL.test(text)) (q.type = "fund"), filter();
     else if (COMPANY_DEAL.test(text)) (q.type = "company"), filter();
     if (/\bfailed analys[ie]s\b|\banalys[ie]s (?:that )?failed\b/.test(text)) (q.status = ["failed"]), filter();
     // Cities as the deals' analyses read them ("deals out of Zurich or Copenhagen", "not in London").
@@ -408,7 +411,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (Object.keys(anyOf).length) q.anyOf = anyOf;
   if (q.kind === "positions") {
     const vintage = yearsSaid(n.folded, String.raw`vintages?(?: years?)?(?: of)?`, today.getUTCFullYear());
-    if (vintage) (q.vintage = vintage), filter();
+    // Said where a negation governs ("that aren't 2020s vintages"): every other vintage.
+    const negatedPart = negationScopes(n.folded).negated;
+    const denied = vintage && [vintage.from, vintage.to, ...(vintage.in ?? [])].some((y) => y !== undefined && new RegExp(String.raw`\b(?:'?${String(y).slice(2)}|${y}|${String(y).slice(0, 3)}0s)\b`).test(negatedPart));
+    if (vintage) (q.vintage = denied ? { ...vintage, not: true } : vintage), filter();
   }
   if (q.kind === "deals" && founded) (q.founded = founded), (q.show = [...new Set([...(q.show ?? []), "founded"])]), filter();
   let bothTypes = false;
@@ -518,7 +524,12 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     if (f) q.field = f;
     q.aggregate = aggregate;
     if (q.field && q.order?.by === q.field) delete q.order, delete q.limit;
-  } else if (aggregate === "count") q.aggregate = "count";
+  } else if (aggregate === "count") {
+    q.aggregate = "count";
+    // "How many and how much": the count, with the total of the kind's money figure.
+    const money = kindFields.find((f) => f.unit === "money")?.field ?? (q.kind === "cashflows" ? "amount" : undefined);
+    if (money && /\bhow much\b|\bin total\b|\btotal(?:led|ing)?\b|\bsum\b/.test(text)) q.field = money;
+  }
   else if (aggregate === "change" && q.kind === "metrics") q.aggregate = "change";
   // "What's the portfolio worth?", "our portfolio's ARR": one figure for the whole, a total.
   if (!q.aggregate && !q.order && q.kind === "holdings" && kindFields.length && /\b(?:the|our|my|whole|entire) portfolio\b(?! compan)/.test(text) && !pluralCompanies(text)) {

@@ -150,3 +150,5 @@ export const FLAG_CUES: [string, RegExp][] = [
 ];
 /** Words that ask how a figure moved over time, read by the history reader ("how did it develop", "trajectory", "cumulative"). */
 export const TREND_WORDS = /\bdevelop\b|\bdeveloped\b|\bdeveloping\b|\bevolve\b|\bevolved\b|\bevolving\b|\btrajectory\b|\bcumulative\b|\bcumulatively\b/;
+/** Words that place a record without filtering it ("deals sitting at IC", "currently"): read, and nothing to say back. */
+export const PLACING_WORDS = /\bsitting\b|\bsits\b|\bcurrently\b|\bright now\b/;

@@ -122,10 +122,14 @@ export const FIELDS: Record<RecordKind, Record<string, FieldSpec>> = {
 export const metricField = (metric: string): FieldSpec => ({ label: metricLabel(metric), unit: "metric", combine: ADDITIVE_METRICS.has(metric) ? "sum" : "none" });
 
 /** Whether a year is within a range said ("2022 or later", "'18 or '19"). */
-export const inYears = (year: number | null, r: YearRange) => year !== null && (r.in ? r.in.includes(year) : (r.from === undefined || year >= r.from) && (r.to === undefined || year <= r.to));
+export const inYears = (year: number | null, r: YearRange): boolean => {
+  if (year === null) return false;
+  const within = r.in ? r.in.includes(year) : (r.from === undefined || year >= r.from) && (r.to === undefined || year <= r.to);
+  return r.not ? !within : within;
+};
 
 /** A range of years in words. */
-export const yearsWords = (r: YearRange) => (r.in ? r.in.map(String).join(" or ") : r.from !== undefined && r.from === r.to ? String(r.from) : r.from !== undefined && r.to !== undefined ? `${r.from} to ${r.to}` : r.from !== undefined ? `${r.from} or later` : `${r.to} or earlier`);
+export const yearsWords = (r: YearRange): string => (r.not ? `other than ${yearsWords({ ...r, not: undefined })}` : r.from !== undefined && r.to === r.from + 9 && r.from % 10 === 0 ? `the ${r.from}s` : r.in ? r.in.map(String).join(" or ") : r.from !== undefined && r.from === r.to ? String(r.from) : r.from !== undefined && r.to !== undefined ? `${r.from} to ${r.to}` : r.from !== undefined ? `${r.from} or later` : `${r.to} or earlier`);
 
 /** A value written for people, in the field's unit; null when the records do not hold it. */
 export function written(spec: FieldSpec, v: Value | undefined): string | null {

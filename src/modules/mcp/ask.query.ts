@@ -74,10 +74,10 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
     q.group = args.group as Query["group"];
   }
   for (const k of ["vintage", "founded"] as const) {
-    const y = args[k] as { from?: unknown; to?: unknown; in?: unknown } | undefined;
+    const y = args[k] as { from?: unknown; to?: unknown; in?: unknown; not?: unknown } | undefined;
     if (!y || typeof y !== "object") continue;
     const list = Array.isArray(y.in) ? y.in.map(int).filter((x): x is number => x !== undefined) : [];
-    q[k] = { from: int(y.from), to: int(y.to), ...(list.length ? { in: list } : {}) };
+    q[k] = { from: int(y.from), to: int(y.to), ...(list.length ? { in: list } : {}), ...(y.not === true ? { not: true as const } : {}) };
   }
   const dates = args.dates as { from?: unknown; to?: unknown; label?: unknown } | undefined;
   if (dates && typeof dates === "object") {
@@ -228,9 +228,13 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     const names = distinct.slice(0, SHOWN);
     const more = distinct.length > SHOWN ? ` and ${distinct.length - SHOWN} more` : "";
     const twice = q.kind === "holdings" && distinct.length < rows.length ? ` (${distinct.length} companies: ${listing(distinct.filter((x) => rows.filter((r) => r.name === x).length > 1))} held by more than one fund)` : "";
+    // A count asked with "how much": the total of the figure beside it, per currency.
+    const sumSpec = q.field ? reader.field(q.field, ctx) : null;
+    const sum = sumSpec?.combine === "sum" && rows.length ? totals(rows, q.field!, sumSpec, "sum").figures.map((f) => f.written) : [];
+    const totalLine = sum.length ? `\nTotal ${sumSpec!.label}: ${listing(sum)}${sum.length > 1 ? " (one per currency, never converted or added across currencies)" : ""}.` : "";
     return {
       ...base,
-      text: `${count(rows.length, one, many)}${scope}${twice}${q.status?.length === 1 ? "" : statusSplit(rows)}${rows.length ? `: ${listing(names)}${more}` : ""}.${notes.length ? `\n${notes.join("\n")}` : ""}${source}`,
+      text: `${count(rows.length, one, many)}${scope}${twice}${q.status?.length === 1 ? "" : statusSplit(rows)}${rows.length ? `: ${listing(names)}${more}` : ""}.${totalLine}${notes.length ? `\n${notes.join("\n")}` : ""}${source}`,
       data: { kind: q.kind, count: rows.length, records: rows.map((r) => r.data) },
       links,
       entities: rows.length === 1 ? entitiesOf(rows) : undefined,

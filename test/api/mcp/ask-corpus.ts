@@ -733,6 +733,10 @@ export const CORPUS: Row[] = [
   { cat: "follow-up", q: "robotics portcos", expect: q("holdings", { sector: "Robotics" }), then: [
     { cat: "follow-up", q: "which of them will last the longest", expect: q("holdings", { sector: "Robotics", order: { by: "runway_months", dir: "desc" } }), says: ["(1 exited or written-off company is left out (Drift Robotics); ask for them by status.)"] },
   ] },
+  { cat: "negation", q: "non-fund deals in diligence", expect: q("deals", { stage: ["diligence"], type: "company" }), says: ["deals of companies at diligence"] },
+  { cat: "negation", q: "lp funds whose vintage isn't in the 2010s", expect: q("positions", { vintage: { from: 2010, to: 2019, not: true } }), says: ["LP positions of vintage other than the 2010s", "Halcyon Fund V", "Kinetic Seed Fund I", "Silverline Fund I"] },
+  { cat: "negation", q: "which deals have no round size on record", expect: q("deals", { where: [{ field: "round_amount", op: "lte", value: 0, orNone: true }] }), says: ["5 deals with no raising", "YarrowShield"] },
+  { cat: "cashflows", q: "distributions in 2025: how many, and how much in total", expect: q("cashflows", { type: "distribution", aggregate: "count", field: "amount", ...days("2025-01-01", "2025-12-31") }), says: ["9 cashflows that are distributions dated 2025", "Total amount: 7,901,000 USD and 2,405,000 EUR"] },
 ];
 
 /** Every phrasing in the corpus, follow-ups included. */
