@@ -83,7 +83,7 @@ function withoutName(text: string, name: string): string {
 /** A folded text with every occurrence of `phrase` blanked (so a name's words are not read as filters). */
 const without = (text: string, phrase: string) => (phrase ? ` ${text} `.split(` ${phrase} `).join("  ").trim() : text);
 
-const THING = /\b(?:its|it|their|they|that fund|this fund|that company|this company)\b|\bof (?:that|this)\b(?! (?:deal|fund|compan|portco|list|pipeline|portfolio)s?\b)/;
+const THING = /\b(?:its|it|their|they|that fund|this fund|that company|this company)\b|\bof (?:that|this)\b(?! (?:deal|fund|compan|portco|list|pipeline|portfolio|year|quarter|month|week|time|kind|sort|type)s?\b)/;
 /** Twelve months before the latest statement: "a year ago", "vs last year", "over the past year". */
 const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months) (?:year )?(?:ago|before|earlier|prior)\b|\byear (?:ago|before|earlier)\b|\byear over year\b|\byoy\b|\bthis time last year\b|\b(?:vs|versus|compared (?:to|with)|against) (?:a|last|the prior|the previous) year\b|\bthis year (?:vs|versus|against|compared to) last\b|\b(?:over|in|during) the (?:past|last) (?:year|twelve months|12 months)\b|\blast twelve months\b/;
 /** A history listed rather than one point of it. */
