@@ -16,6 +16,7 @@ import { blobPath } from "../../src/lib/blobs.ts";
 import { silentLog } from "../../src/lib/log.ts";
 import { pdfDeck, uploadForm } from "../helpers/decks.ts";
 import { cli, tempDataDir } from "../helpers/cli.ts";
+import { tarOf } from "../helpers/tar.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const ENV = { DEALGRAPH_ALLOW_PRIVATE_NETWORK: "1" };
@@ -193,18 +194,6 @@ function tarEntries(tar: Buffer) {
   return entries;
 }
 
-/** A tar stream of `entries` (name and bytes, in order), with its end-of-archive marker. */
-async function tarOf(entries: [string, Uint8Array][]): Promise<Buffer> {
-  const { TarWriter } = await import("../../src/lib/tar.ts");
-  const { PassThrough } = await import("node:stream");
-  const out = new PassThrough();
-  const chunks: Buffer[] = [];
-  out.on("data", (c) => chunks.push(c));
-  const writer = new TarWriter(out);
-  for (const [name, bytes] of entries) await writer.addBytes(name, bytes);
-  await writer.finish();
-  return Buffer.concat(chunks);
-}
 
 const unzstd = (b: Uint8Array) => Buffer.from(Bun.zstdDecompressSync(b));
 const zstd = (b: Uint8Array) => Buffer.from(Bun.zstdCompressSync(b));

@@ -12,6 +12,7 @@ import { cli, tempDataDir } from "../helpers/cli.ts";
 import { createTestApp } from "../helpers/app.ts";
 import { seedIdentity } from "../helpers/fixtures.ts";
 import { Browser, textOf, withPassword } from "../helpers/web.ts";
+import { tarOf } from "../helpers/tar.ts";
 
 /** A web app on its own temp data dir (archives written here must not land in a shared ./data). */
 async function webApp(o: { passwords?: ("alice" | "bob")[]; signIn?: string } = {}) {
@@ -137,16 +138,10 @@ describe("one backup at a time", () => {
 // data dir it was to restore into is never made.
 describe("a compression bomb", () => {
   test("restore: exit 1 saying the archive unpacks to more than it declares; the target is not even created", async () => {
-    const { TarWriter } = await import("../../src/lib/tar.ts");
-    const { PassThrough } = await import("node:stream");
-    const out = new PassThrough();
-    const chunks: Buffer[] = [];
-    out.on("data", (c) => chunks.push(c));
-    const writer = new TarWriter(out);
-    await writer.addBytes("backup.json", Buffer.from(JSON.stringify({ format: "dealgraph-backup", version: 2, created_at: "2026-11-28T03:00:00.000Z", files: [{ path: "dealgraph.db", bytes: 1024 }] })));
-    await writer.addBytes("dealgraph.db", Buffer.alloc(1024));
-    await writer.finish();
-    const small = Buffer.concat(chunks);
+    const small = await tarOf([
+      ["backup.json", Buffer.from(JSON.stringify({ format: "dealgraph-backup", version: 2, created_at: "2026-11-28T03:00:00.000Z", files: [{ path: "dealgraph.db", bytes: 1024 }] }))],
+      ["dealgraph.db", Buffer.alloc(1024)],
+    ]);
     // The archive's own end replaced by 64 MB of zeros: they compress to almost nothing.
     const bomb = Bun.zstdCompressSync(Buffer.concat([small.subarray(0, small.length - 1024), Buffer.alloc(64 * 1024 * 1024)]));
     expect(bomb.length).toBeLessThan(64 * 1024);

@@ -91,8 +91,6 @@ const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months) (?:year )?(?:ago|before|
 export const FIRST_STATEMENT = /\bwhen (?:they|it|we|she|he) first\b|\bfirst (?:reported|report|statement|figure|number|data ?point|reading|mark)\b|\bat first\b|\binitially\b|\boriginally\b|\bearliest\b|\bto begin with\b|\bat the (?:start|outset|beginning)\b/;
 const TREND = /\bsince\b|\beach of (?:the|its) (?:last |past )?\w+ (?:marks|quarters|months)\b|\bmark by mark\b|\bqoq\b|\bmom\b|\bquarter over quarter\b|\bmonth over month\b|\b(?:last|past) \d+ (?:mo|mos|marks)\b|\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|qtr|month)\b|\beach (?:quarter|qtr|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) (?:\d+|two|three|four|five|six|eight|twelve) (?:quarters|qtrs|months)\b|\bdevelop(?:ed|ing)?\b|\bevolv(?:e|ed|ing)\b|\btrajectory\b|\bup or down\b|\b(?:at|as of|on) each (?:of (?:the|its) (?:last |past )?\w+ )?marks?\b|\b\d+ (?:quarters|qtrs|qs)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
 /** How many periods a trend asks for ("4 qtrs", "last 6 months"): the statements to list. */
-/** A cashflow's own fields: a position's figure asked of cashflows ("called") is their amount. */
-const FIELDS_OF_CASHFLOWS = new Set(["amount", "date"]);
 const PERIODS = /\b(\d{1,2}|two|three|four|five|six|eight|twelve) (quarters|qtrs|qs|months|mos|mo|marks)\b/;
 const PERIOD_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, eight: 8, twelve: 12 };
 const MARK_FIELDS = ["tvpi", "dpi", "rvpi", "nav"];
@@ -565,7 +563,6 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     // "Split by currency - count and total": each group's count with the total of the figure named.
     const totalled = fields.find((f) => f.kinds.includes(q.kind) && f.unit === "money");
     if (q.aggregate === "count" && totalled && /\btotals?\b|\bsum\b|\bhow much\b|\bamounts?\b/.test(text)) (q.aggregate = "sum"), (q.field = asKind(totalled).field);
-    if (q.field && q.kind === "cashflows" && q.field !== "amount" && !FIELDS_OF_CASHFLOWS.has(q.field)) q.field = "amount";
     delete q.order, delete q.limit, delete q.show;
     if (!signals.includes("aggregate")) signals.push("aggregate");
   }
