@@ -60,8 +60,8 @@ export async function backupCommand(args: string[], io: Io) {
   report(
     io,
     values.json as boolean | undefined,
-    { file: written.file, bytes: written.bytes, sha256: written.sha256, verified_at: written.verified_at },
-    `${written.file} (${mb(written.bytes)}, sha256 ${written.sha256}), verified`,
+    { file: written.file, bytes: written.bytes, sha256: written.sha256 },
+    `${written.file} (${mb(written.bytes)}, sha256 ${written.sha256}); check it through with: dealgraph backup verify ${written.file}`,
   );
 }
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { cleanEnv, startServe, type Child } from "../../scripts/lib/child-process.ts";
 import { createApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
@@ -78,33 +79,47 @@ afterAll(async () => {
 });
 
 describe("dealgraph backup", () => {
-  test("writes <data-dir>/backups/dealgraph-<UTC timestamp>.tar.zst, mode 0600, with its sha256 and a record of its verification", () => {
-    expect(archive).toMatch(new RegExp(`^${dir}/backups/dealgraph-\\d{8}T\\d{6}Z\\.tar\\.zst$`));
+  test("writes <data-dir>/backups/dealgraph-<UTC timestamp>.tar.gz, mode 0600, with its sha256 and a record of it (not yet verified)", () => {
+    expect(archive).toMatch(new RegExp(`^${dir}/backups/dealgraph-\\d{8}T\\d{6}Z\\.tar\\.gz$`));
     expect(statSync(archive).mode & 0o777).toBe(0o600);
     const record = JSON.parse(readFileSync(`${archive}.json`, "utf8"));
     expect(record).toMatchObject({ bytes: statSync(archive).size, sha256: createHash("sha256").update(readFileSync(archive)).digest("hex"), problem: null });
-    expect(record.verified_at).toEqual(expect.any(String));
+    // integrity_check is `backup verify`'s (CONTRACT.md): the record says so until it has run.
+    expect(record.verified_at).toBeNull();
     // Nothing half-written is left beside it.
     expect(readdirSync(join(dir, "backups")).filter((n) => n.includes("partial"))).toEqual([]);
   });
 
+  test("a real gzip stream: gzip -t passes it and tar -xzf unpacks it", () => {
+    expect(readFileSync(archive).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    const t = Bun.spawnSync(["gzip", "-t", archive]);
+    expect(t.exitCode, t.stderr.toString()).toBe(0);
+    const out = tempDataDir();
+    cleanup.push(out);
+    const x = Bun.spawnSync(["tar", "-xzf", archive, "-C", out]);
+    expect(x.exitCode, x.stderr.toString()).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(["backup.json", "blobs", "dealgraph.db", "manifest.json", "secret.key"]);
+    const blob = readFileSync(join(out, "blobs", deck!.sha256.slice(0, 2), deck!.sha256));
+    expect(createHash("sha256").update(blob).digest("hex")).toBe(deck!.sha256);
+  });
+
   test("GNU tar reads the archive: the list of contents first, the snapshot, the referenced files, the server key, the manifest last", async () => {
-    const listing = Bun.spawnSync(["tar", "--zstd", "-tf", archive]).stdout.toString().trim().split("\n");
+    const listing = Bun.spawnSync(["tar", "-tzf", archive]).stdout.toString().trim().split("\n");
     expect(listing[0]).toBe("backup.json");
     expect(listing[1]).toBe("dealgraph.db");
     expect(listing).toContain(`blobs/${deck!.sha256.slice(0, 2)}/${deck!.sha256}`);
     expect(listing).toContain("secret.key");
     expect(listing.at(-1)).toBe("manifest.json");
-    const manifest = JSON.parse(Bun.spawnSync(["tar", "--zstd", "-xOf", archive, "manifest.json"]).stdout.toString());
-    expect(manifest).toMatchObject({ format: "dealgraph-backup", version: 2, server_key: "file", missing_blobs: [], snapshot: { method: "frozen-file", check: "quick_check" } });
+    const manifest = JSON.parse(Bun.spawnSync(["tar", "-xzOf", archive, "manifest.json"]).stdout.toString());
+    expect(manifest).toMatchObject({ format: "dealgraph-backup", version: 2, server_key: "file", missing_blobs: [], snapshot: { method: "frozen-file" }, compression: { format: "gzip", level: 1 } });
     expect(manifest.migrations).toContain("0000_foundation");
     expect(manifest.files.map((f: { path: string }) => f.path).sort()).toEqual(listing.filter((n) => n !== "manifest.json" && n !== "backup.json").sort());
     // backup.json declares every entry's size before its bytes come.
-    const contents = JSON.parse(Bun.spawnSync(["tar", "--zstd", "-xOf", archive, "backup.json"]).stdout.toString());
+    const contents = JSON.parse(Bun.spawnSync(["tar", "-xzOf", archive, "backup.json"]).stdout.toString());
     expect(contents).toMatchObject({ format: "dealgraph-backup", version: 2 });
     expect(contents.files).toEqual(manifest.files.map((f: { path: string; bytes: number }) => ({ path: f.path, bytes: f.bytes })));
     // The snapshot is a rollback-journal database (header bytes 18-19 = 1): it opens read-only anywhere.
-    const db = Buffer.from(Bun.spawnSync(["tar", "--zstd", "-xOf", archive, "dealgraph.db"]).stdout);
+    const db = Buffer.from(Bun.spawnSync(["tar", "-xzOf", archive, "dealgraph.db"]).stdout);
     expect([db[18], db[19]]).toEqual([1, 1]);
   });
 
@@ -112,6 +127,22 @@ describe("dealgraph backup", () => {
     const r = await cli(dir, "backup", "verify", archive, "--json");
     expect(r.code, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ ok: true, problems: [] });
+    // Recorded beside the archive.
+    expect(JSON.parse(readFileSync(`${archive}.json`, "utf8"))).toMatchObject({ verified_at: expect.any(String), problem: null });
+  });
+
+  test("an archive the previous release wrote (.tar.zst: the same entries, zstd) is still verified and restored", async () => {
+    const d = tempDataDir();
+    cleanup.push(d);
+    const old = join(d, "dealgraph-20261128T030000Z.tar.zst");
+    writeFileSync(old, Bun.zstdCompressSync(gunzip(readFileSync(archive))));
+    const v = await cli(dir, "backup", "verify", old, "--json");
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.json).toMatchObject({ ok: true, problems: [] });
+    const target = join(d, "restored");
+    const r = await cli(target, "restore", old, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    expect(createHash("sha256").update(readFileSync(blobPath(target, deck!.sha256))).digest("hex")).toBe(deck!.sha256);
   });
 });
 
@@ -160,8 +191,8 @@ describe("dealgraph restore", () => {
   });
 
   test("a damaged archive restores nothing: a missing target is not even created", async () => {
-    const broken = join(tempDataDir(), "broken.tar.zst");
-    cleanup.push(broken.replace(/\/broken\.tar\.zst$/, ""));
+    const broken = join(tempDataDir(), "broken.tar.gz");
+    cleanup.push(broken.replace(/\/broken\.tar\.gz$/, ""));
     writeFileSync(broken, readFileSync(archive).subarray(0, Math.floor(statSync(archive).size / 2)));
     const target = join(tempDataDir(), "never");
     cleanup.push(target.replace(/\/never$/, ""));
@@ -195,8 +226,9 @@ function tarEntries(tar: Buffer) {
 }
 
 
-const unzstd = (b: Uint8Array) => Buffer.from(Bun.zstdDecompressSync(b));
-const zstd = (b: Uint8Array) => Buffer.from(Bun.zstdCompressSync(b));
+// node:zlib reads every gzip member (Bun.gunzipSync stops after the first).
+const gunzip = (b: Uint8Array) => gunzipSync(b);
+const gzip = (b: Uint8Array) => gzipSync(b);
 
 describe("backup verify names what is wrong", () => {
   const damaged = (name: string, bytes: Uint8Array) => {
@@ -210,7 +242,7 @@ describe("backup verify names what is wrong", () => {
 
   test.each([
     ["cut short", () => readFileSync(archive).subarray(0, Math.floor(statSync(archive).size * 0.6)), /truncated/],
-    ["cut inside the last compressed frame", () => readFileSync(archive).subarray(0, statSync(archive).size - 3), /truncated/],
+    ["cut inside the last gzip member's trailer (its CRC-32 and length)", () => readFileSync(archive).subarray(0, statSync(archive).size - 3), /truncated/],
     [
       "bytes flipped in the compressed stream",
       () => {
@@ -221,7 +253,7 @@ describe("backup verify names what is wrong", () => {
       /corrupted|damaged|truncated/,
     ],
   ] as const)("%s", async (_what, make, expected) => {
-    const r = await verify(damaged("x.tar.zst", make()));
+    const r = await verify(damaged("x.tar.gz", make()));
     expect(r.code).toBe(1);
     expect(r.json.ok).toBe(false);
     expect(r.json.problems.join(" ")).toMatch(expected);
@@ -229,21 +261,21 @@ describe("backup verify names what is wrong", () => {
   });
 
   test("a snapshot whose bytes changed inside an intact compressed stream: the file is named as not matching its sha256", async () => {
-    const tar = unzstd(readFileSync(archive));
+    const tar = gunzip(readFileSync(archive));
     const db = tarEntries(tar).find((e) => e.name === "dealgraph.db")!;
     tar[db.start + 512 + 100_000] ^= 0x01;
-    const r = await verify(damaged("x.tar.zst", zstd(tar)));
+    const r = await verify(damaged("x.tar.gz", gzip(tar)));
     expect(r.code).toBe(1);
     expect(r.json.problems).toEqual(["dealgraph.db does not match its sha256 in the manifest (corrupted)"]);
   });
 
   test("an entry whose size is not the one backup.json declared is refused as it is read", async () => {
-    const tar = unzstd(readFileSync(archive));
+    const tar = gunzip(readFileSync(archive));
     const entries = tarEntries(tar);
     const contents = JSON.parse(tar.toString("utf8", entries[0].start + 512, entries[0].start + 512 + entries[0].size));
     contents.files.find((f: { path: string }) => f.path === "dealgraph.db").bytes -= 4096;
     const rebuilt = Buffer.concat([await tarOf([["backup.json", Buffer.from(JSON.stringify(contents))]]).then((t) => t.subarray(0, t.length - 1024)), tar.subarray(entries[1].start)]);
-    const r = await verify(damaged("x.tar.zst", zstd(rebuilt)));
+    const r = await verify(damaged("x.tar.gz", gzip(rebuilt)));
     expect(r.code).toBe(1);
     expect(r.json.problems[0]).toMatch(/^dealgraph\.db is \d+ bytes in the archive; its backup\.json says \d+$/);
   });
@@ -254,16 +286,16 @@ describe("backup verify names what is wrong", () => {
       ["backup.json", Buffer.from(JSON.stringify({ format: "dealgraph-backup", version: 2, created_at: "2026-11-28T03:00:00.000Z", files: [{ path: "dealgraph.db", bytes: 1024 }] }))],
       ["dealgraph.db", Buffer.alloc(1024)],
     ]);
-    const bomb = zstd(Buffer.concat([small.subarray(0, small.length - 1024), Buffer.alloc(64 * 1024 * 1024)]));
+    const bomb = gzip(Buffer.concat([small.subarray(0, small.length - 1024), Buffer.alloc(64 * 1024 * 1024)]));
     expect(bomb.length).toBeLessThan(64 * 1024);
-    const r = await verify(damaged("bomb.tar.zst", bomb));
+    const r = await verify(damaged("bomb.tar.gz", bomb));
     expect(r.code).toBe(1);
     expect(r.json.problems[0]).toMatch(/unpacks to more than the 0\.0 MB its backup\.json declares/);
   });
 
   test("a blob the snapshot names but the archive lacks is named", async () => {
     // Rebuild the archive without the blob's entry (and its lines in backup.json and the manifest): checksums agree, the reference does not.
-    const tar = unzstd(readFileSync(archive));
+    const tar = gunzip(readFileSync(archive));
     const entries = tarEntries(tar);
     const blobEntry = `blobs/${deck!.sha256.slice(0, 2)}/${deck!.sha256}`;
     const json = (name: string) => {
@@ -277,16 +309,16 @@ describe("backup verify names what is wrong", () => {
     const kept = entries.filter((e) => e.name !== blobEntry && e.name !== "manifest.json" && e.name !== "backup.json");
     const head = await tarOf([["backup.json", Buffer.from(JSON.stringify(contents))]]);
     const rebuilt = Buffer.concat([head.subarray(0, head.length - 1024), ...kept.map((e) => tar.subarray(e.start, e.end)), await tarOf([["manifest.json", Buffer.from(JSON.stringify(manifest))]])]);
-    const r = await verify(damaged("x.tar.zst", zstd(rebuilt)));
+    const r = await verify(damaged("x.tar.gz", gzip(rebuilt)));
     expect(r.code).toBe(1);
     expect(r.json.problems).toEqual([`the database names 1 file(s) the archive does not hold: ${deck!.sha256}`]);
   });
 
   test("a file that is not an archive, and one that does not exist", async () => {
-    const notArchive = await verify(damaged("x.tar.zst", Buffer.from("hello, not an archive")));
+    const notArchive = await verify(damaged("x.tar.gz", Buffer.from("hello, not an archive")));
     expect(notArchive.code).toBe(1);
     expect(notArchive.json.problems[0]).toMatch(/corrupted/);
-    const missing = await cli(dir, "backup", "verify", join(dir, "nope.tar.zst"));
+    const missing = await cli(dir, "backup", "verify", join(dir, "nope.tar.gz"));
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("no such archive");
   });
@@ -379,8 +411,8 @@ test("a database whose WAL cannot be checkpointed (a reader holds an older snaps
     const r = await cli(d, "backup", "--json");
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain("VACUUM INTO");
-    const manifest = JSON.parse(Bun.spawnSync(["tar", "--zstd", "-xOf", r.json.file, "manifest.json"]).stdout.toString());
-    expect(manifest.snapshot).toEqual({ method: "vacuum-into", check: "quick_check" });
+    const manifest = JSON.parse(Bun.spawnSync(["tar", "-xzOf", r.json.file, "manifest.json"]).stdout.toString());
+    expect(manifest.snapshot).toEqual({ method: "vacuum-into" });
     const target = join(tempDataDir(), "restored");
     cleanup.push(target);
     expect((await cli(target, "restore", r.json.file)).code).toBe(0);
@@ -397,7 +429,7 @@ test("a database whose WAL cannot be checkpointed (a reader holds an older snaps
 test("--out FILE writes there (and refuses to overwrite an existing file)", async () => {
   const d = tempDataDir();
   cleanup.push(d);
-  const out = join(d, "mine.tar.zst");
+  const out = join(d, "mine.tar.gz");
   const first = await cli(dir, "backup", "--out", out, "--json");
   expect(first.code, first.stderr).toBe(0);
   expect(first.json).toMatchObject({ file: out, bytes: statSync(out).size });
@@ -407,7 +439,7 @@ test("--out FILE writes there (and refuses to overwrite an existing file)", asyn
   expect(again.stderr).toContain("already exists");
 });
 
-test("a database that fails SQLite's quick_check is not backed up: exit 1 naming the check, no archive left", async () => {
+test("a database whose pages are damaged: backup copies it as it is, and backup verify names integrity_check's finding (exit 1)", async () => {
   const d = tempDataDir();
   cleanup.push(d);
   expect((await cli(d, "admin", "org", "create", "--name", "Broken Pages", "--json")).code).toBe(0);
@@ -422,7 +454,15 @@ test("a database that fails SQLite's quick_check is not backed up: exit 1 naming
   writeSync(fd, Buffer.from([0x42]), 0, 1, (rootpage - 1) * pageSize); // not a b-tree page type
   closeSync(fd);
   const r = await cli(d, "backup", "--json");
-  expect(r.code).toBe(1);
-  expect(r.stderr).toMatch(/fails quick_check|malformed|cannot be opened/);
-  expect(existsSync(join(d, "backups")) ? readdirSync(join(d, "backups")).filter((n) => !n.startsWith(".backup")) : []).toEqual([]);
+  expect(r.code, r.stderr).toBe(0);
+  const v = await cli(d, "backup", "verify", r.json.file, "--json");
+  expect(v.code).toBe(1);
+  expect(v.json.ok).toBe(false);
+  expect(v.json.problems.join(" ")).toMatch(/fails integrity_check|malformed|cannot be opened/);
+  expect(JSON.parse(readFileSync(`${r.json.file}.json`, "utf8"))).toMatchObject({ verified_at: null, problem: expect.stringMatching(/integrity_check|malformed|cannot be opened/) });
+  // Restore refuses it too, touching nothing.
+  const target = join(tempDataDir(), "never");
+  cleanup.push(target.replace(/\/never$/, ""));
+  expect((await cli(target, "restore", r.json.file)).code).toBe(1);
+  expect(existsSync(target)).toBe(false);
 });

@@ -69,7 +69,7 @@ describe.each(EVERY_FIXTURE)("the data dir made by an earlier release (%s)", (fi
     // A release newer than the fixture backs it up before migrating it; the same release has nothing to do.
     const current = [...migrations.map((m) => m.tag)];
     const upgraded = current.some((tag) => !facts.made_with.includes(tag));
-    expect(readdirSync(dir).includes("backups") && readdirSync(backupsDir(dir)).some((n) => n.endsWith("-pre-upgrade.tar.zst"))).toBe(upgraded);
+    expect(readdirSync(dir).includes("backups") && readdirSync(backupsDir(dir)).some((n) => n.endsWith("-pre-upgrade.tar.gz"))).toBe(upgraded);
   });
 });
 
@@ -84,7 +84,7 @@ describe("serve on a data dir with pending migrations", () => {
     sqlite.close();
 
     await serve(dir);
-    const archives = readdirSync(backupsDir(dir)).filter((n) => n.endsWith(".tar.zst"));
+    const archives = readdirSync(backupsDir(dir)).filter((n) => n.endsWith(".tar.gz"));
     expect(archives).toEqual([expect.stringMatching(/^dealgraph-\d{8}T\d{6}Z-pre-upgrade\.tar\.zst$/)]);
     const live = new Database(join(dir, "dealgraph.db"), { readonly: true });
     expect(live.query("SELECT COUNT(*) AS n FROM _migrations").get()).toEqual({ n: migrations.length + 1 });
@@ -117,7 +117,7 @@ describe("serve on a data dir with pending migrations", () => {
     expect(said).toContain("Nothing was applied: the database is as it was");
     expect(dumpOf(dir)).toBe(before);
     // The backup written before the attempt is there; and the data dir is free for the next start.
-    expect(readdirSync(backupsDir(dir)).filter((n) => n.endsWith("-pre-upgrade.tar.zst"))).toHaveLength(1);
+    expect(readdirSync(backupsDir(dir)).filter((n) => n.endsWith("-pre-upgrade.tar.gz"))).toHaveLength(1);
     expect(readdirSync(dir)).not.toContain("serve.pid");
   });
 

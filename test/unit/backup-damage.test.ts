@@ -1,6 +1,6 @@
-// Damage anywhere in an archive's compressed stream is refused, with a reason that says so. The
-// zstd frames carry no checksum of their own, so a damaged block can decode without an error into
-// other bytes: then the entry's sha256, the tar headers or the JSON entries show it. 64 bytes are
+// Damage anywhere in an archive's compressed stream is refused, with a reason that says so: each
+// gzip member's CRC-32 and length, else the entry's sha256, the tar headers or the JSON entries
+// show it (a damaged member header or deflate block can decode into other bytes). 64 bytes are
 // flipped at every 97th byte of a small real archive, and each copy is read as `backup verify` does.
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -27,11 +27,11 @@ test("64 flipped bytes at any place of the compressed stream: the archive is ref
   const org = orgs.createOrg("Damage Ventures");
   for (let i = 0; i < 50; i++) orgs.createUser({ orgId: org.id, email: `p${i}@damage.vc`, name: `Partner ${i}` });
   db.$client.close();
-  const { file } = await createBackup({ config, now: new Date(), out: join(work, "a.tar.zst") });
+  const { file } = await createBackup({ config, now: new Date(), out: join(work, "a.tar.gz") });
   expect((await readArchive(file, { workDir: work })).problems).toEqual([]);
 
   const whole = readFileSync(file);
-  const damaged = join(work, "x.tar.zst");
+  const damaged = join(work, "x.tar.gz");
   const answers: string[] = [];
   for (let at = 0; at + 64 <= whole.length; at += 97) {
     const b = Buffer.from(whole);

@@ -1,21 +1,25 @@
 // One backup archive: a consistent snapshot of the database, the blob-store files the snapshot
-// names, and the server key, streamed through tar and zstd into a temporary name and only then
+// names, and the server key, streamed through tar and gzip into a temporary name and only then
 // given its name. Nothing is ever held whole in memory, and nothing is read twice:
 //   - the snapshot is the database file itself, frozen at one committed state while `serve` goes on
 //     (backups.snapshot.ts), copied as it is; VACUUM INTO only when the file cannot be frozen;
-//   - every entry is hashed as it is written, the archive as it leaves the compressor;
-//   - SQLite's integrity_check runs on the frozen file (exactly the bytes archived) in a worker
-//     thread while the archive is written, instead of on a copy extracted back out of the archive.
-// Layout of format version 2 (`.tar.zst`):
+//   - every entry is hashed as it is read, the archive as it is written (backups.gzip.ts: gzip
+//     members compressed on a second thread where one is free, stored where none is).
+// SQLite's integrity_check is `backup verify`'s and `restore`'s (CONTRACT.md), on the archived copy:
+// inside `backup` a check of the live file walked every b-tree a page at a time, which once the
+// database outgrew the page cache took longer than the archive itself and grew faster than the data
+// (23.7 GB: about 10 minutes of random reads). The `backup` job and the operator's button verify each
+// archive they write (backups.service.ts).
+// Layout of format version 2 (`.tar.gz`; the previous release wrote it as `.tar.zst`):
 //   backup.json (first: each entry's path and size, so a reader can bound what it unpacks before
 //   it unpacks it), dealgraph.db, blobs/<2 hex>/<sha256>, secret.key (unless DEALGRAPH_SECRET_KEY
 //   holds the key), manifest.json (last: each file's size and sha256, the migrations)
-// Version 1 (`.tar.gz`, earlier releases): the same without backup.json, gzip instead of zstd. Both
-// are read (verify and restore); only version 2 is written.
-import { constants, Database } from "bun:sqlite";
+// Version 1 (`.tar.gz`, earlier releases): the same without backup.json. Every one is read (verify and
+// restore), its compression told by its first bytes (gzip, or the previous release's zstd).
+import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
-import { closeSync, createReadStream, createWriteStream, existsSync, fstatSync, fsyncSync, linkSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statfsSync, statSync, writeSync } from "node:fs";
+import { closeSync, createReadStream, createWriteStream, existsSync, fstatSync, linkSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statfsSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { createGunzip, createZstdDecompress } from "node:zlib";
@@ -23,6 +27,7 @@ import { blobPath } from "../../lib/blobs.ts";
 import { KEY_FILE } from "../../lib/server-key.ts";
 import { readTar, TarError, tarHeader, type EntrySink } from "../../lib/tar.ts";
 import { dealBlobHashes } from "../deals/deals.blobs.ts";
+import { GzipSink, type GzipStats } from "./backups.gzip.ts";
 import { freezeDatabase } from "./backups.snapshot.ts";
 import { zstdFramesProblem } from "./backups.zstd-frames.ts";
 
@@ -31,14 +36,15 @@ export const ARCHIVE_FORMAT = "dealgraph-backup";
 export const ARCHIVE_VERSION = 2;
 /** The versions this release reads: every one an earlier release wrote. */
 export const READABLE_VERSIONS = [1, 2];
-export const ARCHIVE_EXTENSION = ".tar.zst";
+export const ARCHIVE_EXTENSION = ".tar.gz";
 export const DB_ENTRY = "dealgraph.db";
 export const MANIFEST_ENTRY = "manifest.json";
 export const CONTENTS_ENTRY = "backup.json";
-/** zstd level: 1 compresses a database about 3:1 at several hundred MB/s on one core (gzip -1: tens of MB/s). */
-const ZSTD_LEVEL = 1;
-const ZSTD_BLOCK = 4 * 1024 * 1024;
-const ZSTD_IN_FLIGHT = 2;
+/**
+ * libdeflate's level for the blocks a second thread compresses: 1 is its fastest (about 430 MB/s
+ * per core here, archive 28% of a database's size; zlib's level 1: 37%).
+ */
+export const GZIP_LEVEL = 1;
 
 export type ManifestFile = { path: string; bytes: number; sha256: string };
 
@@ -53,8 +59,10 @@ export type Manifest = {
   files: ManifestFile[];
   /** Files the database names that were already missing from the data dir when the backup was taken. */
   missing_blobs: string[];
-  /** Version 2: how the snapshot was taken and checked. */
-  snapshot?: { method: "frozen-file" | "vacuum-into"; check: typeof SNAPSHOT_CHECK };
+  /** Version 2: how the snapshot was taken (and, in archives of the previous release, the check it ran). */
+  snapshot?: { method: "frozen-file" | "vacuum-into"; check?: string };
+  /** How the archive was compressed: gzip members at `level` where a thread was free, stored otherwise (absent before). */
+  compression?: GzipStats & { format: "gzip" };
 };
 
 /** backup.json, the first entry of a version 2 archive: what follows, and how big each entry is. */
@@ -75,7 +83,7 @@ export type WriteOptions = {
   afterSnapshot?: () => void;
 };
 
-export type WrittenBackup = { file: string; bytes: number; sha256: string; manifest: Manifest; verified_at: string; ms: { snapshot: number; archive: number; verify: number } };
+export type WrittenBackup = { file: string; bytes: number; sha256: string; manifest: Manifest; ms: { snapshot: number; archive: number } };
 
 /** A backup that could not be written or an archive that does not check out; the message says what. */
 export class BackupError extends Error {}
@@ -103,146 +111,10 @@ function ledger(sqlite: Database): string[] {
   return has ? sqlite.query<{ tag: string }, []>("SELECT tag FROM _migrations ORDER BY tag").all().map((r) => r.tag) : [];
 }
 
-/**
- * What the backup itself runs on the frozen file: quick_check, SQLite's check of every page, every
- * b-tree's structure and order, the freelist, every record's format and the NOT NULL and CHECK
- * constraints. integrity_check adds to it that every index holds exactly its table's rows: on a
- * 2.3 GB database that is 4x the time (42 s against 9.5 s here), more than copying the whole data
- * dir, so it is left to `backup verify` and `restore`, which run the full integrity_check on the
- * archived copy.
- */
-export const SNAPSHOT_CHECK = "quick_check";
-
-// The check of a database file that does not change while it runs, in a worker thread (a long
-// synchronous call: on the main thread it would stop the archive being written). immutable=1:
-// the file alone, no locks, no WAL: exactly the bytes being archived.
-const CHECK_WORKER = `
-import { Database, constants } from "bun:sqlite";
-self.onmessage = (event) => {
-  let db = null;
-  try {
-    db = new Database("file:" + encodeURI(event.data.path) + "?immutable=1", constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
-    const rows = db.query("PRAGMA " + event.data.pragma).values().map((r) => String(r[0]));
-    postMessage({ rows });
-  } catch (error) {
-    postMessage({ error: String(error && error.message ? error.message : error) });
-  } finally {
-    if (db) db.close();
-  }
-};`;
-
-/** SQLite's `pragma` check of the file at `path`, on this thread (a long synchronous call). */
-function checkHere(path: string, pragma: "quick_check" | "integrity_check"): string[] {
-  let db: Database | null = null;
-  try {
-    db = new Database(`file:${encodeURI(path)}?immutable=1`, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
-    const rows = db.query(`PRAGMA ${pragma}`).values().map((r) => String(r[0]));
-    return rows.length !== 1 || rows[0] !== "ok" ? [`the database snapshot fails ${pragma}: ${rows.slice(0, 5).join("; ")}`] : [];
-  } catch (error) {
-    return [`the database snapshot cannot be opened: ${(error as Error).message}`];
-  } finally {
-    db?.close();
-  }
-}
-
-/**
- * SQLite's `pragma` check of the file at `path` in a worker: the problems found (empty when "ok").
- * Where a worker cannot be started or fails to run (whatever the reason), the check runs on this
- * thread instead, when `result` is awaited: slower, never skipped.
- */
-export function checkInWorker(path: string, pragma: "quick_check" | "integrity_check"): { result: Promise<string[]>; stop(): void } {
-  let worker: Worker | null = null;
-  let url = "";
-  const result = new Promise<string[] | null>((resolve) => {
-    try {
-      url = URL.createObjectURL(new Blob([CHECK_WORKER], { type: "application/javascript" }));
-      const w = new Worker(url);
-      worker = w;
-      w.onmessage = (event: MessageEvent<{ rows?: string[]; error?: string }>) => {
-        const { rows, error } = event.data;
-        if (error) resolve([`the database snapshot cannot be opened: ${error}`]);
-        else if (rows!.length !== 1 || rows![0] !== "ok") resolve([`the database snapshot fails ${pragma}: ${rows!.slice(0, 5).join("; ")}`]);
-        else resolve([]);
-        w.terminate();
-      };
-      w.onerror = () => {
-        resolve(null);
-        w.terminate();
-      };
-      w.postMessage({ path, pragma });
-    } catch {
-      resolve(null);
-    }
-  });
-  return {
-    result: result.then((problems) => problems ?? checkHere(path, pragma)).finally(() => url && URL.revokeObjectURL(url)),
-    stop: () => (worker as Worker | null)?.terminate(),
-  };
-}
-
-/**
- * zstd into a file: the stream cut into 4 MB blocks, each compressed as a frame of its own on
- * Bun's thread pool (two at a time, so a second core helps when there is one), the frames written
- * in order (concatenated frames are one zstd stream to every decoder: GNU tar, zstd, node:zlib).
- * The archive's sha256 and size are taken from the bytes as they are written.
- */
-class ZstdSink {
-  /** Blocks being filled or compressed, reused (a fresh 4 MB buffer each time costs the kernel page faults). */
-  private spare: Buffer[] = [];
-  private block: Buffer = Buffer.allocUnsafe(ZSTD_BLOCK);
-  private fill = 0;
-  private inFlight: { block: Buffer; frame: Promise<Buffer> }[] = [];
-  readonly hash = createHash("sha256");
-  bytes = 0;
-  constructor(private readonly fd: number) {}
-
-  async write(chunk: Uint8Array): Promise<void> {
-    let at = 0;
-    while (at < chunk.length) {
-      const n = Math.min(ZSTD_BLOCK - this.fill, chunk.length - at);
-      this.block.set(chunk.subarray(at, at + n), this.fill);
-      this.fill += n;
-      at += n;
-      if (this.fill === ZSTD_BLOCK) await this.flushBlock();
-    }
-  }
-
-  private async flushBlock(): Promise<void> {
-    if (!this.fill) return;
-    const block = this.block;
-    this.inFlight.push({ block, frame: Bun.zstdCompress(this.fill === block.length ? block : block.subarray(0, this.fill), { level: ZSTD_LEVEL }) });
-    this.block = this.spare.pop() ?? Buffer.allocUnsafe(ZSTD_BLOCK);
-    this.fill = 0;
-    while (this.inFlight.length >= ZSTD_IN_FLIGHT) await this.writeOldest();
-  }
-
-  private async writeOldest(): Promise<void> {
-    const { block, frame } = this.inFlight.shift()!;
-    const bytes = await frame;
-    this.spare.push(block);
-    this.hash.update(bytes);
-    let at = 0;
-    while (at < bytes.length) at += writeSync(this.fd, bytes, at, bytes.length - at);
-    this.bytes += bytes.length;
-  }
-
-  async end(): Promise<void> {
-    await this.flushBlock();
-    while (this.inFlight.length) await this.writeOldest();
-    fsyncSync(this.fd);
-  }
-
-  /** Drops what is queued (on failure), without writing it. */
-  async abort(): Promise<void> {
-    await Promise.allSettled(this.inFlight.map((f) => f.frame));
-    this.inFlight = [];
-  }
-}
-
 /** Writes tar entries into the compressor. */
 class EntryWriter {
   private readonly readBuffer: Buffer = Buffer.allocUnsafe(CHUNK);
-  constructor(private readonly out: ZstdSink) {}
+  constructor(private readonly out: GzipSink) {}
 
   put(chunk: Uint8Array): Promise<void> {
     return this.out.write(chunk);
@@ -362,7 +234,7 @@ function asRollbackJournal(chunk: Buffer, at: number) {
   }
 }
 
-/** Writes, checks and names one archive. `out` must not exist yet. */
+/** Writes and names one archive, every entry hashed on its way in. `out` must not exist yet. */
 export async function writeBackup(opts: WriteOptions): Promise<WrittenBackup> {
   const progress = opts.progress ?? (() => {});
   if (existsSync(opts.out)) throw new BackupError(`${opts.out} already exists; name another file with --out`);
@@ -370,9 +242,8 @@ export async function writeBackup(opts: WriteOptions): Promise<WrittenBackup> {
   mkdirSync(dirname(opts.out), { recursive: true });
   mkdirSync(join(opts.dataDir, "tmp"), { recursive: true });
   const partial = join(dirname(opts.out), `.${basename(opts.out)}.partial-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
-  const ms = { snapshot: 0, archive: 0, verify: 0 };
+  const ms = { snapshot: 0, archive: 0 };
   let snap: SnapshotSource | null = null;
-  let check: ReturnType<typeof checkInWorker> | null = null;
   try {
     let t = performance.now();
     progress("snapshot: freezing the database file at one committed state (serve goes on reading and writing)");
@@ -381,9 +252,7 @@ export async function writeBackup(opts: WriteOptions): Promise<WrittenBackup> {
     progress(`snapshot: ${mb(snap.bytes)} (${snap.method}) in ${(ms.snapshot / 1000).toFixed(1)} s; ${snap.blobs.length} files referenced`);
     opts.afterSnapshot?.();
 
-    // The check runs beside the copy: both read the same unchanging file.
     t = performance.now();
-    check = checkInWorker(snap.path, SNAPSHOT_CHECK);
 
     // What goes in, and each entry's size, known before a byte is written (backup.json).
     const keyPath = join(opts.dataDir, KEY_FILE);
@@ -412,7 +281,7 @@ export async function writeBackup(opts: WriteOptions): Promise<WrittenBackup> {
 
     const files: ManifestFile[] = [];
     const outFd = openSync(partial, "wx", 0o600);
-    const sink = new ZstdSink(outFd);
+    const sink = new GzipSink(outFd, GZIP_LEVEL);
     const tar = new EntryWriter(sink);
     const tick = throttled(progress);
     try {
@@ -432,19 +301,6 @@ export async function writeBackup(opts: WriteOptions): Promise<WrittenBackup> {
       closeSync(outFd);
       throw error;
     }
-    ms.archive = performance.now() - t;
-
-    // The snapshot must pass before the manifest vouches for it.
-    const vt = performance.now();
-    progress(`verify: waiting for the snapshot's ${SNAPSHOT_CHECK}`);
-    const problems = await check.result;
-    check = null;
-    ms.verify = performance.now() - vt;
-    if (problems.length) {
-      await sink.abort();
-      closeSync(outFd);
-      throw new BackupError(`the backup was not written: ${problems.join("; ")}`);
-    }
     const manifest: Manifest = {
       format: ARCHIVE_FORMAT,
       version: ARCHIVE_VERSION,
@@ -453,20 +309,26 @@ export async function writeBackup(opts: WriteOptions): Promise<WrittenBackup> {
       server_key: serverKey,
       files,
       missing_blobs: missing,
-      snapshot: { method: snap.method, check: SNAPSHOT_CHECK },
+      snapshot: { method: snap.method },
+      // What the blocks up to the manifest's were (the manifest's own block is counted in the stats, not here).
+      compression: { format: "gzip", ...sink.stats },
     };
     try {
       await tar.addBytes(MANIFEST_ENTRY, Buffer.from(JSON.stringify(manifest, null, 2) + "\n"), opts.now);
       await tar.put(Buffer.alloc(BLOCK * 2));
       await sink.end();
+    } catch (error) {
+      await sink.abort();
+      throw error;
     } finally {
       closeSync(outFd);
     }
     snap.release();
     snap = null;
-    ms.archive = performance.now() - t - ms.verify;
+    ms.archive = performance.now() - t;
     if (missing.length) progress(`warning: ${missing.length} file(s) the database names were already missing from ${join(opts.dataDir, "blobs")}: ${missing.slice(0, 3).join(", ")}${missing.length > 3 ? ", ..." : ""}`);
-    progress(`archive: ${files.length} entries, ${mb(sink.bytes)} in ${(ms.archive / 1000).toFixed(1)} s`);
+    const { blocks, compressed } = sink.stats;
+    progress(`archive: ${files.length} entries, ${mb(sink.bytes)} in ${(ms.archive / 1000).toFixed(1)} s (${compressed} of ${blocks} blocks compressed at gzip level ${GZIP_LEVEL}, the rest stored while the compressor was busy)`);
     // What was hashed on its way to the file is what the file holds: its size says it all arrived.
     if (statSync(partial).size !== sink.bytes) throw new BackupError(`the archive on disk is ${statSync(partial).size} bytes; ${sink.bytes} were written`);
     try {
@@ -475,10 +337,9 @@ export async function writeBackup(opts: WriteOptions): Promise<WrittenBackup> {
       if ((error as { code?: string }).code === "EEXIST") throw new BackupError(`${opts.out} appeared while the backup was written; name another file with --out`);
       throw error;
     }
-    progress(`done: ${opts.out} (${mb(sink.bytes)}, verified in ${(ms.verify / 1000).toFixed(1)} s)`);
-    return { file: opts.out, bytes: sink.bytes, sha256: sink.hash.digest("hex"), manifest, verified_at: new Date().toISOString(), ms };
+    progress(`done: ${opts.out} (${mb(sink.bytes)}); \`dealgraph backup verify\` checks it through, the snapshot's integrity_check included`);
+    return { file: opts.out, bytes: sink.bytes, sha256: sink.hash.digest("hex"), manifest, ms };
   } finally {
-    check?.stop();
     snap?.release();
     rmSync(partial, { force: true });
   }

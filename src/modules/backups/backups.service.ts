@@ -2,8 +2,9 @@
 // job, the server operator's page, and `serve` before an upgrade), listed with their verification,
 // rotated to the newest DEALGRAPH_BACKUP_KEEP (a pre-upgrade archive is never rotated away: it is the
 // way back from an upgrade), and judged fresh or not against DEALGRAPH_BACKUP_CRON. A running
-// server writes its backups in a child process (`dealgraph backup`): VACUUM INTO and the
-// integrity check are long synchronous SQLite calls that would otherwise stall every request.
+// server writes its backups in a child process (`dealgraph backup`) and verifies each in another
+// (`dealgraph backup verify`): VACUUM INTO and integrity_check are long synchronous SQLite calls that
+// would otherwise stall every request.
 // One backup of a data dir at a time, across processes: whoever writes one holds an exclusive
 // SQLite lock on <data-dir>/backup.lock (beside serve.lock) (dropped by the OS when the process ends, however
 // it ends), and a second backup is refused (BackupInProgress: the CLI exits 1, the web page 409).
@@ -87,7 +88,7 @@ export function backupHolder(dataDir: string): BackupHolder | null | "unknown" {
 const PARTIAL = /^\.dealgraph-.*\.tar\.(?:zst|gz)\.partial-/;
 const DAY_MS = 86_400_000;
 
-/** `dealgraph-20261122T030000Z.tar.zst` (with `-suffix` before the extension when given); earlier releases wrote `.tar.gz`. */
+/** `dealgraph-20261122T030000Z.tar.gz` (with `-suffix` before the extension when given); the previous release wrote `.tar.zst`. */
 export function archiveName(now: Date, suffix?: string): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "Z");
   return `dealgraph-${stamp}${suffix ? `-${suffix}` : ""}${ARCHIVE_EXTENSION}`;
@@ -161,7 +162,8 @@ async function createBackupLocked(opts: CreateOptions): Promise<WrittenBackup> {
     afterSnapshot: opts.afterSnapshot,
   });
   if (inBackupsDir(config.dataDir, written.file)) {
-    writeRecord(written.file, { created_at: written.manifest.created_at, bytes: written.bytes, sha256: written.sha256, verified_at: written.verified_at, problem: null });
+    // Checksums taken on the way in; verified (integrity_check on the archived copy) only by `backup verify`.
+    writeRecord(written.file, { created_at: written.manifest.created_at, bytes: written.bytes, sha256: written.sha256, verified_at: null, problem: null });
   }
   return written;
 }
@@ -198,7 +200,10 @@ function schedulePeriodMs(pattern: string, from: Date): number | null {
 
 const hours = (ms: number) => `${Math.round((ms / 3_600_000) * 10) / 10} h`;
 
-const running = new Map<string, Promise<WrittenBackup>>();
+/** What `dealgraph backup --json` prints (CONTRACT.md). */
+export type Written = { file: string; bytes: number; sha256: string };
+
+const running = new Map<string, Promise<Written>>();
 
 export const backupsService = perDeps((deps: Deps) => {
   const dir = backupsDir(deps.config.dataDir);
@@ -248,13 +253,29 @@ export const backupsService = perDeps((deps: Deps) => {
     return removed;
   }
 
+  /** Runs this program again with `args` on this data dir: its stdout, or an error naming its last `error:` line. */
+  async function child(args: string[], what: string): Promise<string> {
+    const env: Record<string, string | undefined> = { ...process.env, DEALGRAPH_DATA_DIR: deps.config.dataDir, DEALGRAPH_BUSY_TIMEOUT_MS: String(deps.config.busyTimeoutMs) };
+    if (deps.config.secretKey) env.DEALGRAPH_SECRET_KEY = deps.config.secretKey;
+    else delete env.DEALGRAPH_SECRET_KEY;
+    const proc = Bun.spawn([...selfCommand(), ...args], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    if (code !== 0) {
+      const reason = stderr.trim().split("\n").filter((l) => l.startsWith("error:")).pop() ?? `exit code ${code}`;
+      throw new Error(`${what}: ${reason.replace(/^error:\s*/, "")}`);
+    }
+    return stdout;
+  }
+
   /**
-   * Writes a backup in a child process (`dealgraph backup --json`) and waits for it. One at a time
+   * Writes a backup in a child process (`dealgraph backup --json`), then checks it through in another
+   * (`dealgraph backup verify`: every checksum and the snapshot's integrity_check on the archived
+   * copy, recorded beside the archive), and waits for both. One at a time
    * per data dir: a second call while one runs gets the same result (the scheduled job); `manual`
    * (the operator's button) is refused with BackupInProgress instead, as is any call while another
    * process (a `dealgraph backup` from the shell) writes one.
    */
-  function start(opts: { manual?: boolean } = {}): Promise<WrittenBackup> {
+  function start(opts: { manual?: boolean } = {}): Promise<Written> {
     const key = resolve(deps.config.dataDir);
     const inFlight = running.get(key);
     if (inFlight && opts.manual) return Promise.reject(new BackupInProgress(readHolder(deps.config.dataDir)));
@@ -262,16 +283,9 @@ export const backupsService = perDeps((deps: Deps) => {
     const other = backupHolder(deps.config.dataDir);
     if (other) return Promise.reject(new BackupInProgress(other === "unknown" ? null : other));
     const p = (async () => {
-      const env: Record<string, string | undefined> = { ...process.env, DEALGRAPH_DATA_DIR: deps.config.dataDir, DEALGRAPH_BUSY_TIMEOUT_MS: String(deps.config.busyTimeoutMs) };
-      if (deps.config.secretKey) env.DEALGRAPH_SECRET_KEY = deps.config.secretKey;
-      else delete env.DEALGRAPH_SECRET_KEY;
-      const child = Bun.spawn([...selfCommand(), "backup", "--json"], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-      const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-      if (code !== 0) {
-        const reason = stderr.trim().split("\n").filter((l) => l.startsWith("error:")).pop() ?? `exit code ${code}`;
-        throw new Error(`the backup failed: ${reason.replace(/^error:\s*/, "")}`);
-      }
-      return JSON.parse(stdout) as WrittenBackup;
+      const written = JSON.parse(await child(["backup", "--json"], "the backup failed")) as Written;
+      await child(["backup", "verify", written.file, "--json"], `the backup ${written.file} was written but does not verify`);
+      return written;
     })();
     running.set(key, p);
     return p
@@ -303,7 +317,7 @@ export const backupsService = perDeps((deps: Deps) => {
     },
 
     /**
-     * For /readyz: is the newest verified backup within two schedule periods? `detailed: false`
+     * For /readyz: is the newest backup not known to be damaged within two schedule periods? `detailed: false`
      * (an anonymous probe) names no file and no path.
      */
     freshness(detailed = true): { status: "ok" | "warning"; detail: string } {
@@ -311,14 +325,16 @@ export const backupsService = perDeps((deps: Deps) => {
       if (!pattern) return { status: "ok", detail: "scheduled backups are off (DEALGRAPH_BACKUP_CRON=off)" };
       const now = deps.clock.now();
       const period = schedulePeriodMs(pattern, now);
-      const last = list().find((b) => b.verified_at !== null);
+      // A backup written whole counts (its snapshot consistent, its checksums taken on the way in);
+      // one that failed `backup verify` does not (its problem is recorded). The job verifies each.
+      const last = list().find((b) => b.problem === null);
       if (!last) return { status: "warning", detail: detailed ? `no verified backup in ${dir} yet (DEALGRAPH_BACKUP_CRON ${pattern})` : `no verified backup yet (DEALGRAPH_BACKUP_CRON ${pattern})` };
       const age = now.getTime() - new Date(last.created_at).getTime();
       const which = detailed ? ` (${last.name})` : "";
       if (period !== null && age > 2 * period) {
         return { status: "warning", detail: `the last successful backup${which} is ${hours(age)} old, more than two periods of DEALGRAPH_BACKUP_CRON ${pattern} (every ${hours(period)})` };
       }
-      return { status: "ok", detail: `last backup ${last.created_at}${which}` };
+      return { status: "ok", detail: `last backup ${last.created_at}${which}${last.verified_at ? "" : ", not verified yet"}` };
     },
   };
 });
