@@ -244,10 +244,22 @@ async function blindCorpus() {
   log(`Read ${items.length} decks through the upload path in ${((performance.now() - start) / 1000).toFixed(1)} s`);
 
   const verdicts = new Map<Group, { item: Item; labels: BlindLabels; verdict: Verdict }[]>();
+  // Why analyses failed and how long runs took, per part: the run's own error (without the file's
+  // name, so heldout stays unseen) and its wall-clock time, to tell a slow machine from a reader defect.
+  const failures = new Map<Group, Map<string, number>>();
+  const runSeconds = new Map<Group, number[]>();
   for (const [d, id] of ids) {
     const deal = id ? await call("GET", `/api/v1/deals/${id}?view=full`) : { analysis_status: "upload rejected" };
     const list = verdicts.get(d.group) ?? (verdicts.set(d.group, []), verdicts.get(d.group)!);
     list.push({ item: d, labels: d.labels, verdict: scoreDeck(d.labels, deal) });
+    const run = id ? await call("GET", `/api/v1/deals/${id}/analysis`) : null;
+    if (run?.started_at && run?.finished_at) (runSeconds.get(d.group) ?? (runSeconds.set(d.group, []), runSeconds.get(d.group)!)).push((Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000);
+    if (deal.analysis_status !== "succeeded") {
+      const reason = String(run?.error ?? deal.analysis_status ?? "unknown").split(d.filename).join("<file>").replace(/\d+(\.\d+)?/g, "#");
+      const byReason = failures.get(d.group) ?? (failures.set(d.group, new Map()), failures.get(d.group)!);
+      byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+      if (d.group === "dev" || d.group === "real dev" || showHeldout) log(`  FAILED ${d.id} ${d.filename}: ${run?.error ?? deal.analysis_status}`);
+    }
   }
 
   const f = (x: number) => x.toFixed(3);
@@ -263,6 +275,11 @@ async function blindCorpus() {
     log(`  ${g.padEnd(14)} ${String(s.decks).padStart(6)} ${String(s.failed).padStart(7)} ${ratio(s.company, s.decks)} ${ratio(s.kind, s.decks)} ${ratio(s.stage, s.decks)} ${ratio(s.amountExact, s.amountStated).padStart(13)} ${String(s.wrongAmounts).padStart(10)} ${String(s.wrongPreMoney).padStart(10)} ${ratio(s.preMoneyExact, s.preMoneyStated).padStart(10)} ${f(s.team.precision).padStart(7)} ${f(s.team.recall).padStart(7)} ${f(s.team.f1).padStart(8)} ${String(s.notTeamInTeam).padStart(9)} ${String(s.scoredWithoutEvidence).padStart(9)} (${s.decksScoredWithoutEvidence} decks)`);
   }
   log(`  (amount exact: over the decks that state a single amount; a null label answered with an amount is a wrong amount)`);
+  for (const g of ["dev", "heldout", "real dev", "real heldout"] as Group[]) {
+    const times = (runSeconds.get(g) ?? []).sort((a, b) => a - b);
+    if (times.length) log(`  ${g}: run time median ${times[Math.floor(times.length / 2)].toFixed(1)} s, p90 ${times[Math.floor(times.length * 0.9)].toFixed(1)} s, max ${times[times.length - 1].toFixed(1)} s`);
+    for (const [reason, n] of failures.get(g) ?? []) log(`  ${g}: ${n} failed: ${reason}`);
+  }
   const wrongFigures = blindWrongAmounts + blindWrongPreMoney;
   log(`  wrong figures in the blind run: ${wrongFigures} (${blindWrongAmounts} amounts, ${blindWrongPreMoney} pre-money)${wrongFigures ? "  -> exit 1" : ""}`);
 

@@ -2,7 +2,8 @@
 // images), never from what any reader returned. Only these labels are committed: the decks stay in
 // their repositories (fetched under /work/.mirror, read by blob id). Most are hackathon and
 // early-stage decks; several are not in English (French, Persian) or are laid out
-// glyph by glyph. 32 are dev (seven added after the first heldout report, four more later, sixteen more in a fourth session), the rest heldout.
+// glyph by glyph. 42 are dev (seven added after the first heldout report, four more later, sixteen more in a fourth
+// session, ten more in a fifth), the rest heldout.
 //
 // Judgement calls, as for the generated decks: "Up to $500K" is a single amount ($500K); a SAFE's
 // valuation cap is not a pre-money; a range ("$2M – $5M", "$6,000 – $12,000") is amount null; an
@@ -51,6 +52,109 @@ const label = (e: Entry): RealLabel => ({
 });
 
 export const REAL_LABELS: RealLabel[] = [
+  // ---- dev, ten more of the fifth session (fetched mirrors not labelled before), labelled from
+  // pdftotext -layout and the covers' and team pages' images: teams of given names only (photo
+  // captions, a cover's row of avatars), roles in lists above or below a photo, names in a column on
+  // the closing page, "Surname, Given" names, decks with no team, a raise in Kenyan shillings ----
+  label({
+    repo: "Christoper-Edmunds/Electrify", path: "Pitch Deck.pdf", blob: "8afe6ae8e2aa44f63af0c3a81a9a8af7f6b60cb5", part: "dev",
+    // The cover is an image (the logo and "Electrify"); the team page sets each given name over or under a
+    // photo, with a list of roles on the other side of the photo. The competitors' slide is an image.
+    company: "Electrify",
+    team: [["Iftiak", "Business Admin, Market Researcher, Video Director"], ["Luke", "Researcher, Video editor, Technician, Marketer"], ["Chris", "Concept Artist, Technician, Finance Modeler"], ["Alastair", "Assistant Market Researcher, Chief Design Officer"]],
+    sections: ["team", "product", "market", "business_model", "financials"],
+    optional: ["competition"],
+    traps: ["image-cover", "given-names-only", "roles-above-photo", "no-raise", "pricing-money", "market-size-money"],
+  }),
+  label({
+    repo: "M1ssByt3/Pitch-Deck", path: "Pitch Deck.pdf", blob: "9c66ca73c46a794158844c4615d4f36300a485d1", part: "dev",
+    // The deck names no company; its logo is a training programme's (Power Learn Project). What it
+    // builds is "Smart KYC". The ask is KES 10M, restated "~USD $75,000": the raise is the shillings.
+    company: "Smart KYC",
+    round: { amount: 10_000_000, currency: "KES" },
+    sections: ["product", "market", "competition", "business_model", "round"],
+    optional: ["traction", "financials"],
+    traps: ["no-team-slide", "program-logo", "other-currency", "restated-amount", "market-size-money", "use-of-funds-percent"],
+  }),
+  label({
+    repo: "javib51/nhh-2019-iceland", path: "Pitch Deck.pdf", blob: "0acf4445308b0f972979c7f2c408a9d2f10afe88", part: "dev",
+    // The team is a photo on the closing page with each given name written over its person.
+    company: "Salud",
+    team: [["Kacper", ""], ["Naima", ""], ["Waliyah", ""], ["Ferran", ""], ["Javier", ""]],
+    not_team: [],
+    sections: ["product", "team"],
+    optional: ["market"],
+    traps: ["given-names-only", "names-on-photo", "no-raise", "partner-logos"],
+  }),
+  label({
+    repo: "sstraccialini/Pydeia", path: "pitch_deck.pdf", blob: "0244d0c5bcd598cd4464a80ccb757404cf6df5aa", part: "dev",
+    // The closing page lists the five authors, one per line, without roles.
+    company: "Pydeia",
+    team: [["Tommaso Aiello", ""], ["Edoardo Paccagnella", ""], ["Alessandro Procoli", ""], ["Filippo Stella", ""], ["Samuele Nicolò Straccialini", ""]],
+    sections: ["product", "team"],
+    optional: ["market", "business_model"],
+    traps: ["names-column-closing-page", "no-raise", "student-project"],
+  }),
+  label({
+    repo: "temmihoo/gstar-presentation", path: "Pitch Deck.pdf", blob: "ef282287c5c4db92c0e86601a5aa9ca9b5fc7833", part: "dev",
+    // A bulleted team list "<Name> <Role>", several roles of no usual shape ("Prime Mover", "Guard of Innovations").
+    company: "ELL-i",
+    team: [["Eero Hakala", "CEO"], ["Teemu Hakala", "Chief Architect"], ["Otso Jousimaa", "HW Designer"], ["Pekka Nikander", "Prime Mover"], ["Jukka Korpihete", "Creative Designer"], ["Jukka Kotkanen", "Relationship Creator"], ["Markus Levlin", "Guard of Innovations"], ["Matti Viita", "Guard of Electrical Safety"]],
+    sections: ["product", "business_model", "team"],
+    optional: ["market", "competition", "traction"],
+    traps: ["unusual-roles", "running-footer", "no-raise"],
+  }),
+  label({
+    repo: "ysjprojects/pentahack", path: "Pitch Deck.pdf", blob: "e557b7d7efab67c44c60eada0defdfcdbfe50a75", part: "dev",
+    // Team cards: a given name over the year and course of study.
+    company: "SpeechCoach",
+    team: [["Shi Jie", "Year 3 NUS Business Analytics"], ["Daniel", "Year 3 NUS Business Analytics and Economics"], ["Samuel", "Year 1 NUS Biomedical Engineering"], ["Yang Yee", "Year 3 NUS Business Analytics"]],
+    sections: ["product", "market", "team"],
+    optional: ["competition"],
+    traps: ["given-names-only", "study-as-caption", "market-size-money", "no-raise"],
+  }),
+  label({
+    repo: "susumutomita/ETHTokyo2024", path: "pitch_deck.pdf", blob: "d402393349bab63d42e5956d72ce98ffef27928e", part: "dev",
+    // The cover's name is letter-spaced in two lines ("CHEF" / "CONNECT"); no team, market or money.
+    company: "ChefConnect", aliases: ["Chef Connect"],
+    sections: ["product"],
+    optional: ["business_model"],
+    traps: ["no-team-slide", "no-raise", "letterspaced-logo", "hackathon"],
+  }),
+  label({
+    repo: "jasonqiu212/HaveAnot", path: "docs/pitch-deck.pdf", blob: "ff4d92ff382346c58a24c8ef2f40fdd495bee40d", part: "dev",
+    // The cover's row of avatars captions the four founders by given name, in capitals; quotes are
+    // signed by government agencies, not people. "$25,000 per year" is what a contract costs agencies.
+    company: "have anot?", aliases: ["HaveAnot", "Have Anot"],
+    team: [["Jason", ""], ["Zsigmond", ""], ["Yiling", ""], ["June", ""]],
+    sections: ["product", "competition"],
+    optional: ["team", "traction", "market", "business_model"],
+    traps: ["given-names-only", "avatar-captions", "agency-testimonials", "cost-money", "no-raise"],
+  }),
+  label({
+    repo: "chanyaoying/citi-hackoverflow-group-slackoverflow", path: "Pitch Deck.pdf", blob: "ce937ab17b809e24c80675e317c5cd47c76a5644", part: "dev",
+    // The cover names the hackathon, the product and the team, written "Surname, Given".
+    company: "CitiConnect",
+    team: [["Chan, Yao Ying", ""], ["Ganesan, Srinivas", ""], ["Hui Hon Yu, Bryan", ""], ["Qin, Ziyuan", ""]],
+    not_team: [],
+    sections: ["market", "product"],
+    optional: ["team"],
+    traps: ["program-on-cover", "surname-first-names", "no-raise", "template-credits"],
+  }),
+  label({
+    repo: "FarmerKE/2024_myinsure_website", path: "pitch_deck.pdf", blob: "53154ce388221dac02ca99b4d93c52f34577f6fe", part: "dev",
+    // The cover is an image ("MY INSURE"); the pages' text is diagram labels; prices are per user and
+    // per module. The team page is an image (read by OCR): a grid of cards, the family name in lower
+    // case over the given name in capitals, the role under them; a financial advisor among them.
+    company: "MyInsure", aliases: ["My Insure"], domain: "myinsure.africa",
+    team: [
+      ["Joann Muriithi", "GM"], ["Martin Kioko", "COO"], ["Kennedy Kioko", "CEO"], ["Caesar Tuva", "CTO"], ["Thomson Mutiso", "CFO"],
+      ["Mercy Muthoni", "HR Partner"], ["Tony Makau", "Business Analyst & Strategist"], ["Sherie Gakii", "Project Monitoring"], ["Meganne Ngarachu", "Corporate Lawyer"], ["Benson Sifuna", "Financial Advisor"],
+      ["Kevin Obura", "Lead Developer"], ["Anthony Munene", "Data Security & Web Platform"], ["Chris Irungu", "IP Lawyer"], ["Nelson Omoro", "Web Developer"],
+    ],
+    sections: ["product", "competition", "business_model", "team"],
+    traps: ["image-cover", "scanned-team-page", "family-name-above-given-name", "no-raise", "pricing-money", "diagram-labels"],
+  }),
   // ---- dev, one scanned deck (pages as images, read through OCR), labelled from its page images ----
   label({
     repo: "TheSrinathKamath/grov-spaces", path: "pitch-deck.pdf", blob: "eca5b103b93da013f0dcffbf41207e6028799fbf", part: "dev",

@@ -34,6 +34,8 @@ const TESTIMONIAL = /^["“«]|["”»]\s*[—–-]\s*\p{Lu}/u;
 // The future, in figures: a plan, a forecast, a target year.
 const PROJECTION =
   /\b(?:projected|projections?|forecasts?|expected|expect|plan(?:ned|s)?|budget(?:ed)?|target(?:ed|s)?|will (?:reach|grow|be)|by (?:20\d{2}|year \d|the end of)|(?:five|5|three|3|ten|10)-year (?:plan|forecast|projections?|outlook))\b|\b(?:ebitda|break-?even|burn(?: rate)?|runway|p&l|net (?:income|loss)|cash ?flow)\b|\d\s?年(?:内|后|路径|目标|计划)|目标|预计|预测|计划/i;
+// A plan told in the future ("the kit to be sold ... will net us"): what is to come, never traction achieved.
+const FUTURE_TENSE = /\b(?:will|shall|going to|to be (?:sold|offered|launched|priced|charged)|plan(?:s|ning)? to|intend(?:s|ing)? to|aim(?:s|ing)? to)\b/i;
 // What makes a projection a financial one: money, a margin, a burn or a runway, not a count of pilots.
 const FINANCIAL_FIGURE = /[$€£]\s?\d|\d\s?(?:k|m|mm|bn|million|billion|mio\.?)\b|\b(?:revenue|arr|ebitda|margin|break-?even|burn|runway|cash|profit\w*|p&l|costs?|opex)\b/i;
 // What makes a projection the company's own: its voice or its own measures.
@@ -60,6 +62,19 @@ const MARKET_SIZE = /\b(?:TAM|SAM|SOM)\b|\bcagr\b|(?<!-)\bmarket\b(?!-)[^.]{0,60
 const PRODUCT =
   /^(?:our|the|its|it) (?:product|platform|app|solution|software|technology|system|api|engine|device|robots?|sensors?|service|dashboard|model)s?\b|^(?:it|this) (?:connects|runs|automates|integrates|works|replaces|lets)\b|\bis an? [^.]{0,60}\b(?:platform|app|tool|system|software|marketplace|service|api|device)\b|\b(?:we (?:have )?(?:built|developed|designed)|launched (?:in|on)|patent(?:ed|s|-pending)?|integrat(?:es|ions?)|open api|cloud dashboard|runs on)\b/i;
 
+/**
+ * A row of a financial table (a P&L line, a plan over several years). (A row of the use of funds is
+ * the round's; a row of a team's table is no P&L.)
+ */
+function financialRow(u: Unit): boolean {
+  const text = u.text;
+  if (!/\s\|\s/.test(text) || u.topic === "round" || u.topic === "use_of_funds" || u.topic === "team") return false;
+  const figures = text.match(/(?<!\p{L})\d[\d.,]*/gu)?.length ?? 0;
+  // A table's row has its figures in columns: a sum written out in one cell ("50 kWh x $0.12 = $6.00") is no P&L line.
+  const columns = text.split(/\s\|\s/).filter((cell) => FIGURE.test(cell)).length;
+  return columns >= 2 && ((figures >= 3 && moneyMentions(text).length >= 2) || (figures >= 2 && FINANCIAL_LINE.test(text)));
+}
+
 /** A deck's cover (the first page of a document of three pages or more): it names the company, it is evidence of no section but the round. */
 export function isCover(u: Unit, pages: SourcePage[]): boolean {
   return u.pageIndex === 0 && u.page.documentId !== null && pages.filter((p) => p.documentId === u.page.documentId).length >= 3;
@@ -73,12 +88,13 @@ const marketMoney = (text: string) => moneyMentions(text).some((m) => (m.amount 
  * line, an earlier round, a customer's words outside a traction slide, someone else's money).
  * @param teamNames the team members the material names: a statement naming one is about the team
  */
-export function companySectionOf(u: Unit, teamNames: string[], cover: boolean): CompanySection | null {
+export function companySectionOf(u: Unit, teamNames: string[], cover: boolean, raiseOnPage = false): CompanySection | null {
   const text = u.text;
   if (isRaiseStatement(u)) return "round";
-  // The statement's money says what it is about, whatever slide it is on.
+  // The statement's money says what it is about, whatever slide it is on: money for a purpose on
+  // the page that states the raise is how the raise will be spent.
   const roles = new Set(moneyRoles(text).map((r) => r.role));
-  if (roles.has("allocation") && (u.topic === "round" || u.topic === "use_of_funds" || /\buse of (?:funds|proceeds)\b/i.test(text))) return "round";
+  if (roles.has("allocation") && (u.topic === "round" || u.topic === "use_of_funds" || raiseOnPage || /\buse of (?:funds|proceeds)\b/i.test(text))) return "round";
   if (isPastRound(u) || OTHERS_MONEY.test(text)) return null;
   if (ROUND_TERMS.test(text)) return "round";
   if (cover) return null;
@@ -87,7 +103,10 @@ export function companySectionOf(u: Unit, teamNames: string[], cover: boolean): 
   if (teamNames.some((n) => text.includes(n))) return "team";
   // A roadmap's steps are plans: the company's projected figures, or what the product will do, never traction achieved.
   if (u.topic === "roadmap") return FIGURE.test(text) && FINANCIAL_FIGURE.test(text) && OWN_FINANCES.test(text) ? "financials" : PRODUCT.test(text) ? "product" : null;
-  if (roles.has("traction") && !PROJECTION.test(text) && u.topic !== "financials") return "traction";
+  // A row of figures over periods outside a traction slide (a P&L's "Revenue | ... | ..." under a
+  // forecast's own title) is the company's financials, whatever its label's words.
+  if (roles.has("traction") && u.topic !== "traction" && financialRow(u)) return "financials";
+  if (roles.has("traction") && !PROJECTION.test(text) && !FUTURE_TENSE.test(text) && u.topic !== "financials") return "traction";
   if (roles.has("market")) return "market";
   if (roles.has("burn") || (roles.has("goal") && u.topic !== "traction" && (OWN_FINANCES.test(text) || u.topic === "financials"))) return "financials";
   if (u.topic !== "financials" && (marketMoney(text) || MARKET_SIZE.test(text))) return "market";
@@ -95,21 +114,15 @@ export function companySectionOf(u: Unit, teamNames: string[], cover: boolean): 
   // its own measures (revenue, EBITDA, burn), or it stands under a financials title. "<A category>
   // products are expected to reach $5M by 2026" says nothing of the company's finances.
   if (PROJECTION.test(text) && FIGURE.test(text) && FINANCIAL_FIGURE.test(text) && (OWN_FINANCES.test(text) || u.topic === "financials")) return "financials";
-  // A row of a financial table (a P&L line, a plan over several years) is financials.
-  // (A row of the use of funds is the round's; a row of a team's table is no P&L.)
-  if (/\s\|\s/.test(text) && u.topic !== "traction" && u.topic !== "round" && u.topic !== "use_of_funds" && u.topic !== "team") {
-    const figures = text.match(/(?<!\p{L})\d[\d.,]*/gu)?.length ?? 0;
-    // A table's row has its figures in columns: a sum written out in one cell ("50 kWh x $0.12 = $6.00") is no P&L line.
-    const columns = text.split(/\s\|\s/).filter((cell) => FIGURE.test(cell)).length;
-    if (columns >= 2 && ((figures >= 3 && moneyMentions(text).length >= 2) || (figures >= 2 && FINANCIAL_LINE.test(text)))) return "financials";
-  }
+  if (u.topic !== "traction" && financialRow(u)) return "financials";
   const titled = u.topic ? TOPIC_SECTION[u.topic] : undefined;
   if (titled) return titled;
   if (u.topic === "problem" || u.topic === "contact") return null;
   if (TEAM_WORDS.test(text)) return "team";
   if (COMPETITION.test(text) || VERSUS.test(text)) return "competition";
   if (BUSINESS_MODEL.test(text)) return "business_model";
-  if (TRACTION.test(text) && FIGURE.test(text)) return "traction";
+  // Money to be spent on something ("€150k for pilot deployments") is a plan, not traction.
+  if (TRACTION.test(text) && FIGURE.test(text) && !(roles.has("allocation") && !roles.has("traction"))) return "traction";
   if (PRODUCT.test(text)) return "product";
   return null;
 }

@@ -185,9 +185,10 @@ export const builtinDealEngine: DealEngine = {
     const catalogue = kind === "fund" ? FUND_SECTIONS : COMPANY_SECTIONS;
     const filed = new Map<string, Unit[]>(catalogue.map(([k]) => [k, []]));
     const teamNames = facts.team.map((m) => m.name);
+    const raisePages = new Set(units.filter((u) => !u.boilerplate && isRaiseStatement(u)).map((u) => u.pageIndex));
     for (const u of quotable(units)) {
       if (kind === "company") {
-        const key = companySectionOf(u, teamNames, isCover(u, pages));
+        const key = companySectionOf(u, teamNames, isCover(u, pages), raisePages.has(u.pageIndex));
         if (key) filed.get(key)!.push(u);
         continue;
       }

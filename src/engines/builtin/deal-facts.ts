@@ -75,6 +75,8 @@ const IN_PROSE = [
   new RegExp(`\\b(?:started|founded|launched|built|created) (${NAME_WORDS}) in\\b`, "u"),
   new RegExp(`©\\s*(?:(?:19|20)\\d{2}\\s+)?(${NAME_WORDS})`, "u"),
   new RegExp(`^(${NAME_WORDS}) (?:helps|builds|enables|automates|provides|offers|develops|turns|lets|makes)\\b`, "u"),
+  // "<Name>: A platform for ...": the name a definition opens with.
+  new RegExp(`^(${NAME_WORDS}):\\s+(?:A|An|The)\\s+\\p{Ll}`, "u"),
   // A title that names the solution: "2. Solution: <Name>", "Introducing <Name>".
   new RegExp(`^(?:\\d{1,2}[.)]?\\s*)?(?:(?:The |Our )?Solution\\s*[:—–-]|Introducing|Presenting|Welcome to)\\s+(${NAME_WORDS})[.!]?$`, "u"),
 ];
@@ -101,8 +103,26 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
   // ("<NAME> KEPT SECRET" is a name over a claim); nor does a line that says who presents.
   const single = (k: number) => !!firstPage[k] && /^[\p{L}'’-]+$/u.test(firstPage[k].text.trim());
   const inRun = (k: number) => [k - 3, k - 2, k - 1, k].some((s) => [0, 1, 2, 3].every((d) => single(s + d)));
+  // An edition of an event: "<Event>" over "2022: <Name>", or "<Event> 2022: <Name>" on one line:
+  // the event is no company; what the colon introduces is the deck's own name.
+  const EDITION = /^(?:(.{2,40}?)\s+)?(?:19|20)\d{2}(?::|\s[–—-])\s*(\p{L}.{1,38})$/u;
   for (const [k, u] of firstPage.entries()) {
     if (inRun(k) || /^(?:presented|prepared|submitted|pitched) by\b/i.test(u.text)) continue;
+    const edition = EDITION.exec(u.text.trim());
+    if (edition) {
+      if (nameLike(edition[2].trim()) && !person(edition[2])) candidates.push({ name: edition[2].trim(), order: u.order, fromTitle: false });
+      continue;
+    }
+    if (firstPage[k + 1] && EDITION.test(firstPage[k + 1].text.trim()) && !EDITION.exec(firstPage[k + 1].text.trim())![1]) continue;
+    // A tagline set over several lines ("Connecting" / "<Adjective> <Nouns>" / "Directly with ..."):
+    // after a lone verb in -ing or a line that breaks off on a preposition, the next line goes on with it.
+    const before = firstPage[k - 1]?.text.trim() ?? "";
+    if (/^\p{Lu}\p{Ll}{3,}ing$/u.test(before) || /\s(?:in|of|for|to|the|a|an|and|or|with|at|by|from|on)$/i.test(before)) continue;
+    // A title in a larger size run on into its subtitle ("<Name>" over "technology platform ..."): its first line alone.
+    if (u.breaks.length && /^\p{Ll}/u.test(u.text.slice(u.breaks[0] + 1))) {
+      const head = u.text.slice(0, u.breaks[0]).trim();
+      if (nameLike(head) && !person(head)) candidates.push({ name: head, order: u.order, fromTitle: false });
+    }
     // "<Name>: investment memorandum": the name before a colon that opens a description.
     // "<Name> @ <Event 2024>": where the deck was presented follows the "@".
     const parts = u.text.replace(/[.:!]$/, "").replace(/^([^:]{2,40}):\s+\p{Ll}.*$/u, "$1").replace(/\s+@\s+.*$/u, "").split(/\s+[|–—·-]\s+/);

@@ -91,14 +91,29 @@ function peopleIn(raw: string, breaks: number[], opts: TeamOptions): { name: str
         const rest = personName(name.split(" ").slice(1).join(" "));
         if (rest) (nameAt += name.indexOf(" ") + 1), (name = rest);
       }
+      let titleFrom = m.index! + m[0].indexOf(g.title);
+      // "<Given> <Family> Chief Architect", "<Given> <Family> Creative Designer": a name's last word
+      // that opens a role with the words after it is the role's first word, not the name's.
+      const raw3 = g.name.split(/\s+/);
+      if (!after && raw3.length >= 3) {
+        const last = raw3[raw3.length - 1];
+        const longer = roleAtStart(`${last} ${own.slice(titleFrom)}`);
+        const shorter = personName(raw3.slice(0, -1).join(" "));
+        const lastAt = own.lastIndexOf(last, titleFrom);
+        if (longer && longer.title.length > last.length + 1 && shorter && lastAt >= 0) {
+          name = shorter;
+          titleFrom = lastAt;
+        }
+      }
       if (!name) continue;
       if (SIGNATURE.test(own.slice(Math.max(0, nameAt - 4), nameAt))) continue;
       // A quotation's signature run on after it in the same line ("“...” <Org> Chief Executive Officer <Name>").
       if (QUOTATION.test(own) && /["”»]/.test(own.slice(1, Math.min(m.index!, nameAt)))) continue;
       const org = ORG_BEFORE_BRACKET.exec(own.slice(Math.max(0, nameAt - 40), nameAt));
       if (org && !opts.own?.(org[1]) && !/^(?:Team|Founders?|Leadership|CEO|CTO|COO|Our)$/i.test(org[1])) continue;
-      const titleAt = m.index! + m[0].indexOf(g.title);
-      const title = roleIn(own, g.title, titleAt, titleAt + g.title.length, opts);
+      const titleAt = titleFrom;
+      const titleText = titleFrom === m.index! + m[0].indexOf(g.title) ? g.title : roleAtStart(own.slice(titleFrom))?.title ?? g.title;
+      const title = roleIn(own, titleText, titleAt, titleAt + titleText.length, opts);
       if (!title) continue;
       if (!opts.fund && INVESTOR_TITLE.test(title) && INVESTING.test(own)) continue;
       out.push({ name, title, at: nameAt });
@@ -157,6 +172,20 @@ function captionOf(text: string): string | null {
   if (t.split(/\s+/).length > 5 || /[.!?:;]$|\d|@|\|/.test(t) || nameAlone(t)) return null;
   if (NOT_TEAM_ROLE.test(t) || INVESTING.test(t) || /\b(?:former(?:ly)?|ex-|previously|at|of)\b/i.test(t)) return null;
   return t;
+}
+
+/** "<Given> <Family> <caption>": a two-word name, then a role or a short caption of no name's shape; else null. */
+function memberLine(text: string, opts: TeamOptions): { name: string; title: string; role: boolean } | null {
+  const words = text.trim().split(/\s+/);
+  if (words.length < 3 || words.length > 8) return null;
+  const name = nameAlone(words.slice(0, 2).join(" "));
+  const rest = words.slice(2).join(" ");
+  if (!name || NOT_TEAM_ROLE.test(rest) || INVESTING.test(rest)) return null;
+  const role = roleFirst(rest, opts);
+  if (role) return { name, title: role, role: true };
+  // A caption of a role's place in a list ("Prime Mover", "Guard of Innovations"): a few capitalised words.
+  if (rest.split(/\s+/).length > 5 || /[.!?:;]$|\d|@|\||\b(?:former(?:ly)?|ex-|previously|at)\b/i.test(rest) || !/^\p{Lu}/u.test(rest)) return null;
+  return { name, title: rest, role: false };
 }
 
 /** A card's lines top to bottom: the first lines that make a name, and the lines after them that make a role. */
@@ -312,6 +341,19 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     const next = units[i + 1];
     if (isRole(u.text) && next && next.pageIndex === u.pageIndex && nameAlone(next.text)) rolesAbove.add(u.pageIndex);
   });
+  const spacedMembers = new Map<number, { name: string; title: string; role: boolean }>();
+  {
+    const perPage = new Map<number, number[]>();
+    units.forEach((u, i) => {
+      if (excluded(u) || paired.has(i) || pageTopic.get(u.pageIndex) !== "team" || (u.context !== "team" && u.context !== null)) return;
+      const hit = memberLine(u.text, opts);
+      if (!hit) return;
+      spacedMembers.set(i, hit);
+      perPage.set(u.pageIndex, [...(perPage.get(u.pageIndex) ?? []), i]);
+    });
+    // Two or more such lines, one of them with a role's shape: a captioned list, not sentences that open with a name.
+    for (const lines of perPage.values()) if (lines.length < 2 || !lines.some((i) => spacedMembers.get(i)!.role)) for (const i of lines) spacedMembers.delete(i);
+  }
   units.forEach((u, i) => {
     const at = starts[i];
     for (const m of u.text.matchAll(LINKEDIN)) links.push({ url: m[0].startsWith("http") ? m[0].replace(/\/$/, "") : `https://${m[0].replace(/\/$/, "")}`, at: at + m.index!, pageIndex: u.pageIndex });
@@ -374,6 +416,14 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
       found.push({ name: member, title: caption, at, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } });
       return;
     }
+    // A list on the team's page whose lines are "<Given> <Family> <caption>" with nothing between
+    // the name and what they do ("<Name> Prime Mover"): a member, when two or more lines of the page
+    // read so (one such line alone may be a sentence's opening).
+    const listed2 = !people.length ? spacedMembers.get(i) : undefined;
+    if (listed2) {
+      found.push({ name: listed2.name, title: listed2.title, at, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } });
+      return;
+    }
     // The team listed in a sentence with what each does in brackets ("Team: <Name> (Product/Data),
     // <Name> (Operations) and <Name> (Ecosystem)"), under the team's title or after a "Team:" label.
     const listed = TEAM_LABEL.exec(u.text);
@@ -403,6 +453,16 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
           break;
         }
       }
+    }
+  }
+  // Or a column of three or more names, each alone on its line with nothing between them (the
+  // authors on a closing page), under no outsider's title or label.
+  if (found.length === 0) {
+    for (let i = 0; i < units.length; i++) {
+      let k = 0;
+      while (i + k < units.length && units[i + k].pageIndex === units[i].pageIndex && !excluded(units[i + k]) && !NOT_TEAM_LABEL.test(units[i + k].text) && nameAlone(units[i + k].text)) k++;
+      if (k >= 3) for (let n = 0; n < k; n++) found.push({ name: nameAlone(units[i + n].text)!, title: null, at: starts[i + n], pageIndex: units[i].pageIndex, source: { quote: units[i + n].text, unit: units[i + n] } });
+      i += Math.max(0, k - 1);
     }
   }
   found.sort((a, b) => a.at - b.at);

@@ -41,13 +41,13 @@ const HEADINGS: [RegExp, Topic][] = [
   [/^(our |existing |previous )?(investors|backers|backed by|cap table|funding history|previous rounds?|financing history)$/, "investors"],
   [/^(what (our )?(customers|clients|users|partners) (say|think|are saying)|testimonials?|customer (love|stories|quotes|voices|feedback)|in their (own )?words|reviews|kind words|voice of the customer)$/, "customers"],
   [/^(the )?(markets?|market (opportunity|size|sizing|analysis|overview)|(total )?addressable markets?|target markets?|opportunity|why now|tam)$/, "market"],
-  [/^(the |our )?(product|solution|technology|platform|how it works)$/, "product"],
+  [/^(the |our )?(products?|solutions?|technology|platform|how it works)$/, "product"],
   [/^(traction|customers|key metrics|metrics|progress|(progress|traction|results) (so far|to date)|results|kpis|momentum)$/, "traction"],
   [/^(business model|pricing|plans( (and|&) pricing)?|revenue model|unit economics|monetization|monetisation|how we make money)$/, "business_model"],
   [/^(competition|competitive landscape|competitors|alternatives|why us|why we win|positioning)$/, "competition"],
   [/^(financials|financial (plan|projections|overview|forecast)|projections|forecast|p&l|(\d+-year |business )plan)$/, "financials"],
   [/^(the |our )?(use of (funds|proceeds)|allocation( of funds)?|how we (will )?(use|spend) (the|it|the money|the funds))$/, "use_of_funds"],
-  [/^(the |our )?(ask|round|raise|funding|investment|investment opportunity|fundraise|fundraising|financing|round terms|current round|the ask (and|&) use of funds|ask (and|&) use of funds|(pre-?seed|seed|series [a-e]) round|(funding|capital|investment|financing) (requirements?|needs?|request|required|sought)|investment ask)$/, "round"],
+  [/^(the |our )?((now )?raising|ask|round|raise|funding|investment|investment opportunity|fundraise|fundraising|financing|round terms|current round|the ask (and|&) use of funds|ask (and|&) use of funds|(pre-?seed|seed|series [a-e]) round|(funding|capital|investment|financing) (requirements?|needs?|request|required|sought)|investment ask)$/, "round"],
   [/^(the )?(problems?|pain( points?)?|challenges?)$/, "problem"],
   [/^(contact( us)?|thank you|get in touch)$/, "contact"],
   [/^((product |project |our )?roadmap|timeline|next steps|future (plans|development)|go[- ]to[- ]market( (plan|strategy))?|gtm( (plan|strategy))?)$/, "roadmap"],
@@ -84,6 +84,8 @@ export function topicOfHeading(text: string): Topic | null {
     .toLowerCase()
     .replace(/^\d{1,2}(?:\s\d)?\s*(?:[.)|/—–·-]\s*)?(?=\p{L})/u, "")
     .replace(/[.:!]+$/, "")
+    // A note in square brackets after a title ("Who we are [photo]") is no part of it.
+    .replace(/\s*\[[^\]]{1,20}\]\s*$/, "")
     // A title set between dashes or bullets ("— THE TEAM —") is the title.
     .replace(/^[\s—–•·|-]+|[\s—–•·|-]+$/g, "")
     .replace(/\s+/g, " ")
