@@ -97,3 +97,12 @@ describe("sections only from statements about them", () => {
     expect(a.facts.round).toMatchObject({ amount: 450_000, currency: "EUR", stage: "pre-seed" });
   });
 });
+
+describe("money in the currency the deck raises in", () => {
+  test("a raise in Kenyan shillings restated in dollars is the shillings; rupees in lakh and crore", async () => {
+    const a = await analyse(deckPages(["Smart KYC\nIdentity checks for Kenya", "Our Ask\nWe’re seeking KES 10M (~USD $75,000)\nUse of Funds\nProduct Development – 40%"]));
+    expect(a.facts.round).toMatchObject({ amount: 10_000_000, currency: "KES" });
+    const b = await analyse(deckPages(["Krishi\nSoil tests for farmers", "The Ask\nWe are raising ₹2 crore in a seed round.", "Market\nIndia has 140 million farms."]));
+    expect(b.facts.round).toMatchObject({ amount: 20_000_000, currency: "INR", stage: "seed" });
+  });
+});

@@ -1,6 +1,7 @@
 // Money as decks write it: "$12,500,000", "$2.5M", "USD 2.5m", "2,5 Mio. €", "£1.2bn", "3 million
 // euros", "CHF 1'500'000", "1 500 000 €", "4,25 M€", "750 Tsd. €", "2,5 millions d'euros", and
-// ranges ("$2-3M", "€1M to €1.5M"). A figure with no currency beside it is not money.
+// ranges ("$2-3M", "€1M to €1.5M"); other currencies by code or sign ("KES 10M", "₹2 crore", "S$1.5M").
+// A figure with no currency beside it is not money.
 
 export type MoneyMention = {
   /** null for a range: a range states two bounds, not one figure, and none is picked for it. */
@@ -19,19 +20,28 @@ const CURRENCY: Record<string, string> = {
   "€": "EUR", eur: "EUR", euro: "EUR", euros: "EUR", "d'euros": "EUR", "d’euros": "EUR",
   "£": "GBP", gbp: "GBP", pound: "GBP", pounds: "GBP",
   chf: "CHF", "sfr.": "CHF", "c$": "CAD", cad: "CAD", "a$": "AUD", aud: "AUD",
+  // Decks from Africa, Asia and Latin America price in their own money, by code or by sign.
+  kes: "KES", ksh: "KES", "ksh.": "KES", ngn: "NGN", "₦": "NGN", zar: "ZAR", inr: "INR", "₹": "INR", "rs.": "INR",
+  sgd: "SGD", "s$": "SGD", hkd: "HKD", "hk$": "HKD", "nz$": "NZD", nzd: "NZD", jpy: "JPY", "¥": "JPY", cny: "CNY", rmb: "CNY",
+  brl: "BRL", "r$": "BRL", mxn: "MXN", sek: "SEK", nok: "NOK", dkk: "DKK", pln: "PLN", aed: "AED",
 };
 const SCALE: Record<string, number> = {
   k: 1e3, thousand: 1e3, tsd: 1e3,
   m: 1e6, mm: 1e6, mn: 1e6, mio: 1e6, million: 1e6, millions: 1e6,
   b: 1e9, bn: 1e9, mrd: 1e9, md: 1e9, mds: 1e9, billion: 1e9, billions: 1e9, milliard: 1e9, milliards: 1e9,
   t: 1e12, tn: 1e12, trillion: 1e12,
+  // South Asian figures: a lakh is a hundred thousand, a crore ten million.
+  lakh: 1e5, lakhs: 1e5, lac: 1e5, lacs: 1e5, crore: 1e7, crores: 1e7, cr: 1e7,
+  // Portuguese and Spanish: "R$ 3 milhões", "MXN 20 millones" ("mil" is a thousand there and a million in
+  // English slang: no scale is read from it).
+  "milhões": 1e6, "milhão": 1e6, millones: 1e6, "millón": 1e6,
 };
 
-const PRE = String.raw`US\$|[AC]\$|\$|€|£|\b(?:USD|EUR|GBP|CHF|CAD|AUD)\b|\bSFr\.`;
+const PRE = String.raw`US\$|HK\$|NZ\$|[ACSR]\$|\$|€|£|₹|₦|¥|\b(?:USD|EUR|GBP|CHF|CAD|AUD|KES|NGN|ZAR|INR|SGD|HKD|NZD|JPY|CNY|RMB|BRL|MXN|SEK|NOK|DKK|PLN|AED)\b|\bKSh\.?|\bRs\.|\bSFr\.`;
 // Thousands grouped by ",", ".", "'" (Swiss), a space or a no-break space (French); a year never starts a group.
 const NUM = String.raw`\d{1,3}(?:[,.'\u00a0\u202f ]\d{3})+(?![\d])(?:[.,]\d+)?|\d+(?:[.,]\d+)?`;
-const SCL = String.raw`thousand|tsd\.?|millions?|milliards?|billions?|trillion|mio\.?|mrd\.?|mds|md|mm|mn|bn|tn|[kmbt]`;
-const SUF = String.raw`€|\$|£|\b(?:USD|EUR|GBP|CHF|CAD|AUD|euros?|dollars?|pounds?)\b|d['’]euros\b`;
+const SCL = String.raw`thousand|tsd\.?|millions?|milliards?|billions?|trillion|lakhs?|lacs?|crores?|cr|milh(?:ões|ão)|millones|millón|mio\.?|mrd\.?|mds|md|mm|mn|bn|tn|[kmbt]`;
+const SUF = String.raw`€|\$|£|₹|\b(?:USD|EUR|GBP|CHF|CAD|AUD|KES|NGN|ZAR|INR|SGD|HKD|NZD|JPY|CNY|RMB|BRL|MXN|SEK|NOK|DKK|PLN|AED|euros?|dollars?|pounds?)\b|d['’]euros\b`;
 const ONE = (n: number) => String.raw`(?<pre${n}>${PRE})?\s?(?<num${n}>${NUM})(?:\s?(?<scale${n}>${SCL})(?![\p{L}\d]))?`;
 const MONEY = new RegExp(String.raw`(?<![\p{L}\d.,])${ONE(1)}(?:\s?(?:-|–|—|to)\s?${ONE(2)})?(?:\s?(?<suf>${SUF}))?`, "giud");
 
