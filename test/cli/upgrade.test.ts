@@ -85,7 +85,7 @@ describe("serve on a data dir with pending migrations", () => {
 
     await serve(dir);
     const archives = readdirSync(backupsDir(dir)).filter((n) => n.endsWith(".tar.gz"));
-    expect(archives).toEqual([expect.stringMatching(/^dealgraph-\d{8}T\d{6}Z-pre-upgrade\.tar\.zst$/)]);
+    expect(archives).toEqual([expect.stringMatching(/^dealgraph-\d{8}T\d{6}Z-pre-upgrade\.tar\.gz$/)]);
     const live = new Database(join(dir, "dealgraph.db"), { readonly: true });
     expect(live.query("SELECT COUNT(*) AS n FROM _migrations").get()).toEqual({ n: migrations.length + 1 });
     expect(live.query("SELECT name FROM orgs").all()).toEqual([{ name: "Older Capital" }]);
