@@ -253,7 +253,9 @@ async function blindCorpus() {
     const list = verdicts.get(d.group) ?? (verdicts.set(d.group, []), verdicts.get(d.group)!);
     list.push({ item: d, labels: d.labels, verdict: scoreDeck(d.labels, deal) });
     const run = id ? await call("GET", `/api/v1/deals/${id}/analysis`) : null;
-    if (run?.started_at && run?.finished_at) (runSeconds.get(d.group) ?? (runSeconds.set(d.group, []), runSeconds.get(d.group)!)).push((Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000);
+    const seconds = run?.started_at && run?.finished_at ? (Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000 : null;
+    if (seconds !== null) (runSeconds.get(d.group) ?? (runSeconds.set(d.group, []), runSeconds.get(d.group)!)).push(seconds);
+    if (seconds !== null && seconds > 60 && (d.group === "dev" || d.group === "real dev" || showHeldout)) log(`  SLOW ${d.id} ${d.filename}: ${seconds.toFixed(1)} s`);
     if (deal.analysis_status !== "succeeded") {
       const reason = String(run?.error ?? deal.analysis_status ?? "unknown").split(d.filename).join("<file>").replace(/\d+(\.\d+)?/g, "#");
       const byReason = failures.get(d.group) ?? (failures.set(d.group, new Map()), failures.get(d.group)!);

@@ -98,6 +98,17 @@ describe("sections only from statements about them", () => {
   });
 });
 
+describe("a section is addressed by a slide, a signal or two statements, not one passing line", () => {
+  test("one line under another slide's title, with no signal of the section, scores nothing; a signal or a slide of its own does", async () => {
+    const a = await analyse(deckPages(["Loomly\nLooms for makers", "Vision\nWe aim to be better than the alternatives in every way that matters."]));
+    expect(a.sections.find((s) => s.key === "competition")!.score).toBeNull();
+    const b = await analyse(deckPages(["Loomly\nLooms for makers", "Vision\nUnlike Brother and Singer, we sell the loom as a service."]));
+    expect(b.sections.find((s) => s.key === "competition")!.score).not.toBeNull();
+    const c = await analyse(deckPages(["Loomly\nLooms for makers", "Competition\nWe aim to be better than the alternatives in every way that matters."]));
+    expect(c.sections.find((s) => s.key === "competition")!.score).not.toBeNull();
+  });
+});
+
 describe("money in the currency the deck raises in", () => {
   test("a raise in Kenyan shillings restated in dollars is the shillings; rupees in lakh and crore", async () => {
     const a = await analyse(deckPages(["Smart KYC\nIdentity checks for Kenya", "Our Ask\nWe’re seeking KES 10M (~USD $75,000)\nUse of Funds\nProduct Development – 40%"]));

@@ -119,8 +119,8 @@ describe("the company's name", () => {
   test("not a place at the end of a title wrapped over lines, nor a tagline ('Redefining Identity / Verification in / Kenya'): none", async () => {
     const a = await analyse(deckPages(["Redefining Identity\nVerification in\nKenya\n01", "Our Solution\nAI-powered, automated and compliant KYC platform.", "Our Ask\nWe're seeking KES 10M (~USD $75,000)"]));
     expect(a.facts.company.name).toBeNull();
-    // A raise in a currency the reader does not know, with a conversion beside it: no amount rather than the conversion.
-    expect(a.facts.round.amount).toBeNull();
+    // A raise in shillings with a conversion beside it: the shillings, never the conversion.
+    expect(a.facts.round).toMatchObject({ amount: 10_000_000, currency: "KES" });
   });
 
   test("'The <Name> (<ACRONYM>) is ...' when the company's own address spells the name", async () => {

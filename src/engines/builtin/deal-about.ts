@@ -62,6 +62,9 @@ const MARKET_SIZE = /\b(?:TAM|SAM|SOM)\b|\bcagr\b|(?<!-)\bmarket\b(?!-)[^.]{0,60
 const PRODUCT =
   /^(?:our|the|its|it) (?:product|platform|app|solution|software|technology|system|api|engine|device|robots?|sensors?|service|dashboard|model)s?\b|^(?:it|this) (?:connects|runs|automates|integrates|works|replaces|lets)\b|\bis an? [^.]{0,60}\b(?:platform|app|tool|system|software|marketplace|service|api|device)\b|\b(?:we (?:have )?(?:built|developed|designed)|launched (?:in|on)|patent(?:ed|s|-pending)?|integrat(?:es|ions?)|open api|cloud dashboard|runs on)\b/i;
 
+/** The section a slide's title names (a company's deck), if any. */
+export const sectionOfTopic = (topic: Topic | null): CompanySection | null => (topic ? (TOPIC_SECTION[topic] ?? null) : null);
+
 /**
  * A row of a financial table (a P&L line, a plan over several years). (A row of the use of funds is
  * the round's; a row of a team's table is no P&L.)

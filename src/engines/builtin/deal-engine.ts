@@ -6,7 +6,7 @@
 // does not speak to is null with a reason, never a guess; material without usable text (image-only
 // pages, a font without a usable encoding) is said to be so, and nothing is read from it.
 import { COMPANY_SECTIONS, FUND_SECTIONS, readablePages, unreadableAnalysis, type DealAnalysis, type DealEngine, type DealEngineInput, type Evidence, type Section, type SourcePage } from "../deal-engine.ts";
-import { companySectionOf, isCover } from "./deal-about.ts";
+import { companySectionOf, isCover, sectionOfTopic } from "./deal-about.ts";
 import { readFacts } from "./deal-facts.ts";
 import { feeAndCarry, statedFundTerms, statedTrackRecord } from "./deal-fund-terms.ts";
 import { mentionIn, moneyIn } from "./deal-money.ts";
@@ -207,6 +207,18 @@ export const builtinDealEngine: DealEngine = {
                 ? rule.words!.test(lpWords(u.text))
                 : rule.words!.test(u.text) || !!rule.acronyms?.test(u.text) || (key === "fund_terms" && feeAndCarry(u.text) !== null);
         if (byTitle || byWords) filed.get(key)!.push(u);
+      }
+    }
+    // A section a company's deck addresses: a slide of its own, a statement with a concrete signal of
+    // it, or two statements about it. One passing statement under another slide's title, with no
+    // signal ("the kit will net us a profit of £750" on the pricing slide), is no slide about it.
+    if (kind === "company") {
+      for (const [key, list] of filed) {
+        // (What the product does needs no figure: "Our platform connects to 40 banks" is about it.)
+        if (key === "round" || key === "product" || list.length !== 1) continue;
+        const [only] = list;
+        if (sectionOfTopic(only.topic) === key || RULES[key].signals.some(([re]) => re.test(only.text))) continue;
+        filed.set(key, []);
       }
     }
     // A member named with a role on a card or in a table cell is a statement about the team even
