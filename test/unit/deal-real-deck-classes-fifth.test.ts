@@ -42,6 +42,7 @@ describe("a team as real decks list it", () => {
     // Two names are no column; advisors listed so are not the team.
     expect(teamOf("Pydra\nThe right university for you", "Thank you\nTommaso Rinaldi\nEdoardo Ferri")).toEqual([]);
     expect(teamOf("Pydra\nThe right university for you", "Advisors\nTommaso Rinaldi\nEdoardo Ferri\nFilippo Conti")).toEqual([]);
+    expect(teamOf("Relief\nAid where it is needed", "How it works\nRisk Assessment\nDemand Estimation\nRelief Prediction", "Thank you")).toEqual([]);
   });
 
   test("a department's words set in capitals on a card ('PROJECT MONITORING') are no one's name", () => {

@@ -37,7 +37,7 @@ const NOT_A_NAME = new Set(
     // A department's or a trade's words ("Frontend Development", "Watson Expert") are no one's name either.
     "Development Frontend Backend Fullstack Design Strategy Business Legal Compliance Research Support Communications Partnerships Content Community Security " +
     "Infrastructure Operations Editor Writer Animator Photographer Producer Hacker Expert Guru Tester Officer Ambassador Volunteer " +
-    "Project Projects Monitoring Accounting Recruiting Recruitment Purchasing Procurement Manufacturing Programming Training Planning Testing Reporting Quality Logistics Administration Admin " +
+    "Technician Marketer Modeler Artist Project Projects Monitoring Accounting Recruiting Recruitment Purchasing Procurement Manufacturing Programming Training Planning Testing Reporting Quality Logistics Administration Admin " +
     // Nor a slide's ("Problem Statement", "Solution Overview").
     "Problem Solution Overview Statement Summary Introduction Roadmap Demo Diagram Contents Agenda Vision Mission " +
     "January February March April May June July August September October November December Monday Tuesday Wednesday Thursday Friday").split(" "),

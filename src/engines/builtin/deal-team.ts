@@ -455,10 +455,13 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
       }
     }
   }
-  // Or a column of three or more names, each alone on its line with nothing between them (the
-  // authors on a closing page), under no outsider's title or label.
+  // Or a column of three or more names, each alone on its line with nothing between them, on the
+  // cover or the closing page (where a deck signs with its authors), under no outsider's title or
+  // label: mid-deck such a column is a diagram's or a screen's labels ("Risk Assessment").
   if (found.length === 0) {
+    const lastPage = Math.max(-1, ...units.map((u) => u.pageIndex));
     for (let i = 0; i < units.length; i++) {
+      if (units[i].pageIndex !== 0 && units[i].pageIndex !== lastPage) continue;
       let k = 0;
       while (i + k < units.length && units[i + k].pageIndex === units[i].pageIndex && !excluded(units[i + k]) && !NOT_TEAM_LABEL.test(units[i + k].text) && nameAlone(units[i + k].text)) k++;
       if (k >= 3) for (let n = 0; n < k; n++) found.push({ name: nameAlone(units[i + n].text)!, title: null, at: starts[i + n], pageIndex: units[i].pageIndex, source: { quote: units[i + n].text, unit: units[i + n] } });
