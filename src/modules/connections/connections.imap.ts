@@ -29,8 +29,10 @@ export const imapAddress = (s: Pick<ImapServer, "host" | "port">) => `${s.host.i
  * What one IMAP session may cost (a hostile or broken server must not hold the server's memory or a
  * request): imapflow's own size limits (its defaults are a 1 GB literal and a 2 GB response), an
  * inactivity timeout, a deadline per command (past it the session is closed) and one for the whole
- * session (a probe when connecting, or one sync of a mailbox), and at most `concurrentSyncs`
- * syncs at once in this process (connections.sync.ts), so their buffers add up to a bounded sum.
+ * session (a probe when connecting, or one sync of a mailbox), at most `bufferedCharsPerSync` of
+ * header fields held by one sync (connections.mail-sync.ts), and at most `concurrentSyncs` syncs at
+ * once in this process, `concurrentSyncsPerOrg` of one organization (connections.sync.ts), so
+ * their buffers add up to a bounded sum and one org's server cannot take every slot.
  * Mutable for tests only.
  */
 export const IMAP_LIMITS = {
@@ -52,6 +54,13 @@ export const IMAP_LIMITS = {
   syncMs: 15 * 60_000,
   /** Syncs at once in this process (mail and calendars). */
   concurrentSyncs: 4,
+  /** Syncs at once of one organization's connections: its server, hostile or slow, never holds every slot. */
+  concurrentSyncsPerOrg: 2,
+  /**
+   * Header fields (characters) one mail sync holds in memory: two batches are in flight (one read
+   * while the other is written), each ends early past half of it and the rest is read next.
+   */
+  bufferedCharsPerSync: 16 * 1024 * 1024,
 };
 
 const seconds = (ms: number) => `${Math.round(ms / 1000).toLocaleString("en-US")} s`;

@@ -18,6 +18,7 @@ import type { Deps } from "../../deps.ts";
 import { inboxVerification } from "../deals/deals.verification.inbox.ts";
 import { withInvestorUpdates, type UpdatesInbox } from "../updates/updates.inbox.ts";
 import { headerBlock, MAX_WHOLE_MESSAGE_BYTES, recordSyncedMessages, type SyncedMessage, type SyncedUser } from "../network/import/synced.ts";
+import type { HeaderBlock } from "../network/import/headers.ts";
 import { ConnectionFailure } from "./connections.failures.ts";
 import { chooseFolders, closeImap, IMAP_LIMITS, openImap, syncError, type ImapServer } from "./connections.imap.ts";
 import { addReason, connectionsLedger, emptyCounts, type LedgerCounts } from "./connections.ledger.ts";
@@ -137,41 +138,89 @@ function ledgerTally(deps: Deps, row: ConnectionRow, run: SyncRun, folder: strin
   };
 }
 
+/** Characters of the header fields kept of one message (what a batch holds of it until it is written). */
+function keptChars(block: HeaderBlock): number {
+  let n = 0;
+  for (const [name, list] of block.headers) for (const h of list) n += name.length + h.value.length;
+  return n;
+}
+
+/** One batch as read: the UIDs done (every one of them answered or gone), and those to read again. */
+type BatchRead = { batch: number[]; rest: number[]; messages: SyncedMessage[]; whole: number[]; failed: Record<string, number>; chars: number; answered: number };
+
 /**
- * The UIDs' header fields into the network, MAIL_BATCH at a time, each batch committed with the
- * folder's new highest UID. The next batch is asked for before this one is written: the server
+ * The UIDs' header fields into the network, up to MAIL_BATCH at a time, each batch committed with
+ * the folder's new highest UID. The next batch is asked for before this one is written: the server
  * reads and sends it while the rows go into the database (the fetch is most of a sync's time,
- * and it is the server's). Returns how far the folder got.
+ * and it is the server's). A batch holds at most half of IMAP_LIMITS.bufferedCharsPerSync of
+ * header fields (two are in flight): past it the batch ends at the last UID answered in order (what
+ * the server still sends of that FETCH is read and dropped, one response at a time), the rest is
+ * read next, and later batches are sized to what fits. Returns how far the folder got.
  */
 async function readInBatches(deps: Deps, client: ImapFlow, row: ConnectionRow, run: SyncRun, folder: string, inbox: UpdatesInbox, from: FolderState, uids: number[], ledger: ReturnType<typeof ledgerTally>): Promise<FolderState> {
   const state = connectionsState(deps);
   const progress = { folder, done: 0, total: uids.length };
-  const read = async (batch: number[]) => {
-    const messages: SyncedMessage[] = [];
-    const whole: number[] = [];
-    // On the server but unreadable as mail (the ledger's `failed`).
-    const failed: Record<string, number> = {};
+  const limit = Math.max(1, Math.floor(IMAP_LIMITS.bufferedCharsPerSync / 2));
+  const read = async (batch: number[]): Promise<BatchRead> => {
+    const messages: (SyncedMessage & { uid: number })[] = [];
+    // On the server but unreadable as mail (the ledger's `failed`), by UID.
+    const failed: { uid: number; reason: string }[] = [];
+    const answered = new Set<number>();
+    let chars = 0;
+    let full = false;
     // The whole header block (BODY.PEEK[HEADER]): measured about twice as fast as asking for the
     // wanted fields (HEADER.FIELDS), which the server filters and imapflow parses name by name;
     // headerBlock() keeps only the fields the importers read, and nothing is stored.
     for await (const m of client.fetch(uidSet(batch), { uid: true, headers: true }, { uid: true })) {
-      if (!m.headers) {
-        addReason(failed, "no_header_block");
-        continue;
+      answered.add(m.uid);
+      if (!m.headers) failed.push({ uid: m.uid, reason: "no_header_block" });
+      else {
+        const block = headerBlock(m.headers);
+        messages.push({ uid: m.uid, block, where: `${folder} UID ${m.uid}` });
+        chars += keptChars(block);
       }
-      const block = headerBlock(m.headers);
-      messages.push({ block, where: `${folder} UID ${m.uid}` });
-      if (inbox.wantsWhole(block)) whole.push(m.uid);
+      if (chars >= limit && answered.size < batch.length) {
+        full = true;
+        break;
+      }
     }
-    return { batch, messages, whole, failed };
+    // Done: every UID up to the first one not answered yet (all of them when the FETCH ended).
+    let k = batch.length;
+    if (full) for (k = 0; k < batch.length && answered.has(batch[k]); ) k++;
+    const last = k > 0 ? batch[k - 1] : -1;
+    const kept = messages.filter((m) => m.uid <= last);
+    const reasons: Record<string, number> = {};
+    for (const f of failed) if (f.uid <= last) addReason(reasons, f.reason);
+    return {
+      batch: batch.slice(0, k),
+      rest: batch.slice(k),
+      messages: kept.map(({ block, where }) => ({ block, where })),
+      whole: kept.filter((m) => inbox.wantsWhole(m.block)).map((m) => m.uid),
+      failed: reasons,
+      chars,
+      answered: answered.size,
+    };
   };
   let at = from;
-  let pending = uids.length ? read(uids.slice(0, MAIL_BATCH)) : null;
+  let pos = 0;
+  let size = MAIL_BATCH;
+  const nextRead = () => {
+    if (pos >= uids.length) return null;
+    const batch = uids.slice(pos, pos + size);
+    pos += batch.length;
+    return read(batch);
+  };
+  let pending = nextRead();
   try {
-    for (let i = 0; pending; i += MAIL_BATCH) {
-      const { batch, messages, whole, failed } = await pending;
+    while (pending) {
+      const { batch, rest, messages, whole, failed, chars, answered } = await pending;
       pending = null;
       checkStop(run);
+      if (rest.length) {
+        // Ended early: the rest first in the next batch, sized to what fits (one UID when the server answered out of order).
+        pos -= rest.length;
+        size = batch.length === 0 ? 1 : Math.max(1, Math.min(MAIL_BATCH, Math.floor((limit * answered) / Math.max(1, chars)) - 1));
+      } else size = Math.min(MAIL_BATCH, size * 2);
       // Verification mail is handed over before the batch commits: a sync killed in between reads it again (completing twice changes nothing).
       for (const uid of whole) {
         const sized = await client.fetchOne(String(uid), { uid: true, size: true }, { uid: true });
@@ -180,8 +229,8 @@ async function readInBatches(deps: Deps, client: ImapFlow, row: ConnectionRow, r
         if (m && m.source) inbox.hook!.message(m.source);
       }
       if (whole.length) await inbox.complete();
-      const following = uids.slice(i + MAIL_BATCH, i + 2 * MAIL_BATCH);
-      if (following.length) pending = read(following);
+      pending = nextRead();
+      if (batch.length === 0) continue;
       const next: FolderState = { ...at, lastUid: batch[batch.length - 1] };
       progress.done += batch.length;
       const stats = recordSyncedMessages(deps, syncedUser(row, row.account), messages, (s) => {

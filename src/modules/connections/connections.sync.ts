@@ -26,16 +26,56 @@ function asFailure(error: unknown): ConnectionFailure {
   return new ConnectionFailure("unreachable", `the sync stopped: ${code ? `${code}: ` : ""}${(error as Error)?.message ?? String(error)}`);
 }
 
-/** At most IMAP_LIMITS.concurrentSyncs syncs at once in this process (the job, the web app and `sync` alike). */
-let running = 0;
-const waiting: (() => void)[] = [];
-async function syncSlot(): Promise<() => void> {
-  if (running >= IMAP_LIMITS.concurrentSyncs) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
+/**
+ * At most IMAP_LIMITS.concurrentSyncs syncs at once in this process (the job, the web app and
+ * `sync` alike), and at most IMAP_LIMITS.concurrentSyncsPerOrg of one organization's connections:
+ * a slot freed goes to the first waiter whose organization is under its share, so syncs of one
+ * org waiting on its hostile or slow server never stand in front of another org's.
+ */
+const slots = { running: 0, byOrg: new Map<string, number>(), waiting: [] as { org: string; wake: () => void }[] };
+const fits = (org: string) => slots.running < IMAP_LIMITS.concurrentSyncs && (slots.byOrg.get(org) ?? 0) < IMAP_LIMITS.concurrentSyncsPerOrg;
+function take(org: string): void {
+  slots.running++;
+  slots.byOrg.set(org, (slots.byOrg.get(org) ?? 0) + 1);
+}
+function give(org: string): void {
+  slots.running--;
+  const left = (slots.byOrg.get(org) ?? 1) - 1;
+  if (left > 0) slots.byOrg.set(org, left);
+  else slots.byOrg.delete(org);
+  for (let i = 0; i < slots.waiting.length; ) {
+    const w = slots.waiting[i];
+    if (!fits(w.org)) {
+      i++;
+      continue;
+    }
+    slots.waiting.splice(i, 1);
+    take(w.org);
+    w.wake();
+  }
+}
+async function syncSlot(org: string): Promise<() => void> {
+  if (fits(org)) take(org);
+  else await new Promise<void>((wake) => slots.waiting.push({ org, wake }));
+  let released = false;
   return () => {
-    running--;
-    waiting.shift()?.();
+    if (!released) give(org);
+    released = true;
   };
+}
+
+/** `ids` taken in turn from each organization (first come, first taken within one), so a pool of lanes reaches every org early. */
+function byOrgInTurn(ids: string[], orgOf: (id: string) => string): string[] {
+  const queues = new Map<string, string[]>();
+  for (const id of ids) {
+    const org = orgOf(id);
+    const q = queues.get(org);
+    if (q) q.push(id);
+    else queues.set(org, [id]);
+  }
+  const out: string[] = [];
+  for (let round = 0; out.length < ids.length; round++) for (const q of queues.values()) if (round < q.length) out.push(q[round]);
+  return out;
 }
 
 /** Runs `work` over `items`, `width` at a time. */
@@ -62,7 +102,9 @@ export const connectionsSync = perDeps((deps: Deps) => {
    * (up to `waitMs`) instead of leaving it; null when it was not synced (held, or removed).
    */
   async function syncOne(connectionId: string, opts: { waitMs?: number } = {}): Promise<SyncEntry | null> {
-    const release = await syncSlot();
+    const org = service.get(connectionId)?.orgId;
+    if (!org) return null;
+    const release = await syncSlot(org);
     try {
       return await syncClaimed(connectionId, opts);
     } finally {
@@ -111,7 +153,7 @@ export const connectionsSync = perDeps((deps: Deps) => {
 
   /** What the `mail-sync` job runs: every connection that is due, SYNC_CONCURRENCY at a time. */
   async function syncDue() {
-    const ids = state.due();
+    const ids = byOrgInTurn(state.due(), (id) => service.get(id)?.orgId ?? "");
     const entries = (await pool(ids, SYNC_CONCURRENCY, (id) => syncOne(id))).filter((e): e is SyncEntry => e !== null);
     const sum = (k: "messages_new" | "meetings_new" | "duplicates") => entries.reduce((n, e) => n + e[k], 0);
     return {
