@@ -45,6 +45,18 @@ describe("a team as real decks list it", () => {
     expect(teamOf("Relief\nAid where it is needed", "How it works\nRisk Assessment\nDemand Estimation\nRelief Prediction", "Thank you")).toEqual([]);
   });
 
+  test("on the team's page a row of cards may give given names only, over a row of as many captions", () => {
+    expect(teamOf("Speechly\nSpeak without fear", "OUR TEAM\nShi Jie\nDaniel\nYear 3 NUS Business | Year 3 NUS Economics\nSamuel\nYang Yee\nYear 1 NUS Engineering | Year 3 NUS Business")).toEqual([
+      ["Shi Jie", "Year 3 NUS Business"],
+      ["Daniel", "Year 3 NUS Economics"],
+      ["Samuel", "Year 1 NUS Engineering"],
+      ["Yang Yee", "Year 3 NUS Business"],
+    ]);
+    // Off the team's page, or without a caption for each, a single word is no member.
+    expect(teamOf("Speechly\nSpeak without fear", "Use cases\nShi Jie\nDaniel\nYear 3 NUS Business | Year 3 NUS Economics")).toEqual([]);
+    expect(teamOf("Speechly\nSpeak without fear", "OUR TEAM\nSamuel\nTechnology\nInterviews | Practice | Presentations")).toEqual([]);
+  });
+
   test("a department's words set in capitals on a card ('PROJECT MONITORING') are no one's name", () => {
     expect(teamOf("Insura\nInsurance made simple", "The Team\nPROJECT MONITORING\nCORPORATE LAWYER").map(([name]) => name)).not.toContain("Project Monitoring");
   });

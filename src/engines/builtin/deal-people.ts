@@ -91,6 +91,19 @@ const ADJECTIVE_SHAPE = /^\p{Lu}\p{Ll}{3,}(?:ical|tial|cial|ual|ional|tive|sive|
 const CAPS_NAME = /^(?:(?:PROF|DR)\.?\s+)*(\p{Lu}{2,}(?:['’-]\p{Lu}{2,})?(?:\s(?:VAN|VON|DE|DER|DA|DI|DU|LA|LE))*\s\p{Lu}{2,}(?:['’-]\p{Lu}+)?(?:\s\p{Lu}{2,})?)$/u;
 const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'’-])(\p{Ll})/gu, (_, a: string, b: string) => a + b.toUpperCase()).replace(/\b(Van|Von|De|Der|Da|Di|Du|La|Le)\b(?=\s)/g, (w) => w.toLowerCase());
 
+/**
+ * A given name alone on its line ("Daniel", "NAIMA"): one capitalised word that is no role's, no
+ * department's, no slide's and no lead-in word, nor shaped like an adjective or a verb in -ing; else null.
+ * (Only a card's layout can tell a given name from a word: deal-team.ts asks for one.)
+ */
+export function givenNameAlone(raw: string): string | null {
+  const t = raw.replace(/[\uE000-\uF8FF]/g, "").trim();
+  if (!/^(?:\p{Lu}\p{Ll}{2,13}|\p{Lu}{3,14})$/u.test(t)) return null;
+  const word = t.charAt(0) + t.slice(1).toLowerCase();
+  if (NOT_A_NAME.has(word) || LEAD_INS.has(word) || ADJECTIVE_SHAPE.test(word) || /ing$/.test(word) || isRole(t) || isRole(word)) return null;
+  return word;
+}
+
 /** A given and a family name (or both in capitals) alone on its line, an honorific or degree around it: the name, else null. */
 export function nameAlone(raw: string): string | null {
   // An icon font's glyph beside the name (a LinkedIn or mail icon drawn as a private-use character) is no part of it.

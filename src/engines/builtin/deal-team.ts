@@ -10,7 +10,7 @@
 // of SAP"), an advisor's or investor's role, or a quotation's signature (the line after a quote,
 // or a line opened by a dash) gives them away.
 import type { DealFacts } from "../deal-engine.ts";
-import { END, isRole, nameAlone, NOT_TEAM_ROLE, ORGANISATION, PERSON, personName, ROLE, roleAtStart, uncapped } from "./deal-people.ts";
+import { END, givenNameAlone, isRole, nameAlone, NOT_TEAM_ROLE, ORGANISATION, PERSON, personName, ROLE, roleAtStart, uncapped } from "./deal-people.ts";
 import { topicOfHeading, type Unit } from "./deal-text.ts";
 
 type Member = DealFacts["team"][number];
@@ -174,6 +174,14 @@ function captionOf(text: string): string | null {
   return t;
 }
 
+/** A table cell under a card's name: a short caption that may hold a figure ("Year 3 NUS Business"), no sentence, nobody else's role. */
+function cellCaption(text: string): string | null {
+  const t = text.trim();
+  if (t.split(/\s+/).length > 6 || /[.!?:;]$|@|\|/.test(t) || !/^[\p{Lu}\d]/u.test(t)) return null;
+  if (NOT_TEAM_ROLE.test(t) || INVESTING.test(t) || /\b(?:former(?:ly)?|ex-|previously)\b/i.test(t)) return null;
+  return t;
+}
+
 /** "<Given> <Family> <caption>": a two-word name, then a role or a short caption of no name's shape; else null. */
 function memberLine(text: string, opts: TeamOptions): { name: string; title: string; role: boolean } | null {
   const words = text.trim().split(/\s+/);
@@ -246,16 +254,23 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   for (let i = 0; i < units.length; i++) {
     let k = 0;
     const same = (j: number) => j < units.length && units[j].pageIndex === units[i].pageIndex && !excluded(units[j]);
-    while (same(i + k) && nameAlone(units[i + k].text)) k++;
+    // On the team's page a card may give a given name only ("Daniel" beside "<Given> <Family>"): it
+    // counts in a row of names only when a row of as many captions, cell for cell, sits under them.
+    const onTeamPage = pageTopic.get(units[i].pageIndex) === "team";
+    const nameOf = (j: number) => nameAlone(units[j].text) ?? (onTeamPage ? givenNameAlone(units[j].text) : null);
+    while (same(i + k) && nameOf(i + k)) k++;
     if (k < 2) continue;
+    const givenOnly = Array.from({ length: k }, (_, n) => !nameAlone(units[i + n].text)).some(Boolean);
     // Their roles: as many units after them, or one row with a cell for each (an advisor's cell is no role).
     const row = same(i + k) ? units[i + k].text.split(CELL_SPLIT) : [];
-    // On the team's page a cell under a name may be a caption of no role's shape ("Growth Hacker").
-    const onTeamPage = pageTopic.get(units[i].pageIndex) === "team";
+    if (givenOnly && !(row.length === k && row.length > 1)) continue;
+    // On the team's page a cell under a name may be a caption of no role's shape ("Growth Hacker",
+    // "Year 3 Business Analytics").
     let roles =
       row.length === k && row.length > 1
-        ? row.map((cell) => roleFirst(cell, opts) ?? (onTeamPage && !nameAlone(cell) ? captionOf(cell) : null))
+        ? row.map((cell) => roleFirst(cell, opts) ?? (onTeamPage && !nameAlone(cell) ? (captionOf(cell) ?? cellCaption(cell)) : null))
         : Array.from({ length: k }, (_, n) => (same(i + k + n) ? roleFirst(units[i + k + n].text, opts) : null));
+    if (givenOnly && !roles.every(Boolean)) continue;
     // On the team's page the line under each name may be a caption of no role's shape ("Product & Tech"):
     // a row of names over as many captions, none of them a name, is the same row of cards.
     // Off the team's page too, when one of the lines has a role's shape ("CEO/Backend" beside "EIR").
@@ -266,7 +281,7 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     if (row.length === k && row.length > 1 ? !roles.some(Boolean) : !roles.every(Boolean)) continue;
     for (let n = 0; n < k; n++) {
       const unit = units[i + n];
-      if (roles[n]) found.push({ name: nameAlone(unit.text)!, title: roles[n]!, at: starts[i + n], pageIndex: unit.pageIndex, source: { quote: unit.text, unit } });
+      if (roles[n]) found.push({ name: nameOf(i + n)!, title: roles[n]!, at: starts[i + n], pageIndex: unit.pageIndex, source: { quote: unit.text, unit } });
       paired.add(i + n);
     }
     let used = row.length === k && row.length > 1 ? 1 : k;
