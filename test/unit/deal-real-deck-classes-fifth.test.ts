@@ -80,6 +80,9 @@ describe("the company's name on a cover", () => {
   test("a tagline set over several lines is no name; the name a definition opens with is", async () => {
     const a = await analyse(deckPages(["Connecting\nIndividual Chefs\nDirectly with Customers", "Problem Statement\nMake catering accessible for individual chefs.", "What We Made\nChefConnect: A platform for chefs to connect with customers directly."]));
     expect(a.facts.company.name).toBe("ChefConnect");
+    // A label over a statement ("<Measure>: The ...") is no definition of the company.
+    const b = await analyse(deckPages(["Empowering Events on the Blockchain\nDate: 12/06/2024", "Solution: Fiestra\nTickets as tokens.", "Market\nEvent Industry Size: The global event management industry is projected to reach $1,500 billion by 2028."]));
+    expect(b.facts.company.name).toBe("Fiestra");
   });
 
   test("a cover title run on into its lower-case subtitle gives the title alone", async () => {
