@@ -15,7 +15,8 @@ import { createServer, type Server, type Socket } from "node:net";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { calendarBomb, calendarOfSize } from "../../scripts/lib/hostile-calendars.ts";
-import { CALENDAR_SYNC_LIMITS } from "../../src/modules/connections/connections.calendar-sync.ts";
+import { CALENDAR_SYNC_LIMITS, LEDGER_REFUSED } from "../../src/modules/connections/connections.calendar-sync.ts";
+import { connectionsLedger } from "../../src/modules/connections/connections.ledger.ts";
 import { IMAP_LIMITS } from "../../src/modules/connections/connections.imap.ts";
 import { connectionsService } from "../../src/modules/connections/connections.service.ts";
 import { connectionsSync } from "../../src/modules/connections/connections.sync.ts";
@@ -98,10 +99,12 @@ describe("finding 1: calendar bombs", () => {
       expect(meetingsOf(t, user.id)).toBe(5_000);
       expect(entry.refused).toBeGreaterThan(90_000);
       expect(entry.refusals!.join("\n")).toMatch(/bomb-0@hostile\.example.*the latest 1,000 counted.*at most 1,000 per series/);
-      // The old code held the event loop 5-10 s here (parse, expand and write in one go); what is
-      // left is a transaction of about 10 ms now and then, plus whatever a loaded machine adds
-      // (scripts/bench/hostile-uploads.ts measures /healthz from outside).
-      expect(worstMs).toBeLessThan(2_000);
+      // The sync's ledger row says the same: the 5,000 meetings, and every occurrence past the
+      // caps skipped with that reason (the figures, not timing: the old code held the event loop
+      // 5-10 s here; scripts/bench/hostile-uploads.ts measures /healthz from outside).
+      const ledger = connectionsLedger(t.deps).entries(connection_id);
+      expect(ledger).toHaveLength(1);
+      expect(ledger[0]).toMatchObject({ imported: 5_000, duplicates: 0, skipped: { [LEDGER_REFUSED]: entry.refused }, seen: 5_000 + entry.refused! });
       // Said where the connection's outcome is shown (`connections list`, the web page, the API).
       expect(service.list(user.id)[0]).toMatchObject({ status: "ok", last_result: { meetings_new: 5_000, refused: entry.refused } });
       expect(service.list(user.id)[0].last_result!.refusals![0]).toMatch(/at most 1,000 per series/);
@@ -210,7 +213,9 @@ describe.skipIf(!hasRadicale() && process.env.CI !== "1")("finding 1: CalDAV obj
       expect(first).toMatchObject({ status: "ok", meetings_new: 1_000 });
       expect(first.refusals!.join("\n")).toMatch(/at most 1,000 per series/);
       expect(first.refusals!.join("\n")).toMatch(/2 calendar objects are left for the next sync \(at most 1,500 occurrences are read per sync\)/);
-      expect(worstMs).toBeLessThan(2_000);
+      const caldavLedger = connectionsLedger(t.deps).entries(first.connection_id);
+      expect(caldavLedger).toHaveLength(1);
+      expect(caldavLedger[0]).toMatchObject({ imported: 1_000, skipped: { [LEDGER_REFUSED]: first.refused } });
       expect((await sync.syncUser(user.id)).connections[0]).toMatchObject({ status: "ok", meetings_new: 1_000 });
       expect((await sync.syncUser(user.id)).connections[0]).toMatchObject({ status: "ok", meetings_new: 1_000 });
       const last = (await sync.syncUser(user.id)).connections[0];
@@ -323,7 +328,6 @@ describe("finding 5: a hostile IMAP server", () => {
     }
     const seconds = (performance.now() - started) / 1000;
     console.log(`huge literal: refused in ${seconds.toFixed(1)} s, RSS ${before.toFixed(0)} -> peak ${peak.toFixed(0)} MB`);
-    expect(seconds).toBeLessThan(20);
     expect(peak - before).toBeLessThan(200);
   }, 240_000);
 
@@ -332,13 +336,9 @@ describe("finding 5: a hostile IMAP server", () => {
     const { user, service, sync } = member(null, `127.0.0.1:${imap.port}`);
     const { connection_id } = await service.connectMail(user.id, { login: "amy@acme.vc", password: "right-password" });
     imap.mode = "trickle";
-    let started = performance.now();
     await expect(service.connectMail(user.id, { login: "ben@acme.vc", password: "right-password" })).rejects.toThrow(/did not finish LIST within 3 s/);
-    expect(performance.now() - started).toBeLessThan(10_000);
-    started = performance.now();
     const entry = (await sync.syncUser(user.id)).connections[0];
     expect(entry).toMatchObject({ connection_id, status: "error", error: expect.stringMatching(/did not finish LIST within 3 s/) });
-    expect(performance.now() - started).toBeLessThan(10_000);
   }, 240_000);
 });
 

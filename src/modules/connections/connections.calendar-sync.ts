@@ -12,7 +12,8 @@
 // series and per object there; here, at most CALENDAR_SYNC_LIMITS.occurrencesPerSync occurrences
 // are recorded per sync (the objects past it wait for the next sync: their ETags and the token
 // are not kept), and rows are written a chunk per transaction with the event loop free between
-// chunks. Every refusal is in the sync's result (refused, refusals), never silent. A chunk's rows
+// chunks. Every refusal is in the sync's result (refused, refusals) and its ledger row (skipped,
+// past_occurrence_caps), never silent. A chunk's rows
 // and the bookkeeping of the objects it finishes are one transaction; the sync-token is kept only
 // after every change is recorded, so a sync killed anywhere loses nothing and counts nothing twice.
 import type { Deps } from "../../deps.ts";
@@ -26,6 +27,7 @@ import { readSubscription, SUBSCRIPTION_MAX_BYTES, type Validators } from "./con
 import { syncedUser } from "./connections.mail-sync.ts";
 import { syncGraphCalendar } from "./connections.graph-calendar.ts";
 import { bearerFetch, providerPolicy, providerTokens } from "./connections.providers.ts";
+import { addReason, connectionsLedger, type Reasons } from "./connections.ledger.ts";
 import { connectionsService, type ConnectionRow, type SyncResult } from "./connections.service.ts";
 import { checkStop, connectionsState, type Progress, type SyncRun } from "./connections.state.ts";
 
@@ -44,6 +46,9 @@ const CALENDAR_BATCH = 50;
  */
 const WRITE_TARGET_MS = 10;
 const WRITE_CHUNK = { first: 100, min: 20, max: 2_000 };
+
+/** The ledger's reason for occurrences past the caps (per series, per object): skipped, never silently. */
+export const LEDGER_REFUSED = "past_occurrence_caps";
 
 /** Refusal lines kept in a sync's result. */
 const MAX_REFUSALS = 10;
@@ -77,10 +82,14 @@ type Item = { read: CalendarObjectRead; after?: () => void };
  * each): each object's `after` (its bookkeeping) in the transaction of its last rows, `finish` in
  * the last one.
  */
-async function recordObjects(deps: Deps, row: ConnectionRow, run: SyncRun, user: SyncedUser, items: Item[], finish?: () => void, progress: Progress | null = null): Promise<void> {
+async function recordObjects(deps: Deps, row: ConnectionRow, run: SyncRun, user: SyncedUser, folder: string, items: Item[], finish?: () => void, progress: Progress | null = null): Promise<void> {
   const state = connectionsState(deps);
+  const ledger = connectionsLedger(deps);
+  // Occurrences refused by the caps: in the ledger with the first chunk's counts.
+  let refusedNow = 0;
   const queue = items.map((item) => {
     refuse(run.result, item.read.refused, item.read.refusals);
+    refusedNow += item.read.refused;
     return { item, expansion: item.read.expansion ? expansionOf(item.read.expansion) : null, at: 0 };
   });
   let chunk = WRITE_CHUNK.first;
@@ -115,6 +124,15 @@ async function recordObjects(deps: Deps, row: ConnectionRow, run: SyncRun, user:
     const stats = recordSyncedCalendar(deps, user, objects, (s) => {
       for (const item of done) item.after?.();
       if (last) finish?.();
+      // The sync's ledger row for this calendar (one per sync, added to chunk by chunk): every
+      // occurrence counted once, those past the caps as skipped with that reason.
+      const skipped: Reasons = { ...s.skipped_by_reason };
+      addReason(skipped, LEDGER_REFUSED, refusedNow);
+      const failed: Reasons = {};
+      addReason(failed, "unreadable_event", s.failed_items);
+      const seen = s.imported + s.duplicates + s.skipped + s.failed_items + refusedNow;
+      ledger.add({ connectionId: row.id, run: run.token, folder, uidValidity: "", uidFrom: 0, uidTo: 0 }, { seen, imported: s.imported, duplicates: s.duplicates, skipped, failed });
+      refusedNow = 0;
       state.heartbeat(row.id, run.token, s.imported, progress);
     });
     addStats(deps, row, run.result, stats);
@@ -187,7 +205,7 @@ async function syncSubscription(deps: Deps, row: ConnectionRow, run: SyncRun, us
   const result = await readCalendars({ kind: "texts", objects: [{ where: url.origin, text }] }, { timeZone, now: deps.clock.now() }).catch((e) => readFailure(e, `the subscription at ${url.origin}`));
   const object = result.objects[0];
   const sealed = read.status === "ok" ? await sealCopy(deps, row, text, validators) : undefined;
-  await recordObjects(deps, row, run, user, [
+  await recordObjects(deps, row, run, user, url.origin, [
     {
       read: object,
       after: () => {
@@ -229,7 +247,7 @@ async function syncCollection(deps: Deps, row: ConnectionRow, run: SyncRun, user
     }
     progress.done += batch.length;
     const items: Item[] = taken.map((o) => ({ read: o, after: () => state.putItem(row.id, o.href!, o.etag ?? null, dueAt(o)) }));
-    await recordObjects(deps, row, run, user, items, () => state.removeItems(row.id, gone), progress);
+    await recordObjects(deps, row, run, user, row.url!, items, () => state.removeItems(row.id, gone), progress);
   }
   if (deferred) {
     // The token is not kept: the next sync lists the same changes and reads what was not recorded.
