@@ -13,7 +13,10 @@
 // `synchronous` setting but OFF). Checkpointing only at 1,000 pages keeps that to once per ~4 MB
 // written, as before; checkpointing every second made it once per second of writes (measured: 14
 // such fsyncs on the serving thread in one OCR case, up to 98 ms each on a busy disk).
-// Pages left below the threshold are copied once no frame has been added for `quietMs`.
+// Pages left below the threshold are copied once no frame has been added for `quietMs`, and the
+// WAL file is then truncated (TRUNCATE, once per quiet spell): what a burst of writes grew it to
+// (the calendar bomb's sync: 8-11 MB of WAL for 1-2 MB of rows) is given back once it is over,
+// not kept on disk as the WAL's high-water mark.
 //
 // Durability is unchanged: commits are as durable as `synchronous` makes them in the WAL; a
 // checkpoint only moves them into the main file. The last checkpoint is at shutdown, on the
@@ -23,7 +26,7 @@
 import type { Database } from "bun:sqlite";
 
 /** One checkpoint's figures (SQLite's `PRAGMA wal_checkpoint`): frames in the WAL, and of them copied into the database. */
-export type CheckpointResult = { busy: number; log: number; checkpointed: number; mode: "PASSIVE" | "RESTART" };
+export type CheckpointResult = { busy: number; log: number; checkpointed: number; mode: "PASSIVE" | "RESTART"; truncated?: boolean };
 
 export type Checkpointer = {
   /** Where checkpoints happen once the worker has opened its connection: a worker thread, or SQLite's automatic checkpoint on the connection (no worker). */
@@ -59,13 +62,13 @@ const WORKER_SOURCE = `
 const { Database } = require("bun:sqlite");
 const fs = require("node:fs"), os = require("node:os");
 let db = null, timer = null, shm = null, opts = null;
-let lastFrame = -1, changedAt = 0;
+let lastFrame = -1, changedAt = 0, truncateTriedAt = -1;
 const now = () => performance.timeOrigin + performance.now();
 const run = (mode) => {
   const r = db.query("PRAGMA wal_checkpoint(" + mode + ")").get();
   return { busy: r.busy, log: r.log, checkpointed: r.checkpointed, mode };
 };
-const checkpoint = (id) => {
+const checkpoint = (id, quiet) => {
   const startedAt = now();
   try {
     let result = run("PASSIVE");
@@ -76,6 +79,13 @@ const checkpoint = (id) => {
       if (caughtUp) break;
     }
     if (id === null && result.log > opts.restartAboveFrames) result = run("RESTART");
+    else if (quiet && result.checkpointed === result.log) {
+      // Quiet and copied through: the WAL file goes back to nothing, once per quiet spell (it
+      // waits for readers, at most 200 ms, and writers wait for it meanwhile).
+      truncateTriedAt = result.log;
+      const t = db.query("PRAGMA wal_checkpoint(TRUNCATE)").get();
+      if (t.busy === 0) result = { ...result, truncated: true };
+    }
     postMessage({ t: "checkpointed", id, startedAt, result, error: null });
   } catch (error) {
     postMessage({ t: "checkpointed", id, startedAt, result: null, error: String(error && error.message || error) });
@@ -97,11 +107,13 @@ const pending = () => {
 };
 const tick = () => {
   const p = pending();
-  if (p === null) return checkpoint(null);
+  if (p === null) return checkpoint(null, false);
   const t = now();
-  if (p.frames !== lastFrame) (lastFrame = p.frames), (changedAt = t);
+  if (p.frames !== lastFrame) (lastFrame = p.frames), (changedAt = t), (truncateTriedAt = -1);
   const left = p.frames - p.copied;
-  if (left >= opts.aboveFrames || (left > 0 && t - changedAt >= opts.quietMs)) checkpoint(null);
+  const quiet = t - changedAt >= opts.quietMs;
+  if (left >= opts.aboveFrames) checkpoint(null, false);
+  else if (quiet && (left > 0 || (p.frames > 0 && truncateTriedAt === -1))) checkpoint(null, true);
 };
 self.onmessage = (e) => {
   const m = e.data;

@@ -94,6 +94,28 @@ test("below the threshold nothing is copied while writes go on; once they pause,
   sqlite.close();
 });
 
+// The calendar bomb's sync (issue 27) left the WAL at its high-water mark, 8-11 MB for 1-2 MB of
+// rows, for as long as the server ran: SQLite writes a WAL over from its start but never shrinks it.
+test("once writes pause, the WAL file is truncated (the connection still open), and the next commits go on", async () => {
+  const { sqlite, path, wal } = freshDb();
+  const checkpoints = startCheckpointer(sqlite, { busyTimeoutMs: 5000, everyMs: 20, quietMs: 200 });
+  expect(await checkpoints.ready).toBe("worker");
+  const insert = sqlite.prepare("INSERT INTO blobs (body) VALUES (?)");
+  for (let i = 0; i < 8; i++) insert.run(new Uint8Array(MB).fill(i));
+  expect(wal()).toBeGreaterThan(4 * MB);
+  let truncated: CheckpointResult | null = null;
+  while (!truncated?.truncated) truncated = await checkpoints.nextCheckpoint();
+  expect(wal()).toBe(0);
+  // Nothing was lost, and the connection writes on (a WAL started afresh).
+  insert.run(new Uint8Array(10).fill(9));
+  expect(sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM blobs").get()!.n).toBe(9);
+  await checkpoints.stop();
+  sqlite.close();
+  const reopened = openSqlite(path, { busyTimeoutMs: 5000 });
+  expect(reopened.query<{ n: number }, []>("SELECT count(*) AS n FROM blobs").get()!.n).toBe(9);
+  reopened.close();
+});
+
 // What the first version missed: a commit every 20 ms, each landing while the last second's
 // checkpoint was still copying, so no checkpoint ever found the WAL copied through and the WAL
 // grew by every byte written. The worker now checkpoints again at once while frames came in.
