@@ -46,7 +46,8 @@ const idleMs = Number(opts["idle-seconds"] ?? 3) * 1000;
 
 type Outcome = string;
 /** `prepare`: the bench's own work for the case (keys, other files), done before the probes start. */
-type Case = { name: string; bytes: () => Uint8Array | Promise<Uint8Array>; prepare?: (s: Served) => Promise<void>; send: (s: Served, bytes: Uint8Array) => Promise<Outcome> };
+/** `settle`: after the case, wait for the WAL to be truncated and show the database file's own growth. */
+type Case = { name: string; bytes: () => Uint8Array | Promise<Uint8Array>; prepare?: (s: Served) => Promise<void>; send: (s: Served, bytes: Uint8Array) => Promise<Outcome>; settle?: boolean };
 
 let counter = 0;
 const short = (text: string | null | undefined) => (text ?? "").replace(/^[^:]+: /, "").slice(0, 70);
@@ -101,6 +102,7 @@ const CASES: Case[] = [
     let prepared: Awaited<ReturnType<typeof prepareCalendarBomb>> | null = null;
     return {
       name: "ICS, 1 KB of daily series since 1973 (subscription sync)",
+      settle: true,
       bytes: () => new TextEncoder().encode(calendarBomb("ops@hostile.test")),
       prepare: async (s: Served) => void (prepared = await prepareCalendarBomb(s)),
       send: (_s: Served, bytes: Uint8Array) => prepared!.send(bytes),
@@ -275,8 +277,20 @@ function watchServer(pid: number) {
 const thread = (w: Watched) => `${w.stretch.ms.toFixed(0)} (${w.stretch.cpu.toFixed(0)}/${w.stretch.wait.toFixed(0)})`;
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const ms = (n: number) => n.toFixed(0);
+const fileBytes = (dir: string, f: string) => (existsSync(join(dir, f)) ? statSync(join(dir, f)).size : 0);
 /** The database and its WAL, in bytes (the calendar bomb's growth). */
-const dbBytes = (dir: string) => ["dealgraph.db", "dealgraph.db-wal"].reduce((n, f) => n + (existsSync(join(dir, f)) ? statSync(join(dir, f)).size : 0), 0);
+const dbBytes = (dir: string) => fileBytes(dir, "dealgraph.db") + fileBytes(dir, "dealgraph.db-wal");
+/**
+ * The growth once writes have paused: the server's checkpoint worker truncates the WAL after 10 s
+ * without a write (src/db/checkpointer.ts), so what stays is the database file's own growth.
+ * Waits up to 30 s for the WAL to be emptied; "WAL kept" when it was not.
+ */
+async function settledGrowth(dir: string, fileBefore: number): Promise<string> {
+  const until = performance.now() + 30_000;
+  while (fileBytes(dir, "dealgraph.db-wal") > 0 && performance.now() < until) await Bun.sleep(250);
+  const wal = fileBytes(dir, "dealgraph.db-wal");
+  return `${((fileBytes(dir, "dealgraph.db") - fileBefore) / 1024 / 1024).toFixed(1)}${wal ? ` (WAL kept: ${(wal / 1024 / 1024).toFixed(1)})` : ""}`;
+}
 
 const dataDir = mkdtempSync(join(tmpdir(), "dealgraph-bench-hostile-"));
 // The server logs each time its own thread was held past 50 ms, with what was under way then
@@ -333,7 +347,7 @@ try {
     `idle baseline (${idleMs / 1000} s): /healthz worst ${ms(idle.maxMs)} ms, p50 ${idle.p50Ms.toFixed(1)} ms (${idle.samples} probes); from a worker thread worst ${ms(idleOffThread.maxMs)} ms, p99 ${ms(idleOffThread.p99Ms)} ms; server RSS peak ${mb(idleMem.serverPeakBytes)} MB; its thread's longest stretch ${thread(idleMem)}; load average ${loadavg()[0].toFixed(1)} on ${navigator.hardwareConcurrency} CPUs`,
   );
   console.log("");
-  const header = ["hostile input", "size", "outcome", "time s", "/healthz worst ms", "x idle", "p99 ms", "worker: worst ms", "x idle", "p99 ms", "server RSS MB", "x idle", "children RSS MB", "db growth MB", "server thread: longest stretch ms (cpu/queue)", "most cpu ms", "longest block", `server's loop held > ${LAG_LOG_MS} ms`];
+  const header = ["hostile input", "size", "outcome", "time s", "/healthz worst ms", "x idle", "p99 ms", "worker: worst ms", "x idle", "p99 ms", "server RSS MB", "x idle", "children RSS MB", "db growth MB (+WAL -> settled)", "server thread: longest stretch ms (cpu/queue)", "most cpu ms", "longest block", `server's loop held > ${LAG_LOG_MS} ms`];
   const rows: string[][] = [];
   const repeat = Math.max(1, Number(opts.repeat ?? 1));
   for (const c of Array.from({ length: repeat }, () => CASES).flat()) {
@@ -344,6 +358,7 @@ try {
     const probe = probeHealth(served.url);
     const off = probeHealthOffThread(served.url);
     const dbBefore = dbBytes(served.dataDir);
+    const dbFileBefore = fileBytes(served.dataDir, "dealgraph.db");
     const rss = watchServer(served.child.pid);
     const startedAt = new Date().toISOString();
     const started = performance.now();
@@ -357,6 +372,8 @@ try {
     const health = await probe.stop();
     const offThread = await off.stop();
     const mem = await rss.stop();
+    const growth = ((dbBytes(served.dataDir) - dbBefore) / 1024 / 1024).toFixed(1);
+    const settled = c.settle ? ` -> ${await settledGrowth(served.dataDir, dbFileBefore)}` : "";
     rows.push([
       c.name,
       `${(bytes.byteLength / 1024).toFixed(0)} KB`,
@@ -371,7 +388,7 @@ try {
       `${mb(mem.serverPeakBytes)} (from ${mb(before)})`,
       (mem.serverPeakBytes / idleMem.serverPeakBytes).toFixed(2),
       mb(mem.childrenPeakBytes),
-      ((dbBytes(served.dataDir) - dbBefore) / 1024 / 1024).toFixed(1),
+      `${growth}${settled}`,
       thread(mem),
       ms(mem.cpuMax),
       mem.blocked.call ? `${ms(mem.blocked.ms)} in ${mem.blocked.call}` : "-",

@@ -1,9 +1,10 @@
 // Issue 27, finding 5: what syncs against a hostile IMAP server may hold, beside the size limits and
-// deadlines of one session (test/e2e/hostile-calendars.test.ts):
+// the command deadline of one session (test/e2e/hostile-calendars.test.ts):
 //   - bytes buffered per sync: a mailbox whose every message carries a huge wanted header field
 //     (what a hostile server sends up to imapflow's literal limit, 2,000 to a batch) is read in
 //     batches that hold at most half of IMAP_LIMITS.bufferedCharsPerSync each, and still counted
 //     whole in the ledger;
+//   - a deadline per sync: a FETCH that never ends stops the sync at IMAP_LIMITS.syncMs;
 //   - concurrent syncs per organization: one org's syncs held by its server take at most
 //     IMAP_LIMITS.concurrentSyncsPerOrg of the process's slots, and another org's sync runs meanwhile.
 // Against a real loopback IMAP server (enough of RFC 3501 for imapflow's sync path).
@@ -23,6 +24,8 @@ type Mailbox = {
   messages: string[];
   /** UID sets of the FETCH commands received, in order. */
   fetches: string[];
+  /** FETCH answers a byte a second and never ends (never silent long enough for a socket timeout). */
+  trickle: boolean;
   /** When set, STATUS is answered only once it resolves (a server that holds a sync). */
   hold: Promise<void> | null;
   /** Sessions waiting on `hold` now, and the most at once. */
@@ -44,7 +47,7 @@ function uidsOf(set: string, highest: number): number[] {
 /** A loopback IMAP server with one folder (INBOX, UIDVALIDITY 7) holding `messages` as UIDs 1..n. */
 async function mailbox(messages: string[]): Promise<Mailbox> {
   const sockets = new Set<Socket>();
-  const box: Mailbox = { port: 0, messages, fetches: [], hold: null, held: 0, mostHeld: 0, close: async () => {} };
+  const box: Mailbox = { port: 0, messages, fetches: [], trickle: false, hold: null, held: 0, mostHeld: 0, close: async () => {} };
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -83,7 +86,11 @@ async function mailbox(messages: string[]): Promise<Mailbox> {
       w(`* STATUS INBOX (MESSAGES ${n()} UIDNEXT ${n() + 1} UIDVALIDITY 7)\r\n${tag} OK done\r\n`);
     } else if (verb === "SELECT" || verb === "EXAMINE") w(`* ${n()} EXISTS\r\n* 0 RECENT\r\n* OK [UIDVALIDITY 7] ok\r\n* OK [UIDNEXT ${n() + 1}] ok\r\n* FLAGS ()\r\n${tag} OK [READ-ONLY] done\r\n`);
     else if (verb === "SEARCH") w(`* SEARCH ${Array.from({ length: n() }, (_, i) => i + 1).join(" ")}\r\n${tag} OK done\r\n`);
-    else if (verb === "FETCH") {
+    else if (verb === "FETCH" && box.trickle) {
+      w("* 1 FETCH (UID 1 BODY[HEADER] {100000}\r\n");
+      const timer = setInterval(() => (socket.destroyed ? clearInterval(timer) : w("x")), 1_000);
+      socket.on("close", () => clearInterval(timer));
+    } else if (verb === "FETCH") {
       box.fetches.push(rest[0]);
       for (const u of uidsOf(rest[0], n())) {
         const block = Buffer.from(box.messages[u - 1], "latin1");
@@ -137,7 +144,7 @@ async function served(messages: string[]) {
   return box;
 }
 
-describe("finding 5: the memory of concurrent syncs is bounded", () => {
+describe("finding 5: syncs against a hostile IMAP server are bounded", () => {
   test("bytes buffered per sync: a mailbox of messages with 300 KB header fields is read in batches that hold about the cap, and counted whole", async () => {
     // 1 MB for the sync: a batch holds about 512 KB (one message past it at most), so a few
     // messages each, where 2,000 of them (600 MB) went into one batch before.
@@ -162,6 +169,20 @@ describe("finding 5: the memory of concurrent syncs is bounded", () => {
     expect(firsts).toEqual([...firsts].sort((a, b) => a - b));
     expect(new Set(firsts).size).toBe(firsts.length);
     for (const f of box.fetches.slice(1)) expect(uidsOf(f, count).length).toBeLessThanOrEqual(4);
+  }, 120_000);
+
+  test("a deadline per sync: a FETCH that never ends stops the sync at IMAP_LIMITS.syncMs with the reason", async () => {
+    const box = await served([message(1, "s@hostile.example")]);
+    const { orgs, service, sync } = app();
+    const org = orgs.createOrg("Acme Ventures");
+    const user = orgs.createUser({ orgId: org.id, email: "amy@acme.vc", name: "Amy" });
+    service.setMailServer(org.id, { imap: `127.0.0.1:${box.port}`, security: "plain", caldav: null });
+    const { connection_id } = await service.connectMail(user.id, { login: "amy@acme.vc", password: "pw" });
+    box.trickle = true;
+    IMAP_LIMITS.probeMs = 2_000;
+    IMAP_LIMITS.syncMs = 3_000;
+    const entry = (await sync.syncUser(user.id)).connections[0];
+    expect(entry).toMatchObject({ connection_id, status: "error", messages_new: 0, error: expect.stringMatching(/did not finish within 3 s \(the most one sync of a mailbox may take\)/) });
   }, 120_000);
 
   test("concurrent syncs per organization: three of one org held by its server take two slots; another org's sync runs meanwhile", async () => {
