@@ -8,7 +8,10 @@
 // a CPU, waiting for a CPU (the machine's load, not the server's doing) and blocked in a system
 // call (its doing: e.g. starting a process, an fsync), so a worst /healthz figure on a loaded
 // machine can be told apart from the server holding its thread. Work of the bench's own (CLI
-// calls, generating decks) is done before a case's probes start. No assertions: figures only.
+// calls, generating decks) is done before a case's probes start. The database's growth is shown
+// as the database and its WAL at the case's end and, for the calendar bomb, "-> the file's own
+// growth" once the server's checkpoint worker has truncated the WAL (after 10 s without a write).
+// No assertions: figures only.
 //
 //   bun scripts/bench/hostile-uploads.ts [--binary dist/dealgraph] [--only NAME-SUBSTRING] [--idle-seconds 3] [--renice=N] [--repeat N]
 //
