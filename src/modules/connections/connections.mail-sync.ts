@@ -166,12 +166,15 @@ async function readInBatches(deps: Deps, client: ImapFlow, row: ConnectionRow, r
     // On the server but unreadable as mail (the ledger's `failed`), by UID.
     const failed: { uid: number; reason: string }[] = [];
     const answered = new Set<number>();
+    const asked = new Set(batch);
     let chars = 0;
     let full = false;
     // The whole header block (BODY.PEEK[HEADER]): measured about twice as fast as asking for the
     // wanted fields (HEADER.FIELDS), which the server filters and imapflow parses name by name;
     // headerBlock() keeps only the fields the importers read, and nothing is stored.
     for await (const m of client.fetch(uidSet(batch), { uid: true, headers: true }, { uid: true })) {
+      // A UID not asked for, or answered twice, is passed over: it would be held beyond the batch's count.
+      if (!asked.has(m.uid) || answered.has(m.uid)) continue;
       answered.add(m.uid);
       if (!m.headers) failed.push({ uid: m.uid, reason: "no_header_block" });
       else {
