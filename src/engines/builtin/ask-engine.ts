@@ -15,6 +15,7 @@ import { actionRequested } from "./ask-imperative.ts";
 import { ABOUT, CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent, type SubjectKind } from "./ask-intents.ts";
 import { LEXICON_WORDS } from "./ask-lexicon.ts";
 import { UNHELD } from "./ask-unheld.ts";
+import { unfoundRecord } from "./ask-unfound.ts";
 import { asShareOfLast, sameFiguresOfAnother, sameQuestionOtherDates } from "./ask-again.ts";
 import { FIRST_STATEMENT, readSet, type SetRead } from "./ask-query.ts";
 import { speller } from "./ask-spelling.ts";
@@ -422,6 +423,9 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   const readsResearch = set?.query.kind === "research" && top === "research_status" && !d.research() && !n.uuids.length && !/\bstatus\b|\bprogress\b/.test(n.folded);
   if (top && NETWORK_AND_RUNS.has(top) && !ranksPeople && !readsResearch) return argsFor(top, n, d, memory.entities, lastFunction, set);
 
+  // A record named that the records do not hold: said so, never answered with others like it.
+  const unfound = n.uuids.length ? null : unfoundRecord(n, d);
+  if (unfound) return { fn: "portfolio_company", args: { company: unfound } };
   const side = n.uuids.length ? null : compared(set, d, n);
   if (side) return side;
   const one = n.uuids.length ? null : oneRecord(set, d, n, memory);

@@ -55,9 +55,12 @@ const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|\bwhich one\b
 const SINGULAR_NOUN = /^(?:deal|holding|portfolio company|document|file|pdf|capital call|distribution|cash ?flow|drawdown|fund position|lp fund|lp commitment|contribution|pitched)$/;
 /** The figure a total or a threshold is of when the question names none ("calls over 1 million"). */
 const DEFAULT_FIELD: Partial<Record<RecordKind, string>> = { cashflows: "amount", deals: "score", persons: "strength" };
+/** The figure a total is of when the question names none ("add up the euro raises", "sum of the rounds at IC"). */
+const SUM_FIELD: Partial<Record<RecordKind, string>> = { deals: "round_amount", cashflows: "amount" };
 /** The figure a threshold is on when only its unit says which ("holdings above 2x", "funds over 1.5x"). */
 const UNIT_FIELD: Partial<Record<RecordKind, Partial<Record<CueUnit, string>>>> = { holdings: { x: "multiple", "%": "ownership" }, positions: { x: "tvpi", "%": "irr" }, cashflows: { money: "amount" }, deals: { money: "round_amount" } };
 const READER_WORDS = new Set(LEXICON_WORDS);
+const THRESHOLD_BEFORE = /\b(?:above|over|more than|greater than|higher than|bigger than|exceeding|at least|at most|below|under|less than|fewer than|lower than|no more than|no less than)\s*$/;
 const HOLDING_STAGE: Record<string, string> = { "pre-seed": "pre_seed", seed: "seed", "series a": "series_a", "series b": "series_b", "series c": "series_c", growth: "growth" };
 const SINGULAR_NOUNS = String.raw`(?:one|company|deal|fund|startup|holding|investment|position|call|distribution|contact|person|manager|relationship|portco)`;
 const SINGULAR = new RegExp(
@@ -241,7 +244,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
   if (aggregate === "change" && /\bgrowth (?:stage|round|equity|fund)/.test(text)) aggregate = undefined;
   // "Across the pipeline" says where, not a total, unless a figure is named ("ARR across the portfolio").
-  if (aggregate === "sum" && !fields.length && !/\btotal\b|\bsum\b|\bcombined\b|\baltogether\b|\btogether\b|\bin total\b|\baggregate\b|\boverall\b|\bhow much\b/.test(text)) aggregate = undefined;
+  if (aggregate === "sum" && !fields.length && !/\btotal\b|\bsum\b|\badd(?:ed|ing)? (?:\w+ )?up\b|\bcombined\b|\baltogether\b|\btogether\b|\bin total\b|\baggregate\b|\boverall\b|\bhow much\b/.test(text)) aggregate = undefined;
   const fastest = /\bfastest[ -]growing\b|\bgrowing (?:the )?fastest\b|\bgrew (?:the )?most\b/.test(text);
   if (fastest) aggregate = "change";
   // "How much runway does Acme have": one record's figure; a total only over several, or when said ("in total").
@@ -488,7 +491,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const afterBy = byAt ? text.slice(byAt.index) : "";
   const byField = byAt ? kindFields.map((f) => ({ f, at: f.re.exec(afterBy)?.index ?? -1 })).filter((x) => x.at >= 0).sort((a, b) => a.at - b.at)[0]?.f : undefined;
   const cue = ORDER_CUES.find((c) => c.re.test(text));
-  const top = TOP_N.exec(text);
+  // (A number inside a threshold counts a figure, not the records: "more than 40 people", "40 people or more".)
+  const topSaid = TOP_N.exec(text);
+  const top = topSaid && (THRESHOLD_BEFORE.test(text.slice(0, topSaid.index)) || /^ or (?:more|fewer|less|above|below|higher|lower)\b/.test(text.slice(topSaid.index + topSaid[0].length))) ? null : topSaid;
   let order: Query["order"] | undefined;
   // "NAV by fund", "burn per company": the figure, record by record.
   const perRecord = !byField && /\b(?:by|per|for each|for every) (?:fund|company|deal|position|portco|portfolio company|manager|holding)s?\b/.test(text);
@@ -518,7 +523,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
 
   // What else to show: the figures asked for that the order, an aggregate or a threshold does not already show.
   if (aggregate && aggregate !== "change" && aggregate !== "count") {
-    const f = kindFields[0]?.field ?? q.order?.by ?? DEFAULT_FIELD[q.kind];
+    // (A total of deals with no figure named is of what they raise: a score does not add up.)
+    const f = kindFields[0]?.field ?? q.order?.by ?? (aggregate === "sum" ? SUM_FIELD[q.kind] : undefined) ?? DEFAULT_FIELD[q.kind];
     if (f) q.field = f;
     q.aggregate = aggregate;
     if (q.field && q.order?.by === q.field) delete q.order, delete q.limit;
@@ -541,7 +547,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     q.order = { by: q.show[0], dir: "desc" };
     delete q.show;
   }
-  if (!q.order && q.where?.length === 1 && !q.where[0].orNone && !q.aggregate) q.order = { by: q.where[0].field, dir: q.where[0].op.startsWith("l") ? "asc" : "desc" };
+  if (!q.order && q.where?.length && q.where.every((w) => w.field === q.where![0].field) && !q.where[0].orNone && !q.aggregate) q.order = { by: q.where[0].field, dir: q.where[0].op.startsWith("l") ? "asc" : "desc" };
   // "Deals per stage", "holdings by fund", "breakdown by sector": a count (or a total) per group.
   // "How many calls and distributions": both values of one field counted, so a count per that field.
   // "How many in USD vs EUR", "fintech vs health, how many each": a count per the field both values are of.

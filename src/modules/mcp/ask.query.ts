@@ -202,7 +202,9 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
       continue;
     }
     const amount = spec.unit === "date" ? new Date(w.value).toISOString().slice(0, 10) : (written(spec, { value: w.value, currency: w.currency ?? null, unit: null, date: null }) ?? num(w.value));
-    scope += ` with ${spec.label} ${spec.unit === "date" ? DATE_WORDS[w.op] : words} ${amount}`;
+    // (A second bound on the same figure reads "with runway at least 12 and below 20".)
+    const sameField = (q.where ?? []).findIndex((x) => x.field === w.field) < (q.where ?? []).indexOf(w);
+    scope += ` ${sameField ? "and" : `with ${spec.label}`} ${spec.unit === "date" ? DATE_WORDS[w.op] : words} ${amount}`;
     if (other.length) {
       const by = byCurrency(other, w.field).map(([c, g]) => `${count(g.length, reader.noun[0], reader.noun[1])} in ${c}`);
       notes.push(`(Not compared with an amount in ${w.currency}, figures in another currency are never converted: ${listing(by)}: ${listing(other.map((r) => r.name))}.)`);

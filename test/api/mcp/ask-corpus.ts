@@ -5,53 +5,11 @@
 // request to start an action is answered by that action's operation, refused for the read key.
 // Follow-ups (`then`) are asked in the same conversation. The test (ask-corpus.test.ts) and the
 // benchmark (scripts/bench/ask.ts) both run it through ask-corpus-run.ts.
-import type { Facts } from "./ask-corpus-facts.ts";
+import { BLIND_CLASSES } from "./ask-corpus-blind-classes.ts";
+import { days, fn, LAST_MONTH, LAST_QUARTER, LAST_WEEK, LAST_YEAR, NOT_HELD, q, SHORTEST_RUNWAY, THIS_MONTH, THIS_QUARTER, THIS_WEEK, THIS_YEAR, type Row } from "./ask-corpus-row.ts";
 
-export type Category =
-  | "issue"
-  | "holdings"
-  | "negation"
-  | "metrics"
-  | "deals"
-  | "deal"
-  | "positions"
-  | "cashflows"
-  | "network"
-  | "runs"
-  | "documents"
-  | "not-in-data"
-  | "follow-up"
-  | "actions";
-
-/** The operation that answers, its arguments (a subset), or a question back, or the help answer. */
-export type Expect = { fn: string; args?: Record<string, unknown> } | { clarify: string } | { help: true };
-
-export type Row = {
-  q: string;
-  cat: Category;
-  expect: Expect;
-  /** What the answer's text must say. */
-  says?: string[] | ((f: Facts) => string[]);
-  /** Follow-ups asked next, in the same conversation. */
-  then?: Row[];
-};
-
-const q = (kind: string, args: Record<string, unknown> = {}): Expect => ({ fn: "query", args: { kind, ...args } });
-const fn = (name: string, args?: Record<string, unknown>): Expect => ({ fn: name, ...(args ? { args } : {}) });
-const days = (from: string, to: string) => ({ dates: { from, to } });
-
-const THIS_MONTH = days("2026-11-01", "2026-11-20");
-const LAST_MONTH = days("2026-10-01", "2026-10-31");
-const THIS_WEEK = days("2026-11-16", "2026-11-20");
-const LAST_WEEK = days("2026-11-09", "2026-11-15");
-const THIS_YEAR = days("2026-01-01", "2026-11-20");
-const LAST_YEAR = days("2025-01-01", "2025-12-31");
-const LAST_QUARTER = days("2026-07-01", "2026-09-30");
-const THIS_QUARTER = days("2026-10-01", "2026-11-20");
-const SHORTEST_RUNWAY = { order: { by: "runway_months", dir: "asc" } };
-const NOT_HELD = "not in your records";
-
-export const CORPUS: Row[] = [
+export type { Category, Expect, Row } from "./ask-corpus-row.ts";
+const WRITTEN_BESIDE: Row[] = [
   // ---------------------------------------------------------------------------------------------
   // The eight questions issue 21 found answered wrongly, and the same asked other ways.
   { cat: "issue", q: "Which portfolio companies have the shortest runway?", expect: q("holdings", { ...SHORTEST_RUNWAY, limit: 5 }), says: (f) => f.shortestRunway.slice(0, 5) },
@@ -738,6 +696,9 @@ export const CORPUS: Row[] = [
   { cat: "negation", q: "which deals have no round size on record", expect: q("deals", { where: [{ field: "round_amount", op: "lte", value: 0, orNone: true }] }), says: ["5 deals with no raising", "YarrowShield"] },
   { cat: "cashflows", q: "distributions in 2025: how many, and how much in total", expect: q("cashflows", { type: "distribution", aggregate: "count", field: "amount", ...days("2025-01-01", "2025-12-31") }), says: ["9 cashflows that are distributions dated 2025", "Total amount: 7,901,000 USD and 2,405,000 EUR"] },
 ];
+
+/** The whole tuned corpus: the rows written beside the reader, and those of classes found on blind material. */
+export const CORPUS: Row[] = [...WRITTEN_BESIDE, ...BLIND_CLASSES];
 
 /** Every phrasing in the corpus, follow-ups included. */
 export function allRows(rows: Row[] = CORPUS): Row[] {

@@ -1,0 +1,20 @@
+// Rows of the tuned `ask` corpus for classes of failure found on the blind dev parts (never the
+// held-out part), each written in new words, not the blind question's: the rule fixed is general
+// and these rows hold it. Each asserts the operation and the figures the answer must carry.
+import { fn, q, type Row } from "./ask-corpus-row.ts";
+
+export const BLIND_CLASSES: Row[] = [
+  // A number inside a threshold counts a figure, not the records to list; "N+" is at least N; two
+  // bounds on one figure are a range; "at least" ranks nothing.
+  { cat: "holdings", q: "portcos not in fund III with more than 45 people", expect: q("holdings", { except: { fund: ["Northwind Fund III"] }, where: [{ field: "headcount", op: "gt", value: 45 }], order: { by: "headcount", dir: "desc" } }), says: ["Relay Robotics", "headcount 55 people", "Quill Dynamics"] },
+  { cat: "holdings", q: "which companies have 18+ months runway but less than 24", expect: q("holdings", { where: [{ field: "runway_months", op: "gte", value: 18 }, { field: "runway_months", op: "lt", value: 24 }] }), says: ["with runway at least 18 and below 24", "Acme Robotics", "Quill Dynamics"] },
+  { cat: "deals", q: "deals scoring >72", expect: q("deals", { where: [{ field: "score", op: "gt", value: 72 }] }), says: ["with score above 72/100"] },
+  { cat: "positions", q: "which lp funds are a 2019 vintage or later", expect: q("positions", { vintage: { from: 2019 } }), says: ["LP positions of vintage 2019 or later", "Northstar Growth Fund I", "Kinetic Seed Fund I"] },
+  // "Add up", "sum of the rounds": a total of what deals raise (a score does not add up).
+  { cat: "deals", q: "add up what the dollar deals at diligence are raising", expect: q("deals", { stage: ["diligence"], currency: "USD", aggregate: "sum", field: "round_amount" }), says: ["Total raising of"] },
+  { cat: "deals", q: "total of the rounds in screening", expect: q("deals", { stage: ["screening"], aggregate: "sum", field: "round_amount" }), says: ["Total raising of"] },
+  // A name the records do not hold, in lower case, next to a word records are named with.
+  { cat: "not-in-data", q: "how much did we invest in quantaflow robotics", expect: fn("portfolio_company", { company: "Quantaflow Robotics" }), says: ["Quantaflow Robotics is not in your firm's portfolio"] },
+  { cat: "not-in-data", q: "dpi of bluepeak capital II", expect: fn("portfolio_company", { company: "Bluepeak Capital II" }), says: ["Bluepeak Capital II is not in your firm's portfolio. Nor is it a deal in your pipeline or one of your LP funds."] },
+  { cat: "not-in-data", q: "has orrery health come through the pipeline?", expect: fn("portfolio_company", { company: "Orrery Health" }), says: ["Orrery Health is not in your firm's portfolio"] },
+];
