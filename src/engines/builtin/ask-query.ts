@@ -5,7 +5,7 @@
 // name is never read as a filter ("Juniper Ledger" is a company, not the fintech sector).
 import type { Aggregate, DateRange, FilterValues, Memory, Query, RecordKind } from "../ask-engine.ts";
 import { canon, nameForPhrase, namesInQuestion, numerals } from "../../lib/name-match.ts";
-import { datesIn } from "./ask-dates.ts";
+import { datesIn, twoPointsIn } from "./ask-dates.ts";
 import type { Directory } from "./ask-directory.ts";
 import {
   AGGREGATE_CUES,
@@ -88,11 +88,11 @@ const without = (text: string, phrase: string) => (phrase ? ` ${text} `.split(` 
 
 const THING = /\b(?:its|it|their|they|that fund|this fund|that company|this company)\b|\bof (?:that|this)\b(?! (?:deal|fund|compan|portco|list|pipeline|portfolio|year|quarter|month|week|time|kind|sort|type)s?\b)/;
 /** Twelve months before the latest statement: "a year ago", "vs last year", "over the past year". */
-const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months) (?:year )?(?:ago|before|earlier|prior)\b|\byear (?:ago|before|earlier)\b|\byear over year\b|\byoy\b|\bthis time last year\b|\b(?:vs|versus|compared (?:to|with)|against) (?:a|last|the prior|the previous) year\b|\bthis year (?:vs|versus|against|compared to) last\b|\b(?:over|in|during) the (?:past|last) (?:year|twelve months|12 months)\b|\blast twelve months\b/;
+export const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months|12 mos?|twelve mos?) (?:year )?(?:ago|before|earlier|prior)\b|\byear (?:ago|before|earlier)\b|\byear over year\b|\byoy\b|\bthis time last year\b|\b(?:vs|versus|compared (?:to|with)|against) (?:a|last|the prior|the previous) year\b|\bthis year (?:vs|versus|against|compared to) last\b|\b(?:over|in|during) the (?:past|last) (?:year|twelve months|12 months)\b|\blast twelve months\b/;
 /** A history listed rather than one point of it. */
 /** The first statement of a record's history ("when they first reported", "initially", "at the start"). */
 export const FIRST_STATEMENT = /\bwhen (?:they|it|we|she|he) first\b|\bfirst (?:reported|report|statement|figure|number|data ?point|reading|mark)\b|\bat first\b|\binitially\b|\boriginally\b|\bearliest\b|\bto begin with\b|\bat the (?:start|outset|beginning)\b/;
-const TREND = /\bsince\b|\beach of (?:the|its) (?:last |past )?\w+ (?:marks|quarters|months)\b|\bmark by mark\b|\bqoq\b|\bmom\b|\bquarter over quarter\b|\bmonth over month\b|\b(?:last|past) \d+ (?:mo|mos|marks)\b|\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|qtr|month)\b|\beach (?:quarter|qtr|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) (?:\d+|two|three|four|five|six|eight|twelve) (?:quarters|qtrs|months)\b|\bdevelop(?:ed|ing)?\b|\bevolv(?:e|ed|ing)\b|\btrajectory\b|\bup or down\b|\b(?:at|as of|on) each (?:of (?:the|its) (?:last |past )?\w+ )?marks?\b|\b\d+ (?:quarters|qtrs|qs)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
+export const TREND = /\bsince\b|\beach of (?:the|its) (?:last |past )?\w+ (?:marks|quarters|months)\b|\bmark by mark\b|\bqoq\b|\bmom\b|\bquarter over quarter\b|\bmonth over month\b|\b(?:last|past) \d+ (?:mo|mos|marks)\b|\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|qtr|month)\b|\beach (?:quarter|qtr|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) (?:\d+|two|three|four|five|six|eight|twelve) (?:quarters|qtrs|months)\b|\bdevelop(?:ed|ing)?\b|\bevolv(?:e|ed|ing)\b|\btrajectory\b|\bup or down\b|\b(?:at|as of|on) each (?:of (?:the|its) (?:last |past )?\w+ )?marks?\b|\b\d+ (?:quarters|qtrs|qs)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
 /** How many periods a trend asks for ("4 qtrs", "last 6 months"): the statements to list. */
 const PERIODS = /\b(\d{1,2}|two|three|four|five|six|eight|twelve) (quarters|qtrs|qs|months|mos|mo|marks)\b/;
 const PERIOD_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, eight: 8, twelve: 12 };
@@ -160,7 +160,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   text = text.replace(/\bdistribution (?=of (?:the |their |our )?(?:\w+ )?(?:stage|sector|industr|round|fund|status|currenc|vintage|city|cities|type|year|quarter|month))/g, "breakdown ");
   // "Founded in 2022 or later": the company's founding year, not when the deal came in.
   const founded = yearsSaid(n.folded, FOUNDED, today.getUTCFullYear());
-  const dates = founded ? null : datesIn(n.folded, today);
+  const firstDates = founded ? null : datesIn(n.folded, today);
+  // "End of 2024 vs today", "end of Q2 vs end of Q3": how a figure changed between the two.
+  const twoPoints = firstDates ? twoPointsIn(n.folded, firstDates, today) : null;
+  const dates = twoPoints ?? firstDates;
   if (dates) text = without(text, numerals(dates.matched.trim()));
 
   // Names first: what the records call things is not a filter word.
@@ -231,7 +234,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (kind === "positions" && weak.includes("holdings") && !nouns.includes("positions") && !fieldKinds.includes("positions")) kind = "holdings";
 
   // The aggregate.
-  let aggregate: Aggregate | undefined = AGGREGATE_CUES.find(([, re]) => re.test(text))?.[0];
+  let aggregate: Aggregate | undefined = twoPoints ? "change" : AGGREGATE_CUES.find(([, re]) => re.test(text))?.[0];
   // "How many employees does X have": a metric, not a count of records.
   // ("How many months of cash", "how many people work across our portcos combined": a figure, maybe totalled.)
   // "Nimbus Pay, how many people then vs now": a named company's people are its headcount (not whom we know there).

@@ -1,7 +1,7 @@
 // Rows of the tuned `ask` corpus for classes of failure found on the blind dev parts (never the
 // held-out part), each written in new words, not the blind question's: the rule fixed is general
 // and these rows hold it. Each asserts the operation and the figures the answer must carry.
-import { fn, q, type Row } from "./ask-corpus-row.ts";
+import { days, fn, q, type Row } from "./ask-corpus-row.ts";
 
 export const BLIND_CLASSES: Row[] = [
   // A number inside a threshold counts a figure, not the records to list; "N+" is at least N; two
@@ -17,4 +17,11 @@ export const BLIND_CLASSES: Row[] = [
   { cat: "not-in-data", q: "how much did we invest in quantaflow robotics", expect: fn("portfolio_company", { company: "Quantaflow Robotics" }), says: ["Quantaflow Robotics is not in your firm's portfolio"] },
   { cat: "not-in-data", q: "dpi of bluepeak capital II", expect: fn("portfolio_company", { company: "Bluepeak Capital II" }), says: ["Bluepeak Capital II is not in your firm's portfolio. Nor is it a deal in your pipeline or one of your LP funds."] },
   { cat: "not-in-data", q: "has orrery health come through the pipeline?", expect: fn("portfolio_company", { company: "Orrery Health" }), says: ["Orrery Health is not in your firm's portfolio"] },
+  // Two points in time set against each other: the change from the first's closing statement to the second's.
+  { cat: "metrics", q: "kestrel rails runway end of 2025 vs now", expect: q("metrics", { name: "Kestrel Rails", metric: "runway_months", aggregate: "change", ...days("2026-01-01", "2026-11-20") }), says: ["went from 26.1 months (2025-12-31) to 18 months (2026-10-31)"] },
+  { cat: "metrics", q: "lumen exchange arr at the end of Q1 versus the end of Q3", expect: q("metrics", { name: "Lumen Exchange", metric: "arr", aggregate: "change", ...days("2026-04-01", "2026-09-30") }), says: ["went from 2,520,528 USD (2026-03-31) to 3,125,540 USD (2026-09-30)"] },
+  { cat: "metrics", q: "acme care headcount may vs october", expect: q("metrics", { name: "Acme Care", metric: "headcount", aggregate: "change", ...days("2026-06-01", "2026-10-31") }), says: ["went from 22 people (2026-05-31) to 25 people (2026-10-31)"] },
+  { cat: "metrics", q: "nimbus pay burn today vs 12 mos ago", expect: q("metrics", { name: "Nimbus Pay", metric: "monthly_burn", aggregate: "year_change" }), says: ["512,000 EUR (2025-10-31)", "469,000 EUR (2026-10-31)"] },
+  // "Since the start of 2025": from that year's first day to today, not the year alone.
+  { cat: "cashflows", q: "calls from us since the beginning of 2026", expect: q("cashflows", { type: "call", ...days("2026-01-01", "2026-11-20") }), says: ["5 cashflows that are capital calls", "calls 4,537,000 USD (5)"] },
 ];
