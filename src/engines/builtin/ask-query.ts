@@ -22,6 +22,7 @@ import {
   ORDER_BY,
   ORDER_CUES,
   BEST_FIELD,
+  COUNTED_FIGURES,
   NEWEST_FIELD,
   ROUND_CUES,
   TOP_N,
@@ -29,7 +30,7 @@ import {
   type FieldCue,
 } from "./ask-lexicon.ts";
 import { amountsWithCurrency, FOUNDED, sectorOf, thresholdsIn, writtenNames, yearsSaid } from "./ask-filters.ts";
-import { ABSENCE, absentField, FLAG_CUES, FLOW_FIELD, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
+import { ABSENCE, absentField, COLLEAGUES, FLAG_CUES, OUTSIDERS, OWN_NETWORK, POOLED_NETWORK, RELATIONSHIP_CUES, TOUCH_GAP, FLOW_FIELD, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
 import { STOP, type Normalised } from "./ask-text.ts";
 
 /** Why a question reads as one about a set of records (none: it is about one record, or nothing). */
@@ -136,6 +137,18 @@ function historyOf(a: { q: Query; text: string; dates: DateRange | null; fields:
     return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate && !(aggregate === "change" && a.dates) ? { aggregate: aggregate === "change" ? "year_change" : aggregate } : {}) };
   }
   return null;
+}
+
+/** Series said by their letter in a list of rounds: "seed vs A vs B", "A or B rounds" (not the article "a"). */
+function seriesLetters(text: string): string[] {
+  const w = text.split(" ");
+  const joiner = (x: string | undefined) => !!x && /^(?:or|and|vs|versus|&|nor)$/.test(x);
+  const round = (x: string | undefined) => !!x && /^(?:[a-c]|seed|series|pre-seed|seeds)$/.test(x);
+  return w.flatMap((x, i) => {
+    if (!/^[a-c]$/.test(x)) return [];
+    const listed = (joiner(w[i - 1]) && round(w[i - 2])) || (joiner(w[i + 1]) && round(w[i + 2]));
+    return listed ? [`series ${x}`] : [];
+  });
 }
 
 /** "Distributions as of each of the last 4 marks": what a fund had distributed (or called) to date at each mark. */
@@ -307,7 +320,12 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const stageCues = pastStage >= 0 ? PIPELINE.slice(pastStage + 1) : stagesIn(positive);
   const notStages = negated ? stagesIn(negated) : [];
   const roundsIn = (t: string) => {
-    const found = ROUND_CUES.filter(([, re]) => re.test(t)).map(([r]) => r);
+    const named = ROUND_CUES.filter(([, re]) => re.test(t)).map(([r]) => r);
+    // In a list of rounds, a letter alone is a series ("seed vs A vs B", "A, B or C rounds").
+    const letters = named.length || /\brounds?\b/.test(t) ? seriesLetters(t) : [];
+    // (In the order rounds come: seed before Series A.)
+    const order = ROUND_CUES.map(([r]) => r);
+    const found = [...new Set([...named, ...letters])].sort((a, b) => order.indexOf(a) - order.indexOf(b));
     // "pre-seed" also says "seed": seed only when said on its own.
     return found.includes("pre-seed") && !/\bseed\b/.test(t.replace(/\bpre[ -]?seed\b/g, " ")) ? found.filter((r) => r !== "seed") : found;
   };
@@ -409,6 +427,19 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
       if (denied.length) (except.flag = one(denied)), filter();
     }
   }
+  if (q.kind === "persons") {
+    // "My contacts", "have I got": the key user's own relationships, not the firm's pooled network.
+    if (OWN_NETWORK.test(n.folded) && !POOLED_NETWORK.test(n.folded.replace(OUTSIDERS, " ").replace(COLLEAGUES, " "))) q.own = true;
+    // "Strong relationships", "strong vs weak", "contacts that aren't dormant": the relationship's label.
+    const labels = RELATIONSHIP_CUES.filter(([, re]) => re.test(positive)).map(([l]) => l);
+    const notLabels = negated ? RELATIONSHIP_CUES.filter(([, re]) => re.test(negated)).map(([l]) => l) : [];
+    if (labels.length === 1) (q.status = labels), filter();
+    else if (labels.length > 1) (anyOf.status = labels), filter();
+    if (notLabels.length) (except.status = notLabels), filter();
+    // "Outside the firm": not the firm's own people; "colleagues": only them.
+    if (OUTSIDERS.test(n.folded)) (except.type = ["colleague"]), filter();
+    else if (COLLEAGUES.test(n.folded)) (q.type = "colleague"), filter();
+  }
   const leftOut = q.kind === "holdings" ? excludedHoldings : q.kind === "deals" ? excludedDeals : [];
   if (leftOut.length) (except.name = leftOut), filter();
   if (Object.keys(except).length) q.except = except;
@@ -460,7 +491,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
 
   // Thresholds: "runway under 12 months", "ARR above $2M", "score of 70 or more".
-  const where = thresholdsIn(text, q.kind === "metrics" ? [] : FIELD_CUES.filter((c) => c.kinds.includes(q.kind)), DEFAULT_FIELD[q.kind] ?? null, UNIT_FIELD[q.kind]);
+  // "Haven't been in touch with for over a year": days since the last touch (not a strength of 12).
+  const gap = q.kind === "persons" ? TOUCH_GAP.exec(text) : null;
+  const where = thresholdsIn(gap ? text.replace(gap[0], " ") : text, q.kind === "metrics" ? [] : FIELD_CUES.filter((c) => c.kinds.includes(q.kind)), DEFAULT_FIELD[q.kind] ?? null, UNIT_FIELD[q.kind]);
+  if (gap) where.push({ field: "days_since_last_touch", op: "gt", value: (NUMBER_WORDS[gap[1]] ?? (Number(gap[1]) || 1)) * ({ y: 365, m: 30, w: 7, d: 1 } as Record<string, number>)[gap[2][0]] });
   // The currency an amount was written in ("$2M"): the folded words have lost the symbol.
   const written = amountsWithCurrency(n.raw);
   for (const w of where) w.currency ??= written.find((a) => a.value === w.value)?.currency;
@@ -555,7 +589,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   // "How many calls and distributions": both values of one field counted, so a count per that field.
   // "How many in USD vs EUR", "fintech vs health, how many each": a count per the field both values are of.
   const eachOf = aggregate === "count" && /\bvs\b|\bversus\b|\beach\b/.test(text)
-    ? q.anyOf?.currency || CURRENCY_CUES.filter(([, re]) => re.test(positive)).length > 1 ? "currency" : q.anyOf?.sector ? "sector" : q.anyOf?.round ? "round" : (q.stage?.length ?? 0) > 1 ? "stage" : undefined
+    ? q.anyOf?.status && q.kind === "persons" ? "status" : q.anyOf?.currency || CURRENCY_CUES.filter(([, re]) => re.test(positive)).length > 1 ? "currency" : q.anyOf?.sector ? "sector" : q.anyOf?.round ? "round" : (q.stage?.length ?? 0) > 1 ? "stage" : undefined
     : undefined;
   const group = groupAsked(text, q.kind) ?? (bothTypes && aggregate === "count" ? "type" : undefined) ?? (eachOf as Query["group"] | undefined);
   if (group && (q.aggregate !== "change" || !q.aggregate)) {
@@ -570,8 +604,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     if (group === "currency" && !q.anyOf?.currency) delete q.currency;
     if (!q.aggregate || q.aggregate === "min" || q.aggregate === "max" || q.aggregate === "latest") q.aggregate = "count";
     // "Split by currency - count and total": each group's count with the total of the figure named.
-    const totalled = fields.find((f) => f.kinds.includes(q.kind) && f.unit === "money");
-    if (q.aggregate === "count" && totalled && /\btotals?\b|\bsum\b|\bhow much\b|\bamounts?\b/.test(text)) (q.aggregate = "sum"), (q.field = asKind(totalled).field);
+    const totalled = fields.find((f) => f.kinds.includes(q.kind) && (f.unit === "money" || COUNTED_FIGURES.has(f.field)));
+    if ((q.aggregate === "count" || (q.aggregate === "sum" && !q.field)) && totalled && /\btotals?\b|\bsum\b|\bhow much\b|\bamounts?\b|\bcombined\b|\badd(?:ed|ing)? (?:\w+ )?up\b/.test(text)) (q.aggregate = "sum"), (q.field = asKind(totalled).field);
     delete q.order, delete q.limit, delete q.show;
     if (!signals.includes("aggregate")) signals.push("aggregate");
   }

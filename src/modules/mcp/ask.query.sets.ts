@@ -79,10 +79,28 @@ function union(loads: Result[], scopeOf: (l: Loaded) => string, joiner: string, 
   const scopes = [...new Set(ok.map(scopeOf))];
   return {
     rows,
-    scope: scopes.length > 1 ? scopes.join(joiner) : scopes[0],
+    scope: scopes.length > 1 ? factored(scopes, joiner) : scopes[0],
     source: ok[0].source,
     links: [...new Set(ok.flatMap((l) => l.links))],
     notes: [...new Set([...ok.flatMap((l) => l.notes ?? []), ...answers.map((a) => a.answer)])],
     subject: ok.length === 1 ? ok[0].subject : undefined,
   };
+}
+
+/**
+ * Several scopes said once, their shared words factored out: " at IC raising a seed round" and
+ * " at IC raising a Series A round" read " at IC raising a seed or Series A round".
+ */
+function factored(scopes: string[], joiner: string): string {
+  const words = scopes.map((s) => s.split(" "));
+  const shortest = Math.min(...words.map((w) => w.length));
+  let head = 0;
+  while (head < shortest - 1 && words.every((w) => w[head] === words[0][head])) head++;
+  let tail = 0;
+  while (tail < shortest - head - 1 && words.every((w) => w[w.length - 1 - tail] === words[0][words[0].length - 1 - tail])) tail++;
+  const middles = words.map((w) => w.slice(head, w.length - tail).join(" "));
+  if (middles.some((m) => !m.trim()) || (head <= 1 && tail === 0)) return scopes.join(joiner);
+  const word = joiner.trim();
+  const listed = middles.length > 2 ? `${middles.slice(0, -1).join(", ")} ${word} ${middles.at(-1)}` : middles.join(` ${word} `);
+  return [...words[0].slice(0, head), listed, ...words[0].slice(words[0].length - tail)].join(" ");
 }

@@ -9,7 +9,7 @@ import { AGGREGATES, GROUPS, RECORD_KINDS, type Aggregate, type Answer, type Fil
 import { count, listing, num, possessive } from "../../lib/prose.ts";
 import type { AskContext, AskFunction } from "./ask.context.ts";
 import { byCurrency, currencyOf, listTotals, mixedCurrencies, noTotal, pooled, pooledHow, totals } from "./ask.query.combine.ts";
-import { FIELDS, written, type FieldSpec, type KindReader, type Rec, type Value } from "./ask.query.fields.ts";
+import { FIELDS, MULTI_VALUE, written, type FieldSpec, type KindReader, type Rec, type Value } from "./ask.query.fields.ts";
 import { loadSet } from "./ask.query.sets.ts";
 import { DEALS } from "./ask.query.deals.ts";
 import { CASHFLOWS, MARKS, POSITIONS } from "./ask.query.funds.ts";
@@ -384,12 +384,12 @@ function grouped(q: Query, rows: Rec[], reader: KindReader, ctx: AskContext, f: 
     return { ...f.base, text: `${capitalised(many)} are not kept by ${key} in your records, so they cannot be counted per ${key}.${f.source}`, data: null, links: f.links };
   }
   const groups = new Map<string, Rec[]>();
-  for (const r of rows) if (r.groups?.[key] !== undefined) groups.set(r.groups[key], [...(groups.get(r.groups[key]) ?? []), r]);
+  for (const r of rows) for (const g of r.groups?.[key]?.split(MULTI_VALUE) ?? []) groups.set(g, [...(groups.get(g) ?? []), r]);
   // A count per group also totals the kind's natural figure ("distributions by currency": how many, how much).
   const field = q.field && q.aggregate !== "count" ? q.field : (reader.totalOf?.field ?? null);
   const spec = field ? reader.field(field, ctx) : null;
   // Calendar periods in their order; other groups largest first.
-  const chronological = key === "year" || key === "quarter" || key === "month" || key === "vintage";
+  const chronological = key === "year" || key === "quarter" || key === "month" || key === "vintage" || key === "founded";
   const ordered = [...groups].sort((a, b) => (chronological ? a[0].localeCompare(b[0]) : b[1].length - a[1].length || a[0].localeCompare(b[0])));
   const lines = ordered.map(([name, list], i) => {
     const sum = spec && spec.combine === "sum" ? totals(list, field!, spec, q.aggregate === "avg" ? "avg" : "sum").figures.map((t) => t.written) : [];
@@ -399,11 +399,14 @@ function grouped(q: Query, rows: Rec[], reader: KindReader, ctx: AskContext, f: 
   const noTotalNote = spec && spec.combine !== "sum" ? `\n(${spec.label} does not add up, so no total per ${key} is given.)` : "";
   return {
     ...f.base,
-    text: `${count(rows.length, one, many)}${f.scope} by ${key} (${count(groups.size, "group", "groups")}):\n${lines.join("\n")}${noTotalNote}${f.notes.length ? `\n${f.notes.join("\n")}` : ""}${f.source}`,
+    text: `${count(rows.length, one, many)}${f.scope} by ${GROUP_WORDS[key] ?? key} (${count(groups.size, "group", "groups")}):\n${lines.join("\n")}${noTotalNote}${f.notes.length ? `\n${f.notes.join("\n")}` : ""}${f.source}`,
     data: { kind: q.kind, group: key, groups: ordered.map(([name, list]) => ({ name, count: list.length })) },
     links: f.links,
   };
 }
+
+/** How a group is said when its name is not a word of its own. */
+const GROUP_WORDS: Partial<Record<string, string>> = { founded: "founding year", flag: "data-quality flag" };
 
 /** A group's value as a word of the totals line: "calls", "distributions". */
 const groupWord = (g: string, n: number) => (g === "call" ? (n === 1 ? "call" : "calls") : g === "distribution" ? (n === 1 ? "distribution" : "distributions") : g);

@@ -24,4 +24,10 @@ export const BLIND_CLASSES: Row[] = [
   { cat: "metrics", q: "nimbus pay burn today vs 12 mos ago", expect: q("metrics", { name: "Nimbus Pay", metric: "monthly_burn", aggregate: "year_change" }), says: ["512,000 EUR (2025-10-31)", "469,000 EUR (2026-10-31)"] },
   // "Since the start of 2025": from that year's first day to today, not the year alone.
   { cat: "cashflows", q: "calls from us since the beginning of 2026", expect: q("cashflows", { type: "call", ...days("2026-01-01", "2026-11-20") }), says: ["5 cashflows that are capital calls", "calls 4,537,000 USD (5)"] },
+  // A figure that adds up (money, people) totalled per group; groups by founding year and by data-quality flag.
+  { cat: "holdings", q: "staff across the portfolio per fund, combined", expect: q("holdings", { group: "fund", aggregate: "sum", field: "headcount" }), says: ["Northwind Fund III: 6 portfolio companies, total headcount 226 people"] },
+  { cat: "deals", q: "how many pipeline companies were founded each year", expect: q("deals", { group: "founded", aggregate: "count" }), says: ["36 deals by founding year (8 groups)", "2020: 8 deals", "founding year unknown: 9 deals"] },
+  { cat: "positions", q: "count lp funds by flag", expect: q("positions", { group: "flag", aggregate: "count" }), says: ["cashflows_after_last_mark: 3 LP positions", "stale_nav: 1 LP position (Atlas Bridge Fund IV)"] },
+  // Series said by their letter in a list of rounds, counted each; alternatives said once.
+  { cat: "deals", q: "at diligence, how many A vs B rounds", expect: q("deals", { stage: ["diligence"], anyOf: { round: ["series a", "series b"] }, group: "round", aggregate: "count" }), says: ["5 deals at diligence raising a Series A or B round", "series a: 3 deals", "series b: 2 deals"] },
 ];
