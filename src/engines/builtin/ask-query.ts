@@ -437,7 +437,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     else if (labels.length > 1) (anyOf.status = labels), filter();
     if (notLabels.length) (except.status = notLabels), filter();
     // "Outside the firm": not the firm's own people; "colleagues": only them.
-    if (OUTSIDERS.test(n.folded)) (except.type = ["colleague"]), filter();
+    if (OUTSIDERS.test(n.folded) || (negated && COLLEAGUES.test(negated))) (q.type = "outside"), filter();
     else if (COLLEAGUES.test(n.folded)) (q.type = "colleague"), filter();
   }
   const leftOut = q.kind === "holdings" ? excludedHoldings : q.kind === "deals" ? excludedDeals : [];
@@ -476,7 +476,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (q.kind === "persons") {
     const phrase = d.companyPhrase();
     // A phrase of the reader's own words ("in total") names nobody.
-    const target = n.domains[0] ?? namedHolding ?? namedDeal ?? (phrase && !canon(phrase).split(" ").every((w) => READER_WORDS.has(w)) ? phrase : null);
+    // (Nor does the span of a gap since the last touch: "not spoken to in 6 months".)
+    const inGap = phrase ? (TOUCH_GAP.exec(text)?.[0] ?? "").includes(canon(phrase)) : false;
+    const target = n.domains[0] ?? namedHolding ?? namedDeal ?? (phrase && !inGap && !canon(phrase).split(" ").every((w) => READER_WORDS.has(w)) ? phrase : null);
     if (target) q.name = target;
   }
   if (q.kind === "documents") {

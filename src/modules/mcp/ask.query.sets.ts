@@ -11,7 +11,8 @@ import type { KindReader, Loaded, Rec } from "./ask.query.fields.ts";
 type Result = Loaded | { answer: string; data?: Record<string, unknown> };
 
 /** One record's identity across loads: its name, and for dated records (cashflows) its date and amount. */
-const keyOf = (r: Rec) => `${r.name}|${r.values.date?.date ?? ""}|${r.values.amount?.value ?? ""}`;
+// (A person is one by their id: two people may share a name.)
+const keyOf = (r: Rec) => r.entities?.person?.id ?? `${r.name}|${r.values.date?.date ?? ""}|${r.values.amount?.value ?? ""}`;
 
 const FILTERS = ["name", "fund", "sector", "round", "stage", "status", "type", "currency", "location", "flag"] as const;
 type Filter = (typeof FILTERS)[number];
@@ -52,7 +53,8 @@ export function loadSet(ctx: AskContext, reader: KindReader, q: Query): Result {
   const said: string[] = [];
   for (const filter of FILTERS) {
     for (const value of q.except[filter] ?? []) {
-      const excluded = reader.load(ctx, withValue({ kind: q.kind }, filter, value));
+      // (Left out of the same records: one's own contacts stay one's own.)
+      const excluded = reader.load(ctx, withValue({ kind: q.kind, ...(q.own ? { own: true } : {}) }, filter, value));
       if ("answer" in excluded) {
         // Nothing of that name to leave out: said, never silently ignored.
         said.push(`(Nothing was left out for "not ${value}": ${excluded.answer})`);

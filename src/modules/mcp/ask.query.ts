@@ -69,6 +69,7 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
     if (Object.keys(values).length) q[k] = values;
   }
   if (args.per_position === true) q.per_position = true;
+  if (args.own === true) q.own = true;
   if (args.group !== undefined) {
     if (!(GROUPS as readonly string[]).includes(String(args.group))) return `group must be one of ${listing([...GROUPS])}.`;
     q.group = args.group as Query["group"];
@@ -152,7 +153,8 @@ function statusSplit(rows: Rec[], always = false): string {
   for (const r of rows) {
     const status = r.groups?.status;
     if (!status) return "";
-    byStatus.set(status, (byStatus.get(status) ?? new Set()).add(r.name));
+    // (A company held by two funds is one company; two people of one name are two people.)
+    byStatus.set(status, (byStatus.get(status) ?? new Set()).add(r.entities?.person?.id ?? r.name));
   }
   if (byStatus.size < (always ? 1 : 2)) return "";
   const order = [...byStatus.entries()].sort((a, b) => (a[0] === "active" ? -1 : b[0] === "active" ? 1 : b[1].size - a[1].size));
@@ -394,12 +396,12 @@ function grouped(q: Query, rows: Rec[], reader: KindReader, ctx: AskContext, f: 
   const lines = ordered.map(([name, list], i) => {
     const sum = spec && spec.combine === "sum" ? totals(list, field!, spec, q.aggregate === "avg" ? "avg" : "sum").figures.map((t) => t.written) : [];
     const names = [...new Set(list.map((r) => r.name))];
-    return `${i + 1}. ${name}: ${count(list.length, one, many)}${key === "status" || q.status?.length === 1 ? "" : statusSplit(list, statusSplit(rows) !== "")}${sum.length ? `, ${q.aggregate === "avg" ? "average" : "total"} ${spec!.label} ${listing(sum)}` : ""} (${names.length < list.length ? "of " : ""}${listing(names.slice(0, 8))}${names.length > 8 ? ` and ${names.length - 8} more` : ""})`;
+    return `${i + 1}. ${name}: ${count(list.length, one, many)}${key === "status" || q.status?.length === 1 ? "" : statusSplit(list, statusSplit(rows) !== "")}${sum.length ? `, ${q.aggregate === "avg" ? "average" : "total"} ${spec!.label} ${listing(sum)}` : ""} (${names.length < list.length && !list[0].entities?.person ? "of " : ""}${listing(names.slice(0, 8))}${names.length > 8 ? ` and ${names.length - 8} more` : ""})`;
   });
   const noTotalNote = spec && spec.combine !== "sum" ? `\n(${spec.label} does not add up, so no total per ${key} is given.)` : "";
   return {
     ...f.base,
-    text: `${count(rows.length, one, many)}${f.scope} by ${GROUP_WORDS[key] ?? key} (${count(groups.size, "group", "groups")}):\n${lines.join("\n")}${noTotalNote}${f.notes.length ? `\n${f.notes.join("\n")}` : ""}${f.source}`,
+    text: `${count(rows.length, one, many)}${f.scope} by ${q.kind === "persons" && key === "status" ? "relationship" : (GROUP_WORDS[key] ?? key)} (${count(groups.size, "group", "groups")}):\n${lines.join("\n")}${noTotalNote}${f.notes.length ? `\n${f.notes.join("\n")}` : ""}${f.source}`,
     data: { kind: q.kind, group: key, groups: ordered.map(([name, list]) => ({ name, count: list.length })) },
     links: f.links,
   };
@@ -426,9 +428,10 @@ export const QUERY_FUNCTION: AskFunction = {
       name: s("One record: a company, deal, fund, person or domain, research topic"),
       stage: { type: "array", items: { type: "string" }, description: "deals: new, screening, diligence, ic, invested, passed; holdings: seed, series_a, series_b, series_c, growth" },
       round: s("deals: the round being raised, e.g. seed, series a"),
-      status: { type: "array", items: { type: "string" }, description: "holdings: active, exited, written_off; deals: queued, running, succeeded, failed" },
+      status: { type: "array", items: { type: "string" }, description: "holdings: active, exited, written_off; deals: queued, running, succeeded, failed; persons: strong, moderate, weak, dormant (the relationship)" },
+      own: { type: "boolean", description: "persons: the key user's own contacts rather than the shared network's warm paths" },
       flag: { type: "array", items: { type: "string" }, description: "positions: data-quality flags (stale_nav, cashflows_after_last_mark, no_mark, no_cashflows, ...; \"any\" for any flag)" },
-      type: s("deals: company or fund; cashflows: call or distribution"),
+      type: s("deals: company or fund; cashflows: call or distribution; persons: colleague or outside (the firm)"),
       sector: s("A sector, e.g. fintech"),
       location: s("deals: the city a company is based in, e.g. London"),
       fund: s("holdings: one of the firm's own funds; positions, cashflows: an LP fund"),

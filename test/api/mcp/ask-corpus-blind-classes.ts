@@ -30,4 +30,12 @@ export const BLIND_CLASSES: Row[] = [
   { cat: "positions", q: "count lp funds by flag", expect: q("positions", { group: "flag", aggregate: "count" }), says: ["cashflows_after_last_mark: 3 LP positions", "stale_nav: 1 LP position (Atlas Bridge Fund IV)"] },
   // Series said by their letter in a list of rounds, counted each; alternatives said once.
   { cat: "deals", q: "at diligence, how many A vs B rounds", expect: q("deals", { stage: ["diligence"], anyOf: { round: ["series a", "series b"] }, group: "round", aggregate: "count" }), says: ["5 deals at diligence raising a Series A or B round", "series a: 3 deals", "series b: 2 deals"] },
+  // One's own contacts as a set: by relationship, outside the firm, by the gap since the last touch.
+  { cat: "network", q: "my weak vs dormant contacts, how many of each", expect: q("persons", { own: true, anyOf: { status: ["weak", "dormant"] }, group: "status", aggregate: "count" }), says: ["499 people in your own network with a weak or dormant relationship by relationship", "dormant: 381 people", "weak: 118 people"] },
+  { cat: "network", q: "how many moderate relationships do i have", expect: q("persons", { own: true, status: ["moderate"], aggregate: "count" }), says: ["95 people in your own network with a moderate relationship"] },
+  { cat: "network", q: "who are my 3 strongest contacts who aren't colleagues", expect: q("persons", { own: true, type: "outside", order: { by: "strength", dir: "desc" }, limit: 3 }), says: ["1. Fatima Hansen"] },
+  { cat: "network", q: "how many contacts have i not emailed in 9 months", expect: q("persons", { own: true, where: [{ field: "days_since_last_touch", op: "gt", value: 270 }], aggregate: "count" }), says: ["people in your own network with days since the last touch above 270"] },
+  // Longest silent first, and the teammates' paths without one's own.
+  { cat: "network", q: "which 3 have been quiet the longest", expect: fn("going_stale", { longest_silent: true, limit: 3 }), says: ["longest silent first (the first 3)", "1. Jakob Nguyen <jakob@orbitio.io>: 483 days since the last touch"] },
+  { cat: "network", q: "who else on the team besides me knows people at brightsense.com", expect: fn("who_knows", { company: "brightsense.com", exclude_me: true }), says: ["known by your teammates (your own paths left out)"] },
 ];

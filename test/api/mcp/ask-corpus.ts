@@ -532,7 +532,7 @@ const WRITTEN_BESIDE: Row[] = [
   // threshold's unit naming its figure, a count per value said, totals beside calls and
   // distributions, a figure asked as people say it, a self-correction, follow-ups with a bare
   // figure, how far along the pipeline, a name the records do not hold, contacts counted in full.
-  { cat: "deals", q: "pipeline deals in Zurich or Lisbon", expect: q("deals", { anyOf: { location: ["Lisbon", "Zurich"] } }), says: ["8 deals based in Lisbon or based in Zurich", "UmberBuild"] },
+  { cat: "deals", q: "pipeline deals in Zurich or Lisbon", expect: q("deals", { anyOf: { location: ["Lisbon", "Zurich"] } }), says: ["8 deals based in Lisbon or Zurich", "UmberBuild"] },
   { cat: "deals", q: "deals per city", expect: q("deals", { group: "city", aggregate: "count" }), says: ["Lisbon: 5 deals", "London: 4 deals (QuarryDynamics, WillowTreasury, QuarryAI and KeystoneDev)"] },
   { cat: "holdings", q: "portcos where we own more than 15%", expect: q("holdings", { where: [{ field: "ownership", op: "gt", value: 15 }] }), says: ["5 portfolio companies with ownership above 15%", "Quill Dynamics and Relay Robotics"] },
   { cat: "holdings", q: "holdings with a multiple under 1x", expect: q("holdings", { where: [{ field: "multiple", op: "lt", value: 1 }] }), says: ["4 portfolio companies with multiple below 1x"] },
@@ -617,7 +617,7 @@ const WRITTEN_BESIDE: Row[] = [
   { cat: "holdings", q: "our % stake in helio, kestrel and juniper", expect: q("holdings", { names: ["Helio Rails", "Kestrel Rails", "Juniper Ledger"], show: ["ownership"] }), says: ["Helio Rails: ownership 18.8%.", "Juniper Ledger: ownership 5.9%."] },
   { cat: "holdings", q: "cobalt market & tessera: how many months of cash left?", expect: q("holdings", { names: ["Cobalt Market", "Tessera Capital"], show: ["runway_months"] }), says: ["Tessera Capital: runway 6.4 months"] },
   { cat: "cashflows", q: "distributions from halcyon and atlas bridge ytd", expect: q("cashflows", { anyOf: { fund: ["Atlas Bridge Fund IV", "Halcyon Fund V"] }, type: "distribution" }), says: ["4 cashflows that are distributions"] },
-  { cat: "holdings", q: "robotics/logistics companies we've ever backed, incl. the exited ones - how many", expect: q("holdings", { anyOf: { sector: ["Robotics", "Logistics"] }, aggregate: "count" }), says: ["8 portfolio companies in Robotics or in Logistics"] },
+  { cat: "holdings", q: "robotics/logistics companies we've ever backed, incl. the exited ones - how many", expect: q("holdings", { anyOf: { sector: ["Robotics", "Logistics"] }, aggregate: "count" }), says: ["8 portfolio companies in Robotics or Logistics"] },
   { cat: "follow-up", q: "acme care gross margin", expect: fn("portfolio_company", { company: "Acme Care", metric: "gross_margin" }), then: [
     { cat: "follow-up", q: "what was it a year ago", expect: q("metrics", { name: "Acme Care", metric: "gross_margin", aggregate: "year_ago" }), says: ["55.6% (statement of 2025-10-31)"] },
   ] },
