@@ -291,7 +291,10 @@ function oneRecord(set: SetRead | null, d: Directory, n: Normalised, memory: Mem
     if (show.length) return asIntent({ kind: "deals", name: deal.name, show });
   }
   // Nothing named: "its TVPI?", "what are they raising?", "pre-money?" are of the record the conversation is about.
-  if (lp.kind !== "none" || h.kind !== "none" || deal || d.anyName() && !THING_PRONOUN.test(n.folded)) return null;
+  // (A figure's own words, "at what pre", name no record.)
+  const cueWords = new Set(set.fields.flatMap((f) => (f.re.exec(n.folded)?.[0] ?? "").split(" ")));
+  const otherName = d.anyName() && !canon(d.anyName()!).split(" ").every((w) => cueWords.has(w));
+  if (lp.kind !== "none" || h.kind !== "none" || deal || otherName && !THING_PRONOUN.test(n.folded)) return null;
   const lastKind = memory.last?.fn === "query" ? (memory.last.args as Query).kind : memory.last?.fn;
   const e = memory.entities;
   const byKind: [RecordKind, string | undefined, string[]][] = [

@@ -544,7 +544,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     const by = kindFields[0]?.field ?? cue.field?.[q.kind] ?? fields[0]?.field;
     if (by) order = { by, dir: cue.dir };
   }
-  if (order) (q.order = order), signals.push("order");
+  // ("Just the worst two" of a list already ranked: its own order, shortened; a figure named re-ranks it.)
+  const keepsOrder = follow && !kindFields.length && !byField && !!(last!.args as Query).order;
+  if (order && !keepsOrder) (q.order = order), signals.push("order");
   if (top) {
     const raw = top[1] ?? top[2];
     q.limit = /^\d+$/.test(raw) ? Number(raw) : (NUMBER_WORDS[raw] ?? 5);
@@ -579,6 +581,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     q.aggregate = "sum";
     q.field = kindFields[0].field;
   }
+  // "And the current value?" after a total: the same total of the figure now named.
+  if (follow && !aggregate && q.aggregate && q.aggregate !== "count" && q.field && kindFields[0] && !kindFields.some((f) => f.field === q.field)) q.field = kindFields[0].field;
   const shown = kindFields.map((f) => f.field).filter((f) => f !== q.order?.by && f !== q.field);
   if (shown.length && q.kind !== "metrics") q.show = [...new Set([...(q.show ?? []), ...shown])];
   // "What's the burn of our portfolio companies?": the figure asked, highest first.

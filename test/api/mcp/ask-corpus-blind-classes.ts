@@ -38,4 +38,14 @@ export const BLIND_CLASSES: Row[] = [
   // Longest silent first, and the teammates' paths without one's own.
   { cat: "network", q: "which 3 have been quiet the longest", expect: fn("going_stale", { longest_silent: true, limit: 3 }), says: ["longest silent first (the first 3)", "1. Jakob Nguyen <jakob@orbitio.io>: 483 days since the last touch"] },
   { cat: "network", q: "who else on the team besides me knows people at brightsense.com", expect: fn("who_knows", { company: "brightsense.com", exclude_me: true }), says: ["known by your teammates (your own paths left out)"] },
+  // Follow-ups: a ranked list shortened keeps its order; another figure of the same total; a bare figure of the record talked about.
+  { cat: "follow-up", q: "portcos with runway under 10 months", expect: q("holdings", { where: [{ field: "runway_months", op: "lt", value: 10 }], order: { by: "runway_months", dir: "asc" } }), then: [
+    { cat: "follow-up", q: "only the worst 2", expect: q("holdings", { where: [{ field: "runway_months", op: "lt", value: 10 }], order: { by: "runway_months", dir: "asc" }, limit: 2 }), says: ["1. Cobalt Market", "2. Tessera Capital"] },
+  ] },
+  { cat: "follow-up", q: "quill dynamics: total invested", expect: q("holdings", { name: "Quill Dynamics", aggregate: "sum", field: "invested" }), then: [
+    { cat: "follow-up", q: "and what's it worth now?", expect: q("holdings", { name: "Quill Dynamics", aggregate: "sum", field: "valuation" }), says: ["26,007,000 USD", "Northwind Fund I invested 5,700,000 USD, valued 10,047,000 USD"] },
+  ] },
+  { cat: "follow-up", q: "what's emberroute raising", expect: fn("deal_status", { deal: "EmberRoute", figure: "round_amount" }), then: [
+    { cat: "follow-up", q: "at what pre-money?", expect: fn("deal_status", { deal: "EmberRoute", figure: "pre_money" }), says: ["EmberRoute's pre-money valuation"] },
+  ] },
 ];
