@@ -16,7 +16,7 @@ import { ABOUT, CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent,
 import { LEXICON_WORDS, NUMBER_WORDS, TOP_N } from "./ask-lexicon.ts";
 import { UNHELD } from "./ask-unheld.ts";
 import { unfoundRecord } from "./ask-unfound.ts";
-import { asShareOfLast, sameFiguresOfAnother, sameQuestionOtherDates } from "./ask-again.ts";
+import { asShareOfLast, figuresOfListed, sameFiguresOfAnother, sameQuestionOtherDates } from "./ask-again.ts";
 import { FIRST_STATEMENT, readSet, type SetRead } from "./ask-query.ts";
 import { speller } from "./ask-spelling.ts";
 import { COMPARE, FLOW_FIELD, negationScopes } from "./ask-sets.ts";
@@ -426,7 +426,8 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   const heard = hear(n.folded, (kind) => has(d, n, kind));
   const set = readSet({ n, d, today: tools.caller.today, memory });
   const datesSaid = datesIn(n.folded, tools.caller.today);
-  const again = n.uuids.length ? null : (sameFiguresOfAnother(d, n, memory, set?.fields.length ?? 0) ?? asShareOfLast(n, memory) ?? sameQuestionOtherDates(n, memory, datesSaid?.range ?? null, datesSaid?.matched.trim() ?? null));
+  const namesSaid = d.holdings().kind !== "none" || !!d.deal() || d.funds().match.kind !== "none";
+  const again = n.uuids.length ? null : (sameFiguresOfAnother(d, n, memory, set?.fields.length ?? 0) ?? asShareOfLast(n, memory) ?? sameQuestionOtherDates(n, memory, datesSaid?.range ?? null, datesSaid?.matched.trim() ?? null) ?? figuresOfListed(d, n, memory, set?.fields ?? [], namesSaid));
   if (again) return again;
   const top = heard[0]?.intent;
   // (Relationships going stale are their own read, counted or not: "how many of my relationships are going stale".)

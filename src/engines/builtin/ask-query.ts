@@ -277,7 +277,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const last = memory.last;
   const lastKind: RecordKind | null = !last ? null : last.fn === "query" ? ((last.args as Query).kind ?? null) : last.fn === "list_deals" ? "deals" : last.fn === "fund_positions" ? "positions" : null;
   const pointsBack = FOLLOW_UP.test(text) && !plural && !namedHolding && !namedDeal;
-  const follow = lastKind !== null && (kind === null || (kind === lastKind && pointsBack) || (lastKind === "metrics" && kind === "holdings" && pointsBack));
+  // (A figure the last list's records hold too, "how much did each one call", is of those records.)
+  const sameFigures = pointsBack && !nouns.length && fields.length > 0 && fields.every((f) => f.kinds.includes(lastKind!));
+  const follow = lastKind !== null && (kind === null || (kind === lastKind && pointsBack) || (lastKind === "metrics" && kind === "holdings" && pointsBack) || sameFigures);
   if (follow) {
     kind = lastKind;
     signals.push("follow-up");
@@ -597,7 +599,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const eachOf = aggregate === "count" && /\bvs\b|\bversus\b|\beach\b/.test(text)
     ? q.anyOf?.status && q.kind === "persons" ? "status" : q.anyOf?.currency || CURRENCY_CUES.filter(([, re]) => re.test(positive)).length > 1 ? "currency" : q.anyOf?.sector ? "sector" : q.anyOf?.round ? "round" : (q.stage?.length ?? 0) > 1 ? "stage" : undefined
     : undefined;
-  const group = groupAsked(text, q.kind) ?? (bothTypes && aggregate === "count" ? "type" : undefined) ?? (eachOf as Query["group"] | undefined);
+  // "How much did each one send" of a list of calls or distributions: a total per fund.
+  const eachFund = follow && q.kind === "cashflows" && aggregate === "sum" && /\beach(?: one| of them| fund)?\b|\bapiece\b|\bper head\b/.test(text) ? "fund" : undefined;
+  const group = groupAsked(text, q.kind) ?? (bothTypes && aggregate === "count" ? "type" : undefined) ?? (eachOf as Query["group"] | undefined) ?? eachFund;
   if (group && (q.aggregate !== "change" || !q.aggregate)) {
     q.group = group;
     // A filter on the field grouped by leaves one group: its values name the groups ("by round (seed, A, B)").

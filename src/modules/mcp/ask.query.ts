@@ -396,7 +396,7 @@ function grouped(q: Query, rows: Rec[], reader: KindReader, ctx: AskContext, f: 
   const lines = ordered.map(([name, list], i) => {
     const sum = spec && spec.combine === "sum" ? totals(list, field!, spec, q.aggregate === "avg" ? "avg" : "sum").figures.map((t) => t.written) : [];
     const names = [...new Set(list.map((r) => r.name))];
-    return `${i + 1}. ${name}: ${count(list.length, one, many)}${key === "status" || q.status?.length === 1 ? "" : statusSplit(list, statusSplit(rows) !== "")}${sum.length ? `, ${q.aggregate === "avg" ? "average" : "total"} ${spec!.label} ${listing(sum)}` : ""} (${names.length < list.length && !list[0].entities?.person ? "of " : ""}${listing(names.slice(0, 8))}${names.length > 8 ? ` and ${names.length - 8} more` : ""})`;
+    return `${i + 1}. ${name}: ${count(list.length, one, many)}${key === "status" || q.status?.length === 1 ? "" : statusSplit(list, statusSplit(rows) !== "")}${sum.length ? `, ${q.aggregate === "avg" ? "average" : "total"} ${spec!.label} ${listing(sum)}` : ""}${names.length === 1 && names[0] === name ? "" : ` (${names.length < list.length && !list[0].entities?.person ? "of " : ""}${listing(names.slice(0, 8))}${names.length > 8 ? ` and ${names.length - 8} more` : ""})`}`;
   });
   const noTotalNote = spec && spec.combine !== "sum" ? `\n(${spec.label} does not add up, so no total per ${key} is given.)` : "";
   return {

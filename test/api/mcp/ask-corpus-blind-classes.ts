@@ -48,4 +48,11 @@ export const BLIND_CLASSES: Row[] = [
   { cat: "follow-up", q: "what's emberroute raising", expect: fn("deal_status", { deal: "EmberRoute", figure: "round_amount" }), then: [
     { cat: "follow-up", q: "at what pre-money?", expect: fn("deal_status", { deal: "EmberRoute", figure: "pre_money" }), says: ["EmberRoute's pre-money valuation"] },
   ] },
+  // A figure of each record the last list named; a total per fund of the calls or distributions listed.
+  { cat: "follow-up", q: "distributions we got in 2026", expect: q("cashflows", { type: "distribution", ...days("2026-01-01", "2026-11-20") }), then: [
+    { cat: "follow-up", q: "what's each of those funds' tvpi", expect: q("positions", { names: ["Redwood Peak Fund II", "Atlas Bridge Fund IV", "Halcyon Fund V"], show: ["tvpi"] }), says: ["Redwood Peak Fund II: TVPI 2.92x.", "Halcyon Fund V: TVPI 1.22x."] },
+  ] },
+  { cat: "follow-up", q: "capital calls in 2025", expect: q("cashflows", { type: "call", ...days("2025-01-01", "2025-12-31") }), then: [
+    { cat: "follow-up", q: "how much did each one call in total", expect: q("cashflows", { type: "call", group: "fund", aggregate: "sum", field: "amount", ...days("2025-01-01", "2025-12-31") }), says: ["Halcyon Fund V: 2 cashflows, total amount 1,685,000 EUR"] },
+  ] },
 ];
