@@ -629,6 +629,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const history = historyOf({ q, text: numerals(n.folded), dates: now ? null : (dates?.range ?? null), fields, holding: namedHolding ?? (backToSubject ? (memory.entities.holding?.name ?? null) : null), fund: lp.match.kind === "one" ? lp.match.name : backToSubject ? (memory.entities.fund?.name ?? null) : null, aggregate });
   if (history) {
     if (!signals.includes("aggregate")) signals.push("aggregate");
+    // (Marks between two points in time are listed from the first point's period on, so both are said.)
+    if (twoPoints && firstDates && history.kind === "marks" && history.dates) history.dates = { ...history.dates, from: firstDates.range.from ?? history.dates.from };
     return { query: history, signals, named: namedHolding, fields };
   }
   return { query: q, signals, named: q.kind === "deals" ? namedDeal : q.kind === "holdings" || q.kind === "metrics" ? namedHolding : null, fields };

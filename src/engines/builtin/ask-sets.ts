@@ -114,7 +114,7 @@ export function groupAsked(text: string, kind: Query["kind"]): Query["group"] | 
 }
 
 /** Whether the question asks to put records side by side. */
-export const COMPARE = /\bcompare\b|\b(?:performing|doing) better\b|\boutperform\w*\b|\bcomparison\b|\bvs\b|\bversus\b|\bside by side\b|\bagainst each other\b|\bhow do .+ stack up\b|\bwhich (?:is|has|one is|one has) (?:higher|lower|bigger|smaller|better|worse|more|less|longer|shorter)\b/;
+export const COMPARE = /\bcompar(?:e|ed|es|ing)\b|\b(?:performing|doing) better\b|\boutperform\w*\b|\bcomparison\b|\bvs\b|\bversus\b|\bside by side\b|\bagainst each other\b|\bhow do .+ stack up\b|\bwhich (?:is|has|one is|one has) (?:higher|lower|bigger|smaller|better|worse|more|less|longer|shorter)\b/;
 
 /** A few-word sector phrase of each part of a list ("fintech or health" -> ["fintech", "health"]). */
 export const listParts = (text: string) => text.split(/ or | and |, | vs | versus | nor | \+ | & | plus /).map((p) => canon(p)).filter(Boolean);

@@ -10,7 +10,6 @@ import * as filters from "./ask-filters.ts";
 import * as imperative from "./ask-imperative.ts";
 import * as intents from "./ask-intents.ts";
 import * as lexicon from "./ask-lexicon.ts";
-import * as query from "./ask-query.ts";
 import * as sets from "./ask-sets.ts";
 import { fold, STOP, type Normalised } from "./ask-text.ts";
 import { sectorsIn } from "../../lib/sectors.ts";
@@ -29,7 +28,7 @@ function vocabulary(): Set<string> {
     else if (Array.isArray(v)) v.forEach((x) => visit(x, depth + 1));
     else if (typeof v === "object") Object.entries(v as object).forEach(([k, x]) => (add(k), visit(x, depth + 1)));
   };
-  for (const mod of [dates, filters, imperative, intents, lexicon, query, sets]) visit(Object.values(mod), 0);
+  for (const mod of [dates, filters, imperative, intents, lexicon, sets]) visit(Object.values(mod), 0);
   visit(dates.DATE_PATTERNS(), 0);
   STOP.forEach((w) => out.add(w));
   return out;

@@ -25,7 +25,8 @@ export function unfoundRecord(n: Normalised, d: Directory): string | null {
   const names = [...d.names.holdings().map((h) => h.name), ...d.names.deals().map((x) => x.name), ...d.names.lpFunds(), ...d.names.ownFunds()].map((name) => canon(name).split(" "));
   const recordWords = new Set(names.flatMap((w) => w.slice(1)));
   // (A word of a name the records hold is that record said in part, not another one.)
-  const heldWords = new Set(names.flatMap((w) => [w[0], w.join("")]));
+  // (Nor is a word of a sector or a city the records hold: "vertical saas", "new york".)
+  const heldWords = new Set([...names.flatMap((w) => [w[0], w.join("")]), ...[...d.names.sectors(), ...d.names.cities()].flatMap((s) => canon(s).split(" "))]);
   const tail = (w: string) => NAME_TAILS.test(w) || sectorsIn(w).length > 0 || (recordWords.has(w) && !READER_WORDS.has(w) && !FUND_NUMBER.test(w));
   for (let i = 0; i + 1 < n.tokens.length; i++) {
     if (n.tokens[i].end || !unknownWord(n, i) || n.tokens[i].f.length < 3 || heldWords.has(n.tokens[i].f)) continue;
