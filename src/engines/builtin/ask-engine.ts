@@ -439,7 +439,9 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   if (top && NETWORK_AND_RUNS.has(top) && !ranksPeople && !readsResearch) return argsFor(top, n, d, memory.entities, lastFunction, set);
 
   // A record named that the records do not hold: said so, never answered with others like it.
-  const unfound = n.uuids.length ? null : unfoundRecord(n, d);
+  // (A research topic or words to find in documents are no record's name: "the research on payroll APIs".)
+  const aboutTopic = set?.query.kind === "research" || set?.query.kind === "documents" || set?.query.kind === "persons" || top === "research_status";
+  const unfound = n.uuids.length || aboutTopic ? null : unfoundRecord(n, d);
   if (unfound) return { fn: "portfolio_company", args: { company: unfound } };
   const side = n.uuids.length ? null : compared(set, d, n);
   if (side) return side;

@@ -57,7 +57,7 @@ export const BLIND_CLASSES: Row[] = [
   ] },
   // "N months ago" is that month; against now, the change since; "now vs June" says the present first.
   { cat: "metrics", q: "fathom ai arr 18 months ago", expect: q("metrics", { name: "Fathom AI", metric: "arr", aggregate: "at", ...days("2025-05-01", "2025-05-31") }), says: ["(statement of 2025-05-31)"] },
-  { cat: "metrics", q: "how has fathom ai's arr grown since 6 months ago", expect: q("metrics", { name: "Fathom AI", metric: "arr", aggregate: "change", ...days("2026-05-21", "2026-11-20") }), says: ["went from 5,133,243 USD (2026-04-30) to 6,426,397 USD (2026-10-31)"] },
+  { cat: "metrics", q: "how has fathom ai's arr grown since 6 months ago", expect: q("metrics", { name: "Fathom AI", metric: "arr", aggregate: "change", ...days("2026-06-01", "2026-11-20") }), says: ["went from 5,394,465 USD (2026-05-31) to 6,426,397 USD (2026-10-31)"] },
   { cat: "metrics", q: "kestrel rails runway today compared to the end of 2025", expect: q("metrics", { name: "Kestrel Rails", metric: "runway_months", aggregate: "change", ...days("2026-01-01", "2026-11-20") }), says: ["went from 26.1 months (2025-12-31) to 18 months (2026-10-31)"] },
   { cat: "holdings", q: "portcos in robotics or vertical saas", expect: q("holdings", { anyOf: { sector: ["Robotics", "Vertical SaaS"] } }), says: ["Acme Works"] },
 ];
