@@ -64,7 +64,7 @@ export type Threshold = { field: string; op: "gt" | "gte" | "lt" | "lte"; value:
 export type FilterValues = { name?: string[]; fund?: string[]; sector?: string[]; round?: string[]; stage?: string[]; status?: string[]; type?: string[]; currency?: string[]; location?: string[]; flag?: string[] };
 
 /** What records are counted per ("deals per stage", "holdings by fund"). */
-export const GROUPS = ["stage", "sector", "round", "kind", "fund", "status", "currency", "vintage", "type", "year", "quarter", "month", "city"] as const;
+export const GROUPS = ["stage", "sector", "round", "kind", "fund", "status", "currency", "vintage", "type", "year", "quarter", "month", "city", "founded", "flag"] as const;
 
 export type Query = {
   kind: RecordKind;
@@ -76,11 +76,13 @@ export type Query = {
   stage?: string[];
   /** deals: the round the company is raising (seed, series a, ...). */
   round?: string;
-  /** holdings: active, exited, written_off; deals: the analysis status (queued, running, succeeded, failed). */
+  /** holdings: active, exited, written_off; deals: the analysis status (queued, running, succeeded, failed); persons: the relationship (strong, moderate, weak, dormant). */
   status?: string[];
+  /** persons: the key user's own relationships, not the shared network's warm paths. */
+  own?: boolean;
   /** positions: data-quality flags (stale_nav, cashflows_after_last_mark, ...; "any" for any flag at all). */
   flag?: string[];
-  /** deals: company or fund; cashflows: call or distribution. */
+  /** deals: company or fund; cashflows: call or distribution; persons: colleague (someone at the firm) or outside. */
   type?: string;
   sector?: string;
   /** deals: where the company is based, as its analysis read it ("London"). */

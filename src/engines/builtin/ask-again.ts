@@ -86,3 +86,32 @@ export function sameFiguresOfAnother(d: Directory, n: Normalised, memory: Memory
   if (was.kind === "holdings" && was.figures.every((f) => FIELD_CUES.some((c) => c.field === f && c.metric))) return { fn: "portfolio_company", args: { company: other, metric: was.figures[0], figures: was.figures } };
   return { fn: "query", args: { kind: was.kind, name: other, show: was.figures } };
 }
+
+/** Words that point back at every record of the last list ("their DPI", "each of them", "for those"). */
+const EACH_LISTED = /\b(?:their|theirs|they|them|those|these|each(?: one| of them)?|all of them|every one)\b/;
+
+/**
+ * "And their DPI?" after a list of distributions: a figure of each record the last answer listed,
+ * of the kind that holds the figure (the LP funds the distributions came from, the companies or
+ * deals it named), side by side. Only when the last answer named two or more such records and the
+ * question names none of its own.
+ */
+export function figuresOfListed(d: Directory, n: Normalised, memory: Memory, fields: { field: string; kinds: RecordKind[] }[], namesSaid: boolean): Again | null {
+  const answer = memory.turns.at(-1)?.answer;
+  if (!answer || namesSaid || !fields.length || !EACH_LISTED.test(n.folded) || memory.last?.fn !== "query") return null;
+  const lastKind = (memory.last.args as Query).kind;
+  // (A figure the listed records hold themselves, "how much did each one call", is theirs.)
+  if (fields.some((f) => f.kinds.includes(lastKind))) return null;
+  const listed: [RecordKind, string[]][] = [
+    ["positions", d.names.lpFunds()],
+    ["holdings", [...new Set(d.names.holdings().map((h) => h.name))]],
+    ["deals", d.names.deals().map((x) => x.name)],
+  ];
+  for (const [kind, names] of listed) {
+    const figures = [...new Set(fields.filter((f) => f.kinds.includes(kind)).map((f) => f.field))];
+    if (!figures.length) continue;
+    const named = names.filter((name) => answer.includes(name)).sort((a, b) => answer.indexOf(a) - answer.indexOf(b));
+    if (named.length >= 2) return { fn: "query", args: { kind, names: named, show: figures } };
+  }
+  return null;
+}

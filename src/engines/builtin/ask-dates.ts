@@ -66,6 +66,7 @@ const RULES: Rule[] = [
   [/\bsince (?:the )?(?:end of (?:last year|the last year|the previous year|(20\d{2}))|(?:last )?year[- ]?end|ye)\b/, (m, t) => ({ from: utc(m[1] ? Number(m[1]) : t.getUTCFullYear() - 1, 11, 31), to: t })],
   [/\bsince (?:the )?end of q([1-4])(?: (20\d{2}))?\b/, (m, t) => ({ from: quarterOf(Number(m[1]), m[2] ? Number(m[2]) : yearFor((Number(m[1]) - 1) * 3, t)).to, to: t })],
   [/\bsince (?:the )?(?:start|beginning) of (?:the |this )?year\b/, (_m, t) => ({ from: utc(t.getUTCFullYear(), 0, 1), to: t })],
+  [/\b(?:since|from) (?:the )?(?:start|beginning) of (20\d{2})\b/, (m, t) => ({ from: utc(Number(m[1]), 0, 1), to: t })],
   // "since Q1", "since Q3 2025": from the quarter's start to today.
   [/\bsince (?:the )?q([1-4])(?: of)?(?: (20\d{2}))?\b/, (m, t) => ({ from: quarterOf(Number(m[1]), m[2] ? Number(m[2]) : yearFor((Number(m[1]) - 1) * 3, t)).from, to: t })],
   // "since last Monday", "since Tuesday", "last Friday".
@@ -103,6 +104,21 @@ const RULES: Rule[] = [
   [/\b(?:since|after|from) (\d{4}-\d{2}-\d{2})\b/, (m, t) => ({ from: new Date(m[1]), to: t })],
   [/\bbefore (\d{4}-\d{2}-\d{2})\b/, (m) => ({ from: null, to: new Date(Date.parse(m[1]) - DAY) })],
   [/\btoday\b/, (_m, t) => ({ from: t, to: t })],
+  // "18 months ago" is that month, "two quarters ago" that quarter (their closing statement); "10 days ago" as of that day.
+  [new RegExp(String.raw`\b${COUNT} (day|week|month|quarter|year|mo|wk|yr|qtr)s? ago\b`), (m, t) => {
+    const n = countOf(m[1]);
+    if (!n) return null;
+    const unit = m[2];
+    if (unit === "day" || unit === "week" || unit === "wk") return { from: null, to: new Date(t.getTime() - (unit === "day" ? 1 : 7) * n * DAY) };
+    if (unit === "quarter" || unit === "qtr") {
+      const q = Math.floor(t.getUTCMonth() / 3) - n;
+      const year = t.getUTCFullYear() + Math.floor(q / 4);
+      const start = ((q % 4) + 4) % 4;
+      return { from: utc(year, start * 3, 1), to: endOfMonth(year, start * 3 + 2) };
+    }
+    const back = t.getUTCFullYear() * 12 + t.getUTCMonth() - n * (unit === "year" || unit === "yr" ? 12 : 1);
+    return { from: utc(Math.floor(back / 12), back % 12, 1), to: endOfMonth(Math.floor(back / 12), back % 12) };
+  }],
   [/\byesterday\b/, (_m, t) => ({ from: new Date(t.getTime() - DAY), to: new Date(t.getTime() - DAY) })],
   [
     new RegExp(String.raw`\b(?:in |over |during |within |for )?(?:the )?(?:last|past|previous|prior|trailing) ${COUNT} (day|week|month|quarter|year|mo|wk|yr)s?\b`),
@@ -165,10 +181,11 @@ const RULES: Rule[] = [
     (m) => ({ from: utc(Number(m[2]), monthIndex(m[1]), 1), to: endOfMonth(Number(m[2]), monthIndex(m[1])) }),
   ],
   [
-    // A month alone, after a preposition ("in June", "during may"): "may" alone is a verb.
-    new RegExp(String.raw`\b(?:in|during|for|of|from) ${MONTH}\b`),
+    // A month alone, after a preposition ("in June", "during may"): "may" alone is a verb; or set
+    // against another ("june vs september").
+    new RegExp(String.raw`\b(?:in|during|for|of|from) ${MONTH}\b|\b${MONTH}(?= (?:vs|versus|against|compared? (?:to|with)) (?:the )?(?:end of )?${MONTH}\b)|(?<=\b(?:vs|versus|against|compared to|compared with) (?:the )?(?:end of )?)${MONTH}\b`),
     (m, t) => {
-      const month = monthIndex(m[1]);
+      const month = monthIndex(m[1] ?? m[2] ?? m[4]);
       const year = yearFor(month, t);
       return { from: utc(year, month, 1), to: endOfMonth(year, month) };
     },
@@ -208,4 +225,34 @@ export function datesIn(folded: string, today: Date): DatesFound | null {
     best = { at: m.index, end, found: { range: { from: r.from ? iso(r.from) : null, to: to ? iso(to) : null, label }, matched: m[0] } };
   }
   return best?.found ?? null;
+}
+
+/** Words that set two points in time against each other ("end of 2024 vs today", "Q2 versus Q3"). */
+const AGAINST = /^(?:,? )?(?:vs|versus|compared? (?:to|with)|against|and|to)\b/;
+const NOW = /^(?:,? )?(?:(?:vs|versus|compared? (?:to|with)|against|and|to) )(?:right )?(?:now|today|currently|at present|these days|the latest|latest)\b/;
+
+/**
+ * Two points in time set against each other: "headcount end of 2024 vs today", "ARR at the end of
+ * Q2 vs end of Q3". The range runs from the day after the first point's period to the end of the
+ * second's, so a change over it starts at the first period's closing statement; null when the
+ * question does not set a second point against the first.
+ */
+export function twoPointsIn(folded: string, first: DatesFound, today: Date): DatesFound | null {
+  const at = folded.indexOf(first.matched);
+  if (at < 0 || !first.range.to) return null;
+  const rest = folded.slice(at + first.matched.length);
+  // ("Now vs June", "today compared to the end of 2025": the present said first.)
+  const nowFirst = /\b(?:now|today|currently|at present|these days)(?: \w+){0,3} (?:vs|versus|compared? (?:to|with)|against|and)(?: (?:in|at|on|back in|as of))?(?: the)? *$/.exec(folded.slice(0, at));
+  // ("Grown since 6 months ago", "vs two quarters ago": that point against now.)
+  const agoAgainstNow = / ago$/.test(first.matched) && /\bvs\b|\bversus\b|\bcompared?\b|\bagainst\b|\bsince\b|\bgr[eo]w|\bchang|\bfrom\b|\bthen\b|\bdifferen/.test(folded);
+  const now = NOW.exec(rest) ?? (nowFirst || agoAgainstNow ? ([""] as unknown as RegExpExecArray) : null);
+  const second = now ? null : AGAINST.test(rest) ? datesIn(rest, today) : null;
+  // (The second point follows the comparing word: "vs the end of Q3", "against end of 2025".)
+  if (!now && !(second && second.range.to && rest.indexOf(second.matched) <= rest.match(AGAINST)![0].length + 12)) return null;
+  const secondTo = second?.range.to ?? iso(today);
+  const [a, b] = [first.range.to, secondTo].sort();
+  if (a === b) return null;
+  const from = new Date(Date.parse(a) + 86_400_000);
+  const matched = (nowFirst || agoAgainstNow) && !NOW.test(rest) ? first.matched : now ? `${first.matched}${now[0]}` : folded.slice(at, at + first.matched.length + rest.indexOf(second!.matched) + second!.matched.length);
+  return { range: { from: iso(from), to: b, label: `${first.range.label} vs ${second?.range.label ?? "now"}` }, matched };
 }

@@ -13,9 +13,10 @@ import { datesIn } from "./ask-dates.ts";
 import { directory, type Directory } from "./ask-directory.ts";
 import { actionRequested } from "./ask-imperative.ts";
 import { ABOUT, CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent, type SubjectKind } from "./ask-intents.ts";
-import { LEXICON_WORDS } from "./ask-lexicon.ts";
+import { LEXICON_WORDS, NUMBER_WORDS, TOP_N } from "./ask-lexicon.ts";
 import { UNHELD } from "./ask-unheld.ts";
-import { asShareOfLast, sameFiguresOfAnother, sameQuestionOtherDates } from "./ask-again.ts";
+import { unfoundRecord } from "./ask-unfound.ts";
+import { asShareOfLast, figuresOfListed, sameFiguresOfAnother, sameQuestionOtherDates } from "./ask-again.ts";
 import { FIRST_STATEMENT, readSet, type SetRead } from "./ask-query.ts";
 import { speller } from "./ask-spelling.ts";
 import { COMPARE, FLOW_FIELD, negationScopes } from "./ask-sets.ts";
@@ -67,7 +68,11 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
     case "going_stale": {
       // "Not touched in over a year", "silent for more than 6 months": a floor on the days since the last touch.
       const m = /\b(?:in|for) (?:over|more than|longer than|at least) (a|an|one|\d+|two|three|six|nine|twelve|eighteen) ?(years?|months?|weeks?|days?)\b|\b(?:over|more than) (a|an|one|\d+|two|three|six|nine|twelve) ?(years?|months?|weeks?|days?) (?:ago|since)\b/.exec(n.folded);
-      if (!m) return call(intent);
+      // "The 5 I haven't spoken to for longest", "who's been quiet the longest": longest silent first.
+      const longest = /\blongest\b|\bquietest\b|\bmost days\b/.test(n.folded);
+      const top = TOP_N.exec(n.folded) ?? /\b(?:the|which|what|those) (\d{1,2}|two|three|four|five|ten)\b/.exec(n.folded);
+      const limit = top ? (Number(top[1] ?? top[2]) || NUMBER_WORDS[top[1] ?? top[2]]) : longest && !/\b(?:who are|which|list)\b|\bpeople\b|\bcontacts\b/.test(n.folded) ? 1 : undefined;
+      if (!m) return call(intent, longest ? { longest_silent: true, ...(limit ? { limit } : {}) } : {});
       const count = m[1] ?? m[3];
       const unit = m[2] ?? m[4];
       const k = /^\d+$/.test(count) ? Number(count) : ({ a: 1, an: 1, one: 1, two: 2, three: 3, six: 6, nine: 9, twelve: 12, eighteen: 18 } as Record<string, number>)[count];
@@ -143,6 +148,11 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
     }
 
     case "who_knows": {
+      // "Apart from me, who knows...": the teammates' paths only.
+      if (/\b(?:apart from|other than|besides|except(?: for)?|excluding|not counting|aside from|leaving out) (?:me|myself)\b|\bnot me\b|\bbesides myself\b/.test(n.folded)) {
+        const read = argsFor(intent, { ...n, folded: n.folded.replace(/\b(?:apart from|other than|besides|except(?: for)?|excluding|not counting|aside from|leaving out) (?:me|myself)\b|\bnot me\b/g, " ") }, d, memory, lastFunction, set);
+        return read && "fn" in read && read.fn === "who_knows" ? { ...read, args: { ...read.args, exclude_me: true } } : read;
+      }
       const teamOf = d.deal();
       if (teamOf && TEAM.test(n.folded)) return call("deal_status", { deal: teamOf.id, figure: "team" });
       if (n.emails[0]) return call(intent, { person: n.emails[0] });
@@ -281,7 +291,10 @@ function oneRecord(set: SetRead | null, d: Directory, n: Normalised, memory: Mem
     if (show.length) return asIntent({ kind: "deals", name: deal.name, show });
   }
   // Nothing named: "its TVPI?", "what are they raising?", "pre-money?" are of the record the conversation is about.
-  if (lp.kind !== "none" || h.kind !== "none" || deal || d.anyName() && !THING_PRONOUN.test(n.folded)) return null;
+  // (A figure's own words, "at what pre", name no record.)
+  const cueWords = new Set(set.fields.flatMap((f) => (f.re.exec(n.folded)?.[0] ?? "").split(" ")));
+  const otherName = d.anyName() && !canon(d.anyName()!).split(" ").every((w) => cueWords.has(w));
+  if (lp.kind !== "none" || h.kind !== "none" || deal || otherName && !THING_PRONOUN.test(n.folded)) return null;
   const lastKind = memory.last?.fn === "query" ? (memory.last.args as Query).kind : memory.last?.fn;
   const e = memory.entities;
   const byKind: [RecordKind, string | undefined, string[]][] = [
@@ -413,15 +426,23 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   const heard = hear(n.folded, (kind) => has(d, n, kind));
   const set = readSet({ n, d, today: tools.caller.today, memory });
   const datesSaid = datesIn(n.folded, tools.caller.today);
-  const again = n.uuids.length ? null : (sameFiguresOfAnother(d, n, memory, set?.fields.length ?? 0) ?? asShareOfLast(n, memory) ?? sameQuestionOtherDates(n, memory, datesSaid?.range ?? null, datesSaid?.matched.trim() ?? null));
+  const namesSaid = d.holdings().kind !== "none" || !!d.deal() || d.funds().match.kind !== "none";
+  const again = n.uuids.length ? null : (sameFiguresOfAnother(d, n, memory, set?.fields.length ?? 0) ?? asShareOfLast(n, memory) ?? sameQuestionOtherDates(n, memory, datesSaid?.range ?? null, datesSaid?.matched.trim() ?? null) ?? (datesSaid ? null : figuresOfListed(d, n, memory, set?.fields ?? [], namesSaid)));
   if (again) return again;
   const top = heard[0]?.intent;
   // (Relationships going stale are their own read, counted or not: "how many of my relationships are going stale".)
-  const ranksPeople = set?.query.kind === "persons" && top !== "going_stale" && (set.signals.includes("aggregate") || set.signals.includes("order") || set.signals.includes("top"));
+  // (A gap since the last touch said in full, "not in touch for over a year", is over every contact, not only those overdue.)
+  const gapOverAll = set?.query.where?.some((w) => w.field === "days_since_last_touch") && !/\bstale\b|\bgoing cold\b|\boverdue\b|\bneglect/.test(n.folded);
+  const ranksPeople = set?.query.kind === "persons" && (top !== "going_stale" || gapOverAll) && (set.signals.includes("aggregate") || set.signals.includes("order") || set.signals.includes("top"));
   // Research runs asked about by topic or as a list are read as records; a run's status by its id or the conversation.
   const readsResearch = set?.query.kind === "research" && top === "research_status" && !d.research() && !n.uuids.length && !/\bstatus\b|\bprogress\b/.test(n.folded);
   if (top && NETWORK_AND_RUNS.has(top) && !ranksPeople && !readsResearch) return argsFor(top, n, d, memory.entities, lastFunction, set);
 
+  // A record named that the records do not hold: said so, never answered with others like it.
+  // (A research topic or words to find in documents are no record's name: "the research on payroll APIs".)
+  const aboutTopic = set?.query.kind === "research" || set?.query.kind === "documents" || set?.query.kind === "persons" || top === "research_status";
+  const unfound = n.uuids.length || aboutTopic ? null : unfoundRecord(n, d);
+  if (unfound) return { fn: "portfolio_company", args: { company: unfound } };
   const side = n.uuids.length ? null : compared(set, d, n);
   if (side) return side;
   const one = n.uuids.length ? null : oneRecord(set, d, n, memory);

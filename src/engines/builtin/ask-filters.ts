@@ -196,7 +196,8 @@ export function yearsSaid(folded: string, word: string, thisYear: number): YearR
     return { from: Math.min(a, b), to: Math.max(a, b) };
   }
   const after = new RegExp(String.raw`\b${word} (?:in |back in |around |during )?(?:the )?(?:years? )?(${YEARS})(?: or (later|after|newer|since|earlier|before|older|prior|sooner)| and (later|after|newer|earlier|before|older|prior|onwards|on)|(?: onwards| on|\+))?\b`).exec(folded);
-  const before = after ? null : new RegExp(String.raw`\b(${YEARS})(?: or (later|newer|earlier|older))? ${word}\b`).exec(folded);
+  // ("A 2021 vintage or newer": the open end said after the field's word.)
+  const before = after ? null : new RegExp(String.raw`\b(${YEARS})(?: or (later|newer|earlier|older))? ${word}(?: or (later|newer|earlier|older|after|before))?\b`).exec(folded);
   const m = after ?? before;
   if (!m) return null;
   const open = m[2] ?? m[3] ?? (/(?:onwards| on|\+)$/.test(m[0]) ? "later" : undefined);

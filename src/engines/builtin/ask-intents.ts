@@ -28,7 +28,7 @@ const HOW_WARM = /\bhow (?:warm|close|strong|good|well)\b|\bwarmth\b|\bstrength 
 export const CUES: Record<ReadIntent, Cues> = {
   going_stale: {
     core: [
-      /\bstale\b|\b(?:going|gone|grown|growing|gotten) cold\b|\b(?:lost|lose|losing|out of) touch\b|\boverdue\b|\bneglect/,
+      /\bstale\b|\b(?:been|gone|went|going|most|the most) (?:quiet|silent)\b|\b(?:quietest|most silent)\b|\b(?:going|gone|grown|growing|gotten) cold\b|\b(?:lost|lose|losing|out of) touch\b|\boverdue\b|\bneglect/,
       /\bhave not (?:\w+ ){0,2}(?:talked|spoken|written|emailed|met|seen|contacted|been in touch|caught up)\b|\bin a (?:while|long time)\b|\bfor (?:ages|a while)\b/,
       /\breconnect|\bkeep(?:ing)? in touch\b|\b(?:catch up|follow up) with\b|\bshould (?:i |we )?(?:ping|email|call|write to)\b|\b(?:ping|email|call|write to) again\b/,
     ],

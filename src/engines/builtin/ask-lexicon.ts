@@ -16,7 +16,7 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "monthly_burn", kinds: ["holdings"], re: /\b(?:cash |monthly |net )?burn(?:ing|ers|ed| rates?|s)?\b|\bmonthly spend\b/, metric: true, unit: "money" },
   { field: "arr", kinds: ["holdings"], re: /\barr\b|\bannual(?:ized)? recurring revenue\b|\brecurring revenue\b|\brevenues?\b|\btop line\b/, metric: true, unit: "money" },
   { field: "mrr", kinds: ["holdings"], re: /\bmrr\b|\bmonthly recurring revenue\b/, metric: true, unit: "money" },
-  { field: "headcount", kinds: ["holdings"], re: /\bheadcount\b|\b\d+\+? (?:people|ppl|employees|heads|staffers|ftes)\b|\bemployees\b|\bstaff\b|\bteam sizes?\b|\bftes?\b|\bhow many (?:people|ppl|folks|heads) (?:work|are employed|at|in|on)\b|\bhow (?:big|large) is (?:the |their |its )?team\b|\bteams? (?:bigger|larger|smaller|greater|of (?:more|less|fewer|over|under|at least|at most))\b|\b(?:bigger|larger|smaller) teams?\b|\b(?:grow|grew|grown|growing|shr[iau]nk|shrinking|cut|cutting|expand(?:ed|ing)?) (?:its|their|the) team\b|\bhiring\b|\bhires\b|\bhired\b|\blayoffs?\b/, metric: true },
+  { field: "headcount", kinds: ["holdings"], re: /\bheadcount\b|\bpeople employed\b|\bemploy(?:s|ed|ing)\b|\b(?:total|combined) (?:people|ppl|staff)\b|\b\d+\+? (?:people|ppl|employees|heads|staffers|ftes)\b|\bemployees\b|\bstaff\b|\bteam sizes?\b|\bftes?\b|\bhow many (?:people|ppl|folks|heads) (?:work|are employed|at|in|on)\b|\bhow (?:big|large) is (?:the |their |its )?team\b|\bteams? (?:bigger|larger|smaller|greater|of (?:more|less|fewer|over|under|at least|at most))\b|\b(?:bigger|larger|smaller) teams?\b|\b(?:grow|grew|grown|growing|shr[iau]nk|shrinking|cut|cutting|expand(?:ed|ing)?) (?:its|their|the) team\b|\bhiring\b|\bhires\b|\bhired\b|\blayoffs?\b/, metric: true },
   { field: "cash", kinds: ["holdings"], re: /\bcash (?:in the bank|balance|on hand|position|reserves?)\b|\bhow much cash\b|\bbank balance\b/, metric: true, unit: "money" },
   { field: "gross_margin", kinds: ["holdings"], re: /\bgross margins?\b|\bmargins?\b|\bgm\b/, metric: true, unit: "%" },
   { field: "cash", kinds: ["holdings"], re: /\bcash (?:balance|on hand|position)\b|\bbank balance\b/, metric: true, unit: "money" },
@@ -52,6 +52,9 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "strength", kinds: ["persons"], re: /\bstrongest\b|\bweakest\b|\bstrength\b|\bclosest\b/ },
   { field: "warmth", kinds: ["persons"], re: /\bwarmest\b|\bcoldest\b/ },
 ];
+
+/** Figures that are counts of something and add up across records like money does ("total people per sector"). */
+export const COUNTED_FIGURES = new Set(["headcount", "customers"]);
 
 /** The kinds of records, by the nouns that name only them (generic ones, such as "companies", are the reader's WEAK_NOUNS). */
 export const KIND_CUES: [RecordKind, RegExp][] = [
@@ -89,8 +92,9 @@ export const ORDER_CUES: OrderCue[] = [
   { re: /\bsmallest\b/, dir: "asc", field: { holdings: "valuation", positions: "commitment", cashflows: "amount", deals: "round_amount" } },
   { re: /\bstrongest\b|\bclosest\b|\bwarmest\b/, dir: "desc", field: { persons: "strength" } },
   { re: /\bweakest\b|\bcoldest\b/, dir: "asc", field: { persons: "strength" } },
-  { re: /\b(?:highest|most|top|leading|fastest|max(?:imum)?|burning the most|most cash)\b/, dir: "desc" },
-  { re: /\b(?:lowest|least|fewest|bottom|min(?:imum)?|slowest)\b/, dir: "asc" },
+  // ("At least", "at most", "no more than" bound a figure; they rank nothing.)
+  { re: /\b(?:highest|(?<!\bat |\bno )most|top|leading|fastest|max(?:imum)?|burning the most|most cash)\b/, dir: "desc" },
+  { re: /\b(?:lowest|(?<!\bat |\bno )least|fewest|bottom|min(?:imum)?|slowest)\b/, dir: "asc" },
 ];
 
 /** "by ARR", "sorted by score", "ranked by TVPI": the order's field named after "by". */
@@ -102,7 +106,7 @@ export const AGGREGATE_CUES: [Aggregate, RegExp][] = [
   ["count", /\bhow many\b|\bnumber of\b|\bcount\b|\bhow much of (?:a|the) (?:pipeline|portfolio)\b/],
   ["avg", /\baverage\b|\bavg\b|\bmean\b|\btypical\b|\bon average\b/],
   ["change", /\bchang(?:e|ed|es|ing)\b|\b(?:gone|go|went|going) (?:up|down)\b|\bris(?:en|ing)\b|\bfall(?:en|ing)\b|\bgr[eo]w(?:n|th|ing|s)?\b|\bincreas(?:e|ed|es|ing)\b|\bdecreas(?:e|ed|es|ing)\b|\bdeclin(?:e|ed|es|ing)\b|\bdrop(?:ped|s)?\b|\btrend(?:ing|s)?\b|\bevolv(?:e|ed|ing)\b|\bover time\b|\bdelta\b|\bup or down\b|\bmoved\b|\bhistory\b|\bwent from\b|\bfrom what to what\b|\bthen (?:vs|versus|and|to) now\b|\bshr[iau]nk\b/],
-  ["sum", /\btotal\b|\bsum\b|\bcombined\b|\baltogether\b|\b(?:each and|put|added|all) together\b|\btogether\b(?= *$)|\bin total\b|\baggregate\b|\bacross (?:all|the|our)\b|\boverall\b|\bhow much\b/],
+  ["sum", /\btotal\b|\bsum(?:med)?\b|\badd(?:ed|ing)? (?:it |them |these |those |all |the )?up\b|\btally\b|\bcombined\b|\baltogether\b|\b(?:each and|put|added|all) together\b|\btogether\b(?= *$)|\bin total\b|\baggregate\b|\bacross (?:all|the|our)\b|\boverall\b|\bhow much\b/],
 ];
 
 /** Pipeline stages, by the words for them. "new" only with "stage" near it ("new deals" are recent ones). */

@@ -5,7 +5,7 @@
 // name is never read as a filter ("Juniper Ledger" is a company, not the fintech sector).
 import type { Aggregate, DateRange, FilterValues, Memory, Query, RecordKind } from "../ask-engine.ts";
 import { canon, nameForPhrase, namesInQuestion, numerals } from "../../lib/name-match.ts";
-import { datesIn } from "./ask-dates.ts";
+import { datesIn, twoPointsIn } from "./ask-dates.ts";
 import type { Directory } from "./ask-directory.ts";
 import {
   AGGREGATE_CUES,
@@ -22,6 +22,7 @@ import {
   ORDER_BY,
   ORDER_CUES,
   BEST_FIELD,
+  COUNTED_FIGURES,
   NEWEST_FIELD,
   ROUND_CUES,
   TOP_N,
@@ -29,7 +30,7 @@ import {
   type FieldCue,
 } from "./ask-lexicon.ts";
 import { amountsWithCurrency, FOUNDED, sectorOf, thresholdsIn, writtenNames, yearsSaid } from "./ask-filters.ts";
-import { ABSENCE, absentField, FLAG_CUES, FLOW_FIELD, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
+import { ABSENCE, absentField, COLLEAGUES, FLAG_CUES, OUTSIDERS, OWN_NETWORK, POOLED_NETWORK, RELATIONSHIP_CUES, TOUCH_GAP, FLOW_FIELD, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
 import { STOP, type Normalised } from "./ask-text.ts";
 
 /** Why a question reads as one about a set of records (none: it is about one record, or nothing). */
@@ -55,9 +56,12 @@ const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|\bwhich one\b
 const SINGULAR_NOUN = /^(?:deal|holding|portfolio company|document|file|pdf|capital call|distribution|cash ?flow|drawdown|fund position|lp fund|lp commitment|contribution|pitched)$/;
 /** The figure a total or a threshold is of when the question names none ("calls over 1 million"). */
 const DEFAULT_FIELD: Partial<Record<RecordKind, string>> = { cashflows: "amount", deals: "score", persons: "strength" };
+/** The figure a total is of when the question names none ("add up the euro raises", "sum of the rounds at IC"). */
+const SUM_FIELD: Partial<Record<RecordKind, string>> = { deals: "round_amount", cashflows: "amount" };
 /** The figure a threshold is on when only its unit says which ("holdings above 2x", "funds over 1.5x"). */
 const UNIT_FIELD: Partial<Record<RecordKind, Partial<Record<CueUnit, string>>>> = { holdings: { x: "multiple", "%": "ownership" }, positions: { x: "tvpi", "%": "irr" }, cashflows: { money: "amount" }, deals: { money: "round_amount" } };
 const READER_WORDS = new Set(LEXICON_WORDS);
+const THRESHOLD_BEFORE = /\b(?:above|over|more than|greater than|higher than|bigger than|exceeding|at least|at most|below|under|less than|fewer than|lower than|no more than|no less than)\s*$/;
 const HOLDING_STAGE: Record<string, string> = { "pre-seed": "pre_seed", seed: "seed", "series a": "series_a", "series b": "series_b", "series c": "series_c", growth: "growth" };
 const SINGULAR_NOUNS = String.raw`(?:one|company|deal|fund|startup|holding|investment|position|call|distribution|contact|person|manager|relationship|portco)`;
 const SINGULAR = new RegExp(
@@ -85,11 +89,11 @@ const without = (text: string, phrase: string) => (phrase ? ` ${text} `.split(` 
 
 const THING = /\b(?:its|it|their|they|that fund|this fund|that company|this company)\b|\bof (?:that|this)\b(?! (?:deal|fund|compan|portco|list|pipeline|portfolio|year|quarter|month|week|time|kind|sort|type)s?\b)/;
 /** Twelve months before the latest statement: "a year ago", "vs last year", "over the past year". */
-const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months) (?:year )?(?:ago|before|earlier|prior)\b|\byear (?:ago|before|earlier)\b|\byear over year\b|\byoy\b|\bthis time last year\b|\b(?:vs|versus|compared (?:to|with)|against) (?:a|last|the prior|the previous) year\b|\bthis year (?:vs|versus|against|compared to) last\b|\b(?:over|in|during) the (?:past|last) (?:year|twelve months|12 months)\b|\blast twelve months\b/;
+export const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months|12 mos?|twelve mos?) (?:year )?(?:ago|before|earlier|prior)\b|\byear (?:ago|before|earlier)\b|\byear over year\b|\byoy\b|\bthis time last year\b|\b(?:vs|versus|compared (?:to|with)|against) (?:a|last|the prior|the previous) year\b|\bthis year (?:vs|versus|against|compared to) last\b|\b(?:over|in|during) the (?:past|last) (?:year|twelve months|12 months)\b|\blast twelve months\b/;
 /** A history listed rather than one point of it. */
 /** The first statement of a record's history ("when they first reported", "initially", "at the start"). */
 export const FIRST_STATEMENT = /\bwhen (?:they|it|we|she|he) first\b|\bfirst (?:reported|report|statement|figure|number|data ?point|reading|mark)\b|\bat first\b|\binitially\b|\boriginally\b|\bearliest\b|\bto begin with\b|\bat the (?:start|outset|beginning)\b/;
-const TREND = /\bsince\b|\beach of (?:the|its) (?:last |past )?\w+ (?:marks|quarters|months)\b|\bmark by mark\b|\bqoq\b|\bmom\b|\bquarter over quarter\b|\bmonth over month\b|\b(?:last|past) \d+ (?:mo|mos|marks)\b|\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|qtr|month)\b|\beach (?:quarter|qtr|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) (?:\d+|two|three|four|five|six|eight|twelve) (?:quarters|qtrs|months)\b|\bdevelop(?:ed|ing)?\b|\bevolv(?:e|ed|ing)\b|\btrajectory\b|\bup or down\b|\b(?:at|as of|on) each (?:of (?:the|its) (?:last |past )?\w+ )?marks?\b|\b\d+ (?:quarters|qtrs|qs)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
+export const TREND = /\bsince\b|\beach of (?:the|its) (?:last |past )?\w+ (?:marks|quarters|months)\b|\bmark by mark\b|\bqoq\b|\bmom\b|\bquarter over quarter\b|\bmonth over month\b|\b(?:last|past) \d+ (?:mo|mos|marks)\b|\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|qtr|month)\b|\beach (?:quarter|qtr|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) (?:\d+|two|three|four|five|six|eight|twelve) (?:quarters|qtrs|months)\b|\bdevelop(?:ed|ing)?\b|\bevolv(?:e|ed|ing)\b|\btrajectory\b|\bup or down\b|\b(?:at|as of|on) each (?:of (?:the|its) (?:last |past )?\w+ )?marks?\b|\b\d+ (?:quarters|qtrs|qs)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
 /** How many periods a trend asks for ("4 qtrs", "last 6 months"): the statements to list. */
 const PERIODS = /\b(\d{1,2}|two|three|four|five|six|eight|twelve) (quarters|qtrs|qs|months|mos|mo|marks)\b/;
 const PERIOD_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, eight: 8, twelve: 12 };
@@ -135,6 +139,18 @@ function historyOf(a: { q: Query; text: string; dates: DateRange | null; fields:
   return null;
 }
 
+/** Series said by their letter in a list of rounds: "seed vs A vs B", "A or B rounds" (not the article "a"). */
+function seriesLetters(text: string): string[] {
+  const w = text.split(" ");
+  const joiner = (x: string | undefined) => !!x && /^(?:or|and|vs|versus|&|nor)$/.test(x);
+  const round = (x: string | undefined) => !!x && /^(?:[a-c]|seed|series|pre-seed|seeds)$/.test(x);
+  return w.flatMap((x, i) => {
+    if (!/^[a-c]$/.test(x)) return [];
+    const listed = (joiner(w[i - 1]) && round(w[i - 2])) || (joiner(w[i + 1]) && round(w[i + 2]));
+    return listed ? [`series ${x}`] : [];
+  });
+}
+
 /** "Distributions as of each of the last 4 marks": what a fund had distributed (or called) to date at each mark. */
 function flowAtMarks(text: string, atMarks: boolean): { field: string } | undefined {
   if (!atMarks || !/\b(?:each|every|at|as of)\b/.test(text)) return undefined;
@@ -157,7 +173,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   text = text.replace(/\bdistribution (?=of (?:the |their |our )?(?:\w+ )?(?:stage|sector|industr|round|fund|status|currenc|vintage|city|cities|type|year|quarter|month))/g, "breakdown ");
   // "Founded in 2022 or later": the company's founding year, not when the deal came in.
   const founded = yearsSaid(n.folded, FOUNDED, today.getUTCFullYear());
-  const dates = founded ? null : datesIn(n.folded, today);
+  const firstDates = founded ? null : datesIn(n.folded, today);
+  // "End of 2024 vs today", "end of Q2 vs end of Q3": how a figure changed between the two.
+  const twoPoints = firstDates ? twoPointsIn(n.folded, firstDates, today) : null;
+  const dates = twoPoints ?? firstDates;
   if (dates) text = without(text, numerals(dates.matched.trim()));
 
   // Names first: what the records call things is not a filter word.
@@ -228,7 +247,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (kind === "positions" && weak.includes("holdings") && !nouns.includes("positions") && !fieldKinds.includes("positions")) kind = "holdings";
 
   // The aggregate.
-  let aggregate: Aggregate | undefined = AGGREGATE_CUES.find(([, re]) => re.test(text))?.[0];
+  let aggregate: Aggregate | undefined = twoPoints ? "change" : AGGREGATE_CUES.find(([, re]) => re.test(text))?.[0];
   // "How many employees does X have": a metric, not a count of records.
   // ("How many months of cash", "how many people work across our portcos combined": a figure, maybe totalled.)
   // "Nimbus Pay, how many people then vs now": a named company's people are its headcount (not whom we know there).
@@ -241,7 +260,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
   if (aggregate === "change" && /\bgrowth (?:stage|round|equity|fund)/.test(text)) aggregate = undefined;
   // "Across the pipeline" says where, not a total, unless a figure is named ("ARR across the portfolio").
-  if (aggregate === "sum" && !fields.length && !/\btotal\b|\bsum\b|\bcombined\b|\baltogether\b|\btogether\b|\bin total\b|\baggregate\b|\boverall\b|\bhow much\b/.test(text)) aggregate = undefined;
+  if (aggregate === "sum" && !fields.length && !/\btotal\b|\bsum\b|\badd(?:ed|ing)? (?:\w+ )?up\b|\bcombined\b|\baltogether\b|\btogether\b|\bin total\b|\baggregate\b|\boverall\b|\bhow much\b/.test(text)) aggregate = undefined;
   const fastest = /\bfastest[ -]growing\b|\bgrowing (?:the )?fastest\b|\bgrew (?:the )?most\b/.test(text);
   if (fastest) aggregate = "change";
   // "How much runway does Acme have": one record's figure; a total only over several, or when said ("in total").
@@ -258,7 +277,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const last = memory.last;
   const lastKind: RecordKind | null = !last ? null : last.fn === "query" ? ((last.args as Query).kind ?? null) : last.fn === "list_deals" ? "deals" : last.fn === "fund_positions" ? "positions" : null;
   const pointsBack = FOLLOW_UP.test(text) && !plural && !namedHolding && !namedDeal;
-  const follow = lastKind !== null && (kind === null || (kind === lastKind && pointsBack) || (lastKind === "metrics" && kind === "holdings" && pointsBack));
+  // (A figure the last list's records hold too, "how much did each one call", is of those records.)
+  const sameFigures = pointsBack && !nouns.length && fields.length > 0 && fields.every((f) => f.kinds.includes(lastKind!));
+  const follow = lastKind !== null && (kind === null || (kind === lastKind && pointsBack) || (lastKind === "metrics" && kind === "holdings" && pointsBack) || sameFigures);
   if (follow) {
     kind = lastKind;
     signals.push("follow-up");
@@ -301,7 +322,12 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const stageCues = pastStage >= 0 ? PIPELINE.slice(pastStage + 1) : stagesIn(positive);
   const notStages = negated ? stagesIn(negated) : [];
   const roundsIn = (t: string) => {
-    const found = ROUND_CUES.filter(([, re]) => re.test(t)).map(([r]) => r);
+    const named = ROUND_CUES.filter(([, re]) => re.test(t)).map(([r]) => r);
+    // In a list of rounds, a letter alone is a series ("seed vs A vs B", "A, B or C rounds").
+    const letters = named.length || /\brounds?\b/.test(t) ? seriesLetters(t) : [];
+    // (In the order rounds come: seed before Series A.)
+    const order = ROUND_CUES.map(([r]) => r);
+    const found = [...new Set([...named, ...letters])].sort((a, b) => order.indexOf(a) - order.indexOf(b));
     // "pre-seed" also says "seed": seed only when said on its own.
     return found.includes("pre-seed") && !/\bseed\b/.test(t.replace(/\bpre[ -]?seed\b/g, " ")) ? found.filter((r) => r !== "seed") : found;
   };
@@ -403,6 +429,19 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
       if (denied.length) (except.flag = one(denied)), filter();
     }
   }
+  if (q.kind === "persons") {
+    // "My contacts", "have I got": the key user's own relationships, not the firm's pooled network.
+    if (OWN_NETWORK.test(n.folded) && !POOLED_NETWORK.test(n.folded.replace(OUTSIDERS, " ").replace(COLLEAGUES, " "))) q.own = true;
+    // "Strong relationships", "strong vs weak", "contacts that aren't dormant": the relationship's label.
+    const labels = RELATIONSHIP_CUES.filter(([, re]) => re.test(positive)).map(([l]) => l);
+    const notLabels = negated ? RELATIONSHIP_CUES.filter(([, re]) => re.test(negated)).map(([l]) => l) : [];
+    if (labels.length === 1) (q.status = labels), filter();
+    else if (labels.length > 1) (anyOf.status = labels), filter();
+    if (notLabels.length) (except.status = notLabels), filter();
+    // "Outside the firm": not the firm's own people; "colleagues": only them.
+    if (OUTSIDERS.test(n.folded) || (negated && COLLEAGUES.test(negated))) (q.type = "outside"), filter();
+    else if (COLLEAGUES.test(n.folded)) (q.type = "colleague"), filter();
+  }
   const leftOut = q.kind === "holdings" ? excludedHoldings : q.kind === "deals" ? excludedDeals : [];
   if (leftOut.length) (except.name = leftOut), filter();
   if (Object.keys(except).length) q.except = except;
@@ -439,7 +478,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (q.kind === "persons") {
     const phrase = d.companyPhrase();
     // A phrase of the reader's own words ("in total") names nobody.
-    const target = n.domains[0] ?? namedHolding ?? namedDeal ?? (phrase && !canon(phrase).split(" ").every((w) => READER_WORDS.has(w)) ? phrase : null);
+    // (Nor does the span of a gap since the last touch: "not spoken to in 6 months".)
+    const inGap = phrase ? (TOUCH_GAP.exec(text)?.[0] ?? "").includes(canon(phrase)) : false;
+    const target = n.domains[0] ?? namedHolding ?? namedDeal ?? (phrase && !inGap && !canon(phrase).split(" ").every((w) => READER_WORDS.has(w)) ? phrase : null);
     if (target) q.name = target;
   }
   if (q.kind === "documents") {
@@ -454,7 +495,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
 
   // Thresholds: "runway under 12 months", "ARR above $2M", "score of 70 or more".
-  const where = thresholdsIn(text, q.kind === "metrics" ? [] : FIELD_CUES.filter((c) => c.kinds.includes(q.kind)), DEFAULT_FIELD[q.kind] ?? null, UNIT_FIELD[q.kind]);
+  // "Haven't been in touch with for over a year": days since the last touch (not a strength of 12).
+  const gap = q.kind === "persons" ? TOUCH_GAP.exec(text) : null;
+  const where = thresholdsIn(gap ? text.replace(gap[0], " ") : text, q.kind === "metrics" ? [] : FIELD_CUES.filter((c) => c.kinds.includes(q.kind)), DEFAULT_FIELD[q.kind] ?? null, UNIT_FIELD[q.kind]);
+  if (gap) where.push({ field: "days_since_last_touch", op: "gt", value: (NUMBER_WORDS[gap[1]] ?? (Number(gap[1]) || 1)) * ({ y: 365, m: 30, w: 7, d: 1 } as Record<string, number>)[gap[2][0]] });
   // The currency an amount was written in ("$2M"): the folded words have lost the symbol.
   const written = amountsWithCurrency(n.raw);
   for (const w of where) w.currency ??= written.find((a) => a.value === w.value)?.currency;
@@ -488,7 +532,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const afterBy = byAt ? text.slice(byAt.index) : "";
   const byField = byAt ? kindFields.map((f) => ({ f, at: f.re.exec(afterBy)?.index ?? -1 })).filter((x) => x.at >= 0).sort((a, b) => a.at - b.at)[0]?.f : undefined;
   const cue = ORDER_CUES.find((c) => c.re.test(text));
-  const top = TOP_N.exec(text);
+  // (A number inside a threshold counts a figure, not the records: "more than 40 people", "40 people or more".)
+  const topSaid = TOP_N.exec(text);
+  const top = topSaid && (THRESHOLD_BEFORE.test(text.slice(0, topSaid.index)) || /^ or (?:more|fewer|less|above|below|higher|lower)\b/.test(text.slice(topSaid.index + topSaid[0].length))) ? null : topSaid;
   let order: Query["order"] | undefined;
   // "NAV by fund", "burn per company": the figure, record by record.
   const perRecord = !byField && /\b(?:by|per|for each|for every) (?:fund|company|deal|position|portco|portfolio company|manager|holding)s?\b/.test(text);
@@ -500,7 +546,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     const by = kindFields[0]?.field ?? cue.field?.[q.kind] ?? fields[0]?.field;
     if (by) order = { by, dir: cue.dir };
   }
-  if (order) (q.order = order), signals.push("order");
+  // ("Just the worst two" of a list already ranked: its own order, shortened; a figure named re-ranks it.)
+  const keepsOrder = follow && !kindFields.length && !byField && !!(last!.args as Query).order;
+  if (order && !keepsOrder) (q.order = order), signals.push("order");
   if (top) {
     const raw = top[1] ?? top[2];
     q.limit = /^\d+$/.test(raw) ? Number(raw) : (NUMBER_WORDS[raw] ?? 5);
@@ -518,7 +566,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
 
   // What else to show: the figures asked for that the order, an aggregate or a threshold does not already show.
   if (aggregate && aggregate !== "change" && aggregate !== "count") {
-    const f = kindFields[0]?.field ?? q.order?.by ?? DEFAULT_FIELD[q.kind];
+    // (A total of deals with no figure named is of what they raise: a score does not add up.)
+    const f = kindFields[0]?.field ?? q.order?.by ?? (aggregate === "sum" ? SUM_FIELD[q.kind] : undefined) ?? DEFAULT_FIELD[q.kind];
     if (f) q.field = f;
     q.aggregate = aggregate;
     if (q.field && q.order?.by === q.field) delete q.order, delete q.limit;
@@ -534,6 +583,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     q.aggregate = "sum";
     q.field = kindFields[0].field;
   }
+  // "And the current value?" after a total: the same total of the figure now named.
+  if (follow && !aggregate && q.aggregate && q.aggregate !== "count" && q.field && kindFields[0] && !kindFields.some((f) => f.field === q.field)) q.field = kindFields[0].field;
   const shown = kindFields.map((f) => f.field).filter((f) => f !== q.order?.by && f !== q.field);
   if (shown.length && q.kind !== "metrics") q.show = [...new Set([...(q.show ?? []), ...shown])];
   // "What's the burn of our portfolio companies?": the figure asked, highest first.
@@ -541,14 +592,16 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     q.order = { by: q.show[0], dir: "desc" };
     delete q.show;
   }
-  if (!q.order && q.where?.length === 1 && !q.where[0].orNone && !q.aggregate) q.order = { by: q.where[0].field, dir: q.where[0].op.startsWith("l") ? "asc" : "desc" };
+  if (!q.order && q.where?.length && q.where.every((w) => w.field === q.where![0].field) && !q.where[0].orNone && !q.aggregate) q.order = { by: q.where[0].field, dir: q.where[0].op.startsWith("l") ? "asc" : "desc" };
   // "Deals per stage", "holdings by fund", "breakdown by sector": a count (or a total) per group.
   // "How many calls and distributions": both values of one field counted, so a count per that field.
   // "How many in USD vs EUR", "fintech vs health, how many each": a count per the field both values are of.
   const eachOf = aggregate === "count" && /\bvs\b|\bversus\b|\beach\b/.test(text)
-    ? q.anyOf?.currency || CURRENCY_CUES.filter(([, re]) => re.test(positive)).length > 1 ? "currency" : q.anyOf?.sector ? "sector" : q.anyOf?.round ? "round" : (q.stage?.length ?? 0) > 1 ? "stage" : undefined
+    ? q.anyOf?.status && q.kind === "persons" ? "status" : q.anyOf?.currency || CURRENCY_CUES.filter(([, re]) => re.test(positive)).length > 1 ? "currency" : q.anyOf?.sector ? "sector" : q.anyOf?.round ? "round" : (q.stage?.length ?? 0) > 1 ? "stage" : undefined
     : undefined;
-  const group = groupAsked(text, q.kind) ?? (bothTypes && aggregate === "count" ? "type" : undefined) ?? (eachOf as Query["group"] | undefined);
+  // "How much did each one send" of a list of calls or distributions: a total per fund.
+  const eachFund = follow && q.kind === "cashflows" && aggregate === "sum" && /\beach(?: one| of them| fund)?\b|\bapiece\b|\bper head\b/.test(text) ? "fund" : undefined;
+  const group = groupAsked(text, q.kind) ?? (bothTypes && aggregate === "count" ? "type" : undefined) ?? (eachOf as Query["group"] | undefined) ?? eachFund;
   if (group && (q.aggregate !== "change" || !q.aggregate)) {
     q.group = group;
     // A filter on the field grouped by leaves one group: its values name the groups ("by round (seed, A, B)").
@@ -561,8 +614,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     if (group === "currency" && !q.anyOf?.currency) delete q.currency;
     if (!q.aggregate || q.aggregate === "min" || q.aggregate === "max" || q.aggregate === "latest") q.aggregate = "count";
     // "Split by currency - count and total": each group's count with the total of the figure named.
-    const totalled = fields.find((f) => f.kinds.includes(q.kind) && f.unit === "money");
-    if (q.aggregate === "count" && totalled && /\btotals?\b|\bsum\b|\bhow much\b|\bamounts?\b/.test(text)) (q.aggregate = "sum"), (q.field = asKind(totalled).field);
+    const totalled = fields.find((f) => f.kinds.includes(q.kind) && (f.unit === "money" || COUNTED_FIGURES.has(f.field)));
+    if ((q.aggregate === "count" || (q.aggregate === "sum" && !q.field)) && totalled && /\btotals?\b|\bsum\b|\bhow much\b|\bamounts?\b|\bcombined\b|\badd(?:ed|ing)? (?:\w+ )?up\b/.test(text)) (q.aggregate = "sum"), (q.field = asKind(totalled).field);
     delete q.order, delete q.limit, delete q.show;
     if (!signals.includes("aggregate")) signals.push("aggregate");
   }
@@ -576,6 +629,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const history = historyOf({ q, text: numerals(n.folded), dates: now ? null : (dates?.range ?? null), fields, holding: namedHolding ?? (backToSubject ? (memory.entities.holding?.name ?? null) : null), fund: lp.match.kind === "one" ? lp.match.name : backToSubject ? (memory.entities.fund?.name ?? null) : null, aggregate });
   if (history) {
     if (!signals.includes("aggregate")) signals.push("aggregate");
+    // (Marks between two points in time are listed from the first point's period on, so both are said.)
+    if (twoPoints && firstDates && history.kind === "marks" && history.dates) history.dates = { ...history.dates, from: firstDates.range.from ?? history.dates.from };
     return { query: history, signals, named: namedHolding, fields };
   }
   return { query: q, signals, named: q.kind === "deals" ? namedDeal : q.kind === "holdings" || q.kind === "metrics" ? namedHolding : null, fields };

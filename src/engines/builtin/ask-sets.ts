@@ -91,20 +91,22 @@ export function fundsNamed(names: string[], text: string): string[] | null {
 /** The group a count is per ("deals per stage", "holdings by fund", "breakdown by sector"), if this kind has it. */
 export function groupAsked(text: string, kind: Query["kind"]): Query["group"] | undefined {
   const m =
-    /\b(?:per|by|for each|for every|in each|each|broken down by|breakdown by|break down by|split by|grouped by|group by|across|distribution of|breakdown of|split of|mix of) (?:the |their |its |our )?(?:pipeline |deal |funding |raise |investment |portfolio |lp )?(stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|month|type|city|cities|location|hq)s?\b/.exec(text) ??
+    /\b(?:per|by|for each|for every|in each|each|broken down by|breakdown by|break down by|split by|grouped by|group by|across|distribution of|breakdown of|split of|mix of) (?:the |their |its |our )?(?:pipeline |deal |funding |raise |investment |portfolio |lp )?(founding (?:year|yr|date)|year founded|yr founded|(?:data[- ]quality )?flag|stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|yr|quarter|month|type|city|cities|location|hq)s?\b/.exec(text) ??
     // "The sector mix of the portfolio", "stage breakdown": the group named before the word for a split.
-    /\b(stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|month|type|city|cities)s?(?: |-)(?:mix|breakdown|break down|split|distribution|spread|allocation|exposure|counts?|wise)\b/.exec(text) ??
+    /\b(founding (?:year|yr)|(?:data[- ]quality )?flag|stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|month|type|city|cities)s?(?: |-)(?:mix|breakdown|break down|split|distribution|spread|allocation|exposure|counts?|wise)\b/.exec(text) ??
     // "Which cities do our deals come from": the places asked for are the groups.
     /\b(?:which|what) (cities|locations)\b|\bwhere (?:do|are|did) (?:\w+ ){0,3}(?:come from|based)\b()/.exec(text);
   if (!m) return undefined;
   const said = m[1] ?? "city";
-  const word = said.startsWith("industr") ? "sector" : said.startsWith("currenc") ? "currency" : /^(?:city|cities|location|hq)$/.test(said) ? "city" : said;
+  const word = said.startsWith("industr") ? "sector" : said.startsWith("currenc") ? "currency" : /^(?:city|cities|location|hq)$/.test(said) ? "city" : /found/.test(said) ? "founded" : /flag$/.test(said) ? "flag" : said === "yr" ? "year" : said;
+  // "How many were founded each year": the founding year, not the year they came in.
+  if (word === "year" && kind === "deals" && /\b(?:founded|founding|incorporated|established)\b/.test(text)) return "founded";
   // An LP position is a fund: "NAV by fund" is per record, not a group.
   if (word === "fund" && kind === "positions") return undefined;
   const allowed: Partial<Record<Query["kind"], string[]>> = {
-    deals: ["stage", "sector", "round", "kind", "currency", "city", "year", "quarter", "month"],
+    deals: ["stage", "sector", "round", "kind", "currency", "city", "year", "quarter", "month", "founded"],
     holdings: ["fund", "sector", "status", "stage", "currency", "year"],
-    positions: ["currency", "vintage"],
+    positions: ["currency", "vintage", "flag"],
     cashflows: ["fund", "type", "currency", "year", "quarter", "month"],
   };
   const group = (allowed[kind] ?? []).includes(word) ? word : word === "stage" && kind === "holdings" ? "stage" : undefined;
@@ -112,7 +114,7 @@ export function groupAsked(text: string, kind: Query["kind"]): Query["group"] | 
 }
 
 /** Whether the question asks to put records side by side. */
-export const COMPARE = /\bcompare\b|\b(?:performing|doing) better\b|\boutperform\w*\b|\bcomparison\b|\bvs\b|\bversus\b|\bside by side\b|\bagainst each other\b|\bhow do .+ stack up\b|\bwhich (?:is|has|one is|one has) (?:higher|lower|bigger|smaller|better|worse|more|less|longer|shorter)\b/;
+export const COMPARE = /\bcompar(?:e|ed|es|ing)\b|\b(?:performing|doing) better\b|\boutperform\w*\b|\bcomparison\b|\bvs\b|\bversus\b|\bside by side\b|\bagainst each other\b|\bhow do .+ stack up\b|\bwhich (?:is|has|one is|one has) (?:higher|lower|bigger|smaller|better|worse|more|less|longer|shorter)\b/;
 
 /** A few-word sector phrase of each part of a list ("fintech or health" -> ["fintech", "health"]). */
 export const listParts = (text: string) => text.split(/ or | and |, | vs | versus | nor | \+ | & | plus /).map((p) => canon(p)).filter(Boolean);
@@ -152,3 +154,19 @@ export const FLAG_CUES: [string, RegExp][] = [
 export const TREND_WORDS = /\bdevelop\b|\bdeveloped\b|\bdeveloping\b|\bevolve\b|\bevolved\b|\bevolving\b|\btrajectory\b|\bcumulative\b|\bcumulatively\b/;
 /** Words that place a record without filtering it ("deals sitting at IC", "currently"): read, and nothing to say back. */
 export const PLACING_WORDS = /\bsitting\b|\bsits\b|\bcurrently\b|\bright now\b/;
+
+/** The relationship a person's strength is labelled with, by its word ("strong relationships", "dormant contacts"). */
+export const RELATIONSHIP_CUES: [string, RegExp][] = [
+  ["strong", /\bstrong\b/],
+  ["moderate", /\bmoderate\b|\bmedium\b/],
+  ["weak", /\bweak\b/],
+  ["dormant", /\bdormant\b|\bgone cold\b/],
+];
+/** One's own contacts rather than the firm's pooled network: "my contacts", "have I got", "I haven't spoken to". */
+export const OWN_NETWORK = /\b(?:my|i|me|mine|i ve|ive|i m)\b/;
+export const POOLED_NETWORK = /\b(?:we|our|us|anyone|anybody|someone|team|colleagues|teammates|partners)\b/;
+/** People who work at the firm, and those who do not. */
+export const COLLEAGUES = /\b(?:colleagues?|teammates?|internal|inside the (?:firm|team|company)|at the firm|from the firm|in the firm|co-?workers?)\b/;
+export const OUTSIDERS = /\b(?:outside (?:the |our |my )?(?:firm|team|company|shop|house)|external|non[ -]?colleagues?|not (?:at|in|from) (?:the|our) firm)\b/;
+/** "Haven't been in touch with for over a year", "not spoken to in 6 months": a gap since the last touch, in days. */
+export const TOUCH_GAP = /\b(?:not|never|no|without|haven t|hasn t|havent|hasnt|didn t|don t|haven|hasn)\b(?: \w+){0,4}? (?:in touch|touch(?:ed)?|spoken|spoke|talked|heard|contact(?:ed)?|met|emailed|seen|caught up)\b(?: (?:with|to|from|up with))?(?: (?:them|him|her|whom))? (?:for|in|since) (?:over |more than |at least |the (?:last|past) )?(a|an|one|\d+|two|three|four|six|nine|twelve|eighteen) (years?|months?|weeks?|days?)\b/;

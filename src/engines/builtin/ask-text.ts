@@ -122,7 +122,9 @@ export function normalise(question: string, correct: (word: string, written: str
     chunk = chunk.replace(/^w\/o([,.?!]?)$/i, "without$1").replace(/^w\/([,.?!]?)$/i, "with$1");
     // "proptech/edtech", "seed/A": alternatives; "f2": Fund II as partners shorten it.
     chunk = chunk.replace(/^(\p{L}[\p{L}-]*)((?:\/\p{L}[\p{L}-]*)+)([,.?!]?)$/u, (_m, a: string, rest: string, p: string) => `${[a, ...rest.split("/").filter(Boolean)].join(" or ")}${p}`).replace(/^f([1-9])([,.?!]?)$/i, "fund $1$2");
-    chunk = chunk.replace(/^<=?(?=\d)/, "at most ").replace(/^>=?(?=\d)/, "at least ").replace(/^<(?=\d)/, "below ").replace(/^>(?=\d)/, "above ");
+    chunk = chunk.replace(/^<=(?=\d)/, "at most ").replace(/^>=(?=\d)/, "at least ").replace(/^<(?=\d)/, "below ").replace(/^>(?=\d)/, "above ");
+    // "12+ months", "$2M+", "40+ people": at least that much.
+    chunk = chunk.replace(/^([$€£]?\d[\d.,]*(?:k|m|mm|bn|x|%)?)\+([,.?!]?)$/i, "at least $1$2");
     for (const piece of chunk.split(/\s+/)) {
       const f = foldToken(piece)
         .split(" ")

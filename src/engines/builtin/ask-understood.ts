@@ -40,21 +40,24 @@ const stems = (w: string) => [w, w.replace(/'s$/, ""), w.replace(/ies$/, "y"), w
 /** Words that join two unread words into one phrase said back ("backed by YC", "with a female founder"). */
 const JOINERS = new Set(["by", "with", "a", "an", "the", "of", "for", "to", "in", "on", "at", "from", "and", "or", "their", "our", "we", "have", "has", "had", "that", "who", "where"]);
 
+/** Whether a word of the question is in none of the reader's rules (nor a number, a sector, an address). */
+export function unknownWord(n: Normalised, i: number): boolean {
+  known ??= vocabulary();
+  const t = n.tokens[i];
+  // Addresses, links and ids are read by their own rules (a domain is a company or a website to analyse).
+  if (/[.@/:]/.test(t.f) || n.uuids.includes(t.f)) return false;
+  const w = t.f.replace(/[^\p{L}\p{N}' -]/gu, "").trim();
+  if (!w || /^\d[\d.,]*(?:k|m|mm|bn|b|x|%)?$/.test(w) || w.length < 2) return false;
+  if (w.split(/[-' ]/).filter(Boolean).every((part) => stems(part).some((s) => known!.has(s)))) return false;
+  return !sectorsIn(w).length;
+}
+
 /** The parts of the question the answer did not use, as written; empty when every word was read. */
 export function unreadParts(n: Normalised, answer: string): string[] {
-  known ??= vocabulary();
   const said = fold(answer);
   // Used by the answer: a name it repeats, a word of a record it quotes.
   const inAnswer = (w: string) => new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "u").test(said);
-  const unread = n.tokens.map((t) => {
-    // Addresses, links and ids are read by their own rules (a domain is a company or a website to analyse).
-    if (/[.@/:]/.test(t.f) || n.uuids.includes(t.f)) return false;
-    const w = t.f.replace(/[^\p{L}\p{N}' -]/gu, "").trim();
-    if (!w || /^\d[\d.,]*(?:k|m|mm|bn|b|x|%)?$/.test(w) || w.length < 2) return false;
-    if (w.split(/[-' ]/).filter(Boolean).every((part) => stems(part).some((s) => known!.has(s)))) return false;
-    if (sectorsIn(w).length) return false;
-    return !inAnswer(w);
-  });
+  const unread = n.tokens.map((t, i) => unknownWord(n, i) && !inAnswer(t.f.replace(/[^\p{L}\p{N}' -]/gu, "").trim()));
   const parts: string[] = [];
   let i = 0;
   while (i < n.tokens.length) {

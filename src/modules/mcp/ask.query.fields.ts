@@ -203,6 +203,7 @@ export type Rec = {
   /** Words said after the figures: its stage, status. */
   facts?: string[];
   /** What the record is grouped by when counted per group ("deals per stage"): group name -> its value. */
+  /** The record's value per group; several values of one group are joined by MULTI_VALUE. */
   groups?: Record<string, string>;
   entities?: Entities;
   /** The record as the REST API has it (structured content). */
@@ -250,3 +251,6 @@ export function periodsOf(date: string): { year: string; quarter: string; month:
   const monthName = new Date(`${date.slice(0, 7)}-01T00:00:00Z`).toLocaleString("en-US", { month: "long", timeZone: "UTC" });
   return { year, quarter: `${year} Q${Math.floor((Number(date.slice(5, 7)) - 1) / 3) + 1}`, month: `${date.slice(0, 7)} (${monthName})` };
 }
+
+/** Joins the values of a group a record has several of (an LP position's data-quality flags). */
+export const MULTI_VALUE = "\u001f";

@@ -8,7 +8,7 @@ import { count, fold, listing } from "../../lib/prose.ts";
 import { fundsService } from "../funds/funds.service.ts";
 import type { AskContext } from "./ask.context.ts";
 import { allHoldings } from "./ask.names.ts";
-import { datesWords, FIELDS, inRange, inYears, yearsWords, periodsOf, written, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
+import { datesWords, FIELDS, MULTI_VALUE, inRange, inYears, yearsWords, periodsOf, written, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
 
 const positionsOf = (ctx: AskContext) => fundsService(ctx.deps).positions(ctx.principal.orgId);
 type Position = ReturnType<typeof positionsOf>["positions"][number];
@@ -63,7 +63,8 @@ function positionRecord(p: Position): Rec {
       last_mark: { value: null, date: p.last_mark_date },
     },
     facts: p.data_quality_flags.length ? [`data quality: ${p.data_quality_flags.join(", ")}`] : [],
-    groups: { currency: p.currency ?? "currency unknown", vintage: p.vintage_year === null ? "vintage unknown" : String(p.vintage_year) },
+    // (A position may carry several flags: it counts in each one's group.)
+    groups: { currency: p.currency ?? "currency unknown", vintage: p.vintage_year === null ? "vintage unknown" : String(p.vintage_year), flag: p.data_quality_flags.length ? p.data_quality_flags.join(MULTI_VALUE) : "no flag" },
     entities: { fund: { name: p.fund_name } },
     data: p,
   };

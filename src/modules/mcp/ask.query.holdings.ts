@@ -58,7 +58,7 @@ function record(list: Holding[], byPosition: boolean): Rec {
   const statuses = [...new Set(list.map((x) => x.status.replaceAll("_", " ")))];
   // A company held by several funds: what each fund put in and owns, beside the company's totals.
   const perFund = !byPosition && list.length > 1
-    ? [`by fund: ${list.map((x) => `${x.fund_name} invested ${x.invested === null ? "not available" : `${num(x.invested)} ${x.currency ?? ""}`.trim()}${x.ownership_percentage === null ? "" : `, ${num(x.ownership_percentage)}% owned`}`).join("; ")}`]
+    ? [`by fund: ${list.map((x) => `${x.fund_name} invested ${x.invested === null ? "not available" : `${num(x.invested)} ${x.currency ?? ""}`.trim()}${x.current_valuation === null ? "" : `, valued ${`${num(x.current_valuation)} ${x.currency ?? ""}`.trim()}`}${x.ownership_percentage === null ? "" : `, ${num(x.ownership_percentage)}% owned`}`).join("; ")}`]
     : [];
   return {
     name: h.name,

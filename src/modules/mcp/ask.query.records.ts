@@ -6,7 +6,10 @@
 import { count, fold, listing } from "../../lib/prose.ts";
 import { nameForPhrase } from "../../lib/name-match.ts";
 import { dealsService } from "../deals/deals.service.ts";
+import type { Query } from "../../engines/ask-engine.ts";
+import { orgsService } from "../identity/orgs.service.ts";
 import { networkService } from "../network/network.service.ts";
+import type { ScoredPath } from "../network/network.paths.ts";
 import { researchService } from "../research/research.service.ts";
 import { datesWords, FIELDS, inRange, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
 import { companyDomain } from "./ask.tools.network.ts";
@@ -20,7 +23,7 @@ export const PERSONS: KindReader = {
   order: null,
   // "How many contacts do I have": the key user's own graph, counted in full (the paths read are only the strongest).
   aggregate(ctx, q, loaded) {
-    if (q.aggregate !== "count" || q.name || q.where?.length) return null;
+    if (q.aggregate !== "count" || q.name || q.where?.length || q.status?.length || q.type || q.group || q.anyOf || q.except) return null;
     const own = networkService(ctx.deps).ownContactCount(ctx.principal.userId);
     return {
       function: "query",
@@ -31,6 +34,7 @@ export const PERSONS: KindReader = {
     };
   },
   load(ctx, q): Loaded | { answer: string } {
+    if (q.own && !q.name) return labelled(ownContacts(ctx), q);
     const network = networkService(ctx.deps);
     let domain: string | undefined;
     let person: string | undefined;
@@ -44,24 +48,67 @@ export const PERSONS: KindReader = {
       } else (person = q.name), (scope = ` named ${q.name}`);
     }
     const result = network.whoKnows(ctx.principal, { domain, person, limit: Math.min(PATHS_READ, q.limit ?? PATHS_READ) });
-    const rows: Rec[] = result.paths.map((p) => ({
-      name: p.name ?? p.email ?? "someone",
-      about: [p.title, p.domain].filter(Boolean).join("; ") || null,
-      values: { strength: { value: p.strength_score }, warmth: { value: p.warmth }, days_since_last_touch: { value: p.signals?.days_since_last_touch ?? null } },
-      facts: [`through ${p.path_owner}`, p.relationship ?? "no relationship data"],
-      entities: { person: { id: p.contact_id, name: p.name ?? p.email ?? "someone" } },
-      data: p,
-    }));
+    const colleague = colleagueTest(ctx);
+    const rows: Rec[] = result.paths.map((p) => personRec(p, colleague, [`through ${p.path_owner}`]));
     const params = new URLSearchParams({ ...(domain ? { domain } : {}), ...(person ? { person } : {}) });
-    return {
+    return labelled({
       rows,
       scope,
       source: `warm paths of your shared network (/api/v1/network/who-knows${params.size ? `?${params}` : ""}): you and the teammates who share theirs.`,
       links: [`/api/v1/network/who-knows${params.size ? `?${params}` : ""}`],
       notes: rows.length === PATHS_READ ? [`(The ${PATHS_READ} strongest are read; there may be more.)`] : [],
-    };
+    }, q);
   },
 };
+
+/** How many of the key user's own relationships are read at once (the whole graph of anyone but the largest). */
+const OWN_READ = 20_000;
+/** Mail providers whose addresses say nothing about where someone works. */
+const PERSONAL_MAIL = /^(?:gmail|googlemail|outlook|hotmail|live|yahoo|icloud|me|mac|aol|proton|protonmail|pm|gmx|web|mail|yandex|zoho|fastmail)\.[a-z.]+$/;
+
+/** Whether a person is one of the firm's own people: a member's address, or an address at the firm's own domain. */
+/** What a person's record is read from: a warm path of the shared network, or one of the user's own contacts. */
+type PersonSeen = Pick<ScoredPath, "contact_id" | "name" | "email" | "title" | "domain" | "strength_score" | "warmth" | "relationship" | "signals"> & { last_touch_at?: string | null };
+
+function colleagueTest(ctx: Parameters<KindReader["load"]>[0]): (p: PersonSeen) => boolean {
+  const members = orgsService(ctx.deps).listMembers(ctx.principal.orgId);
+  const emails = new Set(members.map((m) => m.email.toLowerCase()));
+  const domains = new Set(members.map((m) => m.email.toLowerCase().split("@")[1]).filter((d) => d && !PERSONAL_MAIL.test(d)));
+  return (p) => (!!p.email && emails.has(p.email.toLowerCase())) || (!!p.email && domains.has(p.email.toLowerCase().split("@")[1])) || (!!p.domain && domains.has(p.domain.toLowerCase()));
+}
+
+function personRec(p: PersonSeen, colleague: (p: PersonSeen) => boolean, facts: string[]): Rec {
+  return {
+    name: p.name ?? p.email ?? "someone",
+    about: [p.title, p.domain].filter(Boolean).join("; ") || null,
+    values: { strength: { value: p.strength_score }, warmth: { value: p.warmth }, days_since_last_touch: { value: p.signals?.days_since_last_touch ?? null }, last_touch: { value: null, date: p.last_touch_at?.slice(0, 10) ?? null } },
+    facts: [...facts, p.relationship ?? "no relationship data"],
+    groups: { status: p.relationship ?? "never in touch", type: colleague(p) ? "colleague" : "outside" },
+    entities: { person: { id: p.contact_id, name: p.name ?? p.email ?? "someone" } },
+    data: p,
+  };
+}
+
+/** The key user's own relationships: everyone they have emailed, met or imported, as the contacts page has them. */
+function ownContacts(ctx: Parameters<KindReader["load"]>[0]): Loaded {
+  const { contacts, total } = networkService(ctx.deps).searchOwnContacts(ctx.principal.userId, { q: "", offset: 0, limit: OWN_READ });
+  const colleague = colleagueTest(ctx);
+  return {
+    rows: contacts.map((c) => personRec(c, colleague, [])),
+    scope: " in your own network",
+    source: "your contacts (/api/v1/network/contacts): everyone you have emailed, met or imported as a contact.",
+    links: ["/api/v1/network/contacts"],
+    notes: total > contacts.length ? [`(Your ${total} contacts are more than the ${OWN_READ} read at once: the most recently in touch are counted.)`] : [],
+  };
+}
+
+/** People by their relationship's label ("strong", "dormant") and by whether they work at the firm. */
+function labelled(loaded: Loaded, q: Query): Loaded {
+  const statuses = q.status?.length ? q.status : null;
+  const rows = loaded.rows.filter((r) => (!statuses || statuses.includes(r.groups!.status)) && (!q.type || r.groups!.type === q.type));
+  const scope = `${loaded.scope}${statuses ? ` with a ${statuses.length > 1 ? `${statuses.slice(0, -1).join(", ")} or ${statuses.at(-1)}` : statuses[0]} relationship` : ""}${q.type === "colleague" ? " who work at the firm" : q.type === "outside" ? " outside the firm" : ""}`;
+  return { ...loaded, rows, scope };
+}
 
 const RUNS_READ = 200;
 // Words of a topic that say nothing about it.

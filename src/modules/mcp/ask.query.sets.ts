@@ -11,7 +11,8 @@ import type { KindReader, Loaded, Rec } from "./ask.query.fields.ts";
 type Result = Loaded | { answer: string; data?: Record<string, unknown> };
 
 /** One record's identity across loads: its name, and for dated records (cashflows) its date and amount. */
-const keyOf = (r: Rec) => `${r.name}|${r.values.date?.date ?? ""}|${r.values.amount?.value ?? ""}`;
+// (A person is one by their id: two people may share a name.)
+const keyOf = (r: Rec) => r.entities?.person?.id ?? `${r.name}|${r.values.date?.date ?? ""}|${r.values.amount?.value ?? ""}`;
 
 const FILTERS = ["name", "fund", "sector", "round", "stage", "status", "type", "currency", "location", "flag"] as const;
 type Filter = (typeof FILTERS)[number];
@@ -52,7 +53,8 @@ export function loadSet(ctx: AskContext, reader: KindReader, q: Query): Result {
   const said: string[] = [];
   for (const filter of FILTERS) {
     for (const value of q.except[filter] ?? []) {
-      const excluded = reader.load(ctx, withValue({ kind: q.kind }, filter, value));
+      // (Left out of the same records: one's own contacts stay one's own.)
+      const excluded = reader.load(ctx, withValue({ kind: q.kind, ...(q.own ? { own: true } : {}) }, filter, value));
       if ("answer" in excluded) {
         // Nothing of that name to leave out: said, never silently ignored.
         said.push(`(Nothing was left out for "not ${value}": ${excluded.answer})`);
@@ -79,10 +81,28 @@ function union(loads: Result[], scopeOf: (l: Loaded) => string, joiner: string, 
   const scopes = [...new Set(ok.map(scopeOf))];
   return {
     rows,
-    scope: scopes.length > 1 ? scopes.join(joiner) : scopes[0],
+    scope: scopes.length > 1 ? factored(scopes, joiner) : scopes[0],
     source: ok[0].source,
     links: [...new Set(ok.flatMap((l) => l.links))],
     notes: [...new Set([...ok.flatMap((l) => l.notes ?? []), ...answers.map((a) => a.answer)])],
     subject: ok.length === 1 ? ok[0].subject : undefined,
   };
+}
+
+/**
+ * Several scopes said once, their shared words factored out: " at IC raising a seed round" and
+ * " at IC raising a Series A round" read " at IC raising a seed or Series A round".
+ */
+function factored(scopes: string[], joiner: string): string {
+  const words = scopes.map((s) => s.split(" "));
+  const shortest = Math.min(...words.map((w) => w.length));
+  let head = 0;
+  while (head < shortest - 1 && words.every((w) => w[head] === words[0][head])) head++;
+  let tail = 0;
+  while (tail < shortest - head - 1 && words.every((w) => w[w.length - 1 - tail] === words[0][words[0].length - 1 - tail])) tail++;
+  const middles = words.map((w) => w.slice(head, w.length - tail).join(" "));
+  if (middles.some((m) => !m.trim()) || (head <= 1 && tail === 0)) return scopes.join(joiner);
+  const word = joiner.trim();
+  const listed = middles.length > 2 ? `${middles.slice(0, -1).join(", ")} ${word} ${middles.at(-1)}` : middles.join(` ${word} `);
+  return [...words[0].slice(0, head), listed, ...words[0].slice(words[0].length - tail)].join(" ");
 }

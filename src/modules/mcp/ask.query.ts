@@ -9,7 +9,7 @@ import { AGGREGATES, GROUPS, RECORD_KINDS, type Aggregate, type Answer, type Fil
 import { count, listing, num, possessive } from "../../lib/prose.ts";
 import type { AskContext, AskFunction } from "./ask.context.ts";
 import { byCurrency, currencyOf, listTotals, mixedCurrencies, noTotal, pooled, pooledHow, totals } from "./ask.query.combine.ts";
-import { FIELDS, written, type FieldSpec, type KindReader, type Rec, type Value } from "./ask.query.fields.ts";
+import { FIELDS, MULTI_VALUE, written, type FieldSpec, type KindReader, type Rec, type Value } from "./ask.query.fields.ts";
 import { loadSet } from "./ask.query.sets.ts";
 import { DEALS } from "./ask.query.deals.ts";
 import { CASHFLOWS, MARKS, POSITIONS } from "./ask.query.funds.ts";
@@ -69,6 +69,7 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
     if (Object.keys(values).length) q[k] = values;
   }
   if (args.per_position === true) q.per_position = true;
+  if (args.own === true) q.own = true;
   if (args.group !== undefined) {
     if (!(GROUPS as readonly string[]).includes(String(args.group))) return `group must be one of ${listing([...GROUPS])}.`;
     q.group = args.group as Query["group"];
@@ -152,7 +153,8 @@ function statusSplit(rows: Rec[], always = false): string {
   for (const r of rows) {
     const status = r.groups?.status;
     if (!status) return "";
-    byStatus.set(status, (byStatus.get(status) ?? new Set()).add(r.name));
+    // (A company held by two funds is one company; two people of one name are two people.)
+    byStatus.set(status, (byStatus.get(status) ?? new Set()).add(r.entities?.person?.id ?? r.name));
   }
   if (byStatus.size < (always ? 1 : 2)) return "";
   const order = [...byStatus.entries()].sort((a, b) => (a[0] === "active" ? -1 : b[0] === "active" ? 1 : b[1].size - a[1].size));
@@ -202,7 +204,9 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
       continue;
     }
     const amount = spec.unit === "date" ? new Date(w.value).toISOString().slice(0, 10) : (written(spec, { value: w.value, currency: w.currency ?? null, unit: null, date: null }) ?? num(w.value));
-    scope += ` with ${spec.label} ${spec.unit === "date" ? DATE_WORDS[w.op] : words} ${amount}`;
+    // (A second bound on the same figure reads "with runway at least 12 and below 20".)
+    const sameField = (q.where ?? []).findIndex((x) => x.field === w.field) < (q.where ?? []).indexOf(w);
+    scope += ` ${sameField ? "and" : `with ${spec.label}`} ${spec.unit === "date" ? DATE_WORDS[w.op] : words} ${amount}`;
     if (other.length) {
       const by = byCurrency(other, w.field).map(([c, g]) => `${count(g.length, reader.noun[0], reader.noun[1])} in ${c}`);
       notes.push(`(Not compared with an amount in ${w.currency}, figures in another currency are never converted: ${listing(by)}: ${listing(other.map((r) => r.name))}.)`);
@@ -382,26 +386,29 @@ function grouped(q: Query, rows: Rec[], reader: KindReader, ctx: AskContext, f: 
     return { ...f.base, text: `${capitalised(many)} are not kept by ${key} in your records, so they cannot be counted per ${key}.${f.source}`, data: null, links: f.links };
   }
   const groups = new Map<string, Rec[]>();
-  for (const r of rows) if (r.groups?.[key] !== undefined) groups.set(r.groups[key], [...(groups.get(r.groups[key]) ?? []), r]);
+  for (const r of rows) for (const g of r.groups?.[key]?.split(MULTI_VALUE) ?? []) groups.set(g, [...(groups.get(g) ?? []), r]);
   // A count per group also totals the kind's natural figure ("distributions by currency": how many, how much).
   const field = q.field && q.aggregate !== "count" ? q.field : (reader.totalOf?.field ?? null);
   const spec = field ? reader.field(field, ctx) : null;
   // Calendar periods in their order; other groups largest first.
-  const chronological = key === "year" || key === "quarter" || key === "month" || key === "vintage";
+  const chronological = key === "year" || key === "quarter" || key === "month" || key === "vintage" || key === "founded";
   const ordered = [...groups].sort((a, b) => (chronological ? a[0].localeCompare(b[0]) : b[1].length - a[1].length || a[0].localeCompare(b[0])));
   const lines = ordered.map(([name, list], i) => {
     const sum = spec && spec.combine === "sum" ? totals(list, field!, spec, q.aggregate === "avg" ? "avg" : "sum").figures.map((t) => t.written) : [];
     const names = [...new Set(list.map((r) => r.name))];
-    return `${i + 1}. ${name}: ${count(list.length, one, many)}${key === "status" || q.status?.length === 1 ? "" : statusSplit(list, statusSplit(rows) !== "")}${sum.length ? `, ${q.aggregate === "avg" ? "average" : "total"} ${spec!.label} ${listing(sum)}` : ""} (${names.length < list.length ? "of " : ""}${listing(names.slice(0, 8))}${names.length > 8 ? ` and ${names.length - 8} more` : ""})`;
+    return `${i + 1}. ${name}: ${count(list.length, one, many)}${key === "status" || q.status?.length === 1 ? "" : statusSplit(list, statusSplit(rows) !== "")}${sum.length ? `, ${q.aggregate === "avg" ? "average" : "total"} ${spec!.label} ${listing(sum)}` : ""}${names.length === 1 && names[0] === name ? "" : ` (${names.length < list.length && !list[0].entities?.person ? "of " : ""}${listing(names.slice(0, 8))}${names.length > 8 ? ` and ${names.length - 8} more` : ""})`}`;
   });
   const noTotalNote = spec && spec.combine !== "sum" ? `\n(${spec.label} does not add up, so no total per ${key} is given.)` : "";
   return {
     ...f.base,
-    text: `${count(rows.length, one, many)}${f.scope} by ${key} (${count(groups.size, "group", "groups")}):\n${lines.join("\n")}${noTotalNote}${f.notes.length ? `\n${f.notes.join("\n")}` : ""}${f.source}`,
+    text: `${count(rows.length, one, many)}${f.scope} by ${q.kind === "persons" && key === "status" ? "relationship" : (GROUP_WORDS[key] ?? key)} (${count(groups.size, "group", "groups")}):\n${lines.join("\n")}${noTotalNote}${f.notes.length ? `\n${f.notes.join("\n")}` : ""}${f.source}`,
     data: { kind: q.kind, group: key, groups: ordered.map(([name, list]) => ({ name, count: list.length })) },
     links: f.links,
   };
 }
+
+/** How a group is said when its name is not a word of its own. */
+const GROUP_WORDS: Partial<Record<string, string>> = { founded: "founding year", flag: "data-quality flag" };
 
 /** A group's value as a word of the totals line: "calls", "distributions". */
 const groupWord = (g: string, n: number) => (g === "call" ? (n === 1 ? "call" : "calls") : g === "distribution" ? (n === 1 ? "distribution" : "distributions") : g);
@@ -421,9 +428,10 @@ export const QUERY_FUNCTION: AskFunction = {
       name: s("One record: a company, deal, fund, person or domain, research topic"),
       stage: { type: "array", items: { type: "string" }, description: "deals: new, screening, diligence, ic, invested, passed; holdings: seed, series_a, series_b, series_c, growth" },
       round: s("deals: the round being raised, e.g. seed, series a"),
-      status: { type: "array", items: { type: "string" }, description: "holdings: active, exited, written_off; deals: queued, running, succeeded, failed" },
+      status: { type: "array", items: { type: "string" }, description: "holdings: active, exited, written_off; deals: queued, running, succeeded, failed; persons: strong, moderate, weak, dormant (the relationship)" },
+      own: { type: "boolean", description: "persons: the key user's own contacts rather than the shared network's warm paths" },
       flag: { type: "array", items: { type: "string" }, description: "positions: data-quality flags (stale_nav, cashflows_after_last_mark, no_mark, no_cashflows, ...; \"any\" for any flag)" },
-      type: s("deals: company or fund; cashflows: call or distribution"),
+      type: s("deals: company or fund; cashflows: call or distribution; persons: colleague or outside (the firm)"),
       sector: s("A sector, e.g. fintech"),
       location: s("deals: the city a company is based in, e.g. London"),
       fund: s("holdings: one of the firm's own funds; positions, cashflows: an LP fund"),

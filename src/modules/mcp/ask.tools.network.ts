@@ -72,7 +72,10 @@ async function whoKnows(ctx: AskContext, args: Record<string, unknown>): Promise
     how = found.how === "as written" ? "" : ` (${domain}: ${found.how})`;
   }
   // Every path (up to a hundred) is read so the answer can say how many people and paths there are; five are shown.
-  const every = network.whoKnows(ctx.principal, { domain, person, limit: 100 });
+  const all = network.whoKnows(ctx.principal, { domain, person, limit: 100 });
+  // "Apart from me, who at the firm knows...": the teammates' paths only.
+  const others = args.exclude_me === true;
+  const every = others ? { ...all, paths: all.paths.filter((p) => p.owner_user_id !== ctx.principal.userId) } : all;
   const result = { ...every, paths: every.paths.slice(0, 5) };
   const target = person && company ? `${person} at ${company}` : (person ?? company!);
   const params = new URLSearchParams({ ...(domain ? { domain } : {}), ...(person ? { person } : {}) });
@@ -82,6 +85,9 @@ async function whoKnows(ctx: AskContext, args: Record<string, unknown>): Promise
     ...(company ? { company: { name: company, domain: domain ?? null } } : {}),
     ...(top?.contact_id ? { person: { id: top.contact_id, name: top.name ?? top.email ?? target } } : {}),
   };
+  if (result.paths.length === 0 && others && all.paths.length) {
+    return { ...base, links, text: `None of your teammates knows ${person ? target : `anyone at ${target}`}${how}: only you do (${all.paths.length === 1 ? "1 path" : `${all.paths.length} paths`}, yours, left out as asked).`, data: result, entities };
+  }
   if (result.paths.length === 0) {
     // Nobody knows them directly, but the key user can reach them through someone they know well.
     const reach = person ? reachThrough(ctx, person) : null;
@@ -97,10 +103,11 @@ async function whoKnows(ctx: AskContext, args: Record<string, unknown>): Promise
   const lines = result.paths.map((p, i) => `${i + 1}. ${describePath(p)}`);
   const count = result.paths.length;
   const people = new Set(every.paths.map((p) => p.contact_id ?? p.email ?? p.name)).size;
-  const colleagues = new Set(every.paths.map((p) => p.path_owner)).size;
+  const owners = [...new Set(every.paths.map((p) => p.path_owner))];
+  const colleagues = owners.length;
   const tally = person
     ? ""
-    : `${people === 1 ? "1 person" : `${people}${every.paths.length >= 100 ? " or more" : ""} people`} at ${target} ${people === 1 ? "is" : "are"} known in your shared network (${every.paths.length === 1 ? "1 path" : `${every.paths.length} paths`} through ${colleagues === 1 ? "1 colleague" : `${colleagues} colleagues`}). `;
+    : `${people === 1 ? "1 person" : `${people}${all.paths.length >= 100 ? " or more" : ""} people`} at ${target} ${people === 1 ? "is" : "are"} known ${others ? "by your teammates (your own paths left out)" : "in your shared network"} (${every.paths.length === 1 ? "1 path" : `${every.paths.length} paths`} through ${colleagues === 1 ? `1 colleague, ${owners[0]}` : `${colleagues} colleagues${colleagues <= 6 ? `: ${listing(owners)}` : ""}`}). `;
   const text = `${tally}${count === 1 ? "One warm path" : `The ${count} warmest paths`} to ${person ? target : `people at ${target}`}${how}:\n${lines.join("\n")}`;
   return { ...base, links, text, data: result, entities };
 }
@@ -133,7 +140,7 @@ const STALE_READ = 1000;
 async function goingStale(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
   const limit = typeof args.limit === "number" && args.limit >= 1 ? Math.min(50, Math.floor(args.limit)) : 10;
   const minDays = typeof args.min_days === "number" && args.min_days >= 1 ? Math.floor(args.min_days) : null;
-  if (minDays !== null) return staleSince(ctx, args, limit, minDays);
+  if (minDays !== null || args.longest_silent === true) return staleSince(ctx, args, limit, minDays ?? 0);
   const result = networkSignals(ctx.deps).goingStale(ctx.principal, limit);
   const base = { function: "going_stale", arguments: args, links: [`/api/v1/network/signals/going-stale?limit=${limit}`], data: result };
   if (result.total === 0) {
@@ -156,11 +163,12 @@ function staleSince(ctx: AskContext, args: Record<string, unknown>, limit: numbe
   const all = networkSignals(ctx.deps).goingStale(ctx.principal, STALE_READ);
   const silent = all.signals.filter((s) => s.days_since_last_touch !== null && s.days_since_last_touch >= minDays).sort((a, b) => b.days_since_last_touch! - a.days_since_last_touch!);
   const base = { function: "going_stale", arguments: args, links: [`/api/v1/network/signals/going-stale?limit=${STALE_READ}`], data: { total: silent.length, signals: silent.slice(0, limit) } };
-  if (silent.length === 0) return { ...base, text: `None of your ${all.total} relationships going stale has gone ${minDays} days or more without a touch.` };
+  if (silent.length === 0) return { ...base, text: minDays ? `None of your ${all.total} relationships going stale has gone ${minDays} days or more without a touch.` : "None of your relationships is past its keep-in-touch cadence (declared or learned)." };
   const lines = silent.slice(0, limit).map((s, i) => `${i + 1}. ${s.name}${s.email ? ` <${s.email}>` : ""}: ${s.days_since_last_touch} days since the last touch, cadence ${s.effective_cadence_days} days (${s.source})`);
   const more = silent.length > limit ? ` (showing the ${limit} longest silent)` : "";
   const cut = all.total > all.signals.length ? ` (of the ${all.signals.length} most overdue read)` : "";
-  return { ...base, text: `${silent.length} of your ${all.total} relationships going stale have had no touch for ${minDays} days or more${cut}${more}:\n${lines.join("\n")}`, entities: { person: { id: silent[0].contact_id, name: silent[0].name } } };
+  const head = minDays ? `${silent.length} of your ${all.total} relationships going stale have had no touch for ${minDays} days or more${cut}${more}` : `${all.total} of your relationships are going stale${cut}, longest silent first${limit < silent.length ? ` (the first${limit > 1 ? ` ${limit}` : ""})` : ""}`;
+  return { ...base, text: `${head}:\n${lines.join("\n")}`, entities: { person: { id: silent[0].contact_id, name: silent[0].name } } };
 }
 
 /** A person among the key user's reach candidates (founders reachable through a strong contact), by name. */
@@ -195,7 +203,7 @@ export const NETWORK_FUNCTIONS: AskFunction[] = [
   {
     name: "who_knows",
     description: "Ranked warm paths from the firm's shared network to people at a company, or to one person.",
-    parameters: { type: "object", properties: { company: text("Company name or domain"), person: text("Person's name or email") } },
+    parameters: { type: "object", properties: { company: text("Company name or domain"), person: text("Person's name or email"), exclude_me: { type: "boolean", description: "Only teammates' paths, not the key user's own" } } },
     action: false,
     run: whoKnows,
   },
@@ -209,7 +217,7 @@ export const NETWORK_FUNCTIONS: AskFunction[] = [
   {
     name: "going_stale",
     description: "The key user's relationships past their keep-in-touch cadence, most overdue first.",
-    parameters: { type: "object", properties: { limit: limitParam, min_days: { type: "integer", minimum: 1, description: "Only those with no touch for at least this many days" } } },
+    parameters: { type: "object", properties: { limit: limitParam, min_days: { type: "integer", minimum: 1, description: "Only those with no touch for at least this many days" }, longest_silent: { type: "boolean", description: "Longest silent first, not most overdue first" } } },
     action: false,
     run: goingStale,
   },

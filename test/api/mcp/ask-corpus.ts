@@ -5,53 +5,11 @@
 // request to start an action is answered by that action's operation, refused for the read key.
 // Follow-ups (`then`) are asked in the same conversation. The test (ask-corpus.test.ts) and the
 // benchmark (scripts/bench/ask.ts) both run it through ask-corpus-run.ts.
-import type { Facts } from "./ask-corpus-facts.ts";
+import { BLIND_CLASSES } from "./ask-corpus-blind-classes.ts";
+import { days, fn, LAST_MONTH, LAST_QUARTER, LAST_WEEK, LAST_YEAR, NOT_HELD, q, SHORTEST_RUNWAY, THIS_MONTH, THIS_QUARTER, THIS_WEEK, THIS_YEAR, type Row } from "./ask-corpus-row.ts";
 
-export type Category =
-  | "issue"
-  | "holdings"
-  | "negation"
-  | "metrics"
-  | "deals"
-  | "deal"
-  | "positions"
-  | "cashflows"
-  | "network"
-  | "runs"
-  | "documents"
-  | "not-in-data"
-  | "follow-up"
-  | "actions";
-
-/** The operation that answers, its arguments (a subset), or a question back, or the help answer. */
-export type Expect = { fn: string; args?: Record<string, unknown> } | { clarify: string } | { help: true };
-
-export type Row = {
-  q: string;
-  cat: Category;
-  expect: Expect;
-  /** What the answer's text must say. */
-  says?: string[] | ((f: Facts) => string[]);
-  /** Follow-ups asked next, in the same conversation. */
-  then?: Row[];
-};
-
-const q = (kind: string, args: Record<string, unknown> = {}): Expect => ({ fn: "query", args: { kind, ...args } });
-const fn = (name: string, args?: Record<string, unknown>): Expect => ({ fn: name, ...(args ? { args } : {}) });
-const days = (from: string, to: string) => ({ dates: { from, to } });
-
-const THIS_MONTH = days("2026-11-01", "2026-11-20");
-const LAST_MONTH = days("2026-10-01", "2026-10-31");
-const THIS_WEEK = days("2026-11-16", "2026-11-20");
-const LAST_WEEK = days("2026-11-09", "2026-11-15");
-const THIS_YEAR = days("2026-01-01", "2026-11-20");
-const LAST_YEAR = days("2025-01-01", "2025-12-31");
-const LAST_QUARTER = days("2026-07-01", "2026-09-30");
-const THIS_QUARTER = days("2026-10-01", "2026-11-20");
-const SHORTEST_RUNWAY = { order: { by: "runway_months", dir: "asc" } };
-const NOT_HELD = "not in your records";
-
-export const CORPUS: Row[] = [
+export type { Category, Expect, Row } from "./ask-corpus-row.ts";
+const WRITTEN_BESIDE: Row[] = [
   // ---------------------------------------------------------------------------------------------
   // The eight questions issue 21 found answered wrongly, and the same asked other ways.
   { cat: "issue", q: "Which portfolio companies have the shortest runway?", expect: q("holdings", { ...SHORTEST_RUNWAY, limit: 5 }), says: (f) => f.shortestRunway.slice(0, 5) },
@@ -574,7 +532,7 @@ export const CORPUS: Row[] = [
   // threshold's unit naming its figure, a count per value said, totals beside calls and
   // distributions, a figure asked as people say it, a self-correction, follow-ups with a bare
   // figure, how far along the pipeline, a name the records do not hold, contacts counted in full.
-  { cat: "deals", q: "pipeline deals in Zurich or Lisbon", expect: q("deals", { anyOf: { location: ["Lisbon", "Zurich"] } }), says: ["8 deals based in Lisbon or based in Zurich", "UmberBuild"] },
+  { cat: "deals", q: "pipeline deals in Zurich or Lisbon", expect: q("deals", { anyOf: { location: ["Lisbon", "Zurich"] } }), says: ["8 deals based in Lisbon or Zurich", "UmberBuild"] },
   { cat: "deals", q: "deals per city", expect: q("deals", { group: "city", aggregate: "count" }), says: ["Lisbon: 5 deals", "London: 4 deals (QuarryDynamics, WillowTreasury, QuarryAI and KeystoneDev)"] },
   { cat: "holdings", q: "portcos where we own more than 15%", expect: q("holdings", { where: [{ field: "ownership", op: "gt", value: 15 }] }), says: ["5 portfolio companies with ownership above 15%", "Quill Dynamics and Relay Robotics"] },
   { cat: "holdings", q: "holdings with a multiple under 1x", expect: q("holdings", { where: [{ field: "multiple", op: "lt", value: 1 }] }), says: ["4 portfolio companies with multiple below 1x"] },
@@ -659,7 +617,7 @@ export const CORPUS: Row[] = [
   { cat: "holdings", q: "our % stake in helio, kestrel and juniper", expect: q("holdings", { names: ["Helio Rails", "Kestrel Rails", "Juniper Ledger"], show: ["ownership"] }), says: ["Helio Rails: ownership 18.8%.", "Juniper Ledger: ownership 5.9%."] },
   { cat: "holdings", q: "cobalt market & tessera: how many months of cash left?", expect: q("holdings", { names: ["Cobalt Market", "Tessera Capital"], show: ["runway_months"] }), says: ["Tessera Capital: runway 6.4 months"] },
   { cat: "cashflows", q: "distributions from halcyon and atlas bridge ytd", expect: q("cashflows", { anyOf: { fund: ["Atlas Bridge Fund IV", "Halcyon Fund V"] }, type: "distribution" }), says: ["4 cashflows that are distributions"] },
-  { cat: "holdings", q: "robotics/logistics companies we've ever backed, incl. the exited ones - how many", expect: q("holdings", { anyOf: { sector: ["Robotics", "Logistics"] }, aggregate: "count" }), says: ["8 portfolio companies in Robotics or in Logistics"] },
+  { cat: "holdings", q: "robotics/logistics companies we've ever backed, incl. the exited ones - how many", expect: q("holdings", { anyOf: { sector: ["Robotics", "Logistics"] }, aggregate: "count" }), says: ["8 portfolio companies in Robotics or Logistics"] },
   { cat: "follow-up", q: "acme care gross margin", expect: fn("portfolio_company", { company: "Acme Care", metric: "gross_margin" }), then: [
     { cat: "follow-up", q: "what was it a year ago", expect: q("metrics", { name: "Acme Care", metric: "gross_margin", aggregate: "year_ago" }), says: ["55.6% (statement of 2025-10-31)"] },
   ] },
@@ -716,7 +674,7 @@ export const CORPUS: Row[] = [
   { cat: "cashflows", q: "what did each lp fund draw down in 2025, totals please", expect: q("cashflows", { type: "call", group: "fund", aggregate: "sum", field: "amount", ...days("2025-01-01", "2025-12-31") }), says: ["Silverline Fund I: 3 cashflows, total amount 3,719,000 USD", "Halcyon Fund V: 2 cashflows, total amount 1,685,000 EUR"] },
   { cat: "cashflows", q: "count of distributions per lp fund since inception", expect: q("cashflows", { type: "distribution", group: "fund", aggregate: "count" }), says: ["44 cashflows that are distributions by fund (4 groups)", "Redwood Peak Fund II: 18 cashflows"] },
   { cat: "deals", q: "how many deals in diligence or ic, per hq city", expect: q("deals", { stage: ["ic", "diligence"], group: "city", aggregate: "count" }), says: ["10 deals at IC and diligence by city", "Lisbon: 3 deals"] },
-  { cat: "network", q: "how many folks do we know at brightsense.com", expect: fn("who_knows", { company: "brightsense.com" }), says: ["3 people at brightsense.com are known in your shared network (8 paths through 5 colleagues)"] },
+  { cat: "network", q: "how many folks do we know at brightsense.com", expect: fn("who_knows", { company: "brightsense.com" }), says: ["3 people at brightsense.com are known in your shared network (8 paths through 5 colleagues: Daniel Hart, Ravi Kowalski, Clara Nakamura, Tomás Whitfield and Jonas Haddad)"] },
   { cat: "network", q: "who's got a line into abaraquinnllp.com", expect: fn("who_knows", { company: "abaraquinnllp.com" }), says: ["Ravi Kowalski knows Yara Khan (Partner)"] },
   { cat: "follow-up", q: "northstar: how much have they called so far", expect: fn("fund_positions", { fund: "Northstar Growth Fund I", figures: ["called"] }), then: [
     { cat: "follow-up", q: "what's that as a percent", expect: fn("fund_positions", { fund: "Northstar Growth Fund I", figures: ["called_pct"] }), says: ["Northstar Growth Fund I: called as a share of commitment 95%."] },
@@ -738,6 +696,9 @@ export const CORPUS: Row[] = [
   { cat: "negation", q: "which deals have no round size on record", expect: q("deals", { where: [{ field: "round_amount", op: "lte", value: 0, orNone: true }] }), says: ["5 deals with no raising", "YarrowShield"] },
   { cat: "cashflows", q: "distributions in 2025: how many, and how much in total", expect: q("cashflows", { type: "distribution", aggregate: "count", field: "amount", ...days("2025-01-01", "2025-12-31") }), says: ["9 cashflows that are distributions dated 2025", "Total amount: 7,901,000 USD and 2,405,000 EUR"] },
 ];
+
+/** The whole tuned corpus: the rows written beside the reader, and those of classes found on blind material. */
+export const CORPUS: Row[] = [...WRITTEN_BESIDE, ...BLIND_CLASSES];
 
 /** Every phrasing in the corpus, follow-ups included. */
 export function allRows(rows: Row[] = CORPUS): Row[] {

@@ -1,0 +1,41 @@
+// A record the question names that the firm's records do not hold: "what did we put into
+// brightloop robotics", "is helix robotics in our pipe?", "tvpi on meridian capital III". A word
+// the reader knows nothing of, followed by a word records are named with (a sector's word, a word
+// of a name the records hold, a company's or fund's usual suffix), is a name, written in lower
+// case as often as not. Answering with the other robotics companies would look like an answer;
+// the honest one is that this name is in none of the records.
+import { canon } from "../../lib/name-match.ts";
+import { sectorsIn } from "../../lib/sectors.ts";
+import type { Directory } from "./ask-directory.ts";
+import { LEXICON_WORDS } from "./ask-lexicon.ts";
+import type { Normalised } from "./ask-text.ts";
+import { unknownWord } from "./ask-understood.ts";
+
+/** Words companies and funds are named with, beyond their sector ("Meridian Capital", "Helix Labs"). */
+const NAME_TAILS = /^(?:capital|ventures|partners|labs?|technologies|tech|systems|group|holdings|inc|ltd|gmbh|ag|sa|io|ai|bio|fund|growth|equity|investments|analytics|dynamics|works|studio|studios|solutions|networks|software|cloud|pay|money|health|energy)$/;
+/** What may follow a fund's name: its number ("III", "2"). */
+const FUND_NUMBER = /^(?:i{1,3}|iv|v|vi{0,3}|ix|x|\d{1,2})$/;
+const READER_WORDS = new Set(LEXICON_WORDS);
+
+/** The name of a record the records do not hold, as written; null when the question names none. */
+export function unfoundRecord(n: Normalised, d: Directory): string | null {
+  if (d.holdings().kind !== "none" || d.deal() || d.funds().match.kind === "one" || d.ownFunds().match.kind === "one") return null;
+  // ("Sequoia Capital Fund XV": a fund's name, which the fund readers say is none of the LP funds.)
+  if (d.funds().phrase) return null;
+  const names = [...d.names.holdings().map((h) => h.name), ...d.names.deals().map((x) => x.name), ...d.names.lpFunds(), ...d.names.ownFunds()].map((name) => canon(name).split(" "));
+  const recordWords = new Set(names.flatMap((w) => w.slice(1)));
+  // (A word of a name the records hold is that record said in part, not another one.)
+  // (Nor is a word of a sector or a city the records hold: "vertical saas", "new york".)
+  const heldWords = new Set([...names.flatMap((w) => [w[0], w.join("")]), ...[...d.names.sectors(), ...d.names.cities()].flatMap((s) => canon(s).split(" "))]);
+  const tail = (w: string) => NAME_TAILS.test(w) || sectorsIn(w).length > 0 || (recordWords.has(w) && !READER_WORDS.has(w) && !FUND_NUMBER.test(w));
+  for (let i = 0; i + 1 < n.tokens.length; i++) {
+    if (n.tokens[i].end || !unknownWord(n, i) || n.tokens[i].f.length < 3 || heldWords.has(n.tokens[i].f)) continue;
+    const next = n.tokens[i + 1];
+    if (!tail(next.f)) continue;
+    let to = i + 1;
+    while (to + 1 < n.tokens.length && !n.tokens[to].end && FUND_NUMBER.test(n.tokens[to + 1].f)) to++;
+    const words = n.tokens.slice(i, to + 1).map((t) => t.raw);
+    return words.map((w) => (FUND_NUMBER.test(w.toLowerCase()) && !/^\d/.test(w) ? w.toUpperCase() : /^\p{Ll}/u.test(w) ? w[0].toUpperCase() + w.slice(1) : w)).join(" ");
+  }
+  return null;
+}
