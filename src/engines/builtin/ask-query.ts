@@ -3,7 +3,7 @@
 // round, sector, fund, vintage, currency, dates, thresholds), the order and how many, and the
 // aggregate. Names the question says are resolved against the firm's own records first, so a
 // name is never read as a filter ("Juniper Ledger" is a company, not the fintech sector).
-import type { Aggregate, DateRange, FilterValues, Memory, Query, RecordKind } from "../ask-engine.ts";
+import type { Aggregate, DateRange, FilterValues, Memory, Query, RecordKind, Threshold } from "../ask-engine.ts";
 import { canon, nameForPhrase, namesInQuestion, numerals } from "../../lib/name-match.ts";
 import { datesIn, twoPointsIn } from "./ask-dates.ts";
 import type { Directory } from "./ask-directory.ts";
@@ -61,6 +61,8 @@ const SUM_FIELD: Partial<Record<RecordKind, string>> = { deals: "round_amount", 
 /** The figure a threshold is on when only its unit says which ("holdings above 2x", "funds over 1.5x"). */
 const UNIT_FIELD: Partial<Record<RecordKind, Partial<Record<CueUnit, string>>>> = { holdings: { x: "multiple", "%": "ownership" }, positions: { x: "tvpi", "%": "irr" }, cashflows: { money: "amount" }, deals: { money: "round_amount" } };
 const READER_WORDS = new Set(LEXICON_WORDS);
+/** Which way a figure moved: up ("grown", "increased", "went up") or down ("declined", "shrunk", "dropped"). */
+const CHANGE_SIGN = /\b(gr[eo]wn?|grows|growing|increas(?:e|ed|es|ing)|r[io]sen?|rises|went up|gone up|go up|expand(?:ed|ing)?)\b|\b(declin(?:e|ed|es|ing)|decreas(?:e|ed|es|ing)|shr[iau]nk|fall(?:en|s)?|fell|dropp?(?:ed|s)?|went down|gone down|go down)\b/;
 const THRESHOLD_BEFORE = /\b(?:above|over|more than|greater than|higher than|bigger than|exceeding|at least|at most|below|under|less than|fewer than|lower than|no more than|no less than)\s*$/;
 const HOLDING_STAGE: Record<string, string> = { "pre-seed": "pre_seed", seed: "seed", "series a": "series_a", "series b": "series_b", "series c": "series_c", growth: "growth" };
 const SINGULAR_NOUNS = String.raw`(?:one|company|deal|fund|startup|holding|investment|position|call|distribution|contact|person|manager|relationship|portco)`;
@@ -261,7 +263,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (aggregate === "change" && /\bgrowth (?:stage|round|equity|fund)/.test(text)) aggregate = undefined;
   // "Across the pipeline" says where, not a total, unless a figure is named ("ARR across the portfolio").
   if (aggregate === "sum" && !fields.length && !/\btotal\b|\bsum\b|\badd(?:ed|ing)? (?:\w+ )?up\b|\bcombined\b|\baltogether\b|\btogether\b|\bin total\b|\baggregate\b|\boverall\b|\bhow much\b/.test(text)) aggregate = undefined;
-  const fastest = /\bfastest[ -]growing\b|\bgrowing (?:the )?fastest\b|\bgrew (?:the )?most\b/.test(text);
+  const fastest = /\bfastest[ -]growing\b|\bgr[eo]w(?:n|ing|s)?(?: \w+){0,2} (?:the )?(?:fastest|most|quickest|least|slowest)\b/.test(text);
   if (fastest) aggregate = "change";
   // "How much runway does Acme have": one record's figure; a total only over several, or when said ("in total").
   // (What was invested in one company is a total over its positions.)
@@ -578,6 +580,19 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     if (money && /\bhow much\b|\bin total\b|\btotal(?:led|ing)?\b|\bsum\b/.test(text)) q.field = money;
   }
   else if (aggregate === "change" && q.kind === "metrics") q.aggregate = "change";
+  // "Over the past year" of every company: each one's latest statement against twelve months before it.
+  if (q.aggregate === "change" && q.kind === "metrics" && !q.name && YEAR_AGO.test(numerals(n.folded))) (q.aggregate = "year_change"), delete q.dates;
+  // "Portcos that haven't grown headcount", "which companies' burn went down": companies by the
+  // sign of their change (a filter, not the ranking "fastest-growing" or "how has it grown" asks).
+  if ((q.aggregate === "change" || q.aggregate === "year_change") && q.kind === "metrics" && !q.name && !fastest && !/\bhow (?:has|have|did|much|is|are)\b/.test(text) && /\b(?:which|who|any|those|ones|that|companies|portcos|names)\b/.test(text)) {
+    const sign = CHANGE_SIGN.exec(text);
+    if (sign) {
+      const up = !!sign[1];
+      const denied = /\b(?:not|never|no|haven t|hasn t|didn t|don t|doesn t|isn t|aren t|weren t|wasn t|failed to)\b(?: \w+){0,1} $/.test(text.slice(Math.max(0, sign.index - 20), sign.index + (sign[0].startsWith(" ") ? 1 : 0)));
+      const where: Threshold = up ? (denied ? { field: "change", op: "lte", value: 0 } : { field: "change", op: "gt", value: 0 }) : denied ? { field: "change", op: "gte", value: 0 } : { field: "change", op: "lt", value: 0 };
+      q.where = [...(q.where ?? []).filter((w) => w.field !== "change"), where];
+    }
+  }
   // "What's the portfolio worth?", "our portfolio's ARR": one figure for the whole, a total.
   if (!q.aggregate && !q.order && q.kind === "holdings" && kindFields.length && /\b(?:the|our|my|whole|entire) portfolio\b(?! compan)/.test(text) && !pluralCompanies(text)) {
     q.aggregate = "sum";

@@ -21,7 +21,7 @@ function labelOf(q: Query, reader: KindReader, ctx: AskContext): string {
 }
 
 /** YYYY-MM-DD twelve months earlier (the last day of that month when the day is a month end). */
-function yearBefore(day: string): string {
+export function yearBefore(day: string): string {
   const [y, m, d] = day.split("-").map(Number);
   const monthEnd = new Date(Date.UTC(y, m, 0)).getUTCDate() === d;
   const last = new Date(Date.UTC(y - 1, m, 0)).getUTCDate();
@@ -30,6 +30,8 @@ function yearBefore(day: string): string {
 
 export function historyAnswer(ctx: AskContext, q: Query, reader: KindReader, loaded: Loaded, base: { function: string; arguments: Record<string, unknown> }): Answer | null {
   if (q.aggregate !== "at" && q.aggregate !== "first" && q.aggregate !== "year_ago" && q.aggregate !== "year_change") return null;
+  // (Every company's year over year is the metrics reader's own ranking.)
+  if (q.aggregate === "year_change" && q.kind === "metrics" && !q.name) return null;
   if (q.kind !== "metrics" && q.kind !== "marks") {
     return { ...base, text: `A figure at a date is kept for portfolio companies' metrics and LP positions' NAV marks; ${reader.noun[1]} have no history to read it from.`, data: null, links: loaded.links };
   }

@@ -7,6 +7,7 @@ import { nameForPhrase } from "../../lib/name-match.ts";
 import { fold, listing, num, possessive } from "../../lib/prose.ts";
 import { stageIn, stageName } from "../../lib/sectors.ts";
 import { portfolioService } from "../portfolio/portfolio.service.ts";
+import { yearBefore } from "./ask.query.history.ts";
 import type { AskContext } from "./ask.context.ts";
 import { allHoldings } from "./ask.names.ts";
 import { datesWords, FIELDS, inRange, metricField, metricLabel, metricValue, sectorMatcher, type Value, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
@@ -184,6 +185,24 @@ function overPeriod(ctx: AskContext, companyId: string, metric: string, q: Query
   return start && within.length ? [start, ...within] : within;
 }
 
+/** No company moved the way asked: said plainly, without a double negative. */
+function noneMoved(op: string, n: number, which: string): string {
+  if (op === "gt") return `None of the ${n} portfolio companies ${which} grew.`;
+  if (op === "lt") return `None of the ${n} portfolio companies ${which} fell.`;
+  if (op === "lte") return `All ${n} portfolio companies ${which} grew: none stayed flat or fell.`;
+  return `All ${n} portfolio companies ${which} fell: none stayed flat or grew.`;
+}
+
+/** A company's latest statement and the one twelve months before it (a month-end's, or up to 45 days earlier): "over the past year". */
+function yearOverYear(points: Point[]): Point[] {
+  const last = points.at(-1);
+  if (!last) return [];
+  const target = yearBefore(last.statement_date.slice(0, 10));
+  const earliest = new Date(Date.parse(target) - 45 * 86_400_000).toISOString().slice(0, 10);
+  const prior = points.filter((p) => p.statement_date.slice(0, 10) <= target && p.statement_date.slice(0, 10) >= earliest).at(-1);
+  return prior ? [prior, last] : [last];
+}
+
 const pointValue = (p: Point): Value => ({ value: p.value, currency: p.currency, unit: p.unit, date: p.statement_date });
 
 function change(points: Point[]): { first: Point; last: Point; delta: number; pct: number | null } | null {
@@ -231,7 +250,9 @@ export const METRICS: KindReader = {
     const rows: Rec[] = companies.flatMap((h) => {
       const points = actuals(ctx, h.company_id, metric, q);
       if (points.length === 0) return [];
-      const c = change(q.aggregate === "change" ? overPeriod(ctx, h.company_id, metric, q) : points);
+      // (Year over year is of the past year: a company whose latest statement is older has none.)
+      const stale = q.aggregate === "year_change" && points[points.length - 1].statement_date.slice(0, 10) < yearBefore(ctx.deps.clock.now().toISOString().slice(0, 10));
+      const c = stale ? null : change(q.aggregate === "change" ? overPeriod(ctx, h.company_id, metric, q) : q.aggregate === "year_change" ? yearOverYear(points) : points);
       const last = points[points.length - 1];
       return [
         {
@@ -251,10 +272,10 @@ export const METRICS: KindReader = {
     return { rows, scope: ` (${metricLabel(metric)})${when}`, source: `the actuals imported per company (/api/v1/portfolio/companies/{id}/metrics?metric=${metric}).`, links: ["/api/v1/portfolio/companies"] };
   },
   aggregate(ctx, q, loaded) {
-    if (q.aggregate !== "change") return null;
+    if (q.aggregate !== "change" && !(q.aggregate === "year_change" && !q.name)) return null;
     const metric = q.metric!.toLowerCase().replace(/\s+/g, "_");
     const label = metricLabel(metric);
-    const when = q.dates ? datesWords(q.dates) : "all the history in your records";
+    const when = q.aggregate === "year_change" ? "the twelve months to each company's latest statement" : q.dates ? datesWords(q.dates) : "all the history in your records";
     const base = { function: "query", arguments: {}, links: loaded.links };
     if (q.name) {
       const points = loaded.rows.map((r) => r.data as Point);
@@ -267,7 +288,11 @@ export const METRICS: KindReader = {
       const text = `${company} ${label} went from ${metricValue(pointValue(c.first))} (${c.first.statement_date.slice(0, 10)}) to ${metricValue(pointValue(c.last))} (${c.last.statement_date.slice(0, 10)}): a change of ${c.delta >= 0 ? "+" : ""}${metricValue({ value: c.delta, currency: c.last.currency, unit: c.last.unit })}${pctWords(c.pct)} ${/^(?:since|between|from|after) /.test(when) ? "" : "over "}${when}.\nSource: ${loaded.source}`;
       return { ...base, text, data: { metric, first: c.first, last: c.last, change: c.delta, change_pct: c.pct, points: points.length }, entities: undefined };
     }
-    const ranked = loaded.rows.filter((r) => r.values.change_pct.value !== null).sort((a, b) => b.values.change_pct.value! - a.values.change_pct.value!);
+    // "That haven't grown", "whose burn went down": by the sign of the change (companies without two actuals are said apart).
+    const bySign = (q.where ?? []).filter((w) => w.field === "change");
+    const moved = (r: Rec) => bySign.every((w) => ({ gt: (a: number) => a > w.value, gte: (a: number) => a >= w.value, lt: (a: number) => a < w.value, lte: (a: number) => a <= w.value })[w.op](r.values.change.value!));
+    const ranked = loaded.rows.filter((r) => r.values.change_pct.value !== null && r.values.change.value !== null && moved(r)).sort((a, b) => b.values.change_pct.value! - a.values.change_pct.value!);
+    const signWords = bySign.map((w) => (w.op === "gt" ? "that grew" : w.op === "lt" ? "that fell" : w.op === "lte" ? "that did not grow" : "that did not fall")).join(" and ");
     const lacking = loaded.rows.filter((r) => r.values.change_pct.value === null).map((r) => r.name);
     const shown = ranked.slice(0, q.limit ?? 25);
     const lines = shown.map((r, i) => {
@@ -275,8 +300,10 @@ export const METRICS: KindReader = {
       return `${i + 1}. ${r.name}: ${metricValue(pointValue(d.change.first))} (${d.change.first.statement_date.slice(0, 10)}) to ${metricValue(pointValue(d.change.last))} (${d.change.last.statement_date.slice(0, 10)})${pctWords(d.change.pct)}`;
     });
     const text = ranked.length
-      ? `Change of ${label} over ${when}, by portfolio company (largest growth first):\n${lines.join("\n")}${lacking.length ? `\n(${lacking.length} without two actuals in that period: ${listing(lacking)}.)` : ""}\nSource: ${loaded.source}`
-      : `No portfolio company has two actuals of ${label} in ${when} to compare.\nSource: ${loaded.source}`;
+      ? `Change of ${label} over ${when}, ${signWords ? `the ${ranked.length} of ${loaded.rows.length - lacking.length} portfolio companies ${signWords}` : "by portfolio company"} (largest growth first):\n${lines.join("\n")}${lacking.length ? `\n(${lacking.length} without two actuals in that period: ${listing(lacking)}.)` : ""}\nSource: ${loaded.source}`
+      : signWords && loaded.rows.length > lacking.length
+        ? `${noneMoved(bySign[0].op, loaded.rows.length - lacking.length, `with two actuals of ${label} in ${when}`)}\nSource: ${loaded.source}`
+        : `No portfolio company has two actuals of ${label} in ${when} to compare.\nSource: ${loaded.source}`;
     return { ...base, text, data: { metric, companies: shown.map((r) => r.data), lacking }, entities: shown[0]?.entities };
   },
 };
