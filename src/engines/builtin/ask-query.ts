@@ -30,7 +30,7 @@ import {
   type FieldCue,
 } from "./ask-lexicon.ts";
 import { amountsWithCurrency, FOUNDED, sectorOf, thresholdsIn, writtenNames, yearsSaid } from "./ask-filters.ts";
-import { ABSENCE, absentField, COLLEAGUES, FLAG_CUES, OUTSIDERS, OWN_NETWORK, POOLED_NETWORK, RELATIONSHIP_CUES, TOUCH_GAP, FLOW_FIELD, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
+import { ABSENCE, absentField, presentFlow, COLLEAGUES, FLAG_CUES, OUTSIDERS, OWN_NETWORK, POOLED_NETWORK, RELATIONSHIP_CUES, TOUCH_GAP, FLOW_FIELD, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
 import { STOP, type Normalised } from "./ask-text.ts";
 
 /** Why a question reads as one about a set of records (none: it is about one record, or nothing). */
@@ -189,7 +189,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   // A company or deal named inside a negated part is left out, not asked about ("all portcos except Acme").
   const negatedNames = ` ${canon(negationScopes(numerals(n.folded)).negated)} `;
   const saidNegated = (name: string | null) => !!name && negatedNames.includes(` ${canon(name)} `);
-  const excludedHoldings = d.holdingsSaid().filter(saidNegated);
+  // (A company left out by its first word, "not counting quill": every holding that word begins.)
+  const negatedWords = negatedNames.trim().split(" ").filter((w) => w.length >= 4 && !READER_WORDS.has(w) && !STOP.has(w));
+  const byFirstWord = [...new Set(d.names.holdings().map((x) => x.name))].filter((name) => negatedWords.includes(canon(name).split(" ")[0]));
+  const excludedHoldings = [...new Set([...d.holdingsSaid().filter(saidNegated), ...byFirstWord])];
   const excludedDeals = [...new Set([...(deal ? [deal.name] : []), ...d.dealsSaid()])].filter(saidNegated);
   const namedHolding = h.kind === "one" && !saidNegated(h.name) ? h.name : null;
   const namedDeal = deal && !saidNegated(deal.name) ? deal.name : null;
@@ -268,7 +271,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   // "How much runway does Acme have": one record's figure; a total only over several, or when said ("in total").
   // (What was invested in one company is a total over its positions.)
   const overPositions = namedHolding && fields.some((f) => f.field === "invested" || f.field === "valuation");
-  if (aggregate === "sum" && !overPositions && (namedHolding || namedDeal || lp.match.kind === "one") && !/\btotal\b|\bin total\b|\baltogether\b|\bcombined\b|\bsum\b/.test(text)) aggregate = undefined;
+  // (One of the firm's own funds said about its companies is a set of them, not one LP fund's figure.)
+  const oneLpFund = lp.match.kind === "one" && !(own.match.kind === "one" && kind === "holdings");
+  if (aggregate === "sum" && !overPositions && (namedHolding || namedDeal || oneLpFund) && !/\btotal\b|\bin total\b|\baltogether\b|\bcombined\b|\bsum\b/.test(text)) aggregate = undefined;
   // "How much are they raising?" of the record the conversation is about: its figure, not a total over every record.
   const aboutOne = !plural && !namedHolding && !namedDeal && lp.match.kind === "none" && THING.test(text) && !!(memory.entities.deal || memory.entities.holding || memory.entities.fund);
   if (aggregate === "sum" && aboutOne && /\bhow much\b/.test(text) && !/\btotal\b|\bin total\b|\baltogether\b|\bcombined\b|\bsum\b|\beach\b/.test(text) && !(memory.last?.fn === "query" && !(memory.last.args as Query).name)) aggregate = undefined;
@@ -506,6 +511,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   for (const w of where) w.currency ??= written.find((a) => a.value === w.value)?.currency;
   for (const w of where) if (!w.currency) delete w.currency;
   if (absent && FIELD_CUES.some((c) => c.field === absent && c.kinds.includes(q.kind)) && !where.some((w) => w.field === absent)) where.push({ field: absent, op: "lte", value: 0, orNone: true });
+  // "Funds that have paid us back something", "which have called capital": some of it, more than none.
+  const present = !absent && q.kind === "positions" ? presentFlow(text) : null;
+  if (present && !where.some((w) => w.field === present)) where.push({ field: present, op: "gt", value: 0 });
   // "Which portcos haven't sent October numbers", "who reported in the last 30 days": when each
   // company last stated an actual, against the dates said (not when the firm invested).
   if (q.kind === "holdings" && dates && q.dates && !fields.length && REPORTING.test(n.folded)) {

@@ -120,9 +120,18 @@ export const COMPARE = /\bcompar(?:e|ed|es|ing)\b|\b(?:performing|doing) better\
 export const listParts = (text: string) => text.split(/ or | and |, | vs | versus | nor | \+ | & | plus /).map((p) => canon(p)).filter(Boolean);
 
 /** Words that say a record has none of what follows ("haven't sent any distributions", "never called", "without ARR"). */
-export const ABSENCE = /\b(?:have not|has not|had not|haven t|hasn t|never|not yet|without|with no|zero|not reporting|not reported|(?:do|does|did) not report|(?:don|doesn|didn) t report|missing|lacking|no)\b((?: \w+){0,5})/;
-/** The nouns of calls and distributions as the position's figure they add up to. */
-export const FLOW_FIELD: [RegExp, string][] = [[/\bdistributions?\b/, "distributed"], [/\b(?:capital )?calls?\b|\bcontributions?\b|\bdrawdowns?\b/, "called"]];
+export const ABSENCE = /\b(?:have not|has not|had not|haven t|hasn t|never|not yet|without|with no|zero|nothing|not reporting|not reported|(?:do|does|did) not report|(?:don|doesn|didn) t report|missing|lacking|no)\b((?: \w+){0,5})/;
+/** The nouns of calls and distributions as the position's figure they add up to ("sent nothing back": a distribution). */
+export const FLOW_FIELD: [RegExp, string][] = [[/\bdistributions?\b|\bback\b|\bpaid out\b/, "distributed"], [/\b(?:capital )?calls?\b|\bcontributions?\b|\bdrawdowns?\b/, "called"]];
+
+/** "That have paid us back something", "which have distributed", "funds that called capital": a flow that happened. */
+const PRESENCE = /\b(?:that|which|who)(?: have| has| had| did)?(?: ever| already| actually)? (?:(distributed|paid (?:us )?(?:back|out)|returned|sent (?:us )?(?:back|money|cash)|given (?:us )?back|made (?:any )?distributions?)|(called|drawn|drawn down|made (?:any )?(?:capital )?calls?))\b/;
+
+/** The flow figure a question says records have some of ("funds that have paid us back"), if it says so. */
+export function presentFlow(text: string): string | null {
+  const m = PRESENCE.exec(text);
+  return m ? (m[1] ? "distributed" : "called") : null;
+}
 
 /** The figure a question says records have none of, if it says so. */
 export function absentField(text: string, fields: FieldCue[]): string | null {
