@@ -340,7 +340,8 @@ function compared(set: SetRead | null, d: Directory, n: Normalised): Intent | nu
   const lp = d.funds();
   const funds = byBrand.length >= 2 ? byBrand : lp.match.kind === "several" ? lp.match.names : [];
   // (Not when the question is about companies or deals: "holdings not in Fund I or Fund II" names the firm's own funds.)
-  if (funds.length >= 2 && funds.length <= 4 && set.query.kind !== "holdings" && set.query.kind !== "deals" && !saidNegated(funds)) {
+  // (LP funds said by their brands are LP funds whatever else the question says: "performing better on TVPI, silverline or northstar".)
+  if (funds.length >= 2 && funds.length <= 4 && (byBrand.length >= 2 || (set.query.kind !== "holdings" && set.query.kind !== "deals")) && !saidNegated(funds)) {
     // "Distributions to date" of funds side by side (no dates): the position's figure the flows add up to.
     const flow = FLOW_FIELD.find(([re]) => re.test(n.folded))?.[1];
     const show = asked("positions").length ? asked("positions") : flow ? [flow] : [];

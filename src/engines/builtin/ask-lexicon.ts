@@ -122,7 +122,7 @@ export const DEAL_STAGE_CUES: [string, RegExp][] = [
 export const HOLDING_STATUS_CUES: [string, RegExp][] = [
   ["exited", /\bexit(?:ed|s)?\b|\bsold\b|\brealized\b|\brealised\b/],
   ["written_off", /\bwritten off\b|\bwrite ?offs?\b|\bwrote off\b|\bdead\b|\bfailed\b|\bshut down\b/],
-  ["active", /\bactive\b|\blive\b|\bstill (?:in|held)\b|\bcurrent (?:holdings|investments|companies|portfolio)\b/],
+  ["active", /\bactive\b|\blive\b|\bstill (?:in|held)\b|\b(?:we|i) still (?:hold|own|have)\b|\bcurrent (?:holdings|investments|companies|portfolio)\b/],
 ];
 
 export const ROUND_CUES: [string, RegExp][] = [

@@ -364,7 +364,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     if (rounds.length === 1) (q.round = rounds[0]), filter();
     else if (rounds.length > 1) (anyOf.round = rounds), filter();
     if (notRounds.length) (except.round = notRounds), filter();
-    if (/\bnon[ -]?fund\b/.test(text)) (q.type = "company"), filter();
+    // "Fund deals vs company deals, how many each": both kinds, counted per kind.
+    if (FUND_DEAL.test(text) && COMPANY_DEAL.test(text)) filter();
+    else if (/\bnon[ -]?fund\b/.test(text)) (q.type = "company"), filter();
     else if (FUND_DEAL.test(text)) (q.type = "fund"), filter();
     else if (COMPANY_DEAL.test(text)) (q.type = "company"), filter();
     if (/\bfailed analys[ie]s\b|\banalys[ie]s (?:that )?failed\b/.test(text)) (q.status = ["failed"]), filter();
@@ -624,7 +626,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     : undefined;
   // "How much did each one send" of a list of calls or distributions: a total per fund.
   const eachFund = follow && q.kind === "cashflows" && aggregate === "sum" && /\beach(?: one| of them| fund)?\b|\bapiece\b|\bper head\b/.test(text) ? "fund" : undefined;
-  const group = groupAsked(text, q.kind) ?? (bothTypes && aggregate === "count" ? "type" : undefined) ?? (eachOf as Query["group"] | undefined) ?? eachFund;
+  const group = groupAsked(text, q.kind) ?? (bothTypes && aggregate === "count" ? "type" : undefined) ?? (eachOf as Query["group"] | undefined) ?? eachFund ?? (q.kind === "deals" && FUND_DEAL.test(text) && COMPANY_DEAL.test(text) ? "kind" : undefined);
   if (group && (q.aggregate !== "change" || !q.aggregate)) {
     q.group = group;
     // A filter on the field grouped by leaves one group: its values name the groups ("by round (seed, A, B)").

@@ -56,7 +56,7 @@ export const ROUND_ORDER = ["pre-seed", "seed", "series a", "series b", "series 
 export function roundRange(text: string, roundOf: (phrase: string) => string | null): string[] | null {
   const R = String.raw`(pre ?seed|seed|series [a-f]|growth)`;
   const up = new RegExp(String.raw`\b${R} (?:or|and) (?:later|beyond|above|after|higher|up)\b|\b(?:later|after|beyond) than ${R}\b|\bpost ${R}\b|\b${R} (?:onwards|and up|\+)`).exec(text);
-  const down = new RegExp(String.raw`\b${R} (?:or|and) (?:earlier|before|below|lower|younger)\b|\b(?:before|earlier than|pre|up to) ${R}\b`).exec(text);
+  const down = new RegExp(String.raw`\b${R} (?:or|and) (?:earlier|before|below|lower|younger)\b|\b(?:before|earlier than|pre(?! ?seed\b)|up to) ${R}\b`).exec(text);
   const m = up ?? down;
   if (!m) return null;
   const said = roundOf(m.slice(1).find(Boolean)!);

@@ -6,7 +6,8 @@
 import { count, listing } from "../../lib/prose.ts";
 import { POOLED, written, type FieldSpec, type Rec, type Value } from "./ask.query.fields.ts";
 
-export type Total = { currency: string | null; value: number; records: number; written: string };
+/** `named`: how many distinct records by name (a company two funds hold is one company, two positions). */
+export type Total = { currency: string | null; value: number; records: number; named: number; written: string };
 
 const valueOf = (r: Rec, field: string): Value | undefined => r.values[field];
 
@@ -33,7 +34,7 @@ export function totals(rows: Rec[], field: string, spec: FieldSpec, how: "sum" |
     const sum = group.reduce((s, r) => s + valueOf(r, field)!.value!, 0);
     const decimals = Math.max(...group.map((r) => decimalsOf(valueOf(r, field)!.value!)));
     const value = round(how === "sum" ? sum : sum / group.length, spec, currency, how === "avg" ? Math.max(1, decimals) : 2);
-    return { currency: currency || null, value, records: group.length, written: written(spec, { value, currency: currency || null, unit: valueOf(group[0], field)!.unit ?? null })! };
+    return { currency: currency || null, value, records: group.length, named: new Set(group.map((r) => r.name)).size, written: written(spec, { value, currency: currency || null, unit: valueOf(group[0], field)!.unit ?? null })! };
   });
   return { figures, lacking };
 }
@@ -50,7 +51,7 @@ export function pooled(rows: Rec[], field: string, spec: FieldSpec): { figures: 
     if (!under) return [];
     const over = group.reduce((s, r) => s + recipe.over.reduce((t, p) => t + valueOf(r, p)!.value!, 0), 0);
     const value = Math.round((over / under) * 100) / 100;
-    return [{ currency: currency || null, value, records: group.length, written: `${written(spec, { value })}${currency ? ` in ${currency}` : ""}` }];
+    return [{ currency: currency || null, value, records: group.length, named: new Set(group.map((r) => r.name)).size, written: `${written(spec, { value })}${currency ? ` in ${currency}` : ""}` }];
   });
   return { figures, lacking };
 }

@@ -13,6 +13,9 @@ type Result = Loaded | { answer: string; data?: Record<string, unknown> };
 /** One record's identity across loads: its name, and for dated records (cashflows) its date and amount. */
 // (A person is one by their id: two people may share a name.)
 const keyOf = (r: Rec) => r.entities?.person?.id ?? `${r.name}|${r.values.date?.date ?? ""}|${r.values.amount?.value ?? ""}`;
+// (In a union, a company two funds hold is two positions when each fund's are read: one per fund;
+// left out, it is left out whatever fund holds it.)
+const unionKey = (r: Rec) => `${keyOf(r)}|${r.entities?.person ? "" : (r.groups?.fund ?? "")}`;
 
 const FILTERS = ["name", "fund", "sector", "round", "stage", "status", "type", "currency", "location", "flag"] as const;
 type Filter = (typeof FILTERS)[number];
@@ -77,7 +80,7 @@ function union(loads: Result[], scopeOf: (l: Loaded) => string, joiner: string, 
   if (answers.length && !keepAnswers) return answers[0];
   const seen = new Set<string>();
   const rows: Rec[] = [];
-  for (const l of ok) for (const r of l.rows) if (!seen.has(keyOf(r)) && seen.add(keyOf(r))) rows.push(r);
+  for (const l of ok) for (const r of l.rows) if (!seen.has(unionKey(r)) && seen.add(unionKey(r))) rows.push(r);
   const scopes = [...new Set(ok.map(scopeOf))];
   return {
     rows,

@@ -274,9 +274,11 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     const counted = gone.length && gone.length < rows.length ? rows.filter((r) => !gone.includes(r)) : rows;
     const t = totals(counted, field, spec, q.aggregate);
     const what = q.aggregate === "sum" ? `Total ${spec.label}` : `Average ${spec.label}`;
-    const per = t.figures.map((f) => `${f.written} (${count(f.records, one, many)})`);
+    // (Companies are counted once each, whatever number of funds' positions were added up.)
+    const companies = q.kind === "holdings";
+    const per = t.figures.map((f) => `${f.written} (${count(companies ? f.named : f.records, one, many)})`);
     const body = t.figures.length
-      ? `${what} of ${count(counted.length - t.lacking.length, one, many)}${counted === rows ? "" : " (active)"}${scope}: ${listing(per)}${t.figures.length > 1 ? " (one per currency, never converted or added across currencies)" : ""}.`
+      ? `${what} of ${count(companies ? new Set(counted.map((r) => r.name)).size - new Set(t.lacking).size : counted.length - t.lacking.length, one, many)}${counted === rows ? "" : " (active)"}${scope}: ${listing(per)}${t.figures.length > 1 ? " (one per currency, never converted or added across currencies)" : ""}.`
       : `No ${one}${scope} has ${spec.label} in your records, so there is no ${q.aggregate === "sum" ? "total" : "average"}.`;
     const all = counted === rows ? null : totals(rows, field, spec, q.aggregate);
     const withGone = all?.figures.length ? `\n(With the ${count(gone.length, "exited or written-off company", "exited or written-off companies")} too (${listing(gone.map((r) => r.name))}): ${listing(all.figures.map((f) => `${f.written} (${count(f.records, one, many)})`))}.)` : "";
