@@ -191,8 +191,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const saidNegated = (name: string | null) => !!name && negatedNames.includes(` ${canon(name)} `);
   // (A company left out by its first word, "not counting quill": every holding that word begins.)
   const negatedWords = negatedNames.trim().split(" ").filter((w) => w.length >= 4 && !READER_WORDS.has(w) && !STOP.has(w));
-  const byFirstWord = [...new Set(d.names.holdings().map((x) => x.name))].filter((name) => negatedWords.includes(canon(name).split(" ")[0]));
-  const excludedHoldings = [...new Set([...d.holdingsSaid().filter(saidNegated), ...byFirstWord])];
+  // (Not when a whole name begins with that word: "except acme robotics" leaves out that one.)
+  const saidWhole = d.holdingsSaid().filter(saidNegated);
+  const byFirstWord = [...new Set(d.names.holdings().map((x) => x.name))].filter((name) => { const first = canon(name).split(" ")[0]; return negatedWords.includes(first) && !saidWhole.some((w) => canon(w).split(" ")[0] === first); });
+  const excludedHoldings = [...new Set([...saidWhole, ...byFirstWord])];
   const excludedDeals = [...new Set([...(deal ? [deal.name] : []), ...d.dealsSaid()])].filter(saidNegated);
   const namedHolding = h.kind === "one" && !saidNegated(h.name) ? h.name : null;
   const namedDeal = deal && !saidNegated(deal.name) ? deal.name : null;

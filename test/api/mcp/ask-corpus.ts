@@ -120,7 +120,8 @@ const WRITTEN_BESIDE: Row[] = [
   { cat: "metrics", q: "Juniper Ledger revenue trend in 2025", expect: q("metrics", { name: "Juniper Ledger", metric: "arr", aggregate: "change", ...days("2025-01-01", "2025-12-31") }) },
   { cat: "metrics", q: "how has Kestrel Rails' runway evolved over the last quarter", expect: q("metrics", { name: "Kestrel Rails", metric: "runway_months", aggregate: "change", ...LAST_QUARTER }) },
   { cat: "metrics", q: "fastest growing portfolio companies this year", expect: q("metrics", { metric: "arr", aggregate: "change", ...THIS_YEAR }) },
-  { cat: "metrics", q: "which companies grew ARR the most in the last 12 months", expect: q("metrics", { metric: "arr", aggregate: "change", ...days("2025-11-20", "2026-11-20") }) },
+  // ("The last 12 months" of every company: each one's latest statement against twelve months before it, the issue's rule.)
+  { cat: "metrics", q: "which companies grew ARR the most in the last 12 months", expect: q("metrics", { metric: "arr", aggregate: "year_change" }), says: ["Fathom Robotics: 846,139 EUR (2025-10-31) to 1,657,368 EUR (2026-10-31) (+95.9%)"] },
   { cat: "metrics", q: "ARR growth across the portfolio last quarter", expect: q("metrics", { metric: "arr", aggregate: "change", ...LAST_QUARTER }) },
   { cat: "metrics", q: "what's the runwya of acme robotcs", expect: fn("portfolio_company", { company: "Acme Robotics" }) },
   { cat: "metrics", q: "nimbus pay ar?", expect: fn("portfolio_company", { company: "Nimbus Pay" }) },
