@@ -19,7 +19,7 @@
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
-import { closeSync, createReadStream, createWriteStream, existsSync, fstatSync, linkSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statfsSync, statSync } from "node:fs";
+import { type WriteStream, closeSync, createReadStream, createWriteStream, existsSync, fstatSync, linkSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statfsSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { createGunzip, createZstdDecompress } from "node:zlib";
@@ -449,6 +449,7 @@ export async function readArchive(file: string, opts: { workDir?: string; extrac
   const tick = throttled(opts.progress);
   let read = 0;
   let entryIndex = 0;
+  const unfinished = new Set<WriteStream>();
   const free = freeBytes(target);
   // Until backup.json says more (version 2: the declared sizes plus tar's headers and padding):
   // what fits where it goes (a version 1 archive verified writes only its database to disk).
@@ -478,6 +479,10 @@ export async function readArchive(file: string, opts: { workDir?: string; extrac
       const out = name === DB_ENTRY ? dbOut : opts.extractTo && name !== MANIFEST_ENTRY && name !== CONTENTS_ENTRY ? join(opts.extractTo, name) : null;
       if (out) mkdirSync(dirname(out), { recursive: true });
       const stream = out ? createWriteStream(out, { mode: name === KEY_FILE ? 0o600 : 0o644 }) : null;
+      // An entry cut short by a damaged archive leaves its file open: it is closed before the scratch
+      // dir goes, and its own errors (the dir removed under it) are kept, never an unhandled event.
+      let failed: Error | null = null;
+      if (stream) (unfinished.add(stream), stream.on("error", (error) => (failed ??= error)));
       return {
         async write(chunk) {
           hash.update(chunk);
@@ -486,10 +491,12 @@ export async function readArchive(file: string, opts: { workDir?: string; extrac
           tick(`verify: ${mb(read)} read`);
           if (name === MANIFEST_ENTRY) manifestText += chunk.toString("utf8");
           if (name === CONTENTS_ENTRY) contentsText += chunk.toString("utf8");
+          if (failed) throw failed;
           if (stream && !stream.write(chunk)) await once(stream, "drain");
         },
         async end() {
-          if (stream) await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+          if (stream) await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error || failed ? reject(error ?? failed) : resolve())));
+          if (stream) unfinished.delete(stream);
           sums.set(name, { bytes, sha256: hash.digest("hex") });
           if (name === CONTENTS_ENTRY) {
             contents = parseContents(contentsText);
@@ -521,6 +528,14 @@ export async function readArchive(file: string, opts: { workDir?: string; extrac
     }
   } catch (error) {
     problems.push(describeStreamError(error));
+  }
+  for (const stream of unfinished) {
+    if (stream.closed) continue;
+    await new Promise<void>((resolve) => {
+      stream.once("close", () => resolve());
+      stream.destroy();
+      setTimeout(resolve, 2_000).unref();
+    });
   }
   let manifest: Manifest | null = null;
   if (!problems.length) {
