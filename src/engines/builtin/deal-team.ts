@@ -242,14 +242,20 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   for (const u of units)
     if (!pageTopic.has(u.pageIndex) && !u.heading && !u.boilerplate && u.context === null && TEAM_SPOKEN.test(u.text) && (namesOn.get(u.pageIndex) ?? 0) >= 3) pageTopic.set(u.pageIndex, "team");
   // A page under no known title that holds nothing but three or more cards, each a name over a short
-  // caption ("<Name>" / "Finance"), is the team's page.
+  // caption ("<Name>" / "Finance"), is the team's page when the deck names one of them as its own
+  // elsewhere: presenting it, or in its contact address ("Presented by <Name>", "<given>.x@...").
+  // (Cards alone may be a launch event's speakers or customers' people.)
+  const ownElsewhere = (name: string, page: number) => {
+    const given = name.split(/\s+/)[0].toLowerCase();
+    return units.some((o) => o.pageIndex !== page && !OUTSIDERS.has(o.context as string) && (o.text.includes(name) || [...o.text.matchAll(/([\w.+-]+)@[\w-]+\.[\w.]+/g)].some((m) => m[1].toLowerCase().includes(given))));
+  };
   const byPage = new Map<number, Unit[]>();
   for (const u of units) if (!u.boilerplate) byPage.set(u.pageIndex, [...(byPage.get(u.pageIndex) ?? []), u]);
   for (const [page, list] of byPage) {
     if (pageTopic.has(page)) continue;
     const cards = list.length % 2 ? list.slice(1) : list;
     const pairs = Array.from({ length: cards.length / 2 }, (_, j) => [cards[2 * j].text, cards[2 * j + 1].text]);
-    if (pairs.length >= 3 && pairs.every(([name, caption]) => nameAlone(name) && !nameAlone(caption) && (roleFirst(caption, opts) ?? captionOf(caption)))) pageTopic.set(page, "team");
+    if (pairs.length >= 3 && pairs.every(([name, caption]) => nameAlone(name) && !nameAlone(caption) && (roleFirst(caption, opts) ?? captionOf(caption))) && pairs.some(([name]) => ownElsewhere(nameAlone(name)!, page))) pageTopic.set(page, "team");
   }
   // Pages where a line captions a whole name ("<Name> – Frontend"): there a given name may be captioned alone.
   const captionedNames = new Map<number, boolean>();

@@ -1,0 +1,78 @@
+// Classes of failure found on a sixth look at the real public decks (dev part): teams that sign
+// with given names only, or family name first, in a column on the cover or the closing page; a page
+// of nothing but name-over-caption cards under no title; a given name captioned beside whole names;
+// a caption set before the name. Each held by the names the reader must give and those it must not.
+import { describe, expect, test } from "bun:test";
+import { extractTeam } from "../../src/engines/builtin/deal-team.ts";
+import { readMaterial } from "../../src/engines/builtin/deal-text.ts";
+import { deckPages } from "./deal-facts-corpus.ts";
+
+const teamOf = (...pages: string[]) => extractTeam(readMaterial(deckPages(pages)), { fund: false }).map((m) => [m.name, m.title]);
+
+describe("a team that signs in a column on the cover or the closing page", () => {
+  test("given names alone, three or more, are the team (a month's name or a word in -ing among them too)", () => {
+    expect(teamOf("Public officers' partner in building cheaper solutions\n\nJASON\n\nZSIGMOND\n\nYILING\n\nJUNE", "Problem\nAgencies struggle.", "Thank You")).toEqual([
+      ["Jason", null],
+      ["Zsigmond", null],
+      ["Yiling", null],
+      ["June", null],
+    ]);
+    expect(teamOf("Salud\nTrack your health.", "Market\nIceland first.", "Questions?\n\nKacper\n\nNaima\n\nFerran")).toEqual([
+      ["Kacper", null],
+      ["Naima", null],
+      ["Ferran", null],
+    ]);
+  });
+
+  test("a column of single words that are mostly not given names, or only two names, or mid-deck, is no team", () => {
+    // Months and words in -ing only ride along with names: a timeline's months are no one.
+    expect(teamOf("Roadmap\n\nMarch\n\nJune\n\nBuilding", "Thank you")).toEqual([]);
+    expect(teamOf("Kelpa\nSensors", "Thank you\n\nKacper\n\nNaima")).toEqual([]);
+    expect(teamOf("Kelpa\nSensors", "How it works\n\nKacper\n\nNaima\n\nFerran", "Thank you")).toEqual([]);
+    expect(teamOf("Kelpa\nSensors", "Product\n\nProblem\n\nSolution\n\nMarketing")).toEqual([]);
+  });
+
+  test("names written family name first ('Chan, Yao Ying') in a column are the team, as written", () => {
+    expect(teamOf("Hack 2022: CitiConnect\nTeam: SlackOverflow\n\nChan, Yao Ying\nGanesan, Srinivas\nHui Hon Yu, Bryan\nQin, Ziyuan", "Market\nAsia.")).toEqual([
+      ["Chan, Yao Ying", null],
+      ["Ganesan, Srinivas", null],
+      ["Hui Hon Yu, Bryan", null],
+      ["Qin, Ziyuan", null],
+    ]);
+    // An organisation and its city is no name written family name first.
+    expect(teamOf("Kelpa\nSensors\n\nAcme Capital, Berlin\nBrightlake Ventures, Paris\nNordic Labs, Oslo")).toEqual([]);
+  });
+});
+
+describe("cards on a page under no title", () => {
+  test("a page of nothing but three name-over-caption cards is the team's page when the deck names one of them as its own elsewhere", () => {
+    const cards = "Srinath Kamath\n\nTechnical\n\nAdithyan Karanath\n\nFinance\n\nLijoMon George\n\nLogistics";
+    const team = [
+      ["Srinath Kamath", "Technical"],
+      ["Adithyan Karanath", "Finance"],
+      ["LijoMon George", "Logistics"],
+    ];
+    expect(teamOf("Grov\nHomely food at your doorstep.", cards, "Queries?\nEmail: srinath.letter@gmail.com")).toEqual(team);
+    expect(teamOf("Grov\nHomely food at your doorstep.\nPresented by | Srinath Kamath", cards)).toEqual(team);
+    // Cards the deck names nowhere else may be anyone's (a launch event's speakers); two cards are no page of them.
+    expect(teamOf("Grov\nHomely food at your doorstep.", cards, "Queries?\nEmail: hello@grov.in")).toEqual([]);
+    expect(teamOf("Grov\nHomely food.", "Srinath Kamath\n\nTechnical\n\nAdithyan Karanath\n\nFinance", "Email: srinath@grov.in")).toEqual([]);
+  });
+});
+
+describe("captions beside names on the team's page", () => {
+  test("a given name captioned alone counts where whole names are captioned so; a caption before a name counts", () => {
+    expect(teamOf("Savvy\nMoney for students", "Roles\nOng Jun Xiang – Frontend Development\nZexel Lew – Backend\n\nKelvin – Backend Developement")).toEqual([
+      ["Ong Jun Xiang", "Frontend Development"],
+      ["Zexel Lew", "Backend"],
+      ["Kelvin", "Backend Developement"],
+    ]);
+    // A single word captioned with no whole name beside it is no member.
+    expect(teamOf("Savvy\nMoney for students", "Roles\nValues – Integrity first\nKelvin – Backend")).toEqual([]);
+    expect(teamOf("Flexit\nFitness anywhere", "The Team\nCEO – Austin Cohen\n\nTBD – Kevin Batista\n\nHead of Biz Dev – Michael Rojas")).toEqual([
+      ["Austin Cohen", "CEO"],
+      ["Kevin Batista", "TBD"],
+      ["Michael Rojas", "Head of Biz Dev"],
+    ]);
+  });
+});
