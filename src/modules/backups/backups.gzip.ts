@@ -5,9 +5,9 @@
 // files straight into a block once, and every thread reads them there, none copies them:
 //   - this thread reads the files into the blocks and decides each block's fate;
 //   - the entry hasher takes every entry's sha256 (the manifest's), range by range as blocks fill;
-//   - a compressor (libdeflate at `level`) turns a block into a compressed member when it is idle and
-//     the writer keeps up; otherwise the block is written as a stored member (deflate's uncompressed
-//     blocks with gzip's CRC-32), costing no more than the copy;
+//   - a compressor (libdeflate at `level`), on a core the others leave free, turns a block into a
+//     compressed member when it is idle; otherwise the block is written as a stored member (deflate's
+//     uncompressed blocks with gzip's CRC-32), costing little more than the copy;
 //   - the writer writes the members in order (a stored one as a gathered write straight from the
 //     block) and takes the archive's sha256 of exactly what it wrote.
 // Measured on 806 MB when one thread did the reading, both sha256s, the framing and the writing:
@@ -21,11 +21,12 @@ export const GZIP_BLOCK = 2 * 1024 * 1024;
 const STORED_MAX = 65_535;
 const MAX_BLOCKS = 16;
 /**
- * Members handed to the writer and not yet written beyond which an idle compressor is not given
- * the next block: the writer (hashing and writing) is behind, so the cores are short, and a stored
- * block costs a fraction of a compressed one (libdeflate level 1: about 2.3 CPU-s per GB).
+ * The threads this pipeline keeps busy on its own: the reader (this thread), the entry hasher and
+ * the writer. A compressor runs only on a core beyond them: on fewer cores it took time from the
+ * hashing and writing (libdeflate level 1 costs about 2.3 CPU-s per GB, a stored block about a tenth
+ * of that), and the backup took longer for a smaller archive.
  */
-const WRITER_BEHIND = 2;
+const PIPELINE_THREADS = 3;
 /**
  * Written bytes after which the flusher thread asks the disk to catch up (fdatasync), while the
  * writer goes on: the kernel would otherwise start writing the archive back only at the final
@@ -154,11 +155,11 @@ export class GzipSink {
   private closed: { bytes: number; sha256: string } | null = null;
   private stopped = false;
 
-  /** `level` 0: every block stored, no compressor; 1-12: libdeflate's levels where a compressor is idle. */
+  /** `level` 0: every block stored, no compressor; 1-12: libdeflate's levels where one of `threads` compressors is idle (none: every block stored). */
   constructor(
     private readonly fd: number,
     level = 1,
-    threads = Math.max(1, Math.min(2, availableParallelism() - 1)),
+    threads = Math.max(0, Math.min(2, availableParallelism() - PIPELINE_THREADS)),
   ) {
     this.stats = { level, blocks: 0, compressed: 0, stored: 0 };
     this.url = URL.createObjectURL(new Blob([WORKER], { type: "application/javascript" }));
@@ -168,6 +169,11 @@ export class GzipSink {
     if (level > 0) for (let i = 0; i < threads; i++) this.compressors.push({ worker: this.start(), busy: false, ms: 0 });
     this.writer.postMessage({ op: "open", fd });
     this.current = this.allocate();
+  }
+
+  /** How many compressor threads this sink runs (0: every block is stored). */
+  get compressorThreads(): number {
+    return this.compressors.length;
   }
 
   private start(): Worker {
@@ -326,7 +332,7 @@ export class GzipSink {
     this.stats.blocks++;
     const idle = this.compressors.find((c) => !c.busy);
     slot.holds++;
-    if (idle && this.writing + this.queue.length <= WRITER_BEHIND) {
+    if (idle) {
       idle.busy = true;
       this.stats.compressed++;
       this.queue.push({ slot, length, pieces: null });
