@@ -1,11 +1,12 @@
 // Classes of failure found on a sixth look at the real public decks (dev part): teams that sign
 // with given names only, or family name first, in a column on the cover or the closing page; a page
 // of nothing but name-over-caption cards under no title; a given name captioned beside whole names;
-// a caption set before the name. Each held by the names the reader must give and those it must not.
+// a caption set before the name; a name that opens a sentence saying what it does for the reader.
+// Each held by the names the reader must give and those it must not.
 import { describe, expect, test } from "bun:test";
 import { extractTeam } from "../../src/engines/builtin/deal-team.ts";
 import { readMaterial } from "../../src/engines/builtin/deal-text.ts";
-import { deckPages } from "./deal-facts-corpus.ts";
+import { analyse, deckPages } from "./deal-facts-corpus.ts";
 
 const teamOf = (...pages: string[]) => extractTeam(readMaterial(deckPages(pages)), { fund: false }).map((m) => [m.name, m.title]);
 
@@ -30,6 +31,10 @@ describe("a team that signs in a column on the cover or the closing page", () =>
     expect(teamOf("Kelpa\nSensors", "Thank you\n\nKacper\n\nNaima")).toEqual([]);
     expect(teamOf("Kelpa\nSensors", "How it works\n\nKacper\n\nNaima\n\nFerran", "Thank you")).toEqual([]);
     expect(teamOf("Kelpa\nSensors", "Product\n\nProblem\n\nSolution\n\nMarketing")).toEqual([]);
+    // Customers' names broken over lines on a one-pager, or under a customers' title, are no team.
+    expect(teamOf("Lumen\nHydrogen at scale\nPilots with\nHartwell\nLogistics\nMeridian\nHealth\nSunfield\nGrocers\nVinterhaven\nPRICING\nHardware sales from 31,5 k€ per MW")).toEqual([]);
+    expect(teamOf("Lumen\nHydrogen at scale", "Team\nAino Virta, CEO", "Customers\n\nSunfield\n\nVinterhaven\n\nRheinwerk\n\nFjordline").map(([name]) => name)).toEqual(["Aino Virta"]);
+    expect(teamOf("Lumen\nHydrogen at scale", "Market\nBig.", "Our customers\n\nSunfield\n\nVinterhaven\n\nRheinwerk\n\nFjordline")).toEqual([]);
   });
 
   test("names written family name first ('Chan, Yao Ying') in a column are the team, as written", () => {
@@ -74,5 +79,14 @@ describe("captions beside names on the team's page", () => {
       ["Kevin Batista", "TBD"],
       ["Michael Rojas", "Head of Biz Dev"],
     ]);
+  });
+});
+
+describe("the company's name in prose", () => {
+  test("a name that opens a sentence saying what it does ('<Name> is here to help', '<Name> connects') names the company, on a cover with no name", async () => {
+    const a = await analyse(deckPages(["", "The end of school is approaching\nWhat’s next?\nPydeia is here to help you choose the right path for your future!", "Market\nItaly has 500,000 students a year."]));
+    expect(a.facts.company.name).toBe("Pydeia");
+    const b = await analyse(deckPages(["", "Problem\nChefs cannot reach diners.", "Solution\nTavola connects home chefs with diners nearby."]));
+    expect(b.facts.company.name).toBe("Tavola");
   });
 });

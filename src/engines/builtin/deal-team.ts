@@ -40,6 +40,8 @@ const ORG_BEFORE_BRACKET = /(\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*){0
 // A testimonial's signature: "“...” — <Name>, CFO, <their company>".
 const SIGNATURE = /["”»]\s*[—–-]?\s*$|^\s*[—–-]\s*$/;
 
+// A short line (a title, a label) over a list of other people's or organisations' names ("Our customers", "Trusted by", "Pilots with").
+const OTHERS_LISTED = /\b(?:customers?|clients?|partners?|pilots?|trusted|users|used by|working with|featured|press|sponsors?|advis[oe]rs?|investors?|backed|mentors?)\b/i;
 const INVESTOR_TITLE = /^(?:General |Managing |Venture )?Partner$|^Principal$/;
 const INVESTING = /\b(invest(?:ed|or|ors|s)?|backed|led our|angels?)\b/i;
 const LINKEDIN = /(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/[\w%-]+\/?/gi;
@@ -510,12 +512,22 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   if (found.length === 0) {
     const lastPage = Math.max(-1, ...units.map((u) => u.pageIndex));
     const shapes: ((text: string) => string | null)[] = [nameAlone, invertedNameAlone, givenNameInColumn];
+    const usedElsewhere = (u: Unit) => {
+      const word = new RegExp(`(?<![\\p{L}])${u.text.trim()}(?![\\p{L}])`, "iu");
+      return units.some((o) => o !== u && o.pageIndex !== u.pageIndex && !o.boilerplate && word.test(o.text));
+    };
     for (let i = 0; i < units.length; i++) {
       if (units[i].pageIndex !== 0 && units[i].pageIndex !== lastPage) continue;
       const open = (j: number) => j < units.length && units[j].pageIndex === units[i].pageIndex && !excluded(units[j]) && !NOT_TEAM_LABEL.test(units[j].text);
       let k = 0;
       for (const shape of shapes) {
-        while (open(i + k) && shape(units[i + k].text)) k++;
+        // Given names alone stand where nothing else is told (a cover, a closing page), never under
+        // another slide's title (customers' or partners' logos), and the deck does not use them as words elsewhere.
+        const fits = (j: number) => shape !== givenNameInColumn || ((units[j].context === null || units[j].context === "team" || units[j].context === "contact") && !usedElsewhere(units[j]));
+        // A one-pager's page is every slide at once; a column that goes on from single words before it
+        // ("Meridian" / "Health" / "Sunfield" / "Grocers") is a list of something else broken over lines.
+        if (shape === givenNameInColumn && (lastPage < 2 || units.some((o) => o.pageIndex === units[i].pageIndex && o.order < units[i].order && o.text.split(/\s+/).length <= 4 && OTHERS_LISTED.test(o.text)) || (i > 0 && units[i - 1].pageIndex === units[i].pageIndex && !units[i - 1].boilerplate && /^[\p{L}'’-]+$/u.test(units[i - 1].text.trim())))) continue;
+        while (open(i + k) && shape(units[i + k].text) && fits(i + k)) k++;
         const words = Array.from({ length: k }, (_, n) => units[i + n].text.trim());
         if (shape === givenNameInColumn && words.filter((w) => givenNameAlone(w)).length < Math.max(2, Math.ceil(k / 2))) k = 0;
         if (k >= 3) {
