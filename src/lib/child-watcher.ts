@@ -74,10 +74,10 @@ type ToWatcher = { t: "start"; id: number; req: WatchRequest } | { t: "extend"; 
 type FromWatcher = { t: "started"; id: number; pid: number } | { t: "event"; id: number; body: unknown } | { t: "end"; id: number; end: WatchEnd };
 
 /**
- * The watcher: starts each requested child in a fresh work dir, holds it to its CPU time (wall-clock
- * only as a ceiling for one that hangs), memory and
- * output limits (killing its whole process group), passes on its events and, at the end, how it
- * ended. Self-contained (it runs as a worker's source text).
+ * The watcher: starts each requested child in a fresh work dir, holds it to its CPU time (the
+ * clock only as a ceiling for one that hangs), memory and output limits (killing its whole process
+ * group), passes on its events and, at the end, how it ended. Self-contained (it runs as a
+ * worker's source text; treeCpuMs is passed in as `cpuOf`).
  */
 function watcher(post: (m: FromWatcher) => void, listen: (h: (m: ToWatcher) => void) => void, fsm: typeof fs, osm: typeof os, pathm: typeof path, cpuOf: typeof treeCpuMs) {
   const live = new Map<number, { extend(cpuMs: number, wallMs: number): void; refuse(): void }>();
