@@ -1,7 +1,9 @@
 // Classes of failure found on a sixth look at the real public decks (dev part): teams that sign
 // with given names only, or family name first, in a column on the cover or the closing page; a page
 // of nothing but name-over-caption cards under no title; a given name captioned beside whole names;
-// a caption set before the name; a name that opens a sentence saying what it does for the reader.
+// a caption set before the name; a name that opens a sentence saying what it does for the reader;
+// and, from a fresh seed of the blind corpus's dev part, a raise stated as a range in German or
+// French words, and a goal in money as the only line that would make a deck's financials.
 // Each held by the names the reader must give and those it must not.
 import { describe, expect, test } from "bun:test";
 import { extractTeam } from "../../src/engines/builtin/deal-team.ts";
@@ -88,5 +90,27 @@ describe("the company's name in prose", () => {
     expect(a.facts.company.name).toBe("Pydeia");
     const b = await analyse(deckPages(["", "Problem\nChefs cannot reach diners.", "Solution\nTavola connects home chefs with diners nearby."]));
     expect(b.facts.company.name).toBe("Tavola");
+  });
+});
+
+describe("money from a fresh seed of the blind dev part", () => {
+  test("a raise stated as a range in German or French words ('2,5 bis 3,8 Mio. EUR', '1 à 2 M€') is a range: no amount", async () => {
+    const a = await analyse(deckPages(["Yarrow Dx\nDiagnostics", "Problem\nSepsis takes 48 hours.", "Finanzierung\nWe are raising 2,5 bis 3,8 Mio. EUR in our seed round."]));
+    expect(a.facts.round.amount).toBeNull();
+    expect(a.facts.round.stage).toBe("seed");
+    const b = await analyse(deckPages(["Lumen\nHydrogène", "Problème\nTrop cher.", "Levée\nNous levons 1 à 2 M€ en seed."]));
+    expect(b.facts.round.amount).toBeNull();
+    // A single figure with "bis" and a date after it is the figure.
+    const c = await analyse(deckPages(["Yarrow Dx\nDiagnostics", "Problem\nSepsis takes 48 hours.", "Finanzierung\nWe are raising 3 Mio. EUR bis 2027 in our seed round."]));
+    expect(c.facts.round).toMatchObject({ amount: 3_000_000, currency: "EUR" });
+  });
+
+  test("one goal in money on another slide ('Next: grow ARR from USD 3.75M to $12MM by end of 2026') scores no financials; a plan or a burn does", async () => {
+    const traction = "Traction\n120 paying customers, NRR 135%\nARR USD 3.75M, 9% month-over-month\nPilots with\nTallis Bank\nNext: grow ARR from USD 3.75M to $12MM by end of 2026.\nCaldera Foods";
+    const a = await analyse(deckPages(["Mossfield AI\nBookkeeping", traction, "Team\nSven Nakamura, CEO"]));
+    expect(a.sections.find((s) => s.key === "financials")!.score).toBeNull();
+    expect(a.sections.find((s) => s.key === "traction")!.score).not.toBeNull();
+    const b = await analyse(deckPages(["Mossfield AI\nBookkeeping", traction, "Team\nSven Nakamura, CEO\nMonthly burn is $90k, with 18 months of runway."]));
+    expect(b.sections.find((s) => s.key === "financials")!.score).not.toBeNull();
   });
 });
