@@ -22,9 +22,14 @@ const STORED_MAX = 65_535;
 const MAX_BLOCKS = 16;
 /**
  * The threads this pipeline keeps busy on its own: the reader (this thread), the entry hasher and
- * the writer. A compressor runs only on a core beyond them: on fewer cores it took time from the
- * hashing and writing (libdeflate level 1 costs about 2.3 CPU-s per GB, a stored block about a tenth
- * of that), and the backup took longer for a smaller archive.
+ * the writer. Beyond them, the compressor takes a block whenever it is idle. Without a core to
+ * spare it takes one only while the disk is what holds the backup back (the writer's write calls
+ * take longer than its hashing: writes wait on the disk): a compressed block is about a quarter of
+ * the bytes to write. Otherwise it would take time from the hashing and writing (libdeflate level 1
+ * costs about 2.3 CPU-s per GB, a stored block a tenth of that): measured on two cores with the
+ * data in the page cache, the backup took longer for a smaller archive; with the disk the limit
+ * (a 5.5 GB database, 92 s, the writer waiting on its writes 8 times as long as it hashed), every
+ * block was stored and a core sat two-thirds idle.
  */
 const PIPELINE_THREADS = 3;
 /**
@@ -100,10 +105,12 @@ self.onmessage = (event) => {
           while (at < v.length) at += fs.writeSync(fd, v, at, v.length - at);
         }
       }
+      const t1 = performance.now();
       for (const v of views) archive.update(v);
       bytes += total;
-      busy += performance.now() - t0;
-      postMessage({ op: "written", block: m.block, bytes, busy });
+      const t2 = performance.now();
+      busy += t2 - t0;
+      postMessage({ op: "written", block: m.block, bytes, busy, writeMs: t1 - t0, hashMs: t2 - t1 });
     } else if (m.op === "sync") {
       fs.fdatasyncSync(m.fd);
       busy += performance.now() - t0;
@@ -140,6 +147,8 @@ export class GzipSink {
   private readonly url: string;
   private readonly slots: Slot[] = [];
   private readonly free: Slot[] = [];
+  /** The writer's recent time per block in write calls and in hashing (moving averages, ms). */
+  private recent = { writeMs: 0, hashMs: 0, blocks: 0 };
   private current: Slot;
   private fill = 0;
   /** [entry, start, end) ranges of the current block not yet handed to the entry hasher. */
@@ -159,7 +168,9 @@ export class GzipSink {
   constructor(
     private readonly fd: number,
     level = 1,
-    threads = Math.max(0, Math.min(2, availableParallelism() - PIPELINE_THREADS)),
+    threads = Math.max(1, Math.min(2, availableParallelism() - PIPELINE_THREADS)),
+    /** Whether a core is left for compressing whatever the writer does (else only while the disk holds it back). */
+    private readonly spareCore = availableParallelism() > PIPELINE_THREADS,
   ) {
     this.stats = { level, blocks: 0, compressed: 0, stored: 0 };
     this.url = URL.createObjectURL(new Blob([WORKER], { type: "application/javascript" }));
@@ -171,9 +182,10 @@ export class GzipSink {
     this.current = this.allocate();
   }
 
-  /** How many compressor threads this sink runs (0: every block is stored). */
-  get compressorThreads(): number {
-    return this.compressors.length;
+  /** Why blocks were stored rather than compressed (for the progress line). */
+  get storedBecause(): string {
+    if (!this.compressors.length) return "no compressor";
+    return this.spareCore ? "the compressor was busy" : "no core to spare, and the disk kept up";
   }
 
   private start(): Worker {
@@ -219,7 +231,7 @@ export class GzipSink {
     if (--slot.holds === 0 && slot !== this.current) this.free.push(slot);
   }
 
-  private onMessage(worker: Worker, m: { op: string; block?: number; out?: unknown; bytes?: number; sha256?: string; busy?: number; message?: string }) {
+  private onMessage(worker: Worker, m: { op: string; block?: number; out?: unknown; bytes?: number; sha256?: string; busy?: number; message?: string; writeMs?: number; hashMs?: number }) {
     if (m.op === "error") return this.fail(new Error(m.message));
     if (m.op === "compressed") {
       const c = this.compressors.find((x) => x.worker === worker)!;
@@ -237,6 +249,9 @@ export class GzipSink {
       this.bytes = m.bytes!;
       this.writing--;
       if (m.block! >= 0) this.release(this.slots[m.block!]);
+      this.recent.writeMs = 0.8 * this.recent.writeMs + 0.2 * m.writeMs!;
+      this.recent.hashMs = 0.8 * this.recent.hashMs + 0.2 * m.hashMs!;
+      this.recent.blocks++;
       if (!this.syncing && this.bytes - this.syncedTo >= SYNC_EVERY) {
         this.syncing = true;
         this.syncedTo = this.bytes;
@@ -332,7 +347,7 @@ export class GzipSink {
     this.stats.blocks++;
     const idle = this.compressors.find((c) => !c.busy);
     slot.holds++;
-    if (idle) {
+    if (idle && (this.spareCore || this.diskBound())) {
       idle.busy = true;
       this.stats.compressed++;
       this.queue.push({ slot, length, pieces: null });
@@ -355,6 +370,11 @@ export class GzipSink {
     this.current = next;
     this.fill = 0;
     if (slot.holds === 0) this.free.push(slot);
+  }
+
+  /** Whether the writer's writes wait on the disk: they take longer than hashing the same bytes (after a few blocks). */
+  private diskBound(): boolean {
+    return this.recent.blocks >= 4 && this.recent.writeMs > 1.5 * this.recent.hashMs;
   }
 
   /** Hands every member that is ready, in order, to the writer. */
