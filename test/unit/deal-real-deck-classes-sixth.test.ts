@@ -114,3 +114,10 @@ describe("money from a fresh seed of the blind dev part", () => {
     expect(b.sections.find((s) => s.key === "financials")!.score).not.toBeNull();
   });
 });
+
+describe("a slide title with a note in brackets", () => {
+  test("'0 7 — FINANCIAL PROJECTIONS (3-YEAR)' is the financials' title: its one line of figures is about them", async () => {
+    const a = await analyse(deckPages(["Secretx\nA marketplace", "Problem\nListings are dated.", "0 7 — FINANCIAL PROJECTIONS (3-YEAR)\nConservative growth to €8M+ ARR"]));
+    expect(a.sections.find((s) => s.key === "financials")!.score).not.toBeNull();
+  });
+});
