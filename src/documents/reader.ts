@@ -13,7 +13,7 @@
 //     turn, the organization with the fewest running first (src/lib/child-job.ts);
 //   - Tesseract runs (one thread each) on every core but one at most, across all reads: one at a
 //     time on 2 cores, so OCR never holds both while the server waits (OCR_CONCURRENCY).
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ChildJobError, ChildRefusal, formatBytes, formatMs, runChildJob, type ChildLimits } from "../lib/child-job.ts";
@@ -27,10 +27,17 @@ export class ReadError extends Error {}
 /** Tesseract runs at once across this server's readers: every core but one, which stays the server's. */
 export const OCR_CONCURRENCY = Math.max(1, availableParallelism() - 1);
 let slotFiles: string[] | null = null;
-/** The lock files each Tesseract run holds one of (ocr.ts), made once per process and removed at its exit. */
+/**
+ * The lock files each Tesseract run holds one of (ocr.ts), made once per process and removed at its
+ * exit; those of a process that was killed (its pid in the dir's name, and gone) are removed here.
+ */
 function ocrSlots(): string[] {
   if (slotFiles) return slotFiles;
-  const dir = mkdtempSync(join(tmpdir(), "dealgraph-ocr-slots-"));
+  for (const name of readdirSync(tmpdir())) {
+    const pid = /^dealgraph-ocr-slots-(\d+)-/.exec(name)?.[1];
+    if (pid && !existsSync(`/proc/${pid}`) && process.platform === "linux") rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+  const dir = mkdtempSync(join(tmpdir(), `dealgraph-ocr-slots-${process.pid}-`));
   slotFiles = Array.from({ length: OCR_CONCURRENCY }, (_, i) => join(dir, `slot-${i}`));
   for (const file of slotFiles) writeFileSync(file, "");
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
