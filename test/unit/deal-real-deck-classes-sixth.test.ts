@@ -37,6 +37,8 @@ describe("a team that signs in a column on the cover or the closing page", () =>
     expect(teamOf("Lumen\nHydrogen at scale\nPilots with\nHartwell\nLogistics\nMeridian\nHealth\nSunfield\nGrocers\nVinterhaven\nPRICING\nHardware sales from 31,5 k€ per MW")).toEqual([]);
     expect(teamOf("Lumen\nHydrogen at scale", "Team\nAino Virta, CEO", "Customers\n\nSunfield\n\nVinterhaven\n\nRheinwerk\n\nFjordline").map(([name]) => name)).toEqual(["Aino Virta"]);
     expect(teamOf("Lumen\nHydrogen at scale", "Market\nBig.", "Our customers\n\nSunfield\n\nVinterhaven\n\nRheinwerk\n\nFjordline")).toEqual([]);
+    // The brand in a column of given names is no one's: the deck's footers and its address name it too.
+    expect(teamOf("Salud\nHealth data.\nsalud.is", "Market\nIceland first.\nsalud.is", "Questions?\n\nSalud\n\nKacper\n\nNaima\n\nFerran").map(([name]) => name)).toEqual(["Kacper", "Naima", "Ferran"]);
   });
 
   test("names written family name first ('Chan, Yao Ying') in a column are the team, as written", () => {

@@ -514,7 +514,8 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     const shapes: ((text: string) => string | null)[] = [nameAlone, invertedNameAlone, givenNameInColumn];
     const usedElsewhere = (u: Unit) => {
       const word = new RegExp(`(?<![\\p{L}])${u.text.trim()}(?![\\p{L}])`, "iu");
-      return units.some((o) => o !== u && o.pageIndex !== u.pageIndex && !o.boilerplate && word.test(o.text));
+      // (A running footer or header counts, and a web or mail address: the brand is often there alone.)
+      return units.some((o) => o !== u && (o.pageIndex !== u.pageIndex || o.running || o.boilerplate) && word.test(o.text));
     };
     for (let i = 0; i < units.length; i++) {
       if (units[i].pageIndex !== 0 && units[i].pageIndex !== lastPage) continue;
@@ -525,8 +526,9 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
         // another slide's title (customers' or partners' logos), and the deck does not use them as words elsewhere.
         const fits = (j: number) => shape !== givenNameInColumn || ((units[j].context === null || units[j].context === "team" || units[j].context === "contact") && !usedElsewhere(units[j]));
         // A one-pager's page is every slide at once; a column that goes on from single words before it
-        // ("Meridian" / "Health" / "Sunfield" / "Grocers") is a list of something else broken over lines.
-        if (shape === givenNameInColumn && (lastPage < 2 || units.some((o) => o.pageIndex === units[i].pageIndex && o.order < units[i].order && o.text.split(/\s+/).length <= 4 && OTHERS_LISTED.test(o.text)) || (i > 0 && units[i - 1].pageIndex === units[i].pageIndex && !units[i - 1].boilerplate && /^[\p{L}'’-]+$/u.test(units[i - 1].text.trim())))) continue;
+        // ("Meridian" / "Health" / "Sunfield" / "Grocers") is a list of something else broken over lines
+        // (the deck's own name over the column, which it repeats elsewhere, is no such word).
+        if (shape === givenNameInColumn && (lastPage < 2 || units.some((o) => o.pageIndex === units[i].pageIndex && o.order < units[i].order && o.text.split(/\s+/).length <= 4 && OTHERS_LISTED.test(o.text)) || (i > 0 && units[i - 1].pageIndex === units[i].pageIndex && !units[i - 1].boilerplate && /^[\p{L}'’-]+$/u.test(units[i - 1].text.trim()) && !usedElsewhere(units[i - 1])))) continue;
         while (open(i + k) && shape(units[i + k].text) && fits(i + k)) k++;
         const words = Array.from({ length: k }, (_, n) => units[i + n].text.trim());
         if (shape === givenNameInColumn && words.filter((w) => givenNameAlone(w)).length < Math.max(2, Math.ceil(k / 2))) k = 0;
