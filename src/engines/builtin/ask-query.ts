@@ -3,7 +3,7 @@
 // round, sector, fund, vintage, currency, dates, thresholds), the order and how many, and the
 // aggregate. Names the question says are resolved against the firm's own records first, so a
 // name is never read as a filter ("Juniper Ledger" is a company, not the fintech sector).
-import type { Aggregate, DateRange, FilterValues, Memory, Query, RecordKind, Threshold } from "../ask-engine.ts";
+import type { Aggregate, FilterValues, Memory, Query, RecordKind, Threshold } from "../ask-engine.ts";
 import { canon, nameForPhrase, namesInQuestion, numerals } from "../../lib/name-match.ts";
 import { datesIn, twoPointsIn } from "./ask-dates.ts";
 import type { Directory } from "./ask-directory.ts";
@@ -30,7 +30,8 @@ import {
   type FieldCue,
 } from "./ask-lexicon.ts";
 import { amountsWithCurrency, FOUNDED, sectorOf, thresholdsIn, writtenNames, yearsSaid } from "./ask-filters.ts";
-import { ABSENCE, absentField, presentFlow, COLLEAGUES, FLAG_CUES, OUTSIDERS, OWN_NETWORK, POOLED_NETWORK, RELATIONSHIP_CUES, TOUCH_GAP, FLOW_FIELD, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
+import { ABSENCE, absentField, presentFlow, COLLEAGUES, FLAG_CUES, OUTSIDERS, OWN_NETWORK, POOLED_NETWORK, RELATIONSHIP_CUES, TOUCH_GAP, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
+import { historyOf, TREND, YEAR_AGO } from "./ask-history.ts";
 import { STOP, type Normalised } from "./ask-text.ts";
 
 /** Why a question reads as one about a set of records (none: it is about one record, or nothing). */
@@ -90,57 +91,6 @@ function withoutName(text: string, name: string): string {
 const without = (text: string, phrase: string) => (phrase ? ` ${text} `.split(` ${phrase} `).join("  ").trim() : text);
 
 const THING = /\b(?:its|it|their|they|that fund|this fund|that company|this company)\b|\bof (?:that|this)\b(?! (?:deal|fund|compan|portco|list|pipeline|portfolio|year|quarter|month|week|time|kind|sort|type)s?\b)/;
-/** Twelve months before the latest statement: "a year ago", "vs last year", "over the past year". */
-export const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months|12 mos?|twelve mos?) (?:year )?(?:ago|before|earlier|prior)\b|\byear (?:ago|before|earlier)\b|\byear over year\b|\byoy\b|\bthis time last year\b|\b(?:vs|versus|compared (?:to|with)|against) (?:a|last|the prior|the previous) year\b|\bthis year (?:vs|versus|against|compared to) last\b|\b(?:over|in|during) the (?:past|last) (?:year|twelve months|12 months)\b|\blast twelve months\b/;
-/** A history listed rather than one point of it. */
-/** The first statement of a record's history ("when they first reported", "initially", "at the start"). */
-export const FIRST_STATEMENT = /\bwhen (?:they|it|we|she|he) first\b|\bfirst (?:reported|report|statement|figure|number|data ?point|reading|mark)\b|\bat first\b|\binitially\b|\boriginally\b|\bearliest\b|\bto begin with\b|\bat the (?:start|outset|beginning)\b/;
-export const TREND = /\bsince\b|\beach of (?:the|its) (?:last |past )?\w+ (?:marks|quarters|months)\b|\bmark by mark\b|\bqoq\b|\bmom\b|\bquarter over quarter\b|\bmonth over month\b|\b(?:last|past) \d+ (?:mo|mos|marks)\b|\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|qtr|month)\b|\beach (?:quarter|qtr|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) (?:\d+|two|three|four|five|six|eight|twelve) (?:quarters|qtrs|months)\b|\bdevelop(?:ed|ing)?\b|\bevolv(?:e|ed|ing)\b|\btrajectory\b|\bup or down\b|\b(?:at|as of|on) each (?:of (?:the|its) (?:last |past )?\w+ )?marks?\b|\b\d+ (?:quarters|qtrs|qs)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
-/** How many periods a trend asks for ("4 qtrs", "last 6 months"): the statements to list. */
-const PERIODS = /\b(\d{1,2}|two|three|four|five|six|eight|twelve) (quarters|qtrs|qs|months|mos|mo|marks)\b/;
-const PERIOD_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, eight: 8, twelve: 12 };
-const MARK_FIELDS = ["tvpi", "dpi", "rvpi", "nav"];
-
-/**
- * A question about one record's figure at a time other than now (a portfolio company's metric, an
- * LP position's TVPI, DPI, RVPI or NAV): that record's history, at the dates, a year before its
- * latest statement, or listed over the dates. Null when the question is not one.
- */
-function historyOf(a: { q: Query; text: string; dates: DateRange | null; fields: FieldCue[]; holding: string | null; fund: string | null; aggregate: Aggregate | undefined }): Query | null {
-  const yearAgo = YEAR_AGO.test(a.text);
-  const trend = TREND.test(a.text);
-  const first = FIRST_STATEMENT.test(a.text);
-  if (!yearAgo && !a.dates && !trend && !first) return null;
-  // (A total over the dates is the set's; a trend of one named record is its history.)
-  if (a.aggregate && !["change", "latest"].includes(a.aggregate) && !yearAgo && !(trend && (a.fund || a.holding))) return null;
-  const metric = a.fields.find((f) => f.metric);
-  // "A year ago" alone asks what it was then; with "now", "vs", "change", "trend" it asks for both.
-  const both = /\bnow\b|\bvs\b|\bversus\b|\bcompared?\b|\bagainst\b|\bchang|\bgr[eo]w|\btrend|\bthan\b|\bover the\b|\bthis year\b|\bup or down\b|\bhigher\b|\blower\b|\bmore\b|\bless\b|\bfrom\b/.test(a.text);
-  const aggregate: Aggregate | undefined = yearAgo ? (both ? "year_change" : "year_ago") : a.aggregate === "change" ? "change" : trend ? undefined : first ? "first" : "at";
-  // (An LP fund's "multiple" or MOIC is its TVPI; what was called or distributed "at each mark" is the mark's to-date figure.)
-  const atMarks = /\bmarks?\b/.test(a.text);
-  const markField = a.fields.find((f) => MARK_FIELDS.includes(f.field) || (atMarks && (f.field === "called" || f.field === "distributed"))) ?? (a.fund && a.fields.some((f) => f.field === "multiple") ? { field: "tvpi" } : undefined)
-    ?? flowAtMarks(a.text, !!a.fund && atMarks);
-  // A trend with no dates: the latest statements, as many as the periods said (a year of quarterly marks when none is).
-  const periods = PERIODS.exec(a.text);
-  const n = periods ? (Number(periods[1]) || PERIOD_WORDS[periods[1]]) : null;
-  // ("The last four quarters" of a fund are its last four marks, whatever their dates.)
-  if (trend && !yearAgo && (!a.dates || (periods && !/^(?:months|mos|mo)$/.test(periods[2]))) && a.fund && markField && (a.q.kind === "positions" || a.q.kind === "cashflows" || a.q.kind === "marks")) {
-    const marks = n ? (/^(?:months|mos|mo)$/.test(periods![2]) ? Math.max(1, Math.round(n / 3)) : n) : 5;
-    return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], order: { by: "date", dir: "desc" }, limit: marks };
-  }
-  if (trend && !yearAgo && !a.dates && n && a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {
-    return { kind: "metrics", name: a.holding, metric: metric.field, order: { by: "date", dir: "desc" }, limit: /^(?:months|mos|mo)$/.test(periods![2]) ? n : n * 3 };
-  }
-  if (a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {
-    return { kind: "metrics", name: a.holding, metric: metric.field, ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate ? { aggregate } : {}) };
-  }
-  if (a.fund && markField && (a.q.kind === "positions" || a.q.kind === "cashflows" || a.q.kind === "marks")) {
-    return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate && !(aggregate === "change" && a.dates) ? { aggregate: aggregate === "change" ? "year_change" : aggregate } : {}) };
-  }
-  return null;
-}
-
 /** Series said by their letter in a list of rounds: "seed vs A vs B", "A or B rounds" (not the article "a"). */
 function seriesLetters(text: string): string[] {
   const w = text.split(" ");
@@ -151,13 +101,6 @@ function seriesLetters(text: string): string[] {
     const listed = (joiner(w[i - 1]) && round(w[i - 2])) || (joiner(w[i + 1]) && round(w[i + 2]));
     return listed ? [`series ${x}`] : [];
   });
-}
-
-/** "Distributions as of each of the last 4 marks": what a fund had distributed (or called) to date at each mark. */
-function flowAtMarks(text: string, atMarks: boolean): { field: string } | undefined {
-  if (!atMarks || !/\b(?:each|every|at|as of)\b/.test(text)) return undefined;
-  const field = FLOW_FIELD.find(([re]) => re.test(text))?.[1];
-  return field ? { field } : undefined;
 }
 
 export type ReadContext = { n: Normalised; d: Directory; today: Date; memory: Memory };
