@@ -11,9 +11,9 @@ import { normalise, type Normalised } from "./ask-text.ts";
 type Again = { fn: string; args: Record<string, unknown> };
 
 /** Words that open a follow-up about another record ("and", "what about", "same for"). */
-const ANOTHER = /^(?:and|what about|how about|same (?:for|with|on)|now|then|ok and|okay and)\b/;
+export const ANOTHER = /^(?:and|what about|how about|same (?:for|with|on)|now|then|ok and|okay and)\b/;
 /** Words that ask to set the last record against another ("how does that stack up against Relay"). */
-const AGAINST = /\bstack(?:s)? up\b|\bcompare[sd]?\b|\bmeasure[sd]? up\b|\bvs\b|\bversus\b|\b(?:against|next to|relative to)\b/;
+export const AGAINST = /\bstack(?:s)? up\b|\bcompare[sd]?\b|\bmeasure[sd]? up\b|\bvs\b|\bversus\b|\b(?:against|next to|relative to)\b/;
 
 /** The record the last one-record answer was about, its kind and the figures it asked. */
 function lastAsked(memory: Memory): { kind: RecordKind; name: string; figures: string[] } | null {
@@ -88,7 +88,7 @@ export function sameFiguresOfAnother(d: Directory, n: Normalised, memory: Memory
 }
 
 /** Words that point back at every record of the last list ("their DPI", "each of them", "for those"). */
-const EACH_LISTED = /\b(?:their|theirs|they|them|those|these|each(?: one| of them)?|all of them|every one)\b/;
+export const EACH_LISTED = /\b(?:their|theirs|they|them|those|these|each(?: one| of them)?|all of them|every one)\b/;
 
 /**
  * "And their DPI?" after a list of distributions: a figure of each record the last answer listed,
@@ -114,4 +114,43 @@ export function figuresOfListed(d: Directory, n: Normalised, memory: Memory, fie
     if (named.length >= 2) return { fn: "query", args: { kind, names: named, show: figures } };
   }
   return null;
+}
+
+/** Words that point back at the period the last question asked about ("that month", "the same quarter", "back then"). */
+export const THAT_PERIOD = /\b(?:(?:in|for|during|over|of|at) )?(?:that|the same|same) (?:month|quarter|qtr|year|period|half|week|day|date|time|point)\b|\bback then\b|\bat (?:that|the) time\b/;
+
+/**
+ * "And the burn that month?" after "what was it in August": the period the last question was asked
+ * over, said again in the words it was said in, so the dates are read as they were then. The
+ * question is left as it is when the last question had no dates.
+ */
+export function withPeriodOfLast(question: string, memory: Memory): string {
+  const dates = (memory.last?.args as { dates?: DateRange } | undefined)?.dates;
+  const folded = question.toLowerCase();
+  if (!dates?.label || !THAT_PERIOD.test(folded)) return question;
+  return question.replace(new RegExp(THAT_PERIOD.source, "i"), ` in ${dates.label}`);
+}
+
+/** A question that only asks for the total of what was just said ("combined?", "together?", "and in total?"). */
+export const COMBINED = /^(?:and |so |ok |okay )?(?:what(?: is| s| are)? (?:that|they|those|both|the two) )?(?:combined|together|in total|total|altogether|added up|summed|both together|the sum|sum|the total|(?:for )?both)$/;
+
+/**
+ * "Combined?" after one company's figure and then the same figure of another: the total of that
+ * figure over the companies the last one-record answers named, in a row (per currency; a figure
+ * that does not add up is said so by the query). Null when fewer than two such answers precede it.
+ */
+export function combinedOfLast(d: Directory, n: Normalised, memory: Memory): Again | null {
+  if (!COMBINED.test(n.folded.replace(/[?!.]+$/, "").trim())) return null;
+  const was = lastAsked(memory);
+  if (!was || was.kind !== "holdings" || was.figures.length !== 1) return null;
+  const holdings = [...new Set(d.names.holdings().map((h) => h.name))];
+  const named: string[] = [];
+  for (const turn of [...memory.turns].reverse()) {
+    // (A one-record answer opens with the record's name; a said-back line may come first.)
+    const opening = turn.answer.split("\n").find((line) => !/^I can't use /.test(line)) ?? "";
+    const name = holdings.find((h) => opening.startsWith(`${h}:`) || opening.startsWith(`${h}'s `) || opening.startsWith(`${h}' `));
+    if (!name) break;
+    if (!named.includes(name)) named.unshift(name);
+  }
+  return named.length >= 2 ? { fn: "query", args: { kind: "holdings", names: named, field: was.figures[0], aggregate: "sum" } } : null;
 }

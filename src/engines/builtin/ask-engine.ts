@@ -16,7 +16,7 @@ import { ABOUT, CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent,
 import { LEXICON_WORDS, NUMBER_WORDS, TOP_N } from "./ask-lexicon.ts";
 import { UNHELD } from "./ask-unheld.ts";
 import { unfoundRecord } from "./ask-unfound.ts";
-import { asShareOfLast, figuresOfListed, sameFiguresOfAnother, sameQuestionOtherDates } from "./ask-again.ts";
+import { asShareOfLast, combinedOfLast, figuresOfListed, sameFiguresOfAnother, sameQuestionOtherDates, withPeriodOfLast } from "./ask-again.ts";
 import { FIRST_STATEMENT } from "./ask-history.ts";
 import { readSet, type SetRead } from "./ask-query.ts";
 import { speller } from "./ask-spelling.ts";
@@ -429,7 +429,7 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   const set = readSet({ n, d, today: tools.caller.today, memory });
   const datesSaid = datesIn(n.folded, tools.caller.today);
   const namesSaid = d.holdings().kind !== "none" || !!d.deal() || d.funds().match.kind !== "none";
-  const again = n.uuids.length ? null : (sameFiguresOfAnother(d, n, memory, set?.fields.length ?? 0) ?? asShareOfLast(n, memory) ?? sameQuestionOtherDates(n, memory, datesSaid?.range ?? null, datesSaid?.matched.trim() ?? null) ?? (datesSaid ? null : figuresOfListed(d, n, memory, set?.fields ?? [], namesSaid)));
+  const again = n.uuids.length ? null : (sameFiguresOfAnother(d, n, memory, set?.fields.length ?? 0) ?? asShareOfLast(n, memory) ?? combinedOfLast(d, n, memory) ?? sameQuestionOtherDates(n, memory, datesSaid?.range ?? null, datesSaid?.matched.trim() ?? null) ?? (datesSaid ? null : figuresOfListed(d, n, memory, set?.fields ?? [], namesSaid)));
   if (again) return again;
   const top = heard[0]?.intent;
   // (Relationships going stale are their own read, counted or not: "how many of my relationships are going stale".)
@@ -487,7 +487,8 @@ export function corrected(question: string): string {
 export const builtinAskEngine: AskEngine = {
   name: "builtin",
   async answer(asked: string, memory: Memory, tools: AskTools) {
-    const question = corrected(asked);
+    // (A correction keeps what follows it; "that month" is the month the last question was about.)
+    const question = withPeriodOfLast(corrected(asked), memory);
     const intent = recognise(tools, question, memory);
     if (!intent) return { engine: "builtin", text: HELP, answers: [] };
     if ("clarify" in intent) return { engine: "builtin", text: intent.clarify, answers: [] };

@@ -153,12 +153,16 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     .map((x) => x.c);
 
   // "What was it a year ago?": the figure the conversation was about, when a point in time is all it asks.
-  const backToSubject = THING.test(text) || /^(?:and|what about|how about|then)\b/.test(text.trim());
+  // ("Is that higher than a year before?": "that" is the figure just given.)
+  const backToSubject = THING.test(text) || /^(?:and|what about|how about|then)\b/.test(text.trim()) || /^(?:is|was|has|does|did|how (?:does|did|is|was)) (?:that|this)\b/.test(text.trim());
+  let carried: FieldCue | undefined;
   if (!fields.length && backToSubject && memory.last && (YEAR_AGO.test(n.folded) || dates || TREND.test(n.folded))) {
     const lastArgs = memory.last.args as Record<string, unknown>;
-    const lastFigure = typeof lastArgs.metric === "string" ? lastArgs.metric : Array.isArray(lastArgs.figures) ? String(lastArgs.figures[0]) : typeof lastArgs.field === "string" ? lastArgs.field : null;
+    // (After a ranked list, the figure it was ranked by: "who has the longest runway", then "was that higher a year before?")
+    const rankedBy = (lastArgs.order as { by?: unknown } | undefined)?.by;
+    const lastFigure = typeof lastArgs.metric === "string" ? lastArgs.metric : Array.isArray(lastArgs.figures) ? String(lastArgs.figures[0]) : typeof lastArgs.field === "string" ? lastArgs.field : typeof rankedBy === "string" ? rankedBy : null;
     const cue = lastFigure ? FIELD_CUES.find((c) => c.field === lastFigure) : undefined;
-    if (cue) fields.push(cue);
+    if (cue) fields.push(cue), (carried = cue);
   }
 
   // The kind: its noun (a specific one over a generic one), else the figure's, else the name's.
@@ -201,9 +205,17 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   // "How many employees does X have": a metric, not a count of records.
   // ("How many months of cash", "how many people work across our portcos combined": a figure, maybe totalled.)
   // "Nimbus Pay, how many people then vs now": a named company's people are its headcount (not whom we know there).
-  if (aggregate === "count" && namedHolding && /\bhow many (?:people|ppl|folks|heads)\b/.test(text) && !/\bknow\b|\bcontacts?\b/.test(text) && !fields.some((f) => f.field === "headcount")) {
-    fields.push(FIELD_CUES.find((c) => c.field === "headcount")!);
+  // ("How many people did they have in Q2", right after a company's figure: that company's.)
+  const lastArgs = (memory.last?.args ?? {}) as Query;
+  const lastOfOneHolding = memory.last?.fn === "portfolio_company" || (memory.last?.fn === "query" && (lastArgs.kind === "metrics" || lastArgs.kind === "holdings") && !!lastArgs.name);
+  const subjectHolding = namedHolding ?? (backToSubject && lastOfOneHolding ? (memory.entities.holding?.name ?? null) : null);
+  if (aggregate === "count" && subjectHolding && /\bhow many (?:people|ppl|folks|heads)\b/.test(text) && !/\bknow\b|\bcontacts?\b/.test(text)) {
+    // (Its people are the figure asked, not the one the conversation carried.)
+    if (carried) fields.splice(fields.indexOf(carried), 1);
+    if (!fields.some((f) => f.field === "headcount")) fields.push(FIELD_CUES.find((c) => c.field === "headcount")!);
     aggregate = AGGREGATE_CUES.find(([a, re]) => a !== "count" && re.test(text))?.[0];
+    // (The people are the company's staff, a figure of it, not a kind of record asked for.)
+    if (kind === "persons") kind = "holdings";
   }
   if (aggregate === "count" && /\bhow many (?:employees|people work|(?:people|ppl|folks|heads) (?:at|in|on|work)|staff|customers|clients|ftes|months|years|weeks)\b/.test(text)) {
     aggregate = AGGREGATE_CUES.find(([a, re]) => a !== "count" && a !== "change" && re.test(text))?.[0];
@@ -594,14 +606,14 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (q.kind === "holdings" && (q.aggregate === "count" || q.group) && /\bholdings\b|\bpositions\b/.test(text) && !/\bcompan|\bportcos?\b|\bstartups\b|\bbusinesses\b|\bnames\b/.test(text)) q.per_position = true;
   // A follow-up that re-filters, re-orders or totals is over the whole set again; one that only adds a figure keeps the same records.
   if (follow && !top && signals.some((x) => x === "filter" || x === "aggregate" || x === "threshold" || x === "dates") && q.limit === (last!.args as Query).limit) delete q.limit;
-  if (follow && JSON.stringify(q) === JSON.stringify(last!.args)) return null;
   // One record's figure at a point of its history, or against a year before: its history's kind.
   const history = historyOf({ q, text: numerals(n.folded), dates: now ? null : (dates?.range ?? null), fields, holding: namedHolding ?? (backToSubject ? (memory.entities.holding?.name ?? null) : null), fund: lp.match.kind === "one" ? lp.match.name : backToSubject ? (memory.entities.fund?.name ?? null) : null, aggregate });
-  if (history) {
+  if (history && !(follow && JSON.stringify(history) === JSON.stringify(last!.args))) {
     if (!signals.includes("aggregate")) signals.push("aggregate");
     // (Marks between two points in time are listed from the first point's period on, so both are said.)
     if (twoPoints && firstDates && history.kind === "marks" && history.dates) history.dates = { ...history.dates, from: firstDates.range.from ?? history.dates.from };
     return { query: history, signals, named: namedHolding, fields };
   }
+  if (follow && JSON.stringify(q) === JSON.stringify(last!.args)) return null;
   return { query: q, signals, named: q.kind === "deals" ? namedDeal : q.kind === "holdings" || q.kind === "metrics" ? namedHolding : null, fields };
 }

@@ -236,11 +236,13 @@ export const METRICS: KindReader = {
       const h = companies.find((c) => c.name === m.name)!;
       // (A change over dates runs from the period's opening figure, the last statement before it.)
       const points = q.aggregate === "change" ? overPeriod(ctx, h.company_id, metric, q) : actuals(ctx, h.company_id, metric, q);
-      const rows: Rec[] = points.map((p) => ({ name: p.statement_date.slice(0, 10), about: null, values: { value: pointValue(p), date: { value: null, date: p.statement_date } }, data: p }));
+      const entities = { holding: { id: h.company_id, name: h.name }, company: { name: h.name, domain: null } };
+      const rows: Rec[] = points.map((p) => ({ name: p.statement_date.slice(0, 10), about: null, values: { value: pointValue(p), date: { value: null, date: p.statement_date } }, entities, data: p }));
       return {
         rows,
         scope: ` of ${possessive(h.name)} ${metricLabel(metric)}${when}`,
         subject: h.name,
+        entities,
         source: `the actuals imported for ${h.name} (/api/v1/portfolio/companies/${h.company_id}/metrics?metric=${metric}).`,
         links: [`/api/v1/portfolio/companies/${h.company_id}/metrics?metric=${metric}`],
         notes: rows.length ? [] : [`No actual ${metric} of ${h.name} is in your records${when}.`],

@@ -175,7 +175,7 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
   const loaded = loadSet(ctx, reader, q);
   if ("answer" in loaded) return { ...base, text: loaded.answer, data: loaded.data ?? null, links: [] };
   const special = q.aggregate ? (historyAnswer(ctx, q, reader, loaded, base) ?? reader.aggregate?.(ctx, q, loaded)) : null;
-  if (special) return { ...special, arguments: args };
+  if (special) return { ...special, arguments: args, entities: special.entities ?? loaded.entities };
 
   let rows = loaded.rows;
   const notes = [...(loaded.notes ?? [])];
