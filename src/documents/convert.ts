@@ -1,6 +1,8 @@
 // PPT/PPTX/DOC/DOCX/XLS to PDF with LibreOffice: its own profile per conversion (parallel
-// conversions never share one), a timeout that kills the whole process group, and "exited 0 but
-// wrote no PDF" counted as the failure it is.
+// conversions never share one), a limit on the CPU time soffice and its helpers use (wall-clock
+// time only as a ceiling several times that: at its low priority a conversion may wait for a core
+// on a busy machine far longer than it works) that kills the whole process group, and "exited 0
+// but wrote no PDF" counted as the failure it is.
 //
 // A document can ask LibreOffice to load what it links: an external image relationship, a linked
 // image or section, a WEBSERVICE formula, an OLE/DDE link, a macro. None of it may happen: the
@@ -22,10 +24,12 @@ import { copyFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { watchChild } from "../lib/child-watcher.ts";
+import { wallCeilingMs } from "../lib/cpu-time.ts";
 import { sandboxed, sandboxSupport } from "../lib/sandbox.ts";
 
 export class ConversionError extends Error {}
 
+/** CPU time (ms) a conversion may use, LibreOffice's helpers included. */
 export const DEFAULT_CONVERSION_TIMEOUT_MS = 120_000;
 export const CONVERSION_MARKER = "conversion.json";
 
@@ -76,6 +80,7 @@ export function killGroup(pgid: number): boolean {
 export type ConvertOptions = {
   /** The folder conversions work in (conversionRoot of the data dir); the system temp dir when not given. */
   workRoot?: string;
+  /** CPU time (ms) the conversion may use; the wall-clock ceiling is wallCeilingMs of it. */
   timeoutMs?: number;
   /** A directory LibreOffice must not see (the data dir), where mount namespaces allow. */
   hide?: string | null;
@@ -142,6 +147,7 @@ export async function convertToPdf(inputPath: string, extension: string, opts: C
 /** The conversion, handing the PDF's path to `use` before the work dir is removed. */
 export async function convertToPdfFile<T>(inputPath: string, extension: string, opts: ConvertOptions, use: (pdfPath: string) => Promise<T>): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_CONVERSION_TIMEOUT_MS;
+  const wallMs = wallCeilingMs(timeoutMs);
   const soffice = findLibreOffice();
   if (!soffice) throw new ConversionError("LibreOffice is not installed on this server, so PPT/DOC files cannot be converted");
   const root = opts.workRoot ?? join(tmpdir(), "dealgraph-convert");
@@ -149,7 +155,7 @@ export async function convertToPdfFile<T>(inputPath: string, extension: string, 
   const work = join(root, crypto.randomUUID());
   mkdirSync(work);
   active.add(work);
-  const marker: ConversionMarker = { owner_pid: process.pid, owner_start: processStartTime(process.pid), pgid: null, started_at: new Date().toISOString(), timeout_ms: timeoutMs };
+  const marker: ConversionMarker = { owner_pid: process.pid, owner_start: processStartTime(process.pid), pgid: null, started_at: new Date().toISOString(), timeout_ms: wallMs };
   const writeMarker = () => writeFileSync(join(work, CONVERSION_MARKER), JSON.stringify(marker));
   let pgid: number | null = null;
   try {
@@ -173,7 +179,8 @@ export async function convertToPdfFile<T>(inputPath: string, extension: string, 
         workDir: work,
         stdin: "",
         nonce: "\u0000", // soffice says nothing the watcher should read
-        timeoutMs,
+        cpuMs: timeoutMs,
+        timeoutMs: wallMs,
         memoryBytes: null, // LibreOffice's own; the page cap and the ZIP check come before it
         maxOutputBytes: 1024 * 1024,
         stderrTailBytes: 4096,
@@ -189,7 +196,10 @@ export async function convertToPdfFile<T>(inputPath: string, extension: string, 
     );
     if (end.spawnError !== null) throw new ConversionError(`LibreOffice could not be started (${end.spawnError})`);
     const code = end.code;
-    if (end.stopped === "time") throw new ConversionError(`The conversion to PDF took longer than ${formatSeconds(timeoutMs)} and was stopped (LibreOffice and its helper processes were killed)`);
+    if (end.stopped === "cpu") throw new ConversionError(`The conversion to PDF took more than ${formatSeconds(timeoutMs)} of processor time and was stopped (LibreOffice and its helper processes were killed)`);
+    if (end.stopped === "time") {
+      throw new ConversionError(`The conversion to PDF did not finish within ${formatSeconds(wallMs)} although it used little processor time (LibreOffice hung, or the server is overloaded), so it was stopped (LibreOffice and its helper processes were killed)`);
+    }
     if (end.stopped === "output") throw new ConversionError("LibreOffice wrote more output than a conversion does and was stopped");
     const pdf = readdirSync(out).find((f) => f.toLowerCase().endsWith(".pdf"));
     if (code === 0 && !pdf) throw new ConversionError("LibreOffice exited without an error but wrote no PDF (the file may be damaged, password-protected or not really an Office document)");

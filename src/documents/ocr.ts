@@ -2,11 +2,16 @@
 // Tesseract when it is installed (Debian tesseract-ocr, optional like LibreOffice; /readyz says
 // whether it is there). pdf.js draws the page on an in-memory canvas (pdf-canvas.ts), glyph
 // outlines and images included, and the page goes to `tesseract stdin stdout` as a greyscale PGM:
-// no files, no other program. Each run has a time limit and is killed when it passes it.
+// no files, no other program. Each run has a limit on its processor time and is killed past it
+// (and past a wall-clock ceiling several times that, should it hang): at the lowest priority, a
+// page may wait for a core on a busy machine far longer than Tesseract works on it.
+import * as fs from "node:fs";
 import type { getDocumentProxy } from "unpdf";
+import { treeCpuMs, wallCeilingMs } from "../lib/cpu-time.ts";
 import { installCanvasGlobals, RasterCanvas, RasterCanvasFactory } from "./pdf-canvas.ts";
 import { layoutText, type PositionedText } from "./pdf-layout.ts";
 
+/** Processor time one page's OCR may take. */
 export const DEFAULT_OCR_TIMEOUT_MS = 60_000;
 /**
  * Pages read by OCR per document at most (a scanned 300-page annex is not a deck): a file needing
@@ -14,7 +19,7 @@ export const DEFAULT_OCR_TIMEOUT_MS = 60_000;
  * (DEALGRAPH_OCR_PAGES_PER_UPLOAD, actions/ocr-budget.ts).
  */
 export const OCR_MAX_PAGES = 30;
-/** Time OCR of one document may take altogether (DEALGRAPH_OCR_SECONDS_PER_UPLOAD may change it). */
+/** Processor time OCR of one document may take altogether (DEALGRAPH_OCR_SECONDS_PER_UPLOAD may change it). */
 export const OCR_MAX_MS_PER_DOCUMENT = 180_000;
 /** The rendered page's longer side: a slide's 10-point text some 20 pixels high, which Tesseract reads well. */
 const TARGET_PIXELS = 1800;
@@ -86,7 +91,7 @@ export function wordsOf(tsv: string): PositionedText[] {
   });
 }
 
-/** Tesseract's text for one image, read from stdin and laid out like a PDF's text layer; killed past the time limit. */
+/** Tesseract's text for one image, read from stdin and laid out like a PDF's text layer; killed past its processor time (or hung). */
 export async function recognise(image: Uint8Array, timeoutMs = DEFAULT_OCR_TIMEOUT_MS): Promise<string> {
   const binary = findTesseract();
   if (!binary) throw new OcrError("Tesseract is not installed on this server");
@@ -97,16 +102,23 @@ export async function recognise(image: Uint8Array, timeoutMs = DEFAULT_OCR_TIMEO
     // One thread per run: several documents may be read at once on a small machine.
     env: { ...process.env, OMP_THREAD_LIMIT: "1" },
   });
-  let timedOut = false;
-  const timer = setTimeout(() => ((timedOut = true), proc.kill("SIGKILL")), timeoutMs);
+  let stopped: "cpu" | "wall" | null = null;
+  const stop = (why: "cpu" | "wall") => ((stopped ??= why), proc.kill("SIGKILL"));
+  const ceiling = setTimeout(() => stop("wall"), wallCeilingMs(timeoutMs));
+  const sampler = setInterval(() => {
+    const used = treeCpuMs(fs, proc.pid);
+    if (used !== null && used > timeoutMs) stop("cpu");
+  }, 100);
   try {
     proc.stdin.write(image);
     await proc.stdin.end();
     const [text, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    if (timedOut) throw new OcrError(`OCR of a page took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`);
+    if (stopped === "cpu") throw new OcrError(`OCR of a page took more than ${Math.round(timeoutMs / 1000)} s of processor time and was stopped`);
+    if (stopped === "wall") throw new OcrError(`OCR of a page did not finish within ${Math.round(wallCeilingMs(timeoutMs) / 1000)} s and was stopped`);
     if (code !== 0) throw new OcrError(`Tesseract could not read the page (exit ${code}: ${err.trim().split("\n").pop()?.slice(0, 200) ?? ""})`);
     return layoutText(wordsOf(text)).trim();
   } finally {
-    clearTimeout(timer);
+    clearTimeout(ceiling);
+    clearInterval(sampler);
   }
 }

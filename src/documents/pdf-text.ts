@@ -4,6 +4,7 @@
 // (ocr.ts). The page count is checked (`checkPages`) before a single page is read; pdf.js's
 // warnings are off (it would log a line per odd page).
 import { getDocumentProxy } from "unpdf";
+import { ownCpuMs } from "../lib/cpu-time.ts";
 import { textProblem } from "../lib/text-quality.ts";
 import { DEFAULT_OCR_TIMEOUT_MS, findTesseract, OCR_MAX_PAGES, recognise, RENDERABLE, renderPage } from "./ocr.ts";
 import { layoutText, type PositionedText } from "./pdf-layout.ts";
@@ -15,7 +16,7 @@ export type PdfReadOptions = {
   checkPages?: (count: number) => void;
   /** Told how many pages need OCR before any is read (each within `ocrTimeoutMs`); throws to refuse the document. */
   onOcr?: (pages: number) => void;
-  /** The time OCR of this document may take altogether; past it `onOcrOverrun` is called (and throws to refuse). */
+  /** The processor time OCR of this document may take altogether (Tesseract's included); past it `onOcrOverrun` is called (and throws to refuse). */
   ocrBudgetMs?: number;
   onOcrOverrun?: (read: number, of: number) => void;
   /** Pages OCR may read (default OCR_MAX_PAGES); the caller refuses more through onOcr. */
@@ -52,9 +53,12 @@ export async function pdfPages(bytes: Uint8Array, ocrTimeoutMs = DEFAULT_OCR_TIM
     // caller's say, at most OCR_MAX_PAGES are read.
     opts.onOcr?.(unread.length);
     const ocr = unread.slice(0, opts.ocrMaxPages ?? OCR_MAX_PAGES);
-    const started = performance.now();
+    // Processor time, not the clock's: OCR runs at the lowest priority, and on a busy machine a page
+    // may wait for a core far longer than Tesseract works on it (ownCpuMs counts Tesseract's runs).
+    const clock = ownCpuMs() === null ? () => performance.now() : () => ownCpuMs() ?? 0;
+    const started = clock();
     for (const [i, n] of ocr.entries()) {
-      const left = opts.ocrBudgetMs === undefined ? Infinity : opts.ocrBudgetMs - (performance.now() - started);
+      const left = opts.ocrBudgetMs === undefined ? Infinity : opts.ocrBudgetMs - (clock() - started);
       if (left <= 0) opts.onOcrOverrun?.(i, ocr.length);
       try {
         const text = await recognise(await renderPage(pdf, n), Math.max(1000, Math.min(ocrTimeoutMs, left)));

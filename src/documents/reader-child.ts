@@ -25,7 +25,7 @@ export type ReadOp =
 
 export type ReadLimits = { maxPages: number; maxTextBytes: number; zip: ZipLimits };
 
-/** OCR's bounds for one file: pages, and time altogether (a file needing more is refused, never cut). */
+/** OCR's bounds for one file: pages, and processor time altogether (a file needing more is refused, never cut). */
 export type OcrLimits = { maxPages: number; budgetMs: number };
 
 export type ReadRequest = ReadOp & { limits: ReadLimits };
@@ -76,7 +76,7 @@ async function pdfPages(path: string, ocrTimeoutMs: number | undefined, ocrLimit
       },
       onOcrOverrun: (read, of) => {
         throw new Refused(
-          `OCR of the file took longer than ${seconds(bound.budgetMs)} (${read} of its ${pageCount(of)} without usable text read), the most one file may take, so it was refused (send a version with selectable text, or fewer pages)`,
+          `OCR of the file took more than ${seconds(bound.budgetMs)} of processor time (${read} of its ${pageCount(of)} without usable text read), the most one file may take, so it was refused (send a version with selectable text, or fewer pages)`,
         );
       },
     });

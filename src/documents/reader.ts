@@ -2,7 +2,9 @@
 // (reader-child.ts, through src/lib/child-job.ts), so a file that makes a parser spin for a minute
 // or ask for gigabytes costs that child, never the event loop that answers requests. One child per
 // file: a parser one file subverted never sees the next (another org's) file. The limits:
-//   - 60 s and 512 MB of resident memory per read, after which the child is killed;
+//   - 60 s of CPU time (the child's and Tesseract's; wall-clock time only as a ceiling several times
+//     that, for a reader that hangs) and 512 MB of resident memory per read, after which the child
+//     is killed: a cheap file whose reader waited for a core on a busy machine is not refused;
 //   - 500 pages (PDF pages, slides, sheets) and 16 MB of text per file, enforced in the child, so
 //     an oversized file is refused with a reason instead of being silently cut;
 //   - OCR within its per-file bounds (pages, seconds) and, in an action run, the organization's
@@ -46,7 +48,7 @@ export async function readInChild(op: ReadOp, limits: ReaderLimits = READ_LIMITS
   };
   try {
     // JSON escaping can make text up to six times longer (control characters as \u00XX).
-    // OCR'd pages get their own time on top of the read's (each is killed past its own limit, all
+    // OCR'd pages get their own CPU time on top of the read's (each is killed past its own limit, all
     // within the file's OCR budget); in an action run, they are first reserved against the
     // organization's daily OCR bound, and a refusal stops the read with its reason.
     const allowOcr = (event: unknown) => {
@@ -60,7 +62,10 @@ export async function readInChild(op: ReadOp, limits: ReaderLimits = READ_LIMITS
   } catch (error) {
     if (!(error instanceof ChildJobError)) throw error;
     const message = {
-      time: () => `Reading the file took longer than ${formatMs(limits.timeoutMs)}, so it was stopped (such a file is refused)`,
+      time: () =>
+        error.limit === "wall"
+          ? `Reading the file did not finish within ${formatMs(error.limitMs ?? 0)} although it used little processor time (the reader hung, or the server is overloaded), so it was stopped`
+          : `Reading the file took more than ${formatMs(error.limitMs ?? limits.timeoutMs)} of processor time, so it was stopped (such a file is refused)`,
       memory: () => `Reading the file needed more than ${formatBytes(limits.memoryBytes)} of memory, so it was stopped (such a file is refused)`,
       output: () => `The file's text is larger than ${formatBytes(limits.maxTextBytes)}, so it was refused`,
       crash: () => `The file could not be read (the reader: ${error.message})`,

@@ -3,7 +3,10 @@
 // src/main.ts`, started with a hidden command. The child gets its input as JSON on stdin and
 // answers on stdout, one line per progress event and one for the result, each after the job's
 // nonce (anything else a library prints is ignored). The parent holds it to:
-//   - a time limit, after which it is killed;
+//   - a CPU time limit (the child and everything it starts, Tesseract included: lib/cpu-time.ts),
+//     after which it is killed. Not a wall-clock limit: children run at a lower priority, and on a
+//     busy machine a cheap file's reader may wait for a core far longer than it works. A wall-clock
+//     ceiling several times the CPU budget (wallCeilingMs) still stops one that hangs;
 //   - a memory limit: its resident memory is sampled every few milliseconds (/proc) and it is
 //     killed past the limit. (A Worker shares the server's heap and cannot be held to one;
 //     RLIMIT_AS/RLIMIT_DATA do not work for a JavaScriptCore process, which reserves gigabytes of
@@ -21,8 +24,8 @@
 // The child holds itself to the same limits, so it ends even when the server is killed (kill -9
 // leaves no parent to enforce anything): a watchdog in its process group (a small shell loop,
 // independent of the child's event loop) kills the whole group (Tesseract, LibreOffice included)
-// when the parent is gone, past the time limit (plus whatever events may add) or far past the
-// memory limit. The parent starts and watches its children from a worker thread (child-watcher.ts):
+// when the parent is gone, past the wall-clock ceiling (plus whatever events may add) or far past
+// the memory limit. The parent starts and watches its children from a worker thread (child-watcher.ts):
 // starting a process holds the starting thread until exec, which on a loaded machine took up to
 // 300 ms of the serving thread.
 import { dlopen, FFIType, ptr } from "bun:ffi";
@@ -30,17 +33,21 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { watchChild } from "./child-watcher.ts";
+import { wallCeilingMs } from "./cpu-time.ts";
 import { sandboxSupport, withoutNetwork, type SandboxSupport } from "./sandbox.ts";
 import { currentWork } from "./work-context.ts";
 
 export type ChildLimits = {
+  /** CPU time (ms) the child and what it starts may use (not wall-clock time: see above). */
   timeoutMs: number;
+  /** The wall-clock ceiling for one that hangs; wallCeilingMs(timeoutMs) when not given. */
+  wallMs?: number;
   memoryBytes: number;
   /** Bytes of stdout a child may write; more and it is killed. */
   maxOutputBytes: number;
   /** Children of one pool running at once. */
   concurrency: number;
-  /** The most `onEvent` may add to the time limit (the child's own watchdog allows for it). */
+  /** The most CPU time `onEvent` may add (the child's own watchdog allows for it on the clock). */
   maxExtensionMs?: number;
 };
 
@@ -51,6 +58,10 @@ export class ChildJobError extends Error {
   constructor(
     readonly reason: StopReason,
     message: string,
+    /** For a "time" stop: past its CPU budget ("cpu"), or past the wall-clock ceiling without using it ("wall"). */
+    readonly limit: "cpu" | "wall" | null = null,
+    /** For a "time" stop: the budget it went past (CPU ms, or the wall-clock ceiling in ms). */
+    readonly limitMs: number | null = null,
   ) {
     super(message);
   }
@@ -146,8 +157,8 @@ const SAMPLE_MS = 20;
 
 /**
  * Runs `command` (a hidden command of this program) on `input` in a child and returns its result;
- * `onEvent` receives the child's progress events as they come, and may answer with milliseconds to
- * add to the time limit (work the child announces, with limits of its own). Throws ChildJobError.
+ * `onEvent` receives the child's progress events as they come, and may answer with milliseconds of CPU
+ * time to add to the budget (work the child announces, with limits of its own). Throws ChildJobError.
  */
 export async function runChildJob<T>(command: string, input: unknown, limits: ChildLimits, onEvent?: (event: unknown) => number | void): Promise<T> {
   const release = await slot(command, limits.concurrency, currentWork()?.tenant ?? "");
@@ -160,7 +171,9 @@ export async function runChildJob<T>(command: string, input: unknown, limits: Ch
 
 async function run(command: string, input: unknown, limits: ChildLimits, onEvent?: (event: unknown) => number | void): Promise<unknown> {
   const nonce = `dealgraph-job-${crypto.randomUUID()}:`;
-  const guard: Guard = { parentPid: process.pid, maxMs: limits.timeoutMs + (limits.maxExtensionMs ?? 0) + 5_000, memoryBytes: Math.round(limits.memoryBytes * 1.25) };
+  const wallMs = limits.wallMs ?? wallCeilingMs(limits.timeoutMs);
+  const wallPerCpu = wallMs / Math.max(1, limits.timeoutMs);
+  const guard: Guard = { parentPid: process.pid, maxMs: wallMs + Math.ceil((limits.maxExtensionMs ?? 0) * wallPerCpu) + 5_000, memoryBytes: Math.round(limits.memoryBytes * 1.25) };
   const envelope: Envelope = { nonce, input, guard };
   const support = await sandboxSupport();
   let refusal: string | null = null;
@@ -174,7 +187,8 @@ async function run(command: string, input: unknown, limits: ChildLimits, onEvent
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", ...transpilerCache(support), ...(support.mounts ? { [CONFINE_ENV]: "1" } : {}) },
       stdin: JSON.stringify(envelope),
       nonce,
-      timeoutMs: limits.timeoutMs,
+      cpuMs: limits.timeoutMs,
+      timeoutMs: wallMs,
       memoryBytes: limits.memoryBytes,
       maxOutputBytes: limits.maxOutputBytes,
       niceness: 10, // the server's requests come first on a busy machine
@@ -195,7 +209,14 @@ async function run(command: string, input: unknown, limits: ChildLimits, onEvent
   if (end.spawnError !== null) throw new ChildJobError("crash", `the child process could not be started (${end.spawnError})`);
   if (refusal !== null) throw new ChildJobError("failed", refusal);
   if (failure) throw new ChildJobError("crash", `the child process was stopped (${(failure as Error).message})`);
-  if (end.stopped === "time") throw new ChildJobError("time", `stopped after ${formatMs(end.allowedMs)}`);
+  if (end.stopped === "cpu") {
+    const budget = end.allowedCpuMs ?? limits.timeoutMs;
+    throw new ChildJobError("time", `stopped after ${formatMs(budget)} of CPU time`, "cpu", budget);
+  }
+  if (end.stopped === "time") {
+    const used = end.cpuUsedMs === null ? "" : `, having used ${formatMs(end.cpuUsedMs)} of CPU time`;
+    throw new ChildJobError("time", `stopped after ${formatMs(end.allowedMs)} without finishing${used} (it waited or hung)`, "wall", end.allowedMs);
+  }
   if (end.stopped === "memory") throw new ChildJobError("memory", `stopped past ${formatBytes(limits.memoryBytes)} of memory`);
   if (end.stopped === "output") throw new ChildJobError("output", `stopped past ${formatBytes(limits.maxOutputBytes)} of output`);
   const result = end.answer as Answer | null;

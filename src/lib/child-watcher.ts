@@ -13,6 +13,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { treeCpuMs } from "./cpu-time.ts";
 import { noteChild } from "./event-loop-lag.ts";
 
 /** One child to start and watch. */
@@ -29,6 +30,15 @@ export type WatchRequest = {
   stdin: string;
   /** Lines of stdout that start with it are the child's (`E` event, `R` answer); others are ignored. */
   nonce: string;
+  /**
+   * CPU time (ms) the child and every process it starts may use; past it the whole group is killed.
+   * Null: none (a program that holds itself to its own, or a quick probe).
+   */
+  cpuMs: number | null;
+  /**
+   * The wall-clock ceiling (ms). Children run at the lowest priority and may wait for a core most of
+   * the time on a busy machine: this is only for one that hangs, several times its CPU budget.
+   */
   timeoutMs: number;
   /** Past this resident memory it is killed; null: not sampled (a program that holds itself to its own). */
   memoryBytes: number | null;
@@ -37,15 +47,20 @@ export type WatchRequest = {
   stderrTailBytes?: number;
   /** The child's CPU priority (nice). */
   niceness: number;
-  /** How often its resident memory is read. */
+  /** How often its resident memory and CPU time are read. */
   sampleMs: number;
 };
 
 /** How a watched child ended. `answer` is the parsed `R` line (null when there was none). */
 export type WatchEnd = {
-  stopped: "time" | "memory" | "output" | "refused" | null;
-  /** The time limit in the end (with extensions). */
+  /** "cpu": past its CPU budget; "time": past the wall-clock ceiling (it waited or hung). */
+  stopped: "cpu" | "time" | "memory" | "output" | "refused" | null;
+  /** The wall-clock ceiling in the end (with extensions). */
   allowedMs: number;
+  /** The CPU budget in the end (with extensions); null when there was none. */
+  allowedCpuMs: number | null;
+  /** The CPU time it was last seen to have used (null: never measured). */
+  cpuUsedMs: number | null;
   code: number | null;
   signal: string | null;
   answer: unknown;
@@ -55,16 +70,17 @@ export type WatchEnd = {
   stderrTail: string;
 };
 
-type ToWatcher = { t: "start"; id: number; req: WatchRequest } | { t: "extend"; id: number; ms: number } | { t: "refuse"; id: number };
+type ToWatcher = { t: "start"; id: number; req: WatchRequest } | { t: "extend"; id: number; cpuMs: number; wallMs: number } | { t: "refuse"; id: number };
 type FromWatcher = { t: "started"; id: number; pid: number } | { t: "event"; id: number; body: unknown } | { t: "end"; id: number; end: WatchEnd };
 
 /**
- * The watcher: starts each requested child in a fresh work dir, holds it to its time, memory and
+ * The watcher: starts each requested child in a fresh work dir, holds it to its CPU time (wall-clock
+ * only as a ceiling for one that hangs), memory and
  * output limits (killing its whole process group), passes on its events and, at the end, how it
  * ended. Self-contained (it runs as a worker's source text).
  */
-function watcher(post: (m: FromWatcher) => void, listen: (h: (m: ToWatcher) => void) => void, fsm: typeof fs, osm: typeof os, pathm: typeof path) {
-  const live = new Map<number, { extend(ms: number): void; refuse(): void }>();
+function watcher(post: (m: FromWatcher) => void, listen: (h: (m: ToWatcher) => void) => void, fsm: typeof fs, osm: typeof os, pathm: typeof path, cpuOf: typeof treeCpuMs) {
+  const live = new Map<number, { extend(cpuMs: number, wallMs: number): void; refuse(): void }>();
   const rss = (pid: number): number | null => {
     try {
       const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(fsm.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
@@ -90,7 +106,7 @@ function watcher(post: (m: FromWatcher) => void, listen: (h: (m: ToWatcher) => v
           detached: true,
         });
       } catch (error) {
-        return { stopped: null, allowedMs: req.timeoutMs, code: null, signal: null, answer: null, spawnError: (error as Error).message, stderrTail: "" };
+        return { stopped: null, allowedMs: req.timeoutMs, allowedCpuMs: req.cpuMs, cpuUsedMs: null, code: null, signal: null, answer: null, spawnError: (error as Error).message, stderrTail: "" };
       }
       post({ t: "started", id, pid: proc.pid });
       // The end of its stderr only (a chatty program's megabytes are not kept).
@@ -123,23 +139,38 @@ function watcher(post: (m: FromWatcher) => void, listen: (h: (m: ToWatcher) => v
         kill();
       };
       let allowedMs = req.timeoutMs;
+      let allowedCpuMs = req.cpuMs;
       const started = performance.now();
       let timer = setTimeout(() => stop("time"), allowedMs);
       live.set(id, {
-        extend(ms) {
-          allowedMs += ms;
+        extend(cpuMs, wallMs) {
+          if (allowedCpuMs !== null) allowedCpuMs += cpuMs;
+          allowedMs += wallMs;
           clearTimeout(timer);
           timer = setTimeout(() => stop("time"), Math.max(0, started + allowedMs - performance.now()));
         },
         refuse: () => stop("refused"),
       });
       const limit = req.memoryBytes;
+      // CPU time of the whole tree (Tesseract, LibreOffice's helpers): a walk of /proc, so some
+      // 10 times a second at most; memory at every sample.
+      let cpuUsedMs: number | null = null;
+      const cpuEvery = Math.max(1, Math.round(100 / req.sampleMs));
+      let tick = 0;
       const sampler =
-        limit === null
+        limit === null && allowedCpuMs === null
           ? undefined
           : setInterval(() => {
-              const bytes = rss(proc.pid);
-              if (bytes !== null && bytes > limit) stop("memory");
+              if (stopped !== null) return;
+              if (limit !== null) {
+                const bytes = rss(proc.pid);
+                if (bytes !== null && bytes > limit) return stop("memory");
+              }
+              // The first sample too: a child past a tiny budget is stopped at once.
+              if (allowedCpuMs !== null && tick++ % cpuEvery === 0) {
+                cpuUsedMs = cpuOf(fsm, proc.pid) ?? cpuUsedMs;
+                if (cpuUsedMs !== null && cpuUsedMs > allowedCpuMs) stop("cpu");
+              }
             }, req.sampleMs);
 
       let answer: unknown = null;
@@ -175,19 +206,23 @@ function watcher(post: (m: FromWatcher) => void, listen: (h: (m: ToWatcher) => v
       clearInterval(sampler);
       live.delete(id);
       kill(); // anything it started and left behind
-      return { stopped, allowedMs, code, signal: proc.signalCode ? String(proc.signalCode) : null, answer, spawnError: null, stderrTail };
+      // What it used in the end, where Bun can say (its reaped children's time included).
+      const usage = proc.resourceUsage();
+      // (A group killed at once leaves a grandchild unreaped: then the last sample says more.)
+      if (usage) cpuUsedMs = Math.max(cpuUsedMs ?? 0, Math.round(Number(usage.cpuTime.user + usage.cpuTime.system) / 1000));
+      return { stopped, allowedMs, allowedCpuMs, cpuUsedMs, code, signal: proc.signalCode ? String(proc.signalCode) : null, answer, spawnError: null, stderrTail };
     } finally {
       if (!req.workDir) fsm.rmSync(work, { recursive: true, force: true });
     }
   }
 
   listen((m) => {
-    if (m.t === "extend") live.get(m.id)?.extend(m.ms);
+    if (m.t === "extend") live.get(m.id)?.extend(m.cpuMs, m.wallMs);
     else if (m.t === "refuse") live.get(m.id)?.refuse();
     else
       watch(m.id, m.req).then(
         (end) => post({ t: "end", id: m.id, end }),
-        (error) => post({ t: "end", id: m.id, end: { stopped: null, allowedMs: m.req.timeoutMs, code: null, signal: null, answer: null, spawnError: String((error as Error)?.message ?? error), stderrTail: "" } }),
+        (error) => post({ t: "end", id: m.id, end: { stopped: null, allowedMs: m.req.timeoutMs, allowedCpuMs: m.req.cpuMs, cpuUsedMs: null, code: null, signal: null, answer: null, spawnError: String((error as Error)?.message ?? error), stderrTail: "" } }),
       );
   });
 }
@@ -216,11 +251,11 @@ function receive(m: FromWatcher) {
 function threadChannel(): Channel {
   let handler: ((m: ToWatcher) => void) | null = null;
   // Messages both ways go through the task queue, as they would between threads.
-  watcher((m) => queueMicrotask(() => receive(m)), (h) => (handler = h), fs, os, path);
+  watcher((m) => queueMicrotask(() => receive(m)), (h) => (handler = h), fs, os, path, treeCpuMs);
   return { send: (m) => queueMicrotask(() => handler!(m)), busy: () => {}, where: "thread" };
 }
 
-const WORKER_SOURCE = `(${watcher.toString()})(postMessage, (h) => { self.onmessage = (e) => h(e.data); }, require("node:fs"), require("node:os"), require("node:path"));`;
+const WORKER_SOURCE = `(${watcher.toString()})(postMessage, (h) => { self.onmessage = (e) => h(e.data); }, require("node:fs"), require("node:os"), require("node:path"), (${treeCpuMs.toString()}));`;
 
 function workerChannel(): Channel | null {
   try {
@@ -235,7 +270,7 @@ function workerChannel(): Channel | null {
       channel = threadChannel();
       for (const [id, job] of [...jobs]) {
         jobs.delete(id);
-        job.done({ stopped: null, allowedMs: 0, code: null, signal: null, answer: null, spawnError: "the thread watching child processes failed", stderrTail: "" });
+        job.done({ stopped: null, allowedMs: 0, allowedCpuMs: null, cpuUsedMs: null, code: null, signal: null, answer: null, spawnError: "the thread watching child processes failed", stderrTail: "" });
       }
     };
     // Idle, it does not keep the process alive; while it watches a child, it does.
@@ -268,7 +303,8 @@ export function watchChildrenOnThisThread(on: boolean): void {
 
 /**
  * Starts `req`'s child and resolves with how it ended. `onEvent` gets each event the child sends;
- * its answer is a number of milliseconds to add to the time limit, or "refuse" to stop the child.
+ * its answer is a number of milliseconds of CPU time to add to the budget (the wall-clock ceiling
+ * grows in proportion), or "refuse" to stop the child.
  * `onStarted` gets its pid (also its process group and session) once it runs.
  */
 export function watchChild(req: WatchRequest, onEvent: (body: unknown) => number | "refuse" | void, onStarted: (pid: number) => void = () => {}): Promise<WatchEnd> {
@@ -280,7 +316,7 @@ export function watchChild(req: WatchRequest, onEvent: (body: unknown) => number
       onEvent(body) {
         const reply = onEvent(body);
         if (reply === "refuse") ch.send({ t: "refuse", id });
-        else if (typeof reply === "number" && reply > 0) ch.send({ t: "extend", id, ms: reply });
+        else if (typeof reply === "number" && reply > 0) ch.send({ t: "extend", id, cpuMs: reply, wallMs: req.cpuMs ? Math.ceil((reply * req.timeoutMs) / req.cpuMs) : reply });
       },
       done: (end) => (noteChild(-1), done(end)),
     });

@@ -25,7 +25,7 @@ let probed: Promise<SandboxSupport> | null = null;
 async function exitsZero(cmd: string[]): Promise<boolean> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("DEALGRAPH_")) env[k] = v;
-  const end = await watchChild({ cmd, env, stdin: "", nonce: "\u0000", timeoutMs: 5000, memoryBytes: null, maxOutputBytes: 64 * 1024, niceness: 0, sampleMs: 1000 }, () => {});
+  const end = await watchChild({ cmd, env, stdin: "", nonce: "\u0000", cpuMs: null, timeoutMs: 5000, memoryBytes: null, maxOutputBytes: 64 * 1024, niceness: 0, sampleMs: 1000 }, () => {});
   return end.spawnError === null && end.stopped === null && end.code === 0;
 }
 

@@ -9,7 +9,7 @@ import { loadConfig } from "../../src/config.ts";
 import { openDataDir } from "../../src/db/open.ts";
 import { createDeps } from "../../src/deps.ts";
 import { silentLog } from "../../src/lib/log.ts";
-import { readArchive } from "../../src/modules/backups/backups.archive.ts";
+import { readArchive } from "../../src/modules/backups/backups.read.ts";
 import { createBackup } from "../../src/modules/backups/backups.service.ts";
 import { orgsService } from "../../src/modules/identity/orgs.service.ts";
 import { tempDataDir } from "../helpers/cli.ts";

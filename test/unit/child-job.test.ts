@@ -1,7 +1,7 @@
 // Child jobs (src/lib/child-job.ts) with real children of this program: each limit stops the child
 // and says which; the document reader and the off-loop deal engine turn that into words for a run.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { extractPages, ExtractionError } from "../../src/documents/extract.ts";
@@ -57,10 +57,38 @@ describe("the document reader in its child", () => {
     expect(error.message).toBe("Reading the file needed more than 200 MB of memory, so it was stopped (such a file is refused)");
   });
 
-  test("the time limit stops a reader that takes too long", async () => {
-    const error = await failure(readInChild({ op: "pdf", path: file("deck2.pdf", await pdfDeck()) }, { ...READ_LIMITS, timeoutMs: 5 }));
-    expect(error.message).toBe("Reading the file took longer than 5 ms, so it was stopped (such a file is refused)");
+  test("the CPU time limit stops a reader that works too long", async () => {
+    const error = await failure(readInChild({ op: "pdf", path: file("deck2.pdf", await pdfDeck()) }, { ...READ_LIMITS, timeoutMs: 5, wallMs: 60_000 }));
+    expect(error.message).toBe("Reading the file took more than 5 ms of processor time, so it was stopped (such a file is refused)");
   });
+
+  // Issue 27: the limit was the clock's, and the reader runs at a lower priority than the server:
+  // on a loaded machine a cheap deck's reader was stopped for time it spent waiting for a core.
+  // A reader waiting on a FIFO works as little as one waiting for a core.
+  const fifo = () => {
+    const path = join(dir, `wait-${crypto.randomUUID()}.fifo`);
+    expect(Bun.spawnSync(["mkfifo", path]).exitCode).toBe(0);
+    return path;
+  };
+
+  test("a reader that waits past its CPU budget on the clock, using little CPU, is not stopped (within the ceiling)", async () => {
+    const path = fifo();
+    // Its text comes 3 s on: past the 1.5 s of CPU time it may use, within its 7.5 s ceiling. Opened
+    // without blocking: with no reader left (it was stopped), the write fails instead of waiting.
+    const feed = async () => {
+      await Bun.sleep(3000);
+      const fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+      writeSync(fd, "Worth the wait.");
+      closeSync(fd);
+    };
+    const [pages] = await Promise.all([readInChild({ op: "text", path }, { ...READ_LIMITS, timeoutMs: 1500 }), feed()]);
+    expect(pages).toEqual(["Worth the wait."]);
+  }, 30_000);
+
+  test("a reader that hangs is stopped at the wall-clock ceiling, saying it was not for its work", async () => {
+    const error = await failure(readInChild({ op: "text", path: fifo() }, { ...READ_LIMITS, timeoutMs: 10_000, wallMs: 1500 }));
+    expect(error.message).toBe("Reading the file did not finish within 2 s although it used little processor time (the reader hung, or the server is overloaded), so it was stopped");
+  }, 30_000);
 });
 
 describe("runChildJob itself", () => {

@@ -10,7 +10,7 @@ import { READ_COMMAND } from "../../src/documents/reader-child.ts";
 import { READ_LIMITS } from "../../src/documents/reader.ts";
 import { ANALYZE_DEAL_COMMAND } from "../../src/engines/off-loop.ts";
 import { ChildJobError, ChildRefusal, runChildJob } from "../../src/lib/child-job.ts";
-import { childWatcherThread, watchChildrenOnThisThread } from "../../src/lib/child-watcher.ts";
+import { childWatcherThread, watchChild, watchChildrenOnThisThread } from "../../src/lib/child-watcher.ts";
 import { LEDGERLY_DECK } from "../helpers/decks.ts";
 import { failure } from "../helpers/failure.ts";
 
@@ -111,11 +111,29 @@ for (const where of ["worker", "thread"] as const) {
       expect(error.message).toBe("the child process was stopped (the caller broke)");
     }, 60_000);
 
-    test("limits still stop it: time", async () => {
+    test("limits still stop it: CPU time", async () => {
       watchChildrenOnThisThread(where === "thread");
-      const error = (await failure(runChildJob(ANALYZE_DEAL_COMMAND, job, { ...limits, timeoutMs: 1 }))) as ChildJobError;
+      const error = (await failure(runChildJob(ANALYZE_DEAL_COMMAND, job, { ...limits, timeoutMs: 1, wallMs: 60_000 }))) as ChildJobError;
       expect(error.reason).toBe("time");
-      expect(error.message).toBe("stopped after 1 ms");
+      expect(error.limit).toBe("cpu");
+      expect(error.message).toBe("stopped after 1 ms of CPU time");
+    }, 60_000);
+
+    // Issue 27: the limits were wall-clock limits, and children run at a lower priority, so on a
+    // loaded machine a cheap deck's reader was killed for time it spent waiting for a core.
+    test("CPU time, not the clock: a child that waits is left alone, one whose process tree spins is stopped, one that hangs meets the ceiling", async () => {
+      watchChildrenOnThisThread(where === "thread");
+      const req = { env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, stdin: "", nonce: "\u0000", memoryBytes: null, maxOutputBytes: 1024, niceness: 0, sampleMs: 20 };
+      const waits = await watchChild({ ...req, cmd: ["sleep", "1.5"], cpuMs: 500, timeoutMs: 30_000 }, () => {});
+      expect([waits.stopped, waits.code]).toEqual([null, 0]);
+      // The spinning one is a grandchild (as Tesseract is the document child's child): counted too.
+      const spins = await watchChild({ ...req, cmd: ["sh", "-c", "sh -c 'while :; do :; done' & wait"], cpuMs: 300, timeoutMs: 120_000 }, () => {});
+      expect(spins.stopped).toBe("cpu");
+      expect(spins.allowedCpuMs).toBe(300);
+      expect(spins.cpuUsedMs).toBeGreaterThan(300);
+      const hangs = await watchChild({ ...req, cmd: ["sleep", "30"], cpuMs: 10_000, timeoutMs: 300 }, () => {});
+      expect(hangs.stopped).toBe("time");
+      expect(hangs.cpuUsedMs).toBeLessThan(10_000);
     }, 60_000);
   });
 }

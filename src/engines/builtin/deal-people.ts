@@ -104,6 +104,29 @@ export function givenNameAlone(raw: string): string | null {
   return word;
 }
 
+const MONTH = /^(?:January|February|March|April|May|June|July|August|September|October|November|December)$/;
+/**
+ * A given name alone in a column of given names ("JASON" / "YILING" / "JUNE"): there a month's name
+ * or a word in -ing may be a person's; else as givenNameAlone. (The column decides: most of its
+ * lines must be given names of no other word's shape.)
+ */
+export function givenNameInColumn(raw: string): string | null {
+  const t = raw.trim();
+  const word = t.charAt(0) + t.slice(1).toLowerCase();
+  if (!/^(?:\p{Lu}\p{Ll}{2,13}|\p{Lu}{3,14})$/u.test(t)) return null;
+  return MONTH.test(word) || (/ing$/.test(word) && !NOT_A_NAME.has(word) && !isRole(word)) ? word : givenNameAlone(raw);
+}
+
+/**
+ * A name written family name first, a comma, then the given names ("Chan, Yao Ying"), alone on its
+ * line: the name as written, else null. (Only a column of such lines tells it from "Place, Country".)
+ */
+export function invertedNameAlone(raw: string): string | null {
+  const m = /^((?:\p{Lu}\p{Ll}+\s){0,2}\p{Lu}\p{Ll}+),\s*((?:\p{Lu}\p{Ll}+\s){0,2}\p{Lu}\p{Ll}+)$/u.exec(raw.trim());
+  if (!m || !personName(`${m[2]} ${m[1]}`) || ORGANISATION.test(raw) || isRole(m[1]) || isRole(m[2])) return null;
+  return `${m[1]}, ${m[2]}`;
+}
+
 /** A given and a family name (or both in capitals) alone on its line, an honorific or degree around it: the name, else null. */
 export function nameAlone(raw: string): string | null {
   // An icon font's glyph beside the name (a LinkedIn or mail icon drawn as a private-use character) is no part of it.

@@ -10,7 +10,7 @@
 // of SAP"), an advisor's or investor's role, or a quotation's signature (the line after a quote,
 // or a line opened by a dash) gives them away.
 import type { DealFacts } from "../deal-engine.ts";
-import { END, givenNameAlone, isRole, nameAlone, NOT_TEAM_ROLE, ORGANISATION, PERSON, personName, ROLE, roleAtStart, uncapped } from "./deal-people.ts";
+import { END, givenNameAlone, givenNameInColumn, invertedNameAlone, isRole, nameAlone, NOT_TEAM_ROLE, ORGANISATION, PERSON, personName, ROLE, roleAtStart, uncapped } from "./deal-people.ts";
 import { topicOfHeading, type Unit } from "./deal-text.ts";
 
 type Member = DealFacts["team"][number];
@@ -157,7 +157,7 @@ function rolesIn(text: string, opts: TeamOptions): string[] {
 }
 
 // (Not cells of a table row: a row's cells are read as a grid of cards, or as a table.)
-const NAME_THEN_CAPTION = /^([^;:–—|]{4,60}?)\s*(?:;|:|\s[–—-]\s)\s*([^;:–—|]{2,60})$/u;
+const NAME_THEN_CAPTION = /^([^;:–—|]{2,60}?)\s*(?:;|:|\s[–—-]\s)\s*([^;:–—|]{2,60})$/u;
 const TEAM_LABEL = /\b(?:team|founders|founding team)\s*:\**\s*/i;
 // A statement about the company's own team: its subject is the team or the founders.
 const TEAM_SPOKEN = /\b(?:our|the|\w+) (?:founding |core |management |leadership )?team (?:is|are|has|have|brings?|combines?|members)\b|\b(?:meet|about) (?:the|our) team\b|\bour founders\b/i;
@@ -241,6 +241,22 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   for (const u of units) if (!u.boilerplate && nameAlone(u.text)) namesOn.set(u.pageIndex, (namesOn.get(u.pageIndex) ?? 0) + 1);
   for (const u of units)
     if (!pageTopic.has(u.pageIndex) && !u.heading && !u.boilerplate && u.context === null && TEAM_SPOKEN.test(u.text) && (namesOn.get(u.pageIndex) ?? 0) >= 3) pageTopic.set(u.pageIndex, "team");
+  // A page under no known title that holds nothing but three or more cards, each a name over a short
+  // caption ("<Name>" / "Finance"), is the team's page.
+  const byPage = new Map<number, Unit[]>();
+  for (const u of units) if (!u.boilerplate) byPage.set(u.pageIndex, [...(byPage.get(u.pageIndex) ?? []), u]);
+  for (const [page, list] of byPage) {
+    if (pageTopic.has(page)) continue;
+    const cards = list.length % 2 ? list.slice(1) : list;
+    const pairs = Array.from({ length: cards.length / 2 }, (_, j) => [cards[2 * j].text, cards[2 * j + 1].text]);
+    if (pairs.length >= 3 && pairs.every(([name, caption]) => nameAlone(name) && !nameAlone(caption) && (roleFirst(caption, opts) ?? captionOf(caption)))) pageTopic.set(page, "team");
+  }
+  // Pages where a line captions a whole name ("<Name> – Frontend"): there a given name may be captioned alone.
+  const captionedNames = new Map<number, boolean>();
+  for (const u of units) {
+    const c = NAME_THEN_CAPTION.exec(u.text.trim());
+    if (c && nameAlone(c[1]) && (roleFirst(c[2], opts) ?? captionOf(c[2]))) captionedNames.set(u.pageIndex, true);
+  }
   const besideTeam = (u: Unit) => (u.context === "advisors" || u.context === "investors") && pageTopic.get(u.pageIndex) === "team";
   const excluded = (u: Unit) => u.boilerplate || (OUTSIDERS.has(u.context as string) && !besideTeam(u)) || signature.has(indexOf.get(u)!);
   const starts = units.map((u) => {
@@ -424,11 +440,19 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     for (const p of people) found.push({ name: p.name, title: p.title, at: at + p.at, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } });
     // On the team's own page, a line that is a name and a caption set apart by a dash, a colon or a
     // semicolon ("<Name> – Frontend Development", "<NAME>; TEAM'S WRITER"): a member, captioned so.
+    // A given name alone so captioned ("<Given> – Backend") is a member where other lines of the page
+    // caption whole names so; the caption may come first ("TBD – <Name>"), the name after it.
     const captioned = !people.length && (u.context === "team" || pageTopic.get(u.pageIndex) === "team") ? NAME_THEN_CAPTION.exec(u.text.trim()) : null;
-    const member = captioned ? nameAlone(captioned[1]) : null;
+    const member = captioned ? (nameAlone(captioned[1]) ?? (captionedNames.get(u.pageIndex) ? givenNameAlone(captioned[1]) : null)) : null;
     const caption = member ? (roleFirst(captioned![2], opts) ?? captionOf(captioned![2])) : null;
     if (member && caption && !NOT_TEAM_ROLE.test(captioned![2])) {
       found.push({ name: member, title: caption, at, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } });
+      return;
+    }
+    const after = captioned && !member ? nameAlone(captioned[2]) : null;
+    const before = after && !nameAlone(captioned![1]) ? (roleFirst(captioned![1], opts) ?? captionOf(captioned![1])) : null;
+    if (after && before && !NOT_TEAM_ROLE.test(captioned![1])) {
+      found.push({ name: after, title: before, at, pageIndex: u.pageIndex, source: { quote: u.text, unit: u } });
       return;
     }
     // A list on the team's page whose lines are "<Given> <Family> <caption>" with nothing between
@@ -473,13 +497,27 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   // Or a column of three or more names, each alone on its line with nothing between them, on the
   // cover or the closing page (where a deck signs with its authors), under no outsider's title or
   // label: mid-deck such a column is a diagram's or a screen's labels ("Risk Assessment").
+  // The column's lines are all of one shape: whole names, names written family name first ("Chan,
+  // Yao Ying"), or given names alone ("Kacper" / "Naima" / "Ferran": a team that signs by first
+  // names). A single word is a name there only in a column of three or more, most of them of no
+  // other word's shape (a month's name or a word in -ing may ride along: "JUNE", "YILING").
   if (found.length === 0) {
     const lastPage = Math.max(-1, ...units.map((u) => u.pageIndex));
+    const shapes: ((text: string) => string | null)[] = [nameAlone, invertedNameAlone, givenNameInColumn];
     for (let i = 0; i < units.length; i++) {
       if (units[i].pageIndex !== 0 && units[i].pageIndex !== lastPage) continue;
+      const open = (j: number) => j < units.length && units[j].pageIndex === units[i].pageIndex && !excluded(units[j]) && !NOT_TEAM_LABEL.test(units[j].text);
       let k = 0;
-      while (i + k < units.length && units[i + k].pageIndex === units[i].pageIndex && !excluded(units[i + k]) && !NOT_TEAM_LABEL.test(units[i + k].text) && nameAlone(units[i + k].text)) k++;
-      if (k >= 3) for (let n = 0; n < k; n++) found.push({ name: nameAlone(units[i + n].text)!, title: null, at: starts[i + n], pageIndex: units[i].pageIndex, source: { quote: units[i + n].text, unit: units[i + n] } });
+      for (const shape of shapes) {
+        while (open(i + k) && shape(units[i + k].text)) k++;
+        const words = Array.from({ length: k }, (_, n) => units[i + n].text.trim());
+        if (shape === givenNameInColumn && words.filter((w) => givenNameAlone(w)).length < Math.max(2, Math.ceil(k / 2))) k = 0;
+        if (k >= 3) {
+          for (let n = 0; n < k; n++) found.push({ name: shape(units[i + n].text)!, title: null, at: starts[i + n], pageIndex: units[i].pageIndex, source: { quote: units[i + n].text, unit: units[i + n] } });
+          break;
+        }
+        k = 0;
+      }
       i += Math.max(0, k - 1);
     }
   }

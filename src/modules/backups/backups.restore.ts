@@ -5,7 +5,8 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { KEY_FILE } from "../../lib/server-key.ts";
-import { BackupError, DB_ENTRY, readArchive, type Manifest, type Progress } from "./backups.archive.ts";
+import { BackupError, DB_ENTRY, type Manifest, type Progress } from "./backups.archive.ts";
+import { readArchive } from "./backups.read.ts";
 
 export type Restored = { data_dir: string; files: number; bytes: number; server_key: Manifest["server_key"]; created_at: string };
 

@@ -16,7 +16,9 @@ import { fileURLToPath } from "node:url";
 import type { Config } from "../../config.ts";
 import { databasePath } from "../../db/open.ts";
 import { perDeps, type Deps } from "../../deps.ts";
-import { ARCHIVE_EXTENSION, readArchive, writeBackup, type Progress, type WrittenBackup } from "./backups.archive.ts";
+import { ARCHIVE_EXTENSION, type Progress } from "./backups.archive.ts";
+import { readArchive } from "./backups.read.ts";
+import { writeBackup, type WrittenBackup } from "./backups.write.ts";
 
 export const backupsDir = (dataDir: string) => join(dataDir, "backups");
 
