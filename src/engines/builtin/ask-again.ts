@@ -8,7 +8,7 @@ import { FIELD_CUES } from "./ask-lexicon.ts";
 import { COMPARE } from "./ask-sets.ts";
 import { normalise, type Normalised } from "./ask-text.ts";
 
-type Again = { fn: string; args: Record<string, unknown> };
+type Again = { fn: string; args: Record<string, unknown>; preface?: string };
 
 /** Words that open a follow-up about another record ("and", "what about", "same for"). */
 export const ANOTHER = /^(?:and|what about|how about|same (?:for|with|on)|now|then|ok and|okay and)\b/;
@@ -153,4 +153,42 @@ export function combinedOfLast(d: Directory, n: Normalised, memory: Memory): Aga
     if (!named.includes(name)) named.unshift(name);
   }
   return named.length >= 2 ? { fn: "query", args: { kind: "holdings", names: named, field: was.figures[0], aggregate: "sum" } } : null;
+}
+
+/** Words that make a question about a set, not the one record the conversation is on ("our", "total", "which"). */
+const OVER_A_SET = /\b(?:our|all|every|each|total|totals|across|overall|portfolio|book|which|who|rank|ranked|top|list|any|sum|average|avg|median|combined|together)\b/;
+
+/**
+ * "How much is still uncalled?", "and the IRR?" after one LP fund's figure: another figure of the
+ * same record, when the question names no record and nothing that makes it about a set. The
+ * conversation keeps its subject instead of answering over every record.
+ */
+export function otherFiguresOfLast(n: Normalised, memory: Memory, fields: { field: string; kinds: RecordKind[] }[], plural: boolean, namesSaid: boolean, datesSaid: boolean): Again | null {
+  if (namesSaid || datesSaid || plural || !fields.length || OVER_A_SET.test(n.folded)) return null;
+  const was = lastAsked(memory);
+  if (!was) return null;
+  const figures = [...new Set(fields.filter((f) => f.kinds.includes(was.kind)).map((f) => f.field))];
+  if (!figures.length || figures.length !== new Set(fields.map((f) => f.field)).size) return null;
+  if (figures.every((f) => was.figures.includes(f))) return null;
+  if (was.kind === "positions") return { fn: "fund_positions", args: { fund: was.name, figures } };
+  if (was.kind === "holdings" && figures.every((f) => FIELD_CUES.some((c) => c.field === f && c.metric))) return { fn: "portfolio_company", args: { company: was.name, metric: figures[0], figures } };
+  return { fn: "query", args: { kind: was.kind, name: was.name, show: figures } };
+}
+
+/** "What's that in dollars?", "convert it to EUR": the last figures in another currency. */
+const CONVERT = /^(?:and |so |ok |okay )?(?:(?:what(?:s| is| s)?|how much is) (?:that|it|this|those|these) |convert (?:that|it|this|those|these) |can you convert (?:that|it|this) )?(?:in|to|into|as) (?:us |u s )?(dollars?|usd|bucks|euros?|eur|pounds?|gbp|sterling|francs?|chf|yen|jpy)$/;
+
+/**
+ * A figure asked again in another currency: the records keep no exchange rates, so the figures are
+ * never converted. The last answer is given again with that said first, rather than answering with
+ * the records that happen to be held in the currency named.
+ */
+export function inAnotherCurrency(n: Normalised, memory: Memory): Again | null {
+  const m = CONVERT.exec(n.folded.replace(/[?!.]+$/, "").trim());
+  if (!m || !memory.last) return null;
+  return {
+    fn: memory.last.fn,
+    args: memory.last.args,
+    preface: `Your records keep no exchange rates, so I never convert between currencies (a converted figure would be a guess): here it is again in the currency it is recorded in.\n`,
+  };
 }

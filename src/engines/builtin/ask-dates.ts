@@ -192,7 +192,7 @@ const RULES: Rule[] = [
   ],
   [/\b(?:in|during|for|from|of) (20\d{2}|19\d{2})\b/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
   // A month said before a figure ("nimbus grid october burn", "sept numbers"); "may" and "march" alone are verbs.
-  [/\b(january|february|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?= (?:burn|arr|revenue|mrr|numbers?|figures?|headcount|runway|cash|margin|gross margin|updates?|reports?|reporting|metrics?|kpis?|actuals?|financials?|results?|nav|mark|marks|calls?|distributions?|deals?)\b)/, (m, t) => {
+  [/\b(january|february|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?= (?:burn|arr|revenue|mrr|numbers?|figures?|headcount|runway|cash|margin|gross margin|updates?|reports?|reporting|metrics?|kpis?|actuals?|financials?|results?|nav|mark|marks|calls?|distributions?|deals?|statements?|close|month-end|month end|snapshot)\b)/, (m, t) => {
     const month = monthIndex(m[1]);
     const year = yearFor(month, t);
     return { from: utc(year, month, 1), to: endOfMonth(year, month) };

@@ -16,7 +16,7 @@ import { ABOUT, CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent,
 import { LEXICON_WORDS, NUMBER_WORDS, TOP_N } from "./ask-lexicon.ts";
 import { UNHELD } from "./ask-unheld.ts";
 import { unfoundRecord } from "./ask-unfound.ts";
-import { asShareOfLast, combinedOfLast, figuresOfListed, sameFiguresOfAnother, sameQuestionOtherDates, withPeriodOfLast } from "./ask-again.ts";
+import { asShareOfLast, combinedOfLast, figuresOfListed, inAnotherCurrency, otherFiguresOfLast, sameFiguresOfAnother, sameQuestionOtherDates, withPeriodOfLast } from "./ask-again.ts";
 import { FIRST_STATEMENT } from "./ask-history.ts";
 import { readSet, type SetRead } from "./ask-query.ts";
 import { speller } from "./ask-spelling.ts";
@@ -429,7 +429,7 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   const set = readSet({ n, d, today: tools.caller.today, memory });
   const datesSaid = datesIn(n.folded, tools.caller.today);
   const namesSaid = d.holdings().kind !== "none" || !!d.deal() || d.funds().match.kind !== "none";
-  const again = n.uuids.length ? null : (sameFiguresOfAnother(d, n, memory, set?.fields.length ?? 0) ?? asShareOfLast(n, memory) ?? combinedOfLast(d, n, memory) ?? sameQuestionOtherDates(n, memory, datesSaid?.range ?? null, datesSaid?.matched.trim() ?? null) ?? (datesSaid ? null : figuresOfListed(d, n, memory, set?.fields ?? [], namesSaid)));
+  const again = n.uuids.length ? null : (inAnotherCurrency(n, memory) ?? sameFiguresOfAnother(d, n, memory, set?.fields.length ?? 0) ?? asShareOfLast(n, memory) ?? combinedOfLast(d, n, memory) ?? otherFiguresOfLast(n, memory, set?.fields ?? [], !!set?.signals.includes("noun"), namesSaid, !!datesSaid) ?? sameQuestionOtherDates(n, memory, datesSaid?.range ?? null, datesSaid?.matched.trim() ?? null) ?? (datesSaid ? null : figuresOfListed(d, n, memory, set?.fields ?? [], namesSaid)));
   if (again) return again;
   const top = heard[0]?.intent;
   // (Relationships going stale are their own read, counted or not: "how many of my relationships are going stale".)

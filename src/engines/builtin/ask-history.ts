@@ -45,7 +45,8 @@ export function historyOf(a: { q: Query; text: string; dates: DateRange | null; 
     const marks = n ? (/^(?:months|mos|mo)$/.test(periods![2]) ? Math.max(1, Math.round(n / 3)) : n) : 5;
     return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], order: { by: "date", dir: "desc" }, limit: marks };
   }
-  if (trend && !yearAgo && !a.dates && n && a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {
+  // (A trend over "the last 4 quarters" lists that many periods' statements, whether or not the words also read as dates.)
+  if (trend && !yearAgo && (!a.dates || periods) && n && a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {
     return { kind: "metrics", name: a.holding, metric: metric.field, order: { by: "date", dir: "desc" }, limit: /^(?:months|mos|mo)$/.test(periods![2]) ? n : n * 3 };
   }
   if (a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {

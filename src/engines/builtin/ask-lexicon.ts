@@ -12,11 +12,11 @@ export type FieldCue = { field: string; kinds: RecordKind[]; re: RegExp; metric?
 
 /** Figures, by the words for them; `kinds` in order of likelihood (a metric is a holding's figure). */
 export const FIELD_CUES: FieldCue[] = [
-  { field: "runway_months", kinds: ["holdings"], re: /\brunways?\b|\b(?:last|lasts|survive|survives|keep going) (?:the )?(?:longer|longest)\b|\bmonths of (?:cash|runway)\b|\bhow long (?:can|will|could) .+ (?:last|survive|keep going)\b|\bout of (?:cash|money)\b/, metric: true, unit: "months" },
+  { field: "runway_months", kinds: ["holdings"], re: /\brunways?\b|\b(?:last|lasts|survive|survives|keep going) (?:the )?(?:longer|longest)\b|\bmonths of (?:cash|runway)\b|\bhow many months (?:left|do (?:they|we|you|it) have|does (?:that|it|this) give|will (?:that|it|this) (?:last|give))\b|\bmonths left\b|\bhow long (?:can|will|could) .+ (?:last|survive|keep going)\b|\bout of (?:cash|money)\b/, metric: true, unit: "months" },
   { field: "monthly_burn", kinds: ["holdings"], re: /\b(?:cash |monthly |net )?burn(?:ing|ers|ed| rates?|s)?\b|\bmonthly spend\b/, metric: true, unit: "money" },
   { field: "arr", kinds: ["holdings"], re: /\barr\b|\bannual(?:ized)? recurring revenue\b|\brecurring revenue\b|\brevenues?\b|\btop line\b/, metric: true, unit: "money" },
   { field: "mrr", kinds: ["holdings"], re: /\bmrr\b|\bmonthly recurring revenue\b/, metric: true, unit: "money" },
-  { field: "headcount", kinds: ["holdings"], re: /\bheadcount\b|\bpeople employed\b|\bemploy(?:s|ed|ing)\b|\b(?:total|combined) (?:people|ppl|staff)\b|\b\d+\+? (?:people|ppl|employees|heads|staffers|ftes)\b|\bemployees\b|\bstaff\b|\bteam sizes?\b|\bftes?\b|\bhow many (?:people|ppl|folks|heads) (?:work|are employed|at|in|on)\b|\bhow (?:big|large) is (?:the |their |its )?team\b|\bteams? (?:bigger|larger|smaller|greater|of (?:more|less|fewer|over|under|at least|at most))\b|\b(?:bigger|larger|smaller) teams?\b|\b(?:grow|grew|grown|growing|shr[iau]nk|shrinking|cut|cutting|expand(?:ed|ing)?) (?:its|their|the) team\b|\bhiring\b|\bhires\b|\bhired\b|\blayoffs?\b/, metric: true },
+  { field: "headcount", kinds: ["holdings"], re: /\bheadcount\b|\bpeople employed\b|\bemploy(?:s|ed|ing)\b|\b(?:total|combined) (?:people|ppl|staff)\b|\b\d+\+? (?:people|ppl|employees|heads|staffers|ftes)\b|\bemployees\b|\bstaff\b|\bteam sizes?\b|\bftes?\b|\bhow many (?:people|ppl|folks|heads) (?:work|are employed|at|in|on)\b|\bhow (?:big|large) is (?:the |their |its |[\w']+ ){0,3}team\b|\bteam (?:growth|size|count)\b|\b(?:growth|change) (?:of|in) (?:the |their |its )?team\b|\bteams? (?:bigger|larger|smaller|greater|of (?:more|less|fewer|over|under|at least|at most))\b|\b(?:bigger|larger|smaller) teams?\b|\b(?:grow|grew|grown|growing|shr[iau]nk|shrinking|cut|cutting|expand(?:ed|ing)?) (?:its|their|the) team\b|\bhiring\b|\bhires\b|\bhired\b|\blayoffs?\b/, metric: true },
   { field: "cash", kinds: ["holdings"], re: /\bcash (?:in the bank|balance|on hand|position|reserves?)\b|\bhow much cash\b|\bbank balance\b/, metric: true, unit: "money" },
   { field: "gross_margin", kinds: ["holdings"], re: /\bgross margins?\b|\bmargins?\b|\bgm\b/, metric: true, unit: "%" },
   { field: "cash", kinds: ["holdings"], re: /\bcash (?:balance|on hand|position)\b|\bbank balance\b/, metric: true, unit: "money" },
@@ -135,7 +135,7 @@ export const ROUND_CUES: [string, RegExp][] = [
 ];
 
 export const FUND_DEAL = /(?<!\bnon[ -]?)\b(?:fund|lp|gp) (?:deals?|decks?|pitches|raises?|opportunities)\b|\b(?:lp )?fund decks?\b|\bfunds? (?:raising|pitching|in (?:the|our) pipeline)\b|\bmanagers? (?:\w+ )?(?:raising|pitching)\b|\bfundraising funds\b/;
-export const COMPANY_DEAL = /\bcompany deals\b|\bstartup deals\b|\bdirect deals\b/;
+export const COMPANY_DEAL = /\bcompany deals\b|\bstartups? (?:deals?|rounds?|raises?|pitches)\b|\bdirect deals\b/;
 
 export const CURRENCY_CUES: [string, RegExp][] = [
   ["USD", /\busd\b|\bdollar\b|\bdollars\b|\bus\$/],

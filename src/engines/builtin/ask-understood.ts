@@ -20,6 +20,8 @@ function vocabulary(): Set<string> {
   const out = new Set<string>();
   const add = (text: string) => {
     for (const w of text.toLowerCase().replace(/\\[bBdDsSwWnrt]/g, " ").match(/[a-z]{2,}/g) ?? []) out.add(w);
+    // ("startups?": the word without its optional last letter is written there too.)
+    for (const m of text.toLowerCase().replace(/\\[bBdDsSwWnrt]/g, " ").matchAll(/([a-z]{3,})\?/g)) out.add(m[1].slice(0, -1));
   };
   const visit = (v: unknown, depth: number) => {
     if (depth > 4 || v === null || v === undefined) return;
