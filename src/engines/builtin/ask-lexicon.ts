@@ -128,7 +128,8 @@ export const HOLDING_STATUS_CUES: [string, RegExp][] = [
 export const ROUND_CUES: [string, RegExp][] = [
   ["pre-seed", /\bpre[ -]?seed\b/],
   ["seed", /\bseed\b/],
-  ["series a", /\bseries a\b|\ba rounds?\b/],
+  // ("A round" is Series A when "a" cannot be the article: "A rounds", "an A round", "A round deals"; not "deals without a round size".)
+  ["series a", /\bseries a\b|\ba rounds\b|\b(?:the|an|their|its|our) a round\b|\ba round (?:deals|companies|startups|investments|raises|valuations|stage)\b|^a round\b/],
   ["series b", /\bseries b\b|\bb rounds?\b/],
   ["series c", /\bseries [c-f]\b/],
   ["growth", /\bgrowth(?: stage| round| equity)\b|\blate stage\b/],

@@ -64,7 +64,7 @@ const UNIT_FIELD: Partial<Record<RecordKind, Partial<Record<CueUnit, string>>>> 
 const READER_WORDS = new Set(LEXICON_WORDS);
 /** Which way a figure moved: up ("grown", "increased", "went up") or down ("declined", "shrunk", "dropped"). */
 const CHANGE_SIGN = /\b(gr[eo]wn?|grows|growing|increas(?:e|ed|es|ing)|r[io]sen?|rises|went up|gone up|go up|expand(?:ed|ing)?)\b|\b(declin(?:e|ed|es|ing)|decreas(?:e|ed|es|ing)|shr[iau]nk|fall(?:en|s)?|fell|dropp?(?:ed|s)?|went down|gone down|go down)\b/;
-const THRESHOLD_BEFORE = /\b(?:above|over|more than|greater than|higher than|bigger than|exceeding|at least|at most|below|under|less than|fewer than|lower than|no more than|no less than)\s*$/;
+const THRESHOLD_BEFORE = /\b(?:north of|upwards of|in excess of|south of|hit|hits|reached|reach|crossed|cross|topped|above|over|more than|greater than|higher than|bigger than|exceeding|at least|at most|below|under|less than|fewer than|lower than|no more than|no less than)\s*$/;
 const HOLDING_STAGE: Record<string, string> = { "pre-seed": "pre_seed", seed: "seed", "series a": "series_a", "series b": "series_b", "series c": "series_c", growth: "growth" };
 const SINGULAR_NOUNS = String.raw`(?:one|company|deal|fund|startup|holding|investment|position|call|distribution|contact|person|manager|relationship|portco)`;
 const SINGULAR = new RegExp(
@@ -166,7 +166,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
 
   // The kind: its noun (a specific one over a generic one), else the figure's, else the name's.
-  const nouns = KIND_CUES.filter(([, re]) => re.test(text)).map(([k]) => k);
+  // (In the order said: "which f2 companies aren't dollar deals" asks about companies.)
+  const nouns = KIND_CUES.filter(([, re]) => re.test(text)).sort((a, b) => text.search(a[1]) - text.search(b[1])).map(([k]) => k);
   // "the deal", "this document": one record's noun; a set is named in the plural or collectively.
   const plural = KIND_CUES.some(([, re]) => [...text.matchAll(new RegExp(re.source, "g"))].some((m) => !SINGULAR_NOUN.test(m[0])));
   const weak = (Object.entries(WEAK_NOUNS) as [RecordKind, RegExp][]).filter(([, re]) => re.test(text)).map(([k]) => k);
@@ -185,6 +186,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     (lp.match.kind === "one" && dates && !fields.some((f) => f.field === "nav") && !nouns.length ? "cashflows" : null) ??
     // An LP fund named: its position ("Halcyon Fund V performance"), unless the question is about companies.
     (lp.match.kind === "one" && !fields.some((f) => f.metric) && !weak.includes("holdings") && !nouns.length ? "positions" : null) ??
+    // "Which f2 companies...": one of the firm's own funds and its companies, whatever else is said of them.
+    (own.match.kind === "one" && (lp.match.kind === "none" || !lp.whole) && /\b(?:companies|startups|businesses)\b/.test(text) && !nouns.includes("cashflows") ? "holdings" : null) ??
     nouns.find((k) => fieldKinds.length === 0 || fieldKinds.includes(k)) ??
     nouns[0] ??
     // "Diligence/IC/invested": a list of pipeline stages, not what was invested.
@@ -606,6 +609,17 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (q.kind === "holdings" && (q.aggregate === "count" || q.group) && /\bholdings\b|\bpositions\b/.test(text) && !/\bcompan|\bportcos?\b|\bstartups\b|\bbusinesses\b|\bnames\b/.test(text)) q.per_position = true;
   // A follow-up that re-filters, re-orders or totals is over the whole set again; one that only adds a figure keeps the same records.
   if (follow && !top && signals.some((x) => x === "filter" || x === "aggregate" || x === "threshold" || x === "dates") && q.limit === (last!.args as Query).limit) delete q.limit;
+  // A total of what the firm's funds put in "without Fund I" is over the other funds' positions: a
+  // company Fund I also holds keeps what another fund put in (its Fund I position alone is left out).
+  if (q.kind === "holdings" && q.aggregate === "sum" && q.except?.fund?.length && !q.fund && !q.anyOf?.fund) {
+    const others = d.names.ownFunds().filter((f) => !q.except!.fund!.includes(f));
+    if (others.length) {
+      if (others.length === 1) q.fund = others[0];
+      else q.anyOf = { ...q.anyOf, fund: others };
+      delete q.except.fund;
+      if (!Object.keys(q.except).length) delete q.except;
+    }
+  }
   // One record's figure at a point of its history, or against a year before: its history's kind.
   const history = historyOf({ q, text: numerals(n.folded), dates: now ? null : (dates?.range ?? null), fields, holding: namedHolding ?? (backToSubject ? (memory.entities.holding?.name ?? null) : null), fund: lp.match.kind === "one" ? lp.match.name : backToSubject ? (memory.entities.fund?.name ?? null) : null, aggregate });
   if (history && !(follow && JSON.stringify(history) === JSON.stringify(last!.args))) {
