@@ -10,7 +10,7 @@ import { canon, nameForPhrase } from "../../lib/name-match.ts";
 import type { FieldCue } from "./ask-lexicon.ts";
 
 /** Words that negate what follows them, up to the end of their clause. */
-export const NEGATION = /\b(?:not|non|neither|without|excluding|exclude|excl|except(?: for)?|other than|outside(?: of)?|apart from|aside from|besides|but not|(?:everything|anything|all|any|every \w+) but|minus|leaving out|leave out|ignoring|isn t|aren t|isnt|arent|haven t|hasn t|don t|doesn t|didn t|wasn t|weren t|never|no longer)\b/g;
+export const NEGATION = /\b(?:not|non|neither|without|excluding|exclude|excl|except(?: for)?|other than|outside(?: of)?|apart from|aside from|besides|but not|(?:everything|anything|all|any|every \w+) but|minus|leaving out|leave out|ignoring|isn t|aren t|isnt|arent|haven t|hasn t|don t|doesn t|didn t|wasn t|weren t|never|no longer|drop(?= (?:the|all|any|those|these)\b)|remove|take out|filter out|get rid of|strip out)\b/g;
 /** Where a negated part ends: a new clause, or a word that starts another filter or an order. */
 export const CLAUSE_END = /\b(?:with|that|which|who|whose|where|sorted|ranked|ordered|by|per|and (?:with|that|which|whose|have|has|are|is)|but|only)\b|[,;:?!]/;
 
@@ -164,7 +164,7 @@ export const FLAG_CUES: [string, RegExp][] = [
 /** Words that ask how a figure moved over time, read by the history reader ("how did it develop", "trajectory", "cumulative"). */
 export const TREND_WORDS = /\bdevelop\b|\bdeveloped\b|\bdeveloping\b|\bevolve\b|\bevolved\b|\bevolving\b|\btrajectory\b|\bcumulative\b|\bcumulatively\b/;
 /** Words that place a record without filtering it ("deals sitting at IC", "currently"): read, and nothing to say back. */
-export const PLACING_WORDS = /\bsitting\b|\bsits\b|\bcurrently\b|\bright now\b/;
+export const PLACING_WORDS = /\bsitting\b|\bsits\b|\bcurrently\b|\bright now\b|\bat the moment\b|\bat present\b|\bthese days\b|\bas (?:of|it stands) (?:now|today)\b/;
 
 /** The relationship a person's strength is labelled with, by its word ("strong relationships", "dormant contacts"). */
 export const RELATIONSHIP_CUES: [string, RegExp][] = [

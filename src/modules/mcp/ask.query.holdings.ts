@@ -226,7 +226,7 @@ export const METRICS: KindReader = {
     if (held.length === 0) return { answer: "No portfolio metrics are imported: there is no metric history in your records." };
     const metric = q.metric?.toLowerCase().replace(/\s+/g, "_");
     if (!metric) return { answer: `Which metric? Imported for your portfolio: ${listing(held)}.` };
-    if (!held.includes(metric)) return { answer: `${q.name ? `${possessive(q.name)} ${metricLabel(metric)}` : metricLabel(metric)} is not in your records: no actual ${metric} is imported for any portfolio company. Imported metrics: ${listing(held)}.` };
+    if (!held.includes(metric)) return { answer: `I can't give ${q.name ? `${possessive(q.name)} ${metricLabel(metric)}` : metricLabel(metric)}: it is not in your records (no actual ${metric} is imported for any portfolio company). Imported metrics: ${listing(held)}.` };
     const companies = [...new Map(allHoldings(ctx).map((h) => [h.name, h])).values()];
     const when = q.dates ? ` in ${datesWords(q.dates)}` : "";
     if (q.name) {
