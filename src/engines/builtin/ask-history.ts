@@ -7,7 +7,7 @@ import type { FieldCue } from "./ask-lexicon.ts";
 import { FLOW_FIELD } from "./ask-sets.ts";
 
 /** Twelve months before the latest statement: "a year ago", "vs last year", "over the past year". */
-export const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months|12 mos?|twelve mos?) (?:year )?(?:ago|before|earlier|prior)\b|\byear (?:ago|before|earlier)\b|\byear over year\b|\byoy\b|\bthis time last year\b|\b(?:vs|versus|compared (?:to|with)|against) (?:a|last|the prior|the previous) year\b|\bthis year (?:vs|versus|against|compared to) last\b|\b(?:over|in|during) the (?:past|last) (?:year|twelve months|12 months)\b|\blast twelve months\b/;
+export const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months|12 mos?|twelve mos?) (?:year )?(?:ago|before|earlier|prior)\b|\byear (?:ago|before|earlier)\b|\byear over year\b|\byoy\b|\bthis time last year\b|\b(?:vs|versus|compared (?:to|with)|against) (?:a|last|the prior|the previous) year\b|\bthis year (?:vs|versus|against|compared to) last\b|\b(?:over|in|during) the (?:past|last) (?:year|twelve months|12 months)\b|\blast twelve months\b|\b(?:last|past|trailing) (?:12|twelve) (?:months|mos?)\b|\bttm\b|\bpast year\b/;
 /** A history listed rather than one point of it. */
 /** The first statement of a record's history ("when they first reported", "initially", "at the start"). */
 export const FIRST_STATEMENT = /\bwhen (?:they|it|we|she|he) first\b|\bfirst (?:reported|report|statement|figure|number|data ?point|reading|mark)\b|\bat first\b|\binitially\b|\boriginally\b|\bearliest\b|\bto begin with\b|\bat the (?:start|outset|beginning)\b/;
@@ -31,7 +31,7 @@ export function historyOf(a: { q: Query; text: string; dates: DateRange | null; 
   if (a.aggregate && !["change", "latest"].includes(a.aggregate) && !yearAgo && !(trend && (a.fund || a.holding))) return null;
   const metric = a.fields.find((f) => f.metric);
   // "A year ago" alone asks what it was then; with "now", "vs", "change", "trend" it asks for both.
-  const both = /\bnow\b|\bvs\b|\bversus\b|\bcompared?\b|\bagainst\b|\bchang|\bgr[eo]w|\btrend|\bthan\b|\bover the\b|\bthis year\b|\bup\b|\bdown\b|\bhigher\b|\blower\b|\bmore\b|\bless\b|\bfrom\b/.test(a.text);
+  const both = /\byoy\b|\byear over year\b|\bgrowth\b|\bnow\b|\bvs\b|\bversus\b|\bcompared?\b|\bagainst\b|\bchang|\bgr[eo]w|\btrend|\bthan\b|\bover the\b|\bthis year\b|\bup\b|\bdown\b|\bhigher\b|\blower\b|\bmore\b|\bless\b|\bfrom\b/.test(a.text);
   const aggregate: Aggregate | undefined = yearAgo ? (both ? "year_change" : "year_ago") : a.aggregate === "change" ? "change" : trend ? undefined : first ? "first" : "at";
   // (An LP fund's "multiple" or MOIC is its TVPI; what was called or distributed "at each mark" is the mark's to-date figure.)
   const atMarks = /\bmarks?\b/.test(a.text);
@@ -46,7 +46,7 @@ export function historyOf(a: { q: Query; text: string; dates: DateRange | null; 
     return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], order: { by: "date", dir: "desc" }, limit: marks };
   }
   // (A trend over "the last 4 quarters" lists that many periods' statements, whether or not the words also read as dates.)
-  if (trend && !yearAgo && (!a.dates || periods) && n && a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {
+  if (trend && !yearAgo && (!a.dates || (periods && !/^(?:months|mos|mo)$/.test(periods[2]))) && n && a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {
     return { kind: "metrics", name: a.holding, metric: metric.field, order: { by: "date", dir: "desc" }, limit: /^(?:months|mos|mo)$/.test(periods![2]) ? n : n * 3 };
   }
   if (a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {

@@ -36,7 +36,7 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "rvpi", kinds: ["positions"], re: /\brvpi\b/, unit: "x" },
   { field: "irr", kinds: ["positions"], re: /\birrs?\b|\binternal rate of return\b/, unit: "%" },
   { field: "nav", kinds: ["positions"], re: /\bnavs?\b|\bnet asset value\b/, unit: "money" },
-  { field: "unfunded", kinds: ["positions"], re: /\bunfunded\b|\buncalled\b|\bdry powder\b|\bremaining commitments?\b|\bleft to (?:be )?call(?:ed)?\b/, unit: "money" },
+  { field: "unfunded", kinds: ["positions"], re: /\bunfunded\b|\buncalled\b|\bdry powder\b|\bremaining commitments?\b|\bleft to (?:be )?call(?:ed)?\b|\bstill owed?\b|\b(?:we|i) owe\b|\bstill to (?:be )?(?:called|paid in|funded)\b|\bleft to pay\b/, unit: "money" },
   { field: "commitment", kinds: ["positions"], re: /(?<!\b(?:unfunded|uncalled|remaining|outstanding|open) )\bcommit(?:ted|ments?)\b|\bpledged\b/, unit: "money" },
   { field: "called", kinds: ["positions", "cashflows"], re: /(?<!\b(?:to be|yet to be|still to be|remaining to be|not yet|not been|yet|still) )\bcalled\b|(?<=\b(?:did|does|do|has|have) (?:\w+ ){0,3})call\b|\bpaid in\b|\bcontributed\b|(?<!\b(?:to be|yet to be|still to be|be) )\bdrawn(?: down)?\b|\bdraw(?:s|ing)? down\b|\bcall(?:ed)? (?:in|up)\b/, unit: "money" },
   { field: "distributed", kinds: ["positions", "cashflows"], re: /\bdistribut(?:e|ed)\b|\bpaid out\b|\breturned to us\b|\b(?:sent|send|paid|pay) us\b(?!\s+(?:\w+\s+)?(?:numbers?|figures?|updates?|metrics?|kpis?|financials?|reports?|actuals?|data)\b)|\bgot back\b/, unit: "money" },
@@ -45,8 +45,8 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "founded", kinds: ["deals"], re: /(?<!\bwho (?:co-?)?)\bfounded\b|\bfounding (?:year|date)\b|\bhow old\b|\bincorporated\b|\byear (?:it was |they were )?(?:started|established)\b/ },
   { field: "last_mark", kinds: ["positions"], re: /\b(?:last|latest) (?:got |get |been |was )?marked\b|\b(?:last|latest|most recent) (?:nav )?mark(?: date)?\b|\bmark dates?\b|\bmarked (?:last|most recently)\b|\bwhen (?:was|were) (?:it|they|\w+(?: \w+){0,3}) (?:last )?marked\b/ },
   { field: "investment_date", kinds: ["holdings"], re: /\bwhen (?:did|have|had) (?:we|i|you) (?:first )?(?:invest|back|fund|put money|come in|get in)\w*\b|\binvestment dates?\b|\bentry dates?\b|\bdate (?:of|we) (?:first )?invest\w*\b|\bhow long (?:have|has) (?:we|the firm) (?:held|owned|been invested)\b/ },
-  { field: "invested", kinds: ["holdings"], re: /(?<!\bwhen (?:did|have|had) (?:we|i|you) (?:first )?)\binvest(?:ed)?\b|\bpa(?:y|id) for\b|\bdeployed\b|\bcheques?\b|\bchecks?\b|\bcost basis\b|\bentry (?:price|cheque|check|ticket)\b|\bamount invested\b|\bput (?:in|into)\b|\binvestment sizes?\b|\bcapital deployed\b/, unit: "money" },
-  { field: "valuation", kinds: ["holdings"], re: /\bvaluations?\b|\bvalued\b|\bmarked (?:at|up|down)\b|\bfair value\b|\bcurrent value\b|\bworth\b|\bmark(?:s|ed)?\b/, unit: "money" },
+  { field: "invested", kinds: ["holdings"], re: /(?<!\bwhen (?:did|have|had) (?:we|i|you) (?:first )?)\binvest(?:ed)?\b|\bpa(?:y|id) for\b|\bdeployed\b|\bcheques?\b|\bchecks?\b|\bcost basis\b|\bentry (?:price|cheque|check|ticket)\b|\bamount invested\b|\bput (?:in|into)\b|\binvestment sizes?\b|\bcapital deployed\b|\btickets?\b|\bput to work\b/, unit: "money" },
+  { field: "valuation", kinds: ["holdings"], re: /\bvaluations?\b|\bvalued\b|\bmarked (?:at|up|down)\b|\bfair value\b|\bcurrent value\b|\bworth\b|\bmark(?:s|ed)?\b|\bon paper\b|\bpaper value\b/, unit: "money" },
   { field: "multiple", kinds: ["holdings"], re: /\bmultiples?\b|\bmoic\b|\bperform(?:ing|ers?|ance)\b|\breturns?\b|\bwinners\b|\blosers\b/, unit: "x" },
   { field: "ownership", kinds: ["holdings"], re: /\bownership\b|\bstakes?\b|\bequity\b|\bhow much (?:of (?:it|the company|that company|them) )?do (?:we|i) own\b|\bpercent (?:we )?own\b|\b(?:percent|pct|share|stake) (?:do |does |did )?(?:we|i) (?:own|hold)\b|\bwhat (?:do|does|did) (?:we|i) own of\b|\b(?:we|i) own\b(?= (?:\w+ )?(?:\d|more|less|over|under|above|below|at least|at most))/, unit: "%" },
   { field: "strength", kinds: ["persons"], re: /\bstrongest\b|\bweakest\b|\bstrength\b|\bclosest\b/ },
@@ -106,7 +106,7 @@ export const AGGREGATE_CUES: [Aggregate, RegExp][] = [
   ["count", /\bhow many\b|\bnumber of\b|\bcount\b|\bhow much of (?:a|the) (?:pipeline|portfolio)\b/],
   ["avg", /\baverage\b|\bavg\b|\bmean\b|\btypical\b|\bon average\b/],
   ["change", /\bchang(?:e|ed|es|ing)\b|\b(?:gone|go|went|going) (?:up|down)\b|\bris(?:en|ing)\b|\bfall(?:en|ing)\b|\bgr[eo]w(?:n|th|ing|s)?\b|\bincreas(?:e|ed|es|ing)\b|\bdecreas(?:e|ed|es|ing)\b|\bdeclin(?:e|ed|es|ing)\b|\bdrop(?:ped|s)?\b|\btrend(?:ing|s)?\b|\bevolv(?:e|ed|ing)\b|\bover time\b|\bdelta\b|\bup or down\b|\bmoved\b|\bhistory\b|\bwent from\b|\bfrom what to what\b|\bthen (?:vs|versus|and|to) now\b|\bshr[iau]nk\b/],
-  ["sum", /\bwhat (?:did|has|have) +(?:\w+ +){0,3}(?:put in(?:to)?|invest(?:ed)? in|deploy(?:ed)?(?: in(?:to)?)?)\b|\btotal\b|\bsum(?:med)?\b|\badd(?:ed|ing)? (?:it |them |these |those |all |the )?up\b|\btally\b|\bcombined\b|\baltogether\b|\b(?:each and|put|added|all) together\b|\btogether\b(?= *$)|\bin total\b|\baggregate\b|\bacross (?:all|the|our)\b|\boverall\b|\bhow much\b/],
+  ["sum", /\bwhat (?:did|has|have) +(?:\w+ +){0,3}(?:put in(?:to)?|invest(?:ed)? in|deploy(?:ed)?(?: in(?:to)?)?)\b|\btotal\b|\bsum(?:med)?\b|\badd(?:ed|ing)? (?:it |them |these |those |all |the )?up\b|\btally\b|\bcombined\b|\baltogether\b|\b(?:each and|put|added|all) together\b|\btogether\b(?= *$)|\bin total\b|\baggregate\b|\bacross (?:all|the|our)\b|\boverall\b|\bhow much\b|\ball[ -]in\b(?= *(?:$|,))/],
 ];
 
 /** Pipeline stages, by the words for them. "new" only with "stage" near it ("new deals" are recent ones). */

@@ -64,6 +64,7 @@ const UNIT_FIELD: Partial<Record<RecordKind, Partial<Record<CueUnit, string>>>> 
 const READER_WORDS = new Set(LEXICON_WORDS);
 /** Which way a figure moved: up ("grown", "increased", "went up") or down ("declined", "shrunk", "dropped"). */
 const CHANGE_SIGN = /\b(gr[eo]wn?|grows|growing|increas(?:e|ed|es|ing)|r[io]sen?|rises|went up|gone up|go up|expand(?:ed|ing)?)\b|\b(declin(?:e|ed|es|ing)|decreas(?:e|ed|es|ing)|shr[iau]nk|fall(?:en|s)?|fell|dropp?(?:ed|s)?|went down|gone down|go down)\b/;
+const FELL_MOST = /\b(?:biggest|largest|steepest|sharpest|worst|most) (?:\w+ ){0,2}(?:drops?|declines?|falls?|decreases?|dips?|contractions?)\b|\b(?:fell|dropped|declined|decreased|shrank|shrunk|shrinking|falling|dropping|declining) (?:\w+ ){0,2}(?:the )?most\b/;
 const THRESHOLD_BEFORE = /\b(?:north of|upwards of|in excess of|south of|hit|hits|reached|reach|crossed|cross|topped|above|over|more than|greater than|higher than|bigger than|exceeding|at least|at most|below|under|less than|fewer than|lower than|no more than|no less than)\s*$/;
 const HOLDING_STAGE: Record<string, string> = { "pre-seed": "pre_seed", seed: "seed", "series a": "series_a", "series b": "series_b", "series c": "series_c", growth: "growth" };
 const SINGULAR_NOUNS = String.raw`(?:one|company|deal|fund|startup|holding|investment|position|call|distribution|contact|person|manager|relationship|portco)`;
@@ -166,8 +167,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
 
   // The kind: its noun (a specific one over a generic one), else the figure's, else the name's.
-  // (In the order said: "which f2 companies aren't dollar deals" asks about companies.)
-  const nouns = KIND_CUES.filter(([, re]) => re.test(text)).sort((a, b) => text.search(a[1]) - text.search(b[1])).map(([k]) => k);
+  const nouns = KIND_CUES.filter(([, re]) => re.test(text)).map(([k]) => k);
   // "the deal", "this document": one record's noun; a set is named in the plural or collectively.
   const plural = KIND_CUES.some(([, re]) => [...text.matchAll(new RegExp(re.source, "g"))].some((m) => !SINGULAR_NOUN.test(m[0])));
   const weak = (Object.entries(WEAK_NOUNS) as [RecordKind, RegExp][]).filter(([, re]) => re.test(text)).map(([k]) => k);
@@ -185,7 +185,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     // An LP fund within dates: its calls and distributions (a position's figures have no dates, its NAV marks do).
     (lp.match.kind === "one" && dates && !fields.some((f) => f.field === "nav") && !nouns.length ? "cashflows" : null) ??
     // An LP fund named: its position ("Halcyon Fund V performance"), unless the question is about companies.
-    (lp.match.kind === "one" && !fields.some((f) => f.metric) && !weak.includes("holdings") && !nouns.length ? "positions" : null) ??
+    // (Not when the figure is one only portfolio companies have and one of the firm's own funds is said too: "avg check size in fund ii".)
+    (lp.match.kind === "one" && !fields.some((f) => f.metric) && !weak.includes("holdings") && !nouns.length && !(own.match.kind === "one" && !lp.whole && fields.length > 0 && fields.every((f) => !f.kinds.includes("positions"))) ? "positions" : null) ??
     // "Which f2 companies...": one of the firm's own funds and its companies, whatever else is said of them.
     (own.match.kind === "one" && (lp.match.kind === "none" || !lp.whole) && /\b(?:companies|startups|businesses)\b/.test(text) && !nouns.includes("cashflows") ? "holdings" : null) ??
     nouns.find((k) => fieldKinds.length === 0 || fieldKinds.includes(k)) ??
@@ -227,7 +228,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   // "Across the pipeline" says where, not a total, unless a figure is named ("ARR across the portfolio").
   if (aggregate === "sum" && !fields.length && !/\btotal\b|\bsum\b|\badd(?:ed|ing)? (?:\w+ )?up\b|\bcombined\b|\baltogether\b|\btogether\b|\bin total\b|\baggregate\b|\boverall\b|\bhow much\b/.test(text)) aggregate = undefined;
   const fastest = /\bfastest[ -]growing\b|\bgr[eo]w(?:n|ing|s)?(?: \w+){0,2} (?:the )?(?:fastest|most|quickest|least|slowest)\b/.test(text);
-  if (fastest) aggregate = "change";
+  if (fastest || FELL_MOST.test(text)) aggregate = "change";
   // "How much runway does Acme have": one record's figure; a total only over several, or when said ("in total").
   // (What was invested in one company is a total over its positions.)
   const overPositions = namedHolding && fields.some((f) => f.field === "invested" || f.field === "valuation");
@@ -563,8 +564,23 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
       q.where = [...(q.where ?? []).filter((w) => w.field !== "change"), where];
     }
   }
+  // "Biggest yoy drop in headcount", "whose margin fell the most": the companies whose figure fell, the largest fall first.
+  if ((q.aggregate === "change" || q.aggregate === "year_change") && q.kind === "metrics" && !q.name && FELL_MOST.test(text)) {
+    q.where = [...(q.where ?? []).filter((w) => w.field !== "change"), { field: "change", op: "lt", value: 0 }];
+    q.order = { by: "change", dir: "asc" };
+  }
+  // "How much have we put to work overall": what was put in over all time, the companies since exited
+  // or written off too; "our portcos", "the portfolio" are the companies held today (they lead then).
+  if (q.kind === "holdings" && q.aggregate === "sum" && q.field === "invested" && !q.status?.length && !nouns.includes("holdings") && !weak.includes("holdings") && !/\bportcos?\b|\bportfolio\b|\bcompan(?:y|ies)\b|\bstartups?\b|\bholdings?\b/.test(text)) q.all_time = true;
+  // "What's our dry powder", "what is our NAV": the firm's one figure, a total over its records.
+  if (!q.aggregate && !q.order && !q.name && (q.kind === "positions" || q.kind === "holdings") && kindFields.length === 1 && kindFields[0].unit === "money" && /\bwhat(?: s| is|s)? (?:our|my)\b/.test(text) && !pluralCompanies(text)) {
+    q.aggregate = "sum";
+    q.field = kindFields[0].field;
+    delete q.show;
+    if (!signals.includes("aggregate")) signals.push("aggregate");
+  }
   // "What's the portfolio worth?", "our portfolio's ARR": one figure for the whole, a total.
-  if (!q.aggregate && !q.order && q.kind === "holdings" && kindFields.length && /\b(?:the|our|my|whole|entire) portfolio\b(?! compan)/.test(text) && !pluralCompanies(text)) {
+  if (!q.aggregate && !q.order && q.kind === "holdings" && kindFields.length && /\b(?:the|our|my|whole|entire)(?: active)? (?:portfolio|book)\b(?! compan)/.test(text) && !pluralCompanies(text)) {
     q.aggregate = "sum";
     q.field = kindFields[0].field;
   }

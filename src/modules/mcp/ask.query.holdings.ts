@@ -292,8 +292,10 @@ export const METRICS: KindReader = {
     }
     // "That haven't grown", "whose burn went down": by the sign of the change (companies without two actuals are said apart).
     const bySign = (q.where ?? []).filter((w) => w.field === "change");
+    // ("Biggest drop": the largest fall first.)
+    const fallFirst = q.order?.by === "change" && q.order.dir === "asc";
     const moved = (r: Rec) => bySign.every((w) => ({ gt: (a: number) => a > w.value, gte: (a: number) => a >= w.value, lt: (a: number) => a < w.value, lte: (a: number) => a <= w.value })[w.op](r.values.change.value!));
-    const ranked = loaded.rows.filter((r) => r.values.change_pct.value !== null && r.values.change.value !== null && moved(r)).sort((a, b) => b.values.change_pct.value! - a.values.change_pct.value!);
+    const ranked = loaded.rows.filter((r) => r.values.change_pct.value !== null && r.values.change.value !== null && moved(r)).sort((a, b) => (fallFirst ? -1 : 1) * (b.values.change_pct.value! - a.values.change_pct.value!));
     const signWords = bySign.map((w) => (w.op === "gt" ? "that grew" : w.op === "lt" ? "that fell" : w.op === "lte" ? "that did not grow" : "that did not fall")).join(" and ");
     const lacking = loaded.rows.filter((r) => r.values.change_pct.value === null).map((r) => r.name);
     const shown = ranked.slice(0, q.limit ?? 25);
@@ -302,7 +304,7 @@ export const METRICS: KindReader = {
       return `${i + 1}. ${r.name}: ${metricValue(pointValue(d.change.first))} (${d.change.first.statement_date.slice(0, 10)}) to ${metricValue(pointValue(d.change.last))} (${d.change.last.statement_date.slice(0, 10)})${pctWords(d.change.pct)}`;
     });
     const text = ranked.length
-      ? `Change of ${label} over ${when}, ${signWords ? `the ${ranked.length} of ${loaded.rows.length - lacking.length} portfolio companies ${signWords}` : "by portfolio company"} (largest growth first):\n${lines.join("\n")}${lacking.length ? `\n(${lacking.length} without two actuals in that period: ${listing(lacking)}.)` : ""}\nSource: ${loaded.source}`
+      ? `Change of ${label} over ${when}, ${signWords ? `the ${ranked.length} of ${loaded.rows.length - lacking.length} portfolio companies ${signWords}` : "by portfolio company"} (${fallFirst ? "largest fall" : "largest growth"} first):\n${lines.join("\n")}${lacking.length ? `\n(${lacking.length} without two actuals in that period: ${listing(lacking)}.)` : ""}\nSource: ${loaded.source}`
       : signWords && loaded.rows.length > lacking.length
         ? `${noneMoved(bySign[0].op, loaded.rows.length - lacking.length, `with two actuals of ${label} in ${when}`)}\nSource: ${loaded.source}`
         : `No portfolio company has two actuals of ${label} in ${when} to compare.\nSource: ${loaded.source}`;

@@ -578,7 +578,7 @@ const WRITTEN_BESIDE: Row[] = [
   { cat: "network", q: "who could introduce me to Łukasz Petrov?", expect: fn("who_knows", { person: "Łukasz Petrov" }), says: ["you can reach Łukasz Petrov (CEO at MosaicTreasury) through someone you know well: Reachable through Nikhil Abara"] },
   { cat: "network", q: "anyone know Yara Khan at Abara Quinn?", expect: fn("who_knows", { person: "Yara Khan" }), says: ["1. Ravi Kowalski knows Yara Khan"] },
   { cat: "negation", q: "LP funds except Halcyon", expect: q("positions", { except: { fund: ["Halcyon Fund V"] } }), says: ["5 LP positions not in Halcyon Fund V"] },
-  { cat: "negation", q: "everything but fintech in the pipeline", expect: q("deals", { except: { sector: ["Fintech"] } }), says: ["32 deals not in Fintech"] },
+  { cat: "negation", q: "everything but fintech in the pipeline", expect: q("deals", { except: { sector: ["Fintech"] } }), says: ["30 deals not in Fintech", "2 deals with sector unknown in your records are left out"] },
   { cat: "negation", q: "deals we haven't passed on, by score", expect: q("deals", { except: { stage: ["passed"] }, order: { by: "score", dir: "desc" } }), says: ["31 deals not at passed, by score (highest first)"] },
   { cat: "negation", q: "all the portcos except acme robotics", expect: q("holdings", { except: { name: ["Acme Robotics"] } }), says: ["22 portfolio companies not named Acme Robotics"] },
   { cat: "negation", q: "deals other than MosaicTreasury or KeystoneLedger", expect: q("deals", { except: { name: ["MosaicTreasury", "KeystoneLedger"] } }), says: ["34 deals not MosaicTreasury, not KeystoneLedger"] },
