@@ -155,7 +155,11 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
 
   // "What was it a year ago?": the figure the conversation was about, when a point in time is all it asks.
   // ("Is that higher than a year before?": "that" is the figure just given.)
-  const backToSubject = THING.test(text) || /^(?:and|what about|how about|then)\b/.test(text.trim()) || /^(?:is|was|has|does|did|how (?:does|did|is|was)) (?:that|this)\b/.test(text.trim());
+  // ("That" is one record's figure only when the last answer was about one record, or ranked records
+  // with the first of them on top: after a total, "is that higher than a year ago" is about the total.)
+  const lastCall = memory.last?.args as Query | undefined;
+  const lastOnOne = memory.last?.fn === "portfolio_company" || memory.last?.fn === "fund_positions" && !!memory.entities.fund || (memory.last?.fn === "query" && !!lastCall && (!!lastCall.name || (!!lastCall.order && !lastCall.aggregate && !lastCall.group)));
+  const backToSubject = THING.test(text) || /^(?:and|what about|how about|then)\b/.test(text.trim()) || (lastOnOne && /^(?:is|was|has|does|did|how (?:does|did|is|was)) (?:that|this)\b/.test(text.trim()));
   let carried: FieldCue | undefined;
   if (!fields.length && backToSubject && memory.last && (YEAR_AGO.test(n.folded) || dates || TREND.test(n.folded))) {
     const lastArgs = memory.last.args as Record<string, unknown>;
