@@ -222,8 +222,6 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     if (carried) fields.splice(fields.indexOf(carried), 1);
     if (!fields.some((f) => f.field === "headcount")) fields.push(FIELD_CUES.find((c) => c.field === "headcount")!);
     aggregate = AGGREGATE_CUES.find(([a, re]) => a !== "count" && re.test(text))?.[0];
-    // (The people are the company's staff, a figure of it, not a kind of record asked for.)
-    if (kind === "persons") kind = "holdings";
   }
   if (aggregate === "count" && /\bhow many (?:employees|people work|(?:people|ppl|folks|heads) (?:at|in|on|work)|staff|customers|clients|ftes|months|years|weeks)\b/.test(text)) {
     aggregate = AGGREGATE_CUES.find(([a, re]) => a !== "count" && a !== "change" && re.test(text))?.[0];
