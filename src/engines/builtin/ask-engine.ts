@@ -497,7 +497,7 @@ export const builtinAskEngine: AskEngine = {
     const unread = unreadParts(normalise(question, spellerFor(tools)), `${answer.text} ${JSON.stringify(intent.args)}`);
     const back = unread.length ? `${saidBack(unread)}\n` : "";
     const unheld = UNHELD.filter(([re]) => re.test(normalise(question).folded)).map(([, what]) => what);
-    const missing = unheld.length ? `${listing(unheld).replace(/^./, (c) => c.toUpperCase())}: not in your records (Dealgraph does not keep ${unheld.length === 1 ? "it" : "them"}), so that part has no answer.\n` : "";
+    const missing = unheld.length ? `${listing(unheld).replace(/^./, (c) => c.toUpperCase())}: not in your records (Dealgraph does not record ${unheld.length === 1 ? "it" : "them"}), so I can't answer that part.\n` : "";
     return { engine: "builtin", text: `${missing}${back}${intent.preface ?? ""}${answer.text}${intent.note ? `\n\n${intent.note}` : ""}`, answers: [answer] };
   },
 };

@@ -359,7 +359,7 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
       : blocks[0]
     : order && lackingOrder.length && (q.name || q.names?.length)
       ? `${listing(lackingOrder)}: ${reader.field(order.by, ctx)!.label} not in your records (none is recorded).`
-      : `No ${head(0)} in your records.`;
+      : `None: no ${head(1)} in your records.`;
   // A list of a kind with a natural total (calls, distributions) ends with it, over every record listed or not.
   const sum = reader.totalOf && !q.aggregate && limit > 1 ? listTotals(rows, reader.totalOf.field, reader.field(reader.totalOf.field, ctx)!, reader.totalOf.by, groupWord) : "";
   return {
