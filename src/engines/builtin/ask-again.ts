@@ -73,6 +73,11 @@ export function sameFiguresOfAnother(d: Directory, n: Normalised, memory: Memory
   if (fieldsSaid > 0) return null;
   const compare = AGAINST.test(n.folded) || COMPARE.test(n.folded);
   if (!compare && !ANOTHER.test(n.folded)) return null;
+  // "Redwood distributions this year", then "what about Atlas Bridge?": the same question of that LP fund.
+  const lastQuery = memory.last?.fn === "query" ? (memory.last.args as Query) : null;
+  const fundNow = d.funds().match;
+  if (!compare && fundNow.kind === "one" && lastQuery?.kind === "cashflows" && lastQuery.fund && lastQuery.fund !== fundNow.name) return { fn: "query", args: { ...lastQuery, fund: fundNow.name } };
+  if (!compare && fundNow.kind === "one" && lastQuery?.kind === "marks" && lastQuery.name && lastQuery.name !== fundNow.name) return { fn: "query", args: { ...lastQuery, name: fundNow.name } };
   const was = lastAsked(memory);
   if (!was) return null;
   const fund = d.funds().match;

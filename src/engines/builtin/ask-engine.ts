@@ -199,6 +199,10 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
       // A deal is not a portfolio company: what its own material states, said as such.
       const deal = d.deal();
       if (deal) return call("deal_status", { deal: deal.id, figure: metric ?? "arr" });
+      // An LP fund named, and no company: the fund's figures ("how much cash has Redwood sent back").
+      const lp = d.funds().match;
+      const fundFigures = [...new Set((set?.fields ?? []).filter((f) => f.kinds.includes("positions")).map((f) => f.field))];
+      if (lp.kind === "one" && fundFigures.length) return call("fund_positions", { fund: lp.name, figures: fundFigures });
       const named = d.anyName();
       const remembered = memory.holding?.name ?? memory.company?.name;
       if (memory.deal && !memory.holding && (pronounThing || !named)) return call("deal_status", { deal: memory.deal.id, figure: metric ?? "arr" });
