@@ -21,7 +21,8 @@
 // server's main thread and the bench's probing and watching threads, and their sessions'
 // scheduling groups (autogroups), to priority N, so that on a machine busy with other work at the
 // default priority the figures show what the server itself does rather than the machine's load.
-// The server's children keep their own (nice 10, OCR 19). Say so beside any figure measured with it.
+// The server's children keep their own (SCHED_IDLE where chrt allows it, nice 19: src/lib/child-priority.ts).
+// Say so beside any figure measured with it.
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -350,7 +351,7 @@ try {
     `idle baseline (${idleMs / 1000} s): /healthz worst ${ms(idle.maxMs)} ms, p50 ${idle.p50Ms.toFixed(1)} ms (${idle.samples} probes); from a worker thread worst ${ms(idleOffThread.maxMs)} ms, p99 ${ms(idleOffThread.p99Ms)} ms; server RSS peak ${mb(idleMem.serverPeakBytes)} MB; its thread's longest stretch ${thread(idleMem)}; load average ${loadavg()[0].toFixed(1)} on ${navigator.hardwareConcurrency} CPUs`,
   );
   console.log("");
-  const header = ["hostile input", "size", "outcome", "time s", "/healthz worst ms", "x idle", "p99 ms", "worker: worst ms", "x idle", "p99 ms", "server RSS MB", "x idle", "children RSS MB", "db growth MB (+WAL -> settled)", "server thread: longest stretch ms (cpu/queue)", "most cpu ms", "longest block", `server's loop held > ${LAG_LOG_MS} ms`];
+  const header = ["hostile input", "size", "outcome", "time s", "/healthz worst ms", "x idle", "p99 ms", "worker: worst ms", "x idle", "p99 ms", "server RSS MB", "x idle", "children RSS MB", "db growth MB (+WAL -> settled)", "server thread: longest stretch ms (cpu/queue)", "most cpu ms", "longest block", `server's loop held > ${LAG_LOG_MS} ms`, "load avg"];
   const rows: string[][] = [];
   const repeat = Math.max(1, Number(opts.repeat ?? 1));
   for (const c of Array.from({ length: repeat }, () => CASES).flat()) {
@@ -364,6 +365,7 @@ try {
     const dbFileBefore = fileBytes(served.dataDir, "dealgraph.db");
     const rss = watchServer(served.child.pid);
     const startedAt = new Date().toISOString();
+    const loadBefore = loadavg()[0];
     const started = performance.now();
     let outcome: string;
     try {
@@ -396,6 +398,8 @@ try {
       ms(mem.cpuMax),
       mem.blocked.call ? `${ms(mem.blocked.ms)} in ${mem.blocked.call}` : "-",
       describeHeld(heldSince(startedAt)),
+      // The machine's 1-minute load average at the case's start and end: a figure is the machine's as much as the server's.
+      `${loadBefore.toFixed(1)}-${loadavg()[0].toFixed(1)}`,
     ]);
     console.log(`  done: ${c.name}: ${outcome}`);
     for (const h of heldSince(startedAt)) console.log(`    the server's loop held ${h.lag_ms} ms at ${h.t.slice(11, 23)}: ${h.stages.join(", ") || "no run"}; ${h.children} children`);

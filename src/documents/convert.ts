@@ -23,6 +23,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { copyFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { CHILD_NICENESS, idlePrefix } from "../lib/child-priority.ts";
 import { watchChild } from "../lib/child-watcher.ts";
 import { wallCeilingMs } from "../lib/cpu-time.ts";
 import { sandboxed, sandboxSupport } from "../lib/sandbox.ts";
@@ -174,7 +175,7 @@ export async function convertToPdfFile<T>(inputPath: string, extension: string, 
     const isolation = opts.isolation === "profile-only" ? { ...support, network: false, mounts: false } : support;
     const end = await watchChild(
       {
-        cmd: sandboxed(command, { hide: opts.hide ?? null, work }, isolation),
+        cmd: [...(await idlePrefix()), ...sandboxed(command, { hide: opts.hide ?? null, work }, isolation)],
         env: conversionEnv(work),
         workDir: work,
         stdin: "",
@@ -184,7 +185,7 @@ export async function convertToPdfFile<T>(inputPath: string, extension: string, 
         memoryBytes: null, // LibreOffice's own; the page cap and the ZIP check come before it
         maxOutputBytes: 1024 * 1024,
         stderrTailBytes: 4096,
-        niceness: 10, // soffice and the helpers it forks: the server's requests come first
+        niceness: CHILD_NICENESS, // soffice and the helpers it forks: the server's requests come first (child-priority.ts)
         sampleMs: 1000,
       },
       () => {},

@@ -91,11 +91,24 @@ export function wordsOf(tsv: string): PositionedText[] {
   });
 }
 
+let slots: string[] = [];
+let nextSlot = Math.floor(Math.random() * 1024);
+/**
+ * The lock files that bound the server's Tesseract runs (reader.ts makes one per core but one: on
+ * 2 cores, one run at a time across every reader, so OCR leaves a core to the server). Each run
+ * holds one with `flock` (util-linux) while it works; where there is no flock, runs are not bounded.
+ */
+export function useOcrSlots(paths: string[]): void {
+  slots = Bun.which("flock") ? paths : [];
+}
+
 /** Tesseract's text for one image, read from stdin and laid out like a PDF's text layer; killed past its processor time (or hung). */
 export async function recognise(image: Uint8Array, timeoutMs = DEFAULT_OCR_TIMEOUT_MS): Promise<string> {
   const binary = findTesseract();
   if (!binary) throw new OcrError("Tesseract is not installed on this server");
-  const proc = Bun.spawn([binary, "stdin", "stdout", "-l", await languagesOf(binary), "--psm", "3", "tsv"], {
+  // Waiting for the slot costs no processor time; the wall-clock ceiling allows for it.
+  const slot = slots.length ? [Bun.which("flock")!, slots[nextSlot++ % slots.length]] : [];
+  const proc = Bun.spawn([...slot, binary, "stdin", "stdout", "-l", await languagesOf(binary), "--psm", "3", "tsv"], {
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",

@@ -28,7 +28,11 @@ export type ReadLimits = { maxPages: number; maxTextBytes: number; zip: ZipLimit
 /** OCR's bounds for one file: pages, and processor time altogether (a file needing more is refused, never cut). */
 export type OcrLimits = { maxPages: number; budgetMs: number };
 
-export type ReadRequest = ReadOp & { limits: ReadLimits };
+/**
+ * `ocrSlots`: lock files, one per Tesseract run the server allows at once across all its readers
+ * (reader.ts); each run holds one (flock) while it works.
+ */
+export type ReadRequest = ReadOp & { limits: ReadLimits; ocrSlots?: string[] };
 
 /** A refusal with words for the user: the file, not the reader, is the problem. */
 class Refused extends ChildRefusal {}
@@ -126,6 +130,7 @@ async function zipCheck(path: string, kind: "docx" | "pptx", limits: ReadLimits)
 async function run(request: ReadRequest, emit: (event: ReadEvent) => void): Promise<string[]> {
   switch (request.op) {
     case "pdf":
+      if (request.ocrSlots?.length) (await import("./ocr.ts")).useOcrSlots(request.ocrSlots);
       return pdfPages(request.path, request.ocrTimeoutMs, request.ocr, request.limits, emit);
     case "ooxml":
       return ooxmlPages(request.path, request.kind, request.limits);

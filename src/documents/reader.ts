@@ -10,8 +10,12 @@
 //   - OCR within its per-file bounds (pages, seconds) and, in an action run, the organization's
 //     daily OCR pages (actions/ocr-budget.ts): a file past either is refused with the reason;
 //   - at most three reads at once, at most two of one organization; further reads wait their
-//     turn, the organization with the fewest running first (src/lib/child-job.ts).
-import { resolve } from "node:path";
+//     turn, the organization with the fewest running first (src/lib/child-job.ts);
+//   - Tesseract runs (one thread each) on every core but one at most, across all reads: one at a
+//     time on 2 cores, so OCR never holds both while the server waits (OCR_CONCURRENCY).
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { ChildJobError, ChildRefusal, formatBytes, formatMs, runChildJob, type ChildLimits } from "../lib/child-job.ts";
 import { currentWork } from "../lib/work-context.ts";
 import { OCR_MAX_MS_PER_DOCUMENT, OCR_MAX_PAGES } from "./ocr.ts";
@@ -19,6 +23,26 @@ import { READ_COMMAND, type OcrLimits, type ReadEvent, type ReadLimits, type Rea
 import { ZIP_LIMITS } from "./zip.ts";
 
 export class ReadError extends Error {}
+
+/** Tesseract runs at once across this server's readers: every core but one, which stays the server's. */
+export const OCR_CONCURRENCY = Math.max(1, availableParallelism() - 1);
+let slotFiles: string[] | null = null;
+/**
+ * The lock files each Tesseract run holds one of (ocr.ts), made once per process and removed at its
+ * exit; those of a process that was killed (its pid in the dir's name, and gone) are removed here.
+ */
+function ocrSlots(): string[] {
+  if (slotFiles) return slotFiles;
+  for (const name of readdirSync(tmpdir())) {
+    const pid = /^dealgraph-ocr-slots-(\d+)-/.exec(name)?.[1];
+    if (pid && !existsSync(`/proc/${pid}`) && process.platform === "linux") rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+  const dir = mkdtempSync(join(tmpdir(), `dealgraph-ocr-slots-${process.pid}-`));
+  slotFiles = Array.from({ length: OCR_CONCURRENCY }, (_, i) => join(dir, `slot-${i}`));
+  for (const file of slotFiles) writeFileSync(file, "");
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return slotFiles;
+}
 
 export type ReaderLimits = ReadLimits & Omit<ChildLimits, "maxOutputBytes">;
 
@@ -42,7 +66,7 @@ export async function readInChild(op: ReadOp, limits: ReaderLimits = READ_LIMITS
   const ocrLimits: OcrLimits = work?.ocr ? { maxPages: work.ocr.pagesPerUpload, budgetMs: work.ocr.msPerUpload } : { maxPages: OCR_MAX_PAGES, budgetMs: OCR_MAX_MS_PER_DOCUMENT };
   const request: ReadRequest = {
     ...op,
-    ...(op.op === "pdf" ? { ocr: ocrLimits } : {}),
+    ...(op.op === "pdf" ? { ocr: ocrLimits, ocrSlots: ocrSlots() } : {}),
     path: resolve(op.path),
     limits: { maxPages: limits.maxPages, maxTextBytes: limits.maxTextBytes, zip: limits.zip },
   };

@@ -33,6 +33,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { watchChild } from "./child-watcher.ts";
+import { CHILD_NICENESS, idlePrefix } from "./child-priority.ts";
 import { wallCeilingMs } from "./cpu-time.ts";
 import { sandboxSupport, withoutNetwork, type SandboxSupport } from "./sandbox.ts";
 import { currentWork } from "./work-context.ts";
@@ -182,7 +183,7 @@ async function run(command: string, input: unknown, limits: ChildLimits, onEvent
   // caller decides on them (more time for announced work, or a refusal that stops the child).
   const end = await watchChild(
     {
-      cmd: confined(selfCommand(command), support),
+      cmd: [...(await idlePrefix()), ...confined(selfCommand(command), support)],
       // Nothing of the server's environment (its key, an LLM API key, the data dir) is the child's business.
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", ...transpilerCache(support), ...(support.mounts ? { [CONFINE_ENV]: "1" } : {}) },
       stdin: JSON.stringify(envelope),
@@ -191,7 +192,7 @@ async function run(command: string, input: unknown, limits: ChildLimits, onEvent
       timeoutMs: wallMs,
       memoryBytes: limits.memoryBytes,
       maxOutputBytes: limits.maxOutputBytes,
-      niceness: 10, // the server's requests come first on a busy machine
+      niceness: CHILD_NICENESS, // the server's requests come first on a busy machine (child-priority.ts)
       sampleMs: SAMPLE_MS,
     },
     (event) => {

@@ -74,10 +74,10 @@ type ToWatcher = { t: "start"; id: number; req: WatchRequest } | { t: "extend"; 
 type FromWatcher = { t: "started"; id: number; pid: number } | { t: "event"; id: number; body: unknown } | { t: "end"; id: number; end: WatchEnd };
 
 /**
- * The watcher: starts each requested child in a fresh work dir, holds it to its CPU time (wall-clock
- * only as a ceiling for one that hangs), memory and
- * output limits (killing its whole process group), passes on its events and, at the end, how it
- * ended. Self-contained (it runs as a worker's source text).
+ * The watcher: starts each requested child in a fresh work dir, holds it to its CPU time (the
+ * clock only as a ceiling for one that hangs), memory and output limits (killing its whole process
+ * group), passes on its events and, at the end, how it ended. Self-contained (it runs as a
+ * worker's source text; treeCpuMs is passed in as `cpuOf`).
  */
 function watcher(post: (m: FromWatcher) => void, listen: (h: (m: ToWatcher) => void) => void, fsm: typeof fs, osm: typeof os, pathm: typeof path, cpuOf: typeof treeCpuMs) {
   const live = new Map<number, { extend(cpuMs: number, wallMs: number): void; refuse(): void }>();
@@ -123,9 +123,11 @@ function watcher(post: (m: FromWatcher) => void, listen: (h: (m: ToWatcher) => v
       }
       // Not done: with the kernel's autogroups on (most distributions), the child's session (setsid)
       // is a scheduling group of its own, so its nice counts only inside it and the group weighs
-      // as much as the whole server's. Setting the group's nice too (/proc/<pid>/autogroup) was
-      // tried: on a machine busy with other sessions it starved the children instead (a two-page
-      // LibreOffice conversion went past its 120 s limit at a load of 12 on 2 cores).
+      // as much as the whole server's. Setting the group's nice too (/proc/<pid>/autogroup) starves
+      // the children on a machine busy with other sessions: at a load of 10-18 on 2 cores, with
+      // the group at nice 19, reader children and LibreOffice got no CPU time at all in 30-100 s
+      // (issue 27; the limits count CPU time now, so they would not fail, only never finish).
+      // SCHED_IDLE (child-priority.ts) gives the server the core at once where it wakes instead.
       let stopped: WatchEnd["stopped"] = null;
       const kill = () => {
         try {

@@ -9,14 +9,14 @@
 //   - the document children (where OCR runs) are shared the same way: one org's reads waiting for a
 //     child never hold back another org's read.
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { closeSync, constants, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, constants, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runHandlers } from "../../jobs/index.ts";
 import { findLibreOffice } from "../../src/documents/convert.ts";
 import { findTesseract } from "../../src/documents/ocr.ts";
 import { READ_COMMAND } from "../../src/documents/reader-child.ts";
-import { READ_LIMITS } from "../../src/documents/reader.ts";
+import { OCR_CONCURRENCY, READ_LIMITS, readInChild } from "../../src/documents/reader.ts";
 import { runChildJob } from "../../src/lib/child-job.ts";
 import { runAsWork } from "../../src/lib/work-context.ts";
 import { actionsService } from "../../src/modules/actions/actions.service.ts";
@@ -161,6 +161,58 @@ async function analyseScanned(a: TestApp, secret: string, ocr: { pagesPerUpload:
   if (read.status !== 200) throw new Error(`analysis read: ${read.status} ${JSON.stringify(read.json)}`);
   return read.json;
 }
+
+/** Tesseract runs (reading a page, not listing its languages) now below this process (from /proc: each one's parent, up to us). */
+function tesseractsOfOurs(): number {
+  const parent = new Map<number, number>();
+  const names = new Map<number, string>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      names.set(Number(entry), stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")));
+      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const ours = (pid: number) => {
+    for (let p = parent.get(pid), hops = 0; p && hops < 20; p = parent.get(p), hops++) if (p === process.pid) return true;
+    return false;
+  };
+  const reading = (pid: number) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes("stdin");
+    } catch {
+      return false;
+    }
+  };
+  return [...names].filter(([pid, name]) => name === "tesseract" && ours(pid) && reading(pid)).length;
+}
+
+// Issue 27, /healthz under OCR: on 2 cores two readers each ran Tesseract, and the server waited
+// for a core. Tesseract runs now take a slot (a lock file each, flock) of every core but one.
+describe.if(canRun && process.platform === "linux")("Tesseract runs across readers", () => {
+  test("at most every core but one at once (one on 2 cores), whichever readers ask; each reader still reads its pages", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "dealgraph-ocr-slots-test-"));
+    try {
+      const path = join(dir, "scanned.pdf");
+      writeFileSync(path, scanned!);
+      let most = 0;
+      const sampler = setInterval(() => (most = Math.max(most, tesseractsOfOurs())), 20);
+      try {
+        const reads = await Promise.all(["org-a", "org-b", "org-c"].map((tenant) => runAsWork({ tenant }, () => readInChild({ op: "pdf", path }))));
+        for (const pages of reads) expect(pages.join("\n")).toContain("Lumora");
+      } finally {
+        clearInterval(sampler);
+      }
+      expect(most).toBeGreaterThan(0);
+      expect(most).toBeLessThanOrEqual(OCR_CONCURRENCY);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
 
 describe.if(canRun)("OCR bounds", () => {
   test("per file: more pages needing OCR than allowed is refused with the reason, nothing OCRed", async () => {

@@ -1,7 +1,7 @@
 // Child jobs (src/lib/child-job.ts) with real children of this program: each limit stops the child
 // and says which; the document reader and the off-loop deal engine turn that into words for a run.
 import { afterAll, describe, expect, test } from "bun:test";
-import { closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { extractPages, ExtractionError } from "../../src/documents/extract.ts";
@@ -10,6 +10,7 @@ import { READ_LIMITS, readInChild } from "../../src/documents/reader.ts";
 import { builtinDealEngine } from "../../src/engines/builtin/deal-engine.ts";
 import { builtinDealEngineOffLoop } from "../../src/engines/off-loop.ts";
 import { ChildJobError, runChildJob } from "../../src/lib/child-job.ts";
+import { idlePrefix } from "../../src/lib/child-priority.ts";
 import { RunError } from "../../src/lib/run-error.ts";
 import { pdfMalformedFont, pdfPageBomb, pdfStreamBomb } from "../../scripts/lib/hostile-files.ts";
 import { LEDGERLY_DECK, pdfDeck } from "../helpers/decks.ts";
@@ -83,6 +84,34 @@ describe("the document reader in its child", () => {
     };
     const [pages] = await Promise.all([readInChild({ op: "text", path }, { ...READ_LIMITS, timeoutMs: 1500 }), feed()]);
     expect(pages).toEqual(["Worth the wait."]);
+  }, 30_000);
+
+  // Issue 27, /healthz under OCR: children ran at nice 10 (OCR 19), and a server thread that woke
+  // waited for the child's time slice to end. SCHED_IDLE: the server takes the core at once.
+  test.skipIf(process.platform !== "linux")("a reader runs under SCHED_IDLE (where chrt allows it) at nice 19", async () => {
+    const path = fifo();
+    const read = readInChild({ op: "text", path }, { ...READ_LIMITS, timeoutMs: 10_000 });
+    let stat: string[] = [];
+    for (let i = 0; i < 300 && !stat.length; i++) {
+      await Bun.sleep(50);
+      // The reader is the process with our FIFO open; its scheduling from /proc/<pid>/stat.
+      for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+        try {
+          if (!readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`) === path)) continue;
+          const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+          stat = text.slice(text.lastIndexOf(")") + 2).split(" ");
+        } catch {
+          // gone, or not ours to look at
+        }
+      }
+    }
+    const fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+    writeSync(fd, "done");
+    closeSync(fd);
+    expect(await read).toEqual(["done"]);
+    // Fields 19 (nice) and 41 (policy; SCHED_IDLE is 5) of /proc/<pid>/stat, counted from 3.
+    expect(Number(stat[16])).toBe(19);
+    expect(Number(stat[38])).toBe((await idlePrefix()).length ? 5 : 0);
   }, 30_000);
 
   test("a reader that hangs is stopped at the wall-clock ceiling, saying it was not for its work", async () => {

@@ -2,8 +2,8 @@
 // images), never from what any reader returned. Only these labels are committed: the decks stay in
 // their repositories (fetched under /work/.mirror, read by blob id). Most are hackathon and
 // early-stage decks; several are not in English (French, Persian) or are laid out
-// glyph by glyph. 42 are dev (seven added after the first heldout report, four more later, sixteen more in a fourth
-// session, ten more in a fifth), the rest heldout.
+// glyph by glyph. 44 are dev (seven added after the first heldout report, four more later, sixteen more in a fourth
+// session, ten more in a fifth, two in a sixth), the rest heldout.
 //
 // Judgement calls, as for the generated decks: "Up to $500K" is a single amount ($500K); a SAFE's
 // valuation cap is not a pre-money; a range ("$2M – $5M", "$6,000 – $12,000") is amount null; an
@@ -52,6 +52,30 @@ const label = (e: Entry): RealLabel => ({
 });
 
 export const REAL_LABELS: RealLabel[] = [
+  // ---- dev, two more of the sixth session (fetched mirrors not labelled before), labelled from
+  // pdftotext -layout and Tesseract on the page images: a deck whose slides are images under a text
+  // title and a running footer (its team only in a picture), and a student proposal with a team
+  // number and no people ----
+  label({
+    repo: "eviepk12/pitch-deck-ReFill", path: "pitch-deck.pdf", blob: "e750cc488cff8cdc8ae31b8e6eaefc42164c729a", part: "dev",
+    // Every slide is a text title ("Team", "Market Sizing") with the content in an image on the next
+    // page, and "ReFill | Sigma Group | Made with" in the footer. The team page is photos captioned
+    // with given names under "Hustler", "Hipster" and "Hackers" (Programmer, Tester, QA).
+    company: "ReFill",
+    team: [["Zainal", "Hustler"], ["Vincent", "Hipster"], ["Rafli", "Programmer"], ["Sylvano", "Tester"], ["Kal-el", "QA"]],
+    sections: ["team", "product", "market", "competition", "business_model"],
+    traps: ["image-slides", "team-in-image", "running-footer", "given-names-only", "no-raise"],
+  }),
+  label({
+    repo: "janecww/busi-ideation", path: "Pitch Deck.pdf", blob: "29f4317074fd4dd17efc430c5c65429885d8672e", part: "dev",
+    // "BONNIE 幫你" in every header; "Team 20239" on the cover is a competition entry's number, and no
+    // person is named. A survey of respondents is market research; pricing (HKD 2,899) and a cost and
+    // revenue projection; a roadmap titled "How we gain traction" is a plan.
+    company: "Bonnie",
+    aliases: ["BONNIE 幫你"],
+    sections: ["market", "product", "competition", "business_model", "financials"],
+    traps: ["team-number-not-a-team", "running-header", "market-size-money", "cost-table-money", "no-raise", "hkd"],
+  }),
   // ---- dev, ten more of the fifth session (fetched mirrors not labelled before), labelled from
   // pdftotext -layout and the covers' and team pages' images: teams of given names only (photo
   // captions, a cover's row of avatars), roles in lists above or below a photo, names in a column on

@@ -13,6 +13,8 @@ import { mentionIn, moneyIn } from "./deal-money.ts";
 import { describeRaise, isRaiseStatement } from "./deal-round.ts";
 import { quotable, readMaterial, type Topic, type Unit } from "./deal-text.ts";
 
+// A figure in money: one of the financials' signals, though never alone what makes a statement about them.
+const MONEY_FIGURE = /[$€£]\s?\d/;
 type Rule = { words?: RegExp; acronyms?: RegExp; signals: [RegExp, number][]; about: string };
 
 // Signals are what a partner would count as substance: a number, a name, a comparison.
@@ -64,7 +66,7 @@ const RULES: Record<string, Rule> = {
   financials: {
     words: /\b(burn|runway|revenue|ebitda|profit\w*|cash|forecast|projections?|break-?even|expenses?|p&l)\b/i,
     signals: [
-      [/\b(burn|runway)\b/i, 15], [/[$€£]\s?\d/, 10], [/\b(break-?even|profitab\w*)\b/i, 15], [/\b\d+\s+months\b/i, 10], [/\b(revenue|ebitda|gross profit|net income)\b[^.]{0,40}\d/i, 10],
+      [/\b(burn|runway)\b/i, 15], [MONEY_FIGURE, 10], [/\b(break-?even|profitab\w*)\b/i, 15], [/\b\d+\s+months\b/i, 10], [/\b(revenue|ebitda|gross profit|net income)\b[^.]{0,40}\d/i, 10],
       [/\b(projected|forecast|plan(?:ned)?|by 20\d{2})\b/i, 10],
     ],
     about: "financials (burn, runway, revenue, projections)",
@@ -217,7 +219,8 @@ export const builtinDealEngine: DealEngine = {
         // (What the product does needs no figure: "Our platform connects to 40 banks" is about it.)
         if (key === "round" || key === "product" || list.length !== 1) continue;
         const [only] = list;
-        if (sectionOfTopic(only.topic) === key || RULES[key].signals.some(([re]) => re.test(only.text))) continue;
+        // (A figure in money alone is no sign of the financials: money is on the traction, market and round slides too.)
+        if (sectionOfTopic(only.topic) === key || RULES[key].signals.some(([re]) => re !== MONEY_FIGURE && re.test(only.text))) continue;
         filed.set(key, []);
       }
     }

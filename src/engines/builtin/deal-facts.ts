@@ -74,7 +74,7 @@ const IN_PROSE = [
   new RegExp(`^(${NAME_WORDS})(?: \\([\\p{Lu}\\d]{2,6}\\))? (?:is|are) (?:a|an|the)\\b`, "u"),
   new RegExp(`\\b(?:started|founded|launched|built|created) (${NAME_WORDS}) in\\b`, "u"),
   new RegExp(`©\\s*(?:(?:19|20)\\d{2}\\s+)?(${NAME_WORDS})`, "u"),
-  new RegExp(`^(${NAME_WORDS}) (?:helps|builds|enables|automates|provides|offers|develops|turns|lets|makes)\\b`, "u"),
+  new RegExp(`^(${NAME_WORDS}) (?:helps|builds|enables|automates|provides|offers|develops|turns|lets|makes|allows|empowers|connects|simplifies|is here to)\\b`, "u"),
   // "<Name>: A platform for ...": the name a definition opens with (not a label over a statement: "<Measure>: The market ...").
   new RegExp(`^(${NAME_WORDS}):\\s+(?:A|An)\\s+\\p{Ll}`, "u"),
   // A title that names the solution: "2. Solution: <Name>", "Introducing <Name>".

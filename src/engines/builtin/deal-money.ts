@@ -1,6 +1,6 @@
 // Money as decks write it: "$12,500,000", "$2.5M", "USD 2.5m", "2,5 Mio. €", "£1.2bn", "3 million
 // euros", "CHF 1'500'000", "1 500 000 €", "4,25 M€", "750 Tsd. €", "2,5 millions d'euros", and
-// ranges ("$2-3M", "€1M to €1.5M"); other currencies by code or sign ("KES 10M", "₹2 crore", "S$1.5M").
+// ranges ("$2-3M", "€1M to €1.5M", "2,5 bis 3,8 Mio. EUR", "1 à 2 M€"); other currencies by code or sign ("KES 10M", "₹2 crore", "S$1.5M").
 // A figure with no currency beside it is not money.
 
 export type MoneyMention = {
@@ -43,7 +43,7 @@ const NUM = String.raw`\d{1,3}(?:[,.'\u00a0\u202f ]\d{3})+(?![\d])(?:[.,]\d+)?|\
 const SCL = String.raw`thousand|tsd\.?|millions?|milliards?|billions?|trillion|lakhs?|lacs?|crores?|cr|milh(?:ões|ão)|millones|millón|mio\.?|mrd\.?|mds|md|mm|mn|bn|tn|[kmbt]`;
 const SUF = String.raw`€|\$|£|₹|\b(?:USD|EUR|GBP|CHF|CAD|AUD|KES|NGN|ZAR|INR|SGD|HKD|NZD|JPY|CNY|RMB|BRL|MXN|SEK|NOK|DKK|PLN|AED|euros?|dollars?|pounds?)\b|d['’]euros\b`;
 const ONE = (n: number) => String.raw`(?<pre${n}>${PRE})?\s?(?<num${n}>${NUM})(?:\s?(?<scale${n}>${SCL})(?![\p{L}\d]))?`;
-const MONEY = new RegExp(String.raw`(?<![\p{L}\d.,])${ONE(1)}(?:\s?(?:-|–|—|to)\s?${ONE(2)})?(?:\s?(?<suf>${SUF}))?`, "giud");
+const MONEY = new RegExp(String.raw`(?<![\p{L}\d.,])${ONE(1)}(?:\s?(?:-|–|—|to|bis|à)\s?${ONE(2)})?(?:\s?(?<suf>${SUF}))?`, "giud");
 
 /**
  * "12,500,000" and "1.500.000" are thousands; "2,5" and "2.5" decimals. With both separators the
@@ -86,7 +86,7 @@ export function moneyMentions(text: string): MoneyMention[] {
     if (!Number.isFinite(low)) continue;
     const round = (n: number) => Math.round(n * 100) / 100;
     // "from $1M to $3M" is a change between two figures, not a range.
-    const change = g.num2 && /\bfrom\s*$/i.test(text.slice(Math.max(0, m.index! - 6), m.index!));
+    const change = g.num2 && /\b(?:from|von|de)\s*$/i.test(text.slice(Math.max(0, m.index! - 6), m.index!));
     if (high !== null && Number.isFinite(high) && high > low && !change) {
       const text0 = m[0].replace(/\s+$/, "");
       out.push({ amount: null, low: round(low), high: round(high), currency, index: m.index!, end: m.index! + text0.length, text: text0 });

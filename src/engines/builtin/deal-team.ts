@@ -40,6 +40,8 @@ const ORG_BEFORE_BRACKET = /(\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*){0
 // A testimonial's signature: "“...” — <Name>, CFO, <their company>".
 const SIGNATURE = /["”»]\s*[—–-]?\s*$|^\s*[—–-]\s*$/;
 
+// A short line (a title, a label) over a list of other people's or organisations' names ("Our customers", "Trusted by", "Pilots with").
+const OTHERS_LISTED = /\b(?:customers?|clients?|partners?|pilots?|trusted|users|used by|working with|featured|press|sponsors?|advis[oe]rs?|investors?|backed|mentors?)\b/i;
 const INVESTOR_TITLE = /^(?:General |Managing |Venture )?Partner$|^Principal$/;
 const INVESTING = /\b(invest(?:ed|or|ors|s)?|backed|led our|angels?)\b/i;
 const LINKEDIN = /(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/[\w%-]+\/?/gi;
@@ -242,14 +244,20 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   for (const u of units)
     if (!pageTopic.has(u.pageIndex) && !u.heading && !u.boilerplate && u.context === null && TEAM_SPOKEN.test(u.text) && (namesOn.get(u.pageIndex) ?? 0) >= 3) pageTopic.set(u.pageIndex, "team");
   // A page under no known title that holds nothing but three or more cards, each a name over a short
-  // caption ("<Name>" / "Finance"), is the team's page.
+  // caption ("<Name>" / "Finance"), is the team's page when the deck names one of them as its own
+  // elsewhere: presenting it, or in its contact address ("Presented by <Name>", "<given>.x@...").
+  // (Cards alone may be a launch event's speakers or customers' people.)
+  const ownElsewhere = (name: string, page: number) => {
+    const given = name.split(/\s+/)[0].toLowerCase();
+    return units.some((o) => o.pageIndex !== page && !OUTSIDERS.has(o.context as string) && (o.text.includes(name) || [...o.text.matchAll(/([\w.+-]+)@[\w-]+\.[\w.]+/g)].some((m) => m[1].toLowerCase().includes(given))));
+  };
   const byPage = new Map<number, Unit[]>();
   for (const u of units) if (!u.boilerplate) byPage.set(u.pageIndex, [...(byPage.get(u.pageIndex) ?? []), u]);
   for (const [page, list] of byPage) {
     if (pageTopic.has(page)) continue;
     const cards = list.length % 2 ? list.slice(1) : list;
     const pairs = Array.from({ length: cards.length / 2 }, (_, j) => [cards[2 * j].text, cards[2 * j + 1].text]);
-    if (pairs.length >= 3 && pairs.every(([name, caption]) => nameAlone(name) && !nameAlone(caption) && (roleFirst(caption, opts) ?? captionOf(caption)))) pageTopic.set(page, "team");
+    if (pairs.length >= 3 && pairs.every(([name, caption]) => nameAlone(name) && !nameAlone(caption) && (roleFirst(caption, opts) ?? captionOf(caption))) && pairs.some(([name]) => ownElsewhere(nameAlone(name)!, page))) pageTopic.set(page, "team");
   }
   // Pages where a line captions a whole name ("<Name> – Frontend"): there a given name may be captioned alone.
   const captionedNames = new Map<number, boolean>();
@@ -504,12 +512,24 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   if (found.length === 0) {
     const lastPage = Math.max(-1, ...units.map((u) => u.pageIndex));
     const shapes: ((text: string) => string | null)[] = [nameAlone, invertedNameAlone, givenNameInColumn];
+    const usedElsewhere = (u: Unit) => {
+      const word = new RegExp(`(?<![\\p{L}])${u.text.trim()}(?![\\p{L}])`, "iu");
+      // (A running footer or header counts, and a web or mail address: the brand is often there alone.)
+      return units.some((o) => o !== u && (o.pageIndex !== u.pageIndex || o.running || o.boilerplate) && word.test(o.text));
+    };
     for (let i = 0; i < units.length; i++) {
       if (units[i].pageIndex !== 0 && units[i].pageIndex !== lastPage) continue;
       const open = (j: number) => j < units.length && units[j].pageIndex === units[i].pageIndex && !excluded(units[j]) && !NOT_TEAM_LABEL.test(units[j].text);
       let k = 0;
       for (const shape of shapes) {
-        while (open(i + k) && shape(units[i + k].text)) k++;
+        // Given names alone stand where nothing else is told (a cover, a closing page), never under
+        // another slide's title (customers' or partners' logos), and the deck does not use them as words elsewhere.
+        const fits = (j: number) => shape !== givenNameInColumn || ((units[j].context === null || units[j].context === "team" || units[j].context === "contact") && !usedElsewhere(units[j]));
+        // A one-pager's page is every slide at once; a column that goes on from single words before it
+        // ("Meridian" / "Health" / "Sunfield" / "Grocers") is a list of something else broken over lines
+        // (the deck's own name over the column, which it repeats elsewhere, is no such word).
+        if (shape === givenNameInColumn && (lastPage < 2 || units.some((o) => o.pageIndex === units[i].pageIndex && o.order < units[i].order && o.text.split(/\s+/).length <= 4 && OTHERS_LISTED.test(o.text)) || (i > 0 && units[i - 1].pageIndex === units[i].pageIndex && !units[i - 1].boilerplate && /^[\p{L}'’-]+$/u.test(units[i - 1].text.trim()) && !usedElsewhere(units[i - 1])))) continue;
+        while (open(i + k) && shape(units[i + k].text) && fits(i + k)) k++;
         const words = Array.from({ length: k }, (_, n) => units[i + n].text.trim());
         if (shape === givenNameInColumn && words.filter((w) => givenNameAlone(w)).length < Math.max(2, Math.ceil(k / 2))) k = 0;
         if (k >= 3) {

@@ -84,8 +84,8 @@ export function topicOfHeading(text: string): Topic | null {
     .toLowerCase()
     .replace(/^\d{1,2}(?:\s\d)?\s*(?:[.)|/—–·-]\s*)?(?=\p{L})/u, "")
     .replace(/[.:!]+$/, "")
-    // A note in square brackets after a title ("Who we are [photo]") is no part of it.
-    .replace(/\s*\[[^\]]{1,20}\]\s*$/, "")
+    // A note in brackets after a title ("Who we are [photo]", "Financial projections (3-year)") is no part of it.
+    .replace(/\s*\[[^\]]{1,20}\]\s*$|\s*\([^()]{1,20}\)\s*$/, "")
     // A title set between dashes or bullets ("— THE TEAM —") is the title.
     .replace(/^[\s—–•·|-]+|[\s—–•·|-]+$/g, "")
     .replace(/\s+/g, " ")
@@ -98,7 +98,11 @@ const LABEL = /^([\p{L}&' -]{3,30}):\s/u;
 
 /** A title line: short, starts with a capital, no figures, at most a closing period or colon; a section number may lead. */
 function headingLike(text: string): boolean {
-  const t = text.replace(/^[—–•·-]+\s*(?=\p{Lu})|\s*[—–•·-]+$/gu, "").replace(/^\d{1,2}(?:\s\d)?\s*(?:[.)|/—–·-]\s*)?(?=\p{Lu})/u, "");
+  const t = text
+    .replace(/^[—–•·-]+\s*(?=\p{Lu})|\s*[—–•·-]+$/gu, "")
+    .replace(/^\d{1,2}(?:\s\d)?\s*(?:[.)|/—–·-]\s*)?(?=\p{Lu})/u, "")
+    // A note in brackets after a title of two words or more ("FINANCIAL PROJECTIONS (3-YEAR)") is no part of it.
+    .replace(/^(\p{Lu}[\p{L}&'’-]*(?:\s+[\p{L}&'’-]+)+)\s*\([^()]{1,20}\)$/u, "$1");
   const words = t.split(/\s+/).length;
   return words <= 6 && t.length <= 50 && /^[\p{Lu}]/u.test(t) && !/[\d$€£,;|]/.test(t) && !/[.:!?].*[.:!?]$|[.!?:]\S/.test(t) && (!/[.:]$/.test(t) || words <= 3);
 }

@@ -5,9 +5,9 @@
 // files straight into a block once, and every thread reads them there, none copies them:
 //   - this thread reads the files into the blocks and decides each block's fate;
 //   - the entry hasher takes every entry's sha256 (the manifest's), range by range as blocks fill;
-//   - a compressor (libdeflate at `level`) turns a block into a compressed member when it is idle and
-//     the writer keeps up; otherwise the block is written as a stored member (deflate's uncompressed
-//     blocks with gzip's CRC-32), costing no more than the copy;
+//   - a compressor (libdeflate at `level`), on a core the others leave free, turns a block into a
+//     compressed member when it is idle; otherwise the block is written as a stored member (deflate's
+//     uncompressed blocks with gzip's CRC-32), costing little more than the copy;
 //   - the writer writes the members in order (a stored one as a gathered write straight from the
 //     block) and takes the archive's sha256 of exactly what it wrote.
 // Measured on 806 MB when one thread did the reading, both sha256s, the framing and the writing:
@@ -15,17 +15,24 @@
 // thread that reads it is done with it; at most MAX_BLOCKS are in flight (32 MB).
 import { fsyncSync, readSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { WORKER_SOURCE } from "./backups.gzip-worker.ts";
 
 export const GZIP_BLOCK = 2 * 1024 * 1024;
 /** Deflate's stored blocks hold at most 65,535 bytes each. */
 const STORED_MAX = 65_535;
 const MAX_BLOCKS = 16;
 /**
- * Members handed to the writer and not yet written beyond which an idle compressor is not given
- * the next block: the writer (hashing and writing) is behind, so the cores are short, and a stored
- * block costs a fraction of a compressed one (libdeflate level 1: about 2.3 CPU-s per GB).
+ * The threads this pipeline keeps busy on its own: the reader (this thread), the entry hasher and
+ * the writer. Beyond them, the compressor takes a block whenever it is idle. Without a core to
+ * spare it takes one only while the disk is what holds the backup back (the writer's write calls
+ * take longer than its hashing: writes wait on the disk): a compressed block is about a quarter of
+ * the bytes to write. Otherwise it would take time from the hashing and writing (libdeflate level 1
+ * costs about 2.3 CPU-s per GB, a stored block a tenth of that): measured on two cores with the
+ * data in the page cache, the backup took longer for a smaller archive; with the disk the limit
+ * (a 5.5 GB database, 92 s, the writer waiting on its writes 8 times as long as it hashed), every
+ * block was stored and a core sat two-thirds idle.
  */
-const WRITER_BEHIND = 2;
+const PIPELINE_THREADS = 3;
 /**
  * Written bytes after which the flusher thread asks the disk to catch up (fdatasync), while the
  * writer goes on: the kernel would otherwise start writing the archive back only at the final
@@ -56,64 +63,6 @@ export function storedPieces(length: number, crc: number): Piece[] {
   return pieces;
 }
 
-// Every thread runs this; the messages it gets say which role it plays. Each accounts its busy time.
-const WORKER = `
-const fs = require("node:fs");
-const entries = new Map();
-let fd = -1, archive = null, bytes = 0, busy = 0;
-self.onmessage = (event) => {
-  const m = event.data;
-  const t0 = performance.now();
-  try {
-    if (m.op === "compress") {
-      const out = Bun.gzipSync(new Uint8Array(m.sab, 0, m.length), { level: m.level, library: "libdeflate" });
-      busy += performance.now() - t0;
-      postMessage({ op: "compressed", block: m.block, out, busy }, [out.buffer]);
-    } else if (m.op === "hash") {
-      for (const [entry, start, end] of m.ranges) {
-        let h = entries.get(entry);
-        if (!h) entries.set(entry, (h = new Bun.CryptoHasher("sha256")));
-        h.update(new Uint8Array(m.sab, start, end - start));
-      }
-      busy += performance.now() - t0;
-      postMessage({ op: "hashed", block: m.block, busy });
-    } else if (m.op === "digests") {
-      const out = {};
-      for (const [entry, h] of entries) out[entry] = h.digest("hex");
-      entries.clear();
-      postMessage({ op: "digests", out, busy });
-    } else if (m.op === "open") {
-      fd = m.fd;
-      archive = new Bun.CryptoHasher("sha256");
-    } else if (m.op === "write") {
-      const views = m.pieces.map((p) => (Array.isArray(p) ? new Uint8Array(m.sab, p[0], p[1] - p[0]) : p));
-      let total = 0;
-      for (const v of views) total += v.length;
-      let skip = fs.writevSync(fd, views);
-      // A short gathered write (rare on a regular file): the rest piece by piece.
-      if (skip < total) {
-        for (const v of views) {
-          if (skip >= v.length) { skip -= v.length; continue; }
-          let at = skip;
-          skip = 0;
-          while (at < v.length) at += fs.writeSync(fd, v, at, v.length - at);
-        }
-      }
-      for (const v of views) archive.update(v);
-      bytes += total;
-      busy += performance.now() - t0;
-      postMessage({ op: "written", block: m.block, bytes, busy });
-    } else if (m.op === "sync") {
-      fs.fdatasyncSync(m.fd);
-      busy += performance.now() - t0;
-      postMessage({ op: "synced", busy });
-    } else if (m.op === "close") {
-      postMessage({ op: "closed", bytes, sha256: archive.digest("hex"), busy });
-    }
-  } catch (error) {
-    postMessage({ op: "error", message: String(error && error.message ? error.message : error) });
-  }
-};`;
 
 type Slot = { index: number; sab: SharedArrayBuffer; view: Uint8Array; holds: number };
 type Queued = { slot: Slot; length: number; pieces: Piece[] | null };
@@ -139,6 +88,8 @@ export class GzipSink {
   private readonly url: string;
   private readonly slots: Slot[] = [];
   private readonly free: Slot[] = [];
+  /** The writer's recent time per block in write calls and in hashing (moving averages, ms). */
+  private recent = { writeMs: 0, hashMs: 0, blocks: 0 };
   private current: Slot;
   private fill = 0;
   /** [entry, start, end) ranges of the current block not yet handed to the entry hasher. */
@@ -154,20 +105,28 @@ export class GzipSink {
   private closed: { bytes: number; sha256: string } | null = null;
   private stopped = false;
 
-  /** `level` 0: every block stored, no compressor; 1-12: libdeflate's levels where a compressor is idle. */
+  /** `level` 0: every block stored, no compressor; 1-12: libdeflate's levels where one of `threads` compressors is idle (none: every block stored). */
   constructor(
     private readonly fd: number,
     level = 1,
-    threads = Math.max(1, Math.min(2, availableParallelism() - 1)),
+    threads = Math.max(1, Math.min(2, availableParallelism() - PIPELINE_THREADS)),
+    /** Whether a core is left for compressing whatever the writer does (else only while the disk holds it back). */
+    private readonly spareCore = availableParallelism() > PIPELINE_THREADS,
   ) {
     this.stats = { level, blocks: 0, compressed: 0, stored: 0 };
-    this.url = URL.createObjectURL(new Blob([WORKER], { type: "application/javascript" }));
+    this.url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/javascript" }));
     this.hasher = this.start();
     this.writer = this.start();
     this.flusher = this.start();
     if (level > 0) for (let i = 0; i < threads; i++) this.compressors.push({ worker: this.start(), busy: false, ms: 0 });
     this.writer.postMessage({ op: "open", fd });
     this.current = this.allocate();
+  }
+
+  /** Why blocks were stored rather than compressed (for the progress line). */
+  get storedBecause(): string {
+    if (!this.compressors.length) return "no compressor";
+    return this.spareCore ? "the compressor was busy" : "no core to spare, and the disk kept up";
   }
 
   private start(): Worker {
@@ -213,7 +172,7 @@ export class GzipSink {
     if (--slot.holds === 0 && slot !== this.current) this.free.push(slot);
   }
 
-  private onMessage(worker: Worker, m: { op: string; block?: number; out?: unknown; bytes?: number; sha256?: string; busy?: number; message?: string }) {
+  private onMessage(worker: Worker, m: { op: string; block?: number; out?: unknown; bytes?: number; sha256?: string; busy?: number; message?: string; writeMs?: number; hashMs?: number }) {
     if (m.op === "error") return this.fail(new Error(m.message));
     if (m.op === "compressed") {
       const c = this.compressors.find((x) => x.worker === worker)!;
@@ -231,6 +190,9 @@ export class GzipSink {
       this.bytes = m.bytes!;
       this.writing--;
       if (m.block! >= 0) this.release(this.slots[m.block!]);
+      this.recent.writeMs = 0.8 * this.recent.writeMs + 0.2 * m.writeMs!;
+      this.recent.hashMs = 0.8 * this.recent.hashMs + 0.2 * m.hashMs!;
+      this.recent.blocks++;
       if (!this.syncing && this.bytes - this.syncedTo >= SYNC_EVERY) {
         this.syncing = true;
         this.syncedTo = this.bytes;
@@ -326,7 +288,7 @@ export class GzipSink {
     this.stats.blocks++;
     const idle = this.compressors.find((c) => !c.busy);
     slot.holds++;
-    if (idle && this.writing + this.queue.length <= WRITER_BEHIND) {
+    if (idle && (this.spareCore || this.diskBound())) {
       idle.busy = true;
       this.stats.compressed++;
       this.queue.push({ slot, length, pieces: null });
@@ -349,6 +311,11 @@ export class GzipSink {
     this.current = next;
     this.fill = 0;
     if (slot.holds === 0) this.free.push(slot);
+  }
+
+  /** Whether the writer's writes wait on the disk: they take longer than hashing the same bytes (after a few blocks). */
+  private diskBound(): boolean {
+    return this.recent.blocks >= 4 && this.recent.writeMs > 1.5 * this.recent.hashMs;
   }
 
   /** Hands every member that is ready, in order, to the writer. */

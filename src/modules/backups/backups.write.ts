@@ -277,7 +277,7 @@ export async function writeBackup(opts: WriteOptions): Promise<WrittenBackup> {
     if (missing.length) progress(`warning: ${missing.length} file(s) the database names were already missing from ${join(opts.dataDir, "blobs")}: ${missing.slice(0, 3).join(", ")}${missing.length > 3 ? ", ..." : ""}`);
     const { compressed, blocks } = sink.stats;
     const p = sink.profile;
-    progress(`archive: ${manifest.files.length} entries, ${mb(written.bytes)} in ${seconds(ms.archive)} (${compressed} of ${blocks} blocks compressed at gzip level ${GZIP_LEVEL}, the rest stored while the compressor was busy or the writer behind)`);
+    progress(`archive: ${manifest.files.length} entries, ${mb(written.bytes)} in ${seconds(ms.archive)} (${compressed} of ${blocks} blocks compressed at gzip level ${GZIP_LEVEL}, the rest stored: ${sink.storedBecause})`);
     progress(
       `archive time: reading ${seconds(p.readMs)}, waiting for a free block ${seconds(p.stalledMs)}, the final fsync ${seconds(p.fsyncMs)}; threads busy: entries' sha256 ${seconds(p.hashMs)}, writing and the archive's sha256 ${seconds(p.writeMs)}, compressing ${seconds(p.compressMs)}, fdatasync on the way ${seconds(p.syncMs)}`,
     );
