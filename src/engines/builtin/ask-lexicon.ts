@@ -36,7 +36,7 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "rvpi", kinds: ["positions"], re: /\brvpi\b/, unit: "x" },
   { field: "irr", kinds: ["positions"], re: /\birrs?\b|\binternal rate of return\b/, unit: "%" },
   { field: "nav", kinds: ["positions"], re: /\bnavs?\b|\bnet asset value\b/, unit: "money" },
-  { field: "unfunded", kinds: ["positions"], re: /\bunfunded\b|\buncalled\b|\bdry powder\b|\bremaining commitments?\b|\bleft to (?:be )?call(?:ed)?\b|\bstill owed?\b|\bstill to (?:be )?(?:called|paid in|funded)\b|\bleft to pay\b/, unit: "money" },
+  { field: "unfunded", kinds: ["positions"], re: /\bunfunded\b|\buncalled\b|\bdry powder\b|\bremaining commitments?\b|\bleft to (?:be )?call(?:ed)?\b|\bstill owed? (?:to )?(?!us\b|me\b|their\b|its\b|his\b|her\b|them\b)|\bstill to (?:be )?(?:called|paid in|funded)\b|\bleft to pay\b/, unit: "money" },
   { field: "commitment", kinds: ["positions"], re: /(?<!\b(?:unfunded|uncalled|remaining|outstanding|open) )\bcommit(?:ted|ments?)\b|\bpledged\b/, unit: "money" },
   { field: "called", kinds: ["positions", "cashflows"], re: /(?<!\b(?:to be|yet to be|still to be|remaining to be|not yet|not been|yet|still) )\bcalled\b|(?<=\b(?:did|does|do|has|have) (?:\w+ ){0,3})call\b|\bpaid in\b|\bcontributed\b|(?<!\b(?:to be|yet to be|still to be|be) )\bdrawn(?: down)?\b|\bdraw(?:s|ing)? down\b|\bcall(?:ed)? (?:in|up)\b/, unit: "money" },
   { field: "distributed", kinds: ["positions", "cashflows"], re: /\bdistribut(?:e|ed)\b|\bpaid out\b|\breturned to us\b|\b(?:sent|send|paid|pay) us\b(?!\s+(?:\w+\s+)?(?:numbers?|figures?|updates?|metrics?|kpis?|financials?|reports?|actuals?|data)\b)|\bgot back\b|\b(?:sent|paid|given|handed) (?:us )?back\b|\breturned\b(?= (?:to us|so far|in total|overall|\?|$))/, unit: "money" },

@@ -270,7 +270,7 @@ const WRITTEN_BESIDE: Row[] = [
   { cat: "runs", q: "What did the research on treasury APIs find?", expect: q("research", { text: "treasury apis" }), says: ["Two deals in the pipeline sell treasury APIs"] },
   { cat: "runs", q: "list research runs", expect: q("research") },
   { cat: "runs", q: "what research have we done?", expect: q("research") },
-  { cat: "runs", q: "have we researched robotics?", expect: q("research", { text: "robotics" }), says: ["No research runs about robotics", "treasury APIs for mid-market finance teams"] },
+  { cat: "runs", q: "have we researched robotics?", expect: q("research", { text: "robotics" }), says: ["None: no research run about robotics", "treasury APIs for mid-market finance teams"] },
   { cat: "runs", q: "research runs started this month", expect: q("research", THIS_MONTH) },
   { cat: "runs", q: "What score did founder Felix Chen get?", expect: fn("founder_analysis", { founder: "Felix Chen" }), says: ["an overall score of 78/100"] },
   { cat: "runs", q: "how did Felix Chen score as a founder", expect: fn("founder_analysis"), says: ["78/100", "First-time CEO"] },
@@ -311,7 +311,7 @@ const WRITTEN_BESIDE: Row[] = [
   { cat: "not-in-data", q: "what's MosaicTreasury's EBITDA", expect: fn("deal_status", { figure: "ebitda" }), says: ["not a portfolio company"] },
   { cat: "not-in-data", q: "headcount of CinderCloud", expect: fn("deal_status", { figure: "headcount" }), says: ["not a portfolio company"] },
   { cat: "not-in-data", q: "What's the IRR of Sequoia Capital Fund XV?", expect: fn("fund_positions"), says: ["is not one of your LP funds", "Sequoia Capital"] },
-  { cat: "not-in-data", q: "documents about quantum computing", expect: q("documents", { text: "quantum computing" }), says: ["No documents"] },
+  { cat: "not-in-data", q: "documents about quantum computing", expect: q("documents", { text: "quantum computing" }), says: ["None: no document"] },
   { cat: "not-in-data", q: "what's the meaning of life", expect: { help: true } },
 
   // ---------------------------------------------------------------------------------------------
@@ -605,7 +605,7 @@ const WRITTEN_BESIDE: Row[] = [
   { cat: "holdings", q: "non-robotics portcos with a team bigger than 45", expect: q("holdings", { except: { sector: ["Robotics"] }, where: [{ field: "headcount", op: "gt", value: 45 }] }), says: ["3 portfolio companies (active) not in Robotics with headcount above 45"] },
   { cat: "negation", q: "have we had any exits or write-offs outside of fund one?", expect: q("holdings", { status: ["exited", "written_off"], except: { fund: ["Northwind Fund I"] } }), says: ["None: no portfolio company exited and written off not in Northwind Fund I"] },
   { cat: "negation", q: "runway < 12 mo, leaving out the payments infra names - who's on the list", expect: q("holdings", { except: { sector: ["Payments infrastructure"] }, where: [{ field: "runway_months", op: "lt", value: 12 }] }), says: ["4 portfolio companies (active) not in Payments infrastructure with runway below 12"] },
-  { cat: "not-in-data", q: "do we have a board seat at kestrel rails?", expect: fn("portfolio_company", { company: "Kestrel Rails" }), says: ["Board seats: not in your records (Dealgraph does not keep it)"] },
+  { cat: "not-in-data", q: "do we have a board seat at kestrel rails?", expect: fn("portfolio_company", { company: "Kestrel Rails" }), says: ["Board seats: not in your records (Dealgraph does not record it)"] },
   { cat: "not-in-data", q: "who on the team sourced GarnetLedger", expect: fn("deal_status", { figure: "team" }), says: ["Who sourced or leads a deal: not in your records"] },
   { cat: "not-in-data", q: "cobalt rails arr latest?", expect: q("holdings", { name: "Cobalt Rails" }), says: ["Cobalt Rails: ARR not in your records (none is recorded)."] },
   { cat: "not-in-data", q: "nimbus grid october burn", expect: q("metrics", { name: "Nimbus Grid", metric: "monthly_burn", aggregate: "at", ...days("2026-10-01", "2026-10-31") }), says: ["is not in your records: no statement is dated within it (the last before is dated 2026-09-30)"] },
