@@ -72,6 +72,8 @@ export type Query = {
   name?: string;
   /** Holdings counted one per fund position (the question counts "holdings", not companies: a company two funds hold is two). */
   per_position?: boolean;
+  /** A total of what was put in over every company it went to, exited and written-off ones first-class ("how much have we deployed overall"); without it, the companies held today lead. */
+  all_time?: boolean;
   /** deals: the pipeline stage (new, screening, diligence, ic, invested, passed); holdings: the round (seed, series_a, ...). */
   stage?: string[];
   /** deals: the round the company is raising (seed, series a, ...). */

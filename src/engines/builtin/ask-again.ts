@@ -8,12 +8,12 @@ import { FIELD_CUES } from "./ask-lexicon.ts";
 import { COMPARE } from "./ask-sets.ts";
 import { normalise, type Normalised } from "./ask-text.ts";
 
-type Again = { fn: string; args: Record<string, unknown> };
+type Again = { fn: string; args: Record<string, unknown>; preface?: string };
 
 /** Words that open a follow-up about another record ("and", "what about", "same for"). */
-const ANOTHER = /^(?:and|what about|how about|same (?:for|with|on)|now|then|ok and|okay and)\b/;
+export const ANOTHER = /^(?:and|what about|how about|same (?:for|with|on)|now|then|ok and|okay and)\b/;
 /** Words that ask to set the last record against another ("how does that stack up against Relay"). */
-const AGAINST = /\bstack(?:s)? up\b|\bcompare[sd]?\b|\bmeasure[sd]? up\b|\bvs\b|\bversus\b|\b(?:against|next to|relative to)\b/;
+export const AGAINST = /\bstack(?:s)? up\b|\bcompare[sd]?\b|\bmeasure[sd]? up\b|\bvs\b|\bversus\b|\b(?:against|next to|relative to)\b/;
 
 /** The record the last one-record answer was about, its kind and the figures it asked. */
 function lastAsked(memory: Memory): { kind: RecordKind; name: string; figures: string[] } | null {
@@ -73,6 +73,11 @@ export function sameFiguresOfAnother(d: Directory, n: Normalised, memory: Memory
   if (fieldsSaid > 0) return null;
   const compare = AGAINST.test(n.folded) || COMPARE.test(n.folded);
   if (!compare && !ANOTHER.test(n.folded)) return null;
+  // "Redwood distributions this year", then "what about Atlas Bridge?": the same question of that LP fund.
+  const lastQuery = memory.last?.fn === "query" ? (memory.last.args as Query) : null;
+  const fundNow = d.funds().match;
+  if (!compare && fundNow.kind === "one" && lastQuery?.kind === "cashflows" && lastQuery.fund && lastQuery.fund !== fundNow.name) return { fn: "query", args: { ...lastQuery, fund: fundNow.name } };
+  if (!compare && fundNow.kind === "one" && lastQuery?.kind === "marks" && lastQuery.name && lastQuery.name !== fundNow.name) return { fn: "query", args: { ...lastQuery, name: fundNow.name } };
   const was = lastAsked(memory);
   if (!was) return null;
   const fund = d.funds().match;
@@ -88,7 +93,7 @@ export function sameFiguresOfAnother(d: Directory, n: Normalised, memory: Memory
 }
 
 /** Words that point back at every record of the last list ("their DPI", "each of them", "for those"). */
-const EACH_LISTED = /\b(?:their|theirs|they|them|those|these|each(?: one| of them)?|all of them|every one)\b/;
+export const EACH_LISTED = /\b(?:their|theirs|they|them|those|these|each(?: one| of them)?|all of them|every one)\b/;
 
 /**
  * "And their DPI?" after a list of distributions: a figure of each record the last answer listed,
@@ -114,4 +119,81 @@ export function figuresOfListed(d: Directory, n: Normalised, memory: Memory, fie
     if (named.length >= 2) return { fn: "query", args: { kind, names: named, show: figures } };
   }
   return null;
+}
+
+/** Words that point back at the period the last question asked about ("that month", "the same quarter", "back then"). */
+export const THAT_PERIOD = /\b(?:(?:in|for|during|over|of|at) )?(?:that|the same|same) (?:month|quarter|qtr|year|period|half|week|day|date|time|point)\b|\bback then\b|\bat (?:that|the) time\b/;
+
+/**
+ * "And the burn that month?" after "what was it in August": the period the last question was asked
+ * over, said again in the words it was said in, so the dates are read as they were then. The
+ * question is left as it is when the last question had no dates.
+ */
+export function withPeriodOfLast(question: string, memory: Memory): string {
+  const dates = (memory.last?.args as { dates?: DateRange } | undefined)?.dates;
+  const folded = question.toLowerCase();
+  if (!dates?.label || !THAT_PERIOD.test(folded)) return question;
+  return question.replace(new RegExp(THAT_PERIOD.source, "i"), ` in ${dates.label}`);
+}
+
+/** A question that only asks for the total of what was just said ("combined?", "together?", "and in total?"). */
+export const COMBINED = /^(?:and |so |ok |okay )?(?:what(?: is| s| are)? (?:that|they|those|both|the two) )?(?:combined|together|in total|total|altogether|added up|summed|both together|the sum|sum|the total|(?:for )?both)$/;
+
+/**
+ * "Combined?" after one company's figure and then the same figure of another: the total of that
+ * figure over the companies the last one-record answers named, in a row (per currency; a figure
+ * that does not add up is said so by the query). Null when fewer than two such answers precede it.
+ */
+export function combinedOfLast(d: Directory, n: Normalised, memory: Memory): Again | null {
+  if (!COMBINED.test(n.folded.replace(/[?!.]+$/, "").trim())) return null;
+  const was = lastAsked(memory);
+  if (!was || was.kind !== "holdings" || was.figures.length !== 1) return null;
+  const holdings = [...new Set(d.names.holdings().map((h) => h.name))];
+  const named: string[] = [];
+  for (const turn of [...memory.turns].reverse()) {
+    // (A one-record answer opens with the record's name; a said-back line may come first.)
+    const opening = turn.answer.split("\n").find((line) => !/^I can't use /.test(line)) ?? "";
+    const name = holdings.find((h) => opening.startsWith(`${h}:`) || opening.startsWith(`${h}'s `) || opening.startsWith(`${h}' `));
+    if (!name) break;
+    if (!named.includes(name)) named.unshift(name);
+  }
+  return named.length >= 2 ? { fn: "query", args: { kind: "holdings", names: named, field: was.figures[0], aggregate: "sum" } } : null;
+}
+
+/** Words that make a question about a set, not the one record the conversation is on ("our", "total", "which"). */
+const OVER_A_SET = /\b(?:our|all|every|each|total|totals|across|overall|portfolio|book|which|who|rank|ranked|top|list|any|sum|average|avg|median|combined|together)\b/;
+
+/**
+ * "How much is still uncalled?", "and the IRR?" after one LP fund's figure: another figure of the
+ * same record, when the question names no record and nothing that makes it about a set. The
+ * conversation keeps its subject instead of answering over every record.
+ */
+export function otherFiguresOfLast(n: Normalised, memory: Memory, fields: { field: string; kinds: RecordKind[] }[], plural: boolean, namesSaid: boolean, datesSaid: boolean): Again | null {
+  if (namesSaid || datesSaid || plural || !fields.length || OVER_A_SET.test(n.folded)) return null;
+  const was = lastAsked(memory);
+  if (!was) return null;
+  const figures = [...new Set(fields.filter((f) => f.kinds.includes(was.kind)).map((f) => f.field))];
+  if (!figures.length || figures.length !== new Set(fields.map((f) => f.field)).size) return null;
+  if (figures.every((f) => was.figures.includes(f))) return null;
+  if (was.kind === "positions") return { fn: "fund_positions", args: { fund: was.name, figures } };
+  if (was.kind === "holdings" && figures.every((f) => FIELD_CUES.some((c) => c.field === f && c.metric))) return { fn: "portfolio_company", args: { company: was.name, metric: figures[0], figures } };
+  return { fn: "query", args: { kind: was.kind, name: was.name, show: figures } };
+}
+
+/** "What's that in dollars?", "convert it to EUR": the last figures in another currency. */
+export const CONVERT = /^(?:and |so |ok |okay )?(?:(?:what(?:s| is| s)?|how much is) (?:that|it|this|those|these) |convert (?:that|it|this|those|these) |can you convert (?:that|it|this) )?(?:in|to|into|as) (?:us |u s )?(dollars?|usd|bucks|euros?|eur|pounds?|gbp|sterling|francs?|chf|yen|jpy)$/;
+
+/**
+ * A figure asked again in another currency: the records keep no exchange rates, so the figures are
+ * never converted. The last answer is given again with that said first, rather than answering with
+ * the records that happen to be held in the currency named.
+ */
+export function inAnotherCurrency(n: Normalised, memory: Memory): Again | null {
+  const m = CONVERT.exec(n.folded.replace(/[?!.]+$/, "").trim());
+  if (!m || !memory.last) return null;
+  return {
+    fn: memory.last.fn,
+    args: memory.last.args,
+    preface: `Your records keep no exchange rates, so I never convert between currencies (a converted figure would be a guess): here it is again in the currency it is recorded in.\n`,
+  };
 }

@@ -97,6 +97,8 @@ const RULES: Rule[] = [
   }],
   [/\b(?:in |over |during )?(?:the )?(?:last|past) fortnight\b/, (_m, t) => ({ from: new Date(t.getTime() - 14 * DAY), to: t })],
   [/\bearlier this year\b/, (_m, t) => ({ from: utc(t.getUTCFullYear(), 0, 1), to: t })],
+  // "By end of 2025", "as of the end of Q3 2025": everything up to that day (what had been called by then, the figure then).
+  [/\b(?:by|through|thru|until|till|up to|as at|as of) (?:the )?(?:(?:year[ -]end|end of(?: the)? year|eoy|end of)(?: of)? (20\d{2})|end of q([1-4])(?: of)? (20\d{2}))\b/, (m) => ({ from: null, to: m[1] ? utc(Number(m[1]), 11, 31) : quarterOf(Number(m[2]), Number(m[3])).to })],
   // "year end 2025", "end of 2025", "EOY 2025": the year's last quarter, whose last statement is the year's end.
   // (Its last month: a monthly figure is December's; a fund's year-end mark is dated December 31.)
   [/\b(?:(?:at )?(?:the )?year[ -]end|end of(?: the)? year|eoy|end of)(?: of)? (20\d{2})\b/, (m) => ({ from: utc(Number(m[1]), 11, 1), to: utc(Number(m[1]), 11, 31) })],
@@ -192,7 +194,7 @@ const RULES: Rule[] = [
   ],
   [/\b(?:in|during|for|from|of) (20\d{2}|19\d{2})\b/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
   // A month said before a figure ("nimbus grid october burn", "sept numbers"); "may" and "march" alone are verbs.
-  [/\b(january|february|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?= (?:burn|arr|revenue|mrr|numbers?|figures?|headcount|runway|cash|margin|gross margin|updates?|reports?|reporting|metrics?|kpis?|actuals?|financials?|results?|nav|mark|marks|calls?|distributions?|deals?)\b)/, (m, t) => {
+  [/\b(january|february|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?= (?:burn|arr|revenue|mrr|numbers?|figures?|headcount|runway|cash|margin|gross margin|updates?|reports?|reporting|metrics?|kpis?|actuals?|financials?|results?|nav|mark|marks|calls?|distributions?|deals?|statements?|close|month-end|month end|snapshot)\b)/, (m, t) => {
     const month = monthIndex(m[1]);
     const year = yearFor(month, t);
     return { from: utc(year, month, 1), to: endOfMonth(year, month) };
@@ -221,7 +223,7 @@ export function datesIn(folded: string, today: Date): DatesFound | null {
     const r = make(m, today);
     if (!r) continue;
     const to = r.to && r.to > today ? today : r.to;
-    const label = m[0].trim().replace(/^(?:in|over|during|within|for|of|from|at|on) (?:the )?/, "").replace(/^(?:of|the) /, "");
+    const label = m[0].trim().replace(/^(?:in|over|during|within|for|of|from|at|on|as of|as at) (?:the )?/, "").replace(/^(?:of|the) /, "");
     best = { at: m.index, end, found: { range: { from: r.from ? iso(r.from) : null, to: to ? iso(to) : null, label }, matched: m[0] } };
   }
   return best?.found ?? null;

@@ -25,7 +25,7 @@ const WORD_NUMERAL: Record<string, string> = { one: "I", two: "II", three: "III"
 const QUANTIFIERS = new Set(["everything", "anything", "all", "every", "each", "ever", "whole", "entire", "overall", "both", "either"]);
 const notAName = (w: string): boolean => STOP.has(w) || QUANTIFIERS.has(w) || CUE_WORDS.has(w) || (/[- ]/.test(w) && FIELD_CUES.some((c) => c.re.test(w)));
 /** Words that say which records or a negation, never part of a fund's name before "Fund II". */
-const FILTER_WORDS = new Set([...LEXICON_WORDS, "not", "non", "outside", "excluding", "except", "besides", "other", "than", "apart", "aside"]);
+const FILTER_WORDS = new Set([...LEXICON_WORDS, "not", "non", "outside", "excluding", "except", "besides", "other", "than", "apart", "aside", "without", "minus", "ignoring", "sans"]);
 
 /** Two and three neighbouring words written as one: "mosaic treasury" -> "mosaictreasury". */
 function joinedPairs(text: string): string {

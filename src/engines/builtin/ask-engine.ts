@@ -16,8 +16,9 @@ import { ABOUT, CUE_WORDS, hear, PERSON_PRONOUN, THING_PRONOUN, type ReadIntent,
 import { LEXICON_WORDS, NUMBER_WORDS, TOP_N } from "./ask-lexicon.ts";
 import { UNHELD } from "./ask-unheld.ts";
 import { unfoundRecord } from "./ask-unfound.ts";
-import { asShareOfLast, figuresOfListed, sameFiguresOfAnother, sameQuestionOtherDates } from "./ask-again.ts";
-import { FIRST_STATEMENT, readSet, type SetRead } from "./ask-query.ts";
+import { asShareOfLast, combinedOfLast, figuresOfListed, inAnotherCurrency, otherFiguresOfLast, sameFiguresOfAnother, sameQuestionOtherDates, withPeriodOfLast } from "./ask-again.ts";
+import { FIRST_STATEMENT } from "./ask-history.ts";
+import { readSet, type SetRead } from "./ask-query.ts";
 import { speller } from "./ask-spelling.ts";
 import { COMPARE, FLOW_FIELD, negationScopes } from "./ask-sets.ts";
 import { saidBack, unreadParts } from "./ask-understood.ts";
@@ -198,6 +199,10 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
       // A deal is not a portfolio company: what its own material states, said as such.
       const deal = d.deal();
       if (deal) return call("deal_status", { deal: deal.id, figure: metric ?? "arr" });
+      // An LP fund named, and no company: the fund's figures ("how much cash has Redwood sent back").
+      const lp = d.funds().match;
+      const fundFigures = [...new Set((set?.fields ?? []).filter((f) => f.kinds.includes("positions")).map((f) => f.field))];
+      if (lp.kind === "one" && fundFigures.length) return call("fund_positions", { fund: lp.name, figures: fundFigures });
       const named = d.anyName();
       const remembered = memory.holding?.name ?? memory.company?.name;
       if (memory.deal && !memory.holding && (pronounThing || !named)) return call("deal_status", { deal: memory.deal.id, figure: metric ?? "arr" });
@@ -428,7 +433,7 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   const set = readSet({ n, d, today: tools.caller.today, memory });
   const datesSaid = datesIn(n.folded, tools.caller.today);
   const namesSaid = d.holdings().kind !== "none" || !!d.deal() || d.funds().match.kind !== "none";
-  const again = n.uuids.length ? null : (sameFiguresOfAnother(d, n, memory, set?.fields.length ?? 0) ?? asShareOfLast(n, memory) ?? sameQuestionOtherDates(n, memory, datesSaid?.range ?? null, datesSaid?.matched.trim() ?? null) ?? (datesSaid ? null : figuresOfListed(d, n, memory, set?.fields ?? [], namesSaid)));
+  const again = n.uuids.length ? null : (inAnotherCurrency(n, memory) ?? sameFiguresOfAnother(d, n, memory, set?.fields.length ?? 0) ?? asShareOfLast(n, memory) ?? combinedOfLast(d, n, memory) ?? otherFiguresOfLast(n, memory, set?.fields ?? [], !!set?.signals.includes("noun"), namesSaid, !!datesSaid) ?? sameQuestionOtherDates(n, memory, datesSaid?.range ?? null, datesSaid?.matched.trim() ?? null) ?? (datesSaid ? null : figuresOfListed(d, n, memory, set?.fields ?? [], namesSaid)));
   if (again) return again;
   const top = heard[0]?.intent;
   // (Relationships going stale are their own read, counted or not: "how many of my relationships are going stale".)
@@ -486,7 +491,8 @@ export function corrected(question: string): string {
 export const builtinAskEngine: AskEngine = {
   name: "builtin",
   async answer(asked: string, memory: Memory, tools: AskTools) {
-    const question = corrected(asked);
+    // (A correction keeps what follows it; "that month" is the month the last question was about.)
+    const question = withPeriodOfLast(corrected(asked), memory);
     const intent = recognise(tools, question, memory);
     if (!intent) return { engine: "builtin", text: HELP, answers: [] };
     if ("clarify" in intent) return { engine: "builtin", text: intent.clarify, answers: [] };
@@ -495,7 +501,7 @@ export const builtinAskEngine: AskEngine = {
     const unread = unreadParts(normalise(question, spellerFor(tools)), `${answer.text} ${JSON.stringify(intent.args)}`);
     const back = unread.length ? `${saidBack(unread)}\n` : "";
     const unheld = UNHELD.filter(([re]) => re.test(normalise(question).folded)).map(([, what]) => what);
-    const missing = unheld.length ? `${listing(unheld).replace(/^./, (c) => c.toUpperCase())}: not in your records (Dealgraph does not keep ${unheld.length === 1 ? "it" : "them"}), so that part has no answer.\n` : "";
+    const missing = unheld.length ? `${listing(unheld).replace(/^./, (c) => c.toUpperCase())}: not in your records (Dealgraph does not record ${unheld.length === 1 ? "it" : "them"}), so I can't answer that part.\n` : "";
     return { engine: "builtin", text: `${missing}${back}${intent.preface ?? ""}${answer.text}${intent.note ? `\n\n${intent.note}` : ""}`, answers: [answer] };
   },
 };

@@ -11,7 +11,7 @@ import { STOP, type Normalised } from "./ask-text.ts";
 
 const LEXICON = new Set(LEXICON_WORDS);
 
-const COMPARE = String.raw`(above|over|more than|greater than|higher than|bigger than|larger than|exceeding|at least|no less than|below|under|less than|lower than|smaller than|fewer than|at most|no more than|>=|<=|>|<)`;
+const COMPARE = String.raw`(north of|upwards of|in excess of|south of|hit|hits|reached|reach|crossed|cross|topped|above|over|more than|greater than|higher than|bigger than|larger than|exceeding|at least|no less than|below|under|less than|lower than|smaller than|fewer than|at most|no more than|>=|<=|>|<)`;
 const AMOUNT = String.raw`(\d[\d,]*(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)`;
 const SUFFIX = String.raw`(k|m|mm|mn|million|bn|billion|thousand|%|percent|x|months?|years?|employees|people|points)?`;
 const CUR_BEFORE = String.raw`(usd |us\$ ?|eur |gbp |chf |\$ ?|€ ?|£ ?)?`;
@@ -33,6 +33,9 @@ function currencySaid(before: string | undefined, after: string | undefined): st
 const OP_OF: Record<string, Threshold["op"]> = {
   above: "gt", over: "gt", "more than": "gt", "greater than": "gt", "higher than": "gt", "bigger than": "gt", "larger than": "gt", exceeding: "gt", ">": "gt",
   "at least": "gte", "no less than": "gte", ">=": "gte",
+  // (How people say it: "north of 500k", "haven't hit $5M ARR", "crossed 50 people".)
+  "north of": "gt", "upwards of": "gt", "in excess of": "gt", "south of": "lt",
+  hit: "gte", hits: "gte", reached: "gte", reach: "gte", crossed: "gte", cross: "gte", topped: "gte",
   below: "lt", under: "lt", "less than": "lt", "lower than": "lt", "smaller than": "lt", "fewer than": "lt", "<": "lt",
   "at most": "lte", "no more than": "lte", "<=": "lte",
 };
@@ -75,6 +78,9 @@ function unitWritten(suffix: string | undefined, currency: string | undefined): 
   return null;
 }
 
+/** A negation just before a bound, a few words apart at most ("not", "aren't at", "haven't hit"). */
+const NEGATED_BOUND = /\b(?:not|isn t|aren t|isnt|arent|is not|are not|never|neither|no|haven t|hasn t|havent|hasnt|don t|doesn t|didn t)(?: (?:yet|even|quite|at|hit|hitting|reached|reaching|got|gotten|get|past|crossed|a|an|the|have|has|had|been|over|run|running|burning|making|doing|with)){0,3}\s*$/;
+
 /**
  * The thresholds a text states, each on the figure named nearest to it whose unit agrees with the
  * threshold's ("marked above 2x" is on the multiple, not the valuation "marked" names); else the
@@ -94,7 +100,8 @@ export function thresholdsIn(text: string, cues: FieldCue[], fallback: string | 
     const field = fieldFor(m.index, unitWritten(m[4], currency));
     const value = field ? amountOf(m[3], m[4], field) : null;
     // "Isn't above 60%", "not under 12 months": the other side of the bound.
-    const negated = /\b(?:not|isn t|aren t|is not|are not|never|neither|no)\s*$/.test(text.slice(Math.max(0, m.index - 12), m.index));
+    // ("Aren't at 40+ people yet", "haven't hit $1M": a few words may stand between.)
+    const negated = NEGATED_BOUND.test(text.slice(Math.max(0, m.index - 40), m.index));
     const op = negated ? NOT_OP[OP_OF[m[1]]] : OP_OF[m[1]];
     if (field && value !== null) where.push({ field, op, value, ...(currency ? { currency } : {}) });
   }
@@ -102,7 +109,9 @@ export function thresholdsIn(text: string, cues: FieldCue[], fallback: string | 
     const currency = currencySaid(m[1], m[4]);
     const field = fieldFor(m.index, unitWritten(m[3], currency));
     const value = field ? amountOf(m[2], m[3], field) : null;
-    if (field && value !== null) where.push({ field, op: /more|higher|above|greater/.test(m[5]) ? "gte" : "lte", value, ...(currency ? { currency } : {}) });
+    const negated = NEGATED_BOUND.test(text.slice(Math.max(0, m.index - 40), m.index));
+    const op = /more|higher|above|greater/.test(m[5]) ? "gte" : "lte";
+    if (field && value !== null) where.push({ field, op: negated ? NOT_OP[op] : op, value, ...(currency ? { currency } : {}) });
   }
   return where;
 }

@@ -12,11 +12,11 @@ export type FieldCue = { field: string; kinds: RecordKind[]; re: RegExp; metric?
 
 /** Figures, by the words for them; `kinds` in order of likelihood (a metric is a holding's figure). */
 export const FIELD_CUES: FieldCue[] = [
-  { field: "runway_months", kinds: ["holdings"], re: /\brunways?\b|\b(?:last|lasts|survive|survives|keep going) (?:the )?(?:longer|longest)\b|\bmonths of (?:cash|runway)\b|\bhow long (?:can|will|could) .+ (?:last|survive|keep going)\b|\bout of (?:cash|money)\b/, metric: true, unit: "months" },
+  { field: "runway_months", kinds: ["holdings"], re: /\brunways?\b|\b(?:last|lasts|survive|survives|keep going) (?:the )?(?:longer|longest)\b|\bmonths of (?:cash|runway)\b|\bhow many months (?:left|do (?:they|we|you|it) have|does (?:that|it|this) give|will (?:that|it|this) (?:last|give))\b|\bmonths left\b|\bhow long (?:can|will|could) .+ (?:last|survive|keep going)\b|\bout of (?:cash|money)\b/, metric: true, unit: "months" },
   { field: "monthly_burn", kinds: ["holdings"], re: /\b(?:cash |monthly |net )?burn(?:ing|ers|ed| rates?|s)?\b|\bmonthly spend\b/, metric: true, unit: "money" },
   { field: "arr", kinds: ["holdings"], re: /\barr\b|\bannual(?:ized)? recurring revenue\b|\brecurring revenue\b|\brevenues?\b|\btop line\b/, metric: true, unit: "money" },
   { field: "mrr", kinds: ["holdings"], re: /\bmrr\b|\bmonthly recurring revenue\b/, metric: true, unit: "money" },
-  { field: "headcount", kinds: ["holdings"], re: /\bheadcount\b|\bpeople employed\b|\bemploy(?:s|ed|ing)\b|\b(?:total|combined) (?:people|ppl|staff)\b|\b\d+\+? (?:people|ppl|employees|heads|staffers|ftes)\b|\bemployees\b|\bstaff\b|\bteam sizes?\b|\bftes?\b|\bhow many (?:people|ppl|folks|heads) (?:work|are employed|at|in|on)\b|\bhow (?:big|large) is (?:the |their |its )?team\b|\bteams? (?:bigger|larger|smaller|greater|of (?:more|less|fewer|over|under|at least|at most))\b|\b(?:bigger|larger|smaller) teams?\b|\b(?:grow|grew|grown|growing|shr[iau]nk|shrinking|cut|cutting|expand(?:ed|ing)?) (?:its|their|the) team\b|\bhiring\b|\bhires\b|\bhired\b|\blayoffs?\b/, metric: true },
+  { field: "headcount", kinds: ["holdings"], re: /\bheadcount\b|\bpeople employed\b|\bemploy(?:s|ed|ing)\b|\b(?:total|combined) (?:people|ppl|staff)\b|\b\d+\+? (?:people|ppl|employees|heads|staffers|ftes)\b|\bemployees\b|\bstaff\b|\bteam sizes?\b|\bftes?\b|\bhow many (?:people|ppl|folks|heads) (?:work|are employed|at|in|on)\b|\bhow (?:big|large) is (?:the |their |its |[\w']+ ){0,3}team\b|\bteam (?:growth|size|count)\b|\b(?:growth|change) (?:of|in) (?:the |their |its )?team\b|\bteams? (?:bigger|larger|smaller|greater|of (?:more|less|fewer|over|under|at least|at most))\b|\b(?:bigger|larger|smaller) teams?\b|\b(?:grow|grew|grown|growing|shr[iau]nk|shrinking|cut|cutting|expand(?:ed|ing)?) (?:its|their|the) team\b|\bhiring\b|\bhires\b|\bhired\b|\blayoffs?\b/, metric: true },
   { field: "cash", kinds: ["holdings"], re: /\bcash (?:in the bank|balance|on hand|position|reserves?)\b|\bhow much cash\b|\bbank balance\b/, metric: true, unit: "money" },
   { field: "gross_margin", kinds: ["holdings"], re: /\bgross margins?\b|\bmargins?\b|\bgm\b/, metric: true, unit: "%" },
   { field: "cash", kinds: ["holdings"], re: /\bcash (?:balance|on hand|position)\b|\bbank balance\b/, metric: true, unit: "money" },
@@ -36,17 +36,17 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "rvpi", kinds: ["positions"], re: /\brvpi\b/, unit: "x" },
   { field: "irr", kinds: ["positions"], re: /\birrs?\b|\binternal rate of return\b/, unit: "%" },
   { field: "nav", kinds: ["positions"], re: /\bnavs?\b|\bnet asset value\b/, unit: "money" },
-  { field: "unfunded", kinds: ["positions"], re: /\bunfunded\b|\buncalled\b|\bdry powder\b|\bremaining commitments?\b|\bleft to (?:be )?call(?:ed)?\b/, unit: "money" },
+  { field: "unfunded", kinds: ["positions"], re: /\bunfunded\b|\buncalled\b|\bdry powder\b|\bremaining commitments?\b|\bleft to (?:be )?call(?:ed)?\b|\bstill owed? (?:to )?(?!us\b|me\b|their\b|its\b|his\b|her\b|them\b)|\bstill to (?:be )?(?:called|paid in|funded)\b|\bleft to pay\b/, unit: "money" },
   { field: "commitment", kinds: ["positions"], re: /(?<!\b(?:unfunded|uncalled|remaining|outstanding|open) )\bcommit(?:ted|ments?)\b|\bpledged\b/, unit: "money" },
   { field: "called", kinds: ["positions", "cashflows"], re: /(?<!\b(?:to be|yet to be|still to be|remaining to be|not yet|not been|yet|still) )\bcalled\b|(?<=\b(?:did|does|do|has|have) (?:\w+ ){0,3})call\b|\bpaid in\b|\bcontributed\b|(?<!\b(?:to be|yet to be|still to be|be) )\bdrawn(?: down)?\b|\bdraw(?:s|ing)? down\b|\bcall(?:ed)? (?:in|up)\b/, unit: "money" },
-  { field: "distributed", kinds: ["positions", "cashflows"], re: /\bdistribut(?:e|ed)\b|\bpaid out\b|\breturned to us\b|\b(?:sent|send|paid|pay) us\b(?!\s+(?:\w+\s+)?(?:numbers?|figures?|updates?|metrics?|kpis?|financials?|reports?|actuals?|data)\b)|\bgot back\b/, unit: "money" },
+  { field: "distributed", kinds: ["positions", "cashflows"], re: /\bdistribut(?:e|ed)\b|\bpaid out\b|\breturned to us\b|\b(?:sent|send|paid|pay) us\b(?!\s+(?:\w+\s+)?(?:numbers?|figures?|updates?|metrics?|kpis?|financials?|reports?|actuals?|data)\b)|\bgot back\b|\b(?:sent|paid|given|handed) (?:us )?back\b|\breturned\b(?= (?:to us|so far|in total|overall|\?|$))/, unit: "money" },
   { field: "vintage", kinds: ["positions"], re: /\bvintages?\b/ },
   { field: "called_pct", kinds: ["positions"], re: /\b(?:percent|percentage|share|portion|how much) of (?:the |our |its |their )?commit(?:ment|ted)s? (?:to \w+(?: \w+)? )?(?:has |have |was |were |is |are )?(?:been )?(?:called|drawn|paid in)\b|\bcalled (?:as a |in )?(?:(?:percent|percentage)|share)\b|\bpaid[- ]in (?:ratio|(?:percent|percentage))\b|\b(?:percent|percentage) called\b/ },
   { field: "founded", kinds: ["deals"], re: /(?<!\bwho (?:co-?)?)\bfounded\b|\bfounding (?:year|date)\b|\bhow old\b|\bincorporated\b|\byear (?:it was |they were )?(?:started|established)\b/ },
   { field: "last_mark", kinds: ["positions"], re: /\b(?:last|latest) (?:got |get |been |was )?marked\b|\b(?:last|latest|most recent) (?:nav )?mark(?: date)?\b|\bmark dates?\b|\bmarked (?:last|most recently)\b|\bwhen (?:was|were) (?:it|they|\w+(?: \w+){0,3}) (?:last )?marked\b/ },
   { field: "investment_date", kinds: ["holdings"], re: /\bwhen (?:did|have|had) (?:we|i|you) (?:first )?(?:invest|back|fund|put money|come in|get in)\w*\b|\binvestment dates?\b|\bentry dates?\b|\bdate (?:of|we) (?:first )?invest\w*\b|\bhow long (?:have|has) (?:we|the firm) (?:held|owned|been invested)\b/ },
-  { field: "invested", kinds: ["holdings"], re: /(?<!\bwhen (?:did|have|had) (?:we|i|you) (?:first )?)\binvest(?:ed)?\b|\bpa(?:y|id) for\b|\bdeployed\b|\bcheques?\b|\bchecks?\b|\bcost basis\b|\bentry (?:price|cheque|check|ticket)\b|\bamount invested\b|\bput (?:in|into)\b|\binvestment sizes?\b|\bcapital deployed\b/, unit: "money" },
-  { field: "valuation", kinds: ["holdings"], re: /\bvaluations?\b|\bvalued\b|\bmarked (?:at|up|down)\b|\bfair value\b|\bcurrent value\b|\bworth\b|\bmark(?:s|ed)?\b/, unit: "money" },
+  { field: "invested", kinds: ["holdings"], re: /(?<!\bwhen (?:did|have|had) (?:we|i|you) (?:first )?)\binvest(?:ed)?\b|\bpa(?:y|id) for\b|\bdeployed\b|\bcheques?\b|\bchecks?\b|\bcost basis\b|\bentry (?:price|cheque|check|ticket)\b|\bamount invested\b|\bput (?:in|into)\b|\binvestment sizes?\b|\bcapital deployed\b|\btickets?\b|\bput to work\b/, unit: "money" },
+  { field: "valuation", kinds: ["holdings"], re: /\bvaluations?\b|\bvalued\b|\bmarked (?:at|up|down)\b|\bfair value\b|\bcurrent value\b|\bworth\b|\bmark(?:s|ed)?\b|\bon paper\b|\bpaper value\b/, unit: "money" },
   { field: "multiple", kinds: ["holdings"], re: /\bmultiples?\b|\bmoic\b|\bperform(?:ing|ers?|ance)\b|\breturns?\b|\bwinners\b|\blosers\b/, unit: "x" },
   { field: "ownership", kinds: ["holdings"], re: /\bownership\b|\bstakes?\b|\bequity\b|\bhow much (?:of (?:it|the company|that company|them) )?do (?:we|i) own\b|\bpercent (?:we )?own\b|\b(?:percent|pct|share|stake) (?:do |does |did )?(?:we|i) (?:own|hold)\b|\bwhat (?:do|does|did) (?:we|i) own of\b|\b(?:we|i) own\b(?= (?:\w+ )?(?:\d|more|less|over|under|above|below|at least|at most))/, unit: "%" },
   { field: "strength", kinds: ["persons"], re: /\bstrongest\b|\bweakest\b|\bstrength\b|\bclosest\b/ },
@@ -106,7 +106,7 @@ export const AGGREGATE_CUES: [Aggregate, RegExp][] = [
   ["count", /\bhow many\b|\bnumber of\b|\bcount\b|\bhow much of (?:a|the) (?:pipeline|portfolio)\b/],
   ["avg", /\baverage\b|\bavg\b|\bmean\b|\btypical\b|\bon average\b/],
   ["change", /\bchang(?:e|ed|es|ing)\b|\b(?:gone|go|went|going) (?:up|down)\b|\bris(?:en|ing)\b|\bfall(?:en|ing)\b|\bgr[eo]w(?:n|th|ing|s)?\b|\bincreas(?:e|ed|es|ing)\b|\bdecreas(?:e|ed|es|ing)\b|\bdeclin(?:e|ed|es|ing)\b|\bdrop(?:ped|s)?\b|\btrend(?:ing|s)?\b|\bevolv(?:e|ed|ing)\b|\bover time\b|\bdelta\b|\bup or down\b|\bmoved\b|\bhistory\b|\bwent from\b|\bfrom what to what\b|\bthen (?:vs|versus|and|to) now\b|\bshr[iau]nk\b/],
-  ["sum", /\bwhat (?:did|has|have) +(?:\w+ +){0,3}(?:put in(?:to)?|invest(?:ed)? in|deploy(?:ed)?(?: in(?:to)?)?)\b|\btotal\b|\bsum(?:med)?\b|\badd(?:ed|ing)? (?:it |them |these |those |all |the )?up\b|\btally\b|\bcombined\b|\baltogether\b|\b(?:each and|put|added|all) together\b|\btogether\b(?= *$)|\bin total\b|\baggregate\b|\bacross (?:all|the|our)\b|\boverall\b|\bhow much\b/],
+  ["sum", /\bwhat (?:did|has|have) +(?:\w+ +){0,3}(?:put in(?:to)?|invest(?:ed)? in|deploy(?:ed)?(?: in(?:to)?)?)\b|\btotal\b|\bsum(?:med)?\b|\badd(?:ed|ing)? (?:it |them |these |those |all |the )?up\b|\btally\b|\bcombined\b|\baltogether\b|\b(?:each and|put|added|all) together\b|\btogether\b(?= *$)|\bin total\b|\baggregate\b|\bacross (?:all|the|our)\b|\boverall\b|\bhow much\b|\ball[ -]in\b(?= *(?:$|,))/],
 ];
 
 /** Pipeline stages, by the words for them. "new" only with "stage" near it ("new deals" are recent ones). */
@@ -128,14 +128,15 @@ export const HOLDING_STATUS_CUES: [string, RegExp][] = [
 export const ROUND_CUES: [string, RegExp][] = [
   ["pre-seed", /\bpre[ -]?seed\b/],
   ["seed", /\bseed\b/],
-  ["series a", /\bseries a\b|\ba rounds?\b/],
+  // ("A round" is Series A when "a" cannot be the article: "A rounds", "an A round", "A round deals"; not "deals without a round size".)
+  ["series a", /\bseries a\b|\ba rounds\b|\b(?:the|an|their|its|our) a round\b|\ba round (?:deals|companies|startups|investments|raises|valuations|stage)\b|^a round\b/],
   ["series b", /\bseries b\b|\bb rounds?\b/],
   ["series c", /\bseries [c-f]\b/],
   ["growth", /\bgrowth(?: stage| round| equity)\b|\blate stage\b/],
 ];
 
 export const FUND_DEAL = /(?<!\bnon[ -]?)\b(?:fund|lp|gp) (?:deals?|decks?|pitches|raises?|opportunities)\b|\b(?:lp )?fund decks?\b|\bfunds? (?:raising|pitching|in (?:the|our) pipeline)\b|\bmanagers? (?:\w+ )?(?:raising|pitching)\b|\bfundraising funds\b/;
-export const COMPANY_DEAL = /\bcompany deals\b|\bstartup deals\b|\bdirect deals\b/;
+export const COMPANY_DEAL = /\bcompany deals\b|\bstartups? (?:deals?|rounds?|raises?|pitches)\b|\bdirect deals\b/;
 
 export const CURRENCY_CUES: [string, RegExp][] = [
   ["USD", /\busd\b|\bdollar\b|\bdollars\b|\bus\$/],

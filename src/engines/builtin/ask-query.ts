@@ -3,7 +3,7 @@
 // round, sector, fund, vintage, currency, dates, thresholds), the order and how many, and the
 // aggregate. Names the question says are resolved against the firm's own records first, so a
 // name is never read as a filter ("Juniper Ledger" is a company, not the fintech sector).
-import type { Aggregate, DateRange, FilterValues, Memory, Query, RecordKind, Threshold } from "../ask-engine.ts";
+import type { Aggregate, FilterValues, Memory, Query, RecordKind, Threshold } from "../ask-engine.ts";
 import { canon, nameForPhrase, namesInQuestion, numerals } from "../../lib/name-match.ts";
 import { datesIn, twoPointsIn } from "./ask-dates.ts";
 import type { Directory } from "./ask-directory.ts";
@@ -30,7 +30,8 @@ import {
   type FieldCue,
 } from "./ask-lexicon.ts";
 import { amountsWithCurrency, FOUNDED, sectorOf, thresholdsIn, writtenNames, yearsSaid } from "./ask-filters.ts";
-import { ABSENCE, absentField, presentFlow, COLLEAGUES, FLAG_CUES, OUTSIDERS, OWN_NETWORK, POOLED_NETWORK, RELATIONSHIP_CUES, TOUCH_GAP, FLOW_FIELD, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
+import { ABSENCE, absentField, presentFlow, COLLEAGUES, FLAG_CUES, OUTSIDERS, OWN_NETWORK, POOLED_NETWORK, RELATIONSHIP_CUES, TOUCH_GAP, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
+import { historyOf, TREND, YEAR_AGO } from "./ask-history.ts";
 import { STOP, type Normalised } from "./ask-text.ts";
 
 /** Why a question reads as one about a set of records (none: it is about one record, or nothing). */
@@ -52,7 +53,7 @@ const WEAK_NOUNS: Partial<Record<RecordKind, RegExp>> = {
   positions: /\bfunds\b/,
 };
 
-const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|\bwhich one\b|\b(?:into|in|to|for|of) each\s*\??$|\beach one\b|\bwho among\b|\b(?:for|of) each\b(?! (?:deal|compan|fund|portco|holding|position))|\beach one\b|^(?:and|what about|how about|only|just|sort|rank|order|by|now|same|also)\b/;
+const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|\bwhich one\b|\b(?:into|in|to|for|of|on|at) each\s*\??$|\beach one\b|\bwho among\b|\b(?:for|of) each\b(?! (?:deal|compan|fund|portco|holding|position))|\beach one\b|^(?:and|what about|how about|only|just|sort|rank|order|by|now|same|also)\b/;
 const SINGULAR_NOUN = /^(?:deal|holding|portfolio company|document|file|pdf|capital call|distribution|cash ?flow|drawdown|fund position|lp fund|lp commitment|contribution|pitched)$/;
 /** The figure a total or a threshold is of when the question names none ("calls over 1 million"). */
 const DEFAULT_FIELD: Partial<Record<RecordKind, string>> = { cashflows: "amount", deals: "score", persons: "strength" };
@@ -63,7 +64,8 @@ const UNIT_FIELD: Partial<Record<RecordKind, Partial<Record<CueUnit, string>>>> 
 const READER_WORDS = new Set(LEXICON_WORDS);
 /** Which way a figure moved: up ("grown", "increased", "went up") or down ("declined", "shrunk", "dropped"). */
 const CHANGE_SIGN = /\b(gr[eo]wn?|grows|growing|increas(?:e|ed|es|ing)|r[io]sen?|rises|went up|gone up|go up|expand(?:ed|ing)?)\b|\b(declin(?:e|ed|es|ing)|decreas(?:e|ed|es|ing)|shr[iau]nk|fall(?:en|s)?|fell|dropp?(?:ed|s)?|went down|gone down|go down)\b/;
-const THRESHOLD_BEFORE = /\b(?:above|over|more than|greater than|higher than|bigger than|exceeding|at least|at most|below|under|less than|fewer than|lower than|no more than|no less than)\s*$/;
+const FELL_MOST = /\b(?:biggest|largest|steepest|sharpest|worst|most) (?:\w+ ){0,2}(?:drops?|declines?|falls?|decreases?|dips?|contractions?)\b|\b(?:fell|dropped|declined|decreased|shrank|shrunk|shrinking|falling|dropping|declining) (?:\w+ ){0,2}(?:the )?most\b/;
+const THRESHOLD_BEFORE = /\b(?:north of|upwards of|in excess of|south of|hit|hits|reached|reach|crossed|cross|topped|above|over|more than|greater than|higher than|bigger than|exceeding|at least|at most|below|under|less than|fewer than|lower than|no more than|no less than)\s*$/;
 const HOLDING_STAGE: Record<string, string> = { "pre-seed": "pre_seed", seed: "seed", "series a": "series_a", "series b": "series_b", "series c": "series_c", growth: "growth" };
 const SINGULAR_NOUNS = String.raw`(?:one|company|deal|fund|startup|holding|investment|position|call|distribution|contact|person|manager|relationship|portco)`;
 const SINGULAR = new RegExp(
@@ -90,57 +92,6 @@ function withoutName(text: string, name: string): string {
 const without = (text: string, phrase: string) => (phrase ? ` ${text} `.split(` ${phrase} `).join("  ").trim() : text);
 
 const THING = /\b(?:its|it|their|they|that fund|this fund|that company|this company)\b|\bof (?:that|this)\b(?! (?:deal|fund|compan|portco|list|pipeline|portfolio|year|quarter|month|week|time|kind|sort|type)s?\b)/;
-/** Twelve months before the latest statement: "a year ago", "vs last year", "over the past year". */
-export const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months|12 mos?|twelve mos?) (?:year )?(?:ago|before|earlier|prior)\b|\byear (?:ago|before|earlier)\b|\byear over year\b|\byoy\b|\bthis time last year\b|\b(?:vs|versus|compared (?:to|with)|against) (?:a|last|the prior|the previous) year\b|\bthis year (?:vs|versus|against|compared to) last\b|\b(?:over|in|during) the (?:past|last) (?:year|twelve months|12 months)\b|\blast twelve months\b/;
-/** A history listed rather than one point of it. */
-/** The first statement of a record's history ("when they first reported", "initially", "at the start"). */
-export const FIRST_STATEMENT = /\bwhen (?:they|it|we|she|he) first\b|\bfirst (?:reported|report|statement|figure|number|data ?point|reading|mark)\b|\bat first\b|\binitially\b|\boriginally\b|\bearliest\b|\bto begin with\b|\bat the (?:start|outset|beginning)\b/;
-export const TREND = /\bsince\b|\beach of (?:the|its) (?:last |past )?\w+ (?:marks|quarters|months)\b|\bmark by mark\b|\bqoq\b|\bmom\b|\bquarter over quarter\b|\bmonth over month\b|\b(?:last|past) \d+ (?:mo|mos|marks)\b|\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|qtr|month)\b|\beach (?:quarter|qtr|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) (?:\d+|two|three|four|five|six|eight|twelve) (?:quarters|qtrs|months)\b|\bdevelop(?:ed|ing)?\b|\bevolv(?:e|ed|ing)\b|\btrajectory\b|\bup or down\b|\b(?:at|as of|on) each (?:of (?:the|its) (?:last |past )?\w+ )?marks?\b|\b\d+ (?:quarters|qtrs|qs)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
-/** How many periods a trend asks for ("4 qtrs", "last 6 months"): the statements to list. */
-const PERIODS = /\b(\d{1,2}|two|three|four|five|six|eight|twelve) (quarters|qtrs|qs|months|mos|mo|marks)\b/;
-const PERIOD_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, eight: 8, twelve: 12 };
-const MARK_FIELDS = ["tvpi", "dpi", "rvpi", "nav"];
-
-/**
- * A question about one record's figure at a time other than now (a portfolio company's metric, an
- * LP position's TVPI, DPI, RVPI or NAV): that record's history, at the dates, a year before its
- * latest statement, or listed over the dates. Null when the question is not one.
- */
-function historyOf(a: { q: Query; text: string; dates: DateRange | null; fields: FieldCue[]; holding: string | null; fund: string | null; aggregate: Aggregate | undefined }): Query | null {
-  const yearAgo = YEAR_AGO.test(a.text);
-  const trend = TREND.test(a.text);
-  const first = FIRST_STATEMENT.test(a.text);
-  if (!yearAgo && !a.dates && !trend && !first) return null;
-  // (A total over the dates is the set's; a trend of one named record is its history.)
-  if (a.aggregate && !["change", "latest"].includes(a.aggregate) && !yearAgo && !(trend && (a.fund || a.holding))) return null;
-  const metric = a.fields.find((f) => f.metric);
-  // "A year ago" alone asks what it was then; with "now", "vs", "change", "trend" it asks for both.
-  const both = /\bnow\b|\bvs\b|\bversus\b|\bcompared?\b|\bagainst\b|\bchang|\bgr[eo]w|\btrend|\bthan\b|\bover the\b|\bthis year\b|\bup or down\b|\bhigher\b|\blower\b|\bmore\b|\bless\b|\bfrom\b/.test(a.text);
-  const aggregate: Aggregate | undefined = yearAgo ? (both ? "year_change" : "year_ago") : a.aggregate === "change" ? "change" : trend ? undefined : first ? "first" : "at";
-  // (An LP fund's "multiple" or MOIC is its TVPI; what was called or distributed "at each mark" is the mark's to-date figure.)
-  const atMarks = /\bmarks?\b/.test(a.text);
-  const markField = a.fields.find((f) => MARK_FIELDS.includes(f.field) || (atMarks && (f.field === "called" || f.field === "distributed"))) ?? (a.fund && a.fields.some((f) => f.field === "multiple") ? { field: "tvpi" } : undefined)
-    ?? flowAtMarks(a.text, !!a.fund && atMarks);
-  // A trend with no dates: the latest statements, as many as the periods said (a year of quarterly marks when none is).
-  const periods = PERIODS.exec(a.text);
-  const n = periods ? (Number(periods[1]) || PERIOD_WORDS[periods[1]]) : null;
-  // ("The last four quarters" of a fund are its last four marks, whatever their dates.)
-  if (trend && !yearAgo && (!a.dates || (periods && !/^(?:months|mos|mo)$/.test(periods[2]))) && a.fund && markField && (a.q.kind === "positions" || a.q.kind === "cashflows" || a.q.kind === "marks")) {
-    const marks = n ? (/^(?:months|mos|mo)$/.test(periods![2]) ? Math.max(1, Math.round(n / 3)) : n) : 5;
-    return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], order: { by: "date", dir: "desc" }, limit: marks };
-  }
-  if (trend && !yearAgo && !a.dates && n && a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {
-    return { kind: "metrics", name: a.holding, metric: metric.field, order: { by: "date", dir: "desc" }, limit: /^(?:months|mos|mo)$/.test(periods![2]) ? n : n * 3 };
-  }
-  if (a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {
-    return { kind: "metrics", name: a.holding, metric: metric.field, ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate ? { aggregate } : {}) };
-  }
-  if (a.fund && markField && (a.q.kind === "positions" || a.q.kind === "cashflows" || a.q.kind === "marks")) {
-    return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate && !(aggregate === "change" && a.dates) ? { aggregate: aggregate === "change" ? "year_change" : aggregate } : {}) };
-  }
-  return null;
-}
-
 /** Series said by their letter in a list of rounds: "seed vs A vs B", "A or B rounds" (not the article "a"). */
 function seriesLetters(text: string): string[] {
   const w = text.split(" ");
@@ -151,13 +102,6 @@ function seriesLetters(text: string): string[] {
     const listed = (joiner(w[i - 1]) && round(w[i - 2])) || (joiner(w[i + 1]) && round(w[i + 2]));
     return listed ? [`series ${x}`] : [];
   });
-}
-
-/** "Distributions as of each of the last 4 marks": what a fund had distributed (or called) to date at each mark. */
-function flowAtMarks(text: string, atMarks: boolean): { field: string } | undefined {
-  if (!atMarks || !/\b(?:each|every|at|as of)\b/.test(text)) return undefined;
-  const field = FLOW_FIELD.find(([re]) => re.test(text))?.[1];
-  return field ? { field } : undefined;
 }
 
 export type ReadContext = { n: Normalised; d: Directory; today: Date; memory: Memory };
@@ -210,12 +154,20 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     .map((x) => x.c);
 
   // "What was it a year ago?": the figure the conversation was about, when a point in time is all it asks.
-  const backToSubject = THING.test(text) || /^(?:and|what about|how about|then)\b/.test(text.trim());
+  // ("Is that higher than a year before?": "that" is the figure just given.)
+  // ("That" is one record's figure only when the last answer was about one record, or ranked records
+  // with the first of them on top: after a total, "is that higher than a year ago" is about the total.)
+  const lastCall = memory.last?.args as Query | undefined;
+  const lastOnOne = memory.last?.fn === "portfolio_company" || memory.last?.fn === "fund_positions" && !!memory.entities.fund || (memory.last?.fn === "query" && !!lastCall && (!!lastCall.name || (!!lastCall.order && !lastCall.aggregate && !lastCall.group)));
+  const backToSubject = THING.test(text) || /^(?:and|what about|how about|then)\b/.test(text.trim()) || (lastOnOne && /^(?:is|was|has|does|did|how (?:does|did|is|was)) (?:that|this)\b/.test(text.trim()));
+  let carried: FieldCue | undefined;
   if (!fields.length && backToSubject && memory.last && (YEAR_AGO.test(n.folded) || dates || TREND.test(n.folded))) {
     const lastArgs = memory.last.args as Record<string, unknown>;
-    const lastFigure = typeof lastArgs.metric === "string" ? lastArgs.metric : Array.isArray(lastArgs.figures) ? String(lastArgs.figures[0]) : typeof lastArgs.field === "string" ? lastArgs.field : null;
+    // (After a ranked list, the figure it was ranked by: "who has the longest runway", then "was that higher a year before?")
+    const rankedBy = (lastArgs.order as { by?: unknown } | undefined)?.by;
+    const lastFigure = typeof lastArgs.metric === "string" ? lastArgs.metric : Array.isArray(lastArgs.figures) ? String(lastArgs.figures[0]) : typeof lastArgs.field === "string" ? lastArgs.field : typeof rankedBy === "string" ? rankedBy : null;
     const cue = lastFigure ? FIELD_CUES.find((c) => c.field === lastFigure) : undefined;
-    if (cue) fields.push(cue);
+    if (cue) fields.push(cue), (carried = cue);
   }
 
   // The kind: its noun (a specific one over a generic one), else the figure's, else the name's.
@@ -237,7 +189,10 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     // An LP fund within dates: its calls and distributions (a position's figures have no dates, its NAV marks do).
     (lp.match.kind === "one" && dates && !fields.some((f) => f.field === "nav") && !nouns.length ? "cashflows" : null) ??
     // An LP fund named: its position ("Halcyon Fund V performance"), unless the question is about companies.
-    (lp.match.kind === "one" && !fields.some((f) => f.metric) && !weak.includes("holdings") && !nouns.length ? "positions" : null) ??
+    // (Not when the figure is one only portfolio companies have and one of the firm's own funds is said too: "avg check size in fund ii".)
+    (lp.match.kind === "one" && !fields.some((f) => f.metric) && !weak.includes("holdings") && !nouns.length && !(own.match.kind === "one" && !lp.whole && fields.length > 0 && fields.every((f) => !f.kinds.includes("positions"))) ? "positions" : null) ??
+    // "Which f2 companies...": one of the firm's own funds and its companies, whatever else is said of them.
+    (own.match.kind === "one" && (lp.match.kind === "none" || !lp.whole) && /\b(?:companies|startups|businesses)\b/.test(text) && !nouns.includes("cashflows") ? "holdings" : null) ??
     nouns.find((k) => fieldKinds.length === 0 || fieldKinds.includes(k)) ??
     nouns[0] ??
     // "Diligence/IC/invested": a list of pipeline stages, not what was invested.
@@ -258,8 +213,14 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   // "How many employees does X have": a metric, not a count of records.
   // ("How many months of cash", "how many people work across our portcos combined": a figure, maybe totalled.)
   // "Nimbus Pay, how many people then vs now": a named company's people are its headcount (not whom we know there).
-  if (aggregate === "count" && namedHolding && /\bhow many (?:people|ppl|folks|heads)\b/.test(text) && !/\bknow\b|\bcontacts?\b/.test(text) && !fields.some((f) => f.field === "headcount")) {
-    fields.push(FIELD_CUES.find((c) => c.field === "headcount")!);
+  // ("How many people did they have in Q2", right after a company's figure: that company's.)
+  const lastArgs = (memory.last?.args ?? {}) as Query;
+  const lastOfOneHolding = memory.last?.fn === "portfolio_company" || (memory.last?.fn === "query" && (lastArgs.kind === "metrics" || lastArgs.kind === "holdings") && !!lastArgs.name);
+  const subjectHolding = namedHolding ?? (backToSubject && lastOfOneHolding ? (memory.entities.holding?.name ?? null) : null);
+  if (aggregate === "count" && subjectHolding && /\bhow many (?:people|ppl|folks|heads)\b/.test(text) && !/\bknow\b|\bcontacts?\b/.test(text)) {
+    // (Its people are the figure asked, not the one the conversation carried.)
+    if (carried) fields.splice(fields.indexOf(carried), 1);
+    if (!fields.some((f) => f.field === "headcount")) fields.push(FIELD_CUES.find((c) => c.field === "headcount")!);
     aggregate = AGGREGATE_CUES.find(([a, re]) => a !== "count" && re.test(text))?.[0];
   }
   if (aggregate === "count" && /\bhow many (?:employees|people work|(?:people|ppl|folks|heads) (?:at|in|on|work)|staff|customers|clients|ftes|months|years|weeks)\b/.test(text)) {
@@ -269,7 +230,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   // "Across the pipeline" says where, not a total, unless a figure is named ("ARR across the portfolio").
   if (aggregate === "sum" && !fields.length && !/\btotal\b|\bsum\b|\badd(?:ed|ing)? (?:\w+ )?up\b|\bcombined\b|\baltogether\b|\btogether\b|\bin total\b|\baggregate\b|\boverall\b|\bhow much\b/.test(text)) aggregate = undefined;
   const fastest = /\bfastest[ -]growing\b|\bgr[eo]w(?:n|ing|s)?(?: \w+){0,2} (?:the )?(?:fastest|most|quickest|least|slowest)\b/.test(text);
-  if (fastest) aggregate = "change";
+  if (fastest || FELL_MOST.test(text)) aggregate = "change";
   // "How much runway does Acme have": one record's figure; a total only over several, or when said ("in total").
   // (What was invested in one company is a total over its positions.)
   const overPositions = namedHolding && fields.some((f) => f.field === "invested" || f.field === "valuation");
@@ -605,8 +566,23 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
       q.where = [...(q.where ?? []).filter((w) => w.field !== "change"), where];
     }
   }
+  // "Biggest yoy drop in headcount", "whose margin fell the most": the companies whose figure fell, the largest fall first.
+  if ((q.aggregate === "change" || q.aggregate === "year_change") && q.kind === "metrics" && !q.name && FELL_MOST.test(text)) {
+    q.where = [...(q.where ?? []).filter((w) => w.field !== "change"), { field: "change", op: "lt", value: 0 }];
+    q.order = { by: "change", dir: "asc" };
+  }
+  // "How much have we put to work overall": what was put in over all time, the companies since exited
+  // or written off too; "our portcos", "the portfolio" are the companies held today (they lead then).
+  if (q.kind === "holdings" && q.aggregate === "sum" && q.field === "invested" && !q.status?.length && !nouns.includes("holdings") && !weak.includes("holdings") && !/\bportcos?\b|\bportfolio\b|\bcompan(?:y|ies)\b|\bstartups?\b|\bholdings?\b/.test(text)) q.all_time = true;
+  // "What's our dry powder", "what is our NAV": the firm's one figure, a total over its records.
+  if (!q.aggregate && !q.order && !q.name && (q.kind === "positions" || q.kind === "holdings") && kindFields.length === 1 && kindFields[0].unit === "money" && /\bwhat(?: s| is|s)? (?:our|my)\b/.test(text) && !pluralCompanies(text)) {
+    q.aggregate = "sum";
+    q.field = kindFields[0].field;
+    delete q.show;
+    if (!signals.includes("aggregate")) signals.push("aggregate");
+  }
   // "What's the portfolio worth?", "our portfolio's ARR": one figure for the whole, a total.
-  if (!q.aggregate && !q.order && q.kind === "holdings" && kindFields.length && /\b(?:the|our|my|whole|entire) portfolio\b(?! compan)/.test(text) && !pluralCompanies(text)) {
+  if (!q.aggregate && !q.order && q.kind === "holdings" && kindFields.length && /\b(?:the|our|my|whole|entire)(?: active)? (?:portfolio|book)\b(?! compan)/.test(text) && !pluralCompanies(text)) {
     q.aggregate = "sum";
     q.field = kindFields[0].field;
   }
@@ -651,14 +627,25 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (q.kind === "holdings" && (q.aggregate === "count" || q.group) && /\bholdings\b|\bpositions\b/.test(text) && !/\bcompan|\bportcos?\b|\bstartups\b|\bbusinesses\b|\bnames\b/.test(text)) q.per_position = true;
   // A follow-up that re-filters, re-orders or totals is over the whole set again; one that only adds a figure keeps the same records.
   if (follow && !top && signals.some((x) => x === "filter" || x === "aggregate" || x === "threshold" || x === "dates") && q.limit === (last!.args as Query).limit) delete q.limit;
-  if (follow && JSON.stringify(q) === JSON.stringify(last!.args)) return null;
+  // A total of what the firm's funds put in "without Fund I" is over the other funds' positions: a
+  // company Fund I also holds keeps what another fund put in (its Fund I position alone is left out).
+  if (q.kind === "holdings" && q.aggregate === "sum" && q.except?.fund?.length && !q.fund && !q.anyOf?.fund) {
+    const others = d.names.ownFunds().filter((f) => !q.except!.fund!.includes(f));
+    if (others.length) {
+      if (others.length === 1) q.fund = others[0];
+      else q.anyOf = { ...q.anyOf, fund: others };
+      delete q.except.fund;
+      if (!Object.keys(q.except).length) delete q.except;
+    }
+  }
   // One record's figure at a point of its history, or against a year before: its history's kind.
   const history = historyOf({ q, text: numerals(n.folded), dates: now ? null : (dates?.range ?? null), fields, holding: namedHolding ?? (backToSubject ? (memory.entities.holding?.name ?? null) : null), fund: lp.match.kind === "one" ? lp.match.name : backToSubject ? (memory.entities.fund?.name ?? null) : null, aggregate });
-  if (history) {
+  if (history && !(follow && JSON.stringify(history) === JSON.stringify(last!.args))) {
     if (!signals.includes("aggregate")) signals.push("aggregate");
     // (Marks between two points in time are listed from the first point's period on, so both are said.)
     if (twoPoints && firstDates && history.kind === "marks" && history.dates) history.dates = { ...history.dates, from: firstDates.range.from ?? history.dates.from };
     return { query: history, signals, named: namedHolding, fields };
   }
+  if (follow && JSON.stringify(q) === JSON.stringify(last!.args)) return null;
   return { query: q, signals, named: q.kind === "deals" ? namedDeal : q.kind === "holdings" || q.kind === "metrics" ? namedHolding : null, fields };
 }

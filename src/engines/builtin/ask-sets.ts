@@ -10,7 +10,7 @@ import { canon, nameForPhrase } from "../../lib/name-match.ts";
 import type { FieldCue } from "./ask-lexicon.ts";
 
 /** Words that negate what follows them, up to the end of their clause. */
-export const NEGATION = /\b(?:not|non|neither|excluding|exclude|excl|except(?: for)?|other than|outside(?: of)?|apart from|aside from|besides|but not|(?:everything|anything|all|any|every \w+) but|minus|leaving out|leave out|ignoring|isn t|aren t|isnt|arent|haven t|hasn t|don t|doesn t|didn t|wasn t|weren t|never|no longer)\b/g;
+export const NEGATION = /\b(?:not|non|neither|without|excluding|exclude|excl|except(?: for)?|other than|outside(?: of)?|apart from|aside from|besides|but not|(?:everything|anything|all|any|every \w+) but|minus|leaving out|leave out|ignoring|isn t|aren t|isnt|arent|haven t|hasn t|don t|doesn t|didn t|wasn t|weren t|never|no longer|drop(?= (?:the|all|any|those|these)\b)|remove|take out|filter out|get rid of|strip out)\b/g;
 /** Where a negated part ends: a new clause, or a word that starts another filter or an order. */
 export const CLAUSE_END = /\b(?:with|that|which|who|whose|where|sorted|ranked|ordered|by|per|and (?:with|that|which|whose|have|has|are|is)|but|only)\b|[,;:?!]/;
 
@@ -120,7 +120,7 @@ export const COMPARE = /\bcompar(?:e|ed|es|ing)\b|\b(?:performing|doing) better\
 export const listParts = (text: string) => text.split(/ or | and |, | vs | versus | nor | \+ | & | plus /).map((p) => canon(p)).filter(Boolean);
 
 /** Words that say a record has none of what follows ("haven't sent any distributions", "never called", "without ARR"). */
-export const ABSENCE = /\b(?:have not|has not|had not|haven t|hasn t|never|not yet|without|with no|zero|nothing|not reporting|not reported|(?:do|does|did) not report|(?:don|doesn|didn) t report|missing|lacking|no)\b((?: \w+){0,5})/;
+export const ABSENCE = /\b(?:(?:do|does|did) not have|(?:don|doesn|didn) t have|have not|has not|had not|haven t|hasn t|never|not yet|without|with no|zero|nothing|not reporting|not reported|(?:do|does|did) not report|(?:don|doesn|didn) t report|missing|lacking|no)\b((?: \w+){0,5})/;
 /** The nouns of calls and distributions as the position's figure they add up to ("sent nothing back": a distribution). */
 export const FLOW_FIELD: [RegExp, string][] = [[/\bdistributions?\b|\bback\b|\bpaid out\b/, "distributed"], [/\b(?:capital )?calls?\b|\bcontributions?\b|\bdrawdowns?\b/, "called"]];
 
@@ -140,6 +140,8 @@ export function absentField(text: string, fields: FieldCue[]): string | null {
   // What follows up to the clause's end ("haven't passed on, by score": no score is said to be absent).
   const end = CLAUSE_END.exec(m[1]);
   const rest = end ? m[1].slice(0, end.index) : m[1];
+  // ("Haven't hit $5M ARR": an amount not reached is a bound, not a figure they have none of.)
+  if (/[$€£]\s?\d|\b\d[\d.,]*\s?(?:k|m|mm|bn|b|million|billion|x|percent|usd|eur|people|employees|months|mo)\b/.test(rest)) return null;
   const cue = fields.find((f) => f.re.test(rest));
   if (cue) return cue.field;
   return FLOW_FIELD.find(([re]) => re.test(rest))?.[1] ?? null;
@@ -162,7 +164,7 @@ export const FLAG_CUES: [string, RegExp][] = [
 /** Words that ask how a figure moved over time, read by the history reader ("how did it develop", "trajectory", "cumulative"). */
 export const TREND_WORDS = /\bdevelop\b|\bdeveloped\b|\bdeveloping\b|\bevolve\b|\bevolved\b|\bevolving\b|\btrajectory\b|\bcumulative\b|\bcumulatively\b/;
 /** Words that place a record without filtering it ("deals sitting at IC", "currently"): read, and nothing to say back. */
-export const PLACING_WORDS = /\bsitting\b|\bsits\b|\bcurrently\b|\bright now\b/;
+export const PLACING_WORDS = /\bsitting\b|\bsits\b|\bcurrently\b|\bright now\b|\bat the moment\b|\bat present\b|\bthese days\b|\bas (?:of|it stands) (?:now|today)\b/;
 
 /** The relationship a person's strength is labelled with, by its word ("strong relationships", "dormant contacts"). */
 export const RELATIONSHIP_CUES: [string, RegExp][] = [

@@ -34,7 +34,7 @@ const allowed = (word: string) => (word.length >= 4 ? 1 : 0);
 const swapOnly = (word: string) => word.length < 7;
 
 /** Ordinary words within one edit of a vocabulary word ("founded" is not a misspelt "founder"). */
-export const COMMON = `compared compares comparing founded funded founding fundraising excited exist exists existing started starting raised raises scoped scoping
+export const COMMON = `startup startup's compared compares comparing founded funded founding fundraising excited exist exists existing started starting raised raises scoped scoping
   staged dated rated rates rater scored scorer dealt dealer trading traded burned burner earned earner learned leaner leaders leader
   managed manages marked market marketing marketed months mouths invests investor investors inverse holdings holder holders posted
   poster called caller caller costs coast cashed cashier earlier easier latest lately largely worth worthy north growth grown growing

@@ -22,7 +22,7 @@ export const STOP = new Set(
    please pls kindly tell show give get got let like just now then so also ok okay hi hey hello thanks thank much many more most very
    really still yet ever out up down last latest newest new current currently right well good far bit quick quickly again too
    dealgraph firm team here s t across between among amongst within inside outside beyond since until till during after before
-   against toward towards behind besides except versus vs hold holds held own owns owned looking doing going shaping`
+   against toward towards behind besides except versus vs hold holds held own owns owned looking doing going shaping saw see seen sees whole entire`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -90,6 +90,9 @@ function foldToken(chunk: string): string {
  * so every token knows where it was asked; `correct` respells a folded word (a misspelling of the
  * firm's vocabulary) in `f`, never in `raw`.
  */
+/** Words of time as people shorten them ("end of last qtr", "past yr", "the sept statement"): read as the word. */
+const SHORT_FORMS: Record<string, string> = { qtr: "quarter", qtrs: "quarters", yr: "year", yrs: "years", wk: "week", wks: "weeks", mths: "months", mth: "month", sept: "september" };
+
 export function normalise(question: string, correct: (word: string, written: string) => string = (w) => w): Normalised {
   const raw = question.trim();
   const out: Normalised = { raw, tokens: [], folded: "", urls: [], domains: [], emails: [], linkedin: null, github: null, uuids: [] };
@@ -128,6 +131,7 @@ export function normalise(question: string, correct: (word: string, written: str
     for (const piece of chunk.split(/\s+/)) {
       const f = foldToken(piece)
         .split(" ")
+        .map((w) => SHORT_FORMS[w] ?? w)
         .map((w) => (w ? correct(w, piece) : w))
         .join(" ");
       if (f) out.tokens.push({ raw: piece.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "") || piece, f, end: /[,;:?!.)"]$/.test(piece), at: m.index! });

@@ -5,6 +5,7 @@
 // the answer (a record's name the answer repeats was used) is a part the answer did not take into
 // account. Neighbouring such words are said back together with the words that join them ("backed
 // by YC", "term sheet"), so the caller, often an assistant, can rephrase or ask elsewhere.
+import * as again from "./ask-again.ts";
 import * as dates from "./ask-dates.ts";
 import * as filters from "./ask-filters.ts";
 import * as imperative from "./ask-imperative.ts";
@@ -19,6 +20,8 @@ function vocabulary(): Set<string> {
   const out = new Set<string>();
   const add = (text: string) => {
     for (const w of text.toLowerCase().replace(/\\[bBdDsSwWnrt]/g, " ").match(/[a-z]{2,}/g) ?? []) out.add(w);
+    // ("startups?": the word without its optional last letter is written there too.)
+    for (const m of text.toLowerCase().replace(/\\[bBdDsSwWnrt]/g, " ").matchAll(/([a-z]{3,})\?/g)) out.add(m[1].slice(0, -1));
   };
   const visit = (v: unknown, depth: number) => {
     if (depth > 4 || v === null || v === undefined) return;
@@ -28,7 +31,7 @@ function vocabulary(): Set<string> {
     else if (Array.isArray(v)) v.forEach((x) => visit(x, depth + 1));
     else if (typeof v === "object") Object.entries(v as object).forEach(([k, x]) => (add(k), visit(x, depth + 1)));
   };
-  for (const mod of [dates, filters, imperative, intents, lexicon, sets]) visit(Object.values(mod), 0);
+  for (const mod of [again, dates, filters, imperative, intents, lexicon, sets]) visit(Object.values(mod), 0);
   visit(dates.DATE_PATTERNS(), 0);
   STOP.forEach((w) => out.add(w));
   return out;

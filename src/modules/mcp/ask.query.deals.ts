@@ -31,7 +31,7 @@ function record(d: Deal): Rec {
       progress: { value: PROGRESS[d.stage] ?? null, unit: STAGE_WORDS[d.stage] ?? d.stage },
       founded: { value: d.founded_year },
     },
-    groups: { stage: STAGE_WORDS[d.stage] ?? d.stage, sector: d.kind === "fund" ? "fund" : (d.sector ?? "sector unknown"), round: d.round_stage ?? "round unknown", kind: d.kind, currency: d.round_currency ?? "currency unknown", city: d.location ? cityOf(d.location) : "city unknown", founded: d.founded_year === null ? "founding year unknown" : String(d.founded_year), ...periodsOf(d.created_at) },
+    groups: { stage: STAGE_WORDS[d.stage] ?? d.stage, sector: d.kind === "fund" ? "fund" : (d.sector ?? "sector unknown"), round: d.round_stage ?? (d.kind === "fund" ? "fund" : "round unknown"), kind: d.kind, currency: d.round_currency ?? "currency unknown", city: d.location ? cityOf(d.location) : "city unknown", founded: d.founded_year === null ? "founding year unknown" : String(d.founded_year), ...periodsOf(d.created_at) },
     facts: [`stage ${STAGE_WORDS[d.stage] ?? d.stage}`],
     entities: { deal: { id: d.deal_id, name }, company: { name, domain: d.domain } },
     data: d,

@@ -219,6 +219,8 @@ export type Loaded = {
   notes?: string[];
   /** The one record the set is of (a company whose metric history this is). */
   subject?: string;
+  /** What that one record is, for the conversation to go on about ("and its burn then?"). */
+  entities?: Entities;
   /** The records' noun when not the kind's own ("holdings" counted per fund position). */
   noun?: [string, string];
 };

@@ -24,7 +24,9 @@ function lpFund(ctx: AskContext, phrase: string): { name: string } | { answer: s
     own.kind === "one"
       ? ` ${own.name} is one of your own funds: its portfolio companies, what was invested and their valuations are in your records ("portfolio companies in ${own.name}"); LP figures (calls, distributions, NAV, TVPI) are kept for the funds you are an LP in.`
       : "";
-  return { answer: `${phrase} is not one of your LP funds: there is no LP position in a fund called that. Your LP funds: ${names.length ? listing(names) : "none imported"}.${instead}` };
+  // (A bare "Fund II" names no fund of its own: the ones held are listed to choose from; a named fund the records lack is only said to be none of them.)
+  const offered = /^(?:our |the )?funds? (?:[ivx]{1,4}|\d{1,2})$/i.test(phrase.trim()) || !names.length ? ` Your LP funds: ${names.length ? listing(names) : "none imported"}.` : ` (You hold ${names.length} LP ${names.length === 1 ? "position" : "positions"}; ask for your LP funds to list them.)`;
+  return { answer: `${phrase} is not one of your LP funds: there is no LP position in a fund called that.${offered}${instead}` };
 }
 
 function filtered<T>(ctx: AskContext, q: Query, list: T[], fundOf: (x: T) => string, currencyOf: (x: T) => string | null) {

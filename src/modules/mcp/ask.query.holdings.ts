@@ -226,7 +226,7 @@ export const METRICS: KindReader = {
     if (held.length === 0) return { answer: "No portfolio metrics are imported: there is no metric history in your records." };
     const metric = q.metric?.toLowerCase().replace(/\s+/g, "_");
     if (!metric) return { answer: `Which metric? Imported for your portfolio: ${listing(held)}.` };
-    if (!held.includes(metric)) return { answer: `${metricLabel(metric)} is not in your records: no actual ${metric} is imported for any portfolio company. Imported metrics: ${listing(held)}.` };
+    if (!held.includes(metric)) return { answer: `I can't give ${q.name ? `${possessive(q.name)} ${metricLabel(metric)}` : metricLabel(metric)}: it is not in your records (no actual ${metric} is imported for any portfolio company). Imported metrics: ${listing(held)}.` };
     const companies = [...new Map(allHoldings(ctx).map((h) => [h.name, h])).values()];
     const when = q.dates ? ` in ${datesWords(q.dates)}` : "";
     if (q.name) {
@@ -236,11 +236,13 @@ export const METRICS: KindReader = {
       const h = companies.find((c) => c.name === m.name)!;
       // (A change over dates runs from the period's opening figure, the last statement before it.)
       const points = q.aggregate === "change" ? overPeriod(ctx, h.company_id, metric, q) : actuals(ctx, h.company_id, metric, q);
-      const rows: Rec[] = points.map((p) => ({ name: p.statement_date.slice(0, 10), about: null, values: { value: pointValue(p), date: { value: null, date: p.statement_date } }, data: p }));
+      const entities = { holding: { id: h.company_id, name: h.name }, company: { name: h.name, domain: null } };
+      const rows: Rec[] = points.map((p) => ({ name: p.statement_date.slice(0, 10), about: null, values: { value: pointValue(p), date: { value: null, date: p.statement_date } }, entities, data: p }));
       return {
         rows,
         scope: ` of ${possessive(h.name)} ${metricLabel(metric)}${when}`,
         subject: h.name,
+        entities,
         source: `the actuals imported for ${h.name} (/api/v1/portfolio/companies/${h.company_id}/metrics?metric=${metric}).`,
         links: [`/api/v1/portfolio/companies/${h.company_id}/metrics?metric=${metric}`],
         notes: rows.length ? [] : [`No actual ${metric} of ${h.name} is in your records${when}.`],
@@ -290,8 +292,10 @@ export const METRICS: KindReader = {
     }
     // "That haven't grown", "whose burn went down": by the sign of the change (companies without two actuals are said apart).
     const bySign = (q.where ?? []).filter((w) => w.field === "change");
+    // ("Biggest drop": the largest fall first.)
+    const fallFirst = q.order?.by === "change" && q.order.dir === "asc";
     const moved = (r: Rec) => bySign.every((w) => ({ gt: (a: number) => a > w.value, gte: (a: number) => a >= w.value, lt: (a: number) => a < w.value, lte: (a: number) => a <= w.value })[w.op](r.values.change.value!));
-    const ranked = loaded.rows.filter((r) => r.values.change_pct.value !== null && r.values.change.value !== null && moved(r)).sort((a, b) => b.values.change_pct.value! - a.values.change_pct.value!);
+    const ranked = loaded.rows.filter((r) => r.values.change_pct.value !== null && r.values.change.value !== null && moved(r)).sort((a, b) => (fallFirst ? -1 : 1) * (b.values.change_pct.value! - a.values.change_pct.value!));
     const signWords = bySign.map((w) => (w.op === "gt" ? "that grew" : w.op === "lt" ? "that fell" : w.op === "lte" ? "that did not grow" : "that did not fall")).join(" and ");
     const lacking = loaded.rows.filter((r) => r.values.change_pct.value === null).map((r) => r.name);
     const shown = ranked.slice(0, q.limit ?? 25);
@@ -300,7 +304,7 @@ export const METRICS: KindReader = {
       return `${i + 1}. ${r.name}: ${metricValue(pointValue(d.change.first))} (${d.change.first.statement_date.slice(0, 10)}) to ${metricValue(pointValue(d.change.last))} (${d.change.last.statement_date.slice(0, 10)})${pctWords(d.change.pct)}`;
     });
     const text = ranked.length
-      ? `Change of ${label} over ${when}, ${signWords ? `the ${ranked.length} of ${loaded.rows.length - lacking.length} portfolio companies ${signWords}` : "by portfolio company"} (largest growth first):\n${lines.join("\n")}${lacking.length ? `\n(${lacking.length} without two actuals in that period: ${listing(lacking)}.)` : ""}\nSource: ${loaded.source}`
+      ? `Change of ${label} over ${when}, ${signWords ? `the ${ranked.length} of ${loaded.rows.length - lacking.length} portfolio companies ${signWords}` : "by portfolio company"} (${fallFirst ? "largest fall" : "largest growth"} first):\n${lines.join("\n")}${lacking.length ? `\n(${lacking.length} without two actuals in that period: ${listing(lacking)}.)` : ""}\nSource: ${loaded.source}`
       : signWords && loaded.rows.length > lacking.length
         ? `${noneMoved(bySign[0].op, loaded.rows.length - lacking.length, `with two actuals of ${label} in ${when}`)}\nSource: ${loaded.source}`
         : `No portfolio company has two actuals of ${label} in ${when} to compare.\nSource: ${loaded.source}`;

@@ -5,6 +5,7 @@
 // are combined here: a union for alternatives, a difference for exclusions. So every kind gets
 // negation and alternatives from the filters it already has, with nothing re-implemented.
 import type { FilterValues, Query } from "../../engines/ask-engine.ts";
+import { listing } from "../../lib/prose.ts";
 import type { AskContext } from "./ask.context.ts";
 import type { KindReader, Loaded, Rec } from "./ask.query.fields.ts";
 
@@ -32,6 +33,9 @@ const without = (q: Query): Query => {
   const { anyOf: _a, except: _e, names: _n, ...rest } = q;
   return rest;
 };
+
+/** The group that says a filter's value is not known ("city unknown"): such records are not known to be outside it. */
+const UNKNOWN_GROUP: Partial<Record<Filter, string>> = { location: "city", sector: "sector", round: "round", currency: "currency" };
 
 /** The records of a query with its alternatives, names and exclusions applied. */
 export function loadSet(ctx: AskContext, reader: KindReader, q: Query): Result {
@@ -66,6 +70,14 @@ export function loadSet(ctx: AskContext, reader: KindReader, q: Query): Result {
       const gone = new Set(excluded.rows.map(keyOf));
       rows = rows.filter((r) => !gone.has(keyOf(r)));
       said.push(` not${excluded.scope || ` ${value}`}`);
+      // A record whose value is not known is not known to be something else: left out, and said so.
+      const group = UNKNOWN_GROUP[filter];
+      const unknown = group ? rows.filter((r) => r.groups?.[group]?.endsWith(" unknown")) : [];
+      if (unknown.length) {
+        rows = rows.filter((r) => !unknown.includes(r));
+        const names = [...new Set(unknown.map((r) => r.name))];
+        said.push(`(${names.length} ${names.length === 1 ? reader.noun[0] : reader.noun[1]} with ${unknown[0].groups![group!]} in your records ${names.length === 1 ? "is" : "are"} left out, as not known to be other than ${value}: ${listing(names.slice(0, 8))}${names.length > 8 ? ` and ${names.length - 8} more` : ""}.)`);
+      }
     }
   }
   const notes = said.filter((s) => s.startsWith("("));

@@ -69,6 +69,7 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
     if (Object.keys(values).length) q[k] = values;
   }
   if (args.per_position === true) q.per_position = true;
+  if (args.all_time === true) q.all_time = true;
   if (args.own === true) q.own = true;
   if (args.group !== undefined) {
     if (!(GROUPS as readonly string[]).includes(String(args.group))) return `group must be one of ${listing([...GROUPS])}.`;
@@ -161,6 +162,9 @@ function statusSplit(rows: Rec[], always = false): string {
   return ` (${order.map(([s, names]) => `${names.size} ${s}`).join(", ")})`;
 }
 
+/** Figures of what was put in, a past flow: a total of them over all time counts the companies since exited or written off too. */
+const DEPLOYED = new Set(["invested"]);
+
 function lackingNote(lacking: string[], spec: FieldSpec): string {
   if (lacking.length === 0) return "";
   const names = lacking.length <= 6 ? `: ${listing(lacking)}` : "";
@@ -175,7 +179,7 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
   const loaded = loadSet(ctx, reader, q);
   if ("answer" in loaded) return { ...base, text: loaded.answer, data: loaded.data ?? null, links: [] };
   const special = q.aggregate ? (historyAnswer(ctx, q, reader, loaded, base) ?? reader.aggregate?.(ctx, q, loaded)) : null;
-  if (special) return { ...special, arguments: args };
+  if (special) return { ...special, arguments: args, entities: special.entities ?? loaded.entities };
 
   let rows = loaded.rows;
   const notes = [...(loaded.notes ?? [])];
@@ -271,6 +275,21 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     // written-off ones on a line of its own (no status was said, and both readings are common).
     // (What a fund invested is its whole deployment, exits and write-offs included.)
     const gone = q.kind === "holdings" && !q.status?.length && !q.fund && !q.anyOf?.fund ? rows.filter((r) => r.groups?.status && !r.groups.status.split("/").includes("active")) : [];
+    // (What was put in is a past flow: every company it went to counts, those still held on a line of their own.)
+    if (gone.length && gone.length < rows.length && DEPLOYED.has(field) && q.all_time) {
+      const held = rows.filter((r) => !gone.includes(r));
+      const t = totals(rows, field, spec, q.aggregate);
+      const h = totals(held, field, spec, q.aggregate);
+      const per = t.figures.map((f) => `${f.written} (${count(f.named, one, many)})`);
+      const body = `${q.aggregate === "sum" ? `Total ${spec.label}` : `Average ${spec.label}`} of ${count(new Set(rows.map((r) => r.name)).size - new Set(t.lacking).size, one, many)}${scope}, the exited and written-off ones included: ${listing(per)}${t.figures.length > 1 ? " (one per currency, never converted or added across currencies)" : ""}.`;
+      const stillHeld = h.figures.length ? `\n(In the ${count(new Set(held.map((r) => r.name)).size, "company", "companies")} held today alone: ${listing(h.figures.map((f) => `${f.written} (${count(f.named, one, many)})`))}; ${listing(gone.map((r) => r.name))} ${gone.length === 1 ? "is" : "are"} exited or written off.)` : "";
+      return {
+        ...base,
+        text: `${body}${stillHeld}${detail}${lackingNote(t.lacking, spec)}${tail}`,
+        data: { kind: q.kind, aggregate: q.aggregate, field, totals: t.figures.map(({ written: _w, ...f }) => f), totals_held_today: h.figures.map(({ written: _w, ...f }) => f), lacking: t.lacking, records: rows.map((r) => r.data) },
+        links,
+      };
+    }
     const counted = gone.length && gone.length < rows.length ? rows.filter((r) => !gone.includes(r)) : rows;
     const t = totals(counted, field, spec, q.aggregate);
     const what = q.aggregate === "sum" ? `Total ${spec.label}` : `Average ${spec.label}`;
@@ -340,7 +359,7 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
       : blocks[0]
     : order && lackingOrder.length && (q.name || q.names?.length)
       ? `${listing(lackingOrder)}: ${reader.field(order.by, ctx)!.label} not in your records (none is recorded).`
-      : `No ${head(0)} in your records.`;
+      : `None: no ${head(1)} in your records.`;
   // A list of a kind with a natural total (calls, distributions) ends with it, over every record listed or not.
   const sum = reader.totalOf && !q.aggregate && limit > 1 ? listTotals(rows, reader.totalOf.field, reader.field(reader.totalOf.field, ctx)!, reader.totalOf.by, groupWord) : "";
   return {

@@ -276,7 +276,8 @@ async function fundPositions(ctx: AskContext, args: Record<string, unknown>): Pr
       ...base,
       links: ["/api/v1/funds/positions"],
       data: { candidates: names, unavailable_reason: "fund_not_found", ...(ownFund ? { own_fund: ownFund } : {}) },
-      text: `${fund} is not one of your LP funds: there is no LP position in a fund called that. Your funds: ${listing(names)}.${instead}`,
+      // (A bare "Fund II" names no fund of its own: the ones held are listed to choose from; a named fund the records lack is only said to be none of them.)
+      text: `${fund} is not one of your LP funds: there is no LP position in a fund called that.${BARE_FUND.test(fund!.trim()) ? ` Your funds: ${listing(names)}.` : ` (You hold ${names.length} LP ${names.length === 1 ? "position" : "positions"}; ask for your LP funds to list them.)`}${instead}`,
     };
   }
   if (match?.kind === "several") {
@@ -332,6 +333,9 @@ const POSITION_FIGURES: Record<string, (p: PositionRow) => [string, string | nul
 };
 
 const text = (description: string) => ({ type: "string", description });
+
+/** A fund said by its number alone ("Fund II"): no name of its own, so the funds held are offered. */
+const BARE_FUND = /^(?:our |the )?funds? (?:[ivx]{1,4}|\d{1,2})$/i;
 
 export const BOOK_FUNCTIONS: AskFunction[] = [
   {

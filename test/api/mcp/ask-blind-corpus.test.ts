@@ -13,12 +13,14 @@ import { silentLog } from "../../../src/lib/log.ts";
 import { runBlind, type BlindScore } from "./ask-blind-run.ts";
 import { buildDemoFirm, DEMO_NOW, type DemoFirm } from "./ask-demo.ts";
 
-/** The dev share measured when this floor was set (0.675; 0.93 when raised to 0.85; 0.975 at 0.93); raise it as the reader improves. */
-const DEV_FLOOR = 0.93;
+/** The dev share measured when this floor was set (0.675; 0.93 when raised to 0.85; 0.975 at 0.93 and at 0.95); raise it as the reader improves. */
+const DEV_FLOOR = 0.95;
 /** The second blind dev part (dev2.json, written later by another helper): 0.80 when this floor was set. */
-const DEV2_FLOOR = 0.88;
-/** The third blind dev part (dev3.json, weighted to the classes held-out fails): 0.716 when this floor was set at 0.69, 0.730 at 0.70. */
-const DEV3_FLOOR = 0.70;
+const DEV2_FLOOR = 0.92;
+/** The third blind dev part (dev3.json, weighted to the classes held-out fails): 0.716 when this floor was set at 0.69, 0.730 at 0.70, 0.924 at 0.90. */
+const DEV3_FLOOR = 0.90;
+/** The fourth blind dev part (dev4.json, written as partners type): 0.739 on arrival, 0.889 when this floor was set. */
+const DEV4_FLOOR = 0.86;
 /**
  * Wrong figures the held-out part still draws (measured 3 of 210 when this was written: their
  * questions are not looked at while the reader changes, so they are fixed by classes found in
@@ -29,22 +31,23 @@ const HELD_OUT_WRONG_AT_MOST = 2;
 let dir: string;
 let deps: Deps;
 let firm: DemoFirm;
-const scores: Partial<Record<"dev" | "dev2" | "dev3" | "heldout", BlindScore>> = {};
+const scores: Partial<Record<"dev" | "dev2" | "dev3" | "dev4" | "heldout", BlindScore>> = {};
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "dealgraph-ask-blind-"));
   const config = loadConfig({}, { dataDir: dir });
   deps = createDeps({ db: openDataDir(config).db, config, log: silentLog, clock: { now: () => new Date(DEMO_NOW) } });
   firm = await buildDemoFirm(deps);
-}, 240_000);
+}, 600_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the blind ask corpus on the demo firm", () => {
   // Each dev part: how many answers it holds at least, and the share answered it must keep.
-  const DEV_PARTS: ["dev" | "dev2" | "dev3", number, number][] = [
+  const DEV_PARTS: ["dev" | "dev2" | "dev3" | "dev4", number, number][] = [
     ["dev", 150, DEV_FLOOR],
     ["dev2", 150, DEV2_FLOOR],
     ["dev3", 200, DEV3_FLOOR],
+    ["dev4", 200, DEV4_FLOOR],
   ];
   for (const [part, atLeast, floor] of DEV_PARTS) {
     test(`${part}: no wrong figure, and at least its floor answered`, async () => {

@@ -48,7 +48,7 @@ describe("read-phrased questions start nothing, even with a write key", () => {
       ["Is there an analysis of founder Maya Chen?", "There is no finished founder analysis of Maya Chen"],
       // Research runs are found by their topic: the run this firm made is the answer, with its summary.
       ["What did the research on payroll APIs find?", "Three payroll API vendors lead in Europe."],
-      ["Has anyone researched robotics?", 'No research runs about robotics in your records.\nYour research runs: "payroll APIs in Europe" (succeeded).'],
+      ["Has anyone researched robotics?", 'None: no research run about robotics in your records.\nYour research runs: "payroll APIs in Europe" (succeeded).'],
       ["Research status?", "Which research run?"],
       ["Who founded Ledgerly?", "Ledgerly"],
       // Asked to start, but the subject cannot be read cleanly: a question back, nothing started.
