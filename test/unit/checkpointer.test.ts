@@ -181,7 +181,9 @@ test("under a writer that never pauses, the WAL is still written from its start 
   expect(commits).toBeGreaterThan(0);
   await checkpoints.stop();
   sqlite.close();
-});
+  // (Up to 500 checkpoints, each RESTART waiting up to 200 ms for the writer: more than the default
+  // 30 s on a loaded machine, though the loop usually ends within a few seconds. A bound, not a timing assertion.)
+}, 150_000);
 
 test("the control: with automatic checkpoints off and no worker, the same writes grow the WAL to their full size", () => {
   const { sqlite, wal } = freshDb();
