@@ -181,7 +181,8 @@ export function otherFiguresOfLast(n: Normalised, memory: Memory, fields: { fiel
 }
 
 /** "What's that in dollars?", "convert it to EUR": the last figures in another currency. */
-export const CONVERT = /^(?:and |so |ok |okay )?(?:(?:what(?:s| is| s)?|how much is) (?:that|it|this|those|these) |convert (?:that|it|this|those|these) |can you convert (?:that|it|this) )?(?:in|to|into|as) (?:us |u s )?(dollars?|usd|bucks|euros?|eur|pounds?|gbp|sterling|francs?|chf|yen|jpy)$/;
+// (Only with a word pointing at the figure: "and in euros?" alone asks for the records held in euros.)
+export const CONVERT = /^(?:and |so |ok |okay )?(?:(?:what(?:s| is| s)?|how much is) (?:that|it|this|those|these) |(?:can you )?convert (?:that|it|this|those|these) |(?:that|it) )(?:in|to|into|as) (?:us |u s )?(dollars?|usd|bucks|euros?|eur|pounds?|gbp|sterling|francs?|chf|yen|jpy)$/;
 
 /**
  * A figure asked again in another currency: the records keep no exchange rates, so the figures are
