@@ -92,6 +92,9 @@ export const BLIND_CLASSES: Row[] = [
   { cat: "follow-up", q: "halcyon tvpi", expect: fn("fund_positions", { fund: "Halcyon Fund V", figures: ["tvpi"] }), then: [
     { cat: "follow-up", q: "convert that to usd", expect: fn("fund_positions", { fund: "Halcyon Fund V", figures: ["tvpi"] }), says: ["I never convert between currencies", "Halcyon Fund V: TVPI 1.22x", "15,456,196 EUR"] },
   ] },
+  { cat: "follow-up", q: "total raise of usd deals", expect: q("deals", { currency: "USD", aggregate: "sum", field: "round_amount" }), then: [
+    { cat: "follow-up", q: "and in euros?", expect: q("deals", { currency: "EUR", aggregate: "sum", field: "round_amount" }), says: ["Total raising of 6 deals raising in EUR: 91,000,000 EUR"] },
+  ] },
   { cat: "follow-up", q: "northstar committed?", expect: fn("fund_positions", { fund: "Northstar Growth Fund I", figures: ["commitment"] }), then: [
     { cat: "follow-up", q: "how much has been called so far", expect: fn("fund_positions", { fund: "Northstar Growth Fund I", figures: ["called"] }), says: ["Northstar Growth Fund I: called 9,500,000 USD."], then: [
       { cat: "follow-up", q: "and the dpi", expect: fn("fund_positions", { fund: "Northstar Growth Fund I", figures: ["dpi"] }), says: ["Northstar Growth Fund I: DPI 0.55x."] },
