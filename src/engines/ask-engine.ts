@@ -124,7 +124,8 @@ export type Query = {
 // list is read once per question, and only when asked for.
 
 export type DealName = { id: string; name: string; domain: string | null };
-export type HoldingName = { id: string; name: string; website: string | null; sector: string; funds: string[] };
+/** `active`: held today in at least one fund (not only exited or written off). */
+export type HoldingName = { id: string; name: string; website: string | null; sector: string; funds: string[]; active: boolean };
 export type PersonName = { identifier: string; name: string };
 
 export interface AskNames {

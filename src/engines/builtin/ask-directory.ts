@@ -4,7 +4,7 @@
 // pooled network (email, LinkedIn, full name or a first name), analysed founders and research runs
 // (by id). Each lookup runs once per question and only when asked for; the names come from the
 // module (AskNames), never from its tables.
-import type { AskNames, DealName } from "../ask-engine.ts";
+import type { AskNames, DealName, HoldingName } from "../ask-engine.ts";
 import { canon, nameForPhrase, namesInQuestion, type NameMatch } from "../../lib/name-match.ts";
 import { CUE_WORDS } from "./ask-intents.ts";
 import { FIELD_CUES, LEXICON_WORDS } from "./ask-lexicon.ts";
@@ -53,8 +53,16 @@ export function directory(names: AskNames, n: Normalised) {
     const list = names.holdings();
     const byDomain = list.filter((h) => { const host = hostOf(h.website); return host && n.domains.includes(host); }).map((h) => h.name);
     if (byDomain.length === 1) return { kind: "one", name: byDomain[0], partial: false };
-    return namesInQuestion(list.map((h) => h.name), questionCanon, words);
+    const found = namesInQuestion(list.map((h) => h.name), questionCanon, words);
+    return found.kind === "several" ? heldOfSeveral(list, found.names) ?? found : found;
   });
+
+  /** A short name shared by one company held today and others exited or written off ("drift") is the one held: the answer says so. */
+  const heldOfSeveral = (list: HoldingName[], several: string[]): NameMatch | null => {
+    if (several.some((name) => ` ${questionCanon} `.includes(` ${canon(name)} `))) return null;
+    const held = list.filter((h) => several.includes(h.name) && h.active);
+    return held.length === 1 ? { kind: "one", name: held[0].name, partial: true } : null;
+  };
 
   const deal = once((): DealName | null => {
     for (const id of n.uuids) {
@@ -174,7 +182,7 @@ const FUND_NAME_WORDS = /^(?:capital|ventures?|partners|growth|seed|equity|inves
   const properName = once((): string | null => nameRuns(n, skipForNames).find((r) => /^\p{Lu}/u.test(r.raw))?.raw ?? null);
 
   /** Every portfolio company and every deal the question says in full, in the order said ("compare Acme Care and Lumen Exchange"). */
-  const said = (list: string[]) => {
+  const said = (list: string[], held?: Set<string>) => {
     const m = namesInQuestion(list, questionCanon, []);
     const found = m.kind === "one" ? [m.name] : m.kind === "several" ? m.names : [];
     // In a list, a name may be said by its first word alone ("helio, kestrel and juniper") when no other name starts with it.
@@ -184,13 +192,15 @@ const FUND_NAME_WORDS = /^(?:capital|ventures?|partners|growth|seed|equity|inves
     };
     if (/\b(?:and|or|vs|versus)\b|,/.test(questionCanon + n.raw)) {
       for (const w of words.filter((x) => x.length >= 4 && !notAName(x))) {
-        const starting = list.filter((name) => canon(name).split(" ")[0] === w);
+        const all = list.filter((name) => canon(name).split(" ")[0] === w);
+        // (Of a first word shared by one company held today and others exited, the one held.)
+        const starting = all.length > 1 && held ? all.filter((name) => held.has(name)) : all;
         if (starting.length === 1 && canon(starting[0]).includes(" ") && !found.includes(starting[0])) found.push(starting[0]);
       }
     }
     return found.sort((a, b) => at(a) - at(b));
   };
-  const holdingsSaid = once(() => said([...new Set(names.holdings().map((h) => h.name))]));
+  const holdingsSaid = once(() => said([...new Set(names.holdings().map((h) => h.name))], new Set(names.holdings().filter((h) => h.active).map((h) => h.name))));
   const dealsSaid = once(() => said([...new Set(names.deals().map((x) => x.name))]).filter((x) => canon(x).length >= 4));
 
   return { holdings, deal, funds, ownFunds, fundPhrase, person, founder, research, companyPhrase, targetPhrase, anyName, properName, words, questionCanon, names, holdingsSaid, dealsSaid };

@@ -6,7 +6,7 @@
 // "and its runway?", "only the fintech ones") resolve against what the conversation last talked
 // about. When what it matched is ambiguous it says so and asks; when the records do not hold what
 // is asked, the operation it calls says so, with what they hold instead.
-import { HELP, type AskEngine, type AskTools, type Entities, type Memory, type Query, type RecordKind } from "../ask-engine.ts";
+import { HELP, type AskEngine, type AskNames, type AskTools, type Entities, type HoldingName, type Memory, type Query, type RecordKind } from "../ask-engine.ts";
 import { canon } from "../../lib/name-match.ts";
 import { listing } from "../../lib/prose.ts";
 import { datesIn } from "./ask-dates.ts";
@@ -421,8 +421,10 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
     };
   }
 
+  // "Anything from founder updates still waiting on review?": the figures held back from the book, by company.
+  if (holding.kind !== "one" && REVIEW_WAIT.test(n.folded) && REVIEWED_THINGS.test(n.folded)) return { fn: "updates_for_review", args: {} };
   // "What did Acme report last month?", "Acme's latest update": figures from its investor updates, with their quotes.
-  if (holding.kind === "one" && UPDATE_WORDS.test(n.folded) && !FIRST_STATEMENT.test(n.folded)) {
+  if (holding.kind === "one" && (UPDATE_WORDS.test(n.folded) || REVIEW_WAIT.test(n.folded)) && !FIRST_STATEMENT.test(n.folded)) {
     const range = datesIn(n.folded, tools.caller.today)?.range;
     return { fn: "investor_updates", args: { company: holding.name, ...(range?.from ? { since: range.from } : {}), ...(range?.to ? { until: range.to } : {}) } };
   }
@@ -474,7 +476,10 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
 }
 
 /** Words that ask what a company said in its updates, not what the book holds. */
-const UPDATE_WORDS = /\b(?:report(?:ed|s)?|investor updates?|updates?|monthly update|newsletter|told us|said in)\b/;
+const UPDATE_WORDS = /\b(?:report(?:ed|s)?|investor updates?|updates?|monthly update|newsletter|told us|said in)\b|\b(?:did|do|have|has) (?!we |i |you |us )(?:[a-z]+ ){1,3}(?:say|said|tell|told|give us|gave us|give|gave|share|shared|send|sent|quote|mention)\b|\b(?:their|its|the|latest|last) (?:[a-z]+ ){0,3}(?:e-?mail|letter|memo)\b/;
+/** Figures held back for review ("still waiting on review", "pending approval", "unreviewed"). */
+const REVIEW_WAIT = /\b(?:waiting (?:on|for) (?:a |your |my |our )?review|awaiting (?:a |your |my |our )?review|pending (?:review|approval)|needs? (?:a |to be )?review(?:ed)?|unreviewed|not (?:yet )?(?:been )?reviewed|review queue|(?:still|left) to (?:be )?review(?:ed)?)\b/;
+const REVIEWED_THINGS = /\b(?:updates?|figures?|numbers|metrics|reported|founders?|pending|queue)\b/;
 
 /** Where a speaker takes back what they started to ask ("burn multiple... no wait, just the runway"). */
 const CORRECTION = /(?:^|[\s.,;:!?—–-])(?:(?:no wait|wait no|no sorry|sorry|scratch that|never ?mind|i mean|or rather|actually)\b[\s,:;.!—–-]*)+(?:just |only )?/gi;
@@ -486,6 +491,20 @@ export function corrected(question: string): string {
   if (!last) return question;
   const rest = question.slice(last.index + last[0].length).trim();
   return rest.split(/\s+/).length >= 2 ? rest : question;
+}
+
+/** "(drift read as Drift Freight, ...)": a short name the directory took as the one company of that name still held. */
+function heldReadAs(names: AskNames, question: string, answerText: string): string {
+  const list = names.holdings();
+  const q = ` ${canon(normalise(question).folded)} `;
+  const firstOf = (h: HoldingName) => canon(h.name).split(" ")[0];
+  for (const h of list) {
+    if (!h.active || q.includes(` ${canon(h.name)} `) || !answerText.includes(h.name) || !q.includes(` ${firstOf(h)} `)) continue;
+    const alike = list.filter((o) => o !== h && firstOf(o) === firstOf(h) && !q.includes(` ${canon(o.name)} `));
+    if (alike.length === 0 || alike.some((o) => o.active)) continue;
+    return `("${firstOf(h)}" read as ${h.name}, held today: ${listing(alike.map((o) => o.name))} ${alike.length === 1 ? "is" : "are"} exited or written off.)\n`;
+  }
+  return "";
 }
 
 export const builtinAskEngine: AskEngine = {
@@ -502,6 +521,7 @@ export const builtinAskEngine: AskEngine = {
     const back = unread.length ? `${saidBack(unread)}\n` : "";
     const unheld = UNHELD.filter(([re]) => re.test(normalise(question).folded)).map(([, what]) => what);
     const missing = unheld.length ? `${listing(unheld).replace(/^./, (c) => c.toUpperCase())}: not in your records (Dealgraph does not record ${unheld.length === 1 ? "it" : "them"}), so I can't answer that part.\n` : "";
-    return { engine: "builtin", text: `${missing}${back}${intent.preface ?? ""}${answer.text}${intent.note ? `\n\n${intent.note}` : ""}`, answers: [answer] };
+    const readAs = heldReadAs(tools.names, question, answer.text);
+    return { engine: "builtin", text: `${missing}${back}${readAs}${intent.preface ?? ""}${answer.text}${intent.note ? `\n\n${intent.note}` : ""}`, answers: [answer] };
   },
 };

@@ -66,8 +66,10 @@ const companies = perTurn((ctx: AskContext): HoldingName[] => {
   const byName = new Map<string, HoldingName>();
   for (const h of allHoldings(ctx)) {
     const seen = byName.get(h.name);
-    if (seen) seen.funds.push(h.fund_name);
-    else byName.set(h.name, { id: h.company_id, name: h.name, website: h.website, sector: h.sector, funds: [h.fund_name] });
+    if (seen) {
+      seen.funds.push(h.fund_name);
+      seen.active ||= h.status === "active";
+    } else byName.set(h.name, { id: h.company_id, name: h.name, website: h.website, sector: h.sector, funds: [h.fund_name], active: h.status === "active" });
   }
   return [...byName.values()];
 });

@@ -1,7 +1,7 @@
 // What a portfolio company reported in its investor updates ("what did Acme report last month?"):
 // the figures read from its updates and applied to the book, each with the sentence it came from
-// and the update it was in, through the updates service. A figure waiting for review is not a
-// reported figure yet, so only applied ones are said; none within the dates is said plainly.
+// and the update it was in, through the updates service. A figure waiting for review is what the
+// founders said but not yet in the book: said apart, with why it waits, never mixed with the applied ones.
 import { nameForPhrase } from "../../lib/name-match.ts";
 import { listing } from "../../lib/prose.ts";
 import { updatesService } from "../updates/updates.service.ts";
@@ -24,11 +24,17 @@ async function investorUpdates(ctx: AskContext, args: Record<string, unknown>): 
   if (match.kind === "several") return { ...base, text: `Several portfolio companies match ${name}: ${listing(match.names)}. Which one?`, data: null, links: [] };
   if (match.kind === "none") return { ...base, text: `${name} is not in your firm's portfolio, so it sends you no investor updates.`, data: null, links: [] };
   const holding = all.find((h) => h.name === match.name)!;
-  const figures = updatesService(ctx.deps).reportedFigures(ctx.principal.orgId, holding.company_id, { ...(since ? { since } : {}), ...(until ? { until } : {}) });
+  const updates = updatesService(ctx.deps);
+  const figures = updates.reportedFigures(ctx.principal.orgId, holding.company_id, { ...(since ? { since } : {}), ...(until ? { until } : {}) });
+  // Waiting figures within the dates asked; one with no period said is within any dates of the update's arrival.
+  const within = (day: string | null) => (!since || (day !== null && day >= since)) && (!until || (day !== null && day <= until));
+  const waiting = updates.figuresForReview(ctx.principal.orgId, holding.company_id).filter((f) => within(f.period_end ?? String(f.received_at).slice(0, 10)));
   const link = `/api/v1/portfolio/updates?company_id=${holding.company_id}`;
-  const within = since || until ? ` for periods ${since ? `from ${since} ` : ""}${until ? `to ${until}` : "to now"}`.replace(/ $/, "") : "";
+  const dates = since || until ? ` for periods ${since ? `from ${since} ` : ""}${until ? `to ${until}` : "to now"}`.replace(/ $/, "") : "";
+  const waitingText = waiting.length ? `${figures.length ? "\n" : ""}Waiting for your review, so not in the book yet:\n${waiting.map(waitingLine).join("\n")}\n` : "";
   if (figures.length === 0) {
-    return { ...base, text: `No figure from ${holding.name}'s investor updates is in your records${within}: none was read and applied (figures waiting for review are not counted until accepted).\nSource: investor updates (${link}).`, data: { company_id: holding.company_id, figures: [] }, links: [link], entities: { holding: { id: holding.company_id, name: holding.name } } };
+    const none = `No figure from ${holding.name}'s investor updates is in your book${dates}: none was read and applied${waiting.length ? "." : " (figures waiting for review are not counted until accepted)."}\n`;
+    return { ...base, text: `${none}${waitingText}Source: investor updates (${link}).`, data: { company_id: holding.company_id, figures: [], waiting_for_review: waiting }, links: [link], entities: { holding: { id: holding.company_id, name: holding.name } } };
   }
   // The latest period first; each figure with its quote and the update it came from.
   const latest = figures[0].period_end;
@@ -36,17 +42,45 @@ async function investorUpdates(ctx: AskContext, args: Record<string, unknown>): 
   const lines = shown.map((f) => `- ${metricLabel(f.metric)}: ${metricValue({ value: f.value, currency: f.currency, unit: f.unit })} for the period ending ${f.period_end} ("${f.quote}", in "${f.subject ?? "an update"}" received ${String(f.received_at).slice(0, 10)})`);
   return {
     ...base,
-    text: `${holding.name} reported${within}:\n${lines.join("\n")}\nSource: investor updates read from mail (${link}); each figure with the sentence it came from.`,
-    data: { company_id: holding.company_id, figures: shown },
+    text: `${holding.name} reported${dates}:\n${lines.join("\n")}\n${waitingText}Source: investor updates read from mail (${link}); each figure with the sentence it came from.`,
+    data: { company_id: holding.company_id, figures: shown, waiting_for_review: waiting },
     links: [link],
     entities: { holding: { id: holding.company_id, name: holding.name } },
+  };
+}
+
+type Waiting = ReturnType<ReturnType<typeof updatesService>["figuresForReview"]>[number];
+
+function waitingLine(f: Waiting): string {
+  const period = f.period_end ? `for the period ending ${f.period_end}` : "with no period said";
+  return `- ${metricLabel(f.metric)}: ${metricValue({ value: f.value, currency: f.currency, unit: f.unit })} ${period} ("${f.quote}", in "${f.subject}" received ${String(f.received_at).slice(0, 10)}): waits because ${f.reason ?? "it was held for review"}`;
+}
+
+/** "Anything from founder updates still waiting on review?": every figure the book holds back, by company. */
+async function updatesForReview(ctx: AskContext, args: Record<string, unknown>): Promise<Answer> {
+  const base = { function: "updates_for_review", arguments: args };
+  const waiting = updatesService(ctx.deps).figuresForReview(ctx.principal.orgId);
+  const link = "/api/v1/portfolio/updates?status=needs_review";
+  if (waiting.length === 0) return { ...base, text: `None: no figure from your investor updates is waiting for review.\nSource: investor updates (${link}).`, data: { figures: [] }, links: [link] };
+  const nameOf = new Map(allHoldings(ctx).map((h) => [h.company_id, h.name]));
+  const byCompany = new Map<string, Waiting[]>();
+  for (const f of waiting) {
+    const name = nameOf.get(f.holding_id) ?? f.holding_id;
+    byCompany.set(name, [...(byCompany.get(name) ?? []), f]);
+  }
+  const blocks = [...byCompany].map(([name, list]) => `${name}:\n${list.map(waitingLine).join("\n")}`);
+  return {
+    ...base,
+    text: `${waiting.length} figure${waiting.length === 1 ? "" : "s"} from ${byCompany.size === 1 ? "one company's" : `${byCompany.size} companies'`} investor updates ${waiting.length === 1 ? "is" : "are"} waiting for your review (not in the book until accepted):\n${blocks.join("\n")}\nSource: investor updates (${link}).`,
+    data: { figures: waiting.map((f) => ({ ...f, company_name: nameOf.get(f.holding_id) ?? null })) },
+    links: [link],
   };
 }
 
 export const UPDATES_FUNCTIONS: AskFunction[] = [
   {
     name: "investor_updates",
-    description: "What a portfolio company reported in its investor updates read from mail: each applied figure with its period, the sentence it came from and the update it was in.",
+    description: "What a portfolio company reported in its investor updates read from mail: each applied figure with its period, the sentence it came from and the update it was in; figures still waiting for review said apart.",
     parameters: {
       type: "object",
       properties: {
@@ -58,5 +92,12 @@ export const UPDATES_FUNCTIONS: AskFunction[] = [
     },
     action: false,
     run: investorUpdates,
+  },
+  {
+    name: "updates_for_review",
+    description: "Figures read from portfolio companies' investor updates that wait for review (not applied to the book yet), each with why it waits.",
+    parameters: { type: "object", properties: {} },
+    action: false,
+    run: updatesForReview,
   },
 ];

@@ -201,12 +201,26 @@ export const updatesService = perDeps((deps: Deps) => {
       .map((r) => ({ ...r, company_id: holding.id, company_name: holding.name }));
   }
 
+  /** Figures read from updates and waiting for review (of one company, or the whole org), each with why it waits. */
+  function figuresForReview(orgId: string, companyId?: string) {
+    const holding = companyId ? portfolio.mustGetHolding(orgId, companyId) : null;
+    const where = [eq(uf.orgId, orgId), eq(uf.status, "needs_review")];
+    if (holding) where.push(eq(iu.companyKey, holding.companyKey));
+    return db
+      .select({ update_id: iu.id, holding_id: iu.holdingId, metric: uf.metric, value: uf.value, unit: uf.unit, currency: uf.currency, period_end: uf.periodEnd, reason: uf.reason, quote: uf.quote, received_at: iu.receivedAt, subject: iu.subject })
+      .from(uf)
+      .innerJoin(iu, eq(iu.id, uf.updateId))
+      .where(and(...where))
+      .orderBy(desc(iu.receivedAt), asc(uf.position))
+      .all();
+  }
+
   /** Figures waiting for review in the org (the page's count). */
   function reviewCount(orgId: string): number {
     return db.select({ n: count() }).from(uf).where(and(eq(uf.orgId, orgId), eq(uf.status, "needs_review"))).get()!.n;
   }
 
-  return { ingest, ingestMail, alreadyHas, list, review, reportedFigures, reviewCount, mustGetFigure };
+  return { ingest, ingestMail, alreadyHas, list, review, reportedFigures, figuresForReview, reviewCount, mustGetFigure };
 });
 
 /** Whether an id is a holding id the list's filter can take (a malformed one is a 422, not a 404). */

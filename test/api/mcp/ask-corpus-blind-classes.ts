@@ -121,4 +121,9 @@ export const BLIND_CLASSES: Row[] = [
   { cat: "cashflows", q: "total called from redwood by the end of 2025", expect: q("cashflows", { fund: "Redwood Peak Fund II", type: "call", aggregate: "sum", field: "amount", dates: { from: null, to: "2025-12-31" } }), says: ["18,050,000 USD (12 cashflows)"] },
   { cat: "metrics", q: "acme robotics runway at the end of last qtr", expect: q("metrics", { name: "Acme Robotics", metric: "runway_months", aggregate: "at", ...LAST_QUARTER }), says: ["19.8 months (statement of 2026-09-30)"] },
   { cat: "not-in-data", q: "nimbus pay ebitda last qtr", expect: q("metrics", { name: "Nimbus Pay", metric: "ebitda", aggregate: "at" }), says: ["I can't give Nimbus Pay's EBITDA: it is not in your records"] },
+  // Figures from updates that wait for review are what the founders said, said apart with why they wait.
+  { cat: "updates", q: "which update numbers still need a review", expect: fn("updates_for_review", {}), says: ["3 figures from 2 companies' investor updates are waiting for your review", "cash: 7,050,000 USD with no period said", "the book already has 4,683,272 USD for this period"] },
+  { cat: "updates", q: "what cash did acme robotics tell us they had", expect: fn("investor_updates", { company: "Acme Robotics" }), says: ["Waiting for your review, so not in the book yet", "cash: 7,050,000 USD"] },
+  // A short name shared by a company held today and one exited is the one held, and the answer says so.
+  { cat: "holdings", q: "headcount at drift", expect: fn("portfolio_company", { company: "Drift Freight", metric: "headcount" }), says: ['("drift" read as Drift Freight, held today: Drift Robotics is exited or written off.)'] },
 ];

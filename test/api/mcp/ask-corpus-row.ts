@@ -16,6 +16,7 @@ export type Category =
   | "documents"
   | "not-in-data"
   | "follow-up"
+  | "updates"
   | "actions";
 
 /** The operation that answers, its arguments (a subset), or a question back, or the help answer. */
