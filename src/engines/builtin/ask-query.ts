@@ -65,6 +65,10 @@ const READER_WORDS = new Set(LEXICON_WORDS);
 /** Which way a figure moved: up ("grown", "increased", "went up") or down ("declined", "shrunk", "dropped"). */
 const CHANGE_SIGN = /\b(gr[eo]wn?|grows|growing|increas(?:e|ed|es|ing)|r[io]sen?|rises|went up|gone up|go up|expand(?:ed|ing)?)\b|\b(declin(?:e|ed|es|ing)|decreas(?:e|ed|es|ing)|shr[iau]nk|fall(?:en|s)?|fell|dropp?(?:ed|s)?|went down|gone down|go down)\b/;
 const FELL_MOST = /\b(?:biggest|largest|steepest|sharpest|worst|most) (?:\w+ ){0,2}(?:drops?|declines?|falls?|decreases?|dips?|contractions?)\b|\b(?:fell|dropped|declined|decreased|shrank|shrunk|shrinking|falling|dropping|declining) (?:\w+ ){0,2}(?:the )?most\b/;
+/** Words of a fund's NAV marks ("marked", "no marks", "NAV update", "revalued"). */
+const MARKING = /\bmark(?:ed|s|ing)?\b|\bnav (?:updates?|marks?|statements?)\b|\bre-?valued\b|\brevaluations?\b/;
+/** "Not marked since June", "haven't been marked since": nothing since the date. */
+const NOT_SINCE = /\b(?:not|haven t|hasn t|have not|has not|no|never|nothing)\b(?: \w+){0,4} since\b/;
 const THRESHOLD_BEFORE = /\b(?:north of|upwards of|in excess of|south of|hit|hits|reached|reach|crossed|cross|topped|above|over|more than|greater than|higher than|bigger than|exceeding|at least|at most|below|under|less than|fewer than|lower than|no more than|no less than)\s*$/;
 const HOLDING_STAGE: Record<string, string> = { "pre-seed": "pre_seed", seed: "seed", "series a": "series_a", "series b": "series_b", "series c": "series_c", growth: "growth" };
 const SINGULAR_NOUNS = String.raw`(?:one|company|deal|fund|startup|holding|investment|position|call|distribution|contact|person|manager|relationship|portco)`;
@@ -490,12 +494,31 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
       where.push(ABSENCE.test(n.folded) || REPORT_DUE.test(n.folded) ? { field: "last_reported", op: "lt", value: from, orNone: true } : { field: "last_reported", op: "gte", value: from });
     }
   }
+  // "LP funds with no marks this year", "funds not marked since June": when each fund was last marked,
+  // against the dates said (not the cashflows dated then).
+  if (q.kind === "positions" && dates && MARKING.test(n.folded) && !where.some((w) => w.field === "last_mark")) {
+    delete q.dates;
+    // ("No NAV update", "no marks": no mark within the dates, not a NAV that is missing.)
+    const missingNav = where.findIndex((w) => w.field === "nav" && w.orNone);
+    if (missingNav >= 0 && /\bnav (?:updates?|marks?|statements?)\b/.test(n.folded)) where.splice(missingNav, 1);
+    const from = dates.range.from ? Date.parse(dates.range.from) : NaN;
+    const to = dates.range.to ? Date.parse(dates.range.to) : NaN;
+    const none = ABSENCE.test(n.folded) || REPORT_DUE.test(n.folded) || NOT_SINCE.test(n.folded);
+    // ("Before 2026" is a range with no start: last marked by its end.)
+    if (!Number.isFinite(from) && Number.isFinite(to)) where.push(none ? { field: "last_mark", op: "gt", value: to } : { field: "last_mark", op: "lte", value: to, orNone: true });
+    else if (none && Number.isFinite(from)) where.push({ field: "last_mark", op: "lt", value: from, orNone: true });
+    else if (Number.isFinite(from)) {
+      where.push({ field: "last_mark", op: "gte", value: from });
+      if (Number.isFinite(to) && to < today.getTime()) where.push({ field: "last_mark", op: "lte", value: to });
+    }
+  }
   // "Exits where we didn't lose money", "which portcos are underwater": worth against what was put in.
   const vsCost = q.kind === "holdings" && !where.some((w) => w.field === "multiple") ? (LOSS.exec(n.folded) ?? GAIN.exec(n.folded)) : null;
   if (vsCost) {
     const loss = LOSS.test(vsCost[0]);
     const denied = /\b(?:not|never|no|without|didn t|did not|don t|do not|haven t|have not|hasn t|has not|isn t|aren t|wasn t|weren t)\b(?: \w+){0,2} $/.test(n.folded.slice(Math.max(0, vsCost.index - 24), vsCost.index));
-    where.push(loss !== denied ? { field: "multiple", op: "lt", value: 1 } : { field: "multiple", op: "gte", value: 1 });
+    // (What was not marked up is held at cost or below: at cost is neither a gain nor a loss.)
+    where.push(loss && !denied ? { field: "multiple", op: "lt", value: 1 } : !loss && denied ? { field: "multiple", op: "lte", value: 1 } : { field: "multiple", op: "gte", value: 1 });
   }
   if (where.length) (q.where = where), signals.push("threshold");
 

@@ -31,6 +31,11 @@ export function negationScopes(text: string): { positive: string; negated: strin
       at = next ? at + 1 + next.index : scan.length;
       end = next && next[0] === "," ? next : null;
     }
+    // A negated verb negates the act, not the place said after it: "deals we did not pass on in fintech"
+    // are fintech deals not passed (a date after it stays in: "haven't reported in the last 3 months").
+    const verbal = /^(?:didn t|don t|doesn t|haven t|hasn t|hadn t|won t|never)$/.test(m[0]) || (m[0] === "not" && /\b(?:did|do|does|have|has|had|will|would|can|ca|could)\s*$/.test(text.slice(0, m.index)));
+    const act = verbal ? /^\s*(?:(?:been|yet|ever|really|even|actually) )*[a-z-]+(?: (?:on|up|out|off|back|down|through|over))?(?=\s+(?:in|at|from|among|within|across)\s+(?!(?:the )?(?:this|last|past|next|previous|first|\d|q[1-4]|h[12]|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|months?|weeks?|days?|years?|quarters?)\b))/.exec(rest) : null;
+    if (act && act[0].length < at) at = act[0].length;
     // "Non-euro", "non fintech": a prefix, it negates the one word it is joined to.
     const words = rest.slice(0, at).split(" ").filter(Boolean).slice(0, m[0] === "non" ? 1 : 9);
     spans.push([m.index, from + (words.length ? rest.indexOf(words.at(-1)!) + words.at(-1)!.length : 0)]);
@@ -148,8 +153,8 @@ export function absentField(text: string, fields: FieldCue[]): string | null {
 }
 
 /** Words that say a holding is worth less, or more, than the firm put in. */
-export const LOSS = /\b(?:lo(?:se|st|sing) money|at a loss|underwater|under water|below (?:cost|what we (?:put in|paid|invested))|in the red|money[- ]losing|lost (?:us )?money)\b/;
-export const GAIN = /\b(?:made|make|making|returned) (?:us )?money\b|\bin the green\b|\babove (?:cost|what we (?:put in|paid|invested))\b|\bprofitabl[ey]\b(?= exit)|\bat a (?:gain|profit)\b|\bin the money\b/;
+export const LOSS = /\b(?:lo(?:se|st|sing) money|at a loss|underwater|under water|(?:marked|written|wrote|mark(?:ing)?|write) (?:it |them )?down|down on (?:cost|it|them)|below (?:cost|what we (?:put in|paid|invested))|in the red|money[- ]losing|lost (?:us )?money)\b/;
+export const GAIN = /\b(?:made|make|making|returned) (?:us )?money\b|\b(?:marked|written|wrote|mark(?:ing)?|write) (?:it |them )?up\b|\bup on (?:cost|it|them)\b|\bin the green\b|\babove (?:cost|what we (?:put in|paid|invested))\b|\bprofitabl[ey]\b(?= exit)|\bat a (?:gain|profit)\b|\bin the money\b/;
 /** Words that say a company sent its numbers ("reported", "sent us October figures", "KPIs"). */
 export const REPORTING = /\b(?:report(?:ed|s|ing)?|sen[dt]|submit(?:ted)?|shared?|numbers?|figures?|metrics?|kpis?|financials?|actuals?)\b/;
 /** Words that say a report is due and not in ("still owe us", "overdue", "yet to send"). */
