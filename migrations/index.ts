@@ -29,6 +29,7 @@ import m26 from "./0026_mail_providers.sql" with { type: "text" };
 import m27 from "./0027_sync_ledger.sql" with { type: "text" };
 import m28 from "./0028_webhook_event_data.sql" with { type: "text" };
 import m29 from "./0029_person_interactions_index.sql" with { type: "text" };
+import m30 from "./0030_relationships_rank_index.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -61,4 +62,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0027_sync_ledger", sql: m27 },
   { tag: "0028_webhook_event_data", sql: m28 },
   { tag: "0029_person_interactions_index", sql: m29 },
+  { tag: "0030_relationships_rank_index", sql: m30 },
 ];

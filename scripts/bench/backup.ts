@@ -1,14 +1,16 @@
 // Backup benchmark: a firm grown to about 2.5 GB (5,000,000 interactions with their touches and
 // participants, 2,000 deal documents in the blob store; seeded by direct SQL, as CONTRACT.md
 // allows), served by a real `dealgraph serve` (a child process) under a steady read load. Then:
-//   - a plain file copy of the same bytes (the database file and the blobs): the baseline, MB/s
+//   - a plain file copy of the same bytes (the database file and the blobs): the baseline, MB/s; and
+//     the same copy made durable (each file fsynced, as a backup's archive is): what a copy that
+//     survives a power cut costs on this disk, beside it
 //   - `dealgraph backup` (snapshot, archive: tar + gzip + sha256) while the read load runs: time, MB/s, ratio
 //     (target >= 0.5), and its CPU time beside the copy's (the machine is shared: wall time moves)
 //   - the read load's p50/p99 without a backup running, and while one runs (target: ratio <= 2)
 //
 //   bun scripts/bench/backup.ts [--interactions 5000000] [--documents 2000] [--keep DIR] [--verify] [--reuse DIR]
 // --reuse DIR measures a data dir an earlier run kept (--keep) instead of seeding one.
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, copyFileSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -99,6 +101,20 @@ for (const [i, f] of blobFiles.entries()) copyFileSync(f, join(copyDir, `b${i}`)
 const copyS = (performance.now() - t) / 1000;
 const copyCpuS = ((c) => (c.user + c.system) / 1e6)(process.cpuUsage(copyCpu));
 rmSync(copyDir, { recursive: true, force: true });
+// The same copy, each file fsynced before the next (the archive is fsynced before it is named).
+const durableDir = mkdtempSync(join(tmpdir(), "dealgraph-bench-copy-"));
+const durableCpu = process.cpuUsage();
+t = performance.now();
+for (const [i, f] of [join(dir, "dealgraph.db"), ...blobFiles].entries()) {
+  const to = join(durableDir, `f${i}`);
+  copyFileSync(f, to);
+  const fd = openSync(to, "r");
+  fsyncSync(fd);
+  closeSync(fd);
+}
+const durableS = (performance.now() - t) / 1000;
+const durableCpuS = ((c) => (c.user + c.system) / 1e6)(process.cpuUsage(durableCpu));
+rmSync(durableDir, { recursive: true, force: true });
 
 // --- the backup alone: the same command with no server and no load beside it ----------------------
 // (no server on the data dir: it keeps the priority it was started with, as the copy does; beside the
@@ -161,7 +177,9 @@ try {
   const backupRate = totalMb / backupS;
   console.log(`
 plain copy of the same ${totalMb.toFixed(0)} MB (database file + ${blobFiles.length} blobs): ${copyS.toFixed(1)} s = ${copyRate.toFixed(0)} MB/s (CPU ${copyCpuS.toFixed(1)} s)
-dealgraph backup alone (no server, no load): ${aloneS.toFixed(1)} s = ${(totalMb / aloneS).toFixed(0)} MB/s (ratio to the copy ${(totalMb / aloneS / copyRate).toFixed(2)}, target >= 0.5; CPU ${aloneCpuS.toFixed(1)} s, no server: not niced; ${aloneBlocks ? `${aloneBlocks[1]} of ${aloneBlocks[2]} blocks compressed` : "?"})
+the same copy, each file fsynced (durable, as the archive is): ${durableS.toFixed(1)} s = ${(totalMb / durableS).toFixed(0)} MB/s (CPU ${durableCpuS.toFixed(1)} s)
+dealgraph backup alone (no server, no load): ${aloneS.toFixed(1)} s = ${(totalMb / aloneS).toFixed(0)} MB/s (ratio to the copy ${(totalMb / aloneS / copyRate).toFixed(2)}, target >= 0.5; to the durable copy ${(durableS / aloneS).toFixed(2)}; CPU ${aloneCpuS.toFixed(1)} s, no server: not niced; ${aloneBlocks ? `${aloneBlocks[1]} of ${aloneBlocks[2]} blocks compressed` : "?"})
+  ${/^archive time: .*$/m.exec(aloneErr)?.[0] ?? ""}
 dealgraph backup while the read load runs: ${backupS.toFixed(1)} s = ${backupRate.toFixed(0)} MB/s (ratio to the copy ${(backupRate / copyRate).toFixed(2)}, target >= 0.5; CPU ${backupCpuS.toFixed(1)} s${/runs at nice (\d+)/.test(stderr) ? ` at nice ${/runs at nice (\d+)/.exec(stderr)![1]}` : ""}, beside the server)
   snapshot (${method}) ${phases.snapshot?.toFixed(1)} s, archive (tar + gzip + sha256) ${phases.archive?.toFixed(1)} s
   archive ${(written.bytes / MB).toFixed(0)} MB (${((written.bytes / MB / totalMb) * 100).toFixed(0)}% of the data; ${blocks ? `${blocks[1]} of ${blocks[2]} blocks compressed, the rest stored while the compressor was busy` : "?"})

@@ -7,8 +7,10 @@
 // (sampled from /proc every 2 ms): the longest stretch it was not idle, split into its own work on
 // a CPU, waiting for a CPU (the machine's load, not the server's doing) and blocked in a system
 // call (its doing: e.g. starting a process, an fsync), so a worst /healthz figure on a loaded
-// machine can be told apart from the server holding its thread. Work of the bench's own (CLI
-// calls, generating decks) is done before a case's probes start. The database's growth is shown
+// machine can be told apart from the server holding its thread; the CPU time its process used
+// over the whole case (every thread of its own, none of its children's) says how much of the
+// work is its own. Work of the bench's own (CLI calls, generating decks) is done before a case's
+// probes start. The database's growth is shown
 // as the database and its WAL at the case's end and, for the calendar bomb, "-> the file's own
 // growth" once the server's checkpoint worker has truncated the WAL (after 10 s without a write).
 // No assertions: figures only.
@@ -23,7 +25,7 @@
 // default priority the figures show what the server itself does rather than the machine's load.
 // The server's children keep their own (SCHED_IDLE where chrt allows it, nice 19: src/lib/child-priority.ts).
 // Say so beside any figure measured with it.
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -281,6 +283,11 @@ function watchServer(pid: number) {
 const thread = (w: Watched) => `${w.stretch.ms.toFixed(0)} (${w.stretch.cpu.toFixed(0)}/${w.stretch.wait.toFixed(0)})`;
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const ms = (n: number) => n.toFixed(0);
+/** CPU time (ms) the server's process has used, all its threads (HTTP, the child watcher, the checkpointer) but not its children. */
+const processCpuMs = (pid: number) => {
+  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(f[11]) + Number(f[12])) * 10;
+};
 const fileBytes = (dir: string, f: string) => (existsSync(join(dir, f)) ? statSync(join(dir, f)).size : 0);
 /** The database and its WAL, in bytes (the calendar bomb's growth). */
 const dbBytes = (dir: string) => fileBytes(dir, "dealgraph.db") + fileBytes(dir, "dealgraph.db-wal");
@@ -351,7 +358,7 @@ try {
     `idle baseline (${idleMs / 1000} s): /healthz worst ${ms(idle.maxMs)} ms, p50 ${idle.p50Ms.toFixed(1)} ms (${idle.samples} probes); from a worker thread worst ${ms(idleOffThread.maxMs)} ms, p99 ${ms(idleOffThread.p99Ms)} ms; server RSS peak ${mb(idleMem.serverPeakBytes)} MB; its thread's longest stretch ${thread(idleMem)}; load average ${loadavg()[0].toFixed(1)} on ${navigator.hardwareConcurrency} CPUs`,
   );
   console.log("");
-  const header = ["hostile input", "size", "outcome", "time s", "/healthz worst ms", "x idle", "p99 ms", "worker: worst ms", "x idle", "p99 ms", "server RSS MB", "x idle", "children RSS MB", "db growth MB (+WAL -> settled)", "server thread: longest stretch ms (cpu/queue)", "most cpu ms", "longest block", `server's loop held > ${LAG_LOG_MS} ms`, "load avg"];
+  const header = ["hostile input", "size", "outcome", "time s", "/healthz worst ms", "x idle", "p99 ms", "worker: worst ms", "x idle", "p99 ms", "server RSS MB", "x idle", "children RSS MB", "db growth MB (+WAL -> settled)", "server thread: longest stretch ms (cpu/queue)", "most cpu ms", "server CPU ms (all threads)", "longest block", `server's loop held > ${LAG_LOG_MS} ms`, "load avg"];
   const rows: string[][] = [];
   const repeat = Math.max(1, Number(opts.repeat ?? 1));
   for (const c of Array.from({ length: repeat }, () => CASES).flat()) {
@@ -366,6 +373,7 @@ try {
     const rss = watchServer(served.child.pid);
     const startedAt = new Date().toISOString();
     const loadBefore = loadavg()[0];
+    const cpuBefore = processCpuMs(served.child.pid);
     const started = performance.now();
     let outcome: string;
     try {
@@ -374,6 +382,7 @@ try {
       outcome = `error: ${(error as Error).message}`;
     }
     const seconds = (performance.now() - started) / 1000;
+    const serverCpu = processCpuMs(served.child.pid) - cpuBefore;
     const health = await probe.stop();
     const offThread = await off.stop();
     const mem = await rss.stop();
@@ -396,6 +405,7 @@ try {
       `${growth}${settled}`,
       thread(mem),
       ms(mem.cpuMax),
+      String(serverCpu),
       mem.blocked.call ? `${ms(mem.blocked.ms)} in ${mem.blocked.call}` : "-",
       describeHeld(heldSince(startedAt)),
       // The machine's 1-minute load average at the case's start and end: a figure is the machine's as much as the server's.

@@ -13,6 +13,7 @@
 // then `dealgraph backup` of the data dir (a child process, as the job runs it), and the database's size.
 //
 //   bun scripts/bench/scale.ts [--size 5m|50m|5m,50m] (default: both, 5m first) [--keep] [--save FILE] [--against FILE]
+//   bun scripts/bench/scale.ts --measure DIR [--who-knows-only]: measure a kept data dir (JSON on stdout)
 // (--size tiny,tiny10: the same shapes at a few thousand persons, what the bench's test runs)
 // --save writes the results as JSON; --against reads a saved run (e.g. the 5m one) and prints it beside this one.
 // --divide N: every firm with 1/N of its interactions (the same users and persons), where the machine
@@ -40,7 +41,7 @@ import { pct } from "../lib/bench.ts";
 import { cleanEnv } from "../lib/child-process.ts";
 
 const { values } = parseArgs({
-  options: { size: { type: "string" }, keep: { type: "boolean" }, measure: { type: "string" }, interactions: { type: "string" }, divide: { type: "string" }, "seed-only": { type: "boolean" }, save: { type: "string" }, against: { type: "string" } },
+  options: { size: { type: "string" }, keep: { type: "boolean" }, measure: { type: "string" }, interactions: { type: "string" }, divide: { type: "string" }, "seed-only": { type: "boolean" }, save: { type: "string" }, against: { type: "string" }, "who-knows-only": { type: "boolean" } },
 });
 const ROOT = join(import.meta.dir, "../..");
 const BIG = "bigco.com";
@@ -138,6 +139,11 @@ async function measure(dir: string): Promise<Measured> {
   const whoKnows = await askDomains(sample);
   const denseRun = await askDomains(Array.from({ length: 60 }, () => BIG));
   const pooled = sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM relationships r JOIN persons p ON p.id = r.person_id WHERE p.domain = ?").get(BIG)!.n;
+  // --measure DIR --who-knows-only: these two figures alone (an index tried on a kept data dir, before and after).
+  if (values["who-knows-only"]) {
+    sqlite.close();
+    return { whoKnows, dense: { p50: denseRun.p50, p99: denseRun.p99, best99: denseRun.best99, cpu99: denseRun.cpu99, pooled }, counts } as Measured;
+  }
 
   // Contacts: every page of five users walked in order; the first, middle and last page timed (best of 3).
   const contacts: Measured["contacts"] = [];

@@ -4,7 +4,8 @@
 // Both read only pages with usable text (readablePages) and say which they could not read.
 import { pageList, textProblem } from "../lib/text-quality.ts";
 
-export type SourcePage = { documentId: string | null; url: string | null; page: number | null; text: string };
+/** `name`: the document's file name, when it has one (said when an analysis reads only part of it). */
+export type SourcePage = { documentId: string | null; url: string | null; page: number | null; text: string; name?: string | null };
 
 export type Evidence = { quote: string; document_id: string | null; page: number | null; url?: string };
 
@@ -82,7 +83,63 @@ export const FUND_SECTIONS = [
  * them. A page set in an unreadable font is always said; pages with no text at all are said when
  * they are most of their document (one photo slide is no news). Unreadable pages are never read.
  */
-export function readablePages(pages: SourcePage[]): { readable: SourcePage[]; note: string | null } {
+export function readablePages(material: SourcePage[]): { readable: SourcePage[]; note: string | null } {
+  const { pages, note: cut } = withinReadBound(material);
+  const { readable, note } = readableOf(pages);
+  return { readable, note: [note, cut].filter(Boolean).join(" ") || null };
+}
+
+/**
+ * What an analysis reads of one document (or one web page) at most. Every reading step is linear in
+ * the text or near it, but one upload of a page holding 200,000 paragraphs must not cost a shared
+ * server minutes of processor time; a deck, a memorandum or a 60-page contract is well within it.
+ */
+export const READ_BOUND = { chars: 200_000, lines: 10_000 };
+
+/** The material cut to READ_BOUND per document, and what to say of each document that was cut (never silently). */
+export function withinReadBound(pages: SourcePage[], bound = READ_BOUND): { pages: SourcePage[]; note: string | null } {
+  const used = new Map<string, { chars: number; lines: number; cutAt: SourcePage | null; partly: boolean; skipped: number }>();
+  const kept: SourcePage[] = [];
+  for (const page of pages) {
+    const key = page.documentId ?? page.url ?? "";
+    const doc = used.get(key) ?? used.set(key, { chars: 0, lines: 0, cutAt: null, partly: false, skipped: 0 }).get(key)!;
+    if (doc.cutAt) {
+      doc.skipped++;
+      continue;
+    }
+    // Where the bound falls in this page: the characters left, or the line that is one too many.
+    let end = doc.lines >= bound.lines ? 0 : Math.min(page.text.length, bound.chars - doc.chars);
+    let lines = doc.lines;
+    for (let at = page.text.indexOf("\n"); at !== -1 && at < end; at = page.text.indexOf("\n", at + 1)) {
+      if (++lines >= bound.lines) end = at;
+    }
+    doc.chars += end;
+    doc.lines = lines;
+    if (!page.text.slice(end).trim()) {
+      kept.push(page);
+      continue;
+    }
+    // Cut at the last line break (or space) before the bound, so no word is read in half.
+    const edge = Math.max(page.text.lastIndexOf("\n", end), page.text.lastIndexOf(" ", end));
+    const text = page.text.slice(0, edge > 0 ? edge : end);
+    doc.partly = !!text.trim();
+    if (doc.partly) kept.push({ ...page, text });
+    doc.cutAt = page;
+  }
+  const notes = [...used.values()]
+    .filter((d) => d.cutAt)
+    .map(({ cutAt: page, partly, skipped }) => {
+      const what = page!.name ?? page!.url ?? "A document";
+      const [first, last] = [page!.page! + (partly ? 1 : 0), page!.page! + skipped];
+      const unread = first > last ? "" : first === last ? `page ${first} was not read` : `pages ${first}-${last} were not read`;
+      const where =
+        page!.page === null ? "it was read only in part" : [partly ? `page ${page!.page} was read only in part` : "", unread].filter(Boolean).join(" and ");
+      return `${what} is longer than an analysis reads of one document (${bound.chars.toLocaleString("en-US")} characters or ${bound.lines.toLocaleString("en-US")} lines, a bound on the work one file costs): ${where}.`;
+    });
+  return { pages: kept, note: notes.length ? notes.join(" ") : null };
+}
+
+function readableOf(pages: SourcePage[]): { readable: SourcePage[]; note: string | null } {
   const problems = pages.map((p) => textProblem(p.text));
   const readable = pages.filter((_, i) => problems[i] === null);
   const said = pages.filter((p, i) => {

@@ -136,7 +136,7 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
   // bottom of each ("<Name>" beside the page number).
   const pagesOf = new Map<string, Set<number>>();
   const byPage = new Map<number, Unit[]>();
-  for (const u of units) if (!u.boilerplate || u.running) byPage.set(u.pageIndex, [...(byPage.get(u.pageIndex) ?? []), u]);
+  for (const u of units) if (!u.boilerplate || u.running) (byPage.get(u.pageIndex) ?? byPage.set(u.pageIndex, []).get(u.pageIndex)!).push(u);
   for (const [page, on] of byPage) {
     for (const u of [...on.slice(0, 2), ...on.slice(-3)]) if (u.text.length <= 40) pagesOf.set(u.text, (pagesOf.get(u.text) ?? new Set()).add(page));
   }

@@ -252,7 +252,7 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     return units.some((o) => o.pageIndex !== page && !OUTSIDERS.has(o.context as string) && (o.text.includes(name) || [...o.text.matchAll(/([\w.+-]+)@[\w-]+\.[\w.]+/g)].some((m) => m[1].toLowerCase().includes(given))));
   };
   const byPage = new Map<number, Unit[]>();
-  for (const u of units) if (!u.boilerplate) byPage.set(u.pageIndex, [...(byPage.get(u.pageIndex) ?? []), u]);
+  for (const u of units) if (!u.boilerplate) (byPage.get(u.pageIndex) ?? byPage.set(u.pageIndex, []).get(u.pageIndex)!).push(u);
   for (const [page, list] of byPage) {
     if (pageTopic.has(page)) continue;
     const cards = list.length % 2 ? list.slice(1) : list;
@@ -388,7 +388,7 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
       const hit = memberLine(u.text, opts);
       if (!hit) return;
       spacedMembers.set(i, hit);
-      perPage.set(u.pageIndex, [...(perPage.get(u.pageIndex) ?? []), i]);
+      (perPage.get(u.pageIndex) ?? perPage.set(u.pageIndex, []).get(u.pageIndex)!).push(i);
     });
     // Two or more such lines, one of them with a role's shape: a captioned list, not sentences that open with a name.
     for (const lines of perPage.values()) if (lines.length < 2 || !lines.some((i) => spacedMembers.get(i)!.role)) for (const i of lines) spacedMembers.delete(i);

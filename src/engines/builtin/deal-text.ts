@@ -171,7 +171,10 @@ function chunksOf(text: string): string[] {
     const line = raw.replace(BULLET, "").replace(/^#{1,6}\s+/, "");
     if (bullet || ROW.test(line)) end();
     current = current ? `${current}${WRAP}${line}` : line;
-    const next = lines.slice(i + 1).find(Boolean);
+    // (The next line with text, found without copying the rest of the page for every line.)
+    let j = i + 1;
+    while (j < lines.length && !lines[j]) j++;
+    const next = lines[j];
     // A line that ends in a preposition, an article or a conjunction ("Verification in") goes on in the next.
     const standalone =
       next !== undefined &&

@@ -1,7 +1,8 @@
 // The source of the backup's threads (backups.gzip.ts starts each from it as a Blob URL, so the
 // compiled binary needs no file beside it). One source, several roles, told by each message:
-// compress a block, hash entries' ranges of a block, write members and hash what was written,
-// fdatasync the archive. Blocks are SharedArrayBuffers the main thread reads the files into.
+// compress a block, hash entries' ranges of a block, write members, hash the members as written
+// (the archive's sha256, on a thread of its own so that it goes on while the writer waits on the
+// disk), fdatasync the archive. Blocks are SharedArrayBuffers the main thread reads the files into.
 // Every thread runs this; the messages it gets say which role it plays. Each accounts its busy time.
 export const WORKER_SOURCE = `
 const fs = require("node:fs");
@@ -30,7 +31,15 @@ self.onmessage = (event) => {
       postMessage({ op: "digests", out, busy });
     } else if (m.op === "open") {
       fd = m.fd;
-      archive = new Bun.CryptoHasher("sha256");
+    } else if (m.op === "archive-hash") {
+      archive ??= new Bun.CryptoHasher("sha256");
+      for (const p of m.pieces) archive.update(Array.isArray(p) ? new Uint8Array(m.sab, p[0], p[1] - p[0]) : p);
+      const ms = performance.now() - t0;
+      busy += ms;
+      postMessage({ op: "archive-hashed", block: m.block, busy, hashMs: ms });
+    } else if (m.op === "archive-digest") {
+      archive ??= new Bun.CryptoHasher("sha256");
+      postMessage({ op: "archive-digest", sha256: archive.digest("hex"), busy });
     } else if (m.op === "write") {
       const views = m.pieces.map((p) => (Array.isArray(p) ? new Uint8Array(m.sab, p[0], p[1] - p[0]) : p));
       let total = 0;
@@ -45,18 +54,16 @@ self.onmessage = (event) => {
           while (at < v.length) at += fs.writeSync(fd, v, at, v.length - at);
         }
       }
-      const t1 = performance.now();
-      for (const v of views) archive.update(v);
       bytes += total;
-      const t2 = performance.now();
-      busy += t2 - t0;
-      postMessage({ op: "written", block: m.block, bytes, busy, writeMs: t1 - t0, hashMs: t2 - t1 });
+      const ms = performance.now() - t0;
+      busy += ms;
+      postMessage({ op: "written", block: m.block, bytes, busy, writeMs: ms });
     } else if (m.op === "sync") {
       fs.fdatasyncSync(m.fd);
       busy += performance.now() - t0;
       postMessage({ op: "synced", busy });
     } else if (m.op === "close") {
-      postMessage({ op: "closed", bytes, sha256: archive.digest("hex"), busy });
+      postMessage({ op: "closed", bytes, busy });
     }
   } catch (error) {
     postMessage({ op: "error", message: String(error && error.message ? error.message : error) });

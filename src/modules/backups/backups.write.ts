@@ -279,7 +279,7 @@ export async function writeBackup(opts: WriteOptions): Promise<WrittenBackup> {
     const p = sink.profile;
     progress(`archive: ${manifest.files.length} entries, ${mb(written.bytes)} in ${seconds(ms.archive)} (${compressed} of ${blocks} blocks compressed at gzip level ${GZIP_LEVEL}, the rest stored: ${sink.storedBecause})`);
     progress(
-      `archive time: reading ${seconds(p.readMs)}, waiting for a free block ${seconds(p.stalledMs)}, the final fsync ${seconds(p.fsyncMs)}; threads busy: entries' sha256 ${seconds(p.hashMs)}, writing and the archive's sha256 ${seconds(p.writeMs)}, compressing ${seconds(p.compressMs)}, fdatasync on the way ${seconds(p.syncMs)}`,
+      `archive time: reading ${seconds(p.readMs)}, waiting for a free block ${seconds(p.stalledMs)}, the final fsync ${seconds(p.fsyncMs)}; threads busy: entries' sha256 ${seconds(p.hashMs)}, writing ${seconds(p.writeMs)}, the archive's sha256 ${seconds(p.archiveHashMs)}, compressing ${seconds(p.compressMs)}, fdatasync on the way ${seconds(p.syncMs)}`,
     );
     // What was hashed on its way to the file is what the file holds: its size says it all arrived.
     if (statSync(partial).size !== written.bytes) throw new BackupError(`the archive on disk is ${statSync(partial).size} bytes; ${written.bytes} were written`);

@@ -105,7 +105,7 @@ export function dealAnalysisHandler(deps: Deps, opts: DealHandlerOptions = {}): 
         progress({ stage: "classify", document: i + 1, documents: docs.length });
         saveCategory.run(classifyDocument(doc.filename, doc.folder, texts.join("\n")).category, doc.id);
       }
-      texts.forEach((text, p) => pages.push({ documentId: doc.id, url: null, page: p + 1, text }));
+      texts.forEach((text, p) => pages.push({ documentId: doc.id, url: null, page: p + 1, text, name: doc.filename }));
     }
     if (failures.length) {
       // The other files are extracted and kept; the next data-room upload analyses them. The deal's

@@ -77,7 +77,19 @@ export const relationships = sqliteTable(
   (t) => [
     uniqueIndex("relationships_id_unique").on(t.id),
     uniqueIndex("relationships_user_person_unique").on(t.userId, t.personId),
-    index("relationships_person_idx").on(t.personId),
+    // By person, holding every column who-knows ranks by (the owner, the last touch, the decayed
+    // score and its date, the counts; seq is the rowid every index carries): a company's pooled
+    // relationships are ranked from this index alone, no table row read until the top few.
+    index("relationships_person_rank_idx").on(
+      t.personId,
+      t.userId,
+      t.lastTouchAt,
+      t.decayedScore,
+      t.scoreAt,
+      t.sentCount,
+      t.receivedCount,
+      t.meetingCount,
+    ),
     // A user's relationships in insertion order (seq is the rowid every index carries): the
     // contacts export's keyset pages seek here instead of scanning every user's rows.
     index("relationships_user_idx").on(t.userId),

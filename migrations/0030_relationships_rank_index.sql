@@ -1,0 +1,2 @@
+DROP INDEX `relationships_person_idx`;--> statement-breakpoint
+CREATE INDEX `relationships_person_rank_idx` ON `relationships` (`person_id`,`user_id`,`last_touch_at`,`decayed_score`,`score_at`,`sent_count`,`received_count`,`meeting_count`);
