@@ -74,6 +74,8 @@ export type Query = {
   per_position?: boolean;
   /** A total of what was put in over every company it went to, exited and written-off ones first-class ("how much have we deployed overall"); without it, the companies held today lead. */
   all_time?: boolean;
+  /** year_ago, year_change: how many months before the latest statement the earlier point is ("six months ago"); 12 when not said. */
+  months_back?: number;
   /** deals: the pipeline stage (new, screening, diligence, ic, invested, passed); holdings: the round (seed, series_a, ...). */
   stage?: string[];
   /** deals: the round the company is raising (seed, series a, ...). */

@@ -38,6 +38,9 @@ function lastAsked(memory: Memory): { kind: RecordKind; name: string; figures: s
   if (last.fn === "query") {
     const q = args as Query;
     if (q.name && q.show?.length && (q.kind === "positions" || q.kind === "holdings" || q.kind === "deals") && !q.aggregate) return { kind: q.kind, name: q.name, figures: q.show };
+    // (One fund's marks, one company's metric at a date: that fund's position, that company, asked of another figure.)
+    if (q.name && q.kind === "marks") return { kind: "positions", name: q.name, figures: [q.field ?? q.show?.[0] ?? "nav"] };
+    if (q.name && q.kind === "metrics" && q.metric) return { kind: "holdings", name: q.name, figures: [q.metric] };
   }
   return null;
 }

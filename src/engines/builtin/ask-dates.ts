@@ -105,6 +105,19 @@ const RULES: Rule[] = [
   [/\bbetween (\d{4}-\d{2}-\d{2}) and (\d{4}-\d{2}-\d{2})\b|\bfrom (\d{4}-\d{2}-\d{2}) (?:to|until|through) (\d{4}-\d{2}-\d{2})\b/, (m) => ({ from: new Date(m[1] ?? m[3]), to: new Date(m[2] ?? m[4]) })],
   [/\b(?:since|after|from) (\d{4}-\d{2}-\d{2})\b/, (m, t) => ({ from: new Date(m[1]), to: t })],
   [/\bbefore (\d{4}-\d{2}-\d{2})\b/, (m) => ({ from: null, to: new Date(Date.parse(m[1]) - DAY) })],
+  [/\bon or after (\d{4}-\d{2}-\d{2})\b/, (m, t) => ({ from: new Date(m[1]), to: t })],
+  [/\bon or before (\d{4}-\d{2}-\d{2})\b/, (m) => ({ from: null, to: new Date(m[1]) })],
+  // One day, as an assistant writes it ("as of 2026-03-31", "at its 2025-12-31 mark", "2025-06-30 mark",
+  // "as of 31 March 2025"): what stood on that day, so the range runs up to it ("on" a day is that day alone).
+  [/\b(?:(on) )?(?:(?:as of|as at|at|per|by|through|thru|until|up to) )?(?:the |its |their )?(\d{4}-\d{2}-\d{2})\b/, (m) => (Number.isFinite(Date.parse(m[2])) ? { from: m[1] ? new Date(m[2]) : null, to: new Date(m[2]) } : null)],
+  [new RegExp(String.raw`\b(?:(on) )?(?:(?:as of|as at|at|per|by|through|thru|until|up to) )(?:the )?${DAY_OF_MONTH}\b`), (m, t) => {
+    const day = dayOfMonth(m, 2, t);
+    return { from: m[1] ? day : null, to: day };
+  }],
+  [new RegExp(String.raw`\bon (?:the )?${DAY_OF_MONTH}\b`), (m, t) => {
+    const day = dayOfMonth(m, 1, t);
+    return { from: day, to: day };
+  }],
   [/\btoday\b/, (_m, t) => ({ from: t, to: t })],
   // "18 months ago" is that month, "two quarters ago" that quarter (their closing statement); "10 days ago" as of that day.
   [new RegExp(String.raw`\b${COUNT} (day|week|month|quarter|year|mo|wk|yr|qtr)s? ago\b`), (m, t) => {
@@ -199,6 +212,9 @@ const RULES: Rule[] = [
     const year = yearFor(month, t);
     return { from: utc(year, month, 1), to: endOfMonth(year, month) };
   }],
+  // A year said after dated records or a figure, as a search box is typed ("capital calls 2025 total",
+  // "ARR history 2026", "FY2025"): that calendar year (not a number: no unit or amount follows it).
+  [/(?<=\b(?:(?:cash ?flows?|distributions?|calls?|drawdowns?|contributions?|deals?|exits?|marks?|investments?|activity|arr|mrr|burn|revenue|headcount|runway|margin|history|trend|nav|tvpi|dpi|irr|figures|numbers|metrics|statements?|updates?|totals?) |fy ?))(20\d{2})\b(?! ?(?:people|employees|fte|usd|eur|gbp|k|m|mm|bn|x|%|months?|mos?|dollars|euros))/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
   // A year said before dated records ("2025 distributions", "2026 cashflows"): that calendar year.
   [/\b(20\d{2})(?= (?:capital )?(?:cash ?flows?|distributions?|calls?|drawdowns?|contributions?|deals?|inbound|exits?|write ?offs?|marks?|investments?|activity)\b)/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
 ];
@@ -223,7 +239,7 @@ export function datesIn(folded: string, today: Date): DatesFound | null {
     const r = make(m, today);
     if (!r) continue;
     const to = r.to && r.to > today ? today : r.to;
-    const label = m[0].trim().replace(/^(?:in|over|during|within|for|of|from|at|on|as of|as at) (?:the )?/, "").replace(/^(?:of|the) /, "");
+    const label = m[0].trim().replace(/^(?:in|over|during|within|for|of|from|at|on|as of|as at)(?! or\b) (?:the )?/, "").replace(/^(?:of|the) /, "");
     best = { at: m.index, end, found: { range: { from: r.from ? iso(r.from) : null, to: to ? iso(to) : null, label }, matched: m[0] } };
   }
   return best?.found ?? null;

@@ -8,14 +8,28 @@ import { FLOW_FIELD } from "./ask-sets.ts";
 
 /** Twelve months before the latest statement: "a year ago", "vs last year", "over the past year". */
 export const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months|12 mos?|twelve mos?) (?:year )?(?:ago|before|earlier|prior)\b|\byear (?:ago|before|earlier)\b|\byear over year\b|\byoy\b|\bthis time last year\b|\b(?:vs|versus|compared (?:to|with)|against) (?:a|last|the prior|the previous) year\b|\bthis year (?:vs|versus|against|compared to) last\b|\b(?:over|in|during) the (?:past|last) (?:year|twelve months|12 months)\b|\blast twelve months\b|\b(?:last|past|trailing) (?:12|twelve) (?:months|mos?)\b|\bttm\b|\bpast year\b/;
+const AGO_COUNT: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, eighteen: 18, "twenty four": 24 };
+/**
+ * "Six months ago", "two quarters back", "18 mo earlier": how many months before the latest statement
+ * one record's figure is asked at (the issue's rule for a year, said of any span); null when not said.
+ */
+export function monthsAgo(text: string): number | null {
+  if (/\bhalf a year (?:ago|before|earlier|back)\b/.test(text)) return 6;
+  const m = /\b(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty four) (months?|mos?|quarters?|qtrs?|qs|years?|yrs?) (?:ago|before|earlier|prior|back)\b/.exec(text);
+  if (!m) return null;
+  const n = AGO_COUNT[m[1]] ?? Number(m[1]);
+  const months = n * (/^(?:q|qtr)/.test(m[2]) ? 3 : /^(?:y|yr)/.test(m[2]) ? 12 : 1);
+  return months >= 1 && months <= 240 ? months : null;
+}
 /** A history listed rather than one point of it. */
 /** The first statement of a record's history ("when they first reported", "initially", "at the start"). */
+export const AT_MARK = /\b(?:at|as of|on|per) (?:the |its |their |that |this )?(?:last |latest |most recent |recent |current )?(?:nav |quarterly |quarter[- ]end )?mark\b/;
 export const FIRST_STATEMENT = /\bwhen (?:they|it|we|she|he) first\b|\bfirst (?:reported|report|statement|figure|number|data ?point|reading|mark)\b|\bat first\b|\binitially\b|\boriginally\b|\bearliest\b|\bto begin with\b|\bat the (?:start|outset|beginning)\b/;
 export const TREND = /\bsince\b|\beach of (?:the|its) (?:last |past )?\w+ (?:marks|quarters|months)\b|\bmark by mark\b|\bqoq\b|\bmom\b|\bquarter over quarter\b|\bmonth over month\b|\b(?:last|past) \d+ (?:mo|mos|marks)\b|\btrend|\bover time\b|\bhistory\b|\bby (?:quarter|qtr|month)\b|\beach (?:quarter|qtr|month)\b|\bquarter by quarter\b|\bmonth by month\b|\b(?:last|past) (?:\d+|two|three|four|five|six|eight|twelve) (?:quarters|qtrs|months)\b|\bdevelop(?:ed|ing)?\b|\bevolv(?:e|ed|ing)\b|\btrajectory\b|\bup or down\b|\b(?:at|as of|on) each (?:of (?:the|its) (?:last |past )?\w+ )?marks?\b|\b\d+ (?:quarters|qtrs|qs)\b|\bevolution\b|\bprogression\b|\bquarterly\b|\bmonthly (?:figures|numbers|history)\b/;
 /** How many periods a trend asks for ("4 qtrs", "last 6 months"): the statements to list. */
 const PERIODS = /\b(\d{1,2}|two|three|four|five|six|eight|twelve) (quarters|qtrs|qs|months|mos|mo|marks)\b/;
 const PERIOD_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, eight: 8, twelve: 12 };
-const MARK_FIELDS = ["tvpi", "dpi", "rvpi", "nav"];
+const MARK_FIELDS = ["tvpi", "dpi", "rvpi", "nav", "unfunded"];
 
 /**
  * A question about one record's figure at a time other than now (a portfolio company's metric, an
@@ -23,10 +37,13 @@ const MARK_FIELDS = ["tvpi", "dpi", "rvpi", "nav"];
  * latest statement, or listed over the dates. Null when the question is not one.
  */
 export function historyOf(a: { q: Query; text: string; dates: DateRange | null; fields: FieldCue[]; holding: string | null; fund: string | null; aggregate: Aggregate | undefined }): Query | null {
-  const yearAgo = YEAR_AGO.test(a.text);
+  const back = monthsAgo(a.text);
+  const yearAgo = YEAR_AGO.test(a.text) || back !== null;
   const trend = TREND.test(a.text);
   const first = FIRST_STATEMENT.test(a.text);
-  if (!yearAgo && !a.dates && !trend && !first) return null;
+  // "At the last mark", "at that mark": a fund's figures as its latest NAV mark stated them (not rolled forward to today).
+  const atMark = !!a.fund && AT_MARK.test(a.text);
+  if (!yearAgo && !a.dates && !trend && !first && !atMark) return null;
   // (A total over the dates is the set's; a trend of one named record is its history.)
   if (a.aggregate && !["change", "latest"].includes(a.aggregate) && !yearAgo && !(trend && (a.fund || a.holding))) return null;
   const metric = a.fields.find((f) => f.metric);
@@ -50,10 +67,10 @@ export function historyOf(a: { q: Query; text: string; dates: DateRange | null; 
     return { kind: "metrics", name: a.holding, metric: metric.field, order: { by: "date", dir: "desc" }, limit: /^(?:months|mos|mo)$/.test(periods![2]) ? n : n * 3 };
   }
   if (a.holding && metric && (a.q.kind === "holdings" || a.q.kind === "metrics")) {
-    return { kind: "metrics", name: a.holding, metric: metric.field, ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate ? { aggregate } : {}) };
+    return { kind: "metrics", name: a.holding, metric: metric.field, ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate ? { aggregate } : {}), ...(back && back !== 12 && aggregate?.startsWith("year_") ? { months_back: back } : {}) };
   }
   if (a.fund && markField && (a.q.kind === "positions" || a.q.kind === "cashflows" || a.q.kind === "marks")) {
-    return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate && !(aggregate === "change" && a.dates) ? { aggregate: aggregate === "change" ? "year_change" : aggregate } : {}) };
+    return { kind: "marks", name: a.fund, field: markField.field, show: [markField.field], ...(a.dates && !yearAgo ? { dates: a.dates } : {}), ...(aggregate && !(aggregate === "change" && a.dates) ? { aggregate: aggregate === "change" ? "year_change" : aggregate } : {}), ...(back && back !== 12 && yearAgo ? { months_back: back } : {}) };
   }
   return null;
 }

@@ -496,7 +496,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
   // "LP funds with no marks this year", "funds not marked since June": when each fund was last marked,
   // against the dates said (not the cashflows dated then).
-  if (q.kind === "positions" && dates && MARKING.test(n.folded) && !where.some((w) => w.field === "last_mark")) {
+  if (q.kind === "positions" && !q.name && !q.fund && lp.match.kind !== "one" && dates && MARKING.test(n.folded) && !where.some((w) => w.field === "last_mark")) {
     delete q.dates;
     // ("No NAV update", "no marks": no mark within the dates, not a NAV that is missing.)
     const missingNav = where.findIndex((w) => w.field === "nav" && w.orNone);

@@ -93,8 +93,26 @@ function foldToken(chunk: string): string {
 /** Words of time as people shorten them ("end of last qtr", "past yr", "the sept statement"): read as the word. */
 const SHORT_FORMS: Record<string, string> = { qtr: "quarter", qtrs: "quarters", yr: "year", yrs: "years", wk: "week", wks: "weeks", mths: "months", mth: "month", sept: "september" };
 
+const UNIT_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9 };
+const TEEN_WORDS: Record<string, number> = { ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19 };
+const UNIT = "one|two|three|four|five|six|seven|eight|nine";
+/** Acronyms a dictated question spells out letter by letter ("a r r", "t v p i"). */
+const SPELT = new Set(["arr", "mrr", "tvpi", "dpi", "rvpi", "irr", "moic", "nav", "ebitda", "cac", "ltv", "nps", "kpi", "kpis", "lp", "lps", "gp", "yoy", "qoq", "ytd", "ttm", "ic", "dd", "usd", "eur", "gbp"]);
+
+/**
+ * A dictated question as typed: years said in words ("twenty twenty five", "two thousand and nineteen")
+ * as digits, and acronyms spelt letter by letter ("a r r") as the word.
+ */
+export function spokenForm(text: string): string {
+  return text
+    .replace(new RegExp(String.raw`\b(?:twenty|two thousand(?: and)?) twenty(?:[- ](${UNIT}))?\b`, "gi"), (_m, u?: string) => String(2020 + (u ? UNIT_WORDS[u.toLowerCase()] : 0)))
+    .replace(new RegExp(String.raw`\btwo thousand(?: and)? (${UNIT}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)\b`, "gi"), (_m, u: string) => String(2000 + (UNIT_WORDS[u.toLowerCase()] ?? TEEN_WORDS[u.toLowerCase()])))
+    .replace(new RegExp(String.raw`\btwenty (ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)\b`, "gi"), (_m, u: string) => String(2000 + TEEN_WORDS[u.toLowerCase()]))
+    .replace(/\b(?:[a-z] ){1,5}[a-z]\b/gi, (run) => (SPELT.has(run.replace(/ /g, "").toLowerCase()) ? run.replace(/ /g, "") : run));
+}
+
 export function normalise(question: string, correct: (word: string, written: string) => string = (w) => w): Normalised {
-  const raw = question.trim();
+  const raw = spokenForm(question.trim());
   const out: Normalised = { raw, tokens: [], folded: "", urls: [], domains: [], emails: [], linkedin: null, github: null, uuids: [] };
   const addDomain = (d: string) => {
     const host = hostOf(d);
@@ -129,7 +147,9 @@ export function normalise(question: string, correct: (word: string, written: str
     // "12+ months", "$2M+", "40+ people": at least that much.
     chunk = chunk.replace(/^([$€£]?\d[\d.,]*(?:k|m|mm|bn|x|%)?)\+([,.?!]?)$/i, "at least $1$2");
     for (const piece of chunk.split(/\s+/)) {
-      const f = foldToken(piece)
+      // (A calendar day, "2026-03-31", stays one word: the dates reader reads it whole.)
+      const day = /^\(?(\d{4}-\d{2}-\d{2})[),.;:?!]*$/.exec(piece);
+      const f = day ? day[1] : foldToken(piece)
         .split(" ")
         .map((w) => SHORT_FORMS[w] ?? w)
         .map((w) => (w ? correct(w, piece) : w))

@@ -50,7 +50,8 @@ export function unknownWord(n: Normalised, i: number): boolean {
   // Addresses, links and ids are read by their own rules (a domain is a company or a website to analyse).
   if (/[.@/:]/.test(t.f) || n.uuids.includes(t.f)) return false;
   const w = t.f.replace(/[^\p{L}\p{N}' -]/gu, "").trim();
-  if (!w || /^\d[\d.,]*(?:k|m|mm|bn|b|x|%)?$/.test(w) || w.length < 2) return false;
+  // (A calendar day, "2026-03-31", is the dates reader's.)
+  if (!w || /^\d[\d.,]*(?:k|m|mm|bn|b|x|%)?$/.test(w) || /^\d{4}-\d{2}-\d{2}$/.test(w) || w.length < 2) return false;
   if (w.split(/[-' ]/).filter(Boolean).every((part) => stems(part).some((s) => known!.has(s)))) return false;
   return !sectorsIn(w).length;
 }

@@ -100,6 +100,7 @@ export const FIELDS: Record<RecordKind, Record<string, FieldSpec>> = {
     nav: { label: "NAV", unit: "money", combine: "sum" },
     called: { label: "called to date", unit: "money", combine: "sum" },
     distributed: { label: "distributed to date", unit: "money", combine: "sum" },
+    unfunded: { label: "unfunded", unit: "money", combine: "sum" },
     tvpi: { label: "TVPI", unit: "multiple", combine: "pooled" },
     dpi: { label: "DPI", unit: "multiple", combine: "pooled" },
     rvpi: { label: "RVPI", unit: "multiple", combine: "pooled" },
@@ -192,7 +193,13 @@ export function inRange(when: string | null, range: DateRange): boolean {
 }
 
 /** A range as the question said it, with its days: "this month (2026-10-01 to 2026-10-15)". */
-export const datesWords = (r: DateRange) => `${/^(?:last|past|previous|prior|trailing) /.test(r.label) ? "the " : ""}${r.label} (${r.from ?? "the start"} to ${r.to ?? "today"})`;
+/** One day said as a point ("as of 2026-03-31", "its 2025-12-31 mark"): what stood on it, not a span from the start. */
+const isPoint = (r: DateRange) => r.from === null && r.to !== null && r.label.endsWith(r.to);
+export const datesWords = (r: DateRange) => (isPoint(r) ? `as of ${r.to}` : `${/^(?:last|past|previous|prior|trailing) /.test(r.label) ? "the " : ""}${r.label} (${r.from ?? "the start"} to ${r.to ?? "today"})`);
+/** "For June (2026-06-01 to 2026-06-30)", or "as of 2026-03-31" for one day. */
+export const forDates = (r: DateRange) => (isPoint(r) ? datesWords(r) : `for ${datesWords(r)}`);
+/** "As of" a range's words, or of one day. */
+export const asOfDates = (r: DateRange) => (isPoint(r) ? `as of ${r.to}` : `as of ${datesWords(r)}`);
 
 /** One record as a kind's reader hands it over. */
 export type Rec = {

@@ -8,7 +8,7 @@ import { count, fold, listing } from "../../lib/prose.ts";
 import { fundsService } from "../funds/funds.service.ts";
 import type { AskContext } from "./ask.context.ts";
 import { allHoldings } from "./ask.names.ts";
-import { datesWords, FIELDS, MULTI_VALUE, inRange, inYears, yearsWords, periodsOf, written, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
+import { asOfDates, datesWords, FIELDS, MULTI_VALUE, inRange, inYears, yearsWords, periodsOf, written, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
 
 const positionsOf = (ctx: AskContext) => fundsService(ctx.deps).positions(ctx.principal.orgId);
 type Position = ReturnType<typeof positionsOf>["positions"][number];
@@ -151,7 +151,7 @@ function navAsOf(ctx: AskContext, q: Query, loaded: Loaded): Answer {
   const missing = unmarked.length ? `\n(${count(unmarked.length, "position")} had no mark by then: ${listing(unmarked)}.)` : "";
   return {
     ...base,
-    text: `NAV of your LP positions as of ${datesWords(q.dates!)}, each at its latest mark by then: ${listing(parts)}${totals.size > 1 ? " (not pooled across currencies)" : ""}.\n${lines.join("\n")}${missing}${source}`,
+    text: `NAV of your LP positions ${asOfDates(q.dates!)}, each at its latest mark by then: ${listing(parts)}${totals.size > 1 ? " (not pooled across currencies)" : ""}.\n${lines.join("\n")}${missing}${source}`,
     data: { as_of: until, marks: marked, unmarked },
   };
 }
@@ -220,6 +220,8 @@ export const MARKS: KindReader = {
     if (traces.length === 0) return { answer: "Your firm has no LP fund commitments imported, so no NAV marks." };
     const f = filtered(ctx, { ...q, fund: q.fund ?? q.name }, traces, (t) => t.fund_name, (t) => t.currency);
     if ("answer" in f) return f;
+    // (What was still to be called at a mark: the commitment less what was paid in by then.)
+    const commitmentOf = new Map(positionsOf(ctx).positions.map((p) => [p.fund_name, p.commitment]));
     const rows: Rec[] = f.list.flatMap((t) =>
       t.points
         .filter((p) => !q.dates || inRange(p.mark_date, q.dates))
@@ -233,6 +235,7 @@ export const MARKS: KindReader = {
               nav: { ...money(p.nav), date: p.mark_date },
               called: money(paid),
               distributed: money(p.distributed_to_date),
+              unfunded: money(commitmentOf.get(t.fund_name) != null && paid != null ? Math.max(0, commitmentOf.get(t.fund_name)! - paid) : null),
               tvpi: { value: p.tvpi, date: p.mark_date },
               dpi: { value: paid ? Math.round((p.distributed_to_date / paid) * 10000) / 10000 : null, date: p.mark_date },
               rvpi: { value: paid ? Math.round((p.nav / paid) * 10000) / 10000 : null, date: p.mark_date },
@@ -248,6 +251,8 @@ export const MARKS: KindReader = {
       rows,
       scope: f.scope.join(""),
       subject: f.list.length === 1 ? f.list[0].fund_name : undefined,
+      // (One fund's marks keep that fund for the conversation: "and the DPI at that mark?")
+      ...(f.list.length === 1 ? { entities: { fund: { name: f.list[0].fund_name } } } : {}),
       source: "the NAV marks of your LP book with paid-in and distributions to each mark (/api/v1/funds/marks).",
       links: ["/api/v1/funds/marks"],
     };

@@ -7,7 +7,7 @@
 import type { Answer, Query } from "../../engines/ask-engine.ts";
 import { possessive } from "../../lib/prose.ts";
 import type { AskContext } from "./ask.context.ts";
-import { datesWords, metricLabel, written, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
+import { forDates, metricLabel, written, type KindReader, type Loaded, type Rec } from "./ask.query.fields.ts";
 
 const dateOf = (r: Rec) => (r.values.date?.date ?? "").slice(0, 10);
 
@@ -20,13 +20,18 @@ function labelOf(q: Query, reader: KindReader, ctx: AskContext): string {
   return q.kind === "metrics" ? metricLabel(q.metric ?? "value") : (reader.field(fieldOf(q), ctx)?.label ?? fieldOf(q));
 }
 
-/** YYYY-MM-DD twelve months earlier (the last day of that month when the day is a month end). */
-export function yearBefore(day: string): string {
+/** YYYY-MM-DD some months earlier, twelve when not said (the last day of that month when the day is a month end). */
+export function yearBefore(day: string, months = 12): string {
   const [y, m, d] = day.split("-").map(Number);
   const monthEnd = new Date(Date.UTC(y, m, 0)).getUTCDate() === d;
-  const last = new Date(Date.UTC(y - 1, m, 0)).getUTCDate();
-  return `${y - 1}-${String(m).padStart(2, "0")}-${String(monthEnd ? last : Math.min(d, last)).padStart(2, "0")}`;
+  const back = y * 12 + (m - 1) - months;
+  const [py, pm] = [Math.floor(back / 12), (back % 12) + 1];
+  const last = new Date(Date.UTC(py, pm, 0)).getUTCDate();
+  return `${py}-${String(pm).padStart(2, "0")}-${String(monthEnd ? last : Math.min(d, last)).padStart(2, "0")}`;
 }
+
+const SPAN_WORDS: Record<number, string> = { 1: "one month", 3: "three months", 6: "six months", 9: "nine months", 12: "twelve months", 18: "eighteen months", 24: "twenty-four months" };
+const spanWords = (months: number) => SPAN_WORDS[months] ?? `${months} months`;
 
 export function historyAnswer(ctx: AskContext, q: Query, reader: KindReader, loaded: Loaded, base: { function: string; arguments: Record<string, unknown> }): Answer | null {
   if (q.aggregate !== "at" && q.aggregate !== "first" && q.aggregate !== "year_ago" && q.aggregate !== "year_change") return null;
@@ -64,12 +69,12 @@ export function historyAnswer(ctx: AskContext, q: Query, reader: KindReader, loa
       const nearest = [before && `the last before is dated ${before}`, after && `the first after is dated ${after}`].filter(Boolean).join(", and ");
       return {
         ...base,
-        text: `${who} ${label} for ${range ? datesWords(range) : "that date"} is not in your records: no statement is dated within it${nearest ? ` (${nearest})` : ""}.${source}`,
+        text: `${who} ${label} ${range ? forDates(range) : "for that date"} is not in your records: no statement is dated within it${nearest ? ` (${nearest})` : ""}.${source}`,
         data: { field, value: null, reason: "no statement dated within the range", nearest: { before: before ?? null, after: after ?? null } },
         links,
       };
     }
-    const within = range ? ` for ${datesWords(range)}` : "";
+    const within = range ? ` ${forDates(range)}` : "";
     const when = q.aggregate === "first" ? ` when first stated${within ? `,${within}` : ""}` : within;
     const latest = q.aggregate === "first" && rows.length > 1 ? `\nLatest: ${say(rows.at(-1)!)} (${dateOf(rows.at(-1)!)}).` : "";
     return {
@@ -83,12 +88,14 @@ export function historyAnswer(ctx: AskContext, q: Query, reader: KindReader, loa
   // year_ago: the latest statement, and the one twelve months before it.
   const latest = rows.at(-1);
   if (!latest) return { ...base, text: `No ${label} of ${subject ?? "it"} is in your records.${source}`, data: { field, value: null }, links };
-  const target = yearBefore(dateOf(latest));
+  const back = q.months_back ?? 12;
+  const span = spanWords(back);
+  const target = yearBefore(dateOf(latest), back);
   const prior = rows.find((r) => dateOf(r) === target) ?? rows.find((r) => dateOf(r).slice(0, 7) === target.slice(0, 7));
   if (!prior) {
     return {
       ...base,
-      text: `${who} ${label} twelve months before its latest statement (${dateOf(latest)}) is not in your records: nothing is dated ${target.slice(0, 7)}.\nLatest: ${say(latest)} (${dateOf(latest)}).${source}`,
+      text: `${who} ${label} ${span} before its latest statement (${dateOf(latest)}) is not in your records: nothing is dated ${target.slice(0, 7)}.\nLatest: ${say(latest)} (${dateOf(latest)}).${source}`,
       data: { field, latest: { value: latest.values[field].value, date: dateOf(latest) }, year_before: null, reason: `no statement dated ${target.slice(0, 7)}` },
       links,
     };
@@ -97,7 +104,7 @@ export function historyAnswer(ctx: AskContext, q: Query, reader: KindReader, loa
   if (q.aggregate === "year_ago") {
     return {
       ...base,
-      text: `${who} ${label} twelve months before its latest statement (${dateOf(latest)}): ${say(prior)} (statement of ${dateOf(prior)}).${source}`,
+      text: `${who} ${label} ${span} before its latest statement (${dateOf(latest)}): ${say(prior)} (statement of ${dateOf(prior)}).${source}`,
       data: { field, value: prior.values[field].value, date: dateOf(prior), latest_date: dateOf(latest) },
       links,
     };
@@ -109,7 +116,7 @@ export function historyAnswer(ctx: AskContext, q: Query, reader: KindReader, loa
   const deltaWords = `${delta >= 0 ? "+" : "-"}${written(spec, { ...latest.values[field], value: Math.abs(Math.round(delta * 10000) / 10000) })}`;
   return {
     ...base,
-    text: `${who} ${label} a year before its latest statement: ${say(prior)} (${dateOf(prior)}).\nLatest: ${say(latest)} (${dateOf(latest)}); a change of ${deltaWords}${pct !== null ? ` (${pct >= 0 ? "+" : ""}${pct}%)` : ""} over those twelve months.${source}`,
+    text: `${who} ${label} ${back === 12 ? "a year" : span} before its latest statement: ${say(prior)} (${dateOf(prior)}).\nLatest: ${say(latest)} (${dateOf(latest)}); a change of ${deltaWords}${pct !== null ? ` (${pct >= 0 ? "+" : ""}${pct}%)` : ""} over those ${span}.${source}`,
     data: { field, year_before: { value: a, date: dateOf(prior) }, latest: { value: b, date: dateOf(latest) }, change: delta, change_pct: pct },
     links,
   };

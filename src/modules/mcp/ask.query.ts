@@ -70,6 +70,10 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
   }
   if (args.per_position === true) q.per_position = true;
   if (args.all_time === true) q.all_time = true;
+  if (args.months_back !== undefined) {
+    if (!Number.isInteger(args.months_back) || (args.months_back as number) < 1 || (args.months_back as number) > 240) return "months_back must be a whole number of months from 1 to 240.";
+    q.months_back = args.months_back as number;
+  }
   if (args.own === true) q.own = true;
   if (args.group !== undefined) {
     if (!(GROUPS as readonly string[]).includes(String(args.group))) return `group must be one of ${listing([...GROUPS])}.`;
@@ -441,7 +445,7 @@ const s = (description: string) => ({ type: "string", description });
 export const QUERY_FUNCTION: AskFunction = {
   name: "query",
   description:
-    "Query one kind of the firm's records: deals (pipeline), holdings (portfolio companies and their latest metrics), metrics (one company's metric history), positions (LP fund positions), marks (an LP position's quarterly NAV marks with TVPI, DPI, RVPI at each), cashflows (LP calls and distributions), persons (warm paths), research (runs), documents (held documents and passages). Filter, order, top-N, count, sum per currency, average, min, max, latest, change over a period, a figure at a date (at), the latest against twelve months before (year_ago).",
+    "Query one kind of the firm's records: deals (pipeline), holdings (portfolio companies and their latest metrics), metrics (one company's metric history), positions (LP fund positions), marks (an LP position's quarterly NAV marks with TVPI, DPI, RVPI at each), cashflows (LP calls and distributions), persons (warm paths), research (runs), documents (held documents and passages). Filter, order, top-N, count, sum per currency, average, min, max, latest, change over a period, a figure at a date (at), the latest against twelve months before (year_ago; months_back for another span).",
   parameters: {
     type: "object",
     properties: {
@@ -475,6 +479,7 @@ export const QUERY_FUNCTION: AskFunction = {
       anyOf: { type: "object", description: "Alternatives: records matching any of these values, e.g. {\"fund\": [\"Fund II\", \"Fund III\"]}" },
       except: { type: "object", description: "Records matching any of these are left out, e.g. {\"sector\": [\"fintech\"]}" },
       field: s("The field aggregated (not for count)"),
+      months_back: { type: "integer", minimum: 1, maximum: 240, description: "year_ago, year_change: months before the latest statement (default 12)" },
     },
     required: ["kind"],
   },
