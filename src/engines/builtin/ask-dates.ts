@@ -18,7 +18,8 @@ const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, thre
 const COUNT = String.raw`(\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple|few|several)(?: of)?`;
 const countOf = (w: string) => (/^\d+$/.test(w) ? Number(w) : NUMBER_WORDS[w]);
 
-type Rule = [RegExp, (m: RegExpExecArray, today: Date) => { from: Date | null; to: Date | null } | null];
+/** A rule's range; `point`: one day said as a point ("as of 31 March 2025"), labelled by that day. */
+type Rule = [RegExp, (m: RegExpExecArray, today: Date) => { from: Date | null; to: Date | null; point?: boolean } | null];
 
 function quarterOf(q: number, year: number) {
   return { from: utc(year, (q - 1) * 3, 1), to: endOfMonth(year, q * 3 - 1) };
@@ -109,10 +110,10 @@ const RULES: Rule[] = [
   [/\bon or before (\d{4}-\d{2}-\d{2})\b/, (m) => ({ from: null, to: new Date(m[1]) })],
   // One day, as an assistant writes it ("as of 2026-03-31", "at its 2025-12-31 mark", "2025-06-30 mark",
   // "as of 31 March 2025"): what stood on that day, so the range runs up to it ("on" a day is that day alone).
-  [/\b(?:(on) )?(?:(?:as of|as at|at|per|by|through|thru|until|up to) )?(?:the |its |their )?(\d{4}-\d{2}-\d{2})\b/, (m) => (Number.isFinite(Date.parse(m[2])) ? { from: m[1] ? new Date(m[2]) : null, to: new Date(m[2]) } : null)],
+  [/\b(?:(on) )?(?:(?:as of|as at|at|per|by|through|thru|until|up to) )?(?:the |its |their )?(\d{4}-\d{2}-\d{2})\b/, (m) => (Number.isFinite(Date.parse(m[2])) ? { from: m[1] ? new Date(m[2]) : null, to: new Date(m[2]), point: true } : null)],
   [new RegExp(String.raw`\b(?:(on) )?(?:(?:as of|as at|at|per|by|through|thru|until|up to) )(?:the )?${DAY_OF_MONTH}\b`), (m, t) => {
     const day = dayOfMonth(m, 2, t);
-    return { from: m[1] ? day : null, to: day };
+    return { from: m[1] ? day : null, to: day, point: true };
   }],
   [new RegExp(String.raw`\bon (?:the )?${DAY_OF_MONTH}\b`), (m, t) => {
     const day = dayOfMonth(m, 1, t);
@@ -239,7 +240,7 @@ export function datesIn(folded: string, today: Date): DatesFound | null {
     const r = make(m, today);
     if (!r) continue;
     const to = r.to && r.to > today ? today : r.to;
-    const label = m[0].trim().replace(/^(?:in|over|during|within|for|of|from|at|on|as of|as at)(?! or\b) (?:the )?/, "").replace(/^(?:of|the) /, "");
+    const label = r.point && r.to ? iso(r.to) : m[0].trim().replace(/^(?:in|over|during|within|for|of|from|at|on|as of|as at)(?! or\b) (?:the )?/, "").replace(/^(?:of|the) /, "");
     best = { at: m.index, end, found: { range: { from: r.from ? iso(r.from) : null, to: to ? iso(to) : null, label }, matched: m[0] } };
   }
   return best?.found ?? null;

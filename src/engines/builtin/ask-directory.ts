@@ -38,6 +38,8 @@ function joinedPairs(text: string): string {
   return out.join(" ");
 }
 
+const CALENDAR_WORD = /^(?:january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i;
+
 function once<T>(compute: () => T): () => T {
   let done = false;
   let value: T;
@@ -131,7 +133,8 @@ const FUND_NAME_WORDS = /^(?:capital|ventures?|partners|growth|seed|equity|inves
   });
 
   // (A lower-case word that names a figure on its own, "invest", "worth", is no name either; a capitalised one may be.)
-  const skipForNames = (w: string) => notAName(w) || taken().has(canon(w)) || /[.@]/.test(w) || (/^\p{Ll}/u.test(w) && FIELD_CUES.some((c) => c.re.test(w)));
+  // (A month or a weekday, "October 2026", is a date however it is written, never a record's name.)
+  const skipForNames = (w: string) => notAName(w) || taken().has(canon(w)) || /[.@]/.test(w) || CALENDAR_WORD.test(w) || (/^\p{Ll}/u.test(w) && FIELD_CUES.some((c) => c.re.test(w)));
   const nameLike = (r: Run) => r.raw.split(" ").every((w) => /^\p{L}[\p{L}'’-]*$/u.test(w));
 
   const person = once((): PersonFind => {

@@ -136,6 +136,8 @@ export const ROUND_CUES: [string, RegExp][] = [
 ];
 
 export const FUND_DEAL = /(?<!\bnon[ -]?)\b(?:fund|lp|gp) (?:deals?|decks?|pitches|raises?|opportunities)\b|\b(?:lp )?fund decks?\b|\bfunds? (?:raising|pitching|in (?:the|our) pipeline)\b|\bmanagers? (?:\w+ )?(?:raising|pitching)\b|\bfundraising funds\b/;
+/** Deals called "startups" or "operating companies": the companies' (a fund raising is neither). */
+export const STARTUPS = /\bstartups?\b|\boperating (?:compan(?:y|ies)|businesses)\b/;
 export const COMPANY_DEAL = /\bcompany deals\b|\bstartups? (?:deals?|rounds?|raises?|pitches)\b|\bdirect deals\b/;
 
 export const CURRENCY_CUES: [string, RegExp][] = [

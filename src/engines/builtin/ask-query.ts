@@ -11,6 +11,7 @@ import {
   AGGREGATE_CUES,
   ASCENDING,
   COMPANY_DEAL,
+  STARTUPS,
   CURRENCY_CUES,
   DEAL_STAGE_CUES,
   FIELD_CUES,
@@ -30,7 +31,7 @@ import {
   type FieldCue,
 } from "./ask-lexicon.ts";
 import { amountsWithCurrency, FOUNDED, sectorOf, thresholdsIn, writtenNames, yearsSaid } from "./ask-filters.ts";
-import { ABSENCE, absentField, presentFlow, COLLEAGUES, FLAG_CUES, OUTSIDERS, OWN_NETWORK, POOLED_NETWORK, RELATIONSHIP_CUES, TOUCH_GAP, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
+import { ABSENCE, absentField, presentFlow, COLLEAGUES, FLAG_CUES, MARKING, NOT_SINCE, OUTSIDERS, OWN_NETWORK, POOLED_NETWORK, RELATIONSHIP_CUES, TOUCH_GAP, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
 import { historyOf, TREND, YEAR_AGO } from "./ask-history.ts";
 import { STOP, type Normalised } from "./ask-text.ts";
 
@@ -65,10 +66,6 @@ const READER_WORDS = new Set(LEXICON_WORDS);
 /** Which way a figure moved: up ("grown", "increased", "went up") or down ("declined", "shrunk", "dropped"). */
 const CHANGE_SIGN = /\b(gr[eo]wn?|grows|growing|increas(?:e|ed|es|ing)|r[io]sen?|rises|went up|gone up|go up|expand(?:ed|ing)?)\b|\b(declin(?:e|ed|es|ing)|decreas(?:e|ed|es|ing)|shr[iau]nk|fall(?:en|s)?|fell|dropp?(?:ed|s)?|went down|gone down|go down)\b/;
 const FELL_MOST = /\b(?:biggest|largest|steepest|sharpest|worst|most) (?:\w+ ){0,2}(?:drops?|declines?|falls?|decreases?|dips?|contractions?)\b|\b(?:fell|dropped|declined|decreased|shrank|shrunk|shrinking|falling|dropping|declining) (?:\w+ ){0,2}(?:the )?most\b/;
-/** Words of a fund's NAV marks ("marked", "no marks", "NAV update", "revalued"). */
-const MARKING = /\bmark(?:ed|s|ing)?\b|\bnav (?:updates?|marks?|statements?)\b|\bre-?valued\b|\brevaluations?\b/;
-/** "Not marked since June", "haven't been marked since": nothing since the date. */
-const NOT_SINCE = /\b(?:not|haven t|hasn t|have not|has not|no|never|nothing)\b(?: \w+){0,4} since\b/;
 const THRESHOLD_BEFORE = /\b(?:north of|upwards of|in excess of|south of|hit|hits|reached|reach|crossed|cross|topped|above|over|more than|greater than|higher than|bigger than|exceeding|at least|at most|below|under|less than|fewer than|lower than|no more than|no less than)\s*$/;
 const HOLDING_STAGE: Record<string, string> = { "pre-seed": "pre_seed", seed: "seed", "series a": "series_a", "series b": "series_b", "series c": "series_c", growth: "growth" };
 const SINGULAR_NOUNS = String.raw`(?:one|company|deal|fund|startup|holding|investment|position|call|distribution|contact|person|manager|relationship|portco)`;
@@ -336,6 +333,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     else if (/\bnon[ -]?fund\b/.test(text)) (q.type = "company"), filter();
     else if (FUND_DEAL.test(text)) (q.type = "fund"), filter();
     else if (COMPANY_DEAL.test(text)) (q.type = "company"), filter();
+    // Deals called "startups" or "operating companies" are the companies' (a fund raising is neither); not one of them, a fund's.
+    else if (STARTUPS.test(positive)) (q.type = "company"), filter();
+    else if (negated && STARTUPS.test(negated)) (q.type = "fund"), filter();
     if (/\bfailed analys[ie]s\b|\banalys[ie]s (?:that )?failed\b/.test(text)) (q.status = ["failed"]), filter();
     // Cities as the deals' analyses read them ("deals out of Zurich or Copenhagen", "not in London").
     const citiesIn = (t: string) => (t ? d.names.cities().filter((c) => ` ${t} `.includes(` ${canon(c)} `)) : []);

@@ -155,6 +155,10 @@ export function absentField(text: string, fields: FieldCue[]): string | null {
 /** Words that say a holding is worth less, or more, than the firm put in. */
 export const LOSS = /\b(?:lo(?:se|st|sing) money|at a loss|underwater|under water|(?:marked|written|wrote|mark(?:ing)?|write) (?:it |them )?down|down on (?:cost|it|them)|below (?:cost|what we (?:put in|paid|invested))|in the red|money[- ]losing|lost (?:us )?money)\b/;
 export const GAIN = /\b(?:made|make|making|returned) (?:us )?money\b|\b(?:marked|written|wrote|mark(?:ing)?|write) (?:it |them )?up\b|\bup on (?:cost|it|them)\b|\bin the green\b|\babove (?:cost|what we (?:put in|paid|invested))\b|\bprofitabl[ey]\b(?= exit)|\bat a (?:gain|profit)\b|\bin the money\b/;
+/** Words of a fund's NAV marks ("marked", "no marks", "NAV update", "revalued"). */
+export const MARKING = /\bmark(?:ed|s|ing)?\b|\bnav (?:updates?|marks?|statements?)\b|\bre-?valued\b|\brevaluations?\b/;
+/** "Not marked since June", "haven't been marked since": nothing since the date. */
+export const NOT_SINCE = /\b(?:not|haven t|hasn t|have not|has not|no|never|nothing)\b(?: \w+){0,4} since\b/;
 /** Words that say a company sent its numbers ("reported", "sent us October figures", "KPIs"). */
 export const REPORTING = /\b(?:report(?:ed|s|ing)?|sen[dt]|submit(?:ted)?|shared?|numbers?|figures?|metrics?|kpis?|financials?|actuals?)\b/;
 /** Words that say a report is due and not in ("still owe us", "overdue", "yet to send"). */

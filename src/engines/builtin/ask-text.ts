@@ -22,7 +22,7 @@ export const STOP = new Set(
    please pls kindly tell show give get got let like just now then so also ok okay hi hey hello thanks thank much many more most very
    really still yet ever out up down last latest newest new current currently right well good far bit quick quickly again too
    dealgraph firm team here s t across between among amongst within inside outside beyond since until till during after before
-   against toward towards behind besides except versus vs hold holds held own owns owned looking doing going shaping saw see seen sees whole entire`
+   against toward towards behind besides except versus vs hold holds held own owns owned looking doing going shaping saw see seen sees whole entire recorded entries entry`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -99,11 +99,45 @@ const UNIT = "one|two|three|four|five|six|seven|eight|nine";
 /** Acronyms a dictated question spells out letter by letter ("a r r", "t v p i"). */
 const SPELT = new Set(["arr", "mrr", "tvpi", "dpi", "rvpi", "irr", "moic", "nav", "ebitda", "cac", "ltv", "nps", "kpi", "kpis", "lp", "lps", "gp", "yoy", "qoq", "ytd", "ttm", "ic", "dd", "usd", "eur", "gbp"]);
 
+const SMALL_WORDS: Record<string, number> = { zero: 0, ...UNIT_WORDS, ...TEEN_WORDS };
+const TENS_WORDS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+const NUMBER_WORD = String.raw`(?:${[...Object.keys(SMALL_WORDS), ...Object.keys(TENS_WORDS), "hundred"].join("|")})`;
+const SCALE: Record<string, string> = { k: "k", thousand: "k", grand: "k", m: "m", mm: "m", mil: "m", million: "m", bn: "bn", billion: "bn" };
+/** "Three hundred", "forty five", "a hundred and twenty": the number the words say (below a thousand). */
+function wordsValue(words: string[]): number | null {
+  let value = 0;
+  for (const w of words) {
+    if (w === "and") continue;
+    if (w === "a") value = value || 1;
+    else if (w === "hundred") value = (value || 1) * 100;
+    else if (w in SMALL_WORDS) value += SMALL_WORDS[w];
+    else if (w in TENS_WORDS) value += TENS_WORDS[w];
+    else return null;
+  }
+  return value;
+}
+/** Amounts said in words ("three hundred k", "two million", "one point five million", "two and a half million", "a hundred and twenty people") as digits. */
+function spokenAmounts(text: string): string {
+  const phrase = new RegExp(String.raw`\b((?:a |an )?${NUMBER_WORD}(?:[ -](?:and )?${NUMBER_WORD})*)(?: point (${Object.keys(UNIT_WORDS).join("|")}|zero)| and a half)?(?: ?(k|thousand|grand|million|mil|mm|m|billion|bn))?\b`, "gi");
+  return text.replace(phrase, (all, words: string, point: string | undefined, scale: string | undefined) => {
+    const list = words.toLowerCase().split(/[ -]+/);
+    if (!scale && !list.includes("hundred")) return all;
+    const value = wordsValue(list.filter((w) => w !== "an"));
+    if (value === null || value === 0) return all;
+    const fraction = point ? `.${SMALL_WORDS[point.toLowerCase()]}` : / and a half/i.test(all) ? ".5" : "";
+    return `${value}${fraction}${scale ? SCALE[scale.toLowerCase()] : ""}`;
+  });
+}
+
 /**
  * A dictated question as typed: years said in words ("twenty twenty five", "two thousand and nineteen")
- * as digits, and acronyms spelt letter by letter ("a r r") as the word.
+ * and amounts ("three hundred k", "two million") as digits, and acronyms spelt letter by letter ("a r r") as the word.
  */
 export function spokenForm(text: string): string {
+  return spokenAmounts(spokenYears(text));
+}
+
+function spokenYears(text: string): string {
   return text
     .replace(new RegExp(String.raw`\b(?:twenty|two thousand(?: and)?) twenty(?:[- ](${UNIT}))?\b`, "gi"), (_m, u?: string) => String(2020 + (u ? UNIT_WORDS[u.toLowerCase()] : 0)))
     .replace(new RegExp(String.raw`\btwo thousand(?: and)? (${UNIT}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)\b`, "gi"), (_m, u: string) => String(2000 + (UNIT_WORDS[u.toLowerCase()] ?? TEEN_WORDS[u.toLowerCase()])))

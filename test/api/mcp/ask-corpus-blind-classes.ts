@@ -126,4 +126,22 @@ export const BLIND_CLASSES: Row[] = [
   { cat: "updates", q: "what cash did acme robotics tell us they had", expect: fn("investor_updates", { company: "Acme Robotics" }), says: ["Waiting for your review, so not in the book yet", "cash: 7,050,000 USD"] },
   // A short name shared by a company held today and one exited is the one held, and the answer says so.
   { cat: "holdings", q: "headcount at drift", expect: fn("portfolio_company", { company: "Drift Freight", metric: "headcount" }), says: ['("drift" read as Drift Freight, held today: Drift Robotics is exited or written off.)'] },
+  // One day said as a point (ISO or "30 june 2025"): what stood on it. "N months ago" of one record is before its latest statement.
+  { cat: "metrics", q: "relay robotics burn as of 2026-02-28", expect: q("metrics", { name: "Relay Robotics", metric: "monthly_burn", aggregate: "at", dates: { from: null, to: "2026-02-28" } }), says: ["Relay Robotics' monthly burn as of 2026-02-28: 573,000 USD (statement of 2026-02-28)"] },
+  { cat: "positions", q: "redwood nav as of 30 june 2025", expect: q("positions", { fund: "Redwood Peak Fund II", field: "nav", dates: { from: null, to: "2025-06-30" } }), says: ["as of 2025-06-30", "20,762,723 USD"] },
+  { cat: "positions", q: "atlas bridge unfunded at the 2025-09-30 mark", expect: q("marks", { name: "Atlas Bridge Fund IV", field: "unfunded", aggregate: "at" }), says: ["Atlas Bridge Fund IV's unfunded as of 2025-09-30: 4,263,000 USD"] },
+  { cat: "positions", q: "northstar tvpi at its latest mark", expect: q("marks", { name: "Northstar Growth Fund I", field: "tvpi", aggregate: "at" }), says: ["1.72x (statement of 2026-09-30)"] },
+  { cat: "metrics", q: "kestrel rails headcount three months ago", expect: q("metrics", { name: "Kestrel Rails", metric: "headcount", aggregate: "year_ago", months_back: 3 }), says: ["three months before its latest statement (2026-10-31): 44 people (statement of 2026-07-31)"] },
+  { cat: "deals", q: "deals that came in on or after 2026-11-01", expect: q("deals", { dates: { from: "2026-11-01", to: "2026-11-20" } }), says: ["6 deals that came in on or after 2026-11-01"] },
+  { cat: "metrics", q: "helio rails a r r in twenty twenty five", expect: q("metrics", { name: "Helio Rails", metric: "arr", aggregate: "at", dates: { from: "2025-01-01", to: "2025-12-31" } }), says: ["3,625,516 EUR (statement of 2025-12-31)"] },
+  { cat: "cashflows", q: "silverline calls 2025 total", expect: q("cashflows", { fund: "Silverline Fund I", type: "call", aggregate: "sum", dates: { from: "2025-01-01", to: "2025-12-31" } }), says: ["3,719,000 USD (3 cashflows)"] },
+  // What was not marked up is held at cost or below; funds by when they were last marked; a negated act keeps the place after it.
+  { cat: "negation", q: "holdings not marked up", expect: q("holdings", { where: [{ field: "multiple", op: "lte", value: 1 }] }), says: ["4 portfolio companies with multiple at most 1x"] },
+  { cat: "positions", q: "LP funds not marked since june", expect: q("positions", { where: [{ field: "last_mark", op: "lt", orNone: true }] }), says: ["1 LP position with last marked before 2026-06-01 or never", "Atlas Bridge Fund IV"] },
+  { cat: "negation", q: "deals we did not pass on in fintech", expect: q("deals", { sector: "Fintech", except: { stage: ["passed"] } }), says: ["4 deals in Fintech not at passed"] },
+  // Dictated amounts; "startups" in the pipeline are company deals (not "operating companies": funds); a month is never a record's name.
+  { cat: "negation", q: "portcos not burning over two hundred and fifty k a month", expect: q("holdings", { where: [{ field: "monthly_burn", op: "lte", value: 250000 }] }), says: ["with monthly burn at most 250,000"] },
+  { cat: "deals", q: "how many startups in the pipeline are at screening", expect: q("deals", { type: "company", stage: ["screening"], aggregate: "count" }) },
+  { cat: "deals", q: "pipeline entries that aren't operating companies", expect: q("deals", { type: "fund" }), says: ["4 deals of funds raising"] },
+  { cat: "holdings", q: "Which portcos still haven't sent numbers for September 2026?", expect: q("holdings", { where: [{ field: "last_reported", op: "lt", orNone: true }] }) },
 ];
