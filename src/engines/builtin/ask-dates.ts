@@ -100,6 +100,8 @@ const RULES: Rule[] = [
   [/\bearlier this year\b/, (_m, t) => ({ from: utc(t.getUTCFullYear(), 0, 1), to: t })],
   // "By end of 2025", "as of the end of Q3 2025": everything up to that day (what had been called by then, the figure then).
   [/\b(?:by|through|thru|until|till|up to|as at|as of) (?:the )?(?:(?:year[ -]end|end of(?: the)? year|eoy|end of)(?: of)? (20\d{2})|end of q([1-4])(?: of)? (20\d{2}))\b/, (m) => ({ from: null, to: m[1] ? utc(Number(m[1]), 11, 31) : quarterOf(Number(m[2]), Number(m[3])).to })],
+  // "Each quarter-end of 2025", "the month-ends in 2026": every statement of that year (the quarter-ends among them).
+  [/\b(?:(?:each|every|all|the) )?(?:quarter|month)[ -]?ends? (?:of|in|for|during) (20\d{2})\b/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
   // "year end 2025", "end of 2025", "EOY 2025": the year's last quarter, whose last statement is the year's end.
   // (Its last month: a monthly figure is December's; a fund's year-end mark is dated December 31.)
   [/\b(?:(?:at )?(?:the )?year[ -]end|end of(?: the)? year|eoy|end of)(?: of)? (20\d{2})\b/, (m) => ({ from: utc(Number(m[1]), 11, 1), to: utc(Number(m[1]), 11, 31) })],
@@ -206,7 +208,10 @@ const RULES: Rule[] = [
       return { from: utc(year, month, 1), to: endOfMonth(year, month) };
     },
   ],
-  [/\b(?:in|during|for|from|of) (20\d{2}|19\d{2})\b/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
+  [/\b(?:in|during|for|from|of) (?:the )?(?:(?:calendar|fiscal|financial) )?(?:year )?(20\d{2}|19\d{2})\b|\b(?:calendar|fiscal|financial) year (20\d{2}|19\d{2})\b|\bcy ?(20\d{2})\b/, (m) => {
+    const year = Number(m[1] ?? m[2] ?? m[3]);
+    return { from: utc(year, 0, 1), to: utc(year, 11, 31) };
+  }],
   // A month said before a figure ("nimbus grid october burn", "sept numbers"); "may" and "march" alone are verbs.
   [/\b(january|february|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?= (?:burn|arr|revenue|mrr|numbers?|figures?|headcount|runway|cash|margin|gross margin|updates?|reports?|reporting|metrics?|kpis?|actuals?|financials?|results?|nav|mark|marks|calls?|distributions?|deals?|statements?|close|month-end|month end|snapshot)\b)/, (m, t) => {
     const month = monthIndex(m[1]);
@@ -217,7 +222,7 @@ const RULES: Rule[] = [
   // "ARR history 2026", "FY2025"): that calendar year (not a number: no unit or amount follows it).
   [/(?<=\b(?:(?:cash ?flows?|distributions?|calls?|drawdowns?|contributions?|deals?|exits?|marks?|investments?|activity|arr|mrr|burn|revenue|headcount|runway|margin|history|trend|nav|tvpi|dpi|irr|figures|numbers|metrics|statements?|updates?|totals?) |fy ?))(20\d{2})\b(?! ?(?:people|employees|fte|usd|eur|gbp|k|m|mm|bn|x|%|months?|mos?|dollars|euros))/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
   // A year said before dated records ("2025 distributions", "2026 cashflows"): that calendar year.
-  [/\b(20\d{2})(?= (?:capital )?(?:cash ?flows?|distributions?|calls?|drawdowns?|contributions?|deals?|inbound|exits?|write ?offs?|marks?|investments?|activity)\b)/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
+  [/\b(20\d{2})(?= (?:capital |quarterly |monthly |annual |yearly |quarter[- ]end |month[- ]end |year[- ]end )?(?:cash ?flows?|distributions?|calls?|drawdowns?|contributions?|deals?|inbound|exits?|write ?offs?|marks?|investments?|activity)\b)/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
 ];
 
 /** The patterns dates are read by (the said-back check counts their words as understood). */
@@ -239,7 +244,8 @@ export function datesIn(folded: string, today: Date): DatesFound | null {
     }
     const r = make(m, today);
     if (!r) continue;
-    const to = r.to && r.to > today ? today : r.to;
+    // (A range that has not begun yet keeps its end: clipped to today it would end before it starts.)
+    const to = r.to && r.to > today && !(r.from && r.from > today) ? today : r.to;
     const label = r.point && r.to ? iso(r.to) : m[0].trim().replace(/^(?:in|over|during|within|for|of|from|at|on|as of|as at)(?! or\b) (?:the )?/, "").replace(/^(?:of|the) /, "");
     best = { at: m.index, end, found: { range: { from: r.from ? iso(r.from) : null, to: to ? iso(to) : null, label }, matched: m[0] } };
   }
@@ -259,7 +265,9 @@ const NOW = /^(?:,? )?(?:(?:vs|versus|compared? (?:to|with)|against|and|to) )(?:
 export function twoPointsIn(folded: string, first: DatesFound, today: Date): DatesFound | null {
   const at = folded.indexOf(first.matched);
   if (at < 0 || !first.range.to) return null;
-  const rest = folded.slice(at + first.matched.length);
+  // (A point may be named with its kind of statement: "the Q1 2026 quarter-end to the Q3 2026 quarter-end".)
+  const lead = /^ (?:quarter[ -]?end|month[ -]?end|year[ -]?end|mark|close|statement)s?\b/.exec(folded.slice(at + first.matched.length))?.[0].length ?? 0;
+  const rest = folded.slice(at + first.matched.length + lead);
   // ("Now vs June", "today compared to the end of 2025": the present said first.)
   const nowFirst = /\b(?:now|today|currently|at present|these days)(?: \w+){0,3} (?:vs|versus|compared? (?:to|with)|against|and)(?: (?:in|at|on|back in|as of))?(?: the)? *$/.exec(folded.slice(0, at));
   // ("Grown since 6 months ago", "vs two quarters ago": that point against now.)
@@ -272,6 +280,6 @@ export function twoPointsIn(folded: string, first: DatesFound, today: Date): Dat
   const [a, b] = [first.range.to, secondTo].sort();
   if (a === b) return null;
   const from = new Date(Date.parse(a) + 86_400_000);
-  const matched = (nowFirst || agoAgainstNow) && !NOW.test(rest) ? first.matched : now ? `${first.matched}${now[0]}` : folded.slice(at, at + first.matched.length + rest.indexOf(second!.matched) + second!.matched.length);
+  const matched = (nowFirst || agoAgainstNow) && !NOW.test(rest) ? first.matched : now ? `${first.matched}${now[0]}` : folded.slice(at, at + first.matched.length + lead + rest.indexOf(second!.matched) + second!.matched.length);
   return { range: { from: iso(from), to: b, label: `${first.range.label} vs ${second?.range.label ?? "now"}` }, matched };
 }

@@ -22,7 +22,7 @@ export const STOP = new Set(
    please pls kindly tell show give get got let like just now then so also ok okay hi hey hello thanks thank much many more most very
    really still yet ever out up down last latest newest new current currently right well good far bit quick quickly again too
    dealgraph firm team here s t across between among amongst within inside outside beyond since until till during after before
-   against toward towards behind besides except versus vs hold holds held own owns owned looking doing going shaping saw see seen sees whole entire recorded entries entry`
+   against toward towards behind besides except versus vs hold holds held own owns owned looking doing going shaping saw see seen sees whole entire recorded entries entry calendar provide display retrieve`
     .split(/\s+/)
     .filter(Boolean),
 );

@@ -215,6 +215,12 @@ function change(points: Point[]): { first: Point; last: Point; delta: number; pc
 
 const pctWords = (pct: number | null) => (pct === null ? "" : ` (${pct >= 0 ? "+" : ""}${num(Math.round(pct * 1000) / 10)}%)`);
 
+/** The statements a change runs over, each with its figure, when they are few enough to read ("how has the burn trended"). */
+function statementsBetween(points: Point[]): string {
+  if (points.length < 3 || points.length > 25) return "";
+  return `\nEach statement: ${points.map((p) => `${p.statement_date.slice(0, 10)} ${metricValue(pointValue(p))}`).join("; ")}.`;
+}
+
 export const METRICS: KindReader = {
   noun: ["metric point", "metric points"],
   field: (name) => FIELDS.metrics[name] ?? null,
@@ -287,8 +293,8 @@ export const METRICS: KindReader = {
         const only = points.length === 1 ? ` Only one actual is in your records for that period: ${metricValue(pointValue(points[0]))} on ${points[0].statement_date.slice(0, 10)}.` : "";
         return { ...base, text: `There are not two actuals of ${company} ${label} in ${when} to compare, so its change is not in your records.${only}\nSource: ${loaded.source}`, data: { points } };
       }
-      const text = `${company} ${label} went from ${metricValue(pointValue(c.first))} (${c.first.statement_date.slice(0, 10)}) to ${metricValue(pointValue(c.last))} (${c.last.statement_date.slice(0, 10)}): a change of ${c.delta >= 0 ? "+" : ""}${metricValue({ value: c.delta, currency: c.last.currency, unit: c.last.unit })}${pctWords(c.pct)} ${/^(?:since|between|from|after) /.test(when) ? "" : "over "}${when}.\nSource: ${loaded.source}`;
-      return { ...base, text, data: { metric, first: c.first, last: c.last, change: c.delta, change_pct: c.pct, points: points.length }, entities: undefined };
+      const text = `${company} ${label} went from ${metricValue(pointValue(c.first))} (${c.first.statement_date.slice(0, 10)}) to ${metricValue(pointValue(c.last))} (${c.last.statement_date.slice(0, 10)}): a change of ${c.delta >= 0 ? "+" : ""}${metricValue({ value: c.delta, currency: c.last.currency, unit: c.last.unit })}${pctWords(c.pct)} ${/^(?:since|between|from|after) /.test(when) ? "" : "over "}${when}.${statementsBetween(points)}\nSource: ${loaded.source}`;
+      return { ...base, text, data: { metric, first: c.first, last: c.last, change: c.delta, change_pct: c.pct, points: points.length }, entities: loaded.entities };
     }
     // "That haven't grown", "whose burn went down": by the sign of the change (companies without two actuals are said apart).
     const bySign = (q.where ?? []).filter((w) => w.field === "change");

@@ -144,4 +144,9 @@ export const BLIND_CLASSES: Row[] = [
   { cat: "deals", q: "how many startups in the pipeline are at screening", expect: q("deals", { type: "company", stage: ["screening"], aggregate: "count" }) },
   { cat: "deals", q: "pipeline entries that aren't operating companies", expect: q("deals", { type: "fund" }), says: ["4 deals of funds raising"] },
   { cat: "holdings", q: "Which portcos still haven't sent numbers for September 2026?", expect: q("holdings", { where: [{ field: "last_reported", op: "lt", orNone: true }] }) },
+  // A change over dates lists the statements it runs over; quarter-ends of a year, calendar years, two quarter-ends set against each other.
+  { cat: "metrics", q: "how did nimbus pay's burn move over the last three months", expect: q("metrics", { name: "Nimbus Pay", metric: "monthly_burn", aggregate: "change" }), says: ["Each statement: 2026-07-31 498,000 EUR; 2026-08-31 501,000 EUR; 2026-09-30 478,000 EUR; 2026-10-31 469,000 EUR."] },
+  { cat: "metrics", q: "kestrel rails headcount at the quarter-ends of 2025", expect: q("metrics", { name: "Kestrel Rails", metric: "headcount", dates: { from: "2025-01-01", to: "2025-12-31" } }) },
+  { cat: "cashflows", q: "redwood distributions in calendar year 2024, total", expect: q("cashflows", { fund: "Redwood Peak Fund II", type: "distribution", aggregate: "sum", dates: { from: "2024-01-01", to: "2024-12-31" } }), says: ["7,018,000 USD (4 cashflows)"] },
+  { cat: "metrics", q: "quill dynamics burn from the Q1 2026 quarter-end to the Q3 2026 quarter-end", expect: q("metrics", { name: "Quill Dynamics", metric: "monthly_burn", aggregate: "change", dates: { from: "2026-04-01", to: "2026-09-30" } }), says: ["went from 531,000 USD (2026-03-31) to 506,000 USD (2026-09-30)"] },
 ];
