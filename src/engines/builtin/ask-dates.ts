@@ -190,6 +190,7 @@ const RULES: Rule[] = [
   [/\b(?:the )?past year\b|\blast twelve months\b|\bltm\b/, (_m, t) => ({ from: new Date(t.getTime() - 365 * DAY), to: t })],
   [/\bq([1-4])(?: of)? (20\d{2})\b/, (m) => quarterOf(Number(m[1]), Number(m[2]))],
   [/\b(?:in |during |for )?(?:the )?q([1-4])\b/, (m, t) => quarterOf(Number(m[1]), yearFor((Number(m[1]) - 1) * 3, t))],
+  [new RegExp(String.raw`\bfrom ${MONTH}(?: (20\d{2}))? (?:on|onwards?|forwards?)\b`), (m, t) => ({ from: utc(m[2] ? Number(m[2]) : yearFor(monthIndex(m[1]), t), monthIndex(m[1]), 1), to: t })],
   [new RegExp(String.raw`\bsince ${MONTH}(?: (20\d{2}))?\b`), (m, t) => ({ from: utc(m[2] ? Number(m[2]) : yearFor(monthIndex(m[1]), t), monthIndex(m[1]), 1), to: t })],
   [/\bsince (20\d{2}|19\d{2})\b/, (m, t) => ({ from: utc(Number(m[1]), 0, 1), to: t })],
   [/\bbefore (20\d{2}|19\d{2})\b/, (m) => ({ from: null, to: utc(Number(m[1]) - 1, 11, 31) })],

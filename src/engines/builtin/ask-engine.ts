@@ -216,7 +216,10 @@ function argsFor(intent: ReadIntent, n: Normalised, d: Directory, memory: Entiti
       if (deal) return call(intent, { deal: deal.id, ...(figure ? { figure } : {}) });
       if (n.uuids[0]) return call(intent, { deal: n.uuids[0] });
       if (n.domains[0]) return call(intent, { deal: n.domains[0] });
-      const named = d.anyName() ?? (d.holdings().kind === "one" ? (d.holdings() as { name: string }).name : null);
+      // (A portfolio company's stage or status is its holding's, not a deal's: "what stage is Lumen Exchange at?")
+      const held = d.holdings();
+      if (held.kind === "one") return call("portfolio_company", { company: held.name });
+      const named = d.anyName();
       if (!named || pronounThing) {
         // "What's the status?" right after starting a research run or a founder analysis is about that run.
         if (memory.research && (lastFunction === "start_research" || lastFunction === "research_status")) return call("research_status", { research_id: memory.research.id });

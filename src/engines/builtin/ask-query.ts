@@ -183,7 +183,12 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     : /\bexit(?:ed|s)\b|\bwritten off\b|\bwrite ?offs?\b|\bwrote off\b/.test(text)
       ? "holdings"
       : null;
+  // "How many companies has each fund exited", "number of marks for each LP fund": the noun counted is
+  // the records' kind, the one after "each" its groups.
+  const counted = /\b(?:how many|number of|count (?:of |the )?|counts? of)\s+((?:[a-z-]+ ){0,2}[a-z-]+)/.exec(text)?.[1];
+  const countedKind: RecordKind | undefined = counted ? (/\bmarks?\b/.test(counted) ? "marks" : (KIND_CUES.find(([, re]) => re.test(counted))?.[0] ?? (Object.entries(WEAK_NOUNS) as [RecordKind, RegExp][]).find(([, re]) => re.test(counted))?.[0])) : undefined;
   let kind: RecordKind | null =
+    (countedKind && groupAsked(text, countedKind) ? countedKind : null) ??
     (FUND_DEAL.test(text) ? "deals" : null) ??
     // A data-quality flag is an LP position's ("funds whose marks are out of date").
     (FLAG_CUES.some(([, re]) => re.test(text)) && !nouns.some((k) => k !== "positions") ? "positions" : null) ??

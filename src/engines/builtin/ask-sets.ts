@@ -96,7 +96,7 @@ export function fundsNamed(names: string[], text: string): string[] | null {
 /** The group a count is per ("deals per stage", "holdings by fund", "breakdown by sector"), if this kind has it. */
 export function groupAsked(text: string, kind: Query["kind"]): Query["group"] | undefined {
   const m =
-    /\b(?:per|by|for each|for every|in each|each|broken down by|breakdown by|break down by|split by|grouped by|group by|across|distribution of|breakdown of|split of|mix of) (?:the |their |its |our )?(?:pipeline |deal |funding |raise |investment |portfolio |lp |calendar |fiscal )?(founding (?:year|yr|date)|year founded|yr founded|(?:data[- ]quality )?flag|stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|yr|quarter|month|type|city|cities|location|hq)s?\b/.exec(text) ??
+    /\b(?:per|by|for each|for every|in each|each of|each|broken down by|breakdown by|break down by|split by|grouped by|group by|across|distribution of|breakdown of|split of|mix of) (?:the |their |its |our )?(?:pipeline |deal |funding |raise |investment |portfolio |lp |calendar |fiscal |reporting |reported |base )?(founding (?:year|yr|date)|year founded|yr founded|(?:data[- ]quality )?flag|stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|yr|quarter|month|type|city|cities|location|hq)s?\b/.exec(text) ??
     // "The sector mix of the portfolio", "stage breakdown": the group named before the word for a split.
     /\b(founding (?:year|yr)|(?:data[- ]quality )?flag|stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|month|type|city|cities)s?(?: |-)(?:mix|breakdown|break down|split|distribution|spread|allocation|exposure|counts?|wise)\b/.exec(text) ??
     // "Which cities do our deals come from": the places asked for are the groups.
@@ -113,6 +113,7 @@ export function groupAsked(text: string, kind: Query["kind"]): Query["group"] | 
     holdings: ["fund", "sector", "status", "stage", "currency", "year"],
     positions: ["currency", "vintage", "flag"],
     cashflows: ["fund", "type", "currency", "year", "quarter", "month"],
+    marks: ["fund", "year", "quarter"],
   };
   const group = (allowed[kind] ?? []).includes(word) ? word : word === "stage" && kind === "holdings" ? "stage" : undefined;
   return group && (GROUPS as readonly string[]).includes(group) ? (group as Query["group"]) : undefined;

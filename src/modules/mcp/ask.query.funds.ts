@@ -241,6 +241,7 @@ export const MARKS: KindReader = {
               rvpi: { value: paid ? Math.round((p.nav / paid) * 10000) / 10000 : null, date: p.mark_date },
               date: { value: null, date: p.mark_date },
             },
+            groups: { fund: t.fund_name, currency: t.currency ?? "currency unknown", ...periodsOf(p.mark_date) },
             entities: { fund: { name: t.fund_name } },
             data: { fund_name: t.fund_name, currency: t.currency, ...p },
           };

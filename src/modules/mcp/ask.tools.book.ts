@@ -223,14 +223,14 @@ async function portfolioCompany(ctx: AskContext, args: Record<string, unknown>):
   }
   const positions = rows.map(
     (c) =>
-      `${c.fund_name}: ${c.holding_type.replaceAll("_", " ")}, ${c.stage}, ${c.status}, invested ${money(c.invested, c.currency) ?? "unknown"}, valued ${money(c.current_valuation, c.currency) ?? "unknown"}${c.value_multiple !== null ? ` (${times(c.value_multiple)})` : ""}${c.ownership_percentage !== null ? `, ${num(c.ownership_percentage)}% owned` : ", ownership not recorded"}`,
+      `${c.fund_name}: ${c.holding_type.replaceAll("_", " ")}, ${c.stage}, ${c.status}, invested ${money(c.invested, c.currency) ?? "unknown"}${c.investment_date ? ` on ${c.investment_date.slice(0, 10)}` : ""}, valued ${money(c.current_valuation, c.currency) ?? "unknown"}${c.value_multiple !== null ? ` (${times(c.value_multiple)})` : ""}${c.ownership_percentage !== null ? `, ${num(c.ownership_percentage)}% owned` : ", ownership not recorded"}`,
   );
   const id = company.company_id;
   return {
     ...base,
     links: [`/api/v1/portfolio/companies?q=${encodeURIComponent(company.name)}`, `/api/v1/portfolio/companies/${id}/metrics?metric=arr`, `/api/v1/portfolio/companies/${id}/metrics?metric=runway_months`],
     data: { companies: rows, runway: { months: runway.months, statement_date: runway.date, unavailable_reason: runway.months === null ? (runway.reason ?? missing("runway_months")) : null } },
-    text: `${headline}${company.name} (${company.sector}):\n${lines.join("\n")}\nPositions: ${positions.join("; ")}.`,
+    text: `${headline}${company.name} (${company.sector}):\n${lines.join("\n")}\nPositions: ${positions.join("; ")}.${company.website ? `\nWebsite: ${company.website}.` : ""}`,
     entities: { holding: { id, name: company.name }, company: { name: company.name, domain: null } },
   };
 }

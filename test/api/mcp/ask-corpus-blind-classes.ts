@@ -149,4 +149,11 @@ export const BLIND_CLASSES: Row[] = [
   { cat: "metrics", q: "kestrel rails headcount at the quarter-ends of 2025", expect: q("metrics", { name: "Kestrel Rails", metric: "headcount", dates: { from: "2025-01-01", to: "2025-12-31" } }) },
   { cat: "cashflows", q: "redwood distributions in calendar year 2024, total", expect: q("cashflows", { fund: "Redwood Peak Fund II", type: "distribution", aggregate: "sum", dates: { from: "2024-01-01", to: "2024-12-31" } }), says: ["7,018,000 USD (4 cashflows)"] },
   { cat: "metrics", q: "quill dynamics burn from the Q1 2026 quarter-end to the Q3 2026 quarter-end", expect: q("metrics", { name: "Quill Dynamics", metric: "monthly_burn", aggregate: "change", dates: { from: "2026-04-01", to: "2026-09-30" } }), says: ["went from 531,000 USD (2026-03-31) to 506,000 USD (2026-09-30)"] },
+  // A holding's stage, status, website and entry date are its own (not a deal's); the noun counted is the kind, "each X" its groups.
+  { cat: "holdings", q: "what stage is nimbus pay at", expect: fn("portfolio_company", { company: "Nimbus Pay" }) },
+  { cat: "holdings", q: "nimbus grid's site?", expect: fn("portfolio_company", { company: "Nimbus Grid" }), says: ["Website: nimbusgrid.com."] },
+  { cat: "holdings", q: "when did the firm first back helio rails", expect: q("holdings", { name: "Helio Rails", show: ["investment_date"] }) },
+  { cat: "holdings", q: "how many companies did each of our funds write off", expect: q("holdings", { group: "fund", aggregate: "count" }) },
+  { cat: "positions", q: "how many NAV marks do we hold per LP fund", expect: q("marks", { group: "fund", aggregate: "count" }), says: ["158 NAV marks by fund (6 groups)", "Redwood Peak Fund II: 47 NAV marks"] },
+  { cat: "deals", q: "deals per calendar month from september 2026 onward", expect: q("deals", { group: "month", dates: { from: "2026-09-01" } }) },
 ];
