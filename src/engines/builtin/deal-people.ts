@@ -81,6 +81,8 @@ export function personName(raw: string): string | null {
   if (LEAD_INS.has(words[0]) || /\p{Lu}\./u.test(words[0])) return null;
   const capitalised = words.filter((w) => /^\p{Lu}/u.test(w) && !/^\p{Lu}\.$/u.test(w));
   if (capitalised.length < 2 || capitalised.some((w) => NOT_A_NAME.has(w.replace(/['’].*$/, "")))) return null;
+  // "CEO CTO" read in a name's case is roles, not a name.
+  if (capitalised.some((w) => /^(?:C(?:[EOTFPMRSIDH]|HR)O|S?VP|EVP)$/i.test(w))) return null;
   // "Economic Model", "Intellectual Property": a given name does not have an adjective's shape.
   if (ADJECTIVE_SHAPE.test(capitalised[0])) return null;
   return words.join(" ");

@@ -176,6 +176,17 @@ function captionOf(text: string): string | null {
   return t;
 }
 
+const FAMILY_IN_SMALL = /^\p{Ll}[\p{Ll}'’-]{2,19}$/u;
+/** A family name in small letters and a given name on the line beside it: "Joann Muriithi", else null. */
+function splitName(family: string, given: string, givenFirst = false): string | null {
+  const f = family.trim();
+  if (!FAMILY_IN_SMALL.test(f)) return null;
+  const word = f.charAt(0).toUpperCase() + f.slice(1);
+  const first = givenNameAlone(given);
+  if (!first || !givenNameAlone(word) || (givenFirst && !/^\p{Lu}+$/u.test(given.trim()))) return null;
+  return personName(`${first} ${word}`);
+}
+
 /** A table cell under a card's name: a short caption that may hold a figure ("Year 3 NUS Business"), no sentence, nobody else's role. */
 function cellCaption(text: string): string | null {
   const t = text.trim();
@@ -275,6 +286,32 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   // Cards written row by row: a run of names, then as many roles, in the same order.
   const paired = new Set<number>();
   const roleUsed = new Set<number>();
+  // On the team's page, names set in two styles on two lines: the family name in small letters
+  // over the given name in capitals ("muriithi" / "JOANN"), or the other way round, as card
+  // designs and OCR of them give them. Three or more such pairs on the page make them names.
+  for (const [page, list] of byPage) {
+    if (pageTopic.get(page) !== "team") continue;
+    const pairs: { at: number; next: number; name: string }[] = [];
+    for (let j = 0; j < list.length; j++) {
+      const [a, b] = [list[j], list[j + 1]];
+      if (excluded(a)) continue;
+      // The two set on one line ("JOANN muriithi").
+      const words = a.text.trim().split(/\s+/);
+      const one = words.length === 2 ? (splitName(words[1], words[0], true) ?? splitName(words[0], words[1])) : null;
+      if (one) {
+        pairs.push({ at: indexOf.get(a)!, next: indexOf.get(a)!, name: one });
+        continue;
+      }
+      if (!b || excluded(b)) continue;
+      const name = splitName(a.text, b.text) ?? splitName(b.text, a.text, true);
+      if (name) pairs.push({ at: indexOf.get(a)!, next: indexOf.get(b)!, name }), j++;
+    }
+    if (pairs.length < 3) continue;
+    for (const p of pairs) {
+      found.push({ name: p.name, title: null, at: starts[p.at], pageIndex: page, source: { quote: p.next === p.at ? units[p.at].text : `${units[p.at].text} ${units[p.next].text}`, unit: units[p.at] } });
+      paired.add(p.at).add(p.next);
+    }
+  }
   for (let i = 0; i < units.length; i++) {
     let k = 0;
     const same = (j: number) => j < units.length && units[j].pageIndex === units[i].pageIndex && !excluded(units[j]);
