@@ -27,3 +27,27 @@ describe("names in two styles on two lines on the team's page", () => {
     expect(teamOf("Lumora\nTreasury automation", "THE TEAM\n\ncoo\nCEO\n\nthe\nBEST\n\nand\nMORE\n\nwith\nLOVE")).toEqual([]);
   });
 });
+
+describe("a page of names under photos, under no title", () => {
+  const deck = (names: string) => ["Lumora\nTreasury automation for mid-market CFOs", "Problem\nFinance teams lose days to manual reconciliation.", "Product\nLumora matches payments to invoices automatically.", names, "Demo"];
+
+  test("three or more whole names, each alone on its line, are the team (a middle initial without its dot too)", () => {
+    expect(teamOf(...deck("Marc G Tan\n\nJoin us on\n@lumora !\n\nAnna Keller\n\nJonas Berg\n\nChidi Okafor"))).toEqual([
+      ["Marc G Tan", null],
+      ["Anna Keller", null],
+      ["Jonas Berg", null],
+      ["Chidi Okafor", null],
+    ]);
+  });
+
+  test("a diagram's labels in two capitalised words, words the deck uses elsewhere, are no one", () => {
+    const pages = ["Lumora\nManual reconciliation is slow and reports come late.", "Problem\nManual matching means delayed reports.", "Manual Matching\n\nDelayed Reports\n\nMissed Payments\n\nLost Revenue", "Demo"];
+    expect(teamOf(...pages)).toEqual([]);
+  });
+
+  test("names under a title of their own topic, a sentence on the page, or only two names, are not read this way", () => {
+    expect(teamOf(...deck("Our customers\n\nAnna Keller\n\nJonas Berg\n\nChidi Okafor"))).toEqual([]);
+    expect(teamOf(...deck("Anna Keller\n\nJonas Berg\n\nChidi Okafor\n\nThey all told us that reconciliation takes far too long every month."))).toEqual([]);
+    expect(teamOf(...deck("Anna Keller\n\nJonas Berg\n\nJoin us"))).toEqual([]);
+  });
+});

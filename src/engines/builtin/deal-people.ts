@@ -14,7 +14,7 @@ const ROLE_WORD =
 export const ROLE = `${ROLE_WORD}(?:\\s*(?:,|&|and|/|\\+)\\s*${ROLE_WORD})*`;
 const TOKEN = "\\p{Lu}(?:['’]\\p{Lu})?\\p{Ll}+(?:\\p{Lu}\\p{Ll}+)?(?:-\\p{Lu}\\p{Ll}+)?";
 const PARTICLE = "(?:van|von|de|der|den|da|di|du|del|della|la|le|bin|ibn|al|el|dos|das|ten|ter|zu)";
-const NAME = `${TOKEN}(?:\\s\\p{Lu}\\.)?(?:\\s${PARTICLE}){0,2}\\s${TOKEN}(?:\\s${TOKEN})?`;
+const NAME = `${TOKEN}(?:\\s\\p{Lu}\\.?)?(?:\\s${PARTICLE}){0,2}\\s${TOKEN}(?:\\s${TOKEN})?`;
 // Honorifics with their dot or, as British decks write them, without ("Prof Alan ...", "Dr Syed ...").
 const HONORIFIC = "(?:(?:(?:Prof|Dr|Mr|Ms|Mrs|Mx)\\.\\s*|(?:Prof|Dr|Mr|Ms|Mrs|Mx|Sir)\\s+|Dipl\\.-Ing\\.\\s*))+";
 // Degrees and post-nominal letters after a name ("PhD", "MEP", "OBE").

@@ -578,6 +578,27 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
       i += Math.max(0, k - 1);
     }
   }
+  // Or a page under no title that is mostly whole names, each alone on its line (photos captioned
+  // with their names), three or more, no sentence on it: a deck that shows its people so and
+  // names no one else's role anywhere. (Words of a diagram are seldom all names' shapes.)
+  if (found.length === 0) {
+    for (const [page, list] of byPage) {
+      if (pageTopic.has(page) || list.some((u) => u.context !== null || excluded(u) || NOT_TEAM_LABEL.test(u.text) || OTHERS_LISTED.test(u.text))) continue;
+      const worded = list.filter((u) => /\p{L}{2}/u.test(u.text));
+      const named = worded.filter((u) => nameAlone(u.text));
+      if (named.length < 3 || named.length * 2 < worded.length || worded.some((u) => u.text.split(/\s+/).length >= 8)) continue;
+      // Names over captions are cards, read (or left) by the rules for cards: not photos named alone.
+      const captionUnder = (u: Unit) => {
+        const next = list[list.indexOf(u) + 1];
+        return !!next && !nameAlone(next.text) && /^\p{Lu}/u.test(next.text.trim()) && !!(roleFirst(next.text, opts) ?? captionOf(next.text));
+      };
+      if (named.filter(captionUnder).length * 2 >= named.length) continue;
+      // People's names are not the deck's vocabulary: a label whose words the other pages use ("Risk Assessment") is a diagram's.
+      const elsewhere = units.filter((o) => o.pageIndex !== page).map((o) => o.text.toLowerCase()).join(" ");
+      if (named.some((u) => u.text.split(/\s+/).some((w) => w.length > 2 && new RegExp(`(?<![\\p{L}])${w.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "u").test(elsewhere)))) continue;
+      for (const u of named) found.push({ name: nameAlone(u.text)!, title: null, at: starts[indexOf.get(u)!], pageIndex: page, source: { quote: u.text, unit: u } });
+    }
+  }
   found.sort((a, b) => a.at - b.at);
   const team = new Map<string, TeamMember & { at: number; pageIndex: number }>();
   for (const f of found) if (!team.has(f.name) && team.size < 12) team.set(f.name, { name: f.name, title: f.title, linkedin_url: null, at: f.at, pageIndex: f.pageIndex, source: f.source });
