@@ -350,12 +350,14 @@ try {
   const idleProbe = probeHealth(served.url);
   const idleOff = probeHealthOffThread(served.url);
   const idleRss = watchServer(served.child.pid);
+  const idleCpuBefore = processCpuMs(served.child.pid);
   await Bun.sleep(idleMs);
+  const idleCpuMs = processCpuMs(served.child.pid) - idleCpuBefore;
   const idle = await idleProbe.stop();
   const idleOffThread = await idleOff.stop();
   const idleMem = await idleRss.stop();
   console.log(
-    `idle baseline (${idleMs / 1000} s): /healthz worst ${ms(idle.maxMs)} ms, p50 ${idle.p50Ms.toFixed(1)} ms (${idle.samples} probes); from a worker thread worst ${ms(idleOffThread.maxMs)} ms, p99 ${ms(idleOffThread.p99Ms)} ms; server RSS peak ${mb(idleMem.serverPeakBytes)} MB; its thread's longest stretch ${thread(idleMem)}; load average ${loadavg()[0].toFixed(1)} on ${navigator.hardwareConcurrency} CPUs`,
+    `idle baseline (${idleMs / 1000} s): /healthz worst ${ms(idle.maxMs)} ms, p50 ${idle.p50Ms.toFixed(1)} ms (${idle.samples} probes); from a worker thread worst ${ms(idleOffThread.maxMs)} ms, p99 ${ms(idleOffThread.p99Ms)} ms; server RSS peak ${mb(idleMem.serverPeakBytes)} MB; its thread's longest stretch ${thread(idleMem)}; server CPU ${idleCpuMs} ms (${((idleCpuMs / idleMs) * 1000).toFixed(0)} ms a second, answering the probes); load average ${loadavg()[0].toFixed(1)} on ${navigator.hardwareConcurrency} CPUs`,
   );
   console.log("");
   const header = ["hostile input", "size", "outcome", "time s", "/healthz worst ms", "x idle", "p99 ms", "worker: worst ms", "x idle", "p99 ms", "server RSS MB", "x idle", "children RSS MB", "db growth MB (+WAL -> settled)", "server thread: longest stretch ms (cpu/queue)", "most cpu ms", "server CPU ms (all threads)", "longest block", `server's loop held > ${LAG_LOG_MS} ms`, "load avg"];

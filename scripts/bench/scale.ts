@@ -18,10 +18,10 @@
 // --save writes the results as JSON; --against reads a saved run (e.g. the 5m one) and prints it beside this one.
 // --divide N: every firm with 1/N of its interactions (the same users and persons), where the machine
 // cannot give the full run the time it needs.
-// The seeder writes 17-69k interactions per CPU-second (scripts/lib/bench-seed.ts), so the full 50m
-// firm needs about 15-25 CPU-minutes of seeding alone: on a shared machine where it gets a fraction of
-// a core, use --divide (both firms at a twentieth took 33 minutes at a load average of 15). The data
-// dirs (about 2.5 and 25 GB at full size) go to the temp dir (TMPDIR) and are removed unless --keep.
+// The seeder (scripts/lib/bench-seed-bulk.ts) wrote the full 50m firm at about 110k interactions per
+// CPU-second (about 450 CPU-s; the whole run took 12 minutes at a load average of 3-7): on a shared
+// machine where it gets a fraction of a core, use --divide. The data dirs (about 2.5 and 24 GB at
+// full size) go to the temp dir (TMPDIR) and are removed unless --keep.
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

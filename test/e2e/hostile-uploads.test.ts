@@ -173,7 +173,7 @@ describe("finding 2: one ZIP check, by inflated bytes, on every path", () => {
     expect(docs.find((d) => d.filename === "nested.docx")).toMatchObject({ status: "extracted", page_count: 1 });
     // Issue 27: the analysis reads a bounded part of the 200,000-paragraph page (it cost minutes of
     // CPU before) and says so: never a silent cut.
-    expect(summary).toContain("nested.docx is longer than an analysis reads of one document (200,000 characters or 10,000 lines, a bound on the work one file costs): page 1 was read only in part.");
+    expect(summary).toContain("nested.docx is longer than an analysis reads of one document (200,000 characters or 5,000 lines, a bound on the work one file costs): page 1 was read only in part.");
   }, STEP);
 
   test.if(findLibreOffice() !== null)("the billion laughs as a deck (LibreOffice's path): a clean failure, no hang", async () => {

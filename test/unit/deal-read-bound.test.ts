@@ -47,7 +47,7 @@ describe("the read bound", () => {
     const { readable, note } = readablePages([page("word ".repeat(READ_BOUND.chars / 4), 1), page("", 2)]);
     expect(readable).toHaveLength(1);
     expect(readable[0].text.length).toBeLessThanOrEqual(READ_BOUND.chars);
-    expect(note).toContain("memo.docx is longer than an analysis reads of one document (200,000 characters or 10,000 lines");
+    expect(note).toContain("memo.docx is longer than an analysis reads of one document (200,000 characters or 5,000 lines");
     expect(note).toContain("page 2 was not read");
   });
 
@@ -55,7 +55,7 @@ describe("the read bound", () => {
     const texts = docxPages(docxDeepNesting(200_000));
     expect(texts).toHaveLength(1);
     const analysis = await builtinDealEngine.analyze({ pages: [page(texts[0], 1, "d1", "nested.docx")], hints: { kind: "company" }, progress: () => {} });
-    const said = "nested.docx is longer than an analysis reads of one document (200,000 characters or 10,000 lines, a bound on the work one file costs): page 1 was read only in part.";
+    const said = "nested.docx is longer than an analysis reads of one document (200,000 characters or 5,000 lines, a bound on the work one file costs): page 1 was read only in part.";
     expect(analysis.summary).toEndWith(said);
     expect(analysis.sections.every((s) => s.score === null && s.unavailable_reason!.endsWith(said))).toBe(true);
   });

@@ -2,8 +2,8 @@
 // images), never from what any reader returned. Only these labels are committed: the decks stay in
 // their repositories (fetched under /work/.mirror, read by blob id). Most are hackathon and
 // early-stage decks; several are not in English (French, Persian) or are laid out
-// glyph by glyph. 44 are dev (seven added after the first heldout report, four more later, sixteen more in a fourth
-// session, ten more in a fifth, two in a sixth), the rest heldout.
+// glyph by glyph. 46 are dev (seven added after the first heldout report, four more later, sixteen more in a fourth
+// session, ten more in a fifth, two in a sixth, two in a seventh), the rest heldout.
 //
 // Judgement calls, as for the generated decks: "Up to $500K" is a single amount ($500K); a SAFE's
 // valuation cap is not a pre-money; a range ("$2M – $5M", "$6,000 – $12,000") is amount null; an
@@ -451,6 +451,24 @@ export const REAL_LABELS: RealLabel[] = [
     sections: ["product", "team", "business_model", "traction", "financials"],
     optional: ["market", "competition", "round"],
     traps: ["grant-money", "no-raise"],
+  }),
+
+  // Two decks of page images only (read by OCR), labelled from the page images in a seventh session.
+  label({
+    repo: "mgia/aptlyQuotes", path: "pitch_deck.pdf", blob: "6f5862c5ca359c1d87832051762c870640bf7921", part: "dev",
+    // The cover is the logo alone; the team is four photos captioned with names only, under no title.
+    company: "KeyKey",
+    team: [["Marc G Tan", ""], ["Vasooda Kumar", ""], ["Eduardo Echavarria", ""], ["Pablo Uribe", ""]],
+    sections: ["product", "competition", "business_model", "team"],
+    optional: ["market", "traction"],
+    traps: ["image-only", "logo-cover", "no-raise", "photo-captions", "survey-percentages"],
+  }),
+  label({
+    repo: "a252937166/strata", path: "docs/pitch-deck.pdf", blob: "db5ecb12a6030e9b036344af3d14591cce61ba5a", part: "dev",
+    company: "STRATA", aliases: ["Strata"],
+    sections: ["product"],
+    optional: ["competition"],
+    traps: ["image-only", "no-raise", "no-team-slide", "hackathon"],
   }),
 
   // ---- heldout ----

@@ -14,7 +14,7 @@ const ROLE_WORD =
 export const ROLE = `${ROLE_WORD}(?:\\s*(?:,|&|and|/|\\+)\\s*${ROLE_WORD})*`;
 const TOKEN = "\\p{Lu}(?:['’]\\p{Lu})?\\p{Ll}+(?:\\p{Lu}\\p{Ll}+)?(?:-\\p{Lu}\\p{Ll}+)?";
 const PARTICLE = "(?:van|von|de|der|den|da|di|du|del|della|la|le|bin|ibn|al|el|dos|das|ten|ter|zu)";
-const NAME = `${TOKEN}(?:\\s\\p{Lu}\\.)?(?:\\s${PARTICLE}){0,2}\\s${TOKEN}(?:\\s${TOKEN})?`;
+const NAME = `${TOKEN}(?:\\s\\p{Lu}\\.?)?(?:\\s${PARTICLE}){0,2}\\s${TOKEN}(?:\\s${TOKEN})?`;
 // Honorifics with their dot or, as British decks write them, without ("Prof Alan ...", "Dr Syed ...").
 const HONORIFIC = "(?:(?:(?:Prof|Dr|Mr|Ms|Mrs|Mx)\\.\\s*|(?:Prof|Dr|Mr|Ms|Mrs|Mx|Sir)\\s+|Dipl\\.-Ing\\.\\s*))+";
 // Degrees and post-nominal letters after a name ("PhD", "MEP", "OBE").
@@ -81,6 +81,8 @@ export function personName(raw: string): string | null {
   if (LEAD_INS.has(words[0]) || /\p{Lu}\./u.test(words[0])) return null;
   const capitalised = words.filter((w) => /^\p{Lu}/u.test(w) && !/^\p{Lu}\.$/u.test(w));
   if (capitalised.length < 2 || capitalised.some((w) => NOT_A_NAME.has(w.replace(/['’].*$/, "")))) return null;
+  // "CEO CTO" read in a name's case is roles, not a name.
+  if (capitalised.some((w) => /^(?:C(?:[EOTFPMRSIDH]|HR)O|S?VP|EVP)$/i.test(w))) return null;
   // "Economic Model", "Intellectual Property": a given name does not have an adjective's shape.
   if (ADJECTIVE_SHAPE.test(capitalised[0])) return null;
   return words.join(" ");

@@ -176,6 +176,17 @@ function captionOf(text: string): string | null {
   return t;
 }
 
+const FAMILY_IN_SMALL = /^\p{Ll}[\p{Ll}'’-]{2,19}$/u;
+/** A family name in small letters and a given name on the line beside it: "Joann Muriithi", else null. */
+function splitName(family: string, given: string, givenFirst = false): string | null {
+  const f = family.trim();
+  if (!FAMILY_IN_SMALL.test(f)) return null;
+  const word = f.charAt(0).toUpperCase() + f.slice(1);
+  const first = givenNameAlone(given);
+  if (!first || !givenNameAlone(word) || (givenFirst && !/^\p{Lu}+$/u.test(given.trim()))) return null;
+  return personName(`${first} ${word}`);
+}
+
 /** A table cell under a card's name: a short caption that may hold a figure ("Year 3 NUS Business"), no sentence, nobody else's role. */
 function cellCaption(text: string): string | null {
   const t = text.trim();
@@ -275,6 +286,32 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   // Cards written row by row: a run of names, then as many roles, in the same order.
   const paired = new Set<number>();
   const roleUsed = new Set<number>();
+  // On the team's page, names set in two styles on two lines: the family name in small letters
+  // over the given name in capitals ("muriithi" / "JOANN"), or the other way round, as card
+  // designs and OCR of them give them. Three or more such pairs on the page make them names.
+  for (const [page, list] of byPage) {
+    if (pageTopic.get(page) !== "team") continue;
+    const pairs: { at: number; next: number; name: string }[] = [];
+    for (let j = 0; j < list.length; j++) {
+      const [a, b] = [list[j], list[j + 1]];
+      if (excluded(a)) continue;
+      // The two set on one line ("JOANN muriithi").
+      const words = a.text.trim().split(/\s+/);
+      const one = words.length === 2 ? (splitName(words[1], words[0], true) ?? splitName(words[0], words[1])) : null;
+      if (one) {
+        pairs.push({ at: indexOf.get(a)!, next: indexOf.get(a)!, name: one });
+        continue;
+      }
+      if (!b || excluded(b)) continue;
+      const name = splitName(a.text, b.text) ?? splitName(b.text, a.text, true);
+      if (name) pairs.push({ at: indexOf.get(a)!, next: indexOf.get(b)!, name }), j++;
+    }
+    if (pairs.length < 3) continue;
+    for (const p of pairs) {
+      found.push({ name: p.name, title: null, at: starts[p.at], pageIndex: page, source: { quote: p.next === p.at ? units[p.at].text : `${units[p.at].text} ${units[p.next].text}`, unit: units[p.at] } });
+      paired.add(p.at).add(p.next);
+    }
+  }
   for (let i = 0; i < units.length; i++) {
     let k = 0;
     const same = (j: number) => j < units.length && units[j].pageIndex === units[i].pageIndex && !excluded(units[j]);
@@ -539,6 +576,27 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
         k = 0;
       }
       i += Math.max(0, k - 1);
+    }
+  }
+  // Or a page under no title that is mostly whole names, each alone on its line (photos captioned
+  // with their names), three or more, no sentence on it: a deck that shows its people so and
+  // names no one else's role anywhere. (Words of a diagram are seldom all names' shapes.)
+  if (found.length === 0) {
+    for (const [page, list] of byPage) {
+      if (pageTopic.has(page) || list.some((u) => u.context !== null || excluded(u) || NOT_TEAM_LABEL.test(u.text) || OTHERS_LISTED.test(u.text))) continue;
+      const worded = list.filter((u) => /\p{L}{2}/u.test(u.text));
+      const named = worded.filter((u) => nameAlone(u.text));
+      if (named.length < 3 || named.length * 2 < worded.length || worded.some((u) => u.text.split(/\s+/).length >= 8)) continue;
+      // Names over captions are cards, read (or left) by the rules for cards: not photos named alone.
+      const captionUnder = (u: Unit) => {
+        const next = list[list.indexOf(u) + 1];
+        return !!next && !nameAlone(next.text) && /^\p{Lu}/u.test(next.text.trim()) && !!(roleFirst(next.text, opts) ?? captionOf(next.text));
+      };
+      if (named.filter(captionUnder).length * 2 >= named.length) continue;
+      // People's names are not the deck's vocabulary: a label whose words the other pages use ("Risk Assessment") is a diagram's.
+      const elsewhere = units.filter((o) => o.pageIndex !== page).map((o) => o.text.toLowerCase()).join(" ");
+      if (named.some((u) => u.text.split(/\s+/).some((w) => w.length > 2 && new RegExp(`(?<![\\p{L}])${w.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "u").test(elsewhere)))) continue;
+      for (const u of named) found.push({ name: nameAlone(u.text)!, title: null, at: starts[indexOf.get(u)!], pageIndex: page, source: { quote: u.text, unit: u } });
     }
   }
   found.sort((a, b) => a.at - b.at);
