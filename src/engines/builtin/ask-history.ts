@@ -15,7 +15,8 @@ const AGO_COUNT: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 
  */
 export function monthsAgo(text: string): number | null {
   if (/\bhalf a year (?:ago|before|earlier|back)\b/.test(text)) return 6;
-  const m = /\b(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty four) (months?|mos?|quarters?|qtrs?|qs|years?|yrs?) (?:ago|before|earlier|prior|back)\b/.exec(text);
+  // ("Since 6 months ago" anchors a change at a calendar point: the dates reader's, not a span back from the latest statement.)
+  const m = /(?<!\b(?:since|from|after|before) )\b(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty four) (months?|mos?|quarters?|qtrs?|qs|years?|yrs?) (?:ago|before|earlier|prior|back)\b/.exec(text);
   if (!m) return null;
   const n = AGO_COUNT[m[1]] ?? Number(m[1]);
   const months = n * (/^(?:q|qtr)/.test(m[2]) ? 3 : /^(?:y|yr)/.test(m[2]) ? 12 : 1);

@@ -21,6 +21,8 @@ const DEV2_FLOOR = 0.92;
 const DEV3_FLOOR = 0.90;
 /** The fourth blind dev part (dev4.json, written as partners type): 0.739 on arrival, 0.889 when this floor was set. */
 const DEV4_FLOOR = 0.86;
+/** The fifth blind dev part (dev5.json, written as assistants, associates and dictating partners ask): 0.651 with 4 wrong figures on arrival, 0.830 when this floor was set. */
+const DEV5_FLOOR = 0.8;
 /**
  * Wrong figures the held-out part still draws (measured 3 of 210 when this was written: their
  * questions are not looked at while the reader changes, so they are fixed by classes found in
@@ -31,7 +33,7 @@ const HELD_OUT_WRONG_AT_MOST = 2;
 let dir: string;
 let deps: Deps;
 let firm: DemoFirm;
-const scores: Partial<Record<"dev" | "dev2" | "dev3" | "dev4" | "heldout", BlindScore>> = {};
+const scores: Partial<Record<"dev" | "dev2" | "dev3" | "dev4" | "dev5" | "heldout", BlindScore>> = {};
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "dealgraph-ask-blind-"));
@@ -43,11 +45,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the blind ask corpus on the demo firm", () => {
   // Each dev part: how many answers it holds at least, and the share answered it must keep.
-  const DEV_PARTS: ["dev" | "dev2" | "dev3" | "dev4", number, number][] = [
+  const DEV_PARTS: ["dev" | "dev2" | "dev3" | "dev4" | "dev5", number, number][] = [
     ["dev", 150, DEV_FLOOR],
     ["dev2", 150, DEV2_FLOOR],
     ["dev3", 200, DEV3_FLOOR],
     ["dev4", 200, DEV4_FLOOR],
+    ["dev5", 200, DEV5_FLOOR],
   ];
   for (const [part, atLeast, floor] of DEV_PARTS) {
     test(`${part}: no wrong figure, and at least its floor answered`, async () => {

@@ -56,7 +56,8 @@ export const BLIND_CLASSES: Row[] = [
     { cat: "follow-up", q: "how much did each one call in total", expect: q("cashflows", { type: "call", group: "fund", aggregate: "sum", field: "amount", ...days("2025-01-01", "2025-12-31") }), says: ["Halcyon Fund V: 2 cashflows, total amount 1,685,000 EUR"] },
   ] },
   // "N months ago" is that month; against now, the change since; "now vs June" says the present first.
-  { cat: "metrics", q: "fathom ai arr 18 months ago", expect: q("metrics", { name: "Fathom AI", metric: "arr", aggregate: "at", ...days("2025-05-01", "2025-05-31") }), says: ["(statement of 2025-05-31)"] },
+  // ("N months ago" of one record is N months before its latest statement, as the issue says of a year ago.)
+  { cat: "metrics", q: "fathom ai arr 18 months ago", expect: q("metrics", { name: "Fathom AI", metric: "arr", aggregate: "year_ago", months_back: 18 }), says: ["eighteen months before its latest statement (2026-10-31): 3,110,610 USD (statement of 2025-04-30)"] },
   { cat: "metrics", q: "how has fathom ai's arr grown since 6 months ago", expect: q("metrics", { name: "Fathom AI", metric: "arr", aggregate: "change", ...days("2026-06-01", "2026-11-20") }), says: ["went from 5,394,465 USD (2026-05-31) to 6,426,397 USD (2026-10-31)"] },
   { cat: "metrics", q: "kestrel rails runway today compared to the end of 2025", expect: q("metrics", { name: "Kestrel Rails", metric: "runway_months", aggregate: "change", ...days("2026-01-01", "2026-11-20") }), says: ["went from 26.1 months (2025-12-31) to 18 months (2026-10-31)"] },
   { cat: "holdings", q: "portcos in robotics or vertical saas", expect: q("holdings", { anyOf: { sector: ["Robotics", "Vertical SaaS"] } }), says: ["Acme Works"] },
