@@ -54,7 +54,7 @@ const WEAK_NOUNS: Partial<Record<RecordKind, RegExp>> = {
   positions: /\bfunds\b/,
 };
 
-const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|\bwhich one\b|\b(?:into|in|to|for|of|on|at) each\s*\??$|\beach one\b|\bwho among\b|\b(?:for|of) each\b(?! (?:deal|compan|fund|portco|holding|position))|\beach one\b|^(?:and|what about|how about|only|just|sort|rank|order|by|now|same|also)\b/;
+const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|\bhow much (?:is|are|was|were|did|does|do|has|have) each\b|\b(?:for|of) each\s*\??$|\bwhich one\b|\b(?:into|in|to|for|of|on|at) each\s*\??$|\beach one\b|\bwho among\b|\b(?:for|of) each\b(?! (?:deal|compan|fund|portco|holding|position))|\beach one\b|^(?:and|what about|how about|only|just|sort|rank|order|by|now|same|also)\b/;
 const SINGULAR_NOUN = /^(?:deal|holding|portfolio company|document|file|pdf|capital call|distribution|cash ?flow|drawdown|fund position|lp fund|lp commitment|contribution|pitched)$/;
 /** The figure a total or a threshold is of when the question names none ("calls over 1 million"). */
 const DEFAULT_FIELD: Partial<Record<RecordKind, string>> = { cashflows: "amount", deals: "score", persons: "strength" };
@@ -245,7 +245,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   if (aggregate === "sum" && !overPositions && (namedHolding || namedDeal || oneLpFund) && !/\btotal\b|\bin total\b|\baltogether\b|\bcombined\b|\bsum\b/.test(text)) aggregate = undefined;
   // "How much are they raising?" of the record the conversation is about: its figure, not a total over every record.
   const aboutOne = !plural && !namedHolding && !namedDeal && lp.match.kind === "none" && THING.test(text) && !!(memory.entities.deal || memory.entities.holding || memory.entities.fund);
-  if (aggregate === "sum" && aboutOne && /\bhow much\b/.test(text) && !/\btotal\b|\bin total\b|\baltogether\b|\bcombined\b|\bsum\b|\beach\b/.test(text) && !(memory.last?.fn === "query" && !(memory.last.args as Query).name)) aggregate = undefined;
+  if (aggregate === "sum" && aboutOne && /\bhow much\b/.test(text) && !/\btotal\b|\bin total\b|\baltogether\b|\bcombined\b|\bsum\b|\beach\b/.test(text) && !(memory.last?.fn === "query" && !(memory.last.args as Query).name && !((memory.last.args as Query).order && /\b(?:it|its)\b/.test(text)))) aggregate = undefined;
   if (aggregate) signals.push("aggregate");
 
   // A follow-up narrows, re-orders or counts the last set: it names no kind of its own, or only the
@@ -540,7 +540,11 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   const top = topSaid && (THRESHOLD_BEFORE.test(text.slice(0, topSaid.index)) || /^ or (?:more|fewer|less|above|below|higher|lower)\b/.test(text.slice(topSaid.index + topSaid[0].length))) ? null : topSaid;
   let order: Query["order"] | undefined;
   // "NAV by fund", "burn per company": the figure, record by record.
-  const perRecord = !byField && /\b(?:by|per|for each|for every) (?:fund|company|deal|position|portco|portfolio company|manager|holding)s?\b/.test(text);
+  // ("How much is each raising", "the pre-money for each": each record's own figure, not a total.)
+  const eachOwn = /\bhow much (?:is|are|was|were|did|does|do|has|have) each\b|\b(?:for|of) each\s*\??$/.test(text);
+  const perRecord = (!byField && /\b(?:by|per|for each|for every) (?:fund|company|deal|position|portco|portfolio company|manager|holding)s?\b/.test(text)) || eachOwn;
+  // (Of calls and distributions, "how much did each one send" is each fund's total: a sum per fund.)
+  if (eachOwn && (aggregate === "sum" || aggregate === "avg") && q.kind !== "cashflows") aggregate = undefined;
   if (byField) order = { by: byField.field, dir: ASCENDING.test(text) ? "asc" : (cue?.dir ?? "desc") };
   else if (perRecord && kindFields[0]) order = { by: kindFields[0].field, dir: "desc" };
   else if (cue && q.kind !== "metrics") {
@@ -673,6 +677,15 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     // (Marks between two points in time are listed from the first point's period on, so both are said.)
     if (twoPoints && firstDates && history.kind === "marks" && history.dates) history.dates = { ...history.dates, from: firstDates.range.from ?? history.dates.from };
     return { query: history, signals, named: namedHolding, fields };
+  }
+  // "How much did we invest in it", "its valuation and what we put in": one record's figures, not a
+  // total over one record (a date has no total; two figures are both asked for).
+  // (One additive figure over a company's funds stays a total: "our ownership in X, all funds together".)
+  const asked = fields.filter((f) => f.kinds.includes(q.kind));
+  const noTotal = asked.length > 1 || asked.some((f) => /date|created/.test(f.field));
+  if (q.name && !q.names?.length && !q.group && (q.aggregate === "sum" || q.aggregate === "avg") && (q.kind === "holdings" || q.kind === "deals") && noTotal) {
+    q.show = [...new Set([...asked.map((f) => f.field), ...(q.show ?? [])])];
+    delete q.aggregate, delete q.field;
   }
   if (follow && JSON.stringify(q) === JSON.stringify(last!.args)) return null;
   return { query: q, signals, named: q.kind === "deals" ? namedDeal : q.kind === "holdings" || q.kind === "metrics" ? namedHolding : null, fields };

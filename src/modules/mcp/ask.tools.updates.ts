@@ -34,7 +34,10 @@ async function investorUpdates(ctx: AskContext, args: Record<string, unknown>): 
   const waitingText = waiting.length ? `${figures.length ? "\n" : ""}Waiting for your review, so not in the book yet:\n${waiting.map(waitingLine).join("\n")}\n` : "";
   if (figures.length === 0) {
     const none = `No figure from ${holding.name}'s investor updates is in your book${dates}: none was read and applied${waiting.length ? "." : " (figures waiting for review are not counted until accepted)."}\n`;
-    return { ...base, text: `${none}${waitingText}Source: investor updates (${link}).`, data: { company_id: holding.company_id, figures: [], waiting_for_review: waiting }, links: [link], entities: { holding: { id: holding.company_id, name: holding.name } } };
+    // (What the company reported through the imported actuals is still what it reported: said, with its dates.)
+    const actuals = Object.entries(holding.metrics).filter(([, m]) => within(m.statement_date.slice(0, 10)) || (!since && !until));
+    const book = actuals.length ? `Its latest actuals in your book (imported, not read from an update): ${actuals.map(([k, m]) => `${metricLabel(k)} ${metricValue(m)} (${m.statement_date.slice(0, 10)})`).join("; ")}.\n` : "";
+    return { ...base, text: `${none}${waitingText}${book}Source: investor updates (${link})${book ? ` and the portfolio book (/api/v1/portfolio/companies/${holding.company_id}/metrics)` : ""}.`, data: { company_id: holding.company_id, figures: [], waiting_for_review: waiting }, links: [link], entities: { holding: { id: holding.company_id, name: holding.name } } };
   }
   // The latest period first; each figure with its quote and the update it came from.
   const latest = figures[0].period_end;

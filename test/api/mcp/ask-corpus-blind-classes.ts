@@ -157,4 +157,10 @@ export const BLIND_CLASSES: Row[] = [
   { cat: "holdings", q: "how many companies did each of our funds write off", expect: q("holdings", { group: "fund", aggregate: "count" }) },
   { cat: "positions", q: "how many NAV marks do we hold per LP fund", expect: q("marks", { group: "fund", aggregate: "count" }), says: ["158 NAV marks by fund (6 groups)", "Redwood Peak Fund II: 47 NAV marks"] },
   { cat: "deals", q: "deals per calendar month from september 2026 onward", expect: q("deals", { group: "month", dates: { from: "2026-09-01" } }) },
+  // One record's figures are shown, not totalled over it; "each" after a list is each one's own figure; the book's actuals when no update was read.
+  { cat: "holdings", q: "nimbus pay: what's it valued at and what did we put in", expect: q("holdings", { name: "Nimbus Pay", show: ["valuation", "invested"] }), says: ["Nimbus Pay: valued at 11,070,000 EUR; invested 7,200,000 EUR."] },
+  { cat: "follow-up", q: "deals at diligence", expect: q("deals", { stage: ["diligence"] }), then: [
+    { cat: "follow-up", q: "how much is each raising", expect: q("deals", { stage: ["diligence"], order: { by: "round_amount", dir: "desc" } }) },
+  ] },
+  { cat: "updates", q: "latest ARR kestrel rails reported", expect: fn("investor_updates", { company: "Kestrel Rails" }), says: ["Its latest actuals in your book (imported, not read from an update): ARR 4,668,177 USD (2026-10-31)"] },
 ];
