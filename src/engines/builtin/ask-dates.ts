@@ -221,7 +221,7 @@ const RULES: Rule[] = [
   }],
   // A year said after dated records or a figure, as a search box is typed ("capital calls 2025 total",
   // "ARR history 2026", "FY2025"): that calendar year (not a number: no unit or amount follows it).
-  [/(?<=\b(?:(?:cash ?flows?|distributions?|calls?|drawdowns?|contributions?|deals?|exits?|marks?|investments?|activity|arr|mrr|burn|revenue|headcount|runway|margin|history|trend|nav|tvpi|dpi|irr|figures|numbers|metrics|statements?|updates?|totals?) |fy ?))(20\d{2})\b(?! ?(?:people|employees|fte|usd|eur|gbp|k|m|mm|bn|x|%|months?|mos?|dollars|euros))/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
+  [/(?<=\b(?:(?:cash ?flows?|distributions?|calls?|drawdowns?|contributions?|deals?|exits?|marks?|investments?|activity|arr|mrr|burn|revenue|headcount|runway|margin|history|trend|nav|tvpi|dpi|irr|figures|numbers|metrics|statements?|updates?|totals?|received|paid|sent|called|distributed|invested|deployed|raised|reported|closed|booked|added) |fy ?))(20\d{2})\b(?! ?(?:people|employees|fte|usd|eur|gbp|k|m|mm|bn|x|%|months?|mos?|dollars|euros))/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
   // A year said before dated records ("2025 distributions", "2026 cashflows"): that calendar year.
   [/\b(20\d{2})(?= (?:capital |quarterly |monthly |annual |yearly |quarter[- ]end |month[- ]end |year[- ]end )?(?:cash ?flows?|distributions?|calls?|drawdowns?|contributions?|deals?|inbound|exits?|write ?offs?|marks?|investments?|activity)\b)/, (m) => ({ from: utc(Number(m[1]), 0, 1), to: utc(Number(m[1]), 11, 31) })],
 ];

@@ -33,8 +33,11 @@ export function unfoundRecord(n: Normalised, d: Directory): string | null {
     const next = n.tokens[i + 1];
     if (!tail(next.f)) continue;
     let to = i + 1;
-    while (to + 1 < n.tokens.length && !n.tokens[to].end && FUND_NUMBER.test(n.tokens[to + 1].f)) to++;
-    const words = n.tokens.slice(i, to + 1).map((t) => t.raw);
+    while (to + 1 < n.tokens.length && !n.tokens[to].end && (FUND_NUMBER.test(n.tokens[to + 1].f) || NAME_TAILS.test(n.tokens[to + 1].f))) to++;
+    // (A name begins with the capitalised words before it that the records do not know: "Sequoia Heritage Fund".)
+    let from = i;
+    while (from > 0 && !n.tokens[from - 1].end && /^\p{Lu}/u.test(n.tokens[from - 1].raw) && unknownWord(n, from - 1) && !heldWords.has(n.tokens[from - 1].f)) from--;
+    const words = n.tokens.slice(from, to + 1).map((t) => t.raw);
     return words.map((w) => (FUND_NUMBER.test(w.toLowerCase()) && !/^\d/.test(w) ? w.toUpperCase() : /^\p{Ll}/u.test(w) ? w[0].toUpperCase() + w.slice(1) : w)).join(" ");
   }
   return null;

@@ -163,4 +163,10 @@ export const BLIND_CLASSES: Row[] = [
     { cat: "follow-up", q: "how much is each raising", expect: q("deals", { stage: ["diligence"], order: { by: "round_amount", dir: "desc" } }) },
   ] },
   { cat: "updates", q: "latest ARR kestrel rails reported", expect: fn("investor_updates", { company: "Kestrel Rails" }), says: ["Its latest actuals in your book (imported, not read from an update): ARR 4,668,177 USD (2026-10-31)"] },
+  // A period's revenue and a round's lead investor are not in the records (said first); a name begins with its unknown capitalised words.
+  { cat: "not-in-data", q: "acme care revenue in september", expect: q("metrics", { name: "Acme Care", metric: "arr" }), says: ["Revenue for a period (the records keep ARR, given instead where asked): not in your records"] },
+  { cat: "not-in-data", q: "which deals have a lead investor lined up", expect: fn("list_deals"), says: ["Who leads or joins a round: not in your records"] },
+  { cat: "not-in-data", q: "what did Blue Harbor Growth Fund call from us", expect: fn("portfolio_company", { company: "Blue Harbor Growth Fund" }), says: ["Blue Harbor Growth Fund is not in your firm's portfolio"] },
+  { cat: "cashflows", q: "distributions received 2024 total", expect: q("cashflows", { type: "distribution", aggregate: "sum", dates: { from: "2024-01-01", to: "2024-12-31" } }) },
+  { cat: "positions", q: "date of halcyon's latest valuation mark", expect: q("positions", { fund: "Halcyon Fund V" }), says: ["last marked 2026-09-30"] },
 ];
