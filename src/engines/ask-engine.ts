@@ -76,6 +76,8 @@ export type Query = {
   all_time?: boolean;
   /** year_ago, year_change: how many months before the latest statement the earlier point is ("six months ago"); 12 when not said. */
   months_back?: number;
+  /** metrics of one company: its budgeted figures ("only"), or each date's actual against its budget ("versus"). */
+  budget?: "only" | "versus";
   /** deals: the pipeline stage (new, screening, diligence, ic, invested, passed); holdings: the round (seed, series_a, ...). */
   stage?: string[];
   /** deals: the round the company is raising (seed, series a, ...). */

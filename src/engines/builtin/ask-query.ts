@@ -31,7 +31,7 @@ import {
   type FieldCue,
 } from "./ask-lexicon.ts";
 import { amountsWithCurrency, FOUNDED, sectorOf, thresholdsIn, writtenNames, yearsSaid } from "./ask-filters.ts";
-import { ABSENCE, absentField, presentFlow, COLLEAGUES, FLAG_CUES, MARKING, NOT_SINCE, OUTSIDERS, OWN_NETWORK, POOLED_NETWORK, RELATIONSHIP_CUES, TOUCH_GAP, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
+import { ABSENCE, absentField, presentFlow, BUDGET, BUDGET_VERSUS, COLLEAGUES, FLAG_CUES, MARKING, NOT_SINCE, OUTSIDERS, OWN_NETWORK, POOLED_NETWORK, RELATIONSHIP_CUES, TOUCH_GAP, GAIN, LOSS, REPORT_DUE, REPORTING, fundPhrases, fundsNamed, groupAsked, listParts, negationScopes, roundRange } from "./ask-sets.ts";
 import { historyOf, TREND, YEAR_AGO } from "./ask-history.ts";
 import { STOP, type Normalised } from "./ask-text.ts";
 
@@ -669,6 +669,15 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
       delete q.except.fund;
       if (!Object.keys(q.except).length) delete q.except;
     }
+  }
+  // One company's figure against its budget ("burn vs plan", "how did October compare with the budget"),
+  // or its budgeted figures: the metric's budgets beside its actuals.
+  const budgetHolding = namedHolding ?? (backToSubject ? (memory.entities.holding?.name ?? null) : null);
+  const budgetMetric = fields.find((f) => f.metric);
+  if (budgetHolding && budgetMetric && BUDGET.test(text)) {
+    const versus = BUDGET_VERSUS.test(text);
+    const query: Query = { kind: "metrics", name: budgetHolding, metric: budgetMetric.field, budget: versus ? "versus" : "only", show: versus ? ["value", "budget", "variance"] : ["budget"], order: { by: "date", dir: "desc" }, ...(dates ? { dates: dates.range } : { limit: 6 }) };
+    return { query, signals: [...signals, "aggregate"], named: budgetHolding, fields };
   }
   // One record's figure at a point of its history, or against a year before: its history's kind.
   const history = historyOf({ q, text: numerals(n.folded), dates: now ? null : (dates?.range ?? null), fields, holding: namedHolding ?? (backToSubject ? (memory.entities.holding?.name ?? null) : null), fund: lp.match.kind === "one" ? lp.match.name : backToSubject ? (memory.entities.fund?.name ?? null) : null, aggregate });

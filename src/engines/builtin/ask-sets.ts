@@ -160,6 +160,9 @@ export const GAIN = /\b(?:made|make|making|returned) (?:us )?money\b|\b(?:marked
 export const MARKING = /\bmark(?:ed|s|ing)?\b|\bnav (?:updates?|marks?|statements?)\b|\bre-?valued\b|\brevaluations?\b/;
 /** "Not marked since June", "haven't been marked since": nothing since the date. */
 export const NOT_SINCE = /\b(?:not|haven t|hasn t|have not|has not|no|never|nothing)\b(?: \w+){0,4} since\b/;
+/** A company's plan for a figure ("budget", "vs plan", "forecast"), and words that set its actual against it. */
+export const BUDGET = /\bbudget(?:ed|s)?\b|\bplan(?:ned)?\b|\bforecast(?:ed|s)?\b/;
+export const BUDGET_VERSUS = /\bvs\b|\bversus\b|\bagainst\b|\bcompar(?:e|ed|es|ing)\b|\bvariance\b|\bahead of\b|\bbehind\b|\b(?:over|under|on|to) (?:budget|plan)\b|\bbeat\b|\bmiss(?:ed)?\b|\brelative to\b|\bactuals?\b/;
 /** Words that say a company sent its numbers ("reported", "sent us October figures", "KPIs"). */
 export const REPORTING = /\b(?:report(?:ed|s|ing)?|sen[dt]|submit(?:ted)?|shared?|numbers?|figures?|metrics?|kpis?|financials?|actuals?)\b/;
 /** Words that say a report is due and not in ("still owe us", "overdue", "yet to send"). */

@@ -76,6 +76,8 @@ export const FIELDS: Record<RecordKind, Record<string, FieldSpec>> = {
   },
   metrics: {
     value: { label: "value", unit: "metric", combine: "none" },
+    budget: { label: "budget", unit: "metric", combine: "none" },
+    variance: { label: "against budget", unit: "metric", combine: "none" },
     change: { label: "change", unit: "metric", combine: "none" },
     change_pct: { label: "change", unit: "ratio", combine: "none" },
     date: { label: "statement of", unit: "date", combine: "none" },

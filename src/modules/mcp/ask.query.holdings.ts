@@ -215,6 +215,39 @@ function change(points: Point[]): { first: Point; last: Point; delta: number; pc
 
 const pctWords = (pct: number | null) => (pct === null ? "" : ` (${pct >= 0 ? "+" : ""}${num(Math.round(pct * 1000) / 10)}%)`);
 
+/**
+ * One company's budgeted figures ("only"), or each date's actual against its budget ("versus"): the
+ * variance is the actual less the budget, said only where both are stated for the same date.
+ */
+function budgetRows(ctx: AskContext, h: { company_id: string; name: string }, metric: string, q: Query, when: string): Loaded {
+  const points = portfolioService(ctx.deps).metricHistory(ctx.principal.orgId, h.company_id, { metric, from: q.dates?.from ?? undefined, to: q.dates?.to ?? undefined }).points;
+  const budgets = new Map(points.filter((p) => p.kind === "budget").map((p) => [p.statement_date.slice(0, 10), p]));
+  const actualOf = new Map(points.filter((p) => p.kind === "actual").map((p) => [p.statement_date.slice(0, 10), p]));
+  const dates = [...new Set(q.budget === "only" ? budgets.keys() : [...budgets.keys()].filter((d) => actualOf.has(d)))].sort();
+  const entities = { holding: { id: h.company_id, name: h.name }, company: { name: h.name, domain: null } };
+  const rows: Rec[] = dates.map((day) => {
+    const b = budgets.get(day)!;
+    const a = actualOf.get(day);
+    const values: Rec["values"] = { budget: pointValue(b), date: { value: null, date: b.statement_date } };
+    if (a) {
+      values.value = pointValue(a);
+      values.variance = { value: Math.round((a.value - b.value) * 100) / 100, currency: a.currency, unit: a.unit, date: a.statement_date };
+    }
+    return { name: day, about: null, values, entities, data: { actual: a ?? null, budget: b } };
+  });
+  const link = `/api/v1/portfolio/companies/${h.company_id}/metrics?metric=${metric}`;
+  const what = q.budget === "only" ? "budgeted" : "actual against budgeted";
+  return {
+    rows,
+    scope: ` of ${possessive(h.name)} ${metricLabel(metric)}, ${what}${when}`,
+    subject: h.name,
+    entities,
+    source: `the actuals and budgets imported for ${h.name} (${link}); a budget is the plan, not a reported figure.`,
+    links: [link],
+    notes: rows.length ? [] : [`No ${q.budget === "only" ? "budgeted" : "actual and budgeted (for the same date)"} ${metricLabel(metric)} of ${h.name} is in your records${when}.`],
+  };
+}
+
 /** The statements a change runs over, each with its figure, when they are few enough to read ("how has the burn trended"). */
 function statementsBetween(points: Point[]): string {
   if (points.length < 3 || points.length > 25) return "";
@@ -240,6 +273,7 @@ export const METRICS: KindReader = {
       if (m.kind === "several") return { answer: `Several portfolio companies match ${q.name}: ${listing(m.names)}. Which one?` };
       if (m.kind === "none") return { answer: `${q.name} is not in your firm's portfolio, so no ${metricLabel(metric)} of it is in your records.` };
       const h = companies.find((c) => c.name === m.name)!;
+      if (q.budget) return budgetRows(ctx, h, metric, q, when);
       // (A change over dates runs from the period's opening figure, the last statement before it.)
       const points = q.aggregate === "change" ? overPeriod(ctx, h.company_id, metric, q) : actuals(ctx, h.company_id, metric, q);
       const entities = { holding: { id: h.company_id, name: h.name }, company: { name: h.name, domain: null } };

@@ -70,6 +70,10 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
   }
   if (args.per_position === true) q.per_position = true;
   if (args.all_time === true) q.all_time = true;
+  if (args.budget !== undefined) {
+    if (args.budget !== "only" && args.budget !== "versus") return "budget must be only or versus.";
+    q.budget = args.budget;
+  }
   if (args.months_back !== undefined) {
     if (!Number.isInteger(args.months_back) || (args.months_back as number) < 1 || (args.months_back as number) > 240) return "months_back must be a whole number of months from 1 to 240.";
     q.months_back = args.months_back as number;
@@ -479,6 +483,7 @@ export const QUERY_FUNCTION: AskFunction = {
       anyOf: { type: "object", description: "Alternatives: records matching any of these values, e.g. {\"fund\": [\"Fund II\", \"Fund III\"]}" },
       except: { type: "object", description: "Records matching any of these are left out, e.g. {\"sector\": [\"fintech\"]}" },
       field: s("The field aggregated (not for count)"),
+      budget: { type: "string", enum: ["only", "versus"], description: "metrics of one company: its budgeted figures, or each date's actual against its budget" },
       months_back: { type: "integer", minimum: 1, maximum: 240, description: "year_ago, year_change: months before the latest statement (default 12)" },
     },
     required: ["kind"],

@@ -169,4 +169,7 @@ export const BLIND_CLASSES: Row[] = [
   { cat: "not-in-data", q: "what did Blue Harbor Growth Fund call from us", expect: fn("portfolio_company", { company: "Blue Harbor Growth Fund" }), says: ["Blue Harbor Growth Fund is not in your firm's portfolio"] },
   { cat: "cashflows", q: "distributions received 2024 total", expect: q("cashflows", { type: "distribution", aggregate: "sum", dates: { from: "2024-01-01", to: "2024-12-31" } }) },
   { cat: "positions", q: "date of halcyon's latest valuation mark", expect: q("positions", { fund: "Halcyon Fund V" }), says: ["last marked 2026-09-30"] },
+  // A company's figure against its budget, date by date, the variance the actual less the budget; its budgets alone.
+  { cat: "metrics", q: "helio rails burn against budget in august 2026", expect: q("metrics", { name: "Helio Rails", metric: "monthly_burn", budget: "versus" }), says: ["2026-08-31: value 495,000 EUR (as of 2026-08-31); budget 795,000 EUR (as of 2026-08-31); against budget -300,000 EUR"] },
+  { cat: "metrics", q: "what was relay robotics' planned burn in 2026", expect: q("metrics", { name: "Relay Robotics", metric: "monthly_burn", budget: "only" }), says: ["budget 825,000 USD (2026-10-31)"] },
 ];
