@@ -312,16 +312,20 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
       paired.add(p.at).add(p.next);
     }
   }
+  // Each unit's name, read once: the run of names is scanned again from every unit in it, so a
+  // page listing thousands of names would otherwise cost a name match per pair of them.
+  const nameMemo = new Map<number, string | null>();
+  const nameAt = (j: number) => (nameMemo.has(j) ? nameMemo.get(j)! : nameMemo.set(j, nameAlone(units[j].text)).get(j)!);
   for (let i = 0; i < units.length; i++) {
     let k = 0;
     const same = (j: number) => j < units.length && units[j].pageIndex === units[i].pageIndex && !excluded(units[j]);
     // On the team's page a card may give a given name only ("Daniel" beside "<Given> <Family>"): it
     // counts in a row of names only when a row of as many captions, cell for cell, sits under them.
     const onTeamPage = pageTopic.get(units[i].pageIndex) === "team";
-    const nameOf = (j: number) => nameAlone(units[j].text) ?? (onTeamPage ? givenNameAlone(units[j].text) : null);
+    const nameOf = (j: number) => nameAt(j) ?? (onTeamPage ? givenNameAlone(units[j].text) : null);
     while (same(i + k) && nameOf(i + k)) k++;
     if (k < 2) continue;
-    const givenOnly = Array.from({ length: k }, (_, n) => !nameAlone(units[i + n].text)).some(Boolean);
+    const givenOnly = Array.from({ length: k }, (_, n) => !nameAt(i + n)).some(Boolean);
     // Their roles: as many units after them, or one row with a cell for each (an advisor's cell is no role).
     const row = same(i + k) ? units[i + k].text.split(CELL_SPLIT) : [];
     if (givenOnly && !(row.length === k && row.length > 1)) continue;
