@@ -542,7 +542,7 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   // "NAV by fund", "burn per company": the figure, record by record.
   // ("How much is each raising", "the pre-money for each": each record's own figure, not a total.)
   const eachOwn = /\bhow much (?:is|are|was|were|did|does|do|has|have) each\b|\b(?:for|of) each\s*\??$/.test(text);
-  const perRecord = (!byField && /\b(?:by|per|for each|for every) (?:fund|company|deal|position|portco|portfolio company|manager|holding)s?\b/.test(text)) || eachOwn;
+  const perRecord = !byField && /\b(?:by|per|for each|for every) (?:fund|company|deal|position|portco|portfolio company|manager|holding)s?\b/.test(text);
   // (Of calls and distributions, "how much did each one send" is each fund's total: a sum per fund.)
   if (eachOwn && (aggregate === "sum" || aggregate === "avg") && q.kind !== "cashflows") aggregate = undefined;
   if (byField) order = { by: byField.field, dir: ASCENDING.test(text) ? "asc" : (cue?.dir ?? "desc") };

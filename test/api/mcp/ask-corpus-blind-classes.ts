@@ -160,7 +160,7 @@ export const BLIND_CLASSES: Row[] = [
   // One record's figures are shown, not totalled over it; "each" after a list is each one's own figure; the book's actuals when no update was read.
   { cat: "holdings", q: "nimbus pay: what's it valued at and what did we put in", expect: q("holdings", { name: "Nimbus Pay", show: ["valuation", "invested"] }), says: ["Nimbus Pay: valued at 11,070,000 EUR; invested 7,200,000 EUR."] },
   { cat: "follow-up", q: "deals at diligence", expect: q("deals", { stage: ["diligence"] }), then: [
-    { cat: "follow-up", q: "how much is each raising", expect: q("deals", { stage: ["diligence"], order: { by: "round_amount", dir: "desc" } }) },
+    { cat: "follow-up", q: "how much is each raising", expect: q("deals", { stage: ["diligence"], show: ["round_amount"] }) },
   ] },
   { cat: "updates", q: "latest ARR kestrel rails reported", expect: fn("investor_updates", { company: "Kestrel Rails" }), says: ["Its latest actuals in your book (imported, not read from an update): ARR 4,668,177 USD (2026-10-31)"] },
   // A period's revenue and a round's lead investor are not in the records (said first); a name begins with its unknown capitalised words.
