@@ -4,9 +4,13 @@
 // scripts/gen-deals.ts on purpose: its decks use exactly the phrasings the engine was first built on.
 import { builtinDealEngine } from "../../src/engines/builtin/deal-engine.ts";
 import type { DealAnalysis, DealEngineInput, SourcePage } from "../../src/engines/deal-engine.ts";
+import { extractTeam } from "../../src/engines/builtin/deal-team.ts";
+import { readMaterial } from "../../src/engines/builtin/deal-text.ts";
 
 /** Pages as unpdf gives them for a deck: one string per page, lines wrapped at the slide's width. */
 export const deckPages = (texts: string[], documentId = "doc-1"): SourcePage[] => texts.map((text, i) => ({ documentId, url: null, page: i + 1, text }));
+/** The team the reader takes from a company deck of these pages, as [name, title] pairs. */
+export const teamOf = (...pages: string[]) => extractTeam(readMaterial(deckPages(pages)), { fund: false }).map((m) => [m.name, m.title]);
 
 export async function analyse(pages: SourcePage[], hints: DealEngineInput["hints"] = {}): Promise<DealAnalysis> {
   return builtinDealEngine.analyze({ pages, hints, progress: () => {} });

@@ -7,11 +7,8 @@
 // purpose on the page of the raise, and a title with a note in square brackets.
 import { describe, expect, test } from "bun:test";
 import type { DealAnalysis } from "../../src/engines/deal-engine.ts";
-import { extractTeam } from "../../src/engines/builtin/deal-team.ts";
-import { readMaterial } from "../../src/engines/builtin/deal-text.ts";
-import { analyse, deckPages } from "./deal-facts-corpus.ts";
+import { analyse, deckPages, teamOf } from "./deal-facts-corpus.ts";
 
-const teamOf = (...pages: string[]) => extractTeam(readMaterial(deckPages(pages)), { fund: false }).map((m) => [m.name, m.title]);
 const section = (a: DealAnalysis, key: string) => a.sections.find((s) => s.key === key)!;
 
 describe("a team as real decks list it", () => {

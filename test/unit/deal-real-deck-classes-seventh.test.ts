@@ -2,11 +2,8 @@
 // cards set the family name in small letters and the given name in capitals on the line beside it
 // (as such designs, and OCR of them, give them). Held by the names the reader must give and those it must not.
 import { describe, expect, test } from "bun:test";
-import { extractTeam } from "../../src/engines/builtin/deal-team.ts";
-import { readMaterial } from "../../src/engines/builtin/deal-text.ts";
-import { deckPages } from "./deal-facts-corpus.ts";
+import { teamOf } from "./deal-facts-corpus.ts";
 
-const teamOf = (...pages: string[]) => extractTeam(readMaterial(deckPages(pages)), { fund: false }).map((m) => [m.name, m.title]);
 
 describe("names in two styles on two lines on the team's page", () => {
   test("family name in small letters over the given name in capitals: each pair is a member", () => {

@@ -6,11 +6,8 @@
 // French words, and a goal in money as the only line that would make a deck's financials.
 // Each held by the names the reader must give and those it must not.
 import { describe, expect, test } from "bun:test";
-import { extractTeam } from "../../src/engines/builtin/deal-team.ts";
-import { readMaterial } from "../../src/engines/builtin/deal-text.ts";
-import { analyse, deckPages } from "./deal-facts-corpus.ts";
+import { analyse, deckPages, teamOf } from "./deal-facts-corpus.ts";
 
-const teamOf = (...pages: string[]) => extractTeam(readMaterial(deckPages(pages)), { fund: false }).map((m) => [m.name, m.title]);
 
 describe("a team that signs in a column on the cover or the closing page", () => {
   test("given names alone, three or more, are the team (a month's name or a word in -ing among them too)", () => {

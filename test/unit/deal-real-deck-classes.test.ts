@@ -6,11 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import type { DealAnalysis } from "../../src/engines/deal-engine.ts";
 import { nameAlone } from "../../src/engines/builtin/deal-people.ts";
-import { extractTeam } from "../../src/engines/builtin/deal-team.ts";
-import { readMaterial } from "../../src/engines/builtin/deal-text.ts";
-import { analyse, deckPages } from "./deal-facts-corpus.ts";
+import { analyse, deckPages, teamOf } from "./deal-facts-corpus.ts";
 
-const teamOf = (...pages: string[]) => extractTeam(readMaterial(deckPages(pages)), { fund: false }).map((m) => [m.name, m.title]);
 const scored = (a: DealAnalysis, key: string) => a.sections.find((s) => s.key === key)!.score !== null;
 
 describe("a pre-money valuation only from a statement that says it is one", () => {

@@ -497,9 +497,9 @@ export function corrected(question: string): string {
 }
 
 /** "(drift read as Drift Freight, ...)": a short name the directory took as the one company of that name still held. */
-function heldReadAs(names: AskNames, question: string, answerText: string): string {
+function heldReadAs(names: AskNames, question: Normalised, answerText: string): string {
   const list = names.holdings();
-  const q = ` ${canon(normalise(question).folded)} `;
+  const q = ` ${canon(question.folded)} `;
   const firstOf = (h: HoldingName) => canon(h.name).split(" ")[0];
   for (const h of list) {
     if (!h.active || q.includes(` ${canon(h.name)} `) || !answerText.includes(h.name) || !q.includes(` ${firstOf(h)} `)) continue;
@@ -522,9 +522,10 @@ export const builtinAskEngine: AskEngine = {
     // What the answer did not take into account is said first, never silently dropped.
     const unread = unreadParts(normalise(question, spellerFor(tools)), `${answer.text} ${JSON.stringify(intent.args)}`);
     const back = unread.length ? `${saidBack(unread)}\n` : "";
-    const unheld = UNHELD.filter(([re]) => re.test(normalise(question).folded)).map(([, what]) => what);
+    const plain = normalise(question);
+    const unheld = UNHELD.filter(([re]) => re.test(plain.folded)).map(([, what]) => what);
     const missing = unheld.length ? `${listing(unheld).replace(/^./, (c) => c.toUpperCase())}: not in your records (Dealgraph does not record ${unheld.length === 1 ? "it" : "them"}), so I can't answer that part.\n` : "";
-    const readAs = heldReadAs(tools.names, question, answer.text);
+    const readAs = heldReadAs(tools.names, plain, answer.text);
     return { engine: "builtin", text: `${missing}${back}${readAs}${intent.preface ?? ""}${answer.text}${intent.note ? `\n\n${intent.note}` : ""}`, answers: [answer] };
   },
 };

@@ -5,10 +5,10 @@
 import type { Aggregate, DateRange, Query } from "../ask-engine.ts";
 import type { FieldCue } from "./ask-lexicon.ts";
 import { FLOW_FIELD } from "./ask-sets.ts";
+import { wordsValue } from "./ask-text.ts";
 
 /** Twelve months before the latest statement: "a year ago", "vs last year", "over the past year". */
 export const YEAR_AGO = /\b(?:a|one|1|twelve months|12 months|12 mos?|twelve mos?) (?:year )?(?:ago|before|earlier|prior)\b|\byear (?:ago|before|earlier)\b|\byear over year\b|\byoy\b|\bthis time last year\b|\b(?:vs|versus|compared (?:to|with)|against) (?:a|last|the prior|the previous) year\b|\bthis year (?:vs|versus|against|compared to) last\b|\b(?:over|in|during) the (?:past|last) (?:year|twelve months|12 months)\b|\blast twelve months\b|\b(?:last|past|trailing) (?:12|twelve) (?:months|mos?)\b|\bttm\b|\bpast year\b/;
-const AGO_COUNT: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, eighteen: 18, "twenty four": 24 };
 /**
  * "Six months ago", "two quarters back", "18 mo earlier": how many months before the latest statement
  * one record's figure is asked at (the issue's rule for a year, said of any span); null when not said.
@@ -18,7 +18,7 @@ export function monthsAgo(text: string): number | null {
   // ("Since 6 months ago" anchors a change at a calendar point: the dates reader's, not a span back from the latest statement.)
   const m = /(?<!\b(?:since|from|after|before) )\b(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty four) (months?|mos?|quarters?|qtrs?|qs|years?|yrs?) (?:ago|before|earlier|prior|back)\b/.exec(text);
   if (!m) return null;
-  const n = AGO_COUNT[m[1]] ?? Number(m[1]);
+  const n = /^\d/.test(m[1]) ? Number(m[1]) : (wordsValue(m[1].replace(/^an$/, "a").split(" ")) ?? 0);
   const months = n * (/^(?:q|qtr)/.test(m[2]) ? 3 : /^(?:y|yr)/.test(m[2]) ? 12 : 1);
   return months >= 1 && months <= 240 ? months : null;
 }

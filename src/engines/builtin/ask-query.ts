@@ -54,7 +54,7 @@ const WEAK_NOUNS: Partial<Record<RecordKind, RegExp>> = {
   positions: /\bfunds\b/,
 };
 
-const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|\bhow much (?:is|are|was|were|did|does|do|has|have) each\b|\b(?:for|of) each\s*\??$|\bwhich one\b|\b(?:into|in|to|for|of|on|at) each\s*\??$|\beach one\b|\bwho among\b|\b(?:for|of) each\b(?! (?:deal|compan|fund|portco|holding|position))|\beach one\b|^(?:and|what about|how about|only|just|sort|rank|order|by|now|same|also)\b/;
+const FOLLOW_UP = /\b(?:them|those|these|ones|they|their|theirs)\b|\bhow much (?:is|are|was|were|did|does|do|has|have) each\b|\bwhich one\b|\b(?:into|in|to|for|of|on|at) each\s*\??$|\beach one\b|\bwho among\b|\b(?:for|of) each\b(?! (?:deal|compan|fund|portco|holding|position))|\beach one\b|^(?:and|what about|how about|only|just|sort|rank|order|by|now|same|also)\b/;
 const SINGULAR_NOUN = /^(?:deal|holding|portfolio company|document|file|pdf|capital call|distribution|cash ?flow|drawdown|fund position|lp fund|lp commitment|contribution|pitched)$/;
 /** The figure a total or a threshold is of when the question names none ("calls over 1 million"). */
 const DEFAULT_FIELD: Partial<Record<RecordKind, string>> = { cashflows: "amount", deals: "score", persons: "strength" };

@@ -104,7 +104,7 @@ const TENS_WORDS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, 
 const NUMBER_WORD = String.raw`(?:${[...Object.keys(SMALL_WORDS), ...Object.keys(TENS_WORDS), "hundred"].join("|")})`;
 const SCALE: Record<string, string> = { k: "k", thousand: "k", grand: "k", m: "m", mm: "m", mil: "m", million: "m", bn: "bn", billion: "bn" };
 /** "Three hundred", "forty five", "a hundred and twenty": the number the words say (below a thousand). */
-function wordsValue(words: string[]): number | null {
+export function wordsValue(words: string[]): number | null {
   let value = 0;
   for (const w of words) {
     if (w === "and") continue;
