@@ -496,6 +496,18 @@ export function corrected(question: string): string {
   return rest.split(/\s+/).length >= 2 ? rest : question;
 }
 
+/**
+ * "Convert Nimbus Pay's ARR into US dollars", "Fathom Robotics' burn in USD": a figure of one named
+ * record asked in another currency. The records keep no exchange rates: said first, and the figure
+ * follows in the currency it is recorded in (never the records that happen to be held in that currency).
+ */
+function conversionAsked(question: Normalised, intent: Intent, answerText: string): string {
+  if (/keep no exchange rates/.test(answerText) || /keep no exchange rates/.test(intent.preface ?? "")) return "";
+  const one = intent.fn === "portfolio_company" || (intent.fn === "query" && typeof intent.args.name === "string") || intent.fn === "fund_positions";
+  const converting = /\bconvert\w*\b|\bexchange rates?\b|\bfx rates?\b/.test(question.folded) || (one && /\b(?:in|into|to) (?:us |u s )?(?:dollars?|usd|euros?|eur|pounds?|gbp|sterling)\b/.test(question.folded));
+  return converting ? "Your records keep no exchange rates, so I never convert between currencies (a converted figure would be a guess): each figure is given in the currency it is recorded in.\n" : "";
+}
+
 /** "(drift read as Drift Freight, ...)": a short name the directory took as the one company of that name still held. */
 function heldReadAs(names: AskNames, question: Normalised, answerText: string): string {
   const list = names.holdings();
@@ -526,6 +538,7 @@ export const builtinAskEngine: AskEngine = {
     const unheld = UNHELD.filter(([re]) => re.test(plain.folded)).map(([, what]) => what);
     const missing = unheld.length ? `${listing(unheld).replace(/^./, (c) => c.toUpperCase())}: not in your records (Dealgraph does not record ${unheld.length === 1 ? "it" : "them"}), so I can't answer that part.\n` : "";
     const readAs = heldReadAs(tools.names, plain, answer.text);
-    return { engine: "builtin", text: `${missing}${back}${readAs}${intent.preface ?? ""}${answer.text}${intent.note ? `\n\n${intent.note}` : ""}`, answers: [answer] };
+    const noRates = conversionAsked(plain, intent, answer.text); 
+    return { engine: "builtin", text: `${missing}${back}${readAs}${noRates}${intent.preface ?? ""}${answer.text}${intent.note ? `\n\n${intent.note}` : ""}`, answers: [answer] };
   },
 };

@@ -443,7 +443,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
     bothTypes = calls && dists;
   }
   if ((q.kind === "deals" || q.kind === "holdings") && sector && sector !== notSector) (q.sector = sector), filter();
-  if (currency && ["deals", "holdings", "positions", "cashflows"].includes(q.kind) && /\b(?:in|denominated|held in)\b|\beur\b|\busd\b|\bgbp\b|(?<!\b(?:\d+|million|thousand|k|m|mm|bn|billion) )\b(?:euros?|dollars?)\b(?! (?:\d|million|thousand))/.test(text)) (q.currency = currency), filter();
+  // (One company named with a currency asks its figure in that currency, a conversion: not a filter that would leave it out.)
+  if (currency && !namedHolding && ["deals", "holdings", "positions", "cashflows"].includes(q.kind) && /\b(?:in|denominated|held in)\b|\beur\b|\busd\b|\bgbp\b|(?<!\b(?:\d+|million|thousand|k|m|mm|bn|billion) )\b(?:euros?|dollars?)\b(?! (?:\d|million|thousand))/.test(text)) (q.currency = currency), filter();
   // "Worth today", "right now": the current figures, not records dated today.
   const now = dates && /^(?:today|this week)$/.test(dates.range.label) && (q.kind === "holdings" || q.kind === "persons" || q.kind === "positions");
   if (dates && !now && q.kind !== "persons" && (q.kind !== "positions" || fields.some((f) => f.field === "nav") || (absent === "called" || absent === "distributed"))) {

@@ -19,6 +19,9 @@ const READER_WORDS = new Set(LEXICON_WORDS);
 
 /** The name of a record the records do not hold, as written; null when the question names none. */
 export function unfoundRecord(n: Normalised, d: Directory): string | null {
+  const held = d.holdings();
+  if (held.kind === "several") return unheldOfSeveral(n, held.names);
+  if (held.kind === "one" && held.partial) return unheldOfSeveral(n, [held.name]);
   if (d.holdings().kind !== "none" || d.deal() || d.funds().match.kind === "one" || d.ownFunds().match.kind === "one") return null;
   // ("Sequoia Capital Fund XV": a fund's name, which the fund readers say is none of the LP funds.)
   if (d.funds().phrase) return null;
@@ -39,6 +42,24 @@ export function unfoundRecord(n: Normalised, d: Directory): string | null {
     while (from > 0 && !n.tokens[from - 1].end && /^\p{Lu}/u.test(n.tokens[from - 1].raw) && unknownWord(n, from - 1) && !heldWords.has(n.tokens[from - 1].f)) from--;
     const words = n.tokens.slice(from, to + 1).map((t) => t.raw);
     return words.map((w) => (FUND_NUMBER.test(w.toLowerCase()) && !/^\d/.test(w) ? w.toUpperCase() : /^\p{Ll}/u.test(w) ? w[0].toUpperCase() + w.slice(1) : w)).join(" ");
+  }
+  return null;
+}
+
+/**
+ * "Fathom Labs" where the records hold Fathom AI, Fathom Grid and Fathom Robotics: the first word
+ * they share followed by a word a name ends with that none of them has is another company, not one
+ * of theirs to choose from. Null when the words after the shared one are one of theirs, or no name's.
+ */
+function unheldOfSeveral(n: Normalised, names: string[]): string | null {
+  const words = names.map((name) => canon(name).split(" "));
+  const first = words[0][0];
+  if (!words.every((w) => w[0] === first && w.length > 1)) return null;
+  for (let i = 0; i + 1 < n.tokens.length; i++) {
+    if (n.tokens[i].f !== first || n.tokens[i].end) continue;
+    const next = n.tokens[i + 1];
+    if (!NAME_TAILS.test(next.f) || words.some((w) => w[1] === next.f || w[1].startsWith(next.f))) continue;
+    return [n.tokens[i].raw, next.raw].map((w) => (/^\p{Ll}/u.test(w) ? w[0].toUpperCase() + w.slice(1) : w)).join(" ");
   }
   return null;
 }

@@ -10,7 +10,7 @@ export const UNHELD: [RegExp, string][] = [
   [/\bvaluation caps?\b|\bcap table\b|\bdiscount rate\b|\bsafes?\b(?= (?:terms?|notes?|caps?|discount|round))|\b(?:on|of|in) (?:the|their|its|our|a) safe\b|\bpost ?money safe\b/, "SAFE and cap-table terms"],
   [/\bliquidation pref(?:erence)?s?\b|\bliq prefs?\b|\bpro ?rata rights?\b|\bvoting rights?\b|\banti ?dilution\b/, "share terms (preferences, pro-rata, voting)"],
   [/\b(?:mgmt|management) fees?\b|\bcarry\b|\bcarried interest\b|\bhurdle rate\b/, "fund fees and carry"],
-  [/\blead investors?\b|\bwho (?:is |s )?leading (?:the|their|its) round\b|\bco-?investors?\b|\bsyndicate\b/, "who leads or joins a round"],
+  [/\blead investors?\b|\bwho (?:is |s )?leading (?:the|their|its) round\b|\bco-?investors?\b|\bsyndicate\b/, "the lead investor or co-investors of a round (who leads or joins it)"],
   // (A period's revenue is not ARR: the ARR the records keep follows, named as ARR.)
   [/(?<!recurring )\brevenues?\b(?! run[- ]?rate)/, "revenue for a period (the records keep ARR, given instead where asked)"],
 ];

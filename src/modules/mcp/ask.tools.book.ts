@@ -5,7 +5,7 @@
 import { isUuid } from "../../lib/ids.ts";
 import { ApiError } from "../../http/errors.ts";
 import { DOMAIN_IN_TEXT as DOMAIN } from "../../lib/hosts.ts";
-import { nameForPhrase } from "../../lib/name-match.ts";
+import { canon, nameForPhrase } from "../../lib/name-match.ts";
 import { fold, listing, money, num, percent, times } from "../../lib/prose.ts";
 import { dealsService } from "../deals/deals.service.ts";
 import { fundsService } from "../funds/funds.service.ts";
@@ -164,6 +164,7 @@ async function portfolioCompany(ctx: AskContext, args: Record<string, unknown>):
   const portfolio = portfolioService(ctx.deps);
   const { orgId } = ctx.principal;
   let rows: Holding[];
+  let match: ReturnType<typeof nameForPhrase> | null = null;
   if (isUuid(name)) {
     try {
       const h = portfolio.mustGetHolding(orgId, name);
@@ -174,11 +175,16 @@ async function portfolioCompany(ctx: AskContext, args: Record<string, unknown>):
   } else {
     // Case, accents and punctuation do not matter; a brand word alone ("acme") finds the one company it starts.
     const all = allHoldings(ctx);
-    const match = nameForPhrase([...new Set(all.map((c) => c.name))], name);
-    if (match.kind === "several") {
-      return { ...base, links: ["/api/v1/portfolio/companies"], data: { candidates: match.names }, text: `Several portfolio companies match ${name}: ${listing(match.names)}. Which one?` };
+    const found = nameForPhrase([...new Set(all.map((c) => c.name))], name);
+    match = found;
+    // ("Fathom Labs" beside Fathom AI, Fathom Grid and Fathom Robotics: a word none of them has makes it another company.)
+    const said = canon(name).split(" ");
+    const alike = found.kind === "several" ? found.names : found.kind === "one" && found.partial ? [found.name] : [];
+    const another = alike.length > 0 && said.length > 1 && alike.every((n) => canon(n).split(" ")[0] === said[0] && !canon(n).split(" ").includes(said[1]));
+    if (found.kind === "several" && !another) {
+      return { ...base, links: ["/api/v1/portfolio/companies"], data: { candidates: found.names }, text: `Several portfolio companies match ${name}: ${listing(found.names)}. Which one?` };
     }
-    rows = match.kind === "one" ? all.filter((c) => c.name === match.name) : [];
+    rows = found.kind === "one" && !another ? all.filter((c) => c.name === found.name) : [];
   }
   if (rows.length === 0) {
     const deal = dealNamed(ctx, name);
@@ -188,7 +194,8 @@ async function portfolioCompany(ctx: AskContext, args: Record<string, unknown>):
       : fund.kind === "one" && !fund.partial
         ? ` It is one of your LP funds: ask "how is ${fund.name} doing?"`
         : " Nor is it a deal in your pipeline or one of your LP funds.";
-    return { ...base, links: ["/api/v1/portfolio/companies"], data: deal ? { deal } : null, text: `${name} is not in your firm's portfolio.${instead}` };
+    const alike = match?.kind === "several" ? ` (held with a name like it: ${listing(match.names)})` : match?.kind === "one" ? ` (held with a name like it: ${match.name})` : "";
+    return { ...base, links: ["/api/v1/portfolio/companies"], data: deal ? { deal } : null, text: `${name} is not in your firm's portfolio${alike}.${instead}` };
   }
   const company = rows[0];
   const m = company.metrics;
@@ -270,7 +277,7 @@ async function fundPositions(ctx: AskContext, args: Record<string, unknown>): Pr
     const own = nameForPhrase([...new Set(allHoldings(ctx).map((h) => h.fund_name))], fund!);
     const ownFund = own.kind === "one" ? own.name : null;
     const instead = ownFund
-      ? ` ${ownFund} is one of your own funds, holding ${allHoldings(ctx).filter((h) => h.fund_name === ownFund).length} portfolio positions: TVPI, DPI and IRR are kept for LP positions only. Ask "portfolio companies in ${ownFund}" for its holdings, what was invested and their valuations.`
+      ? ` ${ownFund} is one of your own funds, holding ${allHoldings(ctx).filter((h) => h.fund_name === ownFund).length} portfolio positions: I can't give a TVPI, DPI or IRR of it, as your records keep those for LP positions only (not for the funds you manage). Ask "portfolio companies in ${ownFund}" for its holdings, what was invested and their valuations.`
       : "";
     return {
       ...base,

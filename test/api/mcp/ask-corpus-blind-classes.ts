@@ -165,11 +165,16 @@ export const BLIND_CLASSES: Row[] = [
   { cat: "updates", q: "latest ARR kestrel rails reported", expect: fn("investor_updates", { company: "Kestrel Rails" }), says: ["Its latest actuals in your book (imported, not read from an update): ARR 4,668,177 USD (2026-10-31)"] },
   // A period's revenue and a round's lead investor are not in the records (said first); a name begins with its unknown capitalised words.
   { cat: "not-in-data", q: "acme care revenue in september", expect: q("metrics", { name: "Acme Care", metric: "arr" }), says: ["Revenue for a period (the records keep ARR, given instead where asked): not in your records"] },
-  { cat: "not-in-data", q: "which deals have a lead investor lined up", expect: fn("list_deals"), says: ["Who leads or joins a round: not in your records"] },
+  { cat: "not-in-data", q: "which deals have a lead investor lined up", expect: fn("list_deals"), says: ["The lead investor or co-investors of a round (who leads or joins it): not in your records"] },
   { cat: "not-in-data", q: "what did Blue Harbor Growth Fund call from us", expect: fn("portfolio_company", { company: "Blue Harbor Growth Fund" }), says: ["Blue Harbor Growth Fund is not in your firm's portfolio"] },
   { cat: "cashflows", q: "distributions received 2024 total", expect: q("cashflows", { type: "distribution", aggregate: "sum", dates: { from: "2024-01-01", to: "2024-12-31" } }) },
   { cat: "positions", q: "date of halcyon's latest valuation mark", expect: q("positions", { fund: "Halcyon Fund V" }), says: ["last marked 2026-09-30"] },
   // A company's figure against its budget, date by date, the variance the actual less the budget; its budgets alone.
   { cat: "metrics", q: "helio rails burn against budget in august 2026", expect: q("metrics", { name: "Helio Rails", metric: "monthly_burn", budget: "versus" }), says: ["2026-08-31: value 495,000 EUR (as of 2026-08-31); budget 795,000 EUR (as of 2026-08-31); against budget -300,000 EUR"] },
   { cat: "metrics", q: "what was relay robotics' planned burn in 2026", expect: q("metrics", { name: "Relay Robotics", metric: "monthly_burn", budget: "only" }), says: ["budget 825,000 USD (2026-10-31)"] },
+  // A name that adds a word none of the companies sharing its first word has is another company; a named company's figure asked in another currency is not converted.
+  { cat: "not-in-data", q: "burn at helio labs?", expect: fn("portfolio_company", { company: "Helio Labs" }), says: ["Helio Labs is not in your firm's portfolio"] },
+  { cat: "not-in-data", q: "what's the runway of acme systems", expect: fn("portfolio_company", { company: "Acme Systems" }), says: ["Acme Systems is not in your firm's portfolio (held with a name like it: Acme Care, Acme Robotics and Acme Works)"] },
+  { cat: "holdings", q: "fathom robotics burn in dollars please", expect: fn("portfolio_company", { company: "Fathom Robotics" }), says: ["Your records keep no exchange rates, so I never convert between currencies", "Monthly burn: 477,000 EUR"] },
+  { cat: "not-in-data", q: "IRR of Northwind Fund III?", expect: fn("fund_positions", { fund: "Northwind Fund III" }), says: ["I can't give a TVPI, DPI or IRR of it"] },
 ];
