@@ -161,6 +161,7 @@ const LATER_PARTS = [
   { part: "dev3", prefix: "f", minItems: 150 },
   { part: "dev4", prefix: "g", minItems: 150 },
   { part: "dev5", prefix: "h", minItems: 160 },
+  { part: "dev6", prefix: "s", minItems: 150 },
 ] as const;
 
 for (const { part, prefix, minItems } of LATER_PARTS) {

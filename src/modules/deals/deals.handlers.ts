@@ -13,6 +13,7 @@ import { ConversionError, conversionOptions } from "../../documents/convert.ts";
 import { extractPages, ExtractionError } from "../../documents/extract.ts";
 import { CONTENT_TYPES, type FileKind } from "../../documents/file-type.ts";
 import { readDocumentLink } from "./deals.document-link.ts";
+import { documentTextStore } from "./deals.document-text.ts";
 import type { DealDocumentRow } from "./deals.queries.ts";
 import { DEAL_ANALYSIS, dealsService } from "./deals.service.ts";
 import { documentGateStep } from "./deals.verification.service.ts";
@@ -20,7 +21,8 @@ import { readWebsite } from "./deals.website.ts";
 
 type Input = { website_url?: string; document_url?: string; detect_kind?: boolean; data_room?: boolean };
 
-type DocRow = Pick<DealDocumentRow, "id" | "sha256" | "content_type" | "filename" | "folder" | "kind" | "status" | "pages">;
+/** `extracted`: its pages are stored (1), read from the text store when needed rather than with the row. */
+type DocRow = Pick<DealDocumentRow, "id" | "sha256" | "content_type" | "filename" | "folder" | "kind" | "status"> & { extracted: 0 | 1 };
 
 const kindOfContentType = Object.fromEntries(Object.entries(CONTENT_TYPES).map(([k, v]) => [v, k as FileKind]));
 
@@ -31,24 +33,32 @@ export function dealAnalysisHandler(deps: Deps, opts: DealHandlerOptions = {}): 
   const engine = dealEngine(deps);
   const sqlite = deps.db.$client;
   const docsOf = sqlite.query<DocRow, [string]>(
-    "SELECT id, sha256, content_type, filename, folder, kind, status, pages FROM deal_documents WHERE deal_id = ? ORDER BY uploaded_at, id",
+    "SELECT id, sha256, content_type, filename, folder, kind, status, pages IS NOT NULL AS extracted FROM deal_documents WHERE deal_id = ? ORDER BY uploaded_at, id",
   );
-  const saveText = sqlite.query("UPDATE deal_documents SET pages = ?, page_count = ?, status = 'extracted' WHERE id = ?");
-  const saveCategory = sqlite.query("UPDATE deal_documents SET category = ? WHERE id = ?");
+  // Megabytes of text are written and read off this thread (deals.document-text.ts).
+  const textStore = documentTextStore(sqlite, deps.config.busyTimeoutMs);
   const markFailed = sqlite.query("UPDATE deal_documents SET status = 'failed' WHERE id = ?");
 
-  /** The document's pages, extracted once and kept; a file that cannot be read is marked `failed`. */
-  async function textOf(doc: DocRow): Promise<string[]> {
-    if (doc.pages) return JSON.parse(doc.pages);
+  /**
+   * The document's pages, extracted once and kept (a data-room file's category with them, from its
+   * text); a file that cannot be read is marked `failed`.
+   */
+  async function textOf(doc: DocRow, classifying: () => void): Promise<string[]> {
+    if (doc.extracted) return (await textStore.read(doc.id)) ?? [];
     try {
-      const texts = await extractPages(
+      const pages = await extractPages(
         blobPath(deps.config.dataDir, doc.sha256),
         kindOfContentType[doc.content_type] ?? "unknown",
         doc.kind === "data_room" ? "xml" : "pdf",
         conversionOptions(deps.config.dataDir, opts.conversionTimeoutMs),
       );
-      saveText.run(JSON.stringify(texts), texts.length, doc.id);
-      return texts;
+      let category: string | null = null;
+      if (doc.kind === "data_room") {
+        classifying();
+        category = classifyDocument(doc.filename, doc.folder, pages.join("\n")).category;
+      }
+      await textStore.save(doc.id, pages, category);
+      return pages;
     } catch (error) {
       markFailed.run(doc.id);
       if (error instanceof ConversionError || error instanceof ExtractionError) throw new RunError(`${doc.filename}: ${error.message}`);
@@ -90,20 +100,16 @@ export function dealAnalysisHandler(deps: Deps, opts: DealHandlerOptions = {}): 
 
     const failures: string[] = [];
     for (const [i, doc] of docs.entries()) {
-      if (!doc.pages) progress({ stage: "extract", document: i + 1, documents: docs.length });
+      if (!doc.extracted) progress({ stage: "extract", document: i + 1, documents: docs.length });
       let texts: string[];
       try {
-        texts = await textOf(doc);
+        texts = await textOf(doc, () => progress({ stage: "classify", document: i + 1, documents: docs.length }));
       } catch (error) {
         // The primary deck is the analysis: without it there is nothing to do. Data-room files
         // are all extracted first, so the run's error names every one that could not be read.
         if (!input.data_room || !(error instanceof RunError)) throw error;
         failures.push(error.message);
         continue;
-      }
-      if (doc.kind === "data_room" && !doc.pages) {
-        progress({ stage: "classify", document: i + 1, documents: docs.length });
-        saveCategory.run(classifyDocument(doc.filename, doc.folder, texts.join("\n")).category, doc.id);
       }
       texts.forEach((text, p) => pages.push({ documentId: doc.id, url: null, page: p + 1, text, name: doc.filename }));
     }
