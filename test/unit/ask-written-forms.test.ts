@@ -86,3 +86,38 @@ describe("a negated act", () => {
     expect(negationScopes("deals that aren t in fintech").negated).toContain("fintech");
   });
 });
+
+describe("days as much of the world writes them", () => {
+  test.each([
+    ["ARR of Acme Robotics at 31.03.2026?", { to: "2026-03-31" }],
+    ["headcount at 30/06/2026", { to: "2026-06-30" }],
+    ["headcount at 06/30/2026", { to: "2026-06-30" }],
+    ["distributed until 30.06.2025", { to: "2025-06-30" }],
+    ["margin WHERE date = '2025-12-31'", { to: "2025-12-31" }],
+  ])("%s", (q, want) => expect(range(q)).toMatchObject(want));
+  // Either a day or a month first: not read as one of them (said back instead).
+  test.each(["headcount at 03/04/2026", "burn at 31.02.2026"])("%s: no day", (q) => expect(normalise(q).folded).not.toMatch(/\d{4}-\d{2}-\d{2}/));
+});
+
+describe("query and formula notation, and European amounts", () => {
+  test.each([
+    ["count of deals where sector != 'fintech' group by stage", "count of deals where sector not fintech by stage"],
+    ["active holdings WHERE ownership_pct IS NULL", "active holdings WHERE with no ownership"],
+    ["SELECT name FROM holdings WHERE sector NOT IN ('Robotics', 'Fintech') AND currency = 'USD'", "holdings WHERE sector not Robotics or Fintech AND currency is USD"],
+    ["SELECT kind, COUNT(*) FROM deals GROUP BY kind", "count of deals by kind"],
+    ["SELECT lead_investor FROM deals", "deals lead investor"],
+    ["COUNT(*) FROM my_contacts WHERE location ends with 'Germany'", "count of my contacts WHERE location in Germany"],
+    ["my contacts where domain = 'quillstack.ai' order by strength desc limit 3", "my contacts where domain is quillstack.ai by strength highest first top 3"],
+    ["AVG(value_multiple) for Fund II", "average value multiple for Fund II"],
+    ["startups raising not more than 2,5 Mio USD", "startups raising not more than 2.5m USD"],
+    ["ARR over 1.5 Mio EUR", "ARR over 1.5m EUR"],
+  ])("%s", (q, want) => expect(spokenForm(q)).toBe(want));
+  // English that only looks like a query is left as it is.
+  test.each(["select the deals from fintech", "companies like Stripe", "deals in (mostly) fintech", "email john_doe@acme.com", "1,234,567 USD raised"])("%s: unchanged", (q) => expect(spokenForm(q)).toBe(q));
+  // A condition on another field ends the negation before it.
+  test("not robotics or fintech and currency is usd", () => {
+    const s = negationScopes("holdings where sector not robotics or fintech and currency is usd");
+    expect(s.negated).toContain("fintech");
+    expect(s.negated).not.toContain("usd");
+  });
+});

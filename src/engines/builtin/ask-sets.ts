@@ -12,7 +12,8 @@ import type { FieldCue } from "./ask-lexicon.ts";
 /** Words that negate what follows them, up to the end of their clause. */
 export const NEGATION = /\b(?:not|non|neither|without|excluding|exclude|excl|except(?: for)?|other than|outside(?: of)?|apart from|aside from|besides|but not|(?:everything|anything|all|any|every \w+) but|minus|leaving out|leave out|ignoring|isn t|aren t|isnt|arent|haven t|hasn t|don t|doesn t|didn t|wasn t|weren t|never|no longer|drop(?= (?:the|all|any|those|these)\b)|remove|take out|filter out|get rid of|strip out)\b/g;
 /** Where a negated part ends: a new clause, or a word that starts another filter or an order. */
-export const CLAUSE_END = /\b(?:with|that|which|who|whose|where|sorted|ranked|ordered|by|per|and (?:with|that|which|whose|have|has|are|is)|but|only)\b|[,;:?!]/;
+// ("And currency is USD", "and stage not passed": a condition on another field begins.)
+export const CLAUSE_END = /\b(?:with|that|which|who|whose|where|sorted|ranked|ordered|by|per|and (?:with|that|which|whose|have|has|are|is)|and [\w-]+ (?:is|are|equals|not)|but|only)\b|[,;:?!]/;
 
 /** The text split into what is said positively and what a negation governs. */
 export function negationScopes(text: string): { positive: string; negated: string } {
@@ -96,14 +97,15 @@ export function fundsNamed(names: string[], text: string): string[] | null {
 /** The group a count is per ("deals per stage", "holdings by fund", "breakdown by sector"), if this kind has it. */
 export function groupAsked(text: string, kind: Query["kind"]): Query["group"] | undefined {
   const m =
-    /\b(?:per|by|for each|for every|in each|each of|each|broken down by|breakdown by|break down by|split by|grouped by|group by|across|distribution of|breakdown of|split of|mix of) (?:the |their |its |our )?(?:pipeline |deal |funding |raise |investment |portfolio |lp |calendar |fiscal |reporting |reported |base )?(founding (?:year|yr|date)|year founded|yr founded|(?:data[- ]quality )?flag|stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|yr|quarter|month|type|city|cities|location|hq)s?\b/.exec(text) ??
+    /\b(?:per|by|for each|for every|in each|each of|each|broken down by|breakdown by|break down by|split by|grouped by|group by|across|distribution of|breakdown of|split of|mix of) (?:the |their |its |our )?(?:pipeline |deal |funding |raise |investment |portfolio |lp |calendar |fiscal |reporting |reported |base )?(founding (?:year|yr|date)|year founded|yr founded|(?:data[- ]quality )?flag|stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|yr|quarter|month|type|kind|city|cities|location|hq)s?\b/.exec(text) ??
     // "The sector mix of the portfolio", "stage breakdown": the group named before the word for a split.
     /\b(founding (?:year|yr)|(?:data[- ]quality )?flag|stage|sector|industr(?:y|ies)|round|fund|status|currenc(?:y|ies)|vintage|year|quarter|month|type|city|cities)s?(?: |-)(?:mix|breakdown|break down|split|distribution|spread|allocation|exposure|counts?|wise)\b/.exec(text) ??
     // "Which cities do our deals come from": the places asked for are the groups.
     /\b(?:which|what) (cities|locations)\b|\bwhere (?:do|are|did) (?:\w+ ){0,3}(?:come from|based)\b()/.exec(text);
   if (!m) return undefined;
   const said = m[1] ?? "city";
-  const word = said.startsWith("industr") ? "sector" : said.startsWith("currenc") ? "currency" : /^(?:city|cities|location|hq)$/.test(said) ? "city" : /found/.test(said) ? "founded" : /flag$/.test(said) ? "flag" : said === "yr" ? "year" : said;
+  // (A deal's type or kind is whether a company or a fund is raising.)
+  const word = kind === "deals" && /^(?:type|kind)$/.test(said) ? "kind" : said.startsWith("industr") ? "sector" : said.startsWith("currenc") ? "currency" : /^(?:city|cities|location|hq)$/.test(said) ? "city" : /found/.test(said) ? "founded" : /flag$/.test(said) ? "flag" : said === "yr" ? "year" : said;
   // "How many were founded each year": the founding year, not the year they came in.
   if (word === "year" && kind === "deals" && /\b(?:founded|founding|incorporated|established)\b/.test(text)) return "founded";
   // An LP position is a fund: "NAV by fund" is per record, not a group.

@@ -1,6 +1,7 @@
 // Reading a partner's question as text: normalising it (quotes and apostrophes, contractions,
 // possessives, URLs read as their domains, misspelt words of the firm's vocabulary), and the runs
 // of words that may name something.
+import { europeanAmounts, typedForm } from "./ask-typed.ts";
 import { DOMAIN_IN_TEXT, websiteHost } from "../../lib/hosts.ts";
 import { fold } from "../../lib/prose.ts";
 
@@ -134,7 +135,7 @@ function spokenAmounts(text: string): string {
  * and amounts ("three hundred k", "two million") as digits, and acronyms spelt letter by letter ("a r r") as the word.
  */
 export function spokenForm(text: string): string {
-  return spokenAmounts(spokenYears(text));
+  return spokenAmounts(spokenYears(europeanAmounts(typedForm(text))));
 }
 
 function spokenYears(text: string): string {
@@ -182,7 +183,7 @@ export function normalise(question: string, correct: (word: string, written: str
     chunk = chunk.replace(/^([$€£]?\d[\d.,]*(?:k|m|mm|bn|x|%)?)\+([,.?!]?)$/i, "at least $1$2");
     for (const piece of chunk.split(/\s+/)) {
       // (A calendar day, "2026-03-31", stays one word: the dates reader reads it whole.)
-      const day = /^\(?(\d{4}-\d{2}-\d{2})[),.;:?!]*$/.exec(piece);
+      const day = /^[("']?(\d{4}-\d{2}-\d{2})[)"',.;:?!]*$/.exec(calendarDay(piece));
       const f = day ? day[1] : foldToken(piece)
         .split(" ")
         .map((w) => SHORT_FORMS[w] ?? w)
@@ -193,6 +194,24 @@ export function normalise(question: string, correct: (word: string, written: str
   }
   out.folded = out.tokens.map((t) => t.f).join(" ");
   return out;
+}
+
+/**
+ * A calendar day written the way much of the world writes it, as the ISO day the dates reader reads:
+ * "31.03.2026" (day first, always, with dots), "30/06/2026" (day first when it cannot be a month),
+ * "06/30/2026" (month first when the second cannot be one). "03/04/2026" could be either: left as
+ * written, so it is said back rather than read as the wrong day.
+ */
+export function calendarDay(piece: string): string {
+  const m = /^([("']?)(\d{1,2})([./-])(\d{1,2})\3(\d{4})([)"',.;:?!]*)$/.exec(piece);
+  if (!m) return piece;
+  const [a, b, year] = [Number(m[2]), Number(m[4]), Number(m[5])];
+  const dayFirst = m[3] === "." || a > 12 ? true : b > 12 ? false : a === b ? true : null;
+  if (dayFirst === null) return piece;
+  const [day, month] = dayFirst ? [a, b] : [b, a];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (month < 1 || month > 12 || date.getUTCDate() !== day) return piece;
+  return `${m[1]}${date.toISOString().slice(0, 10)}${m[6]}`;
 }
 
 /** A run of consecutive tokens, as written and folded. */

@@ -11,7 +11,8 @@ export type Unit = "year" | "money" | "months" | "people" | "percent" | "ratio" 
 
 /** A value of a record: a number (money carries its currency) or a date; null when not in the records. */
 /** `why`: why a figure is null though the record has one in parts (a stake per fund). */
-export type Value = { value: number | null; currency?: string | null; unit?: string | null; date?: string | null; why?: string };
+/** `byPart`: no one figure for the record, though its parts have theirs (a company two funds hold: each fund's stake). */
+export type Value = { value: number | null; currency?: string | null; unit?: string | null; date?: string | null; why?: string; byPart?: boolean };
 
 /**
  * How a field combines over several records: `sum` adds up (money, counts, people), `pooled` is a

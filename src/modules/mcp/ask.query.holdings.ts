@@ -50,7 +50,7 @@ function record(list: Holding[], byPosition: boolean): Rec {
     invested,
     valuation,
     multiple: { value: invested.value && valuation.value !== null ? Math.round((valuation.value / invested.value) * 100) / 100 : null },
-    ownership: { value: ownership === null ? null : Math.round(ownership * 100) / 100, ...(list.length > 1 ? { why: `by fund (each fund's stake is its own, not added up): ${list.map((x) => `${x.fund_name} ${x.ownership_percentage === null ? "not recorded" : `${num(x.ownership_percentage)}%`}`).join(", ")}` } : {}) },
+    ownership: { value: ownership === null ? null : Math.round(ownership * 100) / 100, ...(list.length > 1 && list.some((x) => x.ownership_percentage !== null) ? { byPart: true } : {}), ...(list.length > 1 ? { why: `by fund (each fund's stake is its own, not added up): ${list.map((x) => `${x.fund_name} ${x.ownership_percentage === null ? "not recorded" : `${num(x.ownership_percentage)}%`}`).join(", ")}` } : {}) },
     investment_date: { value: null, date: list.map((x) => x.investment_date).sort()[0] },
   };
   for (const [metric, m] of Object.entries(h.metrics)) values[metric] = { value: m.value, currency: m.currency, unit: m.unit, date: m.statement_date };

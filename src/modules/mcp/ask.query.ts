@@ -195,7 +195,8 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
   for (const w of q.where ?? []) {
     const spec = reader.field(w.field, ctx)!;
     const [words, test] = OPS[w.op];
-    const without = rows.filter((r) => numberOf(r, w.field, spec) === null);
+    // ("Without an ownership on file": a company whose funds each have theirs has one, though not one figure.)
+    const without = rows.filter((r) => numberOf(r, w.field, spec) === null && !(w.orNone && r.values[w.field]?.byPart));
     const lacking = without.map((r) => r.name);
     const holding = rows.filter((r) => numberOf(r, w.field, spec) !== null);
     // An amount said in a currency is compared only with figures in that currency; one said without

@@ -33,7 +33,7 @@ const HELD_OUT_WRONG_AT_MOST = 2;
 let dir: string;
 let deps: Deps;
 let firm: DemoFirm;
-const scores: Partial<Record<"dev" | "dev2" | "dev3" | "dev4" | "dev5" | "heldout", BlindScore>> = {};
+const scores: Partial<Record<"dev" | "dev2" | "dev3" | "dev4" | "dev5" | "dev6" | "heldout", BlindScore>> = {};
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "dealgraph-ask-blind-"));

@@ -10,10 +10,10 @@ import { judgeAnswer, loadCorpus, type Item } from "../../fixtures/ask-corpus/ju
 
 export type BlindVerdict = { id: string; cls: string; q: string; ok: boolean; wrongFigure: boolean; why: string; text: string; ms: number };
 
-export type BlindScore = { part: "dev" | "dev2" | "dev3" | "dev4" | "dev5" | "heldout"; asked: number; correct: number; wrongFigures: number; byClass: Record<string, { asked: number; correct: number }>; verdicts: BlindVerdict[] };
+export type BlindScore = { part: "dev" | "dev2" | "dev3" | "dev4" | "dev5" | "dev6" | "heldout"; asked: number; correct: number; wrongFigures: number; byClass: Record<string, { asked: number; correct: number }>; verdicts: BlindVerdict[] };
 
 /** Asks every item of one part (follow-ups in their conversation) and judges each answer. */
-export async function runBlind(deps: Deps, principal: Principal, part: "dev" | "dev2" | "dev3" | "dev4" | "dev5" | "heldout"): Promise<BlindScore> {
+export async function runBlind(deps: Deps, principal: Principal, part: "dev" | "dev2" | "dev3" | "dev4" | "dev5" | "dev6" | "heldout"): Promise<BlindScore> {
   const verdicts: BlindVerdict[] = [];
   const askItem = async (item: Item, cls: string, conversation?: string) => {
     const started = performance.now();

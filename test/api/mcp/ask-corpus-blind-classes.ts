@@ -177,4 +177,12 @@ export const BLIND_CLASSES: Row[] = [
   { cat: "not-in-data", q: "what's the runway of acme systems", expect: fn("portfolio_company", { company: "Acme Systems" }), says: ["Acme Systems is not in your firm's portfolio (held with a name like it: Acme Care, Acme Robotics and Acme Works)"] },
   { cat: "holdings", q: "fathom robotics burn in dollars please", expect: fn("portfolio_company", { company: "Fathom Robotics" }), says: ["Your records keep no exchange rates, so I never convert between currencies", "Monthly burn: 477,000 EUR"] },
   { cat: "not-in-data", q: "IRR of Northwind Fund III?", expect: fn("fund_positions", { fund: "Northwind Fund III" }), says: ["I can't give a TVPI, DPI or IRR of it"] },
+  // Days written day first or month first, query notation, European amounts; a figure the records do not keep is not answered with another.
+  { cat: "metrics", q: "kestrel rails ARR at 30.09.2025", expect: q("metrics", { name: "Kestrel Rails", metric: "arr", aggregate: "at", dates: { to: "2025-09-30" } }) },
+  { cat: "metrics", q: "Nimbus Grid headcount at 31/12/2025?", expect: q("metrics", { name: "Nimbus Grid", metric: "headcount", aggregate: "at", dates: { to: "2025-12-31" } }) },
+  { cat: "holdings", q: "SELECT name FROM holdings WHERE status = 'active' AND sector NOT IN ('Logistics', 'Robotics') AND currency = 'EUR'", expect: q("holdings", { status: ["active"], currency: "EUR" }), says: ["not in Logistics, not in Robotics"] },
+  { cat: "deals", q: "count(*) from deals group by type", expect: q("deals", { group: "kind", aggregate: "count" }) },
+  { cat: "holdings", q: "portcos where ownership_pct is null", expect: q("holdings", { where: [{ field: "ownership", op: "lte", orNone: true }] }), says: ["Fathom AI", "Relay Robotics"] },
+  { cat: "deals", q: "startups raising at most 4,5 Mio EUR", expect: q("deals", { where: [{ field: "round_amount", op: "lte", value: 4500000, currency: "EUR" }] }) },
+  { cat: "not-in-data", q: "what carried interest has Halcyon Fund V booked so far", expect: { clarify: "Fund fees and carry (\"carried interest\") of Halcyon Fund V: not in your records" } },
 ];
