@@ -50,7 +50,7 @@ export type RecordKind = (typeof RECORD_KINDS)[number];
  * `year_ago` the figure twelve months before the latest statement, `year_change` the latest against
  * that one, both dated; `first` the earliest statement (within the dates when given).
  */
-export const AGGREGATES = ["count", "sum", "avg", "min", "max", "latest", "change", "at", "first", "year_ago", "year_change"] as const;
+export const AGGREGATES = ["count", "sum", "avg", "median", "min", "max", "latest", "change", "at", "first", "year_ago", "year_change"] as const;
 export type Aggregate = (typeof AGGREGATES)[number];
 
 export type DateRange = { from: string | null; to: string | null; label: string };
@@ -72,6 +72,8 @@ export type Query = {
   name?: string;
   /** Holdings counted one per fund position (the question counts "holdings", not companies: a company two funds hold is two). */
   per_position?: boolean;
+  /** avg of a pooled figure (a multiple, TVPI): the plain mean of each record's own figure, as asked ("simple average, not pooled"). */
+  unweighted?: boolean;
   /** A total of what was put in over every company it went to, exited and written-off ones first-class ("how much have we deployed overall"); without it, the companies held today lead. */
   all_time?: boolean;
   /** year_ago, year_change: how many months before the latest statement the earlier point is ("six months ago"); 12 when not said. */

@@ -29,14 +29,14 @@ export const FIELD_CUES: FieldCue[] = [
   { field: "ebitda", kinds: ["holdings"], re: /\bebitda\b|\bprofits?\b|\bnet income\b|\bprofitab(?:le|ility)\b/, metric: true, unit: "money" },
   { field: "score", kinds: ["deals"], re: /\bscor(?:e|es|ed|ing)\b|\brat(?:ing|ed)\b|\bhighest rated\b/ },
   { field: "pre_money", kinds: ["deals"], re: /\bpre[ -]?money\b|\bpre[ -]?money valuations?\b|\bpre\b(?= (?:under|over|below|above|of|at))|\b(?:what|which|the|a|at what|their|its) pre\b(?! (?:seed|series|a|ipo|revenue|launch))/, unit: "money" },
-  { field: "round_amount", kinds: ["deals"], re: /\braising\b(?! an? )|\bround sizes?\b|\braise sizes?\b|\b(?:raise|round|raising) amounts?\b|\bsize of (?:the |their )?raises?\b|\bsize of (?:the |their )?rounds?\b|\braising the most\b|\b(?:biggest|largest|smallest) (?:rounds?|raises?)\b|\bamount raised\b|\b(?:total|their|the|its) raises?\b|\bhow big (?:is|was) (?:the|their|its) (?:\w+ ){0,2}(?:fund|round|raise)\b|\bhow much (?:are|is) .+ raising\b/, unit: "money" },
+  { field: "round_amount", kinds: ["deals"], re: /\braising\b(?! an? )|\b(?:raise|raises|raised|seek|seeks|seeking) (?:at most|at least|up to|over|under|below|above|more than|less than|about|around)\b|\bround sizes?\b|\braise sizes?\b|\b(?:raise|round|raising) amounts?\b|\bsize of (?:the |their )?raises?\b|\bsize of (?:the |their )?(?:[a-z]+ )?rounds?\b|\braising the most\b|\b(?:biggest|largest|smallest) (?:rounds?|raises?)\b|\bamount raised\b|\b(?:total|their|the|its) raises?\b|\bhow big (?:is|was) (?:the|their|its) (?:\w+ ){0,2}(?:fund|round|raise)\b|\bhow much (?:are|is) .+ raising\b/, unit: "money" },
   { field: "created", kinds: ["deals"], re: /\bcame in\b|\bcome in\b|\bcoming in\b|\barrived\b|\bsubmitted\b|\badded\b|\breceived\b|\binbound\b|(?<!\bwho\b.{0,30})\bsourced\b(?! by)/ },
   { field: "tvpi", kinds: ["positions"], re: /\btvpi\b|\btotal value (?:to|over) paid in\b/, unit: "x" },
   { field: "dpi", kinds: ["positions"], re: /\bdpi\b/, unit: "x" },
   { field: "rvpi", kinds: ["positions"], re: /\brvpi\b/, unit: "x" },
   { field: "irr", kinds: ["positions"], re: /\birrs?\b|\binternal rate of return\b/, unit: "%" },
   { field: "nav", kinds: ["positions"], re: /\bnavs?\b|\bnet asset value\b/, unit: "money" },
-  { field: "unfunded", kinds: ["positions"], re: /\bunfunded\b|\buncalled\b|\bdry powder\b|\bremaining commitments?\b|\bleft to (?:be )?call(?:ed)?\b|\bstill owed? (?:to )?(?!us\b|me\b|their\b|its\b|his\b|her\b|them\b)|\bstill to (?:be )?(?:called|paid in|funded)\b|\bleft to pay\b/, unit: "money" },
+  { field: "unfunded", kinds: ["positions"], re: /\bunfunded\b|\buncalled\b|\bdry powder\b|\bremaining commitments?\b|\bleft to (?:be )?call(?:ed)?\b|\bstill owed? (?:to )?(?!us\b|me\b|their\b|its\b|his\b|her\b|them\b)|\bstill to (?:be )?(?:called|paid in|funded)\b|\bleft to pay\b|\bstill (?:call|draw)\b|\bstill (?:callable|be called|to draw)\b|\byet to be (?:called|drawn)\b|\bnot yet (?:called|drawn)\b/, unit: "money" },
   { field: "commitment", kinds: ["positions"], re: /(?<!\b(?:unfunded|uncalled|remaining|outstanding|open) )\bcommit(?:ted|ments?)\b|\bpledged\b/, unit: "money" },
   { field: "called", kinds: ["positions", "cashflows"], re: /(?<!\b(?:to be|yet to be|still to be|remaining to be|not yet|not been|yet|still) )\bcalled\b|(?<=\b(?:did|does|do|has|have) (?:\w+ ){0,3})call\b|\bpaid in\b|\bcontributed\b|(?<!\b(?:to be|yet to be|still to be|be) )\bdrawn(?: down)?\b|\bdraw(?:s|ing)? down\b|\bcall(?:ed)? (?:in|up)\b/, unit: "money" },
   { field: "distributed", kinds: ["positions", "cashflows"], re: /\bdistribut(?:e|ed)\b|\bpaid out\b|\breturned to us\b|\b(?:sent|send|paid|pay) us\b(?!\s+(?:\w+\s+)?(?:numbers?|figures?|updates?|metrics?|kpis?|financials?|reports?|actuals?|data)\b)|\bgot back\b|\b(?:sent|paid|given|handed) (?:us )?back\b|\breturned\b(?= (?:to us|so far|in total|overall|\?|$))/, unit: "money" },
@@ -104,9 +104,10 @@ export const ASCENDING = /\bascending\b|\blowest first\b|\bsmallest first\b|\bwo
 
 export const AGGREGATE_CUES: [Aggregate, RegExp][] = [
   ["count", /\bhow many\b|\bnumber of\b|\bcount\b|\bhow much of (?:a|the) (?:pipeline|portfolio)\b/],
+  ["median", /\bmedian\b|\bmiddle (?:value|one|figure)\b/],
   ["avg", /\baverage\b|\bavg\b|\bmean\b|\btypical\b|\bon average\b/],
   ["change", /\bchang(?:e|ed|es|ing)\b|\b(?:gone|go|went|going) (?:up|down)\b|\bris(?:en|ing)\b|\bfall(?:en|ing)\b|\bgr[eo]w(?:n|th|ing|s)?\b|\bincreas(?:e|ed|es|ing)\b|\bdecreas(?:e|ed|es|ing)\b|\bdeclin(?:e|ed|es|ing)\b|\bdrop(?:ped|s)?\b|\btrend(?:ing|s)?\b|\bevolv(?:e|ed|ing)\b|\bover time\b|\bdelta\b|\bup or down\b|\b(?:move|moved|moves|moving)\b(?! (?:to|into|in|from)\b)|\bhistory\b|\bwent from\b|\bfrom what to what\b|\bthen (?:vs|versus|and|to) now\b|\bshr[iau]nk\b/],
-  ["sum", /\bwhat (?:did|has|have) +(?:\w+ +){0,3}(?:put in(?:to)?|invest(?:ed)? in|deploy(?:ed)?(?: in(?:to)?)?)\b|\btotal\b|\bsum(?:med)?\b|\badd(?:ed|ing)? (?:it |them |these |those |all |the )?up\b|\btally\b|\bcombined\b|\baltogether\b|\b(?:each and|put|added|all) together\b|\btogether\b(?= *$)|\bin total\b|\baggregate\b|\bacross (?:all|the|our)\b|\boverall\b|\bhow much\b|\ball[ -]in\b(?= *(?:$|,))/],
+  ["sum", /\bwhat (?:did|has|have) +(?:\w+ +){0,3}(?:put in(?:to)?|invest(?:ed)? in|deploy(?:ed)?(?: in(?:to)?)?)\b|\btotal\b|\bsum(?:med)?\b|\badd(?:ed|ing)? (?:it |them |these |those |all |the )?up\b|\btally\b|\bcombined\b|\baltogether\b|\b(?:each and|put|added|all) together\b|\btogether\b(?= *(?:$|more or less|roughly|approximately|approx|in total|please|on the books|at (?:cost|book|the last mark)))|\bin total\b|\baggregate\b|\bacross (?:all|the|our)\b|\boverall\b|\bhow much\b|\ball[ -]in\b(?= *(?:$|,))/],
 ];
 
 /** Pipeline stages, by the words for them. "new" only with "stage" near it ("new deals" are recent ones). */
@@ -153,7 +154,7 @@ const N = String.raw`(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|t
 export const TOP_N = new RegExp(String.raw`\b(?:top|first|bottom|best|worst|last) ${N}\b|\b${N} (?:best|worst|top|biggest|largest|highest|lowest|smallest|newest|latest|most|least|oldest|strongest|warmest|closest|weakest|shortest|longest|fastest|deals|companies|portfolio|funds|positions|calls|distributions|contacts|people|holdings|startups)\b`);
 
 /** The figure words of every field and kind: what is never taken for part of a name. */
-export const LEXICON_WORDS = `qtr qtrs portfolio portcos portco holdings holding investments investment companies company startups businesses deals deal pipeline flow
+export const LEXICON_WORDS = `median simple unweighted pooled arithmetic mean qtr qtrs portfolio portcos portco holdings holding investments investment companies company startups businesses deals deal pipeline flow
   opportunities opportunity prospects pitches decks deck inbound leads lp lps positions position funds fund managers manager commitments commitment
   capital calls call cashflows cashflow distributions distribution drawdowns contributions research runs reports documents document files file
   pages data room rooms mention mentions mentioning contacts relationships connections network people runway runways burn burning rate arr mrr

@@ -444,7 +444,9 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
   if ((q.kind === "deals" || q.kind === "holdings") && sector && sector !== notSector) (q.sector = sector), filter();
   // (One company named with a currency asks its figure in that currency, a conversion: not a filter that would leave it out.)
-  if (currency && !namedHolding && ["deals", "holdings", "positions", "cashflows"].includes(q.kind) && /\b(?:in|denominated|held in)\b|\beur\b|\busd\b|\bgbp\b|(?<!\b(?:\d+|million|thousand|k|m|mm|bn|billion) )\b(?:euros?|dollars?)\b(?! (?:\d|million|thousand))/.test(text)) (q.currency = currency), filter();
+  // (Two currencies said, "dollars and euros separately": each apart, which every answer does, not a filter to the first.)
+  const bothCurrencies = CURRENCY_CUES.filter(([, re]) => re.test(positive)).length > 1 && !/\bor\b/.test(positive);
+  if (currency && !namedHolding && !bothCurrencies && ["deals", "holdings", "positions", "cashflows"].includes(q.kind) && /\b(?:in|denominated|held in)\b|\beur\b|\busd\b|\bgbp\b|(?<!\b(?:\d+|million|thousand|k|m|mm|bn|billion) )\b(?:euros?|dollars?)\b(?! (?:\d|million|thousand))/.test(text)) (q.currency = currency), filter();
   // "Worth today", "right now": the current figures, not records dated today.
   const now = dates && /^(?:today|this week)$/.test(dates.range.label) && (q.kind === "holdings" || q.kind === "persons" || q.kind === "positions");
   if (dates && !now && q.kind !== "persons" && (q.kind !== "positions" || fields.some((f) => f.field === "nav") || (absent === "called" || absent === "distributed"))) {
@@ -657,6 +659,8 @@ export function readSet({ n, d, today, memory }: ReadContext): SetRead | null {
   }
   if (namedHolding && q.kind === "holdings" && !signals.includes("filter") && !signals.includes("noun")) q.name = namedHolding;
   // "How many holdings", "holdings by status": a holding is a fund's position; "companies" and "portcos" count each company once.
+  // "Simple average, not pooled", "the mean of the six numbers": each record's own figure averaged.
+  if (q.aggregate === "avg" && /\bsimple (?:average|mean|avg)\b|\bunweighted\b|\bnot pooled\b|\b(?:arithmetic|plain|straight) (?:average|mean|avg)\b|\b(?:average|mean) of the (?:\w+ )?(?:numbers|figures|values|multiples)\b/.test(text)) q.unweighted = true;
   if (q.kind === "holdings" && (q.aggregate === "count" || q.group) && /\bholdings\b|\bpositions\b/.test(text) && !/\bcompan|\bportcos?\b|\bstartups\b|\bbusinesses\b|\bnames\b/.test(text)) q.per_position = true;
   // A follow-up that re-filters, re-orders or totals is over the whole set again; one that only adds a figure keeps the same records.
   if (follow && !top && signals.some((x) => x === "filter" || x === "aggregate" || x === "threshold" || x === "dates") && q.limit === (last!.args as Query).limit) delete q.limit;

@@ -48,7 +48,8 @@ export function negationScopes(text: string): { positive: string; negated: strin
   for (const [from, to] of spans) {
     if (from < at) continue;
     positive += text.slice(at, from) + " ";
-    negated += text.slice(from, to) + " ";
+    // (Spans apart are items apart: "not in fintech and also not in payments" negates two sectors.)
+    negated += (negated ? ", " : "") + text.slice(from, to) + " ";
     at = to;
   }
   positive += text.slice(at);

@@ -1,7 +1,7 @@
 // Reading a partner's question as text: normalising it (quotes and apostrophes, contractions,
 // possessives, URLs read as their domains, misspelt words of the firm's vocabulary), and the runs
 // of words that may name something.
-import { europeanAmounts, typedForm } from "./ask-typed.ts";
+import { europeanAmounts, negatedBounds, typedForm } from "./ask-typed.ts";
 import { DOMAIN_IN_TEXT, websiteHost } from "../../lib/hosts.ts";
 import { fold } from "../../lib/prose.ts";
 
@@ -135,7 +135,7 @@ function spokenAmounts(text: string): string {
  * and amounts ("three hundred k", "two million") as digits, and acronyms spelt letter by letter ("a r r") as the word.
  */
 export function spokenForm(text: string): string {
-  return spokenAmounts(spokenYears(europeanAmounts(typedForm(text))));
+  return negatedBounds(spokenAmounts(spokenYears(europeanAmounts(typedForm(text)))));
 }
 
 function spokenYears(text: string): string {

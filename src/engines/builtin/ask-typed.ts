@@ -56,3 +56,14 @@ export function europeanAmounts(text: string): string {
     .replace(/(\d+),(\d{1,2})(?=\s?(?:mio|mn|m|mrd|bn|k|tsd)\b|\s?(?:€|eur|usd|\$|gbp|£)|\s?(?:million|billion|thousand)\b)/gi, "$1.$2")
     .replace(/(\d(?:[\d.]*\d)?)\s?(mio|mn|mrd|tsd)\b\.?/gi, (_m, n: string, scale: string) => `${n}${({ mio: "m", mn: "m", mrd: "bn", tsd: "k" } as Record<string, string>)[scale.toLowerCase()]}`);
 }
+
+/**
+ * A bound said by negating its opposite: "not more than 2.5m" is at most 2.5m, "no fewer than 40
+ * people" at least 40, "have not a round bigger than 5m" a round of at most 5m. Read as the bound, the
+ * negation does not also exclude the figure's currency or the records it names.
+ */
+export function negatedBounds(text: string): string {
+  return text
+    .replace(/\b(?:not|no) (an? )?((?:[a-z]+ ){0,2}?)(?:more|greater|bigger|larger|higher|over|above) than\b|\bnot (?:over|above|exceeding)\b|\b(?:does|do|did) not exceed\b/gi, (_m, a?: string, noun?: string) => `${a ?? ""}${noun ?? ""}at most`)
+    .replace(/\b(?:not|no) (an? )?((?:[a-z]+ ){0,2}?)(?:less|fewer|smaller|lower|under|below) than\b|\bnot (?:under|below)\b/gi, (_m, a?: string, noun?: string) => `${a ?? ""}${noun ?? ""}at least`);
+}

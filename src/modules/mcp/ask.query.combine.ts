@@ -28,12 +28,16 @@ const round = (value: number, spec: FieldSpec, currency: string, decimals = 2) =
   spec.unit === "money" || (spec.unit === "metric" && currency) ? Math.round(value) : Math.round(value * 10 ** decimals) / 10 ** decimals;
 
 /** Sums or means per currency, with the records that lacked the figure. */
-export function totals(rows: Rec[], field: string, spec: FieldSpec, how: "sum" | "avg"): { figures: Total[]; lacking: string[] } {
+export function totals(rows: Rec[], field: string, spec: FieldSpec, how: "sum" | "avg" | "median"): { figures: Total[]; lacking: string[] } {
   const lacking = rows.filter((r) => valueOf(r, field)?.value == null).map((r) => r.name);
   const figures = byCurrency(rows.filter((r) => valueOf(r, field)?.value != null), field).map(([currency, group]) => {
     const sum = group.reduce((s, r) => s + valueOf(r, field)!.value!, 0);
     const decimals = Math.max(...group.map((r) => decimalsOf(valueOf(r, field)!.value!)));
-    const value = round(how === "sum" ? sum : sum / group.length, spec, currency, how === "avg" ? Math.max(1, decimals) : 2);
+    // (A median is the middle record's own figure, or halfway between the two middle ones.)
+    const sorted = group.map((r) => valueOf(r, field)!.value!).sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    const value = round(how === "sum" ? sum : how === "median" ? median : sum / group.length, spec, currency, how === "sum" ? 2 : Math.max(1, decimals));
     return { currency: currency || null, value, records: group.length, named: new Set(group.map((r) => r.name)).size, written: written(spec, { value, currency: currency || null, unit: valueOf(group[0], field)!.unit ?? null })! };
   });
   return { figures, lacking };

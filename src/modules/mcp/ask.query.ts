@@ -69,6 +69,7 @@ export function readQuery(args: Record<string, unknown>, ctx: AskContext): Query
     if (Object.keys(values).length) q[k] = values;
   }
   if (args.per_position === true) q.per_position = true;
+  if (args.unweighted === true) q.unweighted = true;
   if (args.all_time === true) q.all_time = true;
   if (args.budget !== undefined) {
     if (args.budget !== "only" && args.budget !== "versus") return "budget must be only or versus.";
@@ -258,9 +259,9 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     };
   }
 
-  if (q.aggregate === "sum" || q.aggregate === "avg") {
+  if (q.aggregate === "sum" || q.aggregate === "avg" || q.aggregate === "median") {
     const field = q.field ?? q.order?.by;
-    if (!field) return { ...base, text: `${q.aggregate === "sum" ? "A total" : "An average"} of what? Name a figure of ${many}: ${listing(Object.values(FIELDS[q.kind]).map((f) => f.label))}.`, data: null, links };
+    if (!field) return { ...base, text: `${q.aggregate === "sum" ? "A total" : q.aggregate === "median" ? "A median" : "An average"} of what? Name a figure of ${many}: ${listing(Object.values(FIELDS[q.kind]).map((f) => f.label))}.`, data: null, links };
     const spec = reader.field(field, ctx)!;
     if (spec.unit === "date") return { ...base, text: `${spec.label} is a date: it has no ${q.aggregate === "sum" ? "total" : "average"}.`, data: null, links };
     const detail = rows.length && rows.length <= SHOWN ? `\n${rows.map((r, i) => line(r, i, [field], reader, ctx)).join("\n")}` : "";
@@ -269,7 +270,8 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     if (q.aggregate === "sum" && spec.combine === "none") {
       return { ...base, text: `${noTotal(spec, many)}${detail || ` (${count(rows.length, one, many)}${scope}; too many to list)`}${tail}`, data: { kind: q.kind, aggregate: "sum", field, total: null, reason: `${spec.label} does not add up`, records: rows.map((r) => r.data) }, links };
     }
-    const pool = spec.combine === "pooled" ? pooled(rows, field, spec) : null;
+    // (A median, or an average asked as the plain mean of each record's own figure, is of the records' figures, not pooled.)
+    const pool = spec.combine === "pooled" && q.aggregate !== "median" && !q.unweighted ? pooled(rows, field, spec) : null;
     if (pool) {
       const label = (f: string) => reader.field(f, ctx)?.label ?? f;
       const body = pool.figures.length
@@ -301,13 +303,13 @@ export async function runQuery(ctx: AskContext, args: Record<string, unknown>): 
     }
     const counted = gone.length && gone.length < rows.length ? rows.filter((r) => !gone.includes(r)) : rows;
     const t = totals(counted, field, spec, q.aggregate);
-    const what = q.aggregate === "sum" ? `Total ${spec.label}` : `Average ${spec.label}`;
+    const what = q.aggregate === "sum" ? `Total ${spec.label}` : q.aggregate === "median" ? `Median ${spec.label}` : `Average ${spec.label}${spec.combine === "pooled" ? " (the plain mean of each one's own figure, not pooled)" : ""}`;
     // (Companies are counted once each, whatever number of funds' positions were added up.)
     const companies = q.kind === "holdings";
     const per = t.figures.map((f) => `${f.written} (${count(companies ? f.named : f.records, one, many)})`);
     const body = t.figures.length
       ? `${what} of ${count(companies ? new Set(counted.map((r) => r.name)).size - new Set(t.lacking).size : counted.length - t.lacking.length, one, many)}${counted === rows ? "" : " (active)"}${scope}: ${listing(per)}${t.figures.length > 1 ? " (one per currency, never converted or added across currencies)" : ""}.`
-      : `No ${one}${scope} has ${spec.label} in your records, so there is no ${q.aggregate === "sum" ? "total" : "average"}.`;
+      : `No ${one}${scope} has ${spec.label} in your records, so there is no ${q.aggregate === "sum" ? "total" : q.aggregate === "median" ? "median" : "average"}.`;
     const all = counted === rows ? null : totals(rows, field, spec, q.aggregate);
     const withGone = all?.figures.length ? `\n(With the ${count(gone.length, "exited or written-off company", "exited or written-off companies")} too (${listing(gone.map((r) => r.name))}): ${listing(all.figures.map((f) => `${f.written} (${count(f.records, one, many)})`))}.)` : "";
     return {
@@ -412,6 +414,8 @@ function grouped(q: Query, rows: Rec[], reader: KindReader, ctx: AskContext, f: 
   const [one, many] = reader.noun;
   const key = q.group!;
   const lacking = rows.filter((r) => r.groups?.[key] === undefined);
+  // (No records at all is not records that lack the group.)
+  if (rows.length === 0) return { ...f.base, text: `None: no ${one}${f.scope} in your records, so there is nothing to count per ${key}.${f.source}`, data: { kind: q.kind, group: key, groups: [] }, links: f.links };
   if (lacking.length === rows.length) {
     return { ...f.base, text: `${capitalised(many)} are not kept by ${key} in your records, so they cannot be counted per ${key}.${f.source}`, data: null, links: f.links };
   }

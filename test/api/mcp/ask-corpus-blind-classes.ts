@@ -185,4 +185,7 @@ export const BLIND_CLASSES: Row[] = [
   { cat: "holdings", q: "portcos where ownership_pct is null", expect: q("holdings", { where: [{ field: "ownership", op: "lte", orNone: true }] }), says: ["Fathom AI", "Relay Robotics"] },
   { cat: "deals", q: "startups raising at most 4,5 Mio EUR", expect: q("deals", { where: [{ field: "round_amount", op: "lte", value: 4500000, currency: "EUR" }] }) },
   { cat: "not-in-data", q: "what carried interest has Halcyon Fund V booked so far", expect: { clarify: "Fund fees and carry (\"carried interest\") of Halcyon Fund V: not in your records" } },
+  // A median is the middle record's own figure, per currency; a plain mean of a ratio when asked for one (never pooled then).
+  { cat: "holdings", q: "median burn across active portcos", expect: q("holdings", { status: ["active"], field: "monthly_burn", aggregate: "median" }), says: ["Median monthly burn of"] },
+  { cat: "positions", q: "unweighted average DPI over the LP funds", expect: q("positions", { field: "dpi", aggregate: "avg", unweighted: true }), says: ["the plain mean of each one's own figure, not pooled"] },
 ];
