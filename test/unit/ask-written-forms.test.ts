@@ -109,11 +109,12 @@ describe("query and formula notation, and European amounts", () => {
     ["COUNT(*) FROM my_contacts WHERE location ends with 'Germany'", "count of my contacts WHERE location in Germany"],
     ["my contacts where domain = 'quillstack.ai' order by strength desc limit 3", "my contacts where domain is quillstack.ai by strength highest first top 3"],
     ["AVG(value_multiple) for Fund II", "average value multiple for Fund II"],
-    ["startups raising not more than 2,5 Mio USD", "startups raising not more than 2.5m USD"],
+    ["startups raising not more than 2,5 Mio USD", "startups raising at most 2.5m USD"],
+    ["deals which have not a round bigger than 5 Mio EUR", "deals which have a round at most 5m EUR"],
     ["ARR over 1.5 Mio EUR", "ARR over 1.5m EUR"],
   ])("%s", (q, want) => expect(spokenForm(q)).toBe(want));
   // English that only looks like a query is left as it is.
-  test.each(["select the deals from fintech", "companies like Stripe", "deals in (mostly) fintech", "email john_doe@acme.com", "1,234,567 USD raised"])("%s: unchanged", (q) => expect(spokenForm(q)).toBe(q));
+  test.each(["stale relationships not touched for more than 6 months", "select the deals from fintech", "companies like Stripe", "deals in (mostly) fintech", "email john_doe@acme.com", "1,234,567 USD raised"])("%s: unchanged", (q) => expect(spokenForm(q)).toBe(q));
   // A condition on another field ends the negation before it.
   test("not robotics or fintech and currency is usd", () => {
     const s = negationScopes("holdings where sector not robotics or fintech and currency is usd");

@@ -539,6 +539,8 @@ export const builtinAskEngine: AskEngine = {
       const named = [intent.args.fund, intent.args.company, intent.args.name].find((x) => typeof x === "string");
       return { engine: "builtin", text: `${listing(unheldFigures).replace(/^./, (c) => c.toUpperCase())}${named ? ` of ${named}` : ""}: not in your records (Dealgraph does not record ${unheldFigures.length === 1 ? "it" : "them"}), so I can't give ${unheldFigures.length === 1 ? "that figure" : "those figures"}. What your records keep of an LP fund: its commitment, capital calls, distributions, NAV marks, TVPI, DPI and IRR; of a portfolio company: what was invested, its valuation and its reported actuals.`, answers: [] };
     }
+    // (A deal's post-money is its pre-money and the round together: a figure of its own, not the pre-money.)
+    if (intent.fn === "deal_status" && /\bpost[ -]?money\b/.test(normalise(question).folded)) intent.args.figure = "post_money";
     const answer = await tools.call({ fn: intent.fn, args: intent.args });
     // What the answer did not take into account is said first, never silently dropped.
     const unread = unreadParts(normalise(question, spellerFor(tools)), `${answer.text} ${JSON.stringify(intent.args)}`);

@@ -104,7 +104,7 @@ export const ASCENDING = /\bascending\b|\blowest first\b|\bsmallest first\b|\bwo
 
 export const AGGREGATE_CUES: [Aggregate, RegExp][] = [
   ["count", /\bhow many\b|\bnumber of\b|\bcount\b|\bhow much of (?:a|the) (?:pipeline|portfolio)\b/],
-  ["median", /\bmedian\b|\bmiddle (?:value|one|figure)\b/],
+  ["median", /\bmedian\b(?! ?-?ish)|\bmiddle (?:value|one|figure)\b/],
   ["avg", /\baverage\b|\bavg\b|\bmean\b|\btypical\b|\bon average\b/],
   ["change", /\bchang(?:e|ed|es|ing)\b|\b(?:gone|go|went|going) (?:up|down)\b|\bris(?:en|ing)\b|\bfall(?:en|ing)\b|\bgr[eo]w(?:n|th|ing|s)?\b|\bincreas(?:e|ed|es|ing)\b|\bdecreas(?:e|ed|es|ing)\b|\bdeclin(?:e|ed|es|ing)\b|\bdrop(?:ped|s)?\b|\btrend(?:ing|s)?\b|\bevolv(?:e|ed|ing)\b|\bover time\b|\bdelta\b|\bup or down\b|\b(?:move|moved|moves|moving)\b(?! (?:to|into|in|from)\b)|\bhistory\b|\bwent from\b|\bfrom what to what\b|\bthen (?:vs|versus|and|to) now\b|\bshr[iau]nk\b/],
   ["sum", /\bwhat (?:did|has|have) +(?:\w+ +){0,3}(?:put in(?:to)?|invest(?:ed)? in|deploy(?:ed)?(?: in(?:to)?)?)\b|\btotal\b|\bsum(?:med)?\b|\badd(?:ed|ing)? (?:it |them |these |those |all |the )?up\b|\btally\b|\bcombined\b|\baltogether\b|\b(?:each and|put|added|all) together\b|\btogether\b(?= *(?:$|more or less|roughly|approximately|approx|in total|please|on the books|at (?:cost|book|the last mark)))|\bin total\b|\baggregate\b|\bacross (?:all|the|our)\b|\boverall\b|\bhow much\b|\ball[ -]in\b(?= *(?:$|,))/],

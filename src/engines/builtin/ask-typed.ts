@@ -64,6 +64,7 @@ export function europeanAmounts(text: string): string {
  */
 export function negatedBounds(text: string): string {
   return text
-    .replace(/\b(?:not|no) (an? )?((?:[a-z]+ ){0,2}?)(?:more|greater|bigger|larger|higher|over|above) than\b|\bnot (?:over|above|exceeding)\b|\b(?:does|do|did) not exceed\b/gi, (_m, a?: string, noun?: string) => `${a ?? ""}${noun ?? ""}at most`)
-    .replace(/\b(?:not|no) (an? )?((?:[a-z]+ ){0,2}?)(?:less|fewer|smaller|lower|under|below) than\b|\bnot (?:under|below)\b/gi, (_m, a?: string, noun?: string) => `${a ?? ""}${noun ?? ""}at least`);
+    // (Words between only after an article, "not a round bigger than": "not touched for more than 6 months" is a negated act.)
+    .replace(/\b(?:not|no) (?:(an? (?:[a-z]+ ){0,2}?))?(?:more|greater|bigger|larger|higher|over|above) than\b|\bnot (?:over|above|exceeding)\b(?! the\b)|\b(?:does|do|did) not exceed\b/gi, (_m, noun?: string) => `${noun ?? ""}at most`)
+    .replace(/\b(?:not|no) (?:(an? (?:[a-z]+ ){0,2}?))?(?:less|fewer|smaller|lower|under|below) than\b|\bnot (?:under|below)\b(?! the\b)/gi, (_m, noun?: string) => `${noun ?? ""}at least`);
 }

@@ -433,9 +433,13 @@ function grouped(q: Query, rows: Rec[], reader: KindReader, ctx: AskContext, f: 
     return `${i + 1}. ${name}: ${count(list.length, one, many)}${key === "status" || q.status?.length === 1 ? "" : statusSplit(list, statusSplit(rows) !== "")}${sum.length ? `, ${q.aggregate === "avg" ? "average" : "total"} ${spec!.label} ${listing(sum)}` : ""}${names.length === 1 && names[0] === name ? "" : ` (${names.length < list.length && !list[0].entities?.person ? "of " : ""}${listing(names.slice(0, 8))}${names.length > 8 ? ` and ${names.length - 8} more` : ""})`}`;
   });
   const noTotalNote = spec && spec.combine !== "sum" ? `\n(${spec.label} does not add up, so no total per ${key} is given.)` : "";
+  // "From each fund and in total": the groups' total too, when each record is in one group only.
+  const apart = ordered.reduce((n, [, list]) => n + list.length, 0) === rows.length;
+  const overall = q.aggregate === "sum" && spec?.combine === "sum" && groups.size > 1 && apart ? totals(rows, field!, spec, "sum").figures.map((t) => t.written) : [];
+  const overallLine = overall.length ? `\nIn total, all ${key === "fund" ? "funds" : "groups"} together: ${listing(overall)}${overall.length > 1 ? " (one per currency, never converted)" : ""}.` : "";
   return {
     ...f.base,
-    text: `${count(rows.length, one, many)}${f.scope} by ${q.kind === "persons" && key === "status" ? "relationship" : (GROUP_WORDS[key] ?? key)} (${count(groups.size, "group", "groups")}):\n${lines.join("\n")}${noTotalNote}${f.notes.length ? `\n${f.notes.join("\n")}` : ""}${f.source}`,
+    text: `${count(rows.length, one, many)}${f.scope} by ${q.kind === "persons" && key === "status" ? "relationship" : (GROUP_WORDS[key] ?? key)} (${count(groups.size, "group", "groups")}):\n${lines.join("\n")}${overallLine}${noTotalNote}${f.notes.length ? `\n${f.notes.join("\n")}` : ""}${f.source}`,
     data: { kind: q.kind, group: key, groups: ordered.map(([name, list]) => ({ name, count: list.length })) },
     links: f.links,
   };

@@ -188,4 +188,9 @@ export const BLIND_CLASSES: Row[] = [
   // A median is the middle record's own figure, per currency; a plain mean of a ratio when asked for one (never pooled then).
   { cat: "holdings", q: "median burn across active portcos", expect: q("holdings", { status: ["active"], field: "monthly_burn", aggregate: "median" }), says: ["Median monthly burn of"] },
   { cat: "positions", q: "unweighted average DPI over the LP funds", expect: q("positions", { field: "dpi", aggregate: "avg", unweighted: true }), says: ["the plain mean of each one's own figure, not pooled"] },
+  // A deal's post-money is its pre-money and its round together; a total by group ends with all the groups together; two negated sectors apart.
+  { cat: "deal", q: "what's the post money on MosaicTreasury", expect: fn("deal_status", { figure: "post_money" }), says: ["MosaicTreasury's post-money valuation: 20,000,000 USD"] },
+  { cat: "holdings", q: "what did each fund invest in Cobalt Rails, and overall?", expect: q("holdings", { name: "Cobalt Rails", group: "fund", aggregate: "sum", field: "invested" }), says: ["In total, all funds together: 6,600,000 USD."] },
+  { cat: "holdings", q: "portcos not in robotics and also not in fintech", expect: q("holdings", { except: { sector: ["Robotics", "Fintech"] } }) },
+  { cat: "deals", q: "startups seeking no more than 3 Mio EUR", expect: q("deals", { where: [{ field: "round_amount", op: "lte", value: 3000000, currency: "EUR" }] }) },
 ];
