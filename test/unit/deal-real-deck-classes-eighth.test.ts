@@ -75,3 +75,24 @@ describe("a two-page document's running footer", () => {
     expect(a.sections.find((s) => s.key === "traction")!.score).toBeNull();
   });
 });
+
+describe("a fund's deck uploaded as a company's (the upload's default)", () => {
+  const pages = (cover: string) =>
+    deckPages([
+      `${cover}\nPre-seed and seed climate tech in the Nordics\n\nFundraising deck`,
+      "Why now\n\nThe firm backs pre-seed and seed climate tech in the Nordics.\n• Lead or co-lead the first institutional round\n• Initial tickets of €650,000 to €1.8M",
+      "Team\nQuentin Reyes\nGeneral Partner\nex-Meta\n\nGreta van Dijk\nGeneral Partner\n19 years in venture",
+      "Contact\nquentin@bluebell.vc",
+    ]);
+
+  test("a first page titled with a numbered fund and three kinds of fund words: read as a fund, no company section scored", async () => {
+    const a = await analyse(pages("Bluebell VC Fund II"), { kind: "company" });
+    expect(a.kind).toBe("fund");
+    expect(a.sections.some((s) => s.key === "market")).toBe(false);
+  });
+
+  test("the same words under a company's title stay a company's deck", async () => {
+    const a = await analyse(pages("Bluebell Climate"), { kind: "company" });
+    expect(a.kind).toBe("company");
+  });
+});

@@ -172,8 +172,11 @@ export function detectKind(pages: SourcePage[]): "company" | "fund" {
 export function unmistakablyFund(pages: SourcePage[]): boolean {
   const text = pages.map((p) => p.text).join(" ");
   const kinds = new Set((text.match(FUND_WORDS) ?? []).map((w) => w.toLowerCase().replace(/\s+(?:i{1,3}|iv|v|[1-5])$/, "").replace(/s$/, "")));
-  return kinds.size >= 4;
+  // A deck whose first page is titled with a numbered fund ("<Firm> Fund II") is the fund's own: three kinds of fund words then do.
+  const titled = pages.length > 0 && FUND_TITLE.test(pages[0].text.trim().split(/\n/)[0] ?? "");
+  return kinds.size >= 4 || (titled && kinds.size >= 3);
 }
+const FUND_TITLE = /\bfund (?:i{1,3}|iv|v|vi{1,3}|[1-9])\s*$/i;
 
 export const builtinDealEngine: DealEngine = {
   name: "builtin",
