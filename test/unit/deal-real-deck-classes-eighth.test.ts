@@ -96,3 +96,16 @@ describe("a fund's deck uploaded as a company's (the upload's default)", () => {
     expect(a.kind).toBe("company");
   });
 });
+
+describe("the company's name set over two lines, one of them a section's word", () => {
+  const onePager = (logo: string) =>
+    deckPages([
+      `${logo}\nRevenue analytics for B2B SaaS finance teams | Demo Day cohort | Confidential\n\nPROBLEM\n\nFinance and sales argue about the numbers every Monday.\n\nSOLUTION\n\nRilla Metrics provides revenue analytics for B2B SaaS finance teams.\n\nOUR TEAM\n\nCiarán | Aisha | Ana\nReyes | Park | Kovacs\n\nCo-founder,\nCEO\n\nCTO &\nCo-founder\n\nFounding\nEngineer\n\nuserillametrics.com\n\n1/1`,
+    ]);
+
+  test("'RILLA' over 'METRICS' is the name: the line under it is no traction, and the one-pager's team grid is read under its own title", async () => {
+    const a = await analyse(onePager("RILLA\n\nMETRICS"), { companyName: "Rilla Metrics" });
+    expect(a.sections.find((s) => s.key === "traction")!.score).toBeNull();
+    expect(a.facts.team.map((m) => m.name)).toEqual(["Ciarán Reyes", "Aisha Park", "Ana Kovacs"]);
+  });
+});

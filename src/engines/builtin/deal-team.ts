@@ -77,6 +77,9 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     const c = NAME_THEN_CAPTION.exec(u.text.trim());
     if (c && nameAlone(c[1]) && (roleFirst(c[2], opts) ?? captionOf(c[2]))) captionedNames.set(u.pageIndex, true);
   }
+  // The team's part of a page: under the team's title, or on the team's page under no other (a
+  // one-pager sets every section on one page, the team's under its own title).
+  const teamPart = (u: Unit) => u.context === "team" || (pageTopic.get(u.pageIndex) === "team" && u.context === null);
   const besideTeam = (u: Unit) => (u.context === "advisors" || u.context === "investors") && pageTopic.get(u.pageIndex) === "team";
   const excluded = (u: Unit) => u.boilerplate || (OUTSIDERS.has(u.context as string) && !besideTeam(u)) || signature.has(indexOf.get(u)!);
   const starts = units.map((u) => {
@@ -122,7 +125,7 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     const same = (j: number) => j < units.length && units[j].pageIndex === units[i].pageIndex && !excluded(units[j]);
     // On the team's page a card may give a given name only ("Daniel" beside "<Given> <Family>"): it
     // counts in a row of names only when a row of as many captions, cell for cell, sits under them.
-    const onTeamPage = pageTopic.get(units[i].pageIndex) === "team";
+    const onTeamPage = pageTopic.get(units[i].pageIndex) === "team" || units[i].context === "team";
     const nameOf = (j: number) => nameAt(j) ?? (onTeamPage ? givenNameAlone(units[j].text) : null);
     while (same(i + k) && nameOf(i + k)) k++;
     if (k < 2) continue;
@@ -160,8 +163,8 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   // "Programmer"): a given name over a role or a short caption, read in pairs from the top. Two or
   // more such cards, one of them with a role's shape (or three captioned), make them members.
   for (const [page, list] of byPage) {
-    if (pageTopic.get(page) !== "team") continue;
-    const open = list.filter((u) => !excluded(u) && !paired.has(indexOf.get(u)!));
+    if (pageTopic.get(page) !== "team" && !list.some((u) => u.context === "team")) continue;
+    const open = list.filter((u) => !excluded(u) && !paired.has(indexOf.get(u)!) && teamPart(u));
     const cards: { name: string; title: string; role: boolean; at: number; next: number }[] = [];
     for (let j = 0; j + 1 < open.length; j++) {
       const [a, b] = [open[j], open[j + 1]];
@@ -188,8 +191,8 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   // "10 years in treasury at HSBC."): two or more such cards are members, with the role a bio
   // names as this company's, if any. (A bio of an advisor or an investor makes no member.)
   for (const [page, list] of byPage) {
-    if (pageTopic.get(page) !== "team") continue;
-    const open = list.filter((u) => !excluded(u) && !paired.has(indexOf.get(u)!) && (u.context === "team" || u.context === null));
+    if (pageTopic.get(page) !== "team" && !list.some((u) => u.context === "team")) continue;
+    const open = list.filter((u) => !excluded(u) && !paired.has(indexOf.get(u)!) && teamPart(u));
     const cards: { name: string; title: string | null; at: number; next: number }[] = [];
     for (let j = 0; j + 1 < open.length; j++) {
       const [a, b] = [open[j], open[j + 1]];
@@ -255,7 +258,7 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     const rows = units.slice(i, end + 1).map((u) => u.text.split(CELL_SPLIT).map((c) => c.trim()));
     let cards: ({ name: string; title: string | null } | null)[] = Array.from({ length: width }, (_, k) => cardIn(rows.map((r) => r[k]), opts));
     // On the team's page a grid of names alone ("<Given> | <Given>" over "<Family> | <Family>"), their roles set elsewhere.
-    if (cards.every((c) => !c) && pageTopic.get(units[i].pageIndex) === "team") {
+    if (cards.every((c) => !c) && (pageTopic.get(units[i].pageIndex) === "team" || units[i].context === "team")) {
       const names = Array.from({ length: width }, (_, k) => nameAlone(rows.map((r) => r[k]).join(" ")));
       if (names.every(Boolean)) cards = names.map((name) => ({ name: name!, title: null }));
     }
