@@ -109,3 +109,17 @@ describe("the company's name set over two lines, one of them a section's word", 
     expect(a.facts.team.map((m) => m.name)).toEqual(["Ciarán Reyes", "Aisha Park", "Ana Kovacs"]);
   });
 });
+
+describe("the company's name from a running footer in cells", () => {
+  test("'<Name> | <Team> | Made with' on every page names the deck over a cover line nobody repeats", async () => {
+    const f = "ReFill | Sigma Group | Made with";
+    const a = await analyse(deckPages([`Review-Watch-ReFill\n\n${f}`, `Problem\n\nPeople forget the films they watched.\n${f}`, `Solution\n\nAn app to log films and buy tickets.\n${f}`, `Market\n\n${f}`, `Thank you\n${f}`]));
+    expect(a.facts.company.name).toBe("ReFill");
+  });
+
+  test("a footer whose first cell is no name ('Confidential | Page') names nothing: the cover's line stays", async () => {
+    const f = "Confidential | Made with Gamma";
+    const a = await analyse(deckPages([`Lumora\n\n${f}`, `Problem\n\nFinance teams lose days to manual reconciliation.\n${f}`, `Solution\n\nLumora matches payments to invoices.\n${f}`, `Thank you\n${f}`]));
+    expect(a.facts.company.name).toBe("Lumora");
+  });
+});
