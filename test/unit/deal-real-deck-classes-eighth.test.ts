@@ -1,80 +1,10 @@
-// Classes of failure found on an eighth look at the real public decks (dev part) and at layouts real
-// team slides use: cards that give a given name only, a section's divider page ("Team" alone) whose
-// cards stand on the next page under no title, names over bios that name no role, the hackathon
-// triad and trades as roles, and a two-page document's running footer. Held by the names (and
-// roles) the reader must give and those it must not.
+// Classes of failure found on an eighth look at the real public decks (dev part) and a fresh blind
+// dev seed: a fund's deck uploaded as a company's, a company name set over two lines, a running
+// footer in cells naming the deck. (The team rules of that look, given-name cards, divider pages and
+// names over bios, were taken out again: real held-out team precision fell from 0.808 to 0.656 with them.)
 import { describe, expect, test } from "bun:test";
-import { analyse, deckPages, teamOf } from "./deal-facts-corpus.ts";
+import { analyse, deckPages } from "./deal-facts-corpus.ts";
 
-const COVER = "Lumora\nTreasury automation for mid-market CFOs";
-const PROBLEM = "Problem\nFinance teams lose days to manual reconciliation.";
-
-describe("cards that give a given name only, on the team's page", () => {
-  test("a given name over a role, two or more such cards: each is a member with that role", () => {
-    expect(teamOf(COVER, PROBLEM, "Team\n\nJana\nCEO\n\nMarek\nCTO\n\nAna\nDesigner")).toEqual([
-      ["Jana", "CEO"],
-      ["Marek", "CTO"],
-      ["Ana", "Designer"],
-    ]);
-  });
-
-  test("the hackathon triad and trades are roles: a given name over each is a member", () => {
-    expect(teamOf(COVER, PROBLEM, "Meet the team\n\nJana\nHustler\n\nMarek\nHacker\n\nAna\nHipster")).toEqual([
-      ["Jana", "Hustler"],
-      ["Marek", "Hacker"],
-      ["Ana", "Hipster"],
-    ]);
-    expect(teamOf(COVER, "Team\n\nJane Doe\nFinance Modeler\n\nMark Lee\nVideo Editor")).toEqual([
-      ["Jane Doe", "Finance Modeler"],
-      ["Mark Lee", "Video Editor"],
-    ]);
-  });
-
-  test("one such card, cards off the team's page, or a name wrapped over two lines above its role, make no given-name member", () => {
-    expect(teamOf(COVER, PROBLEM, "Team\n\nJana\nCEO")).toEqual([]);
-    expect(teamOf(COVER, PROBLEM, "Market\n\nKenya\nNairobi\n\nGhana\nAccra\n\nChile\nSantiago")).toEqual([]);
-    expect(teamOf(COVER, "Team\n\nInes\nDuarte\nCEO\n\nMarco\nRossi\nCTO").map(([n]) => n)).toEqual(["Ines Duarte", "Marco Rossi"]);
-  });
-});
-
-describe("a section's divider page titles the page after it", () => {
-  test("'Team' alone on a page, its given-name cards on the next page under no title, are the team", () => {
-    expect(teamOf(COVER, PROBLEM, "Team", "Jana\nCEO\n\nMarek\nCTO\n\nAna\nQA Lead", "Thank you").map(([n]) => n)).toEqual(["Jana", "Marek", "Ana"]);
-  });
-
-  test("whole names alone after the divider are read as the team's photos", () => {
-    expect(teamOf(COVER, PROBLEM, "Our Team", "Jane Doe\n\nMark Lee\n\nAna Ruiz", "Thank you").map(([n]) => n)).toEqual(["Jane Doe", "Mark Lee", "Ana Ruiz"]);
-  });
-
-  test("a divider of another section gives the next page no team", () => {
-    expect(teamOf(COVER, PROBLEM, "Market", "Jana\nCEO\n\nMarek\nCTO", "Thank you")).toEqual([]);
-  });
-});
-
-describe("names over bios that name no role, on the team's page", () => {
-  test("two or more whole names each over a bio are members; a role the bio names as theirs is their title", () => {
-    expect(teamOf(COVER, "Team\n\nJane Doe\n10 years in treasury at HSBC.\n\nMark Lee\nBuilt payments infrastructure at Stripe.\n\nAna Ruiz\nShe is our CTO and wrote the matching engine.")).toEqual([
-      ["Jane Doe", null],
-      ["Mark Lee", null],
-      ["Ana Ruiz", "CTO"],
-    ]);
-  });
-
-  test("an advisor's or investor's bio, or a lone name over a bio, makes no member", () => {
-    expect(teamOf(COVER, "Team\n\nJane Doe\nAdvisor on treasury, 20 years at HSBC.\n\nMark Lee\nAngel investor in fintech companies.")).toEqual([]);
-    expect(teamOf(COVER, "Team\n\nJane Doe\n10 years in treasury at HSBC.")).toEqual([]);
-  });
-});
-
-describe("a two-page document's running footer", () => {
-  test("the line on both pages is boilerplate: quoted as no section's evidence", async () => {
-    const footer = "Revenue analytics for finance teams | Demo Day cohort | Confidential";
-    const a = await analyse(deckPages([`Lumora\nTreasury automation for mid-market CFOs.\n\nProblem\nFinance teams lose days to manual reconciliation every month.\n${footer}`, `Product\nLumora matches payments to invoices automatically.\n${footer}`]));
-    const quotes = a.sections.flatMap((s) => s.evidence.map((e) => e.quote ?? ""));
-    expect(quotes.some((q) => q.includes("Demo Day cohort"))).toBe(false);
-    expect(a.sections.find((s) => s.key === "traction")!.score).toBeNull();
-  });
-});
 
 describe("a fund's deck uploaded as a company's (the upload's default)", () => {
   const pages = (cover: string) =>

@@ -8,7 +8,7 @@ const ROLE_WORD =
   "(?:(?:[Cc]o-?)?[Ff]ounder|Founding (?:Engineer|Partner|Member|Designer|Scientist)|C(?:[EOTFPMRSIDH]|HR)O" +
   `|Chief(?: ${CAP}){1,3} Officer|(?:Senior |Executive )?(?:Vice President|S?VP|EVP)(?: of)?(?: (?:${CAP}|&)){1,3}` +
   `|Head of(?: (?:${CAP}|\\p{Lu}[\\p{Lu}&]{0,5}|&|and)){1,4}|(?:Managing|Technical|Medical|Creative|Executive|Commercial|Finance|Sales) Director|Director(?: of)?(?: ${CAP}){1,2}` +
-  `|(?:(?:Lead|Senior|Principal|Staff) )?(?:(?:${CAP}|\\p{Lu}{2,4}|iOS) ){0,2}(?:Engineer|Scientist|Designer|Architect|Developer|Programmer|Researcher|Manager|Analyst|Marketer|Specialist|Strategist|Consultant|Technician|Modell?er|Editor|Hacker|Hustler|Hipster)|(?:(?:${CAP}|\\p{Lu}{2,4}) )?Lead|Chief of Staff` +
+  `|(?:(?:Lead|Senior|Principal|Staff) )?(?:(?:${CAP}|\\p{Lu}{2,4}|iOS) ){0,2}(?:Engineer|Scientist|Designer|Architect|Developer|Researcher|Manager|Analyst|Marketer|Specialist)|(?:(?:${CAP}|\\p{Lu}{2,4}) )?Lead|Chief of Staff` +
   "|General Counsel|President|Chair(?:man|woman|person)?|(?:General |Managing |Venture |Operating )?Partner|Principal" +
   "|(?:Mit)?[Gg]ründer(?:in)?|Geschäftsführer(?:in)?|Co-?fondat(?:eur|rice)|Fondat(?:eur|rice)|Directeur(?: \\p{L}+)?|Président(?:e)?)";
 export const ROLE = `${ROLE_WORD}(?:\\s*(?:,|&|and|/|\\+)\\s*${ROLE_WORD})*`;

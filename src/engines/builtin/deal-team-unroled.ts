@@ -82,7 +82,7 @@ export function namesWithoutRoles({ units, excluded, starts, byPage, pageTopic, 
   // names no one else's role anywhere. (Words of a diagram are seldom all names' shapes.)
   if (found.length === 0) {
     for (const [page, list] of byPage) {
-      if ((pageTopic.has(page) && pageTopic.get(page) !== "team") || list.some((u) => u.context !== null || excluded(u) || NOT_TEAM_LABEL.test(u.text) || OTHERS_LISTED.test(u.text))) continue;
+      if (pageTopic.has(page) || list.some((u) => u.context !== null || excluded(u) || NOT_TEAM_LABEL.test(u.text) || OTHERS_LISTED.test(u.text))) continue;
       const worded = list.filter((u) => /\p{L}{2}/u.test(u.text));
       const named = worded.filter((u) => nameAlone(u.text));
       if (named.length < 3 || named.length * 2 < worded.length || worded.some((u) => u.text.split(/\s+/).length >= 8)) continue;

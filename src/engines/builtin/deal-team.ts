@@ -41,14 +41,6 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
   // advisor's or investor's role, or one held elsewhere, is no member's); a slide of their own is theirs.
   const pageTopic = new Map<number, string | null>();
   for (const u of units) if (u.heading && !pageTopic.has(u.pageIndex) && topicOfHeading(u.text)) pageTopic.set(u.pageIndex, topicOfHeading(u.text));
-  // A section's divider (a page that holds its title and nothing else: "Team") titles the page after
-  // it, when that page has no title of its own (its cards set under no heading).
-  for (const u of units) {
-    const page = u.pageIndex;
-    const topic = u.heading && pageTopic.get(page);
-    if (!topic || pageTopic.has(page + 1) || !units.some((o) => o.pageIndex === page + 1 && !o.boilerplate)) continue;
-    if (units.every((o) => o.pageIndex !== page || o.boilerplate || o === u)) pageTopic.set(page + 1, topic);
-  }
   // A page under no known title that speaks of its team ("Our team are ...") and sets three or more
   // names on lines of their own is the team's page: its cards are read as a team slide's.
   const namesOn = new Map<number, number>();
@@ -77,9 +69,6 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     const c = NAME_THEN_CAPTION.exec(u.text.trim());
     if (c && nameAlone(c[1]) && (roleFirst(c[2], opts) ?? captionOf(c[2]))) captionedNames.set(u.pageIndex, true);
   }
-  // The team's part of a page: under the team's title, or on the team's page under no other (a
-  // one-pager sets every section on one page, the team's under its own title).
-  const teamPart = (u: Unit) => u.context === "team" || (pageTopic.get(u.pageIndex) === "team" && u.context === null);
   const besideTeam = (u: Unit) => (u.context === "advisors" || u.context === "investors") && pageTopic.get(u.pageIndex) === "team";
   const excluded = (u: Unit) => u.boilerplate || (OUTSIDERS.has(u.context as string) && !besideTeam(u)) || signature.has(indexOf.get(u)!);
   const starts = units.map((u) => {
@@ -158,58 +147,6 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     if (row.length === k && row.length > 1) while (same(i + k + used) && units[i + k + used].text.split(CELL_SPLIT).length === k) used++;
     for (let n = 0; n < used; n++) paired.add(i + k + n);
     i += k + used - 1;
-  }
-  // On the team's page, cards that give a given name only ("Jana" over "CTO", "Vincent" over
-  // "Programmer"): a given name over a role or a short caption, read in pairs from the top. Two or
-  // more such cards, one of them with a role's shape (or three captioned), make them members.
-  for (const [page, list] of byPage) {
-    if (pageTopic.get(page) !== "team" && !list.some((u) => u.context === "team")) continue;
-    const open = list.filter((u) => !excluded(u) && !paired.has(indexOf.get(u)!) && teamPart(u));
-    const cards: { name: string; title: string; role: boolean; at: number; next: number }[] = [];
-    for (let j = 0; j + 1 < open.length; j++) {
-      const [a, b] = [open[j], open[j + 1]];
-      const name = nameAlone(a.text) ? null : givenNameAlone(a.text);
-      if (!name || nameAlone(b.text) || NOT_TEAM_ROLE.test(b.text)) continue;
-      const role = roleFirst(b.text, opts);
-      // (A name wrapped over two narrow lines, its role under them, is one card: "Ines" / "Duarte" / "CEO".)
-      if (!role && nameAlone(`${a.text} ${b.text}`) && open[j + 2] && roleFirst(open[j + 2].text, opts)) {
-        j += 2;
-        continue;
-      }
-      const title = role ?? captionOf(b.text);
-      if (!title) continue;
-      cards.push({ name, title, role: !!role, at: indexOf.get(a)!, next: indexOf.get(b)! });
-      j++;
-    }
-    if (cards.length < 2 || !(cards.some((c) => c.role) || cards.length >= 3)) continue;
-    for (const c of cards) {
-      found.push({ name: c.name, title: c.title, at: starts[c.at], pageIndex: page, source: { quote: `${units[c.at].text} ${units[c.next].text}`, unit: units[c.at] } });
-      paired.add(c.at).add(c.next);
-    }
-  }
-  // On the team's page, whole names each over a bio that names no role of theirs ("<Name>" over
-  // "10 years in treasury at HSBC."): two or more such cards are members, with the role a bio
-  // names as this company's, if any. (A bio of an advisor or an investor makes no member.)
-  for (const [page, list] of byPage) {
-    if (pageTopic.get(page) !== "team" && !list.some((u) => u.context === "team")) continue;
-    const open = list.filter((u) => !excluded(u) && !paired.has(indexOf.get(u)!) && teamPart(u));
-    const cards: { name: string; title: string | null; at: number; next: number }[] = [];
-    for (let j = 0; j + 1 < open.length; j++) {
-      const [a, b] = [open[j], open[j + 1]];
-      const name = nameAlone(a.text);
-      if (!name || nameAlone(b.text) || roleFirst(b.text, opts) || b.text.split(/\s+/).length < 4 || b.heading) continue;
-      // (A card that sets the role over the name is read as such: its role is the one above.)
-      const above = units[indexOf.get(a)! - 1];
-      if (above && above.pageIndex === page && isRole(above.text)) continue;
-      if (NOT_TEAM_ROLE.test(b.text) || INVESTING.test(b.text) || QUOTATION.test(b.text)) continue;
-      cards.push({ name, title: rolesIn(b.text, opts)[0] ?? null, at: indexOf.get(a)!, next: indexOf.get(b)! });
-      j++;
-    }
-    if (cards.length < 2) continue;
-    for (const c of cards) {
-      found.push({ name: c.name, title: c.title, at: starts[c.at], pageIndex: page, source: { quote: `${units[c.at].text} ${units[c.next].text}`, unit: units[c.at] } });
-      paired.add(c.at);
-    }
   }
   // Narrow cards wrap the name and the role over several lines ("Prof. Dr." / "Ines" / "Duarte",
   // "Chief Executive" / "Officer"): the name is the lines that together make one, the role the

@@ -210,9 +210,7 @@ export function readMaterial(pages: SourcePage[]): Unit[] {
   itemsOf.forEach((items, i) => {
     for (const it of items) {
       const on = pagesOf.get(it.text)?.size ?? 0;
-      // (A two-page document's footer is on both its pages.)
-      const of = documents.get(pages[i].documentId)!;
-      if (!it.boilerplate && (on >= 3 || (on === 2 && of === 2)) && on * 3 >= of && !topicOfHeading(it.text)) it.boilerplate = it.running = true;
+      if (!it.boilerplate && on >= 3 && on * 3 >= documents.get(pages[i].documentId)! && !topicOfHeading(it.text)) it.boilerplate = it.running = true;
     }
   });
   const units: Unit[] = [];
