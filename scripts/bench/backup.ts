@@ -11,7 +11,7 @@
 //   bun scripts/bench/backup.ts [--interactions 5000000] [--documents 2000] [--keep DIR] [--verify] [--reuse DIR]
 // --reuse DIR measures a data dir an earlier run kept (--keep) instead of seeding one.
 import { closeSync, copyFileSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../src/config.ts";
@@ -41,7 +41,8 @@ const pct = (xs: number[], p: number) => {
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 const dir = values.reuse ?? values.keep ?? mkdtempSync(join(tmpdir(), "dealgraph-bench-backup-"));
-console.log(`Dealgraph backup bench: bun ${Bun.version}, ${navigator.hardwareConcurrency} CPUs, data dir ${dir}`);
+const loadAverage = () => loadavg().map((x) => x.toFixed(1)).join(" ");
+console.log(`Dealgraph backup bench: bun ${Bun.version}, ${navigator.hardwareConcurrency} CPUs, data dir ${dir}; load average ${loadAverage()}`);
 
 // --- seed -------------------------------------------------------------------------------------
 const seedStart = performance.now();
@@ -180,12 +181,15 @@ plain copy of the same ${totalMb.toFixed(0)} MB (database file + ${blobFiles.len
 the same copy, each file fsynced (durable, as the archive is): ${durableS.toFixed(1)} s = ${(totalMb / durableS).toFixed(0)} MB/s (CPU ${durableCpuS.toFixed(1)} s)
 dealgraph backup alone (no server, no load): ${aloneS.toFixed(1)} s = ${(totalMb / aloneS).toFixed(0)} MB/s (ratio to the copy ${(totalMb / aloneS / copyRate).toFixed(2)}, target >= 0.5; to the durable copy ${(durableS / aloneS).toFixed(2)}; CPU ${aloneCpuS.toFixed(1)} s, no server: not niced; ${aloneBlocks ? `${aloneBlocks[1]} of ${aloneBlocks[2]} blocks compressed` : "?"})
   ${/^archive time: .*$/m.exec(aloneErr)?.[0] ?? ""}
+  ${/^archive CPU: .*$/m.exec(aloneErr)?.[0] ?? ""} (the copy's CPU ${copyCpuS.toFixed(1)} s, the durable copy's ${durableCpuS.toFixed(1)} s)
 dealgraph backup while the read load runs: ${backupS.toFixed(1)} s = ${backupRate.toFixed(0)} MB/s (ratio to the copy ${(backupRate / copyRate).toFixed(2)}, target >= 0.5; CPU ${backupCpuS.toFixed(1)} s${/runs at nice (\d+)/.test(stderr) ? ` at nice ${/runs at nice (\d+)/.exec(stderr)![1]}` : ""}, beside the server)
   snapshot (${method}) ${phases.snapshot?.toFixed(1)} s, archive (tar + gzip + sha256) ${phases.archive?.toFixed(1)} s
+  ${/^archive CPU: .*$/m.exec(backup.stderr)?.[0] ?? ""}
   archive ${(written.bytes / MB).toFixed(0)} MB (${((written.bytes / MB / totalMb) * 100).toFixed(0)}% of the data; ${blocks ? `${blocks[1]} of ${blocks[2]} blocks compressed, the rest stored while the compressor was busy` : "?"})
 read load (2 clients: /me, deals list, who-knows by domain)
   without a backup: ${quiet.length} requests, p50 ${ms(pct(quiet, 50))}, p99 ${ms(pct(quiet, 99))}
-  during the backup: ${busy.length} requests, p50 ${ms(pct(busy, 50))}, p99 ${ms(pct(busy, 99))} (p99 ratio ${(pct(busy, 99) / pct(quiet, 99)).toFixed(2)}, target <= 2)`);
+  during the backup: ${busy.length} requests, p50 ${ms(pct(busy, 50))}, p99 ${ms(pct(busy, 99))} (p99 ratio ${(pct(busy, 99) / pct(quiet, 99)).toFixed(2)}, target <= 2)
+load average at the end ${loadAverage()} (2 cores shared with other work: wall times follow CPU times)`);
   if (values.verify) {
     const vt = performance.now();
     const v = await run([process.execPath, join(ROOT, "src/main.ts"), "backup", "verify", written.file, "--json"], { cwd: ROOT, env: cleanEnv(), timeoutMs: 30 * 60_000 });

@@ -57,6 +57,11 @@ test("no core to spare and a disk that keeps up (the page cache here): every blo
   expect(sink.stats.compressed + sink.stats.stored).toBe(sink.stats.blocks);
   expect(written.sha256).toBe(sha(readFileSync(file)));
   expect(gunzipSync(readFileSync(file)).equals(data)).toBe(true);
+  // Each thread's CPU time is measured at the end (Linux), for the progress's "archive CPU" line.
+  if (process.platform === "linux") {
+    expect(Object.keys(sink.profile.cpu!).sort()).toEqual(["archiveHash", "compressing", "entriesHash", "reading", "syncing", "writing"]);
+    for (const ms of Object.values(sink.profile.cpu!)) expect(Number.isInteger(ms) && ms >= 0).toBe(true);
+  }
 });
 
 test("level 0: every block stored (no thread compresses), still a gzip stream of the same bytes", async () => {

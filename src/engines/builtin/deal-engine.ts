@@ -11,7 +11,7 @@ import { readFacts } from "./deal-facts.ts";
 import { feeAndCarry, statedFundTerms, statedTrackRecord } from "./deal-fund-terms.ts";
 import { mentionIn, moneyIn } from "./deal-money.ts";
 import { describeRaise, isRaiseStatement } from "./deal-round.ts";
-import { quotable, readMaterial, type Topic, type Unit } from "./deal-text.ts";
+import { quotable, readMaterial, topicOfHeading, type Topic, type Unit } from "./deal-text.ts";
 
 // A figure in money: one of the financials' signals, though never alone what makes a statement about them.
 const MONEY_FIGURE = /[$€£]\s?\d/;
@@ -172,7 +172,28 @@ export function detectKind(pages: SourcePage[]): "company" | "fund" {
 export function unmistakablyFund(pages: SourcePage[]): boolean {
   const text = pages.map((p) => p.text).join(" ");
   const kinds = new Set((text.match(FUND_WORDS) ?? []).map((w) => w.toLowerCase().replace(/\s+(?:i{1,3}|iv|v|[1-5])$/, "").replace(/s$/, "")));
-  return kinds.size >= 4;
+  // A deck whose first page is titled with a numbered fund ("<Firm> Fund II") is the fund's own: three kinds of fund words then do.
+  const titled = pages.length > 0 && FUND_TITLE.test(pages[0].text.trim().split(/\n/)[0] ?? "");
+  return kinds.size >= 4 || (titled && kinds.size >= 3);
+}
+const FUND_TITLE = /\bfund (?:i{1,3}|iv|v|vi{1,3}|[1-9])\s*$/i;
+
+/**
+ * The company's name set over two lines of its own ("RILLA" / "METRICS"): a word of the name is no
+ * section's title, and what follows it on the page stands under no title (it is not "Metrics").
+ */
+function underOwnName(units: Unit[], name: string | null): Unit[] {
+  const words = name?.toLowerCase().split(/\s+/) ?? [];
+  if (words.length < 2) return units;
+  let cleared: { topic: Topic; page: number } | null = null;
+  return units.map((u) => {
+    if (u.heading) {
+      const topic = topicOfHeading(u.text);
+      cleared = topic && words.includes(u.text.trim().toLowerCase()) ? { topic, page: u.pageIndex } : null;
+      return u;
+    }
+    return cleared && u.pageIndex === cleared.page && u.topic === cleared.topic ? { ...u, topic: null, context: null } : u;
+  });
 }
 
 export const builtinDealEngine: DealEngine = {
@@ -188,7 +209,7 @@ export const builtinDealEngine: DealEngine = {
     const filed = new Map<string, Unit[]>(catalogue.map(([k]) => [k, []]));
     const teamNames = facts.team.map((m) => m.name);
     const raisePages = new Set(units.filter((u) => !u.boilerplate && isRaiseStatement(u)).map((u) => u.pageIndex));
-    for (const u of quotable(units)) {
+    for (const u of quotable(underOwnName(units, facts.company.name))) {
       if (kind === "company") {
         const key = companySectionOf(u, teamNames, isCover(u, pages), raisePages.has(u.pageIndex));
         if (key) filed.get(key)!.push(u);

@@ -142,7 +142,12 @@ function companyName(units: Unit[], hints: Hints, domains: string[], people: str
   }
   const pageCount = new Set(units.map((u) => u.pageIndex)).size;
   for (const [text, on] of pagesOf) {
-    if (on.size >= 3 && on.size * 2 >= pageCount && nameLike(text) && !person(text)) candidates.push({ name: text, order: units.find((u) => u.text === text)!.order, fromTitle: false });
+    if (on.size < 3 || on.size * 2 < pageCount) continue;
+    const order = units.find((u) => u.text === text)!.order;
+    if (nameLike(text) && !person(text)) candidates.push({ name: text, order, fromTitle: false });
+    // A footer in cells ("<Name> | <Team> | Made with"): its first cell names the deck.
+    const first = text.split(/\s\|\s/)[0].trim();
+    if (first !== text && nameLike(first) && !person(first)) candidates.push({ name: first, order, fromTitle: false });
   }
   for (const u of units) {
     if (u.topic === "team" || u.topic === "advisors" || u.topic === "investors") continue;

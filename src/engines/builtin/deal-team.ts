@@ -114,7 +114,7 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     const same = (j: number) => j < units.length && units[j].pageIndex === units[i].pageIndex && !excluded(units[j]);
     // On the team's page a card may give a given name only ("Daniel" beside "<Given> <Family>"): it
     // counts in a row of names only when a row of as many captions, cell for cell, sits under them.
-    const onTeamPage = pageTopic.get(units[i].pageIndex) === "team";
+    const onTeamPage = pageTopic.get(units[i].pageIndex) === "team" || units[i].context === "team";
     const nameOf = (j: number) => nameAt(j) ?? (onTeamPage ? givenNameAlone(units[j].text) : null);
     while (same(i + k) && nameOf(i + k)) k++;
     if (k < 2) continue;
@@ -195,7 +195,7 @@ export function extractTeam(units: Unit[], opts: TeamOptions): TeamMember[] {
     const rows = units.slice(i, end + 1).map((u) => u.text.split(CELL_SPLIT).map((c) => c.trim()));
     let cards: ({ name: string; title: string | null } | null)[] = Array.from({ length: width }, (_, k) => cardIn(rows.map((r) => r[k]), opts));
     // On the team's page a grid of names alone ("<Given> | <Given>" over "<Family> | <Family>"), their roles set elsewhere.
-    if (cards.every((c) => !c) && pageTopic.get(units[i].pageIndex) === "team") {
+    if (cards.every((c) => !c) && (pageTopic.get(units[i].pageIndex) === "team" || units[i].context === "team")) {
       const names = Array.from({ length: width }, (_, k) => nameAlone(rows.map((r) => r[k]).join(" ")));
       if (names.every(Boolean)) cards = names.map((name) => ({ name: name!, title: null }));
     }

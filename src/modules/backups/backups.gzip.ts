@@ -15,13 +15,13 @@
 // Measured on 806 MB when one thread did the reading, both sha256s, the framing and the writing:
 // sha256 was 46% of the backup's time, the writes 14%, the reads 12%. A block is reused once every
 // thread that reads it is done with it; at most MAX_BLOCKS are in flight (32 MB).
-import { fsyncSync, readSync } from "node:fs";
+import { fsyncSync, readFileSync, readSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { WORKER_SOURCE } from "./backups.gzip-worker.ts";
+import { type Piece, storedPieces, WORKER_SOURCE } from "./backups.gzip-worker.ts";
+
+export { type Piece, storedPieces };
 
 export const GZIP_BLOCK = 2 * 1024 * 1024;
-/** Deflate's stored blocks hold at most 65,535 bytes each. */
-const STORED_MAX = 65_535;
 const MAX_BLOCKS = 16;
 /**
  * The threads this pipeline keeps busy on its own: the reader (this thread), the entry hasher and
@@ -42,45 +42,44 @@ const PIPELINE_THREADS = 3;
  */
 const SYNC_EVERY = 64 * 1024 * 1024;
 
-/** A piece of a member: framing bytes, or a [start, end) range of its block. */
-export type Piece = Uint8Array | [number, number];
-
-/** One gzip member holding block bytes [0, length) uncompressed (`crc` their CRC-32): its pieces, in order. */
-export function storedPieces(length: number, crc: number): Piece[] {
-  // Header: magic, deflate, no flags, no mtime, no extra flags, OS unknown (255).
-  const pieces: Piece[] = [Uint8Array.of(0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255)];
-  let at = 0;
-  do {
-    const n = Math.min(STORED_MAX, length - at);
-    // BFINAL on the last; BTYPE 00 (stored); LEN and NLEN little-endian.
-    pieces.push(Uint8Array.of(at + n >= length ? 1 : 0, n & 0xff, n >> 8, ~n & 0xff, (~n >> 8) & 0xff));
-    if (n) pieces.push([at, at + n]);
-    at += n;
-  } while (at < length);
-  const trailer = new Uint8Array(8);
-  const view = new DataView(trailer.buffer);
-  view.setUint32(0, crc >>> 0, true);
-  view.setUint32(4, length >>> 0, true); // ISIZE: the length modulo 2^32
-  pieces.push(trailer);
-  return pieces;
-}
-
-
 type Slot = { index: number; sab: SharedArrayBuffer; view: Uint8Array; holds: number };
-type Queued = { slot: Slot; length: number; pieces: Piece[] | null };
+/** A member to write: stored (the threads frame it themselves from its length and CRC-32), compressed, or not yet compressed (null). */
+type Member = { stored: { length: number; crc: number } } | { compressed: Uint8Array };
+type Queued = { slot: Slot; length: number; member: Member | null };
 type Compressor = { worker: Worker; busy: boolean; ms: number };
 
 export type GzipStats = { level: number; blocks: number; compressed: number; stored: number };
 
-/** Where the time went, in ms: this thread's reads and its waits for a free block, and each thread's busy time. */
-export type SinkProfile = { readMs: number; stalledMs: number; hashMs: number; writeMs: number; archiveHashMs: number; compressMs: number; syncMs: number; fsyncMs: number };
+/** CPU time each thread used, in ms (null where the system does not say: not Linux). */
+export type SinkCpu = { reading: number; entriesHash: number; archiveHash: number; writing: number; compressing: number; syncing: number };
+
+/**
+ * Where the time went, in ms: this thread's reads and its waits for a free block, and each thread's
+ * busy time; once the archive is ended, `cpu`: what each thread used of a processor (busy time
+ * counts the waits for a core too).
+ */
+export type SinkProfile = { readMs: number; stalledMs: number; hashMs: number; writeMs: number; archiveHashMs: number; compressMs: number; syncMs: number; fsyncMs: number; cpu: SinkCpu | null };
+
+/** This thread's CPU time so far in ms (Linux: /proc/thread-self/stat, in USER_HZ ticks of 10 ms), or null. */
+function threadCpuMs(): number | null {
+  try {
+    const stat = readFileSync("/proc/thread-self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
 
 /** The tar stream's bytes in, a gzip file out: every entry hashed, the archive hashed as written. */
 export class GzipSink {
   /** Bytes written to the file so far. */
   bytes = 0;
   readonly stats: GzipStats;
-  readonly profile: SinkProfile = { readMs: 0, stalledMs: 0, hashMs: 0, writeMs: 0, archiveHashMs: 0, compressMs: 0, syncMs: 0, fsyncMs: 0 };
+  readonly profile: SinkProfile = { readMs: 0, stalledMs: 0, hashMs: 0, writeMs: 0, archiveHashMs: 0, compressMs: 0, syncMs: 0, fsyncMs: 0, cpu: null };
+  /** This thread's CPU time when the sink started (its share of the archive is what it uses from then). */
+  private readonly cpuAtStart = threadCpuMs();
+  private cpuReplies = new Map<Worker, number | null>();
   private readonly hasher: Worker;
   private readonly writer: Worker;
   private readonly archiveHasher: Worker;
@@ -179,14 +178,18 @@ export class GzipSink {
     if (--slot.holds === 0 && slot !== this.current) this.free.push(slot);
   }
 
-  private onMessage(worker: Worker, m: { op: string; block?: number; out?: unknown; bytes?: number; sha256?: string; busy?: number; message?: string; writeMs?: number; hashMs?: number }) {
+  private onMessage(worker: Worker, m: { op: string; block?: number; out?: unknown; bytes?: number; sha256?: string; busy?: number; message?: string; writeMs?: number; hashMs?: number; cpuMs?: number | null }) {
     if (m.op === "error") return this.fail(new Error(m.message));
+    if (m.op === "cpu") {
+      this.cpuReplies.set(worker, m.cpuMs ?? null);
+      return this.wake();
+    }
     if (m.op === "compressed") {
       const c = this.compressors.find((x) => x.worker === worker)!;
       c.busy = false;
       c.ms = m.busy!;
-      const q = this.queue.find((x) => x.slot.index === m.block && x.pieces === null)!;
-      q.pieces = [m.out as Uint8Array];
+      const q = this.queue.find((x) => x.slot.index === m.block && x.member === null)!;
+      q.member = { compressed: m.out as Uint8Array };
       this.release(q.slot);
       this.pump();
     } else if (m.op === "hashed") {
@@ -305,11 +308,11 @@ export class GzipSink {
     if (idle && (this.spareCore || this.diskBound())) {
       idle.busy = true;
       this.stats.compressed++;
-      this.queue.push({ slot, length, pieces: null });
+      this.queue.push({ slot, length, member: null });
       idle.worker.postMessage({ op: "compress", sab: slot.sab, block: slot.index, length, level: this.stats.level });
     } else {
       this.stats.stored++;
-      this.queue.push({ slot, length, pieces: storedPieces(length, Bun.hash.crc32(slot.view.subarray(0, length))) });
+      this.queue.push({ slot, length, member: { stored: { length, crc: Bun.hash.crc32(slot.view.subarray(0, length)) } } });
     }
     this.pump();
     // The next block: a free one, a new one while fewer than MAX_BLOCKS exist, else wait for one.
@@ -334,21 +337,23 @@ export class GzipSink {
 
   /** Hands every member that is ready, in order, to the writer and to the archive hasher. */
   private pump() {
-    while (this.queue[0]?.pieces) {
+    while (this.queue[0]?.member) {
       const q = this.queue.shift()!;
+      const member = q.member!;
       this.writing++;
       this.archiveHashing++;
-      const compressed = q.pieces!.length === 1 && !Array.isArray(q.pieces![0]);
-      if (compressed) {
-        const out = q.pieces![0] as Uint8Array;
+      if ("compressed" in member) {
+        const out = member.compressed;
         // The hasher gets a copy (a compressed member is a fraction of a block); the writer the buffer itself.
         this.archiveHasher.postMessage({ op: "archive-hash", block: -1, pieces: [out] });
         this.writer.postMessage({ op: "write", block: -1, pieces: [out] }, [out.buffer as ArrayBuffer]);
       } else {
         // A stored member is read by both threads straight from its block: the block is held for each.
+        // Each frames it itself (storedPieces): its 65 pieces, cloned into two messages per block,
+        // made postMessage a quarter of this thread's time.
         q.slot.holds++;
-        this.archiveHasher.postMessage({ op: "archive-hash", sab: q.slot.sab, block: q.slot.index, pieces: q.pieces });
-        this.writer.postMessage({ op: "write", sab: q.slot.sab, block: q.slot.index, pieces: q.pieces });
+        this.archiveHasher.postMessage({ op: "archive-hash", sab: q.slot.sab, block: q.slot.index, stored: member.stored });
+        this.writer.postMessage({ op: "write", sab: q.slot.sab, block: q.slot.index, stored: member.stored });
       }
     }
   }
@@ -373,10 +378,30 @@ export class GzipSink {
       const t0 = performance.now();
       fsyncSync(this.fd);
       this.profile.fsyncMs = performance.now() - t0;
+      await this.measureCpu();
       return { bytes: this.closed!.bytes, sha256: this.archiveDigest! };
     } finally {
       this.stop();
     }
+  }
+
+  /** Each thread's CPU time (profile.cpu), asked of the threads once their work is done. */
+  private async measureCpu(): Promise<void> {
+    const workers = [this.hasher, this.writer, this.archiveHasher, this.flusher, ...this.compressors.map((c) => c.worker)];
+    for (const w of workers) w.postMessage({ op: "cpu" });
+    await this.until(() => workers.every((w) => this.cpuReplies.has(w)));
+    const own = threadCpuMs();
+    const of = (w: Worker) => this.cpuReplies.get(w);
+    const all = [own, this.cpuAtStart, ...workers.map(of)];
+    if (all.some((x) => x === null || x === undefined)) return;
+    this.profile.cpu = {
+      reading: own! - this.cpuAtStart!,
+      entriesHash: of(this.hasher)!,
+      archiveHash: of(this.archiveHasher)!,
+      writing: of(this.writer)!,
+      compressing: this.compressors.reduce((sum, c) => sum + of(c.worker)!, 0),
+      syncing: of(this.flusher)!,
+    };
   }
 
   /** Stops the threads; nothing more is written. */

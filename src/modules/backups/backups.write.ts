@@ -281,6 +281,14 @@ export async function writeBackup(opts: WriteOptions): Promise<WrittenBackup> {
     progress(
       `archive time: reading ${seconds(p.readMs)}, waiting for a free block ${seconds(p.stalledMs)}, the final fsync ${seconds(p.fsyncMs)}; threads busy: entries' sha256 ${seconds(p.hashMs)}, writing ${seconds(p.writeMs)}, the archive's sha256 ${seconds(p.archiveHashMs)}, compressing ${seconds(p.compressMs)}, fdatasync on the way ${seconds(p.syncMs)}`,
     );
+    // Busy time counts a thread's waits for a core; its CPU time is what the work itself cost.
+    if (p.cpu) {
+      const c = p.cpu;
+      const total = c.reading + c.entriesHash + c.archiveHash + c.writing + c.compressing + c.syncing;
+      progress(
+        `archive CPU: ${seconds(total)} in all: reading, CRC-32 and framing ${seconds(c.reading)}, entries' sha256 ${seconds(c.entriesHash)}, the archive's sha256 ${seconds(c.archiveHash)}, writing ${seconds(c.writing)}, compressing ${seconds(c.compressing)}, fdatasync ${seconds(c.syncing)}`,
+      );
+    }
     // What was hashed on its way to the file is what the file holds: its size says it all arrived.
     if (statSync(partial).size !== written.bytes) throw new BackupError(`the archive on disk is ${statSync(partial).size} bytes; ${written.bytes} were written`);
     try {
