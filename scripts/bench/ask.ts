@@ -116,20 +116,20 @@ log(`  /mcp        p50 ${ms(pct(httpTimes, 50))} ms   p99 ${ms(pct(httpTimes, 99
 // from the demo firm's REST API and what partners ask). Dev and held-out apart; a held-out
 // question is never printed (nobody changing the reader looks at them); any wrong figure fails the run.
 
-const blind = [await runBlind(deps, firm.read, "dev"), await runBlind(deps, firm.read, "dev2"), await runBlind(deps, firm.read, "dev3"), await runBlind(deps, firm.read, "dev4"), await runBlind(deps, firm.read, "dev5"), await runBlind(deps, firm.read, "heldout")];
+const blind = [await runBlind(deps, firm.read, "dev"), await runBlind(deps, firm.read, "dev2"), await runBlind(deps, firm.read, "dev3"), await runBlind(deps, firm.read, "dev4"), await runBlind(deps, firm.read, "dev5"), await runBlind(deps, firm.read, "dev6"), await runBlind(deps, firm.read, "heldout")];
 log(`\n4. The blind corpus (written without reading the tool; judged by its own judge)`);
 for (const b of blind) {
   log(`  ${b.part.padEnd(8)}    ${(b.correct / b.asked).toFixed(3)} (${b.correct}/${b.asked})   wrong figures ${b.wrongFigures}   p99 ${ms(pct(b.verdicts.map((v) => v.ms), 99))} ms`);
   log(`    by class: ${Object.entries(b.byClass).map(([c, x]) => `${c} ${x.correct}/${x.asked}`).join(", ")}`);
 }
 if (opts["show-dev"]) for (const v of blind[0].verdicts.filter((x) => !x.ok || x.wrongFigure)) log(`  [dev ${v.id} ${v.cls}] ${v.q}: ${v.why}`);
-const held = blind[5];
+const held = blind[6];
 log(`  target      held-out >= 0.95 with 0 wrong figures: ${held.correct / held.asked >= 0.95 && held.wrongFigures === 0 ? "met" : "NOT MET"}`);
 
 sqlite.close();
 if (!opts.keep) rmSync(dir, { recursive: true, force: true });
 const wrong = blind.reduce((n, b) => n + b.wrongFigures, 0);
 if (wrong > 0) {
-  console.error(`FAIL: ${wrong} wrong figure(s) in the blind corpus (dev ${blind[0].wrongFigures}, dev2 ${blind[1].wrongFigures}, dev3 ${blind[2].wrongFigures}, dev4 ${blind[3].wrongFigures}, dev5 ${blind[4].wrongFigures}, held-out ${held.wrongFigures})`);
+  console.error(`FAIL: ${wrong} wrong figure(s) in the blind corpus (dev ${blind[0].wrongFigures}, dev2 ${blind[1].wrongFigures}, dev3 ${blind[2].wrongFigures}, dev4 ${blind[3].wrongFigures}, dev5 ${blind[4].wrongFigures}, dev6 ${blind[5].wrongFigures}, held-out ${held.wrongFigures})`);
   process.exit(1);
 }

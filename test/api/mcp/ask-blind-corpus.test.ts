@@ -23,6 +23,8 @@ const DEV3_FLOOR = 0.90;
 const DEV4_FLOOR = 0.86;
 /** The fifth blind dev part (dev5.json, written as assistants, associates and dictating partners ask): 0.651 with 4 wrong figures on arrival, 0.830 when this floor was set. */
 const DEV5_FLOOR = 0.8;
+/** The sixth blind dev part (dev6.json, written as non-native speakers, spreadsheet and SQL users, LPs and chiefs of staff ask): 0.631 with 3 wrong figures on arrival, 0.742 when this floor was set. */
+const DEV6_FLOOR = 0.7;
 /**
  * Wrong figures the held-out part still draws (measured 3 of 210 when this was written: their
  * questions are not looked at while the reader changes, so they are fixed by classes found in
@@ -45,12 +47,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the blind ask corpus on the demo firm", () => {
   // Each dev part: how many answers it holds at least, and the share answered it must keep.
-  const DEV_PARTS: ["dev" | "dev2" | "dev3" | "dev4" | "dev5", number, number][] = [
+  const DEV_PARTS: ["dev" | "dev2" | "dev3" | "dev4" | "dev5" | "dev6", number, number][] = [
     ["dev", 150, DEV_FLOOR],
     ["dev2", 150, DEV2_FLOOR],
     ["dev3", 200, DEV3_FLOOR],
     ["dev4", 200, DEV4_FLOOR],
     ["dev5", 200, DEV5_FLOOR],
+    ["dev6", 170, DEV6_FLOOR],
   ];
   for (const [part, atLeast, floor] of DEV_PARTS) {
     test(`${part}: no wrong figure, and at least its floor answered`, async () => {
