@@ -504,7 +504,7 @@ export function corrected(question: string): string {
 function conversionAsked(question: Normalised, intent: Intent, answerText: string): string {
   if (/keep no exchange rates/.test(answerText) || /keep no exchange rates/.test(intent.preface ?? "")) return "";
   const one = intent.fn === "portfolio_company" || (intent.fn === "query" && typeof intent.args.name === "string") || intent.fn === "fund_positions";
-  const converting = /\bconvert\w*\b|\bexchange rates?\b|\bfx rates?\b/.test(question.folded) || (one && /\b(?:in|into|to) (?:us |u s )?(?:dollars?|usd|euros?|eur|pounds?|gbp|sterling)\b/.test(question.folded));
+  const converting = /\bconvert(?:s|ed|ing)?\b(?! ?(?:ible|notes?))|\bexchange rates?\b|\bfx rates?\b/.test(question.folded) || (one && /\b(?:in|into|to) (?:us |u s )?(?:dollars?|usd|euros?|eur|pounds?|gbp|sterling)\b/.test(question.folded));
   return converting ? "Your records keep no exchange rates, so I never convert between currencies (a converted figure would be a guess): each figure is given in the currency it is recorded in.\n" : "";
 }
 
