@@ -154,7 +154,7 @@ const N = String.raw`(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|t
 export const TOP_N = new RegExp(String.raw`\b(?:top|first|bottom|best|worst|last) ${N}\b|\b${N} (?:best|worst|top|biggest|largest|highest|lowest|smallest|newest|latest|most|least|oldest|strongest|warmest|closest|weakest|shortest|longest|fastest|deals|companies|portfolio|funds|positions|calls|distributions|contacts|people|holdings|startups)\b`);
 
 /** The figure words of every field and kind: what is never taken for part of a name. */
-export const LEXICON_WORDS = `median simple unweighted pooled arithmetic mean qtr qtrs portfolio portcos portco holdings holding investments investment companies company startups businesses deals deal pipeline flow
+export const LEXICON_WORDS = `domain domains median simple unweighted pooled arithmetic mean qtr qtrs portfolio portcos portco holdings holding investments investment companies company startups businesses deals deal pipeline flow
   opportunities opportunity prospects pitches decks deck inbound leads lp lps positions position funds fund managers manager commitments commitment
   capital calls call cashflows cashflow distributions distribution drawdowns contributions research runs reports documents document files file
   pages data room rooms mention mentions mentioning contacts relationships connections network people runway runways burn burning rate arr mrr

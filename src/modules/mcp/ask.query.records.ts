@@ -35,6 +35,9 @@ export const PERSONS: KindReader = {
   },
   load(ctx, q): Loaded | { answer: string } {
     if (q.own && !q.name) return labelled(ownContacts(ctx), q);
+    // "My contacts at quillstack.ai": the key user's own relationships there, not the shared network's paths.
+    const ownAt = q.own && q.name && !q.name.includes("@") ? (companyDomain(ctx, q.name)?.domain ?? (/^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/i.test(q.name.trim()) ? q.name.trim().toLowerCase() : null)) : null;
+    if (ownAt) return labelled(ownContactsAt(ctx, ownAt), q);
     const network = networkService(ctx.deps);
     let domain: string | undefined;
     let person: string | undefined;
@@ -99,6 +102,19 @@ function ownContacts(ctx: Parameters<KindReader["load"]>[0]): Loaded {
     source: "your contacts (/api/v1/network/contacts): everyone you have emailed, met or imported as a contact.",
     links: ["/api/v1/network/contacts"],
     notes: total > contacts.length ? [`(Your ${total} contacts are more than the ${OWN_READ} read at once: the most recently in touch are counted.)`] : [],
+  };
+}
+
+/** The key user's own relationships with people at one domain (their addresses there). */
+function ownContactsAt(ctx: Parameters<KindReader["load"]>[0], domain: string): Loaded {
+  const { contacts } = networkService(ctx.deps).searchOwnContacts(ctx.principal.userId, { q: `@${domain}`, offset: 0, limit: OWN_READ });
+  const colleague = colleagueTest(ctx);
+  return {
+    rows: contacts.filter((c) => c.domain === domain).map((c) => personRec(c, colleague, [])),
+    scope: ` in your own network at ${domain}`,
+    source: `your contacts (/api/v1/network/contacts?q=${encodeURIComponent(`@${domain}`)}): everyone you have emailed, met or imported as a contact.`,
+    links: [`/api/v1/network/contacts?q=${encodeURIComponent(`@${domain}`)}`],
+    notes: [],
   };
 }
 

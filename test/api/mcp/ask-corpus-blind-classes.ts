@@ -193,4 +193,6 @@ export const BLIND_CLASSES: Row[] = [
   { cat: "holdings", q: "what did each fund invest in Cobalt Rails, and overall?", expect: q("holdings", { name: "Cobalt Rails", group: "fund", aggregate: "sum", field: "invested" }), says: ["In total, all funds together: 6,600,000 USD."] },
   { cat: "holdings", q: "portcos not in robotics and also not in fintech", expect: q("holdings", { except: { sector: ["Robotics", "Fintech"] } }) },
   { cat: "deals", q: "startups seeking no more than 3 Mio EUR", expect: q("deals", { where: [{ field: "round_amount", op: "lte", value: 3000000, currency: "EUR" }] }) },
+  // "My contacts at a domain" are the key user's own relationships there, not the shared network's paths.
+  { cat: "network", q: "my contacts at quillstack.ai, strongest first", expect: q("persons", { own: true, name: "quillstack.ai" }), says: ["in your own network at quillstack.ai", "Rosa Alvarez"] },
 ];
