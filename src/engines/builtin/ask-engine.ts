@@ -435,7 +435,7 @@ export function recognise(tools: AskTools, question: string, memory: Memory): Re
   const unheld = holding.kind === "none" && UPDATE_WORDS.test(n.folded) && !d.deal() && d.funds().match.kind === "none" ? d.properName() : null;
   if (unheld) return { fn: "portfolio_company", args: { company: unheld } };
   const heard = hear(n.folded, (kind) => has(d, n, kind));
-  const set = readSet({ n, d, today: tools.caller.today, memory }); if (process.env.ASKDBG) console.error("SET", JSON.stringify(set));
+  const set = readSet({ n, d, today: tools.caller.today, memory });
   const datesSaid = datesIn(n.folded, tools.caller.today);
   const namesSaid = d.holdings().kind !== "none" || !!d.deal() || d.funds().match.kind !== "none";
   const again = n.uuids.length ? null : (inAnotherCurrency(n, memory) ?? sameFiguresOfAnother(d, n, memory, set?.fields.length ?? 0) ?? asShareOfLast(n, memory) ?? combinedOfLast(d, n, memory) ?? otherFiguresOfLast(n, memory, set?.fields ?? [], !!set?.signals.includes("noun"), namesSaid, !!datesSaid) ?? sameQuestionOtherDates(n, memory, datesSaid?.range ?? null, datesSaid?.matched.trim() ?? null) ?? (datesSaid ? null : figuresOfListed(d, n, memory, set?.fields ?? [], namesSaid)));
@@ -532,25 +532,25 @@ export const builtinAskEngine: AskEngine = {
     if ("clarify" in intent) return { engine: "builtin", text: intent.clarify, answers: [] };
     // "What management fees has X charged us": a figure the records do not keep, and no other asked
     // beside it: said so, with what they do keep, never another figure's total in its place.
-    const unheldFigures = UNHELD.filter(([re, , figure]) => figure && re.test(normalise(question).folded)).map(([re, what]) => `${what} ("${re.exec(normalise(question).folded)![0]}")`);
+    const plain = normalise(question);
+    const unheldFigures = UNHELD.filter(([re, , figure]) => figure && re.test(plain.folded)).map(([re, what]) => `${what} ("${re.exec(plain.folded)![0]}")`);
     // (Documents that mention the words are a search for them, not the figure.)
     const searching = intent.fn === "query" && intent.args.kind === "documents";
-    if (unheldFigures.length && !searching && !FIELD_CUES.some((c) => c.re.test(normalise(question).folded))) {
+    if (unheldFigures.length && !searching && !FIELD_CUES.some((c) => c.re.test(plain.folded))) {
       const named = [intent.args.fund, intent.args.company, intent.args.name].find((x) => typeof x === "string");
       return { engine: "builtin", text: `${listing(unheldFigures).replace(/^./, (c) => c.toUpperCase())}${named ? ` of ${named}` : ""}: not in your records (Dealgraph does not record ${unheldFigures.length === 1 ? "it" : "them"}), so I can't give ${unheldFigures.length === 1 ? "that figure" : "those figures"}. What your records keep of an LP fund: its commitment, capital calls, distributions, NAV marks, TVPI, DPI and IRR; of a portfolio company: what was invested, its valuation and its reported actuals.`, answers: [] };
     }
     // (A deal's post-money is its pre-money and the round together: a figure of its own, not the pre-money.)
-    if (intent.fn === "deal_status" && /\bpost[ -]?money\b/.test(normalise(question).folded)) intent.args.figure = "post_money";
+    if (intent.fn === "deal_status" && /\bpost[ -]?money\b/.test(plain.folded)) intent.args.figure = "post_money";
     const answer = await tools.call({ fn: intent.fn, args: intent.args });
     // What the answer did not take into account is said first, never silently dropped.
     const unread = unreadParts(normalise(question, spellerFor(tools)), `${answer.text} ${JSON.stringify(intent.args)}`);
     const back = unread.length ? `${saidBack(unread)}\n` : "";
-    const plain = normalise(question);
     // (Each named in the question's own words too, so the caller sees which of its words were not answered.)
     const unheld = UNHELD.filter(([re]) => re.test(plain.folded)).map(([re, what]) => { const said = re.exec(plain.folded)![0]; return what.includes(said) || !/^[\w -]{1,30}$/.test(said) || said.split(" ").length > 3 ? what : `${what} ("${said}")`; });
     const missing = unheld.length ? `${listing(unheld).replace(/^./, (c) => c.toUpperCase())}: not in your records (Dealgraph does not record ${unheld.length === 1 ? "it" : "them"}), so I can't answer that part.\n` : "";
     const readAs = heldReadAs(tools.names, plain, answer.text);
-    const noRates = conversionAsked(plain, intent, answer.text); 
+    const noRates = conversionAsked(plain, intent, answer.text);
     return { engine: "builtin", text: `${missing}${back}${readAs}${noRates}${intent.preface ?? ""}${answer.text}${intent.note ? `\n\n${intent.note}` : ""}`, answers: [answer] };
   },
 };

@@ -22,7 +22,7 @@ export function unfoundRecord(n: Normalised, d: Directory): string | null {
   const held = d.holdings();
   if (held.kind === "several") return unheldOfSeveral(n, held.names);
   if (held.kind === "one" && held.partial) return unheldOfSeveral(n, [held.name]);
-  if (d.holdings().kind !== "none" || d.deal() || d.funds().match.kind === "one" || d.ownFunds().match.kind === "one") return null;
+  if (held.kind !== "none" || d.deal() || d.funds().match.kind === "one" || d.ownFunds().match.kind === "one") return null;
   // ("Sequoia Capital Fund XV": a fund's name, which the fund readers say is none of the LP funds.)
   if (d.funds().phrase) return null;
   const names = [...d.names.holdings().map((h) => h.name), ...d.names.deals().map((x) => x.name), ...d.names.lpFunds(), ...d.names.ownFunds()].map((name) => canon(name).split(" "));

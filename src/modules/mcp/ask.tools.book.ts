@@ -103,7 +103,8 @@ async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promi
   else if (r.stage) lines.push(`Round: ${r.stage}; its material states no amount.`);
   if (r.pre_money_valuation !== null) lines.push(`Pre-money valuation: ${money(r.pre_money_valuation, r.currency)}.`);
   // (Post-money is the pre-money and the round together, both as its material states them, in one currency.)
-  if (r.pre_money_valuation !== null && r.amount !== null) lines.push(`Post-money valuation: ${money(r.pre_money_valuation + r.amount, r.currency)} (the pre-money and the round's amount together).`);
+  const postMoney = r.pre_money_valuation !== null && r.amount !== null ? r.pre_money_valuation + r.amount : null;
+  if (postMoney !== null) lines.push(`Post-money valuation: ${money(postMoney, r.currency)} (the pre-money and the round's amount together).`);
   if (detail.company.sector || detail.company.location) lines.push(`Sector: ${detail.company.sector ?? "not stated"}${detail.company.location ? `; based in ${detail.company.location}` : ""}.`);
   if (detail.company.description) lines.push(`What it does: ${detail.company.description}`);
   const { analysis, ...summary } = detail;
@@ -117,7 +118,7 @@ async function dealStatus(ctx: AskContext, args: Record<string, unknown>): Promi
   } else if (figure === "round_amount" || figure === "round") {
     headline(r.amount !== null ? `${title} is raising ${money(r.amount, r.currency)}${r.stage ? ` (${r.stage})` : ""}.` : `How much ${title} is raising is not in your records: its material states no amount${r.stage ? ` (its round: ${r.stage})` : ""}.`);
   } else if (figure === "post_money") {
-    headline(r.pre_money_valuation !== null && r.amount !== null ? `${title}'s post-money valuation: ${money(r.pre_money_valuation + r.amount, r.currency)}, its pre-money and the round's amount below together.` : `${title}'s post-money valuation is not in your records: its material states ${r.pre_money_valuation === null ? "no pre-money valuation" : "no round amount"} to make it from.`);
+    headline(postMoney !== null ? `${title}'s post-money valuation: ${money(postMoney, r.currency)}, its pre-money and the round's amount below together.` : `${title}'s post-money valuation is not in your records: its material states ${r.pre_money_valuation === null ? "no pre-money valuation" : "no round amount"} to make it from.`);
   } else if ((figure === "valuation" || figure === "pre_money") && r.pre_money_valuation !== null) {
     headline(`${title}'s pre-money valuation: ${money(r.pre_money_valuation, r.currency)}.`);
   } else if (figure === "pre_money") {
